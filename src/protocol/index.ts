@@ -1,0 +1,5 @@
+export * from './routes.js'
+export * from './options.js'
+export * from './messages.js'
+export * from './presign.js'
+export * from './url.js'

@@ -1,0 +1,65 @@
+/** Options carried in the iframe URL's hash (PROTOCOL.md "Options in the hash"). */
+
+export const FEATURE_KEYS = [
+  'allowConfigureSignatureTypes',
+  'allowConfigureLanguage',
+  'allowConfigureDateFormat',
+  'allowConfigureTimezone',
+  'allowConfigureRedirectUrl',
+  'allowConfigureCommunication',
+] as const
+
+export type FeatureKey = (typeof FEATURE_KEYS)[number]
+/** Feature toggles; a missing key means allowed. */
+export type EmbedFeatures = Partial<Record<FeatureKey, boolean>>
+
+/** The cssVars vocabulary; extra keys pass through as custom properties. */
+export const CSS_VAR_KEYS = [
+  'background', 'foreground', 'muted', 'mutedForeground', 'popover', 'popoverForeground',
+  'card', 'cardBorder', 'cardBorderTint', 'cardForeground', 'fieldCard', 'fieldCardBorder',
+  'fieldCardForeground', 'widget', 'widgetForeground', 'border', 'input', 'primary',
+  'primaryForeground', 'secondary', 'secondaryForeground', 'accent', 'accentForeground',
+  'destructive', 'destructiveForeground', 'ring', 'radius', 'warning', 'spacing',
+] as const
+
+export type CssVarKey = (typeof CSS_VAR_KEYS)[number]
+export type EmbedCssVars = Partial<Record<CssVarKey, string>> & Record<string, string>
+
+export type EnvelopeType = 'DOCUMENT' | 'TEMPLATE'
+
+export interface EmbedOptions {
+  externalId?: string
+  /** Create-envelope route only. */
+  type?: EnvelopeType
+  features?: EmbedFeatures
+  css?: string
+  cssVars?: EmbedCssVars
+  darkModeDisabled?: boolean
+  language?: string
+  /** Update routes only: open on the fields step with recipients locked. */
+  onlyEditFields?: boolean
+  /** Extension: the embedding page's origin, so the host can post to it instead of `*`. */
+  parentOrigin?: string
+}
+
+/** `btoa(encodeURIComponent(JSON.stringify(options)))`, undefined keys left out by JSON. */
+export function encodeOptions(options: EmbedOptions): string {
+  return btoa(encodeURIComponent(JSON.stringify(options)))
+}
+
+/**
+ * Inverse of encodeOptions, tolerant of what a host meets in the wild: a leading `#`,
+ * an empty hash. Throws on anything that is not an encoded JSON object.
+ */
+export function decodeOptions(hash: string): Record<string, unknown> {
+  const raw = hash.replace(/^#/, '')
+  if (!raw) return {}
+  const value: unknown = JSON.parse(decodeURIComponent(atob(raw)))
+  if (!value || typeof value !== 'object' || Array.isArray(value)) throw new TypeError('options are not an object')
+  return value as Record<string, unknown>
+}
+
+/** The CSS custom property a cssVars key sets: `primaryForeground` -> `--primary-foreground`. */
+export function cssVarName(key: string): string {
+  return '--' + key.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())
+}

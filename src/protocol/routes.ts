@@ -1,0 +1,16 @@
+/** The authoring pages of PROTOCOL.md ("Iframe URL"), one entry per component. */
+export const EMBED_ROUTES = {
+  'envelope.create': '/embed/v2/authoring/envelope/create',
+  'envelope.edit': '/embed/v2/authoring/envelope/edit/:id',
+  'document.create': '/embed/v1/authoring/document/create',
+  'template.create': '/embed/v1/authoring/template/create',
+  'document.edit': '/embed/v1/authoring/document/edit/:id',
+  'template.edit': '/embed/v1/authoring/template/edit/:id',
+} as const
+
+export type EmbedRoute = keyof typeof EMBED_ROUTES
+
+/** The path of a route, with its `:id` filled in (edit routes). */
+export function embedPath(route: EmbedRoute, id?: string | number): string {
+  return EMBED_ROUTES[route].replace(':id', encodeURIComponent(String(id ?? '')))
+}
