@@ -1,0 +1,20 @@
+/**
+ * envelope-embed/server: what a customer's backend needs. Mint presign tokens for the browser,
+ * verify the service's webhooks, call the API. Web-standard APIs only (fetch, FormData, Blob,
+ * TextEncoder), so it runs on Node 18+ and on edge runtimes.
+ */
+export { createPresignToken } from './presign.js'
+export type { CreatePresignTokenOptions, PresignOptions, PresignToken } from './presign.js'
+export type { ConnectionOptions } from './config.js'
+export {
+  EnvelopeEmbedError,
+  InvalidInputError,
+  ApiError,
+  NetworkError,
+  TimeoutError,
+  InvalidResponseError,
+  WebhookError,
+} from './errors.js'
+export type { Issue, WebhookErrorReason } from './errors.js'
+export { presignScope, PRESIGN_EXPIRES_IN } from '../protocol/presign.js'
+export type { PresignScope, PresignTokenRequest, PresignTokenResponse } from '../protocol/presign.js'
