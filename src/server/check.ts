@@ -27,6 +27,7 @@ export const str: Schema<string> = schema((v) => typeof v === 'string', 'string'
 export const num: Schema<number> = schema((v) => typeof v === 'number' && Number.isFinite(v), 'number')
 export const int: Schema<number> = schema((v) => Number.isSafeInteger(v), 'integer')
 export const bool: Schema<boolean> = schema((v) => typeof v === 'boolean', 'boolean')
+export const isNull: Schema<null> = schema((v) => v === null, 'null')
 export const any: Schema<unknown> = () => {}
 export const record: Schema<Record<string, unknown>> = schema(isRecord, 'object')
 

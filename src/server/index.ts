@@ -18,3 +18,36 @@ export {
 export type { Issue, WebhookErrorReason } from './errors.js'
 export { presignScope, PRESIGN_EXPIRES_IN } from '../protocol/presign.js'
 export type { PresignScope, PresignTokenRequest, PresignTokenResponse } from '../protocol/presign.js'
+export { verifyWebhook, verifyNodeWebhook, verifyWebhookBody, WEBHOOK_SECRET_HEADER } from './webhooks/verify.js'
+export type { VerifyWebhookBodyOptions, NodeRequestLike } from './webhooks/verify.js'
+export { WEBHOOK_EVENTS, FULL_PAYLOAD_EVENTS, RECIPIENT_EVENTS, TEMPLATE_EVENTS } from './webhooks/events.js'
+export type {
+  WebhookEvent,
+  WebhookEventName,
+  WebhookPayloads,
+  WebhookDocumentPayload,
+  WebhookReducedPayload,
+  WebhookTemplatePayload,
+  WebhookTemplateUsedPayload,
+  WebhookRecipient,
+  WebhookDocumentMeta,
+} from './webhooks/events.js'
+export type * from './types.js'
+export { createClient } from './client.js'
+export type {
+  EnvelopeClient,
+  FileInput,
+  CreateEnvelopeInput,
+  CreateEnvelopeFieldInput,
+  UpdateEnvelopeInput,
+  ListEnvelopesInput,
+  GetManyInput,
+  RecipientInput,
+  FieldCoordinateInput,
+  FieldPlaceholderInput,
+  FieldUpdateInput,
+  ItemUpdateInput,
+  ItemUpdateResult,
+  AttachmentInput,
+} from './client.js'
+export type { CallOptions } from './request.js'

@@ -1,0 +1,220 @@
+/**
+ * The typed API client. Each method is one `request` call: path, body, and the check of the answer.
+ * Methods taking a single id take it positionally; the others take the API's own JSON body.
+ */
+import { connect, type ConnectionOptions } from './config.js'
+import { InvalidInputError } from './errors.js'
+import { mint, presignBody, type PresignOptions, type PresignToken } from './presign.js'
+import { request, requestBytes, type CallOptions } from './request.js'
+import * as s from './schemas.js'
+import type {
+  Attachment, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary, EnvelopeType, Field, FieldType,
+  Recipient, RecipientRole,
+} from './types.js'
+import type { Issue } from './errors.js'
+import type { Schema } from './check.js'
+
+/** A file to upload. `data` as a Blob (or File), ArrayBuffer or Uint8Array (a Node Buffer is one). */
+export interface FileInput {
+  name: string
+  data: Blob | ArrayBuffer | Uint8Array
+  /** Default `application/pdf`. */
+  type?: string
+}
+
+export interface CreateEnvelopeFieldInput {
+  /** Index of the uploaded file (0-based) or its file name. */
+  identifier: number | string
+  type: FieldType
+  page: number
+  positionX: number
+  positionY: number
+  width: number
+  height: number
+  fieldMeta?: Record<string, unknown>
+}
+
+export interface RecipientInput {
+  email: string
+  name: string
+  role: RecipientRole
+  signingOrder?: number
+}
+
+export interface CreateEnvelopeInput {
+  type: EnvelopeType
+  title: string
+  externalId?: string
+  visibility?: string
+  meta?: Partial<DocumentMeta>
+  recipients?: (RecipientInput & { fields?: CreateEnvelopeFieldInput[] })[]
+  /** One or more PDFs; each becomes an envelope item. */
+  files: FileInput[]
+}
+
+export interface UpdateEnvelopeInput {
+  envelopeId: string
+  data?: { title?: string; externalId?: string | null; visibility?: string }
+  meta?: Partial<DocumentMeta>
+}
+
+export type GetManyInput =
+  | { type: 'envelopeId'; ids: string[] }
+  | { type: 'documentId' | 'templateId'; ids: number[] }
+
+/** A field placed by coordinates (percent of the page). */
+export interface FieldCoordinateInput {
+  recipientId: number
+  /** Default: the envelope's first item. */
+  envelopeItemId?: string
+  type: FieldType
+  page: number
+  positionX: number
+  positionY: number
+  width: number
+  height: number
+  fieldMeta?: Record<string, unknown>
+}
+
+/** A field placed where `placeholder` text occurs in the PDF. */
+export interface FieldPlaceholderInput {
+  recipientId: number
+  envelopeItemId?: string
+  type: FieldType
+  placeholder: string
+  width?: number
+  height?: number
+  /** Every occurrence instead of the first. */
+  matchAll?: boolean
+  fieldMeta?: Record<string, unknown>
+}
+
+export type FieldUpdateInput = { id: number } & Partial<Omit<FieldCoordinateInput, 'recipientId'>> & { recipientId?: number }
+
+export interface ItemUpdateInput {
+  envelopeItemId: string
+  order?: number
+  title?: string
+}
+
+export type ItemUpdateResult = Pick<EnvelopeItem, 'id' | 'order' | 'title' | 'envelopeId'>
+
+export interface AttachmentInput {
+  label: string
+  /** A URI. */
+  data: string
+}
+
+export interface ListEnvelopesInput {
+  type?: EnvelopeType
+  page?: number
+  /** Default 20, at most 100. */
+  perPage?: number
+}
+
+export type EnvelopeClient = ReturnType<typeof createClient>
+
+/** A client for the API of the service at `baseUrl`, acting with `apiKey`. Throws InvalidInputError on bad options. */
+export function createClient(options: ConnectionOptions) {
+  const c = connect(options)
+  const get = <T>(path: string, schema: Schema<T>, o?: CallOptions, query?: Record<string, string | number | undefined>) =>
+    request(c, { method: 'GET', path, query, signal: o?.signal }, schema)
+  const post = <T>(path: string, json: unknown, schema: Schema<T>, o?: CallOptions) =>
+    request(c, { method: 'POST', path, json, signal: o?.signal }, schema)
+  const upload = <T>(path: string, payload: unknown, files: FileInput[], schema: Schema<T>, o?: CallOptions) =>
+    request(c, { method: 'POST', path, form: multipart(payload, files), signal: o?.signal }, schema)
+  const id = (v: string | number) => encodeURIComponent(String(v))
+  const done = () => undefined
+
+  return {
+    /** Mints a presign token (see createPresignToken). */
+    async createPresignToken(o: PresignOptions = {}): Promise<PresignToken> {
+      const issues: Issue[] = []
+      const body = presignBody(o, issues)
+      if (issues.length) throw new InvalidInputError(issues)
+      return mint(c, body, o.signal)
+    },
+
+    envelopes: {
+      /** POST /envelope/create (multipart). Resolves to the new envelope's id. */
+      create: async ({ files, ...payload }: CreateEnvelopeInput, o?: CallOptions): Promise<{ id: string }> =>
+        upload('/envelope/create', payload, files, s.created, o),
+      get: (envelopeId: string, o?: CallOptions): Promise<Envelope> => get(`/envelope/${id(envelopeId)}`, s.envelope, o),
+      /** Newest first. */
+      list: (q: ListEnvelopesInput = {}, o?: CallOptions): Promise<EnvelopePage> =>
+        get('/envelope', s.envelopePage, o, { type: q.type, page: q.page, perPage: q.perPage }),
+      update: (input: UpdateEnvelopeInput, o?: CallOptions): Promise<Envelope> => post('/envelope/update', input, s.envelope, o),
+      delete: (envelopeId: string, o?: CallOptions): Promise<void> =>
+        post('/envelope/delete', { envelopeId }, s.success, o).then(done),
+      getMany: async (ids: GetManyInput, o?: CallOptions): Promise<EnvelopeSummary[]> =>
+        (await post('/envelope/get-many', { ids }, s.list(s.envelopeSummary), o)).data,
+    },
+
+    items: {
+      /** Adds PDFs to an envelope; one item each. */
+      createMany: async (envelopeId: string, files: FileInput[], o?: CallOptions): Promise<EnvelopeItem[]> =>
+        (await upload('/envelope/item/create-many', { envelopeId }, files, s.list(s.envelopeItem), o)).data,
+      updateMany: async (envelopeId: string, data: ItemUpdateInput[], o?: CallOptions): Promise<ItemUpdateResult[]> =>
+        (await post('/envelope/item/update-many', { envelopeId, data }, s.list(s.itemUpdate), o)).data,
+      /** Deletes the item and its fields; the last item of an envelope cannot be deleted. */
+      delete: (envelopeItemId: string, o?: CallOptions): Promise<void> =>
+        post('/envelope/item/delete', { envelopeItemId }, s.success, o).then(done),
+      /** The item's PDF bytes. */
+      download: (envelopeItemId: string, o?: CallOptions): Promise<Uint8Array> =>
+        requestBytes(c, { method: 'GET', path: `/envelope/item/${id(envelopeItemId)}/download`, signal: o?.signal }),
+    },
+
+    recipients: {
+      createMany: async (envelopeId: string, data: RecipientInput[], o?: CallOptions): Promise<Recipient[]> =>
+        (await post('/envelope/recipient/create-many', { envelopeId, data }, s.list(s.recipient), o)).data,
+      get: (recipientId: number, o?: CallOptions): Promise<Recipient> =>
+        get(`/envelope/recipient/${id(recipientId)}`, s.recipient, o),
+      updateMany: async (envelopeId: string, data: ({ id: number } & Partial<RecipientInput>)[], o?: CallOptions): Promise<Recipient[]> =>
+        (await post('/envelope/recipient/update-many', { envelopeId, data }, s.list(s.recipient), o)).data,
+      /** Deletes the recipient and its fields. */
+      delete: (recipientId: number, o?: CallOptions): Promise<void> =>
+        post('/envelope/recipient/delete', { recipientId }, s.success, o).then(done),
+    },
+
+    fields: {
+      /** Coordinate and placeholder entries may be mixed. */
+      createMany: async (envelopeId: string, data: (FieldCoordinateInput | FieldPlaceholderInput)[], o?: CallOptions): Promise<Field[]> =>
+        (await post('/envelope/field/create-many', { envelopeId, data }, s.list(s.field), o)).data,
+      get: (fieldId: number, o?: CallOptions): Promise<Field> => get(`/envelope/field/${id(fieldId)}`, s.field, o),
+      updateMany: async (envelopeId: string, data: FieldUpdateInput[], o?: CallOptions): Promise<Field[]> =>
+        (await post('/envelope/field/update-many', { envelopeId, data }, s.list(s.field), o)).data,
+      delete: (fieldId: number, o?: CallOptions): Promise<void> =>
+        post('/envelope/field/delete', { fieldId }, s.success, o).then(done),
+    },
+
+    attachments: {
+      find: async (envelopeId: string, o?: CallOptions): Promise<Attachment[]> =>
+        (await get('/envelope/attachment', s.list(s.attachment), o, { envelopeId })).data,
+      /** Resolves to the new attachment's id. */
+      create: async (envelopeId: string, data: AttachmentInput, o?: CallOptions): Promise<{ id: string }> =>
+        post('/envelope/attachment/create', { envelopeId, data }, s.created, o),
+      update: (attachmentId: string, data: AttachmentInput, o?: CallOptions): Promise<void> =>
+        post('/envelope/attachment/update', { id: attachmentId, data }, s.success, o).then(done),
+      delete: (attachmentId: string, o?: CallOptions): Promise<void> =>
+        post('/envelope/attachment/delete', { id: attachmentId }, s.success, o).then(done),
+    },
+  }
+}
+
+/** The spec's multipart shape: a `payload` JSON part and repeated `files` parts. */
+function multipart(payload: unknown, files: FileInput[]): FormData {
+  const issues: Issue[] = []
+  if (!Array.isArray(files) || files.length === 0) issues.push({ path: 'files', message: 'at least one file is required' })
+  const form = new FormData()
+  form.append('payload', JSON.stringify(payload))
+  ;(Array.isArray(files) ? files : []).forEach((f, i) => {
+    if (!f || typeof f.name !== 'string' || !f.name) return void issues.push({ path: `files.${i}.name`, message: 'is required' })
+    const { data } = f
+    if (!(data instanceof Blob || data instanceof ArrayBuffer || data instanceof Uint8Array)) {
+      return void issues.push({ path: `files.${i}.data`, message: 'must be a Blob, ArrayBuffer or Uint8Array' })
+    }
+    form.append('files', new Blob([data as BlobPart], { type: f.type || (data instanceof Blob && data.type) || 'application/pdf' }), f.name)
+  })
+  if (issues.length) throw new InvalidInputError(issues)
+  return form
+}

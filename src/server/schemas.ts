@@ -1,0 +1,110 @@
+/** Checks of the API's answers, typed against the resource interfaces. */
+import type {
+  Attachment, AuthOptions, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary, Field, Recipient,
+} from './types.js'
+import { any, arr, bool, both, int, literal, nullable, num, obj, optional, record, str, type Schema } from './check.js'
+
+export const recipientRole = literal('SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC')
+
+export const recipient = obj<Recipient>({
+  id: int,
+  envelopeId: str,
+  email: str,
+  name: str,
+  role: recipientRole,
+  signingOrder: nullable(num),
+  token: optional(str),
+  readStatus: optional(literal('NOT_OPENED', 'OPENED')),
+  signingStatus: optional(literal('NOT_SIGNED', 'SIGNED', 'REJECTED')),
+  sendStatus: optional(literal('NOT_SENT', 'SENT')),
+  signedAt: optional(nullable(str)),
+  rejectionReason: optional(nullable(str)),
+  documentDeletedAt: optional(nullable(str)),
+  expired: any,
+  authOptions: optional(nullable(obj<AuthOptions>({ accessAuth: nullable(arr(any)), actionAuth: nullable(arr(any)) }))),
+})
+
+export const envelopeItem = obj<EnvelopeItem>({
+  id: str,
+  envelopeId: str,
+  title: str,
+  order: int,
+  documentDataId: str,
+  pageCount: optional(int),
+})
+
+export const itemUpdate = obj<Pick<EnvelopeItem, 'id' | 'order' | 'title' | 'envelopeId'>>({
+  id: str,
+  order: int,
+  title: str,
+  envelopeId: str,
+})
+
+export const field = obj<Field>({
+  id: int,
+  envelopeId: str,
+  envelopeItemId: str,
+  recipientId: int,
+  type: literal(
+    'SIGNATURE', 'FREE_SIGNATURE', 'INITIALS', 'NAME', 'EMAIL', 'DATE', 'TEXT', 'NUMBER', 'CHECKBOX', 'RADIO', 'DROPDOWN',
+  ),
+  page: int,
+  positionX: num,
+  positionY: num,
+  width: num,
+  height: num,
+  fieldMeta: nullable(record),
+})
+
+export const documentMeta = obj<DocumentMeta>({
+  subject: nullable(str),
+  message: nullable(str),
+  timezone: str,
+  dateFormat: str,
+  redirectUrl: nullable(str),
+  signingOrder: literal('PARALLEL', 'SEQUENTIAL'),
+  allowDictateNextSigner: bool,
+  typedSignatureEnabled: bool,
+  uploadSignatureEnabled: bool,
+  drawSignatureEnabled: bool,
+  language: str,
+  distributionMethod: str,
+  emailSettings: nullable(record),
+})
+
+export const envelopeSummary = obj<EnvelopeSummary>({
+  id: str,
+  secondaryId: str,
+  internalVersion: num,
+  type: literal('DOCUMENT', 'TEMPLATE'),
+  status: literal('DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED'),
+  source: literal('DOCUMENT', 'TEMPLATE', 'TEMPLATE_DIRECT_LINK'),
+  visibility: str,
+  templateType: str,
+  externalId: nullable(str),
+  title: str,
+  createdAt: str,
+  updatedAt: str,
+  completedAt: nullable(str),
+  deletedAt: nullable(str),
+  documentMeta,
+  recipients: arr(recipient),
+  envelopeItems: arr(envelopeItem),
+})
+
+export const envelope: Schema<Envelope> = both(envelopeSummary, obj<{ fields: Field[] }>({ fields: arr(field) }))
+
+export const attachment = obj<Attachment>({ id: str, type: literal('link'), label: str, data: str })
+
+export const envelopePage = obj<EnvelopePage>({
+  data: arr(envelopeSummary),
+  page: int,
+  perPage: int,
+  totalPages: int,
+  totalCount: int,
+})
+
+/** `{data: T[]}`, the API's list wrapper. */
+export const list = <T>(s: Schema<T>) => obj<{ data: T[] }>({ data: arr(s) })
+export const success = obj<{ success: true }>({ success: literal(true) })
+export const created = obj<{ id: string }>({ id: str })
