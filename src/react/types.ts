@@ -1,0 +1,101 @@
+import type { CSSProperties, IframeHTMLAttributes } from 'react'
+import type { EmbedCssVars, EmbedErrorCode, EmbedFeatures, EnvelopeType } from '../protocol/index.js'
+
+/** What `onError` receives: a host `embed-error`, or the library's `TIMEOUT` / `INVALID_OPTIONS`. */
+export interface EmbedError {
+  code: EmbedErrorCode | (string & {})
+  message: string
+}
+
+/** Options every component takes, and that `EmbedProvider` can set for all of them. */
+export interface EmbedSharedProps {
+  /** Origin of the signing service, e.g. `https://sign.example.com`. Default: `DEFAULT_HOST`. Must be http(s). */
+  host?: string
+  /** Your reference for the envelope; echoed back in the callbacks. */
+  externalId?: string
+  /** Custom CSS injected into the authoring pages. */
+  css?: string
+  /** Theme variables (colours, radius, spacing); extra keys pass through as custom properties. */
+  cssVars?: EmbedCssVars
+  darkModeDisabled?: boolean
+  /** UI language code, e.g. `en`, `de`. */
+  language?: string
+  /** Settings the user may configure; a missing key means allowed. */
+  features?: EmbedFeatures
+  /** Class of the iframe. */
+  className?: string
+  /** Inline style of the iframe (default `border: 0`, 100% wide, 800px high). */
+  style?: CSSProperties
+  /** Accessible name of the iframe; each component has a default. */
+  title?: string
+  /**
+   * Extra attributes for the iframe (e.g. `allow`, `loading`, `data-*`). They can never replace
+   * `src`, `srcDoc` or `title`; `className` and `style` come from their own props.
+   */
+  additionalProps?: IframeHTMLAttributes<HTMLIFrameElement> & Record<`data-${string}`, string>
+  /** Follow the content height the service reports (`embed-resize`). */
+  autoHeight?: boolean
+  /** Milliseconds until `onError({code: 'TIMEOUT'})` when nothing at all arrives from the frame. Default 15000; 0 turns it off. */
+  timeout?: number
+  /** The authoring UI is ready: once per load of the frame. */
+  onReady?: () => void
+  onError?: (error: EmbedError) => void
+}
+
+export interface EmbedCommonProps extends EmbedSharedProps {
+  /** Presign token from your backend (`POST /embedding/create-presign-token`). Required. */
+  presignToken: string
+}
+
+export interface EmbedUpdateProps {
+  /** Open on the fields step with recipients locked. Default false. */
+  onlyEditFields?: boolean
+}
+
+/** Argument of the envelope callbacks; `externalId` only when one was supplied. */
+export interface EnvelopeEvent {
+  envelopeId: string
+  externalId?: string
+}
+/** Argument of the legacy document callbacks. */
+export interface DocumentEvent {
+  documentId: number
+  externalId?: string
+}
+/** Argument of the legacy template callbacks. */
+export interface TemplateEvent {
+  templateId: number
+  externalId?: string
+}
+
+export interface EmbedCreateEnvelopeProps extends EmbedCommonProps {
+  type: EnvelopeType
+  onEnvelopeCreated?: (event: EnvelopeEvent) => void
+  /** Called with the envelope when `type` is `DOCUMENT`. */
+  onDocumentCreated?: (event: EnvelopeEvent) => void
+  /** Called with the envelope when `type` is `TEMPLATE`. */
+  onTemplateCreated?: (event: EnvelopeEvent) => void
+}
+
+export interface EmbedUpdateEnvelopeProps extends EmbedCommonProps, EmbedUpdateProps {
+  /** `envelope_...` */
+  envelopeId: string
+  onEnvelopeUpdated?: (event: EnvelopeEvent) => void
+}
+
+export interface EmbedCreateDocumentV1Props extends EmbedCommonProps {
+  onDocumentCreated?: (event: DocumentEvent) => void
+}
+export interface EmbedCreateTemplateV1Props extends EmbedCommonProps {
+  onTemplateCreated?: (event: TemplateEvent) => void
+}
+export interface EmbedUpdateDocumentV1Props extends EmbedCommonProps, EmbedUpdateProps {
+  /** Legacy numeric id (`document_42` -> 42). */
+  documentId: number
+  onDocumentUpdated?: (event: DocumentEvent) => void
+}
+export interface EmbedUpdateTemplateV1Props extends EmbedCommonProps, EmbedUpdateProps {
+  /** Legacy numeric id (`template_7` -> 7). */
+  templateId: number
+  onTemplateUpdated?: (event: TemplateEvent) => void
+}

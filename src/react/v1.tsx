@@ -1,0 +1,64 @@
+import { useEffect } from 'react'
+import { useEmbed } from './embed.js'
+import type {
+  DocumentEvent, EmbedCreateDocumentV1Props, EmbedCreateTemplateV1Props, EmbedUpdateDocumentV1Props,
+  EmbedUpdateTemplateV1Props, TemplateEvent,
+} from './types.js'
+
+const warned = new Set<string>()
+
+/** console.warn once per page and component (in the browser only, so servers stay quiet). */
+function useDeprecated(name: string, replacement: string) {
+  useEffect(() => {
+    if (!warned.has(name)) console.warn(`envelope-embed: ${name} is deprecated and will be removed on 1 March 2027; use ${replacement} instead.`)
+    warned.add(name)
+  }, [])
+}
+
+/** @deprecated Removed on 1 March 2027. Use `<EmbedCreateEnvelope type="DOCUMENT">`. */
+export function EmbedCreateDocumentV1(props: EmbedCreateDocumentV1Props) {
+  useDeprecated('EmbedCreateDocumentV1', 'EmbedCreateEnvelope with type="DOCUMENT"')
+  return useEmbed(props, {
+    route: 'document.create',
+    title: 'Create document',
+    done: 'document-created',
+    fire: (p, e: DocumentEvent) => p.onDocumentCreated?.(e),
+  })
+}
+
+/** @deprecated Removed on 1 March 2027. Use `<EmbedCreateEnvelope type="TEMPLATE">`. */
+export function EmbedCreateTemplateV1(props: EmbedCreateTemplateV1Props) {
+  useDeprecated('EmbedCreateTemplateV1', 'EmbedCreateEnvelope with type="TEMPLATE"')
+  return useEmbed(props, {
+    route: 'template.create',
+    title: 'Create template',
+    done: 'template-created',
+    fire: (p, e: TemplateEvent) => p.onTemplateCreated?.(e),
+  })
+}
+
+/** @deprecated Removed on 1 March 2027. Use `<EmbedUpdateEnvelope>`. */
+export function EmbedUpdateDocumentV1(props: EmbedUpdateDocumentV1Props) {
+  useDeprecated('EmbedUpdateDocumentV1', 'EmbedUpdateEnvelope')
+  return useEmbed(props, {
+    route: 'document.edit',
+    title: 'Edit document',
+    id: ['documentId', props.documentId],
+    options: { onlyEditFields: props.onlyEditFields },
+    done: 'document-updated',
+    fire: (p, e: DocumentEvent) => p.onDocumentUpdated?.(e),
+  })
+}
+
+/** @deprecated Removed on 1 March 2027. Use `<EmbedUpdateEnvelope>`. */
+export function EmbedUpdateTemplateV1(props: EmbedUpdateTemplateV1Props) {
+  useDeprecated('EmbedUpdateTemplateV1', 'EmbedUpdateEnvelope')
+  return useEmbed(props, {
+    route: 'template.edit',
+    title: 'Edit template',
+    id: ['templateId', props.templateId],
+    options: { onlyEditFields: props.onlyEditFields },
+    done: 'template-updated',
+    fire: (p, e: TemplateEvent) => p.onTemplateUpdated?.(e),
+  })
+}
