@@ -1,0 +1,53 @@
+import { timingSafeEqual } from 'node:crypto'
+import { getConnInfo } from '@hono/node-server/conninfo'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { TOKEN_EXPIRIES, createApiToken, listApiTokens, revokeApiToken } from '../auth/api-tokens.js'
+import { ApiError } from '../errors.js'
+import { PLANS } from '../domain/plans.js'
+import { createTeam } from '../domain/teams.js'
+import { jsonBody, type AppEnv, type HostContext } from './http.js'
+
+export const ADMIN_SECRET_HEADER = 'x-admin-secret'
+
+const isLoopback = (address: string | undefined) =>
+  !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))
+
+/**
+ * Operator endpoints for the CLI while a server holds the embedded database: loopback callers only,
+ * with the secret the server wrote to DATA_DIR/host.json (mode 0600). Absent (404) without a secret.
+ */
+export function adminRoutes(ctx: HostContext, secret: string | null) {
+  const r = new Hono<AppEnv>()
+  r.use('*', async (c, next) => {
+    const given = Buffer.from(c.req.header(ADMIN_SECRET_HEADER) ?? '')
+    const ok =
+      secret !== null &&
+      isLoopback(getConnInfo(c).remote.address) &&
+      given.length === Buffer.byteLength(secret) &&
+      timingSafeEqual(given, Buffer.from(secret))
+    if (!ok) return c.notFound()
+    await next()
+  })
+  r.post('/teams', async (c) => {
+    const body = await jsonBody(c, z.object({ name: z.string().trim().min(1).max(255), plan: z.enum(PLANS) }))
+    return c.json(await ctx.db.transaction((tx) => createTeam(tx, body)))
+  })
+  r.post('/tokens', async (c) => {
+    const body = await jsonBody(
+      c,
+      z.object({ name: z.string().trim().min(1).max(255), teamId: z.string().optional(), expires: z.enum(TOKEN_EXPIRIES).optional() }),
+    )
+    return c.json(await ctx.db.transaction((tx) => createApiToken(tx, body)))
+  })
+  r.get('/tokens', async (c) => c.json({ data: await listApiTokens(ctx.db) }))
+  r.post('/tokens/revoke', async (c) => {
+    const { id } = await jsonBody(c, z.object({ id: z.string().min(1) }))
+    await ctx.db.transaction((tx) => revokeApiToken(tx, id))
+    return c.json({ success: true })
+  })
+  r.all('*', () => {
+    throw new ApiError(404, 'NOT_FOUND', 'no such admin endpoint')
+  })
+  return r
+}

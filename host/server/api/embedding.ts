@@ -1,0 +1,38 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { PRESIGN_EXPIRES_IN, parsePresignScope } from '../../../src/protocol/index.js'
+import { assertApiToken } from '../auth/principal.js'
+import { mintPresignToken } from '../auth/presign.js'
+import { ApiError } from '../errors.js'
+import { assertEmbeddingAllowed } from '../domain/plans.js'
+import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
+
+const PresignBody = z.object({
+  expiresIn: z.int().min(PRESIGN_EXPIRES_IN.min).max(PRESIGN_EXPIRES_IN.max).default(PRESIGN_EXPIRES_IN.default),
+  scope: z
+    .string()
+    .max(200)
+    .refine((s) => parsePresignScope(s) !== null, 'Expected envelopeId:envelope_..., documentId:N or templateId:N')
+    .optional(),
+})
+
+export function embeddingRoutes(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+
+  r.post('/embedding/create-presign-token', async (c) => {
+    const p = principal(c)
+    assertApiToken(p, 'minting presign tokens')
+    assertEmbeddingAllowed(p.plan)
+    const body = await jsonBody(c, PresignBody.prefault({})) // an empty body means all defaults
+    return c.json(await mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: p.tokenId, expiresInMinutes: body.expiresIn, scope: body.scope }))
+  })
+
+  /** Extension: what a presign token may do; the authoring page asks this first. */
+  r.get('/embedding/session', (c) => {
+    const p = principal(c)
+    if (p.kind !== 'presign') throw new ApiError(403, 'FORBIDDEN', 'this endpoint takes a presign token, not an API token')
+    return c.json({ teamId: p.teamId, scope: p.scopeText, expiresAt: p.expiresAt.toISOString() })
+  })
+
+  return r
+}

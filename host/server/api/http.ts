@@ -1,0 +1,80 @@
+import type { Context } from 'hono'
+import type { z } from 'zod'
+import type { Principal } from '../auth/principal.js'
+import type { Db } from '../db/index.js'
+import { ApiError, badRequest, fromZod, issue } from '../errors.js'
+import type { HostConfig } from '../config.js'
+import { inspectPdf } from '../pdf/inspect.js'
+
+/** What every handler can reach: the database, settings and the presign key. */
+export interface HostContext {
+  db: Db
+  config: HostConfig
+  presignSecret: Uint8Array
+}
+
+export type AppEnv = { Variables: { principal: Principal } }
+export type Ctx = Context<AppEnv>
+
+export function parse<S extends z.ZodType>(schema: S, value: unknown, prefix: (string | number)[] = []): z.infer<S> {
+  const r = schema.safeParse(value)
+  if (!r.success) throw fromZod(r.error, prefix)
+  return r.data
+}
+
+/** The JSON body, whatever its Content-Type claims (curl -d sends form encoding); empty = undefined. */
+export async function jsonBody<S extends z.ZodType>(c: Ctx, schema: S): Promise<z.infer<S>> {
+  const text = await c.req.text()
+  let value: unknown
+  try {
+    value = text.trim() === '' ? undefined : JSON.parse(text)
+  } catch {
+    throw badRequest('the request body is not valid JSON')
+  }
+  return parse(schema, value)
+}
+
+export interface UploadedPdf {
+  name: string
+  bytes: Uint8Array
+  pageCount: number
+}
+
+/** Most PDF parts one request may carry. */
+export const MAX_FILES = 20
+
+/** A multipart request: the `payload` part as JSON (validated) and every `files` part as a checked PDF. */
+export async function multipartBody<S extends z.ZodType>(c: Ctx, schema: S): Promise<{ payload: z.infer<S>; files: UploadedPdf[] }> {
+  if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
+    throw badRequest('the request must be multipart/form-data with a payload part and files parts')
+  }
+  let form: FormData
+  try {
+    form = await c.req.raw.formData()
+  } catch (err) {
+    if (err instanceof ApiError) throw err
+    if (err instanceof Error && err.name === 'BodyLimitError') throw err
+    throw badRequest('the multipart body is malformed')
+  }
+  const raw = form.get('payload')
+  if (raw === null) throw badRequest('the payload part is missing', [issue(['payload'], 'Required')])
+  let payload: unknown
+  try {
+    payload = JSON.parse(typeof raw === 'string' ? raw : await raw.text())
+  } catch {
+    throw badRequest('the payload part is not valid JSON', [issue(['payload'], 'Invalid JSON')])
+  }
+  const parsed = parse(schema, payload, ['payload'])
+  const parts = form.getAll('files')
+  if (parts.length > MAX_FILES) throw badRequest(`at most ${MAX_FILES} files per request`, [issue(['files'], `At most ${MAX_FILES} files`)])
+  const files: UploadedPdf[] = []
+  for (const [i, part] of parts.entries()) {
+    if (typeof part === 'string') throw badRequest(`files part ${i} is not a file`, [issue(['files', i], 'Expected a file')])
+    const bytes = new Uint8Array(await part.arrayBuffer())
+    const name = part.name || `document-${i + 1}.pdf`
+    files.push({ name, bytes, ...(await inspectPdf(bytes, name)) })
+  }
+  return { payload: parsed, files }
+}
+
+export const principal = (c: Ctx) => c.get('principal')

@@ -1,0 +1,66 @@
+import { Hono } from 'hono'
+import { bodyLimit } from 'hono/body-limit'
+import { cors } from 'hono/cors'
+import { HTTPException } from 'hono/http-exception'
+import { authenticate } from './auth/principal.js'
+import { ApiError } from './errors.js'
+import { adminRoutes } from './api/admin.js'
+import { attachmentRoutes } from './api/attachment.js'
+import { embeddingRoutes } from './api/embedding.js'
+import { envelopeRoutes } from './api/envelope.js'
+import { fieldRoutes } from './api/field.js'
+import type { AppEnv, HostContext } from './api/http.js'
+import { itemRoutes } from './api/item.js'
+import { recipientRoutes } from './api/recipient.js'
+import { pageRoutes } from './pages.js'
+
+/** The API v2 routes, mounted at /api/v2 and at its /api/v2-beta alias. */
+function api(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  r.use(
+    '*',
+    cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),
+  )
+  r.use(
+    '*',
+    bodyLimit({
+      maxSize: ctx.config.maxUploadBytes,
+      onError: () => {
+        throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body exceeds the limit of ${ctx.config.maxUploadBytes} bytes`)
+      },
+    }),
+  )
+  r.use('*', async (c, next) => {
+    c.set('principal', await authenticate(ctx.db, ctx.presignSecret, c.req.header('authorization')))
+    await next()
+  })
+  // Fixed paths before the envelope module's /envelope/:id.
+  r.route('/', embeddingRoutes(ctx))
+  r.route('/', itemRoutes(ctx))
+  r.route('/', recipientRoutes(ctx))
+  r.route('/', fieldRoutes(ctx))
+  r.route('/', attachmentRoutes(ctx))
+  r.route('/', envelopeRoutes(ctx))
+  return r
+}
+
+export function createApp(ctx: HostContext & { adminSecret: string | null }) {
+  const app = new Hono<AppEnv>()
+  const v2 = api(ctx)
+  app.route('/api/v2', v2)
+  app.route('/api/v2-beta', v2)
+  app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
+  app.route('/', pageRoutes(ctx.config.appDistDir))
+
+  app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
+  app.onError((err, c) => {
+    if (err instanceof ApiError) return c.json(err.toJSON(), err.status)
+    if (err instanceof HTTPException && err.status < 500) {
+      return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
+    }
+    // The path only: query strings carry tokens.
+    console.error(`${c.req.method} ${c.req.path} failed:`, err)
+    return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
+  })
+  return app
+}

@@ -1,0 +1,88 @@
+import { createHash, randomBytes } from 'node:crypto'
+import { ApiError } from '../errors.js'
+import type { Queryable } from '../db/index.js'
+import { newId } from '../domain/ids.js'
+import { defaultTeamId, teamExists } from '../domain/teams.js'
+
+/** The spec's expiry choices: 7 days, 1/3/6/12 months, never. */
+export const TOKEN_EXPIRIES = ['7d', '1m', '3m', '6m', '12m', 'never'] as const
+export type TokenExpiry = (typeof TOKEN_EXPIRIES)[number]
+
+export function expiryDate(choice: TokenExpiry, now = new Date()): Date | null {
+  if (choice === 'never') return null
+  const d = new Date(now)
+  if (choice === '7d') d.setUTCDate(d.getUTCDate() + 7)
+  else d.setUTCMonth(d.getUTCMonth() + Number(choice.slice(0, -1)))
+  return d
+}
+
+/** Tokens are stored as this digest only; the clear value is shown once, at creation. */
+export const hashToken = (token: string) => createHash('sha256').update(token).digest('hex')
+
+export interface ApiTokenInfo {
+  id: string
+  name: string
+  teamId: string
+  createdAt: string
+  expiresAt: string | null
+  expired: boolean
+}
+
+export async function createApiToken(
+  db: Queryable,
+  o: { name: string; teamId?: string | undefined; expires?: TokenExpiry | undefined },
+): Promise<{ id: string; token: string; teamId: string; expiresAt: string | null }> {
+  if (!o.name.trim() || o.name.length > 255) throw new ApiError(400, 'INVALID_REQUEST', 'token name must be 1 to 255 characters')
+  const expires = o.expires ?? 'never'
+  if (!TOKEN_EXPIRIES.includes(expires)) throw new ApiError(400, 'INVALID_REQUEST', `expires must be one of ${TOKEN_EXPIRIES.join(', ')}`)
+  const teamId = o.teamId ?? (await defaultTeamId(db))
+  if (!(await teamExists(db, teamId))) throw new ApiError(404, 'NOT_FOUND', `team ${teamId} not found`)
+  const id = newId.apiToken()
+  const token = `api_${randomBytes(24).toString('base64url')}`
+  const expiresAt = expiryDate(expires)
+  await db.query('insert into api_tokens (id, team_id, name, token_hash, expires_at) values ($1, $2, $3, $4, $5)', [
+    id,
+    teamId,
+    o.name,
+    hashToken(token),
+    expiresAt,
+  ])
+  return { id, token, teamId, expiresAt: expiresAt?.toISOString() ?? null }
+}
+
+export async function listApiTokens(db: Queryable): Promise<ApiTokenInfo[]> {
+  const rows = await db.query<{ id: string; name: string; team_id: string; created_at: Date; expires_at: Date | null }>(
+    'select id, name, team_id, created_at, expires_at from api_tokens order by created_at, id',
+  )
+  const now = Date.now()
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    teamId: r.team_id,
+    createdAt: new Date(r.created_at).toISOString(),
+    expiresAt: r.expires_at ? new Date(r.expires_at).toISOString() : null,
+    expired: r.expires_at !== null && new Date(r.expires_at).getTime() <= now,
+  }))
+}
+
+/** Revoking deletes the token: its next request, and those of presign tokens it minted, get 401. */
+export async function revokeApiToken(db: Queryable, id: string): Promise<void> {
+  const rows = await db.query('delete from api_tokens where id = $1 returning id', [id])
+  if (!rows.length) throw new ApiError(404, 'NOT_FOUND', `API token ${id} not found`)
+}
+
+export interface TokenOwner {
+  tokenId: string
+  teamId: string
+  plan: string
+}
+
+/** The live (existing, unexpired) API token with this id or value, with its team's plan. */
+export async function findLiveToken(db: Queryable, by: { token: string } | { id: string }): Promise<TokenOwner | null> {
+  const [row] = await db.query<{ id: string; team_id: string; plan: string }>(
+    `select a.id, a.team_id, t.plan from api_tokens a join teams t on t.id = a.team_id
+     where ${'token' in by ? 'a.token_hash' : 'a.id'} = $1 and (a.expires_at is null or a.expires_at > now())`,
+    ['token' in by ? hashToken(by.token) : by.id],
+  )
+  return row ? { tokenId: row.id, teamId: row.team_id, plan: row.plan } : null
+}

@@ -1,0 +1,59 @@
+import type { PresignScope } from '../../../src/protocol/index.js'
+import { ApiError } from '../errors.js'
+import type { Queryable } from '../db/index.js'
+import { assertEmbeddingAllowed } from '../domain/plans.js'
+import { findLiveToken } from './api-tokens.js'
+import { verifyPresignToken } from './presign.js'
+
+/** Who is calling: a team's API token, or a presign token acting for that team (maybe scoped). */
+export type Principal =
+  | { kind: 'api'; teamId: string; plan: string; tokenId: string }
+  | {
+      kind: 'presign'
+      teamId: string
+      plan: string
+      tokenId: string
+      scope: PresignScope | null
+      scopeText: string | null
+      expiresAt: Date
+    }
+
+/** `Authorization: <token>` or `Authorization: Bearer <token>`. */
+export function tokenFromHeader(header: string | undefined): string | null {
+  const value = header?.replace(/^Bearer\s+/i, '').trim()
+  return value ? value : null
+}
+
+export async function authenticate(db: Queryable, secret: Uint8Array, header: string | undefined): Promise<Principal> {
+  const token = tokenFromHeader(header)
+  if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header with an API token or presign token is required')
+  if (token.startsWith('api_')) {
+    const owner = await findLiveToken(db, { token })
+    if (!owner) throw new ApiError(401, 'INVALID_API_TOKEN', 'the API token is unknown, revoked or expired')
+    return { kind: 'api', ...owner }
+  }
+  const claims = await verifyPresignToken(secret, token)
+  const owner = await findLiveToken(db, { id: claims.tokenId })
+  if (!owner || owner.teamId !== claims.teamId) {
+    throw new ApiError(401, 'INVALID_TOKEN', 'the API token that minted this presign token was revoked or has expired')
+  }
+  assertEmbeddingAllowed(owner.plan)
+  return {
+    kind: 'presign',
+    teamId: owner.teamId,
+    plan: owner.plan,
+    tokenId: owner.tokenId,
+    scope: claims.parsedScope,
+    scopeText: claims.scope,
+    expiresAt: claims.expiresAt,
+  }
+}
+
+/** Creating envelopes and minting presign tokens need more than a scoped presign token. */
+export function assertMayCreate(p: Principal): void {
+  if (p.kind === 'presign' && p.scope) throw new ApiError(403, 'FORBIDDEN', `a presign token scoped to ${p.scopeText} cannot create envelopes`)
+}
+
+export function assertApiToken(p: Principal, what: string): void {
+  if (p.kind !== 'api') throw new ApiError(403, 'FORBIDDEN', `${what} requires an API token, not a presign token`)
+}

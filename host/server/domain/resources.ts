@@ -1,0 +1,220 @@
+import type { Principal } from '../auth/principal.js'
+import { iso, type Queryable } from '../db/index.js'
+import { notFound } from '../errors.js'
+import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
+import { secondaryId } from './ids.js'
+import type { EnvelopeStatus, EnvelopeType } from './status.js'
+
+/** Database rows (snake_case) and the API resources they become (CONTRACT.md "API shapes"). */
+export interface EnvelopeRow {
+  id: string
+  team_id: string
+  type: EnvelopeType
+  secondary_number: number
+  internal_version: number
+  status: EnvelopeStatus
+  source: string
+  visibility: string
+  template_type: string
+  external_id: string | null
+  title: string
+  document_meta: DocumentMeta
+  created_at: Date | string
+  updated_at: Date | string
+  completed_at: Date | string | null
+  deleted_at: Date | string | null
+}
+
+export interface ItemRow {
+  id: string
+  envelope_id: string
+  title: string
+  item_order: number
+  document_data_id: string
+  page_count: number
+}
+
+export interface RecipientRow {
+  id: number
+  envelope_id: string
+  email: string
+  name: string
+  role: string
+  token: string
+  read_status: string
+  signing_status: string
+  send_status: string
+  signing_order: number | null
+  signed_at: Date | string | null
+  rejection_reason: string | null
+  document_deleted_at: Date | string | null
+  expires_at: Date | string | null
+  expiration_notified_at: Date | string | null
+  auth_options: { accessAuth: string[]; actionAuth: string[] } | null
+}
+
+export interface FieldRow {
+  id: number
+  envelope_id: string
+  envelope_item_id: string
+  recipient_id: number
+  type: string
+  page: number
+  position_x: number
+  position_y: number
+  width: number
+  height: number
+  field_meta: Record<string, unknown> | null
+}
+
+export interface AttachmentRow {
+  id: string
+  envelope_id: string
+  type: string
+  label: string
+  data: string
+}
+
+export const toItem = (r: ItemRow) => ({
+  id: r.id,
+  envelopeId: r.envelope_id,
+  title: r.title,
+  order: r.item_order,
+  documentDataId: r.document_data_id,
+  pageCount: r.page_count,
+})
+
+export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'secondary_number'>) => ({
+  id: r.id,
+  envelopeId: r.envelope_id,
+  documentId: e.type === 'DOCUMENT' ? e.secondary_number : null,
+  templateId: e.type === 'TEMPLATE' ? e.secondary_number : null,
+  email: r.email,
+  name: r.name,
+  role: r.role,
+  token: r.token,
+  readStatus: r.read_status,
+  signingStatus: r.signing_status,
+  sendStatus: r.send_status,
+  signingOrder: r.signing_order,
+  signedAt: iso(r.signed_at),
+  rejectionReason: r.rejection_reason,
+  documentDeletedAt: iso(r.document_deleted_at),
+  expired: null,
+  expiresAt: iso(r.expires_at),
+  expirationNotifiedAt: iso(r.expiration_notified_at),
+  authOptions: r.auth_options ?? { accessAuth: [], actionAuth: [] },
+})
+
+export const toField = (r: FieldRow) => ({
+  id: r.id,
+  envelopeId: r.envelope_id,
+  envelopeItemId: r.envelope_item_id,
+  recipientId: r.recipient_id,
+  type: r.type,
+  page: r.page,
+  positionX: r.position_x,
+  positionY: r.position_y,
+  width: r.width,
+  height: r.height,
+  fieldMeta: r.field_meta,
+})
+
+export const toAttachment = (r: AttachmentRow) => ({ id: r.id, type: r.type, label: r.label, data: r.data })
+
+export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], fields?: FieldRow[]) {
+  return {
+    id: e.id,
+    secondaryId: secondaryId(e.type, e.secondary_number),
+    internalVersion: e.internal_version,
+    type: e.type,
+    status: e.status,
+    source: e.source,
+    visibility: e.visibility,
+    templateType: e.template_type,
+    externalId: e.external_id,
+    title: e.title,
+    createdAt: iso(e.created_at)!,
+    updatedAt: iso(e.updated_at)!,
+    completedAt: iso(e.completed_at),
+    deletedAt: iso(e.deleted_at),
+    documentMeta: { ...DEFAULT_DOCUMENT_META, ...e.document_meta },
+    recipients: recipients.map((r) => toRecipient(r, e)),
+    envelopeItems: items.map(toItem),
+    ...(fields ? { fields: fields.map(toField) } : {}),
+  }
+}
+export type Envelope = ReturnType<typeof toEnvelope>
+
+/**
+ * SQL condition (on alias `e`) for the envelopes this principal may see: its team's live ones, and
+ * for a scoped presign token only the one in its scope. Pushes its parameters onto `params`.
+ */
+export function visibleTo(p: Principal, params: unknown[]): string {
+  params.push(p.teamId)
+  let sql = `e.team_id = $${params.length} and e.deleted_at is null`
+  if (p.kind === 'presign' && p.scope) {
+    params.push(p.scope.id)
+    if (p.scope.kind === 'envelopeId') sql += ` and e.id = $${params.length}`
+    else sql += ` and e.type = '${p.scope.kind === 'documentId' ? 'DOCUMENT' : 'TEMPLATE'}' and e.secondary_number = $${params.length}`
+  }
+  return sql
+}
+
+/** The envelope row, locked for the rest of the transaction when `lock`; 404 when not visible. */
+export async function findEnvelope(db: Queryable, p: Principal, id: string, lock = false): Promise<EnvelopeRow> {
+  const params: unknown[] = [id]
+  const [row] = await db.query<EnvelopeRow>(
+    `select e.* from envelopes e where e.id = $1 and ${visibleTo(p, params)}${lock ? ' for update' : ''}`,
+    params,
+  )
+  if (!row) throw notFound('envelope')
+  return row
+}
+
+const CHILDREN = `
+  coalesce((select json_agg(i order by i.item_order, i.created_at, i.id) from envelope_items i where i.envelope_id = e.id), '[]') as items,
+  coalesce((select json_agg(r order by r.id) from recipients r where r.envelope_id = e.id), '[]') as recipients`
+const FIELDS = `,
+  coalesce((select json_agg(f order by f.id) from fields f where f.envelope_id = e.id), '[]') as fields`
+
+type Loaded = EnvelopeRow & { items: ItemRow[]; recipients: RecipientRow[]; fields?: FieldRow[] }
+const assemble = (r: Loaded) => toEnvelope(r, r.items, r.recipients, r.fields)
+
+/** Full resources (items, recipients, and fields when `withFields`) matching `where` on alias e. */
+export async function loadEnvelopes(
+  db: Queryable,
+  p: Principal,
+  where: string,
+  params: unknown[],
+  o: { withFields: boolean; tail?: string },
+): Promise<Envelope[]> {
+  const all = [...params]
+  const sql = `select e.*, ${CHILDREN}${o.withFields ? FIELDS : ''} from envelopes e
+    where ${visibleTo(p, all)}${where ? ` and ${where}` : ''} ${o.tail ?? ''}`
+  return (await db.query<Loaded>(sql, all)).map(assemble)
+}
+
+export async function loadEnvelope(db: Queryable, p: Principal, id: string): Promise<Envelope> {
+  const [env] = await loadEnvelopes(db, p, 'e.id = $1', [id], { withFields: true })
+  if (!env) throw notFound('envelope')
+  return env
+}
+
+/** The envelope owning a child row (item, recipient, field, attachment), checked like findEnvelope. */
+export async function findParent(
+  db: Queryable,
+  p: Principal,
+  table: 'envelope_items' | 'recipients' | 'fields' | 'attachments',
+  id: string | number,
+  what: string,
+  lock = false,
+): Promise<EnvelopeRow> {
+  const [row] = await db.query<{ envelope_id: string }>(`select envelope_id from ${table} where id = $1`, [id])
+  if (!row) throw notFound(what)
+  try {
+    return await findEnvelope(db, p, row.envelope_id, lock)
+  } catch {
+    throw notFound(what)
+  }
+}

@@ -1,0 +1,65 @@
+import type { Queryable } from '../db/index.js'
+import type { Envelope } from '../domain/resources.js'
+
+/** Every event the service emits (spec "Event kinds"). */
+export const EVENT_NAMES = [
+  'DOCUMENT_CREATED',
+  'DOCUMENT_SENT',
+  'DOCUMENT_OPENED',
+  'DOCUMENT_SIGNED',
+  'DOCUMENT_RECIPIENT_COMPLETED',
+  'DOCUMENT_COMPLETED',
+  'DOCUMENT_REJECTED',
+  'DOCUMENT_CANCELLED',
+  'RECIPIENT_EXPIRED',
+  'DOCUMENT_REMINDER_SENT',
+  'TEMPLATE_CREATED',
+  'TEMPLATE_UPDATED',
+  'TEMPLATE_DELETED',
+  'TEMPLATE_USED',
+] as const
+export type EventName = (typeof EVENT_NAMES)[number]
+
+/** Events whose payload is the full one; the others carry the reduced payload. */
+const FULL_PAYLOAD = new Set<EventName>(['DOCUMENT_CREATED', 'DOCUMENT_SENT', 'DOCUMENT_COMPLETED', 'DOCUMENT_CANCELLED'])
+const TEMPLATE_EVENTS = new Set<EventName>(['TEMPLATE_CREATED', 'TEMPLATE_UPDATED', 'TEMPLATE_DELETED'])
+
+/** The webhook `payload` for an envelope (spec "Body"). */
+export function eventPayload(event: EventName, e: Envelope, templateId: number | null = null) {
+  const legacyId = Number(e.secondaryId.slice(e.secondaryId.indexOf('_') + 1))
+  const recipients = e.recipients
+  const reduced = { id: legacyId, envelopeId: e.id, status: e.status, title: e.title, source: e.source, recipients }
+  if (!FULL_PAYLOAD.has(event) && !TEMPLATE_EVENTS.has(event)) return reduced
+  return {
+    ...reduced,
+    externalId: e.externalId,
+    userId: null,
+    authOptions: null,
+    formValues: null,
+    visibility: e.visibility,
+    createdAt: e.createdAt,
+    updatedAt: e.updatedAt,
+    completedAt: e.completedAt,
+    deletedAt: e.deletedAt,
+    teamId: null,
+    templateId: TEMPLATE_EVENTS.has(event) ? null : templateId,
+    documentMeta: e.documentMeta,
+    Recipient: recipients,
+  }
+}
+
+/**
+ * Records an event in the outbox, inside the caller's transaction, so an event exists exactly when
+ * its change was committed. Delivery to webhooks reads the outbox.
+ */
+export async function emit(tx: Queryable, teamId: string, event: EventName, e: Envelope): Promise<void> {
+  await tx.query('insert into events (team_id, event, envelope_id, payload) values ($1, $2, $3, $4)', [
+    teamId,
+    event,
+    e.id,
+    JSON.stringify(eventPayload(event, e)),
+  ])
+}
+
+/** The event announcing a change of an envelope's settings, recipients or fields, if its type has one. */
+export const updatedEvent = (type: string): EventName | null => (type === 'TEMPLATE' ? 'TEMPLATE_UPDATED' : null)
