@@ -1,0 +1,151 @@
+// npm start: the signing service (host) on the embedded database, plus Storybook with a demo of
+// every component against it. Ctrl-C stops both.
+//
+// Settings: PORT (host, default 3100), STORYBOOK_PORT (default 6006), DATA_DIR (default ./.data),
+// DATABASE_URL (PostgreSQL instead of the embedded database), PUBLIC_URL (the host's public origin).
+import { spawn } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { tsImport } from 'tsx/esm/api'
+
+const root = fileURLToPath(new URL('..', import.meta.url))
+const dataDir = resolve(root, process.env.DATA_DIR ?? '.data')
+const hostPort = Number(process.env.PORT ?? 3100)
+const storybookPort = Number(process.env.STORYBOOK_PORT ?? 6006)
+
+const children = new Set()
+let host
+let stopping = null
+process.on('SIGINT', () => void stop(0))
+process.on('SIGTERM', () => void stop(0))
+
+try {
+  if (!existsSync(join(root, 'host/app/dist/index.html'))) {
+    console.log('Building the authoring pages (first run)...')
+    await run('npm', ['run', 'build:app'])
+  }
+
+  await mkdir(dataDir, { recursive: true })
+  const { startHost } = await tsImport('../host/server/start.ts', import.meta.url)
+  host = await startHost({
+    port: hostPort,
+    dataDir,
+    ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
+    ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
+  })
+  const apiKey = await demoApiKey(host)
+
+  const storybook = spawnStorybook({ ENVELOPE_HOST_URL: host.url, ENVELOPE_API_KEY: apiKey })
+  storybook.on('exit', (code) => {
+    if (stopping) return
+    console.error(`Storybook exited (${code ?? 'signal'}); stopping the host.`)
+    void stop(1)
+  })
+  await waitForHttp(`http://localhost:${storybookPort}/`, storybook)
+
+  console.log(`
+  envelope-embed is running
+
+    Component demos (Storybook)   http://localhost:${storybookPort}
+    Signing service (host)        ${host.url}    API ${host.apiUrl}
+    Data                          ${dataDir}
+
+  Press Ctrl-C to stop.
+`)
+} catch (error) {
+  console.error(`npm start failed: ${error instanceof Error ? error.message : error}`)
+  await stop(1)
+}
+
+/**
+ * The demo team (enterprise plan, so it may mint presign tokens) and its API token: created on the
+ * first run, kept in DATA_DIR/demo.json (mode 0600) and reused while the host still accepts it.
+ * The token goes to Storybook's server process only; it is never printed nor sent to a browser.
+ */
+async function demoApiKey(host) {
+  const file = join(dataDir, 'demo.json')
+  const saved = await readFile(file, 'utf8').then(JSON.parse, () => null)
+  if (saved?.token && (await canPresign(host, saved.token))) return saved.token
+
+  let teamId = saved?.teamId
+  let created = teamId ? await host.createApiToken({ name: 'demo', teamId, expires: 'never' }).catch(() => null) : null
+  if (!created) {
+    teamId = (await host.createTeam({ name: 'Demo', plan: 'enterprise' })).id
+    created = await host.createApiToken({ name: 'demo', teamId, expires: 'never' })
+  }
+  await writeFile(file, JSON.stringify({ teamId, tokenId: created.id, token: created.token }, null, 2) + '\n', { mode: 0o600 })
+  await chmod(file, 0o600) // the mode above applies only when the file is new
+  console.log(`Created the demo team and its API token (${file}).`)
+  return created.token
+}
+
+async function canPresign(host, token) {
+  const res = await fetch(`${host.apiUrl}/embedding/create-presign-token`, {
+    method: 'POST',
+    headers: { Authorization: token, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ expiresIn: 1 }),
+  }).catch(() => null)
+  return res?.ok === true
+}
+
+function spawnStorybook(env) {
+  const require = createRequire(import.meta.url)
+  const pkg = require.resolve('storybook/package.json')
+  const bin = join(dirname(pkg), require(pkg).bin)
+  // Its own process group, so stopping it also stops whatever it started.
+  const child = spawn(
+    process.execPath,
+    [bin, 'dev', '--port', String(storybookPort), '--exact-port', '--ci', '--no-open', '--disable-telemetry', '--no-version-updates', '--quiet'],
+    {
+      cwd: root,
+      detached: true,
+      stdio: ['ignore', 'inherit', 'inherit'],
+      env: { ...process.env, ...env, STORYBOOK_DISABLE_TELEMETRY: '1', STORYBOOK_HOST_URL: process.env.STORYBOOK_HOST_URL ?? env.ENVELOPE_HOST_URL },
+    },
+  )
+  children.add(child)
+  child.on('exit', () => children.delete(child))
+  return child
+}
+
+async function waitForHttp(url, child) {
+  for (;;) {
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error('Storybook did not start')
+    const res = await fetch(url).catch(() => null)
+    if (res?.ok) return
+    await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
+function run(command, args) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: root, stdio: 'inherit' })
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))))
+    child.on('error', reject)
+  })
+}
+
+/** Stops Storybook (its whole process group), then the host; once, whoever asks first. */
+function stop(code) {
+  stopping ??= (async () => {
+    for (const child of children) signal(child, 'SIGTERM')
+    // Give Storybook a moment to exit by itself, then insist.
+    const insist = setTimeout(() => children.forEach((child) => signal(child, 'SIGKILL')), 5000)
+    while (children.size) await new Promise((r) => setTimeout(r, 100))
+    clearTimeout(insist)
+    await host?.close().catch((error) => console.error(`Closing the host: ${error.message}`))
+    process.exit(code)
+  })()
+  return stopping
+}
+
+function signal(child, name) {
+  try {
+    process.kill(-child.pid, name)
+  } catch {
+    // already gone
+  }
+}

@@ -1,0 +1,52 @@
+import { hostUrl } from 'virtual:envelope-demo'
+import { presignScope, type EnvelopeType, type PresignTokenResponse } from '../../src/protocol/index.js'
+
+export { hostUrl }
+
+/** What the loaders hand to the stories in `context.loaded`. */
+export interface Loaded {
+  token: string
+  envelope?: DemoEnvelope
+}
+
+export interface DemoEnvelope {
+  envelopeId: string
+  secondaryId: string
+  /** The number in secondaryId: the v1 components' documentId / templateId. */
+  legacyId: number
+}
+
+async function post<T>(path: string, body: unknown): Promise<T> {
+  const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+  const json = (await res.json().catch(() => ({}))) as T & { message?: string; code?: string }
+  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.code ?? ''} ${json.message ?? ''}`.trim())
+  return json
+}
+
+/** A presign token from the demo backend (the backend snippet of examples/backend.ts). */
+export const presign = (request: { scope?: string; expiresIn?: number } = {}) =>
+  post<PresignTokenResponse>('/presign', request).then((r) => r.token)
+
+/** Creates an envelope with a one-page PDF through the API, on the demo backend. */
+export const createDemoEnvelope = (type: EnvelopeType) => post<DemoEnvelope>('/demo/envelope', { type })
+
+/** A team-wide token, for the create components. */
+export const tokenLoader = async (): Promise<Loaded> => ({ token: await presign() })
+
+/** A token that is already expired when the page opens it. */
+export const expiredTokenLoader = async (): Promise<Loaded> => ({ token: await presign({ expiresIn: 0 }) })
+
+/**
+ * A fresh envelope of `type` and a token scoped to it: `envelopeId:` for the v2 component,
+ * `documentId:` / `templateId:` (legacy numeric ids) for the v1 ones.
+ */
+export const envelopeLoader =
+  (type: EnvelopeType, scope: 'envelopeId' | 'legacy') =>
+  async (): Promise<Required<Loaded>> => {
+    const envelope = await createDemoEnvelope(type)
+    const scoped =
+      scope === 'envelopeId'
+        ? presignScope({ kind: 'envelopeId', id: envelope.envelopeId })
+        : presignScope({ kind: type === 'TEMPLATE' ? 'templateId' : 'documentId', id: envelope.legacyId })
+    return { envelope, token: await presign({ scope: scoped }) }
+  }
