@@ -1,0 +1,47 @@
+/** The host's API v2, called with the presign token (same origin as this page). */
+
+export interface ApiIssue {
+  message: string
+  path?: string
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues: ApiIssue[] = [],
+  ) {
+    super(message)
+  }
+}
+
+export type Api = ReturnType<typeof createApi>
+
+export function createApi(token: string, base = '/api/v2') {
+  async function request<T>(method: string, path: string, body?: BodyInit, json = false): Promise<T> {
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
+    if (json) headers['Content-Type'] = 'application/json'
+    let res: Response
+    try {
+      res = await fetch(base + path, { method, headers, body })
+    } catch {
+      throw new ApiError(0, 'NETWORK', 'the service cannot be reached')
+    }
+    if (res.ok) return (res.headers.get('content-type')?.includes('json') ? res.json() : res.arrayBuffer()) as Promise<T>
+    const err = (await res.json().catch(() => null)) as { message?: string; code?: string; issues?: ApiIssue[] } | null
+    throw new ApiError(res.status, err?.code ?? 'INTERNAL', err?.message ?? `HTTP ${res.status}`, err?.issues ?? [])
+  }
+  return {
+    get: <T>(path: string) => request<T>('GET', path),
+    post: <T>(path: string, body: unknown) => request<T>('POST', path, JSON.stringify(body), true),
+    /** Multipart: the JSON `payload` part and the repeated `files` part (spec "Conventions"). */
+    postFiles: <T>(path: string, payload: unknown, files: File[]) => {
+      const form = new FormData()
+      form.append('payload', JSON.stringify(payload))
+      for (const file of files) form.append('files', file, file.name)
+      return request<T>('POST', path, form)
+    },
+    download: (path: string) => request<ArrayBuffer>('GET', path),
+  }
+}

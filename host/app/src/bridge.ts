@@ -1,0 +1,32 @@
+import type { EmbedMessage } from '../../../src/protocol/index.js'
+
+/** Everything this page says to its parent goes through here. */
+let target = '*'
+
+/** Posts to the embedding page's exact origin once the options name it. */
+export function setParentOrigin(origin: string | undefined): void {
+  target = origin ?? '*'
+}
+
+export function post(message: EmbedMessage): void {
+  if (window.parent === window) return
+  window.parent.postMessage(message, target)
+}
+
+/**
+ * Reports the content height whenever it changes, for auto-height embeds. The body has no
+ * minimum height, so its box is exactly the content and the frame can shrink as well as grow.
+ */
+export function watchHeight(el: HTMLElement = document.body): () => void {
+  let last = -1
+  const report = () => {
+    const height = Math.ceil(el.getBoundingClientRect().height)
+    if (height === last) return
+    last = height
+    post({ type: 'embed-resize', height })
+  }
+  const observer = new ResizeObserver(report)
+  observer.observe(el)
+  report()
+  return () => observer.disconnect()
+}

@@ -1,0 +1,248 @@
+/**
+ * The editor's working copy of an envelope. Pure data and pure functions: the UI keeps one
+ * Draft in state, the save code compares it with the Draft it started from.
+ */
+import type { EnvelopeType } from '../../../../src/protocol/index.js'
+import type { Attachment, DocumentMeta, Envelope, FieldMeta, FieldType, RecipientRole } from '../types.js'
+
+export interface DraftItem {
+  key: string
+  /** Server id once stored. */
+  id: string | null
+  title: string
+  /** The uploaded file (new items only); stored items are downloaded to be shown. */
+  file: File | null
+  /** Server order, kept to know whether it changed. */
+  order: number | null
+}
+
+export interface DraftRecipient {
+  key: string
+  id: number | null
+  name: string
+  email: string
+  role: RecipientRole
+  signingOrder: number | null
+}
+
+export interface DraftField {
+  key: string
+  id: number | null
+  itemKey: string
+  recipientKey: string
+  type: FieldType | 'FREE_SIGNATURE'
+  /** 1-based page. */
+  page: number
+  /** Percent of the page, 0..100. */
+  x: number
+  y: number
+  w: number
+  h: number
+  label: string
+  required: boolean
+  options: string[]
+  /** fieldMeta keys this editor does not edit, carried through unchanged. */
+  extraMeta: FieldMeta
+}
+
+export interface DraftAttachment {
+  key: string
+  id: string | null
+  label: string
+  url: string
+}
+
+export type DraftSettings = Omit<DocumentMeta, 'emailSettings' | 'subject' | 'message' | 'redirectUrl'> & {
+  title: string
+  subject: string
+  message: string
+  redirectUrl: string
+}
+
+export interface Draft {
+  type: EnvelopeType
+  items: DraftItem[]
+  recipients: DraftRecipient[]
+  fields: DraftField[]
+  attachments: DraftAttachment[]
+  settings: DraftSettings
+}
+
+let seq = 0
+export const newKey = (prefix: string) => `${prefix}${++seq}`
+
+export const DEFAULT_SETTINGS: DraftSettings = {
+  title: '',
+  subject: '',
+  message: '',
+  timezone: 'Etc/UTC',
+  dateFormat: 'yyyy-MM-dd hh:mm a',
+  redirectUrl: '',
+  signingOrder: 'PARALLEL',
+  allowDictateNextSigner: false,
+  typedSignatureEnabled: true,
+  uploadSignatureEnabled: true,
+  drawSignatureEnabled: true,
+  language: 'en',
+  distributionMethod: 'EMAIL',
+}
+
+export function emptyDraft(type: EnvelopeType, language = 'en'): Draft {
+  return { type, items: [], recipients: [], fields: [], attachments: [], settings: { ...DEFAULT_SETTINGS, language } }
+}
+
+export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Draft {
+  const meta = { ...DEFAULT_SETTINGS, ...(env.documentMeta ?? {}) }
+  const items = [...env.envelopeItems]
+    .sort((a, b) => a.order - b.order)
+    .map((i): DraftItem => ({ key: newKey('i'), id: i.id, title: i.title, file: null, order: i.order }))
+  const recipients = [...env.recipients]
+    .sort((a, b) => (a.signingOrder ?? Infinity) - (b.signingOrder ?? Infinity) || a.id - b.id)
+    .map((r): DraftRecipient => ({ key: newKey('r'), id: r.id, name: r.name, email: r.email, role: r.role, signingOrder: r.signingOrder }))
+  const itemKey = new Map(items.map((i) => [i.id, i.key]))
+  const recipientKey = new Map(recipients.map((r) => [r.id, r.key]))
+  const fields = env.fields.flatMap((f): DraftField[] => {
+    const ik = itemKey.get(f.envelopeItemId) ?? items[0]?.key
+    const rk = recipientKey.get(f.recipientId)
+    if (!ik || !rk) return []
+    const { label, required, options, ...extraMeta } = f.fieldMeta ?? {}
+    return [{
+      key: newKey('f'), id: f.id, itemKey: ik, recipientKey: rk, type: f.type, page: f.page,
+      x: f.positionX, y: f.positionY, w: f.width, h: f.height,
+      label: typeof label === 'string' ? label : '', required: required === true,
+      options: Array.isArray(options) ? options.map(String) : [], extraMeta,
+    }]
+  })
+  return {
+    type: env.type,
+    items,
+    recipients,
+    fields,
+    attachments: attachments.map((a) => ({ key: newKey('a'), id: a.id, label: a.label, url: a.data })),
+    settings: {
+      title: env.title,
+      subject: meta.subject ?? '',
+      message: meta.message ?? '',
+      timezone: meta.timezone,
+      dateFormat: meta.dateFormat,
+      redirectUrl: meta.redirectUrl ?? '',
+      signingOrder: meta.signingOrder,
+      allowDictateNextSigner: meta.allowDictateNextSigner,
+      typedSignatureEnabled: meta.typedSignatureEnabled,
+      uploadSignatureEnabled: meta.uploadSignatureEnabled,
+      drawSignatureEnabled: meta.drawSignatureEnabled,
+      language: meta.language,
+      distributionMethod: meta.distributionMethod,
+    },
+  }
+}
+
+// ---- geometry --------------------------------------------------------------------------
+
+/** Default size of a new field, percent of the page (width, height). */
+export const FIELD_SIZE: Record<DraftField['type'], [number, number]> = {
+  SIGNATURE: [24, 7], FREE_SIGNATURE: [24, 7], INITIALS: [10, 5], NAME: [24, 4], EMAIL: [28, 4],
+  DATE: [16, 4], TEXT: [24, 4], NUMBER: [12, 4], CHECKBOX: [16, 7], RADIO: [16, 7], DROPDOWN: [20, 4],
+}
+
+const round = (n: number) => Math.round(n * 100) / 100
+const clamp = (n: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, n))
+
+/** Keeps a field inside its page with a minimum size; rounds to 0.01 %. */
+export function clampGeometry(g: { x: number; y: number; w: number; h: number }) {
+  const w = clamp(g.w, 2, 100)
+  const h = clamp(g.h, 1.5, 100)
+  return { w: round(w), h: round(h), x: round(clamp(g.x, 0, 100 - w)), y: round(clamp(g.y, 0, 100 - h)) }
+}
+
+export const optionsFor = (type: DraftField['type']): string[] =>
+  type === 'CHECKBOX' ? ['Option 1'] : type === 'RADIO' || type === 'DROPDOWN' ? ['Option 1', 'Option 2'] : []
+
+/** A new field of `type` centred on (cx, cy), percent of the page. */
+export function makeField(args: {
+  type: FieldType
+  itemKey: string
+  recipientKey: string
+  page: number
+  cx: number
+  cy: number
+}): DraftField {
+  const [w, h] = FIELD_SIZE[args.type]
+  return {
+    key: newKey('f'), id: null, itemKey: args.itemKey, recipientKey: args.recipientKey, type: args.type,
+    page: args.page, ...clampGeometry({ x: args.cx - w / 2, y: args.cy - h / 2, w, h }),
+    label: '', required: args.type !== 'CHECKBOX', options: optionsFor(args.type), extraMeta: {},
+  }
+}
+
+export function fieldMeta(f: DraftField): FieldMeta {
+  return {
+    ...f.extraMeta,
+    type: f.type.toLowerCase(),
+    label: f.label,
+    required: f.required,
+    ...(f.options.length || f.extraMeta.options ? { options: f.options } : {}),
+  }
+}
+
+// ---- edits -------------------------------------------------------------------------------
+
+export function moveInList<T>(list: T[], from: number, to: number): T[] {
+  if (to < 0 || to >= list.length || from === to) return list
+  const next = [...list]
+  const [x] = next.splice(from, 1)
+  next.splice(to, 0, x!)
+  return next
+}
+
+export function removeItem(d: Draft, key: string): Draft {
+  return { ...d, items: d.items.filter((i) => i.key !== key), fields: d.fields.filter((f) => f.itemKey !== key) }
+}
+
+export function removeRecipient(d: Draft, key: string): Draft {
+  return { ...d, recipients: d.recipients.filter((r) => r.key !== key), fields: d.fields.filter((f) => f.recipientKey !== key) }
+}
+
+export function updateField(d: Draft, key: string, patch: Partial<DraftField>): Draft {
+  return { ...d, fields: d.fields.map((f) => (f.key === key ? { ...f, ...patch } : f)) }
+}
+
+// ---- validation --------------------------------------------------------------------------
+
+export type StepId = 'files' | 'recipients' | 'fields' | 'settings'
+
+export interface Problem {
+  step: StepId
+  /** i18n message key. */
+  message: 'problem.noFiles' | 'problem.email' | 'problem.fieldOptions' | 'problem.title' | 'problem.signatureTypes' | 'problem.redirectUrl' | 'problem.attachment'
+  /** The key of the offending item, recipient, field or attachment. */
+  target?: string
+}
+
+export const isEmail = (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim())
+
+export function isUrl(s: string): boolean {
+  try {
+    const u = new URL(s.trim())
+    return u.protocol === 'https:' || u.protocol === 'http:'
+  } catch {
+    return false
+  }
+}
+
+export function validate(d: Draft): Problem[] {
+  const out: Problem[] = []
+  if (!d.items.length) out.push({ step: 'files', message: 'problem.noFiles' })
+  for (const r of d.recipients) if (!isEmail(r.email)) out.push({ step: 'recipients', message: 'problem.email', target: r.key })
+  for (const f of d.fields)
+    if ((f.type === 'RADIO' || f.type === 'DROPDOWN' || f.type === 'CHECKBOX') && !f.options.some((o) => o.trim()))
+      out.push({ step: 'fields', message: 'problem.fieldOptions', target: f.key })
+  const s = d.settings
+  if (!s.title.trim()) out.push({ step: 'settings', message: 'problem.title' })
+  if (!s.typedSignatureEnabled && !s.uploadSignatureEnabled && !s.drawSignatureEnabled)
+    out.push({ step: 'settings', message: 'problem.signatureTypes' })
+  if (s.redirectUrl.trim() && !isUrl(s.redirectUrl)) out.push({ step: 'settings', message: 'problem.redirectUrl' })
+  for (const a of d.attachments)
+    if (!a.label.trim() || !isUrl(a.url)) out.push({ step: 'settings', message: 'problem.attachment', target: a.key })
+  return out
+}

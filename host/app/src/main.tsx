@@ -1,0 +1,26 @@
+import { createRoot } from 'react-dom/client'
+import { readLaunch, LaunchError, type Launch } from './boot.js'
+import { post, setParentOrigin, watchHeight } from './bridge.js'
+import { applyTheme } from './theme.js'
+import { setLanguage } from './i18n/index.js'
+import { App } from './ui/App.js'
+import { ErrorScreen } from './ui/ErrorScreen.js'
+import './styles.css'
+
+const root = createRoot(document.getElementById('root')!)
+let launch: Launch | null = null
+try {
+  launch = readLaunch()
+} catch (e) {
+  const err = e instanceof LaunchError ? e : new LaunchError('INVALID_OPTIONS', String(e))
+  setLanguage(navigator.language)
+  root.render(<ErrorScreen code={err.code} />)
+  post({ type: 'embed-error', code: err.code, message: err.message })
+}
+if (launch) {
+  setParentOrigin(launch.options.parentOrigin)
+  applyTheme(launch.options)
+  setLanguage(launch.options.language)
+  root.render(<App launch={launch} />)
+}
+watchHeight()

@@ -1,0 +1,31 @@
+import { isEditRoute } from '../boot.js'
+import type { Draft } from '../draft/model.js'
+import { t, tn } from '../i18n/index.js'
+import type { Session } from './App.js'
+import { Icon } from './icons.js'
+
+/** Shown once the envelope is stored and the parent has been told. */
+export function Done({ session, draft, onAgain }: { session: Session; draft: Draft; onAgain: () => void }) {
+  const edit = isEditRoute(session.launch.route)
+  return (
+    <main className="center-screen">
+      <div className="result card" role="status">
+        <span className="result-icon result-success">
+          <Icon name="check" size={28} />
+        </span>
+        <h1 className="result-title">{edit ? t('done.saved') : t(`done.created.${draft.type}`)}</h1>
+        <p className="muted">
+          {t('done.summary', {
+            title: draft.settings.title.trim(),
+            files: tn('done.files', draft.items.length),
+            recipients: tn('done.recipients', draft.recipients.length),
+            fields: tn('fields.count', draft.fields.length),
+          })}
+        </p>
+        <button type="button" className="btn btn-secondary" onClick={onAgain}>
+          {edit ? t('done.keepEditing') : t(`done.another.${draft.type}`)}
+        </button>
+      </div>
+    </main>
+  )
+}

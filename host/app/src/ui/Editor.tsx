@@ -1,0 +1,198 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import { ApiError } from '../api.js'
+import { createEnvelope, saveEnvelope } from '../draft/save.js'
+import { validate, type Draft, type Problem, type StepId } from '../draft/model.js'
+import { t, type MessageKey } from '../i18n/index.js'
+import type { Envelope } from '../types.js'
+import type { Session } from './App.js'
+import { FieldsStep } from './FieldsStep.js'
+import { FilesStep } from './FilesStep.js'
+import { Icon } from './icons.js'
+import { RecipientsStep } from './RecipientsStep.js'
+import { SettingsStep } from './SettingsStep.js'
+
+export type SetDraft = (update: (d: Draft) => Draft) => void
+
+/** Props every step receives. */
+export interface StepProps {
+  session: Session
+  draft: Draft
+  setDraft: SetDraft
+  /** Problems to show inline (after a failed Create/Save). */
+  problems: Problem[]
+  /** Says something to screen readers. */
+  announce: (text: string) => void
+  goTo: (step: StepId) => void
+}
+
+const ALL_STEPS: StepId[] = ['files', 'recipients', 'fields', 'settings']
+
+export function Editor(props: {
+  session: Session
+  onFinished: (session: Session, envelope: Envelope, draft: Draft) => void
+  onFatal: (e: unknown) => void
+}) {
+  const { session, onFinished, onFatal } = props
+  const onlyFields = session.envelope !== null && session.launch.options.onlyEditFields === true
+  const steps = onlyFields ? (['fields'] as StepId[]) : ALL_STEPS
+  const [draft, setDraftState] = useState(session.draft)
+  const [step, setStep] = useState<StepId>(steps[0]!)
+  const [problems, setProblems] = useState<Problem[]>([])
+  const [saving, setSaving] = useState(false)
+  const [saveError, setSaveError] = useState<string | null>(null)
+  const [announcement, setAnnouncement] = useState('')
+  const headingRef = useRef<HTMLHeadingElement>(null)
+  const alertRef = useRef<HTMLDivElement>(null)
+  const firstRender = useRef(true)
+
+  const setDraft: SetDraft = useCallback((update) => setDraftState(update), [])
+  const announce = useCallback((text: string) => setAnnouncement((prev) => (prev === text ? text + '\u00a0' : text)), [])
+
+  // Problems disappear from view as the user fixes them.
+  const visibleProblems = problems.length ? validate(draft).filter((p) => steps.includes(p.step)) : []
+
+  const goTo = useCallback((s: StepId) => setStep(s), [])
+  useEffect(() => {
+    if (firstRender.current) {
+      firstRender.current = false
+      return
+    }
+    headingRef.current?.focus()
+    window.scrollTo({ top: 0 })
+  }, [step])
+
+  const index = steps.indexOf(step)
+  const isCreate = session.envelope === null
+
+  async function submit() {
+    const found = validate(draft).filter((p) => steps.includes(p.step))
+    setProblems(found)
+    setSaveError(null)
+    if (found.length) {
+      setStep(found[0]!.step)
+      requestAnimationFrame(() => alertRef.current?.focus())
+      return
+    }
+    setSaving(true)
+    try {
+      const externalId = session.launch.options.externalId ?? null
+      let envelope: Envelope
+      if (session.envelope) {
+        await saveEnvelope(session.api, session.envelope.id, session.draft, draft)
+        envelope = await session.api.get<Envelope>(`/envelope/${encodeURIComponent(session.envelope.id)}`)
+      } else {
+        envelope = await createEnvelope(session.api, draft, externalId)
+      }
+      onFinished(session, envelope, draft)
+    } catch (e) {
+      setSaving(false)
+      if (e instanceof ApiError && e.status === 401) return onFatal(e)
+      const detail = e instanceof ApiError && e.issues.length ? e.issues.map((i) => i.message).join('; ') : e instanceof Error ? e.message : String(e)
+      setSaveError(t('app.saveFailed', { message: detail }))
+      requestAnimationFrame(() => alertRef.current?.focus())
+    }
+  }
+
+  const stepProps: StepProps = { session, draft, setDraft, problems: visibleProblems, announce, goTo }
+  const heading = isCreate
+    ? t(draft.type === 'TEMPLATE' ? 'app.newTemplate' : 'app.newDocument')
+    : t(draft.type === 'TEMPLATE' ? 'app.editTemplate' : 'app.editDocument')
+  const primaryLabel = isCreate ? t(`app.create.${draft.type}`) : t('app.save')
+  const problemMessages = [...new Set(visibleProblems.map((p) => p.message))]
+
+  return (
+    <div className="editor">
+      <header className="topbar">
+        <div className="topbar-title">
+          <span className="badge">{t(draft.type === 'TEMPLATE' ? 'app.template' : 'app.document')}</span>
+          <div>
+            <p className="eyebrow">{heading}</p>
+            <p className="doc-title">{draft.settings.title.trim() || t('app.untitled')}</p>
+          </div>
+        </div>
+        <button type="button" className="btn btn-primary" onClick={submit} disabled={saving} aria-busy={saving}>
+          {saving ? <span className="spinner spinner-sm" aria-hidden="true" /> : <Icon name="check" />}
+          {saving ? t('app.saving') : primaryLabel}
+        </button>
+      </header>
+
+      <nav className="steps" aria-label={t('app.steps')}>
+        <ol>
+          {steps.map((s, n) => {
+            const hasProblem = visibleProblems.some((p) => p.step === s)
+            return (
+              <li key={s}>
+                <button
+                  type="button"
+                  className="step"
+                  aria-current={s === step ? 'step' : undefined}
+                  data-invalid={hasProblem || undefined}
+                  onClick={() => setStep(s)}
+                >
+                  <span className="step-number" aria-hidden="true">
+                    {hasProblem ? '!' : n + 1}
+                  </span>
+                  <span className="step-text">
+                    <span className="step-label">{t(`step.${s}`)}</span>
+                    <span className="step-hint">{t(`step.${s}.hint` as MessageKey)}</span>
+                  </span>
+                </button>
+              </li>
+            )
+          })}
+        </ol>
+        {onlyFields && <p className="steps-note">{t('app.onlyFields')}</p>}
+      </nav>
+
+      <main className="content">
+        {(problemMessages.length > 0 || saveError) && (
+          <div className="alert alert-error" role="alert" tabIndex={-1} ref={alertRef}>
+            {saveError ?? (
+              <>
+                <p>{t('app.problems')}</p>
+                <ul>
+                  {problemMessages.map((m) => (
+                    <li key={m}>{t(m)}</li>
+                  ))}
+                </ul>
+              </>
+            )}
+          </div>
+        )}
+        <h2 className="step-heading" tabIndex={-1} ref={headingRef}>
+          {t(`step.${step}`)}
+        </h2>
+        {step === 'files' && <FilesStep {...stepProps} />}
+        {step === 'recipients' && <RecipientsStep {...stepProps} />}
+        {step === 'fields' && <FieldsStep {...stepProps} locked={onlyFields} />}
+        {step === 'settings' && <SettingsStep {...stepProps} />}
+
+        {steps.length > 1 && (
+          <div className="step-footer">
+            {index > 0 ? (
+              <button type="button" className="btn" onClick={() => setStep(steps[index - 1]!)}>
+                <Icon name="arrowLeft" />
+                {t('app.back')}
+              </button>
+            ) : (
+              <span />
+            )}
+            {index < steps.length - 1 ? (
+              <button type="button" className="btn btn-secondary" onClick={() => setStep(steps[index + 1]!)}>
+                {t('app.continue')}
+                <Icon name="arrowRight" />
+              </button>
+            ) : (
+              <button type="button" className="btn btn-primary" onClick={submit} disabled={saving}>
+                {saving ? t('app.saving') : primaryLabel}
+              </button>
+            )}
+          </div>
+        )}
+      </main>
+      <div className="sr-only" aria-live="polite" role="status">
+        {announcement}
+      </div>
+    </div>
+  )
+}

@@ -1,0 +1,158 @@
+import { useEffect, useRef, useState } from 'react'
+import { isEmail, moveInList, newKey, removeRecipient, type DraftRecipient } from '../draft/model.js'
+import { t } from '../i18n/index.js'
+import { RECIPIENT_ROLES } from '../types.js'
+import type { StepProps } from './Editor.js'
+import { Icon } from './icons.js'
+
+/** Recipients are told apart by colour everywhere (fields, chips): a palette of custom properties. */
+export const recipientColor = (index: number) => `var(--recipient-${(index % 8) + 1})`
+
+export function RecipientsStep({ draft, setDraft, problems }: StepProps) {
+  const sequential = draft.settings.signingOrder === 'SEQUENTIAL'
+  const [focusKey, setFocusKey] = useState<string | null>(null)
+  const showAllErrors = problems.some((p) => p.step === 'recipients')
+
+  function add() {
+    const r: DraftRecipient = { key: newKey('r'), id: null, name: '', email: '', role: 'SIGNER', signingOrder: null }
+    setDraft((d) => ({ ...d, recipients: [...d.recipients, r] }))
+    setFocusKey(r.key)
+  }
+  const update = (key: string, patch: Partial<DraftRecipient>) =>
+    setDraft((d) => ({ ...d, recipients: d.recipients.map((r) => (r.key === key ? { ...r, ...patch } : r)) }))
+  const setSettings = (patch: Partial<StepProps['draft']['settings']>) => setDraft((d) => ({ ...d, settings: { ...d.settings, ...patch } }))
+
+  return (
+    <section className="stack">
+      <p className="intro">{t('recipients.intro')}</p>
+      <fieldset className="card card-pad">
+        <legend className="label">{t('recipients.order')}</legend>
+        <div className="choice-row">
+          {(['PARALLEL', 'SEQUENTIAL'] as const).map((value) => (
+            <label key={value} className="choice">
+              <input type="radio" name="signing-order" checked={draft.settings.signingOrder === value} onChange={() => setSettings({ signingOrder: value })} />
+              {t(value === 'PARALLEL' ? 'recipients.parallel' : 'recipients.sequential')}
+            </label>
+          ))}
+        </div>
+        {sequential && (
+          <label className="choice">
+            <input type="checkbox" checked={draft.settings.allowDictateNextSigner} onChange={(e) => setSettings({ allowDictateNextSigner: e.target.checked })} />
+            {t('recipients.dictate')}
+          </label>
+        )}
+      </fieldset>
+
+      {draft.recipients.length === 0 ? (
+        <p className="empty">{t('recipients.empty')}</p>
+      ) : (
+        <ol className="recipient-list">
+          {draft.recipients.map((r, n) => (
+            <RecipientRow
+              key={r.key}
+              recipient={r}
+              index={n}
+              count={draft.recipients.length}
+              sequential={sequential}
+              autoFocus={focusKey === r.key}
+              forceErrors={showAllErrors}
+              onChange={(patch) => update(r.key, patch)}
+              onMove={(to) => setDraft((d) => ({ ...d, recipients: moveInList(d.recipients, n, to) }))}
+              onRemove={() => setDraft((d) => removeRecipient(d, r.key))}
+            />
+          ))}
+        </ol>
+      )}
+      <div>
+        <button type="button" className="btn btn-secondary" onClick={add}>
+          <Icon name="plus" />
+          {t('recipients.add')}
+        </button>
+      </div>
+    </section>
+  )
+}
+
+function RecipientRow(props: {
+  recipient: DraftRecipient
+  index: number
+  count: number
+  sequential: boolean
+  autoFocus: boolean
+  forceErrors: boolean
+  onChange: (patch: Partial<DraftRecipient>) => void
+  onMove: (to: number) => void
+  onRemove: () => void
+}) {
+  const { recipient: r, index: n } = props
+  const [touched, setTouched] = useState(false)
+  const nameRef = useRef<HTMLInputElement>(null)
+  useEffect(() => {
+    if (props.autoFocus) nameRef.current?.focus()
+  }, [props.autoFocus])
+  const emailInvalid = (touched || props.forceErrors) && !isEmail(r.email)
+  const id = (what: string) => `recipient-${r.key}-${what}`
+  return (
+    <li className="recipient-row card" data-testid="recipient-row" style={{ ['--c' as string]: recipientColor(n) }}>
+      <span className="recipient-badge" aria-hidden="true">
+        {props.sequential ? n + 1 : (r.name || r.email || '?').trim().charAt(0).toUpperCase() || '?'}
+      </span>
+      <div className="recipient-fields" role="group" aria-label={t('recipients.label', { n: n + 1 })}>
+        <div className="form-field">
+          <label className="label" htmlFor={id('name')}>
+            {t('recipients.name')}
+          </label>
+          <input ref={nameRef} id={id('name')} className="input" value={r.name} autoComplete="off" onChange={(e) => props.onChange({ name: e.target.value })} />
+        </div>
+        <div className="form-field">
+          <label className="label" htmlFor={id('email')}>
+            {t('recipients.email')}
+          </label>
+          <input
+            id={id('email')}
+            className="input"
+            type="email"
+            value={r.email}
+            autoComplete="off"
+            aria-invalid={emailInvalid || undefined}
+            aria-describedby={emailInvalid ? id('email-error') : undefined}
+            onChange={(e) => props.onChange({ email: e.target.value })}
+            onBlur={() => setTouched(true)}
+          />
+          {emailInvalid && (
+            <p id={id('email-error')} className="field-error">
+              {t('recipients.invalidEmail')}
+            </p>
+          )}
+        </div>
+        <div className="form-field">
+          <label className="label" htmlFor={id('role')}>
+            {t('recipients.role')}
+          </label>
+          <select id={id('role')} className="input" value={r.role} onChange={(e) => props.onChange({ role: e.target.value as DraftRecipient['role'] })}>
+            {RECIPIENT_ROLES.map((role) => (
+              <option key={role} value={role}>
+                {t(`role.${role}`)}
+              </option>
+            ))}
+          </select>
+        </div>
+      </div>
+      <div className="row-actions">
+        {props.sequential && (
+          <>
+            <button type="button" className="btn-icon" aria-label={t('recipients.moveUp', { n: n + 1 })} disabled={n === 0} onClick={() => props.onMove(n - 1)}>
+              <Icon name="arrowUp" />
+            </button>
+            <button type="button" className="btn-icon" aria-label={t('recipients.moveDown', { n: n + 1 })} disabled={n === props.count - 1} onClick={() => props.onMove(n + 1)}>
+              <Icon name="arrowDown" />
+            </button>
+          </>
+        )}
+        <button type="button" className="btn-icon btn-danger" aria-label={t('recipients.remove', { n: n + 1 })} onClick={props.onRemove}>
+          <Icon name="trash" />
+        </button>
+      </div>
+    </li>
+  )
+}
