@@ -12,6 +12,9 @@ export interface LockInfo {
   adminSecret?: string
 }
 
+/** Header carrying the admin secret to a server's loopback-only /_admin endpoints. */
+export const ADMIN_SECRET_HEADER = 'x-admin-secret'
+
 export const lockFile = (dataDir: string) => path.join(dataDir, 'host.json')
 
 function alive(pid: number): boolean {

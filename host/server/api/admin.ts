@@ -6,9 +6,8 @@ import { TOKEN_EXPIRIES, createApiToken, listApiTokens, revokeApiToken } from '.
 import { ApiError } from '../errors.js'
 import { PLANS } from '../domain/plans.js'
 import { createTeam } from '../domain/teams.js'
+import { ADMIN_SECRET_HEADER } from '../lock.js'
 import { jsonBody, type AppEnv, type HostContext } from './http.js'
-
-export const ADMIN_SECRET_HEADER = 'x-admin-secret'
 
 const isLoopback = (address: string | undefined) =>
   !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))

@@ -1,0 +1,170 @@
+import { parseArgs } from 'node:util'
+import { TOKEN_EXPIRIES, createApiToken, listApiTokens, revokeApiToken, type ApiTokenInfo, type TokenExpiry } from './auth/api-tokens.js'
+import { configFromEnv, type HostConfig } from './config.js'
+import { openDb } from './db/index.js'
+import { PLANS, type Plan } from './domain/plans.js'
+import { createTeam } from './domain/teams.js'
+import { ADMIN_SECRET_HEADER, DataDirBusy, lockDataDir, readLock } from './lock.js'
+
+const USAGE = `usage: npm run host -- <command>
+  serve                                     start the host (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, MAX_UPLOAD_BYTES)
+  token create --name NAME [--expires ${TOKEN_EXPIRIES.join('|')}] [--team ID]
+                                            create an API token; the token is the last line printed
+  token list                                list API tokens (never their values)
+  token revoke ID                           revoke (delete) an API token
+  team create --name NAME --plan ${PLANS.join('|')}
+                                            create a team; prints its id`
+
+/** The operator actions, run either on the database or through a running server's admin endpoints. */
+interface Ops {
+  createTeam(o: { name: string; plan: Plan }): Promise<{ id: string }>
+  createToken(o: { name: string; teamId?: string; expires: TokenExpiry }): Promise<{ id: string; token: string; teamId: string; expiresAt: string | null }>
+  listTokens(): Promise<ApiTokenInfo[]>
+  revokeToken(id: string): Promise<void>
+}
+
+class CliError extends Error {}
+
+function remoteOps(url: string, secret: string): Ops {
+  const call = async <T>(path: string, body?: unknown): Promise<T> => {
+    const res = await fetch(`${url}/_admin${path}`, {
+      method: body === undefined ? 'GET' : 'POST',
+      headers: { [ADMIN_SECRET_HEADER]: secret, 'content-type': 'application/json' },
+      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+    })
+    const json = (await res.json()) as T & { message?: string }
+    if (!res.ok) throw new CliError(json.message ?? `server answered ${res.status}`)
+    return json
+  }
+  return {
+    createTeam: (o) => call('/teams', o),
+    createToken: (o) => call('/tokens', o),
+    listTokens: async () => (await call<{ data: ApiTokenInfo[] }>('/tokens')).data,
+    revokeToken: async (id) => void (await call('/tokens/revoke', { id })),
+  }
+}
+
+async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Promise<T> {
+  const db = await openDb(config)
+  try {
+    return await fn({
+      createTeam: (o) => db.transaction((tx) => createTeam(tx, o)),
+      createToken: (o) => db.transaction((tx) => createApiToken(tx, o)),
+      listTokens: () => listApiTokens(db),
+      revokeToken: (id) => db.transaction((tx) => revokeApiToken(tx, id)),
+    })
+  } finally {
+    await db.close()
+  }
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+
+/**
+ * PostgreSQL: straight to the database. Embedded: through the server holding DATA_DIR when one
+ * runs, else on the database under the same lock a server takes; waits while another command holds it.
+ */
+async function withOps<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Promise<T> {
+  if (config.databaseUrl) return withDb(config, fn)
+  const deadline = Date.now() + 60_000
+  let told = false
+  for (;;) {
+    const holder = await readLock(config.dataDir)
+    if (holder?.url && holder.adminSecret) {
+      const ops = remoteOps(holder.url, holder.adminSecret)
+      try {
+        return await fn(ops)
+      } catch (err) {
+        if (err instanceof CliError) throw err
+        // Server starting or stopping: look again.
+      }
+    } else if (!holder) {
+      try {
+        const lock = await lockDataDir(config.dataDir)
+        try {
+          return await withDb(config, fn)
+        } finally {
+          await lock.release()
+        }
+      } catch (err) {
+        if (!(err instanceof DataDirBusy)) throw err
+      }
+    }
+    if (Date.now() > deadline) throw new CliError(`gave up waiting for ${config.dataDir}: it stays in use by process ${holder?.pid}`)
+    if (!told && holder) {
+      console.error(`waiting: ${config.dataDir} is in use by process ${holder.pid}`)
+      told = true
+    }
+    await sleep(250)
+  }
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: { name: { type: 'string' }, expires: { type: 'string' }, team: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+  })
+  const [cmd, sub, arg] = positionals
+  const config = configFromEnv()
+  if (values.help || !cmd) {
+    console.log(USAGE)
+    return
+  }
+  if (cmd === 'serve') {
+    const { startHost } = await import('./start.js')
+    const host = await startHost(config)
+    console.log(`listening on ${host.config.publicUrl ? `http://${config.hostname}:${host.config.port}` : host.url}`)
+    const stop = () => void host.close().then(() => process.exit(0))
+    process.once('SIGINT', stop)
+    process.once('SIGTERM', stop)
+    return
+  }
+  const need = (v: string | undefined, flag: string) => {
+    if (!v) throw new CliError(`${flag} is required\n${USAGE}`)
+    return v
+  }
+  if (cmd === 'token' && sub === 'create') {
+    const expires = (values.expires ?? 'never') as TokenExpiry
+    if (!TOKEN_EXPIRIES.includes(expires)) throw new CliError(`--expires must be one of ${TOKEN_EXPIRIES.join(', ')}`)
+    const t = await withOps(config, (ops) =>
+      ops.createToken({ name: need(values.name, '--name'), expires, ...(values.team ? { teamId: values.team } : {}) }),
+    )
+    console.error(`API token ${t.id} for team ${t.teamId}, expires ${t.expiresAt ?? 'never'}. It is shown only this once:`)
+    console.log(t.token)
+    return
+  }
+  if (cmd === 'token' && sub === 'list') {
+    const tokens = await withOps(config, (ops) => ops.listTokens())
+    if (!tokens.length) console.error('no API tokens')
+    for (const t of tokens) {
+      console.log([t.id, t.teamId, t.expired ? 'expired' : `expires ${t.expiresAt ?? 'never'}`, JSON.stringify(t.name)].join('\t'))
+    }
+    return
+  }
+  if (cmd === 'token' && sub === 'revoke') {
+    const id = need(arg, 'the token id')
+    await withOps(config, (ops) => ops.revokeToken(id))
+    console.log(`revoked ${id}`)
+    return
+  }
+  if (cmd === 'team' && sub === 'create') {
+    const plan = need(values.plan, '--plan') as Plan
+    if (!PLANS.includes(plan)) throw new CliError(`--plan must be one of ${PLANS.join(', ')}`)
+    const team = await withOps(config, (ops) => ops.createTeam({ name: need(values.name, '--name'), plan }))
+    console.log(team.id)
+    return
+  }
+  throw new CliError(`unknown command: ${positionals.join(' ')}\n${USAGE}`)
+}
+
+// Output piped into a closed reader (| head): nothing more to say.
+process.stdout.on('error', (err: NodeJS.ErrnoException) => {
+  if (err.code === 'EPIPE') process.exit(0)
+  throw err
+})
+
+main(process.argv.slice(2)).catch((err: unknown) => {
+  console.error(err instanceof CliError || err instanceof DataDirBusy ? err.message : err instanceof Error ? err.message : String(err))
+  process.exit(1)
+})

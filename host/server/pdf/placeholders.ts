@@ -1,0 +1,119 @@
+import { PDFDocument, rgb } from 'pdf-lib'
+import type { Queryable } from '../db/index.js'
+import { issue, type ApiIssue } from '../errors.js'
+import type { FieldPlacement } from '../domain/fields.js'
+import type { ItemRow } from '../domain/resources.js'
+
+export interface PlaceholderEntry {
+  recipientId: number
+  envelopeItemId?: string | undefined
+  type: string
+  placeholder: string
+  width?: number | undefined
+  height?: number | undefined
+  matchAll?: boolean | undefined
+  fieldMeta?: Record<string, unknown> | null | undefined
+}
+
+/** One occurrence of a text on a page, in PDF user space (origin bottom-left, points). */
+interface Hit {
+  page: number
+  x: number
+  y: number
+  w: number
+  h: number
+  pageBox: [number, number, number, number]
+}
+
+async function findText(bytes: Uint8Array, text: string): Promise<Hit[]> {
+  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
+  const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise
+  const hits: Hit[] = []
+  try {
+    for (let n = 1; n <= doc.numPages; n++) {
+      const page = await doc.getPage(n)
+      const box = page.view as [number, number, number, number]
+      const content = await page.getTextContent()
+      for (const item of content.items) {
+        if (!('str' in item) || !item.str) continue
+        const [a, b, , d, e, f] = item.transform as number[]
+        const fontSize = Math.hypot(a!, b!) || Math.abs(d!) || item.height
+        // Within one text run; the character offset is approximated proportionally.
+        for (let at = item.str.indexOf(text); at >= 0; at = item.str.indexOf(text, at + text.length)) {
+          const perChar = item.width / item.str.length
+          hits.push({ page: n, x: e! + perChar * at, y: f!, w: perChar * text.length, h: fontSize, pageBox: box })
+        }
+      }
+    }
+  } finally {
+    await doc.destroy()
+  }
+  return hits
+}
+
+/**
+ * Places placeholder-form fields where their text occurs (first occurrence, or all with matchAll),
+ * sized as the text unless width/height are given, and covers each found text with a white
+ * rectangle in the stored PDF so it is absent from the signed document.
+ */
+export async function placeFromPlaceholders(
+  tx: Queryable,
+  items: ItemRow[],
+  entries: { index: number; value: PlaceholderEntry }[],
+): Promise<{ fields: { index: number; field: FieldPlacement }[]; issues: ApiIssue[] }> {
+  const fields: { index: number; field: FieldPlacement }[] = []
+  const issues: ApiIssue[] = []
+  const whiteouts = new Map<string, Hit[]>()
+  const cache = new Map<string, Uint8Array>()
+  for (const { index, value: v } of entries) {
+    const item = items.find((i) => i.id === (v.envelopeItemId ?? items[0]!.id))
+    if (!item) {
+      issues.push(issue(['data', index, 'envelopeItemId'], 'Envelope item not found in this envelope'))
+      continue
+    }
+    if (!cache.has(item.id)) {
+      const [row] = await tx.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [item.document_data_id])
+      cache.set(item.id, new Uint8Array(row!.bytes))
+    }
+    const hits = await findText(cache.get(item.id)!, v.placeholder)
+    if (!hits.length) {
+      issues.push(issue(['data', index, 'placeholder'], `Placeholder text ${JSON.stringify(v.placeholder)} not found in ${item.title}`))
+      continue
+    }
+    for (const hit of v.matchAll ? hits : hits.slice(0, 1)) {
+      const [x0, y0, x1, y1] = hit.pageBox
+      const pw = x1 - x0
+      const ph = y1 - y0
+      const pct = (n: number) => Math.round(n * 1000) / 1000
+      const width = v.width ?? pct((hit.w / pw) * 100)
+      const height = v.height ?? pct((hit.h / ph) * 100)
+      fields.push({
+        index,
+        field: {
+          recipientId: v.recipientId,
+          envelopeItemId: item.id,
+          type: v.type,
+          page: hit.page,
+          positionX: Math.min(pct(((hit.x - x0) / pw) * 100), 100 - width),
+          positionY: Math.min(Math.max(pct(((y1 - hit.y - hit.h) / ph) * 100), 0), 100 - height),
+          width,
+          height,
+          fieldMeta: v.fieldMeta,
+        },
+      })
+      whiteouts.set(item.id, [...(whiteouts.get(item.id) ?? []), hit])
+    }
+  }
+  if (issues.length) return { fields, issues }
+  for (const [itemId, hits] of whiteouts) {
+    const doc = await PDFDocument.load(cache.get(itemId)!, { updateMetadata: false })
+    for (const h of hits) {
+      // Cover descenders below the baseline too.
+      doc.getPage(h.page - 1).drawRectangle({ x: h.x - 1, y: h.y - h.h * 0.25, width: h.w + 2, height: h.h * 1.25, color: rgb(1, 1, 1) })
+    }
+    const bytes = await doc.save()
+    const item = items.find((i) => i.id === itemId)!
+    await tx.query('update document_data set bytes = $2, size = $3 where id = $1', [item.document_data_id, bytes, bytes.byteLength])
+  }
+  return { fields, issues }
+}
