@@ -13,6 +13,8 @@ import {
   ApiError,
   createClient,
   createPresignToken,
+  verifyWebhookBody,
+  WebhookError,
   type EnvelopeClient,
 } from '../../src/server/index.js'
 import { presignHandler } from '../../examples/backend.js'
@@ -325,5 +327,27 @@ describe('the examples against the real host', () => {
     expect(wrong.status).toBe(401)
     expect(await wrong.text()).toBe('')
     expect((await hook(null)).status).toBe(401)
+  })
+})
+
+describe("the host's own events", () => {
+  it('every event the host recorded passes verification and parses as its spec type', async () => {
+    const rows = await host.db.query<{ event: string; payload: unknown; created_at: Date | string }>(
+      'select event, payload, created_at from events order by id',
+    )
+    const names = new Set(rows.map((r) => r.event))
+    expect(names).toContain('DOCUMENT_CREATED')
+    expect(names).toContain('TEMPLATE_CREATED')
+    const failures: string[] = []
+    for (const row of rows) {
+      const payload = typeof row.payload === 'string' ? JSON.parse(row.payload) : row.payload
+      const body = JSON.stringify({ event: row.event, payload, createdAt: new Date(row.created_at).toISOString(), webhookEndpoint: 'https://example.com/hooks' })
+      try {
+        expect(verifyWebhookBody({ secret: 'x', header: 'x', body }).event).toBe(row.event)
+      } catch (e) {
+        failures.push(`${row.event}: ${e instanceof WebhookError ? e.issues.map((i) => `${i.path} ${i.message}`).join(', ') : String(e)}`)
+      }
+    }
+    expect([...new Set(failures)]).toEqual([])
   })
 })

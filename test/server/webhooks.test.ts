@@ -137,7 +137,7 @@ describe('verifyWebhook (Fetch Request)', () => {
     const use = (event: WebhookEvent) => {
       switch (event.event) {
         case 'DOCUMENT_COMPLETED':
-          expectTypeOf(event.payload.userId).toEqualTypeOf<number>()
+          expectTypeOf(event.payload.userId).toEqualTypeOf<number | null>()
           expectTypeOf(event.payload.documentMeta).toEqualTypeOf<import('../../src/server/index.js').WebhookDocumentMeta | null>()
           return event.payload.completedAt
         case 'DOCUMENT_SIGNED':

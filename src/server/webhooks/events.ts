@@ -3,7 +3,7 @@ import type {
   AuthOptions, DocumentMeta, EnvelopeSource, EnvelopeStatus, ReadStatus, RecipientRole, SendStatus, SigningStatus,
 } from '../types.js'
 import {
-  any, arr, bool, both, int, isNull, literal, nullable, num, obj, record, str, type Schema,
+  any, arr, bool, both, int, isNull, literal, nullable, num, obj, optional, record, str, type Schema,
 } from '../check.js'
 
 /** Events whose payload is the full document payload. */
@@ -45,7 +45,8 @@ export interface WebhookRecipient {
 }
 
 export interface WebhookDocumentMeta extends DocumentMeta {
-  id: string
+  /** Listed by the spec; absent from some senders (the reference host), so optional. */
+  id?: string
 }
 
 /** The full payload (DOCUMENT_CREATED, DOCUMENT_SENT, DOCUMENT_COMPLETED, DOCUMENT_CANCELLED). */
@@ -54,7 +55,8 @@ export interface WebhookDocumentPayload {
   id: number
   envelopeId: string
   externalId: string | null
-  userId: number
+  /** The spec says number; null when no user made the change (e.g. an API token did, on the reference host). */
+  userId: number | null
   authOptions: Record<string, unknown> | null
   formValues: Record<string, unknown> | null
   title: string
@@ -139,7 +141,7 @@ const recipient = obj<WebhookRecipient>({
 })
 
 const documentMeta = obj<WebhookDocumentMeta>({
-  id: str,
+  id: optional(str),
   subject: nullable(str),
   message: nullable(str),
   timezone: str,
@@ -169,7 +171,7 @@ const reduced = obj<WebhookReducedPayload>({
 
 const full = both(reduced, obj<Omit<WebhookDocumentPayload, keyof WebhookReducedPayload>>({
   externalId: nullable(str),
-  userId: int,
+  userId: nullable(int),
   authOptions: nullable(record),
   formValues: nullable(record),
   visibility: str,
