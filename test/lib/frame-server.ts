@@ -18,7 +18,8 @@ declare module 'vitest' {
  * - runs the steps after `~` in its `token` query (JSON) while it loads, and any steps a parent sends
  *   as `{__steps: [...]}` later. A step is `{post: data}` (to the parent), `{nested: data, then?: steps}`
  *   (posted to the parent by a child frame of the same origin), or `{goto: url}`.
- * Paths under `/hang/` never answer, for timeouts.
+ * Paths under `/hang/` never answer, for timeouts; under `/partial/` the page runs but never finishes
+ * loading (no load event).
  */
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>scripted frame</title></head>
@@ -50,7 +51,8 @@ function serve(): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.url?.startsWith('/hang/')) return
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-    res.end(PAGE)
+    if (req.url?.startsWith('/partial/')) res.write(PAGE.replace('</body></html>', ''))
+    else res.end(PAGE)
   })
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)))
 }

@@ -10,6 +10,8 @@ export default defineConfig({
   test: {
     projects: [
       {
+        // Known up front, so the optimizer never reloads a test run and leaves two Reacts.
+        optimizeDeps: { include: ['react', 'react-dom', 'react-dom/client', 'react-dom/server', 'react/jsx-dev-runtime', 'react/jsx-runtime'] },
         test: {
           name: 'lib-browser',
           root: here,

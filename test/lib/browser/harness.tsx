@@ -7,6 +7,8 @@ export const FRAME_HOST = inject('frameHost')
 export const OTHER_HOST = inject('otherHost')
 /** Accepts the connection and never answers. */
 export const HANG_HOST = `${FRAME_HOST}/hang`
+/** Serves the scripted page but never finishes it: it can post, yet never fires load. */
+export const PARTIAL_HOST = `${FRAME_HOST}/partial`
 
 export type Step = { post: unknown } | { goto: string } | { nested: unknown; then?: Step[] }
 
