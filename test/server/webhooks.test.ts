@@ -76,10 +76,12 @@ describe('verifyWebhook (Fetch Request)', () => {
     }
   })
 
-  it('checks the secret before looking at the body', async () => {
-    const e = await refusal(verifyWebhook({ secret: SECRET, request: post('not json', { 'X-Service-Secret': 'nope' }) }))
+  it('checks the secret before reading the body', async () => {
+    const request = post('not json', { 'X-Service-Secret': 'nope' })
+    const e = await refusal(verifyWebhook({ secret: SECRET, request }))
     expect(e.reason).toBe('SECRET_MISMATCH')
     expect(e.body).toBeUndefined()
+    expect(request.bodyUsed).toBe(false)
   })
 
   it('non-JSON and non-UTF-8 bodies -> INVALID_JSON (400)', async () => {

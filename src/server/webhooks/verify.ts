@@ -2,7 +2,7 @@
  * Webhook verification: one core that takes the secret header and the raw body, and two thin
  * adapters for a Fetch `Request` and for Node's `IncomingMessage`.
  *
- * Order matters: the secret is checked before the body is even parsed, so a forged request
+ * Order matters: the secret is checked before the body is even read, so a forged request
  * costs nothing and learns nothing. Every failure is a WebhookError with a `reason`.
  */
 import { InvalidInputError, WebhookError } from '../errors.js'
@@ -23,6 +23,12 @@ export interface VerifyWebhookBodyOptions {
 
 /** The core: checks the secret in constant time, then parses and checks the event. */
 export function verifyWebhookBody({ secret, header, body }: VerifyWebhookBodyOptions): WebhookEvent {
+  checkSecret(secret, header)
+  return parseEvent(body)
+}
+
+/** Throws unless `header` equals `secret`. Runs before the body is read, so forgeries cost nothing. */
+function checkSecret(secret: string, header: string | null | undefined): void {
   if (typeof secret !== 'string') {
     throw new InvalidInputError([{ path: 'secret', message: "must be a string ('' when the webhook has no secret)" }])
   }
@@ -30,7 +36,9 @@ export function verifyWebhookBody({ secret, header, body }: VerifyWebhookBodyOpt
     throw new WebhookError('MISSING_SECRET_HEADER', 'the X-Service-Secret header is missing')
   }
   if (!timingSafeEqual(header, secret)) throw new WebhookError('SECRET_MISMATCH', 'the X-Service-Secret header does not match')
+}
 
+function parseEvent(body: string | Uint8Array): WebhookEvent {
   let text: string
   try {
     text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body)
@@ -65,13 +73,14 @@ export function verifyWebhookBody({ secret, header, body }: VerifyWebhookBodyOpt
 
 /** For Fetch-style runtimes (edge functions, Deno, Bun, Hono, Next.js route handlers). Reads the body. */
 export async function verifyWebhook({ secret, request }: { secret: string; request: Request }): Promise<WebhookEvent> {
+  checkSecret(secret, request.headers.get(WEBHOOK_SECRET_HEADER))
   let body: Uint8Array
   try {
     body = new Uint8Array(await request.arrayBuffer())
   } catch (e) {
     throw new WebhookError('UNREADABLE_BODY', `the body could not be read: ${e instanceof Error ? e.message : String(e)}`)
   }
-  return verifyWebhookBody({ secret, header: request.headers.get(WEBHOOK_SECRET_HEADER), body })
+  return parseEvent(body)
 }
 
 /** What this adapter needs of Node's IncomingMessage (structural, so no node: import). */
@@ -91,8 +100,8 @@ export async function verifyNodeWebhook({ secret, request, body }: {
 }): Promise<WebhookEvent> {
   const raw = request.headers[WEBHOOK_SECRET_HEADER]
   // Node joins repeated custom headers with ', '; an array can only come from a hand-built object.
-  const header = Array.isArray(raw) ? raw.join(', ') : raw
-  return verifyWebhookBody({ secret, header, body: body ?? (await readStream(request)) })
+  checkSecret(secret, Array.isArray(raw) ? raw.join(', ') : raw)
+  return parseEvent(body ?? (await readStream(request)))
 }
 
 async function readStream(stream: Partial<AsyncIterable<unknown>>): Promise<Uint8Array> {
