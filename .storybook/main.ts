@@ -6,10 +6,16 @@ const root = (path: string) => fileURLToPath(new URL(`../${path}`, import.meta.u
 
 const config: StorybookConfig = {
   framework: '@storybook/react-vite',
+  // Not the root vite.config.ts: that one builds the library.
+  core: {
+    builder: { name: '@storybook/builder-vite', options: { viteConfigPath: root('.storybook/vite.config.ts') } },
+    // Nothing leaves the machine: no telemetry, no "what's new" feed, no crash reports.
+    disableTelemetry: true,
+    disableWhatsNewNotifications: true,
+    enableCrashReports: false,
+  },
   stories: ['../stories/**/*.mdx', '../stories/**/*.stories.tsx'],
   addons: ['@storybook/addon-docs', '@storybook/addon-vitest'],
-  // Nothing leaves the machine: no telemetry, no "what's new" feed, no update checks.
-  core: { disableTelemetry: true, disableWhatsNewNotifications: true, enableCrashReports: false },
   // The components' props are TypeScript types; this reader turns them into the docs tables.
   typescript: {
     reactDocgen: 'react-docgen-typescript',

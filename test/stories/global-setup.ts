@@ -1,8 +1,6 @@
-import { existsSync } from 'node:fs'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { startHost } from '../../host/server/start.js'
 
 /**
@@ -10,11 +8,13 @@ import { startHost } from '../../host/server/start.js'
  * backend through the environment it reads at request time (.storybook/demo-backend.ts).
  */
 export default async function setup() {
-  const appDist = fileURLToPath(new URL('../../host/app/dist/index.html', import.meta.url))
-  if (!existsSync(appDist)) throw new Error('the stories embed the authoring pages: run `npm run build:app` first')
-
   const dataDir = await mkdtemp(join(tmpdir(), 'envelope-stories-'))
   const host = await startHost({ port: 0, hostname: '127.0.0.1', dataDir })
+  const page = await fetch(`${host.url}/embed/v2/authoring/envelope/create`)
+  if (!page.ok) {
+    await host.close()
+    throw new Error(`the stories embed the authoring pages, which the host cannot serve: ${await page.text()}`)
+  }
   const team = await host.createTeam({ name: 'Stories', plan: 'enterprise' })
   const { token } = await host.createApiToken({ name: 'stories', teamId: team.id, expires: 'never' })
   process.env.ENVELOPE_HOST_URL = host.url
