@@ -1,0 +1,134 @@
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import pg from 'pg'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { startHost, type Host, type StartHostOptions } from '../../host/server/start.js'
+
+export const DATABASE_TEST_URL = process.env.DATABASE_TEST_URL || 'postgres://postgres@127.0.0.1:5432/test'
+
+/** Why the PostgreSQL variant cannot run here, or null when a server answers. */
+export async function postgresUnavailable(): Promise<string | null> {
+  const client = new pg.Client({ connectionString: DATABASE_TEST_URL, connectionTimeoutMillis: 3000 })
+  try {
+    await client.connect()
+    await client.query('select 1')
+    return null
+  } catch (err) {
+    return `no PostgreSQL server at ${DATABASE_TEST_URL} (${(err as Error).message})`
+  } finally {
+    await client.end().catch(() => {})
+  }
+}
+
+export type Variant = 'pglite' | 'postgres'
+
+export interface TestHost extends Host {
+  stop(): Promise<void>
+}
+
+/**
+ * A host on a free port with its own storage: a fresh data dir (PGlite), or a fresh schema of the
+ * test database (PostgreSQL) that is dropped afterwards, so parallel runs never meet.
+ */
+export async function startTestHost(variant: Variant, opts: StartHostOptions = {}): Promise<TestHost> {
+  const dir = await mkdtemp(path.join(tmpdir(), 'host-test-'))
+  const schema = `host_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const url = new URL(DATABASE_TEST_URL)
+  url.searchParams.set('schema', schema)
+  const host = await startHost({
+    port: 0,
+    hostname: '127.0.0.1',
+    dataDir: path.join(dir, 'data'),
+    ...(variant === 'postgres' ? { databaseUrl: url.toString() } : {}),
+    appDistDir: path.join(dir, 'no-dist'),
+    ...opts,
+  })
+  return Object.assign(host, {
+    async stop() {
+      await host.close()
+      if (variant === 'postgres') {
+        const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
+        await client.connect()
+        await client.query(`drop schema if exists ${schema} cascade`)
+        await client.end()
+      }
+      await rm(dir, { recursive: true, force: true })
+    },
+  })
+}
+
+/** A real PDF of `pages` letter pages, with optional text drawn at (x, y) points on page 1. */
+export async function makePdf(pages = 1, texts: { text: string; x: number; y: number; page?: number }[] = []): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.Helvetica)
+  for (let i = 0; i < pages; i++) doc.addPage([612, 792])
+  for (const t of texts) doc.getPage((t.page ?? 1) - 1).drawText(t.text, { x: t.x, y: t.y, size: 12, font })
+  return doc.save()
+}
+
+/** A real PNG (1x1), to pass off as a PDF. */
+export const PNG = Buffer.from(
+  'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+  'base64',
+)
+
+export interface Res<T = any> {
+  status: number
+  body: T
+  headers: Headers
+}
+
+/** A tiny API client: JSON in, JSON (or bytes) out, with the given Authorization header value. */
+export function api(base: string, auth?: string) {
+  const send = async (method: string, p: string, body?: BodyInit | object, extra: Record<string, string> = {}): Promise<Res> => {
+    const headers: Record<string, string> = { ...(auth ? { Authorization: auth } : {}), ...extra }
+    let payload: BodyInit | undefined
+    if (body instanceof FormData || typeof body === 'string' || body instanceof Uint8Array) payload = body as BodyInit
+    else if (body !== undefined) {
+      payload = JSON.stringify(body)
+      headers['Content-Type'] = 'application/json'
+    }
+    const res = await fetch(base + p, { method, headers, ...(payload === undefined ? {} : { body: payload }) })
+    const type = res.headers.get('content-type') ?? ''
+    const out = type.includes('json') ? await res.json() : new Uint8Array(await res.arrayBuffer())
+    return { status: res.status, body: out, headers: res.headers }
+  }
+  return {
+    get: (p: string, extra?: Record<string, string>) => send('GET', p, undefined, extra),
+    post: (p: string, body?: BodyInit | object, extra?: Record<string, string>) => send('POST', p, body, extra),
+    send,
+  }
+}
+export type Api = ReturnType<typeof api>
+
+/** multipart: `payload` JSON plus one `files` part per PDF. */
+export function form(payload: unknown, files: { bytes: Uint8Array; name: string; type?: string }[]): FormData {
+  const fd = new FormData()
+  fd.set('payload', JSON.stringify(payload))
+  for (const f of files) fd.append('files', new Blob([f.bytes as Uint8Array<ArrayBuffer>], { type: f.type ?? 'application/pdf' }), f.name)
+  return fd
+}
+
+export const pgReason = await postgresUnavailable()
+if (pgReason) console.warn(`host tests: skipping the PostgreSQL variant: ${pgReason}`)
+
+/** The variants a suite runs on; PostgreSQL is skipped, saying why, only when no server answers. */
+export const VARIANTS: { variant: Variant; skip: boolean }[] = [
+  { variant: 'pglite', skip: false },
+  { variant: 'postgres', skip: pgReason !== null },
+]
+
+/** Creates a one-file envelope through the API and returns its full resource. */
+export async function createEnvelope(
+  client: Api,
+  payload: Record<string, unknown> = {},
+  files?: { bytes: Uint8Array; name: string }[],
+): Promise<any> {
+  const res = await client.post(
+    '/envelope/create',
+    form({ type: 'DOCUMENT', title: 'Contract', ...payload }, files ?? [{ bytes: await makePdf(2), name: 'contract.pdf' }]),
+  )
+  if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`)
+  return (await client.get(`/envelope/${res.body.id}`)).body
+}
