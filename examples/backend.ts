@@ -7,6 +7,7 @@
  * In your app, import from 'envelope-embed/server'.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { ApiError, createPresignToken, InvalidInputError } from '../src/server/index.js'
 
@@ -47,10 +48,14 @@ function send(res: ServerResponse, status: number, body: unknown): void {
   res.writeHead(status, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(body))
 }
 
-// Run directly: serve the handler on PORT.
+// Run directly: serve the handler on PORT (0 = any free port).
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { BASE_URL, API_KEY, PORT = '3000' } = process.env
   if (!BASE_URL || !API_KEY) throw new Error('set BASE_URL and API_KEY')
   const handler = presignHandler({ baseUrl: BASE_URL, apiKey: API_KEY })
-  createServer((req, res) => handler(req, res)).listen(Number(PORT), () => console.log(`POST http://localhost:${PORT}/presign`))
+  const server = createServer((req, res) => handler(req, res))
+  server.listen(Number(PORT), () => {
+    const { port } = server.address() as AddressInfo
+    console.log(`POST http://localhost:${port}/presign`)
+  })
 }

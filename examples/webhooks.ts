@@ -7,6 +7,7 @@
  * In your app, import from 'envelope-embed/server'.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { verifyNodeWebhook, WebhookError, type WebhookEvent } from '../src/server/index.js'
 
@@ -46,7 +47,6 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       }
     },
   })
-  createServer((req, res) => void handle(req, res).catch(console.error)).listen(Number(PORT), () =>
-    console.log(`webhooks: POST http://localhost:${PORT}/`),
-  )
+  const server = createServer((req, res) => void handle(req, res).catch(console.error))
+  server.listen(Number(PORT), () => console.log(`webhooks: POST http://localhost:${(server.address() as AddressInfo).port}/`))
 }

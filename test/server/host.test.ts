@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { spawn } from 'node:child_process'
 import { build } from 'vite'
 import { startHost, type Host } from '../../host/server/start.js'
 import { EMBED_ROUTES, embedPath, type EmbedRoute } from '../../src/protocol/index.js'
@@ -307,6 +308,30 @@ describe('the examples against the real host', () => {
       expect(await revoked.json()).toEqual({ message: expect.any(String), code: 'INVALID_API_TOKEN' })
     } finally {
       await server.close()
+    }
+  })
+
+  it('examples/backend.ts run directly (tsx, env BASE_URL, API_KEY, PORT) serves POST /presign', async () => {
+    const child = spawn(process.execPath, ['--import', 'tsx', resolve(import.meta.dirname, '../../examples/backend.ts')], {
+      env: { ...process.env, BASE_URL: host.url, API_KEY: apiKey, PORT: '0' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    try {
+      const url = await new Promise<string>((resolveUrl, reject) => {
+        let out = ''
+        child.stdout!.on('data', (d: Buffer) => {
+          out += d
+          const m = /POST (http:\/\/\S+)/.exec(out)
+          if (m) resolveUrl(m[1]!)
+        })
+        child.once('exit', (code) => reject(new Error(`exited with ${code}: ${out}`)))
+      })
+      const res = await fetch(url, { method: 'POST', body: '{}' })
+      expect(res.status).toBe(200)
+      const { token } = (await res.json()) as { token: string }
+      expect((await session(token)).status).toBe(200)
+    } finally {
+      child.kill()
     }
   })
 

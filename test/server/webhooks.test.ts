@@ -10,6 +10,7 @@ import {
   type WebhookEvent,
 } from '../../src/server/index.js'
 import { timingSafeEqual } from '../../src/server/webhooks/verify.js'
+import { webhookHandler } from '../../examples/webhooks.js'
 import { ALL_EVENTS, eventBody, fullPayload, listen, payloadFor, recipient, readBody } from './fixtures.js'
 
 const SECRET = 'whsec_5f2b9c0e7a1d-Secret'
@@ -250,6 +251,29 @@ describe('verifyNodeWebhook (IncomingMessage on a real node:http server)', () =>
       expect(missing.status).toBe(401)
     } finally {
       await local.close()
+    }
+  })
+})
+
+describe('examples/webhooks.ts', () => {
+  it('acknowledges with 204, processes each delivery once, refuses forgeries with an empty 401', async () => {
+    const processed: string[] = []
+    const handle = webhookHandler({ secret: SECRET, onEvent: (e) => void processed.push(e.event) })
+    const server = await listen((req, res) => void handle(req, res))
+    try {
+      const send = (body: string, secret: string) =>
+        fetch(server.url, { method: 'POST', headers: { 'X-Service-Secret': secret }, body })
+      const body = eventBody('DOCUMENT_COMPLETED')
+      expect((await send(body, SECRET)).status).toBe(204)
+      expect((await send(body, SECRET)).status).toBe(204) // a retry of the same delivery
+      expect((await send(eventBody('DOCUMENT_SIGNED'), SECRET)).status).toBe(204)
+      const forged = await send(body, 'guess')
+      expect(forged.status).toBe(401)
+      expect(await forged.text()).toBe('')
+      expect((await send('nope', SECRET)).status).toBe(400)
+      expect(processed).toEqual(['DOCUMENT_COMPLETED', 'DOCUMENT_SIGNED'])
+    } finally {
+      await server.close()
     }
   })
 })
