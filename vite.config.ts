@@ -4,7 +4,6 @@ import ts from 'typescript'
 import { defineConfig, type Plugin } from 'vite'
 
 const root = import.meta.dirname
-const out = resolve(root, 'dist')
 
 // The package's entries: the browser components, and the backend helpers once they exist.
 const entries: Record<string, string> = { index: resolve(root, 'src/index.ts') }
@@ -15,9 +14,13 @@ if (existsSync(resolve(root, 'src/server/index.ts'))) entries['server/index'] = 
  * at `.cjs`) for the CommonJS one, so both resolve under node16 without masquerading.
  */
 function declarations(): Plugin {
+  let out = ''
   return {
     name: 'envelope-embed:declarations',
     apply: 'build',
+    configResolved(config) {
+      out = resolve(config.root, config.build.outDir)
+    },
     closeBundle() {
       const config = ts.getParsedCommandLineOfConfigFile(resolve(root, 'tsconfig.json'), {}, {
         ...ts.sys,
@@ -48,8 +51,10 @@ function declarations(): Plugin {
 
 export default defineConfig({
   plugins: [declarations()],
+  // The published code uses the production JSX runtime whatever NODE_ENV the build runs under.
+  oxc: { jsx: { runtime: 'automatic', development: false } },
   build: {
-    outDir: out,
+    outDir: 'dist',
     emptyOutDir: true,
     minify: false,
     sourcemap: true,
