@@ -4,6 +4,10 @@
  *
  * Order matters: the secret is checked before the body is even read, so a forged request
  * costs nothing and learns nothing. Every failure is a WebhookError with a `reason`.
+ *
+ * A receiver answers `error.status` with no body (401 on a missing or wrong secret, revealing
+ * nothing), answers 2xx within 10 seconds (acknowledge, then work), and processes idempotently:
+ * the service may deliver the same event again.
  */
 import { InvalidInputError, WebhookError } from '../errors.js'
 import { check, isRecord, obj, str } from '../check.js'
