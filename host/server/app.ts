@@ -1,4 +1,4 @@
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { cors } from 'hono/cors'
 import { HTTPException } from 'hono/http-exception'
@@ -44,6 +44,16 @@ function api(ctx: HostContext) {
   return r
 }
 
+function errorResponse(err: Error, c: Context): Response {
+  if (err instanceof ApiError) return c.json(err.toJSON(), err.status)
+  if (err instanceof HTTPException && err.status < 500) {
+    return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
+  }
+  // The path only: query strings carry tokens.
+  console.error(`${c.req.method} ${c.req.path} failed:`, err)
+  return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
+}
+
 export function createApp(ctx: HostContext & { adminSecret: string | null }) {
   const app = new Hono<AppEnv>()
   const v2 = api(ctx)
@@ -54,13 +64,11 @@ export function createApp(ctx: HostContext & { adminSecret: string | null }) {
 
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
   app.onError((err, c) => {
-    if (err instanceof ApiError) return c.json(err.toJSON(), err.status)
-    if (err instanceof HTTPException && err.status < 500) {
-      return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
-    }
-    // The path only: query strings carry tokens.
-    console.error(`${c.req.method} ${c.req.path} failed:`, err)
-    return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
+    const res = errorResponse(err, c)
+    // Refused before its body was read (too large, unauthorized...): close rather than leave the
+    // unread rest of an upload between this response and the connection's next request.
+    if (c.req.raw.body && !c.req.raw.bodyUsed) res.headers.set('Connection', 'close')
+    return res
   })
   return app
 }
