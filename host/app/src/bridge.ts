@@ -21,12 +21,12 @@ export function watchHeight(el: HTMLElement = document.body): () => void {
   let last = -1
   const report = () => {
     const height = Math.ceil(el.getBoundingClientRect().height)
-    if (height === last) return
+    // Zero is the moment before the first render, never a real content height.
+    if (height === last || height === 0) return
     last = height
     post({ type: 'embed-resize', height })
   }
   const observer = new ResizeObserver(report)
   observer.observe(el)
-  report()
   return () => observer.disconnect()
 }

@@ -85,6 +85,8 @@ const de: Messages = {
   'fields.boxLabel': '{type} für {recipient}, Seite {page}',
   'fields.boxHelp': 'Pfeiltasten verschieben das Feld, Umschalt mit einer Pfeiltaste verschiebt es weiter, Alt mit einer Pfeiltaste ändert die Größe, Entf entfernt es.',
   'fields.selected': 'Ausgewähltes Feld',
+  'fields.recipientOf': 'Empfänger',
+  'fields.type': 'Typ',
   'fields.none': 'Wählen Sie ein Feld auf einer Seite aus, um es zu bearbeiten.',
   'fields.label': 'Beschriftung',
   'fields.required': 'Pflichtfeld',

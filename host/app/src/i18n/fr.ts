@@ -85,6 +85,8 @@ const fr: Messages = {
   'fields.boxLabel': '{type} pour {recipient}, page {page}',
   'fields.boxHelp': 'Les flèches déplacent le champ, Maj avec une flèche le déplace plus loin, Alt avec une flèche le redimensionne, Suppr le supprime.',
   'fields.selected': 'Champ sélectionné',
+  'fields.recipientOf': 'Destinataire',
+  'fields.type': 'Type',
   'fields.none': 'Sélectionnez un champ sur une page pour le modifier.',
   'fields.label': 'Libellé',
   'fields.required': 'Obligatoire',

@@ -145,6 +145,9 @@ export function Editor(props: {
       </nav>
 
       <main className="content">
+        <h2 className="step-heading" tabIndex={-1} ref={headingRef}>
+          {t(`step.${step}`)}
+        </h2>
         {(problemMessages.length > 0 || saveError) && (
           <div className="alert alert-error" role="alert" tabIndex={-1} ref={alertRef}>
             {saveError ?? (
@@ -159,9 +162,6 @@ export function Editor(props: {
             )}
           </div>
         )}
-        <h2 className="step-heading" tabIndex={-1} ref={headingRef}>
-          {t(`step.${step}`)}
-        </h2>
         {step === 'files' && <FilesStep {...stepProps} />}
         {step === 'recipients' && <RecipientsStep {...stepProps} />}
         {step === 'fields' && <FieldsStep {...stepProps} locked={onlyFields} />}

@@ -29,7 +29,7 @@ export function FieldInspector(props: {
       <p className="label">{t('fields.selected')}</p>
       <div className="form-field">
         <label className="label-sm" htmlFor="field-recipient">
-          {t('fields.recipient')}
+          {t('fields.recipientOf')}
         </label>
         <select id="field-recipient" className="input" value={f.recipientKey} onChange={(e) => onChange({ recipientKey: e.target.value })}>
           {props.draft.recipients.map((r, n) => (
@@ -41,7 +41,7 @@ export function FieldInspector(props: {
       </div>
       <div className="form-field">
         <label className="label-sm" htmlFor="field-type">
-          {t('fields.types')}
+          {t('fields.type')}
         </label>
         <select
           id="field-type"

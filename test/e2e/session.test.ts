@@ -1,0 +1,106 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { callback, frameShot, mount, shot, startStack, type Stack } from './support/stack.js'
+import { editor } from './support/ui.js'
+import { pdfFile } from './support/pdf.js'
+
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack()
+})
+afterAll(() => stack?.close())
+
+describe('sessions that cannot go on', () => {
+  test('an expired presign token: onError TOKEN_EXPIRED and a clear screen', async () => {
+    const token = await stack.presign({ expiresIn: 0 })
+    await new Promise((r) => setTimeout(r, 1100))
+    const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: token, type: 'DOCUMENT' })
+    expect(await callback(page, 'onError')).toEqual({ code: 'TOKEN_EXPIRED', message: expect.any(String) })
+    const screen = frame.getByTestId('error-screen')
+    expect(await screen.getAttribute('data-code')).toBe('TOKEN_EXPIRED')
+    expect(await screen.textContent()).toContain('The access link has expired.')
+    await shot(page, 'error-token-expired')
+    await page.close()
+  })
+
+  test('a malformed token: INVALID_TOKEN', async () => {
+    const { page } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: 'not-a-token', type: 'DOCUMENT' })
+    expect((await callback(page, 'onError')).code).toBe('INVALID_TOKEN')
+    await page.close()
+  })
+
+  test('a token scoped to one envelope cannot open the create page: FORBIDDEN', async () => {
+    const token = await stack.presign({ scope: { kind: 'documentId', id: 1 } })
+    const { page } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: token, type: 'DOCUMENT' })
+    expect((await callback(page, 'onError')).code).toBe('FORBIDDEN')
+    await page.close()
+  })
+})
+
+describe('white label', () => {
+  test('cssVars, css, language and darkModeDisabled reach the page', async () => {
+    const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', {
+      presignToken: await stack.presign(),
+      type: 'DOCUMENT',
+      language: 'de-CH',
+      css: '.doc-title { text-transform: uppercase }',
+      cssVars: { primary: 'rgb(190, 18, 60)', primaryForeground: 'rgb(255, 255, 255)', radius: '0px', background: 'rgb(255, 251, 235)', accent: 'rgb(255, 228, 230)' },
+      darkModeDisabled: true,
+    })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await callback(page, 'onReady')
+    const create = frame.getByRole('button', { name: 'Dokument erstellen' }).first()
+    const style = await create.evaluate((el) => {
+      const s = getComputedStyle(el)
+      return { bg: s.backgroundColor, color: s.color, radius: s.borderRadius }
+    })
+    expect(style).toEqual({ bg: 'rgb(190, 18, 60)', color: 'rgb(255, 255, 255)', radius: '0px' })
+    // darkModeDisabled: the customer's light background stays although the system prefers dark.
+    expect(await frame.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 251, 235)')
+    expect(await frame.locator('.doc-title').evaluate((el) => getComputedStyle(el).textTransform)).toBe('uppercase')
+    expect(await frame.locator('html').getAttribute('lang')).toBe('de')
+    await frame.getByText('PDF-Dateien hierher ziehen und ablegen').waitFor()
+    await shot(page, 'theme-custom-de')
+    await page.close()
+  })
+
+  test('dark mode follows the system unless disabled; unknown languages fall back to English', async () => {
+    const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'TEMPLATE', language: 'xx' })
+    await page.emulateMedia({ colorScheme: 'dark' })
+    await callback(page, 'onReady')
+    await frame.getByText('Drag and drop PDF files here').waitFor()
+    const bg = await frame.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)
+    expect(bg).toBe('rgb(12, 17, 27)')
+    await shot(page, 'theme-dark')
+    await page.close()
+  })
+
+  test('autoHeight: the frame follows the content as it grows and shrinks', async () => {
+    const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'DOCUMENT', autoHeight: true })
+    const ui = editor(page, frame)
+    await callback(page, 'onReady')
+    const iframe = page.locator('iframe')
+    const frameHeight = () => iframe.evaluate((el) => el.getBoundingClientRect().height)
+    const contentHeight = () => frame.locator('body').evaluate((el) => Math.ceil(el.getBoundingClientRect().height))
+    await expect.poll(async () => (await frameHeight()) === (await contentHeight())).toBe(true)
+    const before = await frameHeight()
+    await ui.step(/Recipients/).click()
+    for (let n = 1; n <= 6; n++) await ui.addRecipient(`Person ${n}`, `p${n}@example.com`)
+    await expect.poll(async () => (await frameHeight()) === (await contentHeight())).toBe(true)
+    const grown = await frameHeight()
+    expect(grown).toBeGreaterThan(before + 300)
+    await shot(page, 'auto-height-grown')
+    for (let n = 6; n >= 2; n--) await frame.getByRole('button', { name: `Remove recipient ${n}` }).click()
+    await expect.poll(async () => (await frameHeight()) === (await contentHeight())).toBe(true)
+    expect(await frameHeight()).toBeLessThan(grown - 300)
+    await page.close()
+  })
+
+  test('narrow frames: the steps become a row and the editor still works', async () => {
+    const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'DOCUMENT' }, { width: 700, height: 900 })
+    await callback(page, 'onReady')
+    await editor(page, frame).addFiles([await pdfFile('Mobile.pdf', 1)])
+    await frame.getByTestId('file-row').waitFor()
+    await frameShot(page, 'narrow')
+    await page.close()
+  })
+})

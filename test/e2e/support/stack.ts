@@ -1,0 +1,127 @@
+import { mkdir, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { extname, join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
+import { inject } from 'vitest'
+import { startHost, type Host } from '../../../host/server/start.js'
+import { presignScope, type PresignScope } from '../../../src/protocol/index.js'
+import { chromiumLaunchOptions } from '../../support/chromium.js'
+
+export const SCREENSHOTS = fileURLToPath(new URL('../../../test-results/e2e/', import.meta.url))
+
+export interface Stack {
+  host: Host
+  apiToken: string
+  /** The embedding page, on another origin than the host. */
+  parentUrl: string
+  browser: Browser
+  /** Calls the host's API v2 with the enterprise API token. */
+  api<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>
+  presign(o?: { scope?: PresignScope; expiresIn?: number }): Promise<string>
+  close(): Promise<void>
+}
+
+/** A host with its own data dir and port, an enterprise API token, the parent page and Chromium. */
+export async function startStack(): Promise<Stack> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'envelope-e2e-'))
+  const host = await startHost({ port: 0, hostname: '127.0.0.1', dataDir, appDistDir: inject('appDist') })
+  const team = await host.createTeam({ name: 'E2E', plan: 'enterprise' })
+  const { token: apiToken } = await host.createApiToken({ name: 'e2e', teamId: team.id, expires: 'never' })
+  const parent = await serveDir(inject('parentDir'))
+  const browser = await chromium.launch(chromiumLaunchOptions)
+  await mkdir(SCREENSHOTS, { recursive: true })
+
+  async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+    const res = await fetch(host.apiUrl + path, {
+      method,
+      headers: { Authorization: apiToken, ...(body instanceof FormData || body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
+    })
+    const json = await res.json()
+    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
+    return json as T
+  }
+
+  return {
+    host,
+    apiToken,
+    // localhost vs 127.0.0.1: a different origin from the host, as in production.
+    parentUrl: `http://localhost:${(parent.address() as AddressInfo).port}/`,
+    browser,
+    api,
+    presign: async (o = {}) => {
+      const { token } = await api<{ token: string }>('POST', '/embedding/create-presign-token', {
+        ...(o.scope ? { scope: presignScope(o.scope) } : {}),
+        ...(o.expiresIn !== undefined ? { expiresIn: o.expiresIn } : {}),
+      })
+      return token
+    },
+    close: async () => {
+      await browser.close()
+      await new Promise((r) => parent.close(r))
+      await host.close()
+      await rm(dataDir, { recursive: true, force: true })
+    },
+  }
+}
+
+function serveDir(dir: string): Promise<Server> {
+  const types: Record<string, string> = { '.html': 'text/html', '.js': 'text/javascript' }
+  const server = createServer(async (req, res) => {
+    const path = new URL(req.url ?? '/', 'http://x').pathname
+    const file = join(dir, path === '/' ? 'index.html' : path.slice(1))
+    try {
+      const body = await readFile(file)
+      res.writeHead(200, { 'Content-Type': types[extname(file)] ?? 'application/octet-stream' }).end(body)
+    } catch {
+      res.writeHead(404).end()
+    }
+  })
+  return new Promise((resolve) => server.listen(0, 'localhost', () => resolve(server)))
+}
+
+export type Recorded = { name: string; arg: any; at: number }
+
+/** Opens the parent page and renders `component` with `props` (host is filled in). */
+export async function mount(stack: Stack, component: string, props: Record<string, unknown>, viewport = { width: 1280, height: 900 }) {
+  const page = await stack.browser.newPage({ viewport })
+  page.on('pageerror', (e) => console.error('page error:', e.message))
+  await page.goto(stack.parentUrl)
+  await page.evaluate(([c, p]) => window.mount(c as string, p as Record<string, unknown>), [component, { host: stack.host.url, ...props }] as const)
+  const frame = page.frameLocator('iframe')
+  return { page, frame }
+}
+
+/** Waits until the parent recorded callback `name`, and returns its argument. */
+export async function callback(page: Page, name: string, timeout = 30_000): Promise<any> {
+  const handle = await page.waitForFunction((n) => window.events.find((e) => e.name === n) ?? null, name, { timeout })
+  return ((await handle.jsonValue()) as Recorded).arg
+}
+
+export const events = (page: Page): Promise<Recorded[]> => page.evaluate(() => window.events)
+
+export async function shot(page: Page, name: string) {
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true })
+}
+
+/** Screenshot of just the frame's own document, at its full height. */
+export async function frameShot(page: Page, name: string) {
+  await page.locator('iframe').screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+}
+
+export type Frame = FrameLocator
+
+/** Creates an envelope straight through the API: one PDF per entry of `files`, recipients with fields. */
+export async function createEnvelope(
+  stack: Stack,
+  o: { type: 'DOCUMENT' | 'TEMPLATE'; title: string; files: { name: string; buffer: Buffer }[]; recipients: unknown[]; meta?: unknown },
+): Promise<any> {
+  const form = new FormData()
+  form.append('payload', JSON.stringify({ type: o.type, title: o.title, recipients: o.recipients, meta: o.meta }))
+  for (const f of o.files) form.append('files', new Blob([new Uint8Array(f.buffer)], { type: 'application/pdf' }), f.name)
+  const { id } = await stack.api<{ id: string }>('POST', '/envelope/create', form)
+  return stack.api('GET', `/envelope/${id}`)
+}

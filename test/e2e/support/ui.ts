@@ -1,0 +1,62 @@
+import type { FrameLocator, Page } from 'playwright-core'
+
+/** Drives the authoring pages the way a person does, through labels and roles. */
+export function editor(page: Page, frame: FrameLocator) {
+  const step = (name: RegExp | string) => frame.getByRole('navigation').getByRole('button', { name })
+  return {
+    frame,
+    step,
+    async addFiles(files: { name: string; mimeType: string; buffer: Buffer }[]) {
+      await frame.locator('input[type=file]').setInputFiles(files)
+    },
+    async addRecipient(name: string, email: string, role?: string) {
+      await frame.getByRole('button', { name: 'Add recipient' }).click()
+      const row = frame.getByTestId('recipient-row').last()
+      await row.getByLabel('Name').fill(name)
+      await row.getByLabel('E-mail').fill(email)
+      if (role) await row.getByLabel('Role').selectOption(role)
+    },
+    /** Picks the recipient new fields are for, in the fields step. */
+    async fieldsFor(name: string) {
+      await frame.getByRole('radiogroup').getByText(name, { exact: true }).click()
+    },
+    /** The page element of page `n` (1-based) of the item at `itemIndex`. */
+    page(itemIndex: number, n: number) {
+      return frame.locator('.item-pages').nth(itemIndex).getByTestId('page').nth(n - 1)
+    },
+    /** Arms `type` and clicks the page at (px, py) fractions of its size. */
+    async placeByClick(type: string, itemIndex: number, pageNumber: number, px: number, py: number) {
+      await frame.getByRole('button', { name: type, exact: true }).click()
+      const target = this.page(itemIndex, pageNumber)
+      const box = (await target.boundingBox())!
+      await target.click({ position: { x: box.width * px, y: box.height * py } })
+    },
+    /** Drags `type` from the palette onto the page at (px, py). */
+    async placeByDrag(type: string, itemIndex: number, pageNumber: number, px: number, py: number) {
+      const source = frame.getByRole('button', { name: type, exact: true })
+      const target = this.page(itemIndex, pageNumber)
+      await target.scrollIntoViewIfNeeded()
+      const from = (await source.boundingBox())!
+      await page.mouse.move(from.x + from.width / 2, from.y + from.height / 2)
+      await page.mouse.down()
+      const to = (await target.boundingBox())!
+      await page.mouse.move(to.x + to.width * px, to.y + to.height * py, { steps: 8 })
+      await page.mouse.up()
+    },
+    /** Geometry of every placed field as shown (percent of the page). */
+    async fieldBoxes() {
+      return frame.getByTestId('field-box').evaluateAll((els) =>
+        els.map((el) => {
+          const s = (el as HTMLElement).style
+          const page = el.closest('[data-page]') as HTMLElement
+          return {
+            type: el.getAttribute('data-type'),
+            page: Number(page.dataset.page),
+            item: [...document.querySelectorAll('.item-pages')].indexOf(el.closest('.item-pages')!),
+            x: parseFloat(s.left), y: parseFloat(s.top), w: parseFloat(s.width), h: parseFloat(s.height),
+          }
+        }),
+      )
+    },
+  }
+}

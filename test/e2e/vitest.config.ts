@@ -1,0 +1,17 @@
+import { defineConfig } from 'vitest/config'
+
+// The authoring pages end to end: a real host, the built app, a parent page on another origin
+// rendering the library's components, all driven in Chromium through playwright-core.
+export default defineConfig({
+  test: {
+    name: 'e2e',
+    root: import.meta.dirname,
+    include: ['**/*.test.ts'],
+    environment: 'node',
+    globalSetup: ['./support/global-setup.ts'],
+    testTimeout: 90_000,
+    hookTimeout: 90_000,
+    // Each file drives its own browser and host; one at a time keeps them fast on two cores.
+    fileParallelism: false,
+  },
+})
