@@ -10,12 +10,14 @@ export interface Issue {
 export class EnvelopeEmbedError extends Error {
   constructor(message: string, options?: { cause?: unknown }) {
     super(message, options)
-    this.name = new.target.name
   }
+  // Literal names, not constructor names, so they survive minification.
+  override name = 'EnvelopeEmbedError'
 }
 
 /** Bad arguments, caught before any request is made (base URL, API key, expiresIn, scope, ...). */
 export class InvalidInputError extends EnvelopeEmbedError {
+  override name = 'InvalidInputError'
   readonly issues: Issue[]
   constructor(issues: Issue[]) {
     super(issues.map((i) => (i.path ? `${i.path}: ${i.message}` : i.message)).join('; '))
@@ -25,6 +27,7 @@ export class InvalidInputError extends EnvelopeEmbedError {
 
 /** The API answered with a non-2xx status. Carries the spec's error body `{message, code, issues?}`. */
 export class ApiError extends EnvelopeEmbedError {
+  override name = 'ApiError'
   readonly status: number
   /** The API's code, e.g. `INVALID_API_TOKEN`, `NOT_FOUND`; `HTTP_<status>` when the body had none. */
   readonly code: string
@@ -39,6 +42,7 @@ export class ApiError extends EnvelopeEmbedError {
 
 /** The request never got an HTTP answer: DNS, refused connection, reset, TLS. `cause` holds the original. */
 export class NetworkError extends EnvelopeEmbedError {
+  override name = 'NetworkError'
   constructor(url: string, cause: unknown) {
     super(`request to ${url} failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause })
   }
@@ -46,6 +50,7 @@ export class NetworkError extends EnvelopeEmbedError {
 
 /** No complete answer within `timeoutMs`. */
 export class TimeoutError extends EnvelopeEmbedError {
+  override name = 'TimeoutError'
   readonly timeoutMs: number
   constructor(url: string, timeoutMs: number) {
     super(`request to ${url} timed out after ${timeoutMs} ms`)
@@ -55,6 +60,7 @@ export class TimeoutError extends EnvelopeEmbedError {
 
 /** A 2xx answer whose body is not what the API promises (not JSON, or the wrong shape). */
 export class InvalidResponseError extends EnvelopeEmbedError {
+  override name = 'InvalidResponseError'
   readonly status: number
   readonly issues: Issue[]
   constructor(status: number, issues: Issue[]) {
@@ -87,6 +93,7 @@ const WEBHOOK_STATUS: Record<WebhookErrorReason, number> = {
 
 /** A webhook request that must not be processed. `status` is the answer to give the sender. */
 export class WebhookError extends EnvelopeEmbedError {
+  override name = 'WebhookError'
   readonly reason: WebhookErrorReason
   readonly status: number
   readonly issues: Issue[]

@@ -85,6 +85,7 @@ describe('bad input is refused before any request', () => {
     const before = seen.length
     const e = await rejection(createPresignToken({ ...base(), ...override } as never))
     expect(e).toBeInstanceOf(InvalidInputError)
+    expect(e.name).toBe('InvalidInputError')
     expect((e as InvalidInputError).issues.map((i) => i.path)).toEqual([path])
     expect(e.message).toContain(path)
     expect(seen.length).toBe(before)
@@ -131,6 +132,7 @@ describe('the request', () => {
     reply = json(400, { message: 'invalid request', code: 'INVALID_REQUEST', issues: [{ message: 'too big', path: 'expiresIn' }] })
     const e = (await rejection(createPresignToken({ baseUrl: server.url, apiKey: API_KEY }))) as ApiError
     expect(e).toBeInstanceOf(ApiError)
+    expect(e.name).toBe('ApiError')
     expect([e.status, e.code, e.message, e.issues]).toEqual([400, 'INVALID_REQUEST', 'invalid request', [{ message: 'too big', path: 'expiresIn' }]])
   })
 
@@ -158,6 +160,7 @@ describe('the request', () => {
     const e = await rejection(createPresignToken({ baseUrl: url, apiKey: API_KEY }))
     expect(e).toBeInstanceOf(NetworkError)
     expect(e).not.toBeInstanceOf(TimeoutError)
+    expect(e.name).toBe('NetworkError')
     expect(e.message).toContain(url)
     expect(e.cause).toBeDefined()
   })
@@ -169,6 +172,7 @@ describe('the request', () => {
       expect(e).toBeInstanceOf(TimeoutError)
       expect(e).not.toBeInstanceOf(NetworkError)
       expect((e as TimeoutError).timeoutMs).toBe(200)
+      expect(e.name).toBe('TimeoutError')
       const client = createClient({ baseUrl: silent.url, apiKey: API_KEY, timeoutMs: 200 })
       await expect(client.envelopes.get('envelope_x')).rejects.toBeInstanceOf(TimeoutError)
     } finally {

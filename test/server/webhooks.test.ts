@@ -24,6 +24,7 @@ async function refusal(p: Promise<unknown> | (() => unknown)): Promise<WebhookEr
     await (typeof p === 'function' ? p() : p)
   } catch (e) {
     expect(e).toBeInstanceOf(WebhookError)
+    expect((e as Error).name).toBe('WebhookError')
     return e as WebhookError
   }
   throw new Error('expected a WebhookError, got success')
