@@ -240,6 +240,18 @@ describe('verifyNodeWebhook (IncomingMessage on a real node:http server)', () =>
     expect(await res.json()).toEqual({ reason })
   })
 
+  it('takes a hand-built headers object with any header-name case', async () => {
+    const body = eventBody('TEMPLATE_UPDATED')
+    const event = await verifyNodeWebhook({ secret: SECRET, request: { headers: { 'X-Service-Secret': SECRET } }, body })
+    expect(event.event).toBe('TEMPLATE_UPDATED')
+    const e = await refusal(verifyNodeWebhook({ secret: SECRET, request: { headers: { 'x-service-secret': [SECRET, SECRET] } }, body }))
+    expect(e.reason).toBe('SECRET_MISMATCH')
+    const none = await refusal(verifyNodeWebhook({ secret: SECRET, request: { headers: {} } }))
+    expect(none.reason).toBe('MISSING_SECRET_HEADER')
+    const noStream = await refusal(verifyNodeWebhook({ secret: SECRET, request: { headers: { 'x-service-secret': SECRET } } }))
+    expect(noStream.reason).toBe('UNREADABLE_BODY')
+  })
+
   it('an empty configured secret matches the empty header over the wire', async () => {
     const local = await listen(async (req, res) => {
       const event = await verifyNodeWebhook({ secret: '', request: req }).catch((e: WebhookError) => e)

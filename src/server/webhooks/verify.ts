@@ -102,7 +102,9 @@ export async function verifyNodeWebhook({ secret, request, body }: {
   request: NodeRequestLike & Partial<AsyncIterable<unknown>>
   body?: string | Uint8Array
 }): Promise<WebhookEvent> {
-  const raw = request.headers[WEBHOOK_SECRET_HEADER]
+  // Node lowercases header names; a hand-built headers object may not have.
+  const name = Object.keys(request.headers).find((k) => k.toLowerCase() === WEBHOOK_SECRET_HEADER)
+  const raw = name === undefined ? undefined : request.headers[name]
   // Node joins repeated custom headers with ', '; an array can only come from a hand-built object.
   checkSecret(secret, Array.isArray(raw) ? raw.join(', ') : raw)
   return parseEvent(body ?? (await readStream(request)))
