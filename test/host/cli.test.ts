@@ -1,0 +1,134 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import pg from 'pg'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, DATABASE_TEST_URL, pgReason, startTestHost } from './support.js'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+const CLI = ['--import', 'tsx', 'host/server/cli.ts']
+
+interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+function run(args: string[], env: Record<string, string>, command = process.execPath, prefix = CLI): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, [...prefix, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
+
+const lastLine = (s: string) => s.trim().split('\n').at(-1)!
+
+describe('host CLI', () => {
+  let dir: string
+  let env: Record<string, string>
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), 'host-cli-'))
+    env = { DATA_DIR: path.join(dir, 'data'), PORT: '0' }
+  })
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it('manages teams and tokens on the data directory when no server runs', async () => {
+    const team = await run(['team', 'create', '--name', 'Acme', '--plan', 'team'], env)
+    expect(team.code, team.stderr).toBe(0)
+    expect(team.stdout.trim()).toMatch(/^team_[a-z0-9]{16}$/)
+
+    // Through npm, as the README says: the token is the last stdout line.
+    const created = await run(['run', 'host', '--', 'token', 'create', '--name', 'ci', '--expires', '3m', '--team', team.stdout.trim()], env, 'npm', [])
+    expect(created.code, created.stderr).toBe(0)
+    const token = lastLine(created.stdout)
+    expect(token).toMatch(/^api_/)
+
+    const list = await run(['token', 'list'], env)
+    expect(list.code).toBe(0)
+    expect(list.stdout).toContain('"ci"')
+    expect(list.stdout).toContain(team.stdout.trim())
+    expect(list.stdout).not.toContain(token)
+    const id = list.stdout.trim().split('\t')[0]!
+    expect(id).toMatch(/^token_/)
+
+    expect((await run(['token', 'revoke', id], env)).code).toBe(0)
+    expect((await run(['token', 'list'], env)).stdout).not.toContain(id)
+    const again = await run(['token', 'revoke', id], env)
+    expect(again.code).toBe(1)
+    expect(again.stderr).toContain('not found')
+    const badExpiry = await run(['token', 'create', '--name', 'x', '--expires', '2y'], env)
+    expect(badExpiry.code).toBe(1)
+    expect(badExpiry.stderr).toContain('--expires must be one of')
+    const badTeam = await run(['token', 'create', '--name', 'x', '--team', 'team_nope'], env)
+    expect(badTeam.code).toBe(1)
+    expect(existsSync(path.join(env.DATA_DIR!, 'host.json'))).toBe(false)
+  })
+
+  it('talks to the running server that holds the data directory', async () => {
+    const server: ChildProcess = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...process.env, ...env } })
+    try {
+      const lines = createInterface({ input: server.stdout! })
+      const first = await new Promise<string>((resolve, reject) => {
+        lines.once('line', resolve)
+        server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)))
+      })
+      expect(first).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/)
+      const url = first.slice('listening on '.length)
+
+      const created = await run(['token', 'create', '--name', 'live', '--expires', '7d'], env)
+      expect(created.code, created.stderr).toBe(0)
+      const token = lastLine(created.stdout)
+      const client = api(`${url}/api/v2`, token)
+      expect((await client.get('/envelope')).status).toBe(200)
+
+      const list = await run(['token', 'list'], env)
+      const id = list.stdout.split('\n').find((l) => l.includes('"live"'))!.split('\t')[0]!
+      expect((await run(['token', 'revoke', id], env)).code).toBe(0)
+      expect((await client.get('/envelope')).body).toMatchObject({ code: 'INVALID_API_TOKEN' })
+
+      // The admin endpoints answer loopback callers with the secret only.
+      expect((await fetch(`${url}/_admin/tokens`)).status).toBe(404)
+    } finally {
+      const exited = new Promise((resolve) => server.once('exit', resolve))
+      server.kill('SIGTERM')
+      await exited
+    }
+    expect(existsSync(path.join(env.DATA_DIR!, 'host.json'))).toBe(false)
+    // Straight on the directory again once the server is gone: the revoked token stays gone.
+    const after = await run(['token', 'list'], env)
+    expect(after.code).toBe(0)
+    expect(after.stdout).not.toContain('"live"')
+  })
+
+  it.skipIf(pgReason !== null)('works straight on PostgreSQL with DATABASE_URL', async () => {
+    const schema = `host_cli_${Date.now().toString(36)}`
+    const url = new URL(DATABASE_TEST_URL)
+    url.searchParams.set('schema', schema)
+    try {
+      const created = await run(['token', 'create', '--name', 'pg'], { ...env, DATABASE_URL: url.toString() })
+      expect(created.code, created.stderr).toBe(0)
+      const host = await startTestHost('pglite', { databaseUrl: url.toString() })
+      try {
+        expect((await api(host.apiUrl, lastLine(created.stdout)).get('/envelope')).status).toBe(200)
+      } finally {
+        await host.stop()
+      }
+    } finally {
+      const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
+      await client.connect()
+      await client.query(`drop schema if exists ${schema} cascade`)
+      await client.end()
+    }
+  })
+})
