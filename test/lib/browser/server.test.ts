@@ -19,7 +19,7 @@ describe('server rendering (Node, no window)', () => {
     // Deprecation warnings and option errors are for browsers; servers stay quiet.
     expect(warnings).toEqual([])
     expect(errors).toEqual([])
-  })
+  }, 60_000)
 })
 
 describe('the package build', () => {
@@ -36,5 +36,5 @@ describe('the package build', () => {
     expect(files['index.d.cts']).not.toMatch(/from '\.[^']*\.js'/)
     expect(files['react/types.d.cts']).toContain('presignToken: string')
     expect(gzip).toBeLessThanOrEqual(budget)
-  })
+  }, 120_000) // a full build with declarations, on a busy machine
 })
