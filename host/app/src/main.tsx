@@ -3,6 +3,7 @@ import { readLaunch, LaunchError, type Launch } from './boot.js'
 import { post, setParentOrigin, watchHeight } from './bridge.js'
 import { applyTheme } from './theme.js'
 import { setLanguage } from './i18n/index.js'
+import { loadSession } from './session.js'
 import { App } from './ui/App.js'
 import { ErrorScreen } from './ui/ErrorScreen.js'
 import './styles.css'
@@ -21,6 +22,9 @@ if (launch) {
   setParentOrigin(launch.options.parentOrigin)
   applyTheme(launch.options)
   setLanguage(launch.options.language)
-  root.render(<App launch={launch} />)
+  // The token check starts before the first render, so network and rendering overlap.
+  const first = loadSession(launch)
+  first.catch(() => {}) // handled by App; avoids an unhandled rejection before it subscribes
+  root.render(<App launch={launch} first={first} />)
 }
 watchHeight()

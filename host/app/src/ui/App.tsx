@@ -1,11 +1,12 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useRef, useState } from 'react'
 import type { EmbedMessage } from '../../../../src/protocol/index.js'
-import { ApiError, createApi, type Api } from '../api.js'
-import { isEditRoute, isLegacyRoute, type Launch } from '../boot.js'
+import { ApiError, type Api } from '../api.js'
+import { isEditRoute, type Launch } from '../boot.js'
 import { post } from '../bridge.js'
-import { draftFromEnvelope, emptyDraft, type Draft } from '../draft/model.js'
+import { emptyDraft, type Draft } from '../draft/model.js'
 import { language, t } from '../i18n/index.js'
-import { legacyId, type Attachment, type EmbeddingSession, type Envelope } from '../types.js'
+import { loadSession } from '../session.js'
+import { legacyId, type Envelope } from '../types.js'
 import { Done } from './Done.js'
 import { Editor } from './Editor.js'
 import { ErrorScreen } from './ErrorScreen.js'
@@ -34,35 +35,11 @@ export function embedErrorCode(e: unknown): string {
   return 'INTERNAL'
 }
 
-async function loadSession(launch: Launch): Promise<Session> {
-  if (!launch.token) throw new ApiError(401, 'INVALID_TOKEN', 'the page was opened without a token')
-  const api = createApi(launch.token)
-  const session = await api.get<EmbeddingSession>('/embedding/session')
-  const route = launch.route
-  if (!isEditRoute(route)) {
-    if (session.scope) throw new ApiError(403, 'FORBIDDEN', 'a token scoped to one envelope cannot create new ones')
-    const type = route === 'template.create' ? 'TEMPLATE' : route === 'document.create' ? 'DOCUMENT' : (launch.options.type ?? 'DOCUMENT')
-    return { launch, api, envelope: null, draft: emptyDraft(type, language()) }
-  }
-  const envelope = await loadEnvelope(api, launch)
-  const { data: attachments } = await api.get<{ data: Attachment[] }>(`/envelope/attachment?envelopeId=${encodeURIComponent(envelope.id)}`)
-  return { launch, api, envelope, draft: draftFromEnvelope(envelope, attachments) }
-}
-
-async function loadEnvelope(api: Api, launch: Launch): Promise<Envelope> {
-  const notFound = new ApiError(404, 'NOT_FOUND', `no envelope ${launch.id}`)
-  if (!isLegacyRoute(launch.route)) return api.get<Envelope>(`/envelope/${encodeURIComponent(launch.id ?? '')}`)
-  const id = Number(launch.id)
-  if (!Number.isSafeInteger(id) || id <= 0) throw notFound
-  const kind = launch.route === 'document.edit' ? 'documentId' : 'templateId'
-  const { data } = await api.post<{ data: Envelope[] }>('/envelope/get-many', { ids: { type: kind, ids: [id] } })
-  const envelope = data[0]
-  if (!envelope || envelope.type !== (kind === 'documentId' ? 'DOCUMENT' : 'TEMPLATE')) throw notFound
-  // get-many may list envelopes without their fields; the envelope resource has them all.
-  return envelope.fields ? envelope : api.get<Envelope>(`/envelope/${encodeURIComponent(envelope.id)}`)
-}
-
-export function App({ launch }: { launch: Launch }) {
+/**
+ * `first` is the session main.tsx started loading before React rendered anything, so the
+ * network and the first render overlap; later loads (Keep editing) start here.
+ */
+export function App({ launch, first }: { launch: Launch; first: Promise<Session> }) {
   const [state, setState] = useState<State>({ kind: 'loading' })
 
   const fail = useCallback((e: unknown) => {
@@ -71,8 +48,11 @@ export function App({ launch }: { launch: Launch }) {
     post({ type: 'embed-error', code, message: e instanceof Error ? e.message : String(e) })
   }, [])
 
+  const pending = useRef<Promise<Session> | null>(first)
   const start = useCallback(() => {
-    loadSession(launch).then((session) => setState({ kind: 'editing', session }), fail)
+    const load = pending.current ?? loadSession(launch)
+    pending.current = null
+    load.then((session) => setState({ kind: 'editing', session }), fail)
   }, [launch, fail])
   useEffect(start, [start])
 

@@ -1,0 +1,35 @@
+import { ApiError, createApi, type Api } from './api.js'
+import { isEditRoute, isLegacyRoute, type Launch } from './boot.js'
+import { draftFromEnvelope, emptyDraft } from './draft/model.js'
+import { language } from './i18n/index.js'
+import type { Attachment, EmbeddingSession, Envelope } from './types.js'
+import type { Session } from './ui/App.js'
+
+/** Verifies the token, then loads what the route edits (nothing on create routes). */
+export async function loadSession(launch: Launch): Promise<Session> {
+  if (!launch.token) throw new ApiError(401, 'INVALID_TOKEN', 'the page was opened without a token')
+  const api = createApi(launch.token)
+  const session = await api.get<EmbeddingSession>('/embedding/session')
+  const route = launch.route
+  if (!isEditRoute(route)) {
+    if (session.scope) throw new ApiError(403, 'FORBIDDEN', 'a token scoped to one envelope cannot create new ones')
+    const type = route === 'template.create' ? 'TEMPLATE' : route === 'document.create' ? 'DOCUMENT' : (launch.options.type ?? 'DOCUMENT')
+    return { launch, api, envelope: null, draft: emptyDraft(type, language()) }
+  }
+  const envelope = await loadEnvelope(api, launch)
+  const { data: attachments } = await api.get<{ data: Attachment[] }>(`/envelope/attachment?envelopeId=${encodeURIComponent(envelope.id)}`)
+  return { launch, api, envelope, draft: draftFromEnvelope(envelope, attachments) }
+}
+
+async function loadEnvelope(api: Api, launch: Launch): Promise<Envelope> {
+  const notFound = new ApiError(404, 'NOT_FOUND', `no envelope ${launch.id}`)
+  if (!isLegacyRoute(launch.route)) return api.get<Envelope>(`/envelope/${encodeURIComponent(launch.id ?? '')}`)
+  const id = Number(launch.id)
+  if (!Number.isSafeInteger(id) || id <= 0) throw notFound
+  const kind = launch.route === 'document.edit' ? 'documentId' : 'templateId'
+  const { data } = await api.post<{ data: Envelope[] }>('/envelope/get-many', { ids: { type: kind, ids: [id] } })
+  const envelope = data[0]
+  if (!envelope || envelope.type !== (kind === 'documentId' ? 'DOCUMENT' : 'TEMPLATE')) throw notFound
+  // get-many may list envelopes without their fields; the envelope resource has them all.
+  return envelope.fields ? envelope : api.get<Envelope>(`/envelope/${encodeURIComponent(envelope.id)}`)
+}
