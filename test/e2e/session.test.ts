@@ -43,7 +43,7 @@ describe('white label', () => {
       type: 'DOCUMENT',
       language: 'de-CH',
       css: '.doc-title { text-transform: uppercase }',
-      cssVars: { primary: 'rgb(190, 18, 60)', primaryForeground: 'rgb(255, 255, 255)', radius: '0px', background: 'rgb(255, 251, 235)', accent: 'rgb(255, 228, 230)' },
+      cssVars: { primary: 'rgb(190, 18, 60)', primaryForeground: 'rgb(255, 255, 255)', radius: '0px', background: 'rgb(255, 251, 235)', accent: 'rgb(255, 228, 230)', recipient1: 'rgb(0, 128, 0)' },
       darkModeDisabled: true,
     })
     await page.emulateMedia({ colorScheme: 'dark' })
@@ -58,6 +58,8 @@ describe('white label', () => {
     expect(await frame.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)).toBe('rgb(255, 251, 235)')
     expect(await frame.locator('.doc-title').evaluate((el) => getComputedStyle(el).textTransform)).toBe('uppercase')
     expect(await frame.locator('html').getAttribute('lang')).toBe('de')
+    // Keys beyond the vocabulary pass through as custom properties.
+    expect(await frame.locator('html').evaluate((el) => getComputedStyle(el).getPropertyValue('--recipient1'))).toBe('rgb(0, 128, 0)')
     await frame.getByText('PDF-Dateien hierher ziehen und ablegen').waitFor()
     await shot(page, 'theme-custom-de')
     await page.close()
@@ -99,7 +101,7 @@ describe('white label', () => {
     const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'DOCUMENT' }, { width: 700, height: 900 })
     await callback(page, 'onReady')
     await editor(page, frame).addFiles([await pdfFile('Mobile.pdf', 1)])
-    await frame.getByTestId('file-row').waitFor()
+    await frame.getByText('1 page').waitFor()
     await frameShot(page, 'narrow')
     await page.close()
   })

@@ -141,7 +141,7 @@ export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Dra
 
 /** Default size of a new field, percent of the page (width, height). */
 export const FIELD_SIZE: Record<DraftField['type'], [number, number]> = {
-  SIGNATURE: [24, 7], FREE_SIGNATURE: [24, 7], INITIALS: [10, 5], NAME: [24, 4], EMAIL: [28, 4],
+  SIGNATURE: [24, 7], FREE_SIGNATURE: [24, 7], INITIALS: [12, 5], NAME: [24, 4], EMAIL: [28, 4],
   DATE: [16, 4], TEXT: [24, 4], NUMBER: [12, 4], CHECKBOX: [16, 7], RADIO: [16, 7], DROPDOWN: [20, 4],
 }
 

@@ -86,6 +86,8 @@ const de: Messages = {
   'fields.boxHelp': 'Pfeiltasten verschieben das Feld, Umschalt mit einer Pfeiltaste verschiebt es weiter, Alt mit einer Pfeiltaste ändert die Größe, Entf entfernt es.',
   'fields.selected': 'Ausgewähltes Feld',
   'fields.recipientOf': 'Empfänger',
+  'fields.onPage': 'Seite',
+  'fields.pageN': 'Seite {page} · {title}',
   'fields.type': 'Typ',
   'fields.none': 'Wählen Sie ein Feld auf einer Seite aus, um es zu bearbeiten.',
   'fields.label': 'Beschriftung',

@@ -85,6 +85,8 @@ const en = {
   'fields.boxHelp': 'Arrow keys move the field, Shift with an arrow key moves it further, Alt with an arrow key resizes it, Delete removes it.',
   'fields.selected': 'Selected field',
   'fields.recipientOf': 'Recipient',
+  'fields.onPage': 'Page',
+  'fields.pageN': 'Page {page} · {title}',
   'fields.type': 'Type',
   'fields.none': 'Select a field on a page to edit it.',
   'fields.label': 'Label',

@@ -86,6 +86,8 @@ const fr: Messages = {
   'fields.boxHelp': 'Les flèches déplacent le champ, Maj avec une flèche le déplace plus loin, Alt avec une flèche le redimensionne, Suppr le supprime.',
   'fields.selected': 'Champ sélectionné',
   'fields.recipientOf': 'Destinataire',
+  'fields.onPage': 'Page',
+  'fields.pageN': 'Page {page} · {title}',
   'fields.type': 'Type',
   'fields.none': 'Sélectionnez un champ sur une page pour le modifier.',
   'fields.label': 'Libellé',

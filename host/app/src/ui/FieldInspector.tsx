@@ -8,6 +8,8 @@ export function FieldInspector(props: {
   field: DraftField | null
   draft: Draft
   invalid: boolean
+  /** Every page of every item, so a field can be moved to another page without a mouse. */
+  pages: { itemKey: string; title: string; count: number }[]
   onChange: (patch: Partial<DraftField>) => void
   onDelete: () => void
 }) {
@@ -56,6 +58,30 @@ export function FieldInspector(props: {
             <option key={type} value={type}>
               {t(`field.${type}`)}
             </option>
+          ))}
+        </select>
+      </div>
+      <div className="form-field">
+        <label className="label-sm" htmlFor="field-page">
+          {t('fields.onPage')}
+        </label>
+        <select
+          id="field-page"
+          className="input"
+          value={`${f.itemKey}:${f.page}`}
+          onChange={(e) => {
+            const [itemKey, page] = e.target.value.split(':')
+            onChange({ itemKey, page: Number(page) })
+          }}
+        >
+          {props.pages.map((p) => (
+            <optgroup key={p.itemKey} label={p.title}>
+              {Array.from({ length: Math.max(p.count, p.itemKey === f.itemKey ? f.page : 0) }, (_, n) => (
+                <option key={n} value={`${p.itemKey}:${n + 1}`}>
+                  {t('fields.pageN', { page: n + 1, title: p.title })}
+                </option>
+              ))}
+            </optgroup>
           ))}
         </select>
       </div>

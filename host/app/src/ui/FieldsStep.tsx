@@ -21,6 +21,8 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
   const [focusField, setFocusField] = useState<string | null>(null)
   const [ghost, setGhost] = useState<{ type: FieldType; x: number; y: number } | null>(null)
   const suppressClick = useRef(false)
+  const [pageCounts, setPageCounts] = useState<Record<string, number>>({})
+  const onPages = useCallback((itemKey: string, count: number) => setPageCounts((c) => (c[itemKey] === count ? c : { ...c, [itemKey]: count })), [])
 
   const currentPage = current && draft.items.some((i) => i.key === current.itemKey) ? current : draft.items[0] ? { itemKey: draft.items[0].key, page: 1 } : null
 
@@ -184,6 +186,7 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
           field={selectedField}
           draft={draft}
           invalid={!!selectedField && problems.some((p) => p.target === selectedField.key)}
+          pages={draft.items.map((i) => ({ itemKey: i.key, title: i.title, count: pageCounts[i.key] ?? 0 }))}
           onChange={(patch) => selectedField && handlers.onChange(selectedField.key, patch)}
           onDelete={() => selectedField && handlers.onDelete(selectedField.key)}
         />
@@ -206,6 +209,7 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
             armed={armed !== null}
             current={currentPage}
             handlers={handlers}
+            onPages={onPages}
           />
         ))}
       </div>
@@ -230,9 +234,13 @@ function ItemPages(props: {
   armed: boolean
   current: PageRef | null
   handlers: PageHandlers
+  onPages: (itemKey: string, count: number) => void
 }) {
-  const { item } = props
+  const { item, onPages } = props
   const { doc, failed } = usePdf(props.session.api, item)
+  useEffect(() => {
+    if (doc) onPages(item.key, doc.numPages)
+  }, [doc, item.key, onPages])
   return (
     <section className="item-pages" aria-label={item.title}>
       <h3 className="item-title">

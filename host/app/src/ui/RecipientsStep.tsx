@@ -6,7 +6,7 @@ import type { StepProps } from './Editor.js'
 import { Icon } from './icons.js'
 
 /** Recipients are told apart by colour everywhere (fields, chips): a palette of custom properties. */
-export const recipientColor = (index: number) => `var(--recipient-${(index % 8) + 1})`
+export const recipientColor = (index: number) => `var(--recipient${(index % 8) + 1})`
 
 export function RecipientsStep({ draft, setDraft, problems }: StepProps) {
   const sequential = draft.settings.signingOrder === 'SEQUENTIAL'
