@@ -27,6 +27,13 @@ const never = () => () => {}
 const clientOrigin = () => location.origin
 const serverOrigin = () => null
 
+/**
+ * How long after its load event a host that speaks the extensions has to send its first one
+ * (its first embed-resize comes with its first render). A host that never does is taken to be
+ * one without extensions, and its load is its readiness.
+ */
+const READY_GRACE = 500
+
 // Equal objects in any key order encode to the same URL.
 const sorted = <T extends object>(o?: T) => o && (Object.fromEntries(Object.entries(o).sort()) as T)
 
@@ -78,8 +85,9 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
     const el = frame.current
     if (!src || !el) return
     const { timeout = 15000 } = latest.current
-    let spoke = false // the frame sent an extension message: wait for its embed-ready
+    let spoke = false // the frame sent an extension message: readiness is its embed-ready
     let ready = false
+    let grace: ReturnType<typeof setTimeout> | undefined
     const onReady = () => {
       if (!ready) latest.current.onReady?.()
       ready = true
@@ -90,7 +98,7 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
         : undefined
     const onLoad = () => {
       clearTimeout(timer)
-      if (!spoke) onReady()
+      if (!spoke) grace = setTimeout(() => spoke || onReady(), READY_GRACE)
     }
     const onMessage = (event: MessageEvent) => {
       const m = event.source === el.contentWindow && event.origin === origin ? parseMessage(event.data) : null
@@ -115,6 +123,7 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
     addEventListener('message', onMessage)
     return () => {
       clearTimeout(timer)
+      clearTimeout(grace)
       el.removeEventListener('load', onLoad)
       removeEventListener('message', onMessage)
     }

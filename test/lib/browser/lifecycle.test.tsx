@@ -8,55 +8,84 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
+const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
+
 describe('onReady', () => {
-  it('fires once on load when the host sends no extensions', async () => {
+  it('fires once, shortly after load, when the host sends no extensions', async () => {
+    fakeTimers()
     const onReady = vi.fn()
     const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" onReady={onReady} />)
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalled())
+    await loadEvent(m.iframe())
+    vi.advanceTimersByTime(499)
+    expect(onReady).not.toHaveBeenCalled()
+    vi.advanceTimersByTime(1)
+    expect(onReady).toHaveBeenCalledTimes(1)
     m.send([{ post: { type: 'envelope-created', envelopeId: 'envelope_1', externalId: null } }])
     await m.settle()
+    vi.advanceTimersByTime(1_000_000)
     expect(onReady).toHaveBeenCalledTimes(1)
   })
 
   it('fires once on embed-ready sent before load, however often it comes', async () => {
+    fakeTimers()
     const onReady = vi.fn()
     const ready = { post: { type: 'embed-ready' } }
     const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken={token('t', [ready, ready])} type="DOCUMENT" onReady={onReady} />)
     await loadEvent(m.iframe())
+    await m.settle()
+    expect(onReady).toHaveBeenCalledTimes(1) // no grace needed
     m.send([ready])
     await m.settle()
+    vi.advanceTimersByTime(1_000_000)
     expect(onReady).toHaveBeenCalledTimes(1)
   })
 
-  it('waits for embed-ready after load once the host has spoken an extension', async () => {
+  it.each([
+    ['before', true],
+    ['after', false],
+  ])('waits for embed-ready once the host has spoken an extension %s load', async (_, early) => {
+    fakeTimers()
     const onReady = vi.fn()
-    const m = mount(
-      <EmbedCreateEnvelope host={FRAME_HOST} presignToken={token('t', [{ post: { type: 'embed-resize', height: 500 } }])} type="DOCUMENT" onReady={onReady} />,
-    )
+    const resize = { post: { type: 'embed-resize', height: 500 } }
+    const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken={token('t', early ? [resize] : [])} type="DOCUMENT" onReady={onReady} />)
     await loadEvent(m.iframe())
+    if (!early) m.send([resize])
     await m.settle()
+    vi.advanceTimersByTime(1_000_000)
     expect(onReady).not.toHaveBeenCalled()
     m.send([{ post: { type: 'embed-ready' } }, { post: { type: 'embed-ready' } }])
     await m.settle()
     expect(onReady).toHaveBeenCalledTimes(1)
   })
 
-  it('does not fire when the host reports an error before load', async () => {
+  it.each([
+    ['before', true],
+    ['after', false],
+  ])('does not fire when the host reports an error %s load', async (_, early) => {
+    fakeTimers()
     const onReady = vi.fn()
     const onError = vi.fn()
+    const expired = { post: { type: 'embed-error', code: 'TOKEN_EXPIRED', message: 'The presign token has expired.' } }
     const m = mount(
-      <EmbedUpdateEnvelope
-        host={FRAME_HOST}
-        presignToken={token('expired', [{ post: { type: 'embed-error', code: 'TOKEN_EXPIRED', message: 'The presign token has expired.' } }])}
-        envelopeId="envelope_1"
-        onReady={onReady}
-        onError={onError}
-      />,
+      <EmbedUpdateEnvelope host={FRAME_HOST} presignToken={token('expired', early ? [expired] : [])} envelopeId="envelope_1" onReady={onReady} onError={onError} />,
     )
     await loadEvent(m.iframe())
+    if (!early) m.send([expired])
     await m.settle()
+    vi.advanceTimersByTime(1_000_000)
     expect(onError.mock.calls).toEqual([[{ code: 'TOKEN_EXPIRED', message: 'The presign token has expired.' }]])
     expect(onReady).not.toHaveBeenCalled()
+  })
+
+  it('fires again for each new document the frame loads', async () => {
+    const onReady = vi.fn()
+    const ready = [{ post: { type: 'embed-ready' } }]
+    const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken={token('a', ready)} type="DOCUMENT" onReady={onReady} />)
+    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(1))
+    m.render(<EmbedCreateEnvelope host={FRAME_HOST} presignToken={token('b', ready)} type="DOCUMENT" onReady={onReady} />)
+    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(2))
+    await m.settle()
+    expect(onReady).toHaveBeenCalledTimes(2)
   })
 })
 
@@ -89,9 +118,10 @@ describe('onError TIMEOUT', () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const onError = vi.fn()
     const onReady = vi.fn()
-    mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" timeout={5000} onReady={onReady} onError={onError} />)
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalled())
+    const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" timeout={5000} onReady={onReady} onError={onError} />)
+    await loadEvent(m.iframe())
     vi.advanceTimersByTime(1_000_000)
+    expect(onReady).toHaveBeenCalledTimes(1)
     expect(onError).not.toHaveBeenCalled()
   })
 
