@@ -31,7 +31,7 @@ function api(ctx: HostContext) {
     }),
   )
   r.use('*', async (c, next) => {
-    c.set('principal', await authenticate(ctx.db, ctx.presignSecret, c.req.header('authorization')))
+    c.set('principal', await authenticate(ctx, c.req.header('authorization')))
     await next()
   })
   // Fixed paths before the envelope module's /envelope/:id.

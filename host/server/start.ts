@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { serve } from '@hono/node-server'
 import type { Server } from 'node:http'
 import { createApp } from './app.js'
+import { hostCaches } from './cache.js'
 import { createApiToken, revokeApiToken, type TokenExpiry } from './auth/api-tokens.js'
 import { loadPresignSecret } from './auth/presign.js'
 import { configFromEnv, type HostConfig } from './config.js'
@@ -54,7 +55,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   try {
     const presignSecret = await loadPresignSecret(db)
     const adminSecret = embedded ? randomBytes(32).toString('base64url') : null
-    const app = createApp({ db, config, presignSecret, adminSecret })
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret })
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = serve({ fetch: app.fetch, port: config.port, hostname: config.hostname }, resolve) as Server
       server = s

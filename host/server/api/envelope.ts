@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
-import { badRequest, issue, type ApiIssue } from '../errors.js'
+import { badRequest, issue, notFound, type ApiIssue } from '../errors.js'
 import { emit } from '../events/index.js'
 import { recordChange } from '../domain/changes.js'
 import { DEFAULT_DOCUMENT_META, DocumentMetaPatchSchema } from '../domain/document-meta.js'
@@ -10,7 +10,8 @@ import { newId } from '../domain/ids.js'
 import { insertItems } from '../domain/items.js'
 import { countDocument } from '../domain/plans.js'
 import { insertRecipients } from '../domain/recipients.js'
-import { findEnvelope, loadEnvelope, loadEnvelopes, visibleTo } from '../domain/resources.js'
+import { canSee, findEnvelope, loadEnvelope, loadEnvelopes, loadForCache, visibleTo } from '../domain/resources.js'
+import { CHANNELS } from '../cache.js'
 import { iso } from '../db/index.js'
 import { assertEditable, deletionKind } from '../domain/status.js'
 import { jsonBody, multipartBody, parse, principal, type AppEnv, type HostContext } from './http.js'
@@ -195,13 +196,19 @@ export function envelopeRoutes(ctx: HostContext) {
         )
         snapshot.deletedAt = iso(row!.deleted_at)
       }
+      await tx.notify(CHANNELS.envelopes, e.id)
       await emit(tx, e.team_id, e.type === 'DOCUMENT' ? 'DOCUMENT_CANCELLED' : 'TEMPLATE_DELETED', snapshot)
     })
     return c.json({ success: true })
   })
 
   // Last: `/envelope/:id` would otherwise swallow the fixed paths above and in other modules.
-  r.get('/envelope/:id{envelope_[a-z0-9]+}', async (c) => c.json(await loadEnvelope(ctx.db, principal(c), c.req.param('id'))))
+  r.get('/envelope/:id{envelope_[a-z0-9]+}', async (c) => {
+    const id = c.req.param('id')
+    const e = await ctx.cache.envelopes.load(id, () => loadForCache(ctx.db, id))
+    if (!e || !canSee(principal(c), e)) throw notFound('envelope')
+    return c.body(e.json, 200, { 'Content-Type': 'application/json' })
+  })
 
   return r
 }

@@ -4,11 +4,13 @@ import type { Principal } from '../auth/principal.js'
 import type { Db } from '../db/index.js'
 import { ApiError, badRequest, fromZod, issue } from '../errors.js'
 import type { HostConfig } from '../config.js'
+import type { HostCaches } from '../cache.js'
 import { inspectPdf } from '../pdf/inspect.js'
 
-/** What every handler can reach: the database, settings and the presign key. */
+/** What every handler can reach: the database, its caches, settings and the presign key. */
 export interface HostContext {
   db: Db
+  cache: HostCaches
   config: HostConfig
   presignSecret: Uint8Array
 }

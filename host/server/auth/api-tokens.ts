@@ -1,4 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto'
+import { CHANNELS } from '../cache.js'
 import { ApiError } from '../errors.js'
 import type { Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
@@ -69,20 +70,26 @@ export async function listApiTokens(db: Queryable): Promise<ApiTokenInfo[]> {
 export async function revokeApiToken(db: Queryable, id: string): Promise<void> {
   const rows = await db.query('delete from api_tokens where id = $1 returning id', [id])
   if (!rows.length) throw new ApiError(404, 'NOT_FOUND', `API token ${id} not found`)
+  await db.notify(CHANNELS.apiTokens, id)
 }
 
 export interface TokenOwner {
   tokenId: string
   teamId: string
   plan: string
+  /** Epoch ms, or null for never. */
+  expiresAt: number | null
 }
 
-/** The live (existing, unexpired) API token with this id or value, with its team's plan. */
-export async function findLiveToken(db: Queryable, by: { token: string } | { id: string }): Promise<TokenOwner | null> {
-  const [row] = await db.query<{ id: string; team_id: string; plan: string }>(
-    `select a.id, a.team_id, t.plan from api_tokens a join teams t on t.id = a.team_id
-     where ${'token' in by ? 'a.token_hash' : 'a.id'} = $1 and (a.expires_at is null or a.expires_at > now())`,
+/** The API token with this value or id, with its team's plan, expired or not. */
+export async function findToken(db: Queryable, by: { token: string } | { id: string }): Promise<TokenOwner | null> {
+  const [row] = await db.query<{ id: string; team_id: string; plan: string; expires_at: Date | null }>(
+    `select a.id, a.team_id, t.plan, a.expires_at from api_tokens a join teams t on t.id = a.team_id
+     where ${'token' in by ? 'a.token_hash' : 'a.id'} = $1`,
     ['token' in by ? hashToken(by.token) : by.id],
   )
-  return row ? { tokenId: row.id, teamId: row.team_id, plan: row.plan } : null
+  if (!row) return null
+  return { tokenId: row.id, teamId: row.team_id, plan: row.plan, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null }
 }
+
+export const isLive = (t: TokenOwner | null, now = Date.now()): t is TokenOwner => t !== null && (t.expiresAt === null || t.expiresAt > now)

@@ -1,8 +1,8 @@
 import type { PresignScope } from '../../../src/protocol/index.js'
 import { ApiError } from '../errors.js'
-import type { Queryable } from '../db/index.js'
+import type { HostContext } from '../api/http.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
-import { findLiveToken } from './api-tokens.js'
+import { findToken, hashToken, isLive } from './api-tokens.js'
 import { verifyPresignToken } from './presign.js'
 
 /** Who is calling: a team's API token, or a presign token acting for that team (maybe scoped). */
@@ -24,17 +24,19 @@ export function tokenFromHeader(header: string | undefined): string | null {
   return value ? value : null
 }
 
-export async function authenticate(db: Queryable, secret: Uint8Array, header: string | undefined): Promise<Principal> {
+/** Tokens are looked up through the cache: revocation notifies it, expiry is checked on every use. */
+export async function authenticate(ctx: Pick<HostContext, 'db' | 'presignSecret' | 'cache'>, header: string | undefined): Promise<Principal> {
   const token = tokenFromHeader(header)
   if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header with an API token or presign token is required')
   if (token.startsWith('api_')) {
-    const owner = await findLiveToken(db, { token })
-    if (!owner) throw new ApiError(401, 'INVALID_API_TOKEN', 'the API token is unknown, revoked or expired')
-    return { kind: 'api', ...owner }
+    const hash = hashToken(token)
+    const owner = await ctx.cache.tokens.load(`hash:${hash}`, () => findToken(ctx.db, { token }))
+    if (!isLive(owner)) throw new ApiError(401, 'INVALID_API_TOKEN', 'the API token is unknown, revoked or expired')
+    return { kind: 'api', tokenId: owner.tokenId, teamId: owner.teamId, plan: owner.plan }
   }
-  const claims = await verifyPresignToken(secret, token)
-  const owner = await findLiveToken(db, { id: claims.tokenId })
-  if (!owner || owner.teamId !== claims.teamId) {
+  const claims = await verifyPresignToken(ctx.presignSecret, token)
+  const owner = await ctx.cache.tokens.load(`id:${claims.tokenId}`, () => findToken(ctx.db, { id: claims.tokenId }))
+  if (!isLive(owner) || owner.teamId !== claims.teamId) {
     throw new ApiError(401, 'INVALID_TOKEN', 'the API token that minted this presign token was revoked or has expired')
   }
   assertEmbeddingAllowed(owner.plan)

@@ -9,13 +9,44 @@ export interface Queryable {
   query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>
   /** Several statements, no parameters (migrations). */
   exec(sql: string): Promise<void>
+  /**
+   * Announces a change to the listeners of `channel` in every process on this database, once and
+   * only if the surrounding transaction commits (this process's listeners before commit returns).
+   */
+  notify(channel: string, payload: string): Promise<void>
 }
+
+/** Receives a committed notification's payload, or null when some may have been missed. */
+export type Listener = (payload: string | null) => void
 
 export interface Db extends Queryable {
   readonly engine: 'pglite' | 'postgres'
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>
+  listen(channel: string, fn: Listener): void
+  /** False while notifications from other processes could be missed: caches must not be trusted. */
+  readonly notificationsLive: boolean
   close(): Promise<void>
+}
+
+/** This process's listeners, per channel. */
+export class Hub {
+  private readonly channels = new Map<string, Set<Listener>>()
+  add(channel: string, fn: Listener): boolean {
+    const isNew = !this.channels.has(channel)
+    if (isNew) this.channels.set(channel, new Set())
+    this.channels.get(channel)!.add(fn)
+    return isNew
+  }
+  emit(channel: string, payload: string | null): void {
+    for (const fn of this.channels.get(channel) ?? []) fn(payload)
+  }
+  resetAll(): void {
+    for (const channel of this.channels.keys()) this.emit(channel, null)
+  }
+  names(): string[] {
+    return [...this.channels.keys()]
+  }
 }
 
 export interface OpenDbOptions {

@@ -4,11 +4,12 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite } from '@electric-sql/pglite'
-import type { Db, Queryable } from './index.js'
+import { Hub, type Db, type Queryable } from './index.js'
 import { MIGRATIONS, migrate } from './migrations.js'
 
-function wrap(q: Pick<PGlite, 'query' | 'exec'>): Queryable {
+function wrap(q: Pick<PGlite, 'query' | 'exec'>, notify: Queryable['notify']): Queryable {
   return {
+    notify,
     async query<T>(sql: string, params?: unknown[]) {
       return (await q.query<T>(sql, params as unknown[])).rows
     },
@@ -49,12 +50,21 @@ export async function openPglite(dataDir: string): Promise<Db> {
   return open(dataDir)
 }
 
+/** One process per data directory, so notifications only ever concern this process. */
 async function open(dataDir: string): Promise<Db> {
   const pg = await PGlite.create(dataDir)
+  const hub = new Hub()
   return {
     engine: 'pglite',
-    ...wrap(pg),
-    transaction: (fn) => pg.transaction((tx) => fn(wrap(tx))),
+    notificationsLive: true,
+    ...wrap(pg, async (channel, payload) => hub.emit(channel, payload)),
+    async transaction(fn) {
+      const pending: [string, string][] = []
+      const result = await pg.transaction((tx) => fn(wrap(tx, async (c, p) => void pending.push([c, p]))))
+      for (const [c, p] of pending) hub.emit(c, p)
+      return result
+    },
+    listen: (channel, fn) => void hub.add(channel, fn),
     close: () => pg.close(),
   }
 }

@@ -1,8 +1,9 @@
 import pg from 'pg'
-import type { Db, Queryable } from './index.js'
+import { Hub, type Db, type Queryable } from './index.js'
 
-function wrap(q: pg.Pool | pg.PoolClient): Queryable {
+function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify']): Queryable {
   return {
+    notify,
     async query<T>(sql: string, params?: unknown[]) {
       return (await q.query(sql, params)).rows as T[]
     },
@@ -11,6 +12,8 @@ function wrap(q: pg.Pool | pg.PoolClient): Queryable {
     },
   }
 }
+
+const channelName = (channel: string) => `envelope_embed_${channel}`
 
 /**
  * A `schema` query parameter on the URL (not a libpq one) selects and creates a schema; the test
@@ -21,8 +24,9 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
   const schema = url.searchParams.get('schema')
   url.searchParams.delete('schema')
   if (schema && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) throw new Error('DATABASE_URL schema must match [a-z_][a-z0-9_]*')
+  const connectionString = url.toString()
   if (schema) {
-    const setup = new pg.Client({ connectionString: url.toString() })
+    const setup = new pg.Client({ connectionString })
     await setup.connect()
     try {
       await setup.query(`create schema if not exists ${schema}`)
@@ -30,22 +34,75 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
       await setup.end()
     }
   }
-  const pool = new pg.Pool({
-    connectionString: url.toString(),
-    max: 10,
-    ...(schema ? { options: `-c search_path=${schema}` } : {}),
-  })
+  const pool = new pg.Pool({ connectionString, max: 10, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
   // An idle client losing its connection must not crash the process.
   pool.on('error', (err) => console.error(`postgres pool: ${err.message}`))
+
+  // Notifications from other processes arrive on one dedicated connection, re-established if lost.
+  const hub = new Hub()
+  let listener: pg.Client | null = null
+  let connecting: Promise<void> | null = null
+  let live = false
+  let closed = false
+  const connectListener = async (): Promise<void> => {
+    const client = new pg.Client({ connectionString })
+    client.on('notification', (msg) => {
+      const channel = msg.channel.slice('envelope_embed_'.length)
+      hub.emit(channel, msg.payload ?? '')
+    })
+    client.on('error', () => {
+      if (closed || listener !== client) return
+      live = false
+      listener = null
+      hub.resetAll()
+      client.end().catch(() => {})
+      setTimeout(startListener, 1000).unref()
+    })
+    await client.connect()
+    if (closed) return void (await client.end())
+    for (const name of hub.names()) await client.query(`listen ${channelName(name)}`)
+    listener = client
+    live = true
+    hub.resetAll() // anything cached while not listening is suspect
+  }
+
+  function startListener() {
+    if (listener || connecting || closed) return
+    connecting = connectListener()
+      .catch((err: Error) => {
+        console.error(`postgres listener: ${err.message}`)
+        setTimeout(startListener, 1000).unref()
+      })
+      .finally(() => (connecting = null))
+  }
+
+  const notifyVia = (q: pg.Pool | pg.PoolClient) => async (channel: string, payload: string) => {
+    await q.query('select pg_notify($1, $2)', [channelName(channel), payload])
+  }
   return {
     engine: 'postgres',
-    ...wrap(pool),
+    get notificationsLive() {
+      return live
+    },
+    ...wrap(pool, async (channel, payload) => {
+      await notifyVia(pool)(channel, payload)
+      hub.emit(channel, payload)
+    }),
     async transaction(fn) {
       const client = await pool.connect()
+      const pending: [string, string][] = []
+      const send = notifyVia(client)
       try {
         await client.query('begin')
-        const result = await fn(wrap(client))
+        const result = await fn(
+          wrap(client, async (channel, payload) => {
+            await send(channel, payload)
+            pending.push([channel, payload])
+          }),
+        )
         await client.query('commit')
+        // Other processes hear it through PostgreSQL; this one now, before the response goes out.
+        for (const [c, p] of pending) hub.emit(c, p)
         return result
       } catch (err) {
         await client.query('rollback').catch(() => {})
@@ -54,6 +111,17 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
         client.release()
       }
     },
-    close: () => pool.end(),
+    /** Channels are registered at start, before the listening connection is up. */
+    listen(channel, fn) {
+      if (hub.add(channel, fn) && listener) void listener.query(`listen ${channelName(channel)}`)
+      startListener()
+    },
+    async close() {
+      closed = true
+      live = false
+      await connecting
+      await listener?.end().catch(() => {})
+      await pool.end()
+    },
   }
 }

@@ -201,6 +201,30 @@ export async function loadEnvelope(db: Queryable, p: Principal, id: string): Pro
   return env
 }
 
+/** An envelope as GET /envelope/{id} serves it, with what the visibility rule needs. */
+export interface CachedEnvelope {
+  id: string
+  teamId: string
+  type: EnvelopeType
+  number: number
+  json: string
+}
+
+/** visibleTo, for an envelope already in hand. */
+export function canSee(p: Principal, e: Pick<CachedEnvelope, 'id' | 'teamId' | 'type' | 'number'>): boolean {
+  if (e.teamId !== p.teamId) return false
+  if (p.kind !== 'presign' || !p.scope) return true
+  if (p.scope.kind === 'envelopeId') return e.id === p.scope.id
+  return e.type === (p.scope.kind === 'documentId' ? 'DOCUMENT' : 'TEMPLATE') && e.number === p.scope.id
+}
+
+/** The live envelope with this id, whoever owns it (callers check canSee). */
+export async function loadForCache(db: Queryable, id: string): Promise<CachedEnvelope | null> {
+  const [r] = await db.query<Loaded>(`select e.*, ${CHILDREN}${FIELDS} from envelopes e where e.id = $1 and e.deleted_at is null`, [id])
+  if (!r) return null
+  return { id: r.id, teamId: r.team_id, type: r.type, number: r.secondary_number, json: JSON.stringify(assemble(r)) }
+}
+
 /** The envelope owning a child row (item, recipient, field, attachment), checked like findEnvelope. */
 export async function findParent(
   db: Queryable,
