@@ -16,6 +16,8 @@ const config: StorybookConfig = {
   },
   stories: ['../stories/**/*.mdx', '../stories/**/*.stories.tsx'],
   addons: ['@storybook/addon-docs', '@storybook/addon-vitest'],
+  // A product demo, not a Storybook tutorial: no onboarding checklist in the sidebar.
+  features: { sidebarOnboardingChecklist: false },
   // The components' props are TypeScript types; this reader turns them into the docs tables.
   typescript: {
     reactDocgen: 'react-docgen-typescript',

@@ -44,12 +44,12 @@ try {
     console.error(`Storybook exited (${code ?? 'signal'}); stopping the host.`)
     void stop(1)
   })
-  await waitForHttp(`http://localhost:${storybookPort}/`, storybook)
+  await waitForHttp(`http://127.0.0.1:${storybookPort}/`, storybook)
 
   console.log(`
   envelope-embed is running
 
-    Component demos (Storybook)   http://localhost:${storybookPort}
+    Component demos (Storybook)   http://127.0.0.1:${storybookPort}
     Signing service (host)        ${host.url}    API ${host.apiUrl}
     Data                          ${dataDir}
 

@@ -9,7 +9,7 @@ const spies = () => callbacks('onDocumentReady', 'onTemplateReady', 'onDocumentC
 type Args = ReturnType<typeof spies> & { host: string; language: string; darkModeDisabled: boolean }
 
 const meta = {
-  title: 'Recipes',
+  title: 'Recipes/Several embeds',
   tags: ['!autodocs'],
   args: { host: hostUrl, language: 'en', darkModeDisabled: false, ...spies() },
   argTypes: {
