@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { callback, events, frameShot, mount, shot, startStack, type Stack } from './support/stack.js'
+import { callback, events, frameShot, mount, shot, startStack, tallShot, type Stack } from './support/stack.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
 
@@ -56,7 +56,7 @@ describe('create a document', () => {
     await page.keyboard.press('Enter')
     await expect.poll(() => frame.getByTestId('field-box').count()).toBe(4)
     await frame.getByTestId('field-box').first().scrollIntoViewIfNeeded()
-    await shot(page, 'create-04-fields')
+    await tallShot(page, 'create-04-fields')
     const shown = await ui.fieldBoxes()
     const text = shown.find((f) => f.type === 'TEXT')!
     // Centred at 50 % (width 24 %) then one Shift step right and one small step down.

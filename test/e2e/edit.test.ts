@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { callback, createEnvelope, mount, shot, startStack, type Stack } from './support/stack.js'
+import { callback, createEnvelope, mount, shot, startStack, tallShot, type Stack } from './support/stack.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
 
@@ -58,7 +58,7 @@ describe('edit an envelope', () => {
     await page.keyboard.press('Delete')
     await ui.fieldsFor('Landlord')
     await ui.placeByClick('Initials', 0, 2, 0.5, 0.9)
-    await shot(page, 'edit-03-fields')
+    await tallShot(page, 'edit-03-fields')
 
     await ui.step(/Settings/).click()
     expect(await frame.getByLabel('E-mail subject').inputValue()).toBe('Your lease')

@@ -125,3 +125,27 @@ export async function createEnvelope(
   const { id } = await stack.api<{ id: string }>('POST', '/envelope/create', form)
   return stack.api('GET', `/envelope/${id}`)
 }
+
+/**
+ * Screenshot of the whole editor: the frame stretched to its content height (the last
+ * embed-resize) inside a viewport tall enough to paint all of it, then put back.
+ */
+export async function tallShot(page: Page, name: string) {
+  const iframe = page.locator('iframe')
+  const viewport = page.viewportSize()!
+  const before = await iframe.evaluate((el) => el.style.height)
+  const height = await page.evaluate(() => {
+    const sizes = window.messages.map((m) => m.data as { type?: string; height?: number }).filter((d) => d?.type === 'embed-resize')
+    const h = sizes.at(-1)?.height ?? 800
+    document.querySelector('iframe')!.style.height = `${h}px`
+    return h
+  })
+  await page.setViewportSize({ width: viewport.width, height: height + 40 })
+  // Pages render when they come into view: wait for every one, then for two frames to paint.
+  const frame = page.frameLocator('iframe')
+  await frame.locator('.page .page-loading').first().waitFor({ state: 'detached', timeout: 15_000 }).catch(() => {})
+  await frame.locator('body').evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+  await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
+  await page.setViewportSize(viewport)
+  await iframe.evaluate((el, h) => (el.style.height = h), before)
+}
