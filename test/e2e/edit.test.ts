@@ -37,6 +37,10 @@ describe('edit an envelope', () => {
     await callback(page, 'onReady')
     await frame.getByText('Edit document').waitFor()
     expect(await frame.getByLabel('File name').inputValue()).toBe('Lease.pdf')
+    // Rename the stored file and add a second one.
+    await frame.getByLabel('File name').fill('Lease')
+    await ui.addFiles([await pdfFile('Annex.pdf', 1)])
+    await expect.poll(() => frame.getByTestId('file-row').count()).toBe(2)
     await shot(page, 'edit-01-files')
 
     // Recipients are prefilled in signing order; rename one, add one.
@@ -58,6 +62,7 @@ describe('edit an envelope', () => {
     await page.keyboard.press('Delete')
     await ui.fieldsFor('Landlord')
     await ui.placeByClick('Initials', 0, 2, 0.5, 0.9)
+    await ui.placeByClick('Text', 1, 1, 0.5, 0.5)
     await tallShot(page, 'edit-03-fields')
 
     await ui.step(/Settings/).click()
@@ -79,7 +84,10 @@ describe('edit an envelope', () => {
     // Same recipient and field ids where they were kept.
     expect(after.recipients[0].id).toBe(env.recipients[0].id)
     const sig = env.fields.find((f: any) => f.type === 'SIGNATURE')
-    expect(after.fields).toHaveLength(2)
+    expect(after.envelopeItems.map((i: any) => [i.title, i.order])).toEqual([['Lease', 1], ['Annex', 2]])
+    expect(after.envelopeItems[0].id).toBe(env.envelopeItems[0].id)
+    expect(after.fields.find((f: any) => f.type === 'TEXT')).toMatchObject({ envelopeItemId: after.envelopeItems[1].id, page: 1 })
+    expect(after.fields).toHaveLength(3)
     expect(after.fields.find((f: any) => f.type === 'SIGNATURE')).toMatchObject({ id: sig.id, positionX: 10, positionY: 65, width: 24.5, height: 7 })
     const landlord = after.recipients.find((r: any) => r.name === 'Landlord')
     expect(after.fields.find((f: any) => f.type === 'INITIALS')).toMatchObject({ recipientId: landlord.id, page: 2 })

@@ -45,6 +45,7 @@ describe('white label', () => {
       css: '.doc-title { text-transform: uppercase }',
       cssVars: { primary: 'rgb(190, 18, 60)', primaryForeground: 'rgb(255, 255, 255)', radius: '0px', background: 'rgb(255, 251, 235)', accent: 'rgb(255, 228, 230)', recipient1: 'rgb(0, 128, 0)' },
       darkModeDisabled: true,
+      features: { allowConfigureTimezone: false, allowConfigureCommunication: false },
     })
     await page.emulateMedia({ colorScheme: 'dark' })
     await callback(page, 'onReady')
@@ -62,6 +63,13 @@ describe('white label', () => {
     expect(await frame.locator('html').evaluate((el) => getComputedStyle(el).getPropertyValue('--recipient1'))).toBe('rgb(0, 128, 0)')
     await frame.getByText('PDF-Dateien hierher ziehen und ablegen').waitFor()
     await shot(page, 'theme-custom-de')
+    // Settings the features switch off are not offered; the others are.
+    await frame.getByRole('navigation').getByRole('button', { name: /Einstellungen/ }).click()
+    await frame.getByLabel('Datumsformat').waitFor()
+    expect(await frame.getByLabel('Zeitzone').count()).toBe(0)
+    expect(await frame.getByLabel('E-Mail-Betreff').count()).toBe(0)
+    expect(await frame.getByLabel('Sprache für Empfänger').count()).toBe(1)
+    await shot(page, 'theme-custom-de-settings')
     await page.close()
   })
 
