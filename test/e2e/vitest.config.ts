@@ -11,6 +11,8 @@ export default defineConfig({
     globalSetup: ['./support/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,
+    // The machine may be busy with other suites: give the UI time to settle.
+    expect: { poll: { timeout: 15_000, interval: 100 } },
     // Each file drives its own browser and host; one at a time keeps them fast on two cores.
     fileParallelism: false,
   },

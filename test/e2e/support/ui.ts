@@ -9,6 +9,17 @@ export function editor(page: Page, frame: FrameLocator) {
     async addFiles(files: { name: string; mimeType: string; buffer: Buffer }[]) {
       await frame.locator('input[type=file]').setInputFiles(files)
     },
+    /** Drops files on the drop zone the way a browser does when files are dragged from the desktop. */
+    async dropFiles(files: { name: string; mimeType: string; buffer: Buffer }[]) {
+      await frame.locator('.dropzone').evaluate(
+        (zone, list) => {
+          const data = new DataTransfer()
+          for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: f.mimeType }))
+          for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }))
+        },
+        files.map((f) => ({ name: f.name, mimeType: f.mimeType, bytes: [...f.buffer] })),
+      )
+    },
     async addRecipient(name: string, email: string, role?: string) {
       await frame.getByRole('button', { name: 'Add recipient' }).click()
       const row = frame.getByTestId('recipient-row').last()

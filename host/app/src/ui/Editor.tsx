@@ -97,6 +97,10 @@ export function Editor(props: {
   const heading = isCreate
     ? t(draft.type === 'TEMPLATE' ? 'app.newTemplate' : 'app.newDocument')
     : t(draft.type === 'TEMPLATE' ? 'app.editTemplate' : 'app.editDocument')
+  const docTitle = draft.settings.title.trim() || t('app.untitled')
+  useEffect(() => {
+    document.title = `${heading} · ${docTitle}`
+  }, [heading, docTitle])
   const primaryLabel = isCreate ? t(`app.create.${draft.type}`) : t('app.save')
   const problemMessages = [...new Set(visibleProblems.map((p) => p.message))]
 
@@ -107,7 +111,7 @@ export function Editor(props: {
           <span className="badge">{t(draft.type === 'TEMPLATE' ? 'app.template' : 'app.document')}</span>
           <div>
             <p className="eyebrow">{heading}</p>
-            <p className="doc-title">{draft.settings.title.trim() || t('app.untitled')}</p>
+            <p className="doc-title">{docTitle}</p>
           </div>
         </div>
         <button type="button" className="btn btn-primary" onClick={submit} disabled={saving} aria-busy={saving}>
