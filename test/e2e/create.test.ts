@@ -44,6 +44,9 @@ describe('create a document', () => {
     await ui.page(0, 1).waitFor()
     await ui.placeByClick('Signature', 0, 1, 0.3, 0.8)
     await ui.placeByDrag('Date', 0, 2, 0.7, 0.8)
+    // Move the signature onto the top of the second page by dragging it there.
+    await ui.dragField(frame.getByRole('button', { name: /^Signature for Alice Example, page 1/ }), 0, 2, 0.1, 0.05)
+    await frame.getByRole('button', { name: /^Signature for Alice Example, page 2/ }).waitFor()
     await ui.fieldsFor('Bob Example')
     // Keyboard only: focus page 1 of the second file, add a text field, nudge it.
     await ui.page(1, 1).focus()

@@ -54,6 +54,16 @@ export function editor(page: Page, frame: FrameLocator) {
       await page.mouse.move(to.x + to.width * px, to.y + to.height * py, { steps: 8 })
       await page.mouse.up()
     },
+    /** Drags a placed field with the mouse to (px, py) of another page (its top-left follows the grab point). */
+    async dragField(field: ReturnType<FrameLocator['locator']>, itemIndex: number, pageNumber: number, px: number, py: number) {
+      await field.scrollIntoViewIfNeeded()
+      const from = (await field.boundingBox())!
+      const to = (await this.page(itemIndex, pageNumber).boundingBox())!
+      await page.mouse.move(from.x + 5, from.y + 5)
+      await page.mouse.down()
+      await page.mouse.move(to.x + to.width * px + 5, to.y + to.height * py + 5, { steps: 10 })
+      await page.mouse.up()
+    },
     /** Geometry of every placed field as shown (percent of the page). */
     async fieldBoxes() {
       return frame.getByTestId('field-box').evaluateAll((els) =>

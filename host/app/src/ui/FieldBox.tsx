@@ -22,7 +22,7 @@ export const FieldBox = memo(function FieldBox(props: {
 }) {
   const { field: f, onChange, onSelect, onDelete } = props
   const ref = useRef<HTMLDivElement>(null)
-  const drag = useRef<{ mode: 'move' | 'resize'; sx: number; sy: number; g: Geometry; pw: number; ph: number } | null>(null)
+  const drag = useRef<{ mode: 'move' | 'resize'; sx: number; sy: number; g: Geometry; pw: number; ph: number; gx: number; gy: number } | null>(null)
 
   useEffect(() => {
     if (props.autoFocus) ref.current?.focus()
@@ -35,7 +35,11 @@ export const FieldBox = memo(function FieldBox(props: {
     ref.current?.focus()
     onSelect(f.key)
     const page = ref.current!.parentElement!.getBoundingClientRect()
-    drag.current = { mode, sx: e.clientX, sy: e.clientY, g: { x: f.x, y: f.y, w: f.w, h: f.h }, pw: page.width, ph: page.height }
+    const box = ref.current!.getBoundingClientRect()
+    drag.current = {
+      mode, sx: e.clientX, sy: e.clientY, g: { x: f.x, y: f.y, w: f.w, h: f.h }, pw: page.width, ph: page.height,
+      gx: e.clientX - box.left, gy: e.clientY - box.top,
+    }
     ref.current!.setPointerCapture(e.pointerId)
   }
   function move(e: PointerEvent) {
@@ -46,8 +50,19 @@ export const FieldBox = memo(function FieldBox(props: {
     const g = d.mode === 'move' ? { ...d.g, x: d.g.x + dx, y: d.g.y + dy } : { ...d.g, w: d.g.w + dx, h: d.g.h + dy }
     onChange(f.key, clampGeometry(g))
   }
-  function end() {
+  /** A field dropped over another page (of any file) moves there, where it was let go. */
+  function end(e: PointerEvent) {
+    const d = drag.current
     drag.current = null
+    if (!d || d.mode !== 'move' || e.type !== 'pointerup') return
+    const el = ref.current!
+    el.style.pointerEvents = 'none'
+    const target = document.elementFromPoint(e.clientX, e.clientY)?.closest<HTMLElement>('[data-page]')
+    el.style.pointerEvents = ''
+    if (!target || target === el.parentElement) return
+    const r = target.getBoundingClientRect()
+    const g = clampGeometry({ x: ((e.clientX - d.gx - r.left) / r.width) * 100, y: ((e.clientY - d.gy - r.top) / r.height) * 100, w: f.w, h: f.h })
+    onChange(f.key, { itemKey: target.dataset.item!, page: Number(target.dataset.page), ...g })
   }
 
   function onKeyDown(e: KeyboardEvent) {

@@ -55,7 +55,11 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
       },
       onCurrent: (itemKey, page) => setCurrent({ itemKey, page }),
       onSelect: (key) => setSelected(key),
-      onChange: (key, patch) => setDraft((d) => updateField(d, key, patch)),
+      onChange: (key, patch) => {
+        setDraft((d) => updateField(d, key, patch))
+        // A field that changed page is mounted anew there: keep the focus on it.
+        if (patch.page !== undefined || patch.itemKey !== undefined) setFocusField(key)
+      },
       onDelete: (key) => {
         setDraft((d) => ({ ...d, fields: d.fields.filter((f) => f.key !== key) }))
         setSelected(null)
