@@ -21,15 +21,18 @@ function api(ctx: HostContext) {
     '*',
     cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Authorization', 'Content-Type'], maxAge: 600 }),
   )
-  r.use(
-    '*',
-    bodyLimit({
-      maxSize: ctx.config.maxUploadBytes,
-      onError: () => {
-        throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body exceeds the limit of ${ctx.config.maxUploadBytes} bytes`)
-      },
-    }),
-  )
+  const tooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body exceeds the limit of ${ctx.config.maxUploadBytes} bytes`)
+  const streamingLimit = bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw tooLarge() } })
+  r.use('*', async (c, next) => {
+    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next()
+    // A declared length is checked from the header alone (cheaper than wrapping the body stream).
+    const length = c.req.header('content-length')
+    if (length !== undefined && !c.req.header('transfer-encoding')) {
+      if (Number(length) > ctx.config.maxUploadBytes) throw tooLarge()
+      return next()
+    }
+    return streamingLimit(c, next)
+  })
   r.use('*', async (c, next) => {
     c.set('principal', await authenticate(ctx, c.req.header('authorization')))
     await next()

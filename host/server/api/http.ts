@@ -12,7 +12,7 @@ export interface HostContext {
   db: Db
   cache: HostCaches
   config: HostConfig
-  presignSecret: Uint8Array
+  presignSecret: CryptoKey
 }
 
 export type AppEnv = { Variables: { principal: Principal } }

@@ -4,13 +4,21 @@ import { parsePresignScope, type PresignScope, type PresignTokenResponse } from 
 import { ApiError } from '../errors.js'
 import type { Queryable } from '../db/index.js'
 
-/** The HS256 key, generated on first start and kept in the database so every process shares it. */
-export async function loadPresignSecret(db: Queryable): Promise<Uint8Array> {
+/**
+ * The HS256 key, generated on first start and kept in the database so every process shares it;
+ * imported once as a non-extractable CryptoKey (re-importing raw bytes on every token costs more
+ * than signing).
+ */
+export async function loadPresignSecret(db: Queryable): Promise<CryptoKey> {
   await db.query(`insert into settings (key, value) values ('presign_secret', $1) on conflict do nothing`, [
     randomBytes(32).toString('base64url'),
   ])
   const [row] = await db.query<{ value: string }>(`select value from settings where key = 'presign_secret'`)
-  return new Uint8Array(Buffer.from(row!.value, 'base64url'))
+  return presignKey(new Uint8Array(Buffer.from(row!.value, 'base64url')))
+}
+
+export function presignKey(bytes: Uint8Array<ArrayBuffer>): Promise<CryptoKey> {
+  return crypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign', 'verify'])
 }
 
 export interface PresignClaims {
@@ -25,7 +33,7 @@ export interface PresignClaims {
 
 /** `aud` team, `sub` API token id, `exp`, and the optional `scope` claim (PROTOCOL.md). */
 export async function mintPresignToken(
-  secret: Uint8Array,
+  secret: CryptoKey,
   o: { teamId: string; tokenId: string; expiresInMinutes: number; scope?: string | undefined },
   now = Date.now(),
 ): Promise<PresignTokenResponse> {
@@ -45,7 +53,7 @@ export async function mintPresignToken(
  * Checks signature and expiry only (no database): expired -> 401 TOKEN_EXPIRED, anything else
  * wrong -> 401 INVALID_TOKEN. The API additionally requires the minting API token to be alive.
  */
-export async function verifyPresignToken(secret: Uint8Array, token: string): Promise<PresignClaims> {
+export async function verifyPresignToken(secret: CryptoKey, token: string): Promise<PresignClaims> {
   try {
     const { payload } = await jwtVerify(token, secret, { algorithms: ['HS256'] })
     const scope = typeof payload.scope === 'string' ? payload.scope : null

@@ -7,14 +7,15 @@ export async function inspectPdf(bytes: Uint8Array, name: string): Promise<{ pag
   // Cheap first check: a PDF starts with %PDF- within its first 1 KiB.
   const head = Buffer.from(bytes.subarray(0, 1024)).toString('latin1')
   if (!head.includes('%PDF-')) throw invalid('missing %PDF- header')
-  let doc: PDFDocument
+  let pageCount: number
   try {
-    doc = await PDFDocument.load(bytes, { updateMetadata: false })
+    // Broken objects throw instead of being logged and half-read; the page tree must resolve.
+    const doc = await PDFDocument.load(bytes, { updateMetadata: false, throwOnInvalidObject: true })
+    pageCount = doc.getPageCount()
   } catch (err) {
     const encrypted = err instanceof Error && /encrypt/i.test(err.message)
     throw invalid(encrypted ? 'encrypted PDFs are not supported' : 'it cannot be parsed')
   }
-  const pageCount = doc.getPageCount()
   if (pageCount < 1) throw invalid('it has no pages')
   return { pageCount }
 }

@@ -1,0 +1,120 @@
+/**
+ * Host throughput on loopback, measured in one run so the ratios compare like with like:
+ * (a) a bare node:http handler answering fixed JSON, (b) presign-token minting,
+ * (c) GET /envelope/{id}, (d) POST /envelope/create with a one-page PDF.
+ * Targets: (b)/(a) >= 0.5, (c)/(a) >= 0.3.   Run: npx tsx bench/host.ts  (DATABASE_URL: PostgreSQL)
+ * Env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10).
+ */
+import { execFile } from 'node:child_process'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PDFDocument } from 'pdf-lib'
+import { startHost } from '../host/server/start.js'
+
+const seconds = Number(process.env.BENCH_SECONDS || 5)
+const connections = Number(process.env.BENCH_CONNECTIONS || 10)
+
+// autocannon runs as its own process, so the load generator never shares the servers' event loop.
+const AUTOCANNON = createRequire(import.meta.url).resolve('autocannon/autocannon.js')
+
+interface Target {
+  url: string
+  method?: string
+  headers?: Record<string, string>
+  /** A file holding the request body (binary-safe). */
+  bodyFile?: string
+}
+
+function autocannon(t: Target, duration: number): Promise<{ requests: { average: number }; latency: { p99: number }; errors: number; non2xx: number }> {
+  const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(duration), '-m', t.method ?? 'GET']
+  for (const [k, v] of Object.entries(t.headers ?? {})) args.push('-H', `${k}=${v}`)
+  if (t.bodyFile) args.push('-i', t.bodyFile)
+  args.push(t.url)
+  return new Promise((resolve, reject) =>
+    execFile(process.execPath, args, { maxBuffer: 1 << 24 }, (err, stdout) => (err ? reject(err) : resolve(JSON.parse(stdout)))),
+  )
+}
+
+async function measure(name: string, t: Target) {
+  await autocannon(t, 1) // warm-up: JIT, caches, connection pools
+  const r = await autocannon(t, seconds)
+  const bad = r.errors + r.non2xx
+  console.log(
+    `${name.padEnd(42)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p99 ${String(r.latency.p99).padStart(4)} ms${bad ? `   (${bad} failed!)` : ''}`,
+  )
+  return r.requests.average
+}
+
+const bare = createServer((_req, res) => {
+  const body = JSON.stringify({ ok: true, service: 'bench' })
+  res.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(body) })
+  res.end(body)
+})
+await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve))
+const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`
+
+const dir = await mkdtemp(path.join(tmpdir(), 'host-bench-'))
+const host = await startHost({ port: 0, hostname: '127.0.0.1', dataDir: path.join(dir, 'data'), databaseUrl: process.env.DATABASE_URL })
+const { token } = await host.createApiToken({ name: 'bench' })
+const auth = { Authorization: token }
+
+// autocannon reads a body file as UTF-8, so the one-page PDF is kept pure ASCII: no object streams,
+// and the header's binary marker comment (same length, so every xref offset stays right) made ASCII.
+const doc = await PDFDocument.create()
+doc.addPage()
+const pdf = Buffer.from(await doc.save({ useObjectStreams: false }))
+const marker = pdf.indexOf('\n%') + 2
+for (let i = marker; pdf[i]! > 0x7f; i++) pdf[i] = 0x41
+if (pdf.some((b) => b > 0x7f)) throw new Error('the benchmark PDF is not ASCII')
+const boundary = 'benchboundary7MA4YWxkTrZu0gW'
+const multipart = Buffer.concat([
+  Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n` +
+      JSON.stringify({
+        type: 'DOCUMENT',
+        title: 'Bench',
+        recipients: [{ email: 'a@example.com', name: 'A', role: 'SIGNER', fields: [{ identifier: 0, type: 'SIGNATURE', page: 1, positionX: 10, positionY: 10, width: 20, height: 5 }] }],
+      }) +
+      `\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="one.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
+  ),
+  pdf,
+  Buffer.from(`\r\n--${boundary}--\r\n`),
+])
+const multipartFile = path.join(dir, 'create.multipart')
+await writeFile(multipartFile, multipart)
+const presignFile = path.join(dir, 'presign.json')
+await writeFile(presignFile, '{"expiresIn":60}')
+const created = await fetch(`${host.apiUrl}/envelope/create`, {
+  method: 'POST',
+  headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+  body: multipart,
+})
+const { id } = (await created.json()) as { id: string }
+
+console.log(`host on ${host.db.engine}, ${connections} connections, ${seconds} s per measurement\n`)
+try {
+  const a = await measure('(a) bare node:http JSON', { url: bareUrl })
+  const b = await measure('(b) POST /embedding/create-presign-token', {
+    url: `${host.apiUrl}/embedding/create-presign-token`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': 'application/json' },
+    bodyFile: presignFile,
+  })
+  const c = await measure('(c) GET /envelope/{id}', { url: `${host.apiUrl}/envelope/${id}`, headers: auth })
+  await measure('(d) POST /envelope/create (1-page PDF)', {
+    url: `${host.apiUrl}/envelope/create`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    bodyFile: multipartFile,
+  })
+  console.log(`\n(b)/(a) = ${(b / a).toFixed(2)}  (target >= 0.5)`)
+  console.log(`(c)/(a) = ${(c / a).toFixed(2)}  (target >= 0.3)`)
+} finally {
+  await host.close()
+  bare.close()
+  await rm(dir, { recursive: true, force: true })
+}
