@@ -81,6 +81,13 @@ describe('white label', () => {
     const bg = await frame.locator('body').evaluate((el) => getComputedStyle(el).backgroundColor)
     expect(bg).toBe('rgb(12, 17, 27)')
     await shot(page, 'theme-dark')
+    const ui = editor(page, frame)
+    await ui.addFiles([await pdfFile('Dark.pdf', 1)])
+    await ui.step(/Recipients/).click()
+    await ui.addRecipient('Night Owl', 'owl@example.com')
+    await ui.step(/Fields/).click()
+    await ui.placeByClick('Signature', 0, 1, 0.3, 0.8)
+    await shot(page, 'theme-dark-fields')
     await page.close()
   })
 
