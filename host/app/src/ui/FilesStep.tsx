@@ -91,7 +91,14 @@ export function FilesStep({ session, draft, setDraft, announce }: StepProps) {
               session={session}
               onTitle={(title) => setDraft((d) => ({ ...d, items: d.items.map((i) => (i.key === item.key ? { ...i, title } : i)) }))}
               onMove={(to) => setDraft((d) => ({ ...d, items: moveInList(d.items, n, to) }))}
-              onRemove={() => setDraft((d) => removeItem(d, item.key))}
+              onRemove={() =>
+                setDraft((d) => {
+                  const next = removeItem(d, item.key)
+                  // A new envelope named after this file takes the name of the next one.
+                  const named = !session.envelope && d.settings.title === item.title
+                  return named ? { ...next, settings: { ...next.settings, title: next.items[0]?.title ?? '' } } : next
+                })
+              }
             />
           ))}
         </ol>
