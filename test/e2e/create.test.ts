@@ -44,6 +44,12 @@ describe('create a document', () => {
     await ui.page(0, 1).waitFor()
     await ui.placeByClick('Signature', 0, 1, 0.3, 0.8)
     await ui.placeByDrag('Date', 0, 2, 0.7, 0.8)
+    // Resize it by its corner handle.
+    const handle = (await frame.locator('.field-box[data-selected] .field-box-handle').boundingBox())!
+    await page.mouse.move(handle.x + 4, handle.y + 4)
+    await page.mouse.down()
+    await page.mouse.move(handle.x + 70, handle.y + 30, { steps: 6 })
+    await page.mouse.up()
     // Move the signature onto the top of the second page by dragging it there.
     await ui.dragField(frame.getByRole('button', { name: /^Signature for Alice Example, page 1/ }), 0, 2, 0.1, 0.05)
     await frame.getByRole('button', { name: /^Signature for Alice Example, page 2/ }).waitFor()
@@ -61,6 +67,9 @@ describe('create a document', () => {
     await frame.getByTestId('field-box').first().scrollIntoViewIfNeeded()
     await tallShot(page, 'create-04-fields')
     const shown = await ui.fieldBoxes()
+    const date = shown.find((f) => f.type === 'DATE')!
+    expect(date.w).toBeGreaterThan(16 + 5)
+    expect(date.h).toBeGreaterThan(4 + 1.5)
     const text = shown.find((f) => f.type === 'TEXT')!
     // Centred at 50 % (width 24 %) then one Shift step right and one small step down.
     expect(text).toMatchObject({ item: 1, page: 1, x: 38 + 5, y: 15 - 2 + 0.5 })
