@@ -114,6 +114,10 @@ describe('edit an envelope', () => {
     expect(after.recipients.map((r: any) => r.email)).toEqual(env.recipients.map((r: any) => r.email))
     expect(after.title).toBe(env.title)
     expect(after.fields).toHaveLength(3)
+    // Keep editing reloads the envelope as stored now.
+    await frame.getByRole('button', { name: 'Keep editing' }).click()
+    await expect.poll(() => frame.getByTestId('field-box').count()).toBe(3)
+    expect(await frame.getByRole('heading', { level: 2 }).textContent()).toBe('Fields')
     await page.close()
   })
 
