@@ -118,8 +118,10 @@ export const FieldBox = memo(function FieldBox(props: {
           <button
             type="button"
             className="field-box-delete"
+            // A mouse shortcut inside the field; keyboards use Delete, the inspector has its own button.
             tabIndex={-1}
-            aria-label={t('fields.delete')}
+            aria-hidden="true"
+            title={t('fields.delete')}
             onPointerDown={(e) => e.stopPropagation()}
             onClick={(e) => {
               e.stopPropagation()
