@@ -31,7 +31,8 @@ function run(args: string[], env: Record<string, string>, command = process.exec
 
 const lastLine = (s: string) => s.trim().split('\n').at(-1)!
 
-describe('host CLI', () => {
+// Every command is a fresh process that opens the database: slow on a busy machine.
+describe('host CLI', { timeout: 240_000 }, () => {
   let dir: string
   let env: Record<string, string>
 
