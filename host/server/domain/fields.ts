@@ -14,6 +14,9 @@ export interface FieldPlacement {
   fieldMeta?: Record<string, unknown> | null | undefined
 }
 
+/** Percentages come from floating-point drags: 70.1 + 29.9 is 100.00000000000001. */
+const EPSILON = 1e-6
+
 /**
  * The rules a placed field must satisfy beyond its schema: its item belongs to the envelope, its
  * page exists in that item, it fits on the page, and its recipient belongs to the envelope.
@@ -28,8 +31,8 @@ export function placementIssues(
   const item = items.find((i) => i.id === f.envelopeItemId)
   if (!item) out.push(issue([...path, 'envelopeItemId'], 'Envelope item not found in this envelope'))
   else if (f.page > item.page_count) out.push(issue([...path, 'page'], `Page ${f.page} does not exist: the item has ${item.page_count} page(s)`))
-  if (f.positionX + f.width > 100) out.push(issue([...path, 'width'], 'positionX + width must not exceed 100 (percent of the page)'))
-  if (f.positionY + f.height > 100) out.push(issue([...path, 'height'], 'positionY + height must not exceed 100 (percent of the page)'))
+  if (f.positionX + f.width > 100 + EPSILON) out.push(issue([...path, 'width'], 'positionX + width must not exceed 100 (percent of the page)'))
+  if (f.positionY + f.height > 100 + EPSILON) out.push(issue([...path, 'height'], 'positionY + height must not exceed 100 (percent of the page)'))
   if (recipientIds && !recipientIds.has(f.recipientId)) out.push(issue([...path, 'recipientId'], 'Recipient not found in this envelope'))
   return out
 }
