@@ -296,10 +296,11 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     const e = await createEnvelope(client, { recipients: [{ email: 'a@example.com', name: 'A', role: 'SIGNER' }] })
     const rid = e.recipients[0].id
     const base = { recipientId: rid, type: 'SIGNATURE', page: 1, positionX: 10, positionY: 10, width: 20, height: 5 }
-    // 70.1 + 29.9 is 100.00000000000001 in floating point, and still fits.
+    // A field from pixel 6 to the right edge of a 612pt page: 6/612*100 + 606/612*100 is
+    // 100.00000000000001 in floating point, and still fits.
     const created = await client.post('/envelope/field/create-many', {
       envelopeId: e.id,
-      data: [base, { ...base, type: 'CHECKBOX', page: 2, positionX: 70.1, width: 29.9, fieldMeta: { type: 'checkbox', label: 'Agree', required: true, options: ['yes'] } }],
+      data: [base, { ...base, type: 'CHECKBOX', page: 2, positionX: (6 / 612) * 100, width: (606 / 612) * 100, fieldMeta: { type: 'checkbox', label: 'Agree', required: true, options: ['yes'] } }],
     })
     expect(created.status).toBe(200)
     expect(created.body.data).toHaveLength(2)
@@ -327,10 +328,10 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
       expect(res.body.issues.map((i: any) => i.path)).toContain(path)
     }
 
-    const moved = await client.post('/envelope/field/update-many', { envelopeId: e.id, data: [{ id: f.id, positionX: 50, page: 1 }] })
+    const moved = await client.post('/envelope/field/update-many', { envelopeId: e.id, data: [{ id: f.id, positionX: 0, page: 1 }] })
     expect(moved.status).toBe(200)
-    expect(moved.body.data[0]).toMatchObject({ id: f.id, positionX: 50, page: 1, type: 'CHECKBOX', width: 29.9 })
-    const offPage = await client.post('/envelope/field/update-many', { envelopeId: e.id, data: [{ id: f.id, positionX: 80 }] })
+    expect(moved.body.data[0]).toMatchObject({ id: f.id, positionX: 0, page: 1, type: 'CHECKBOX', width: (606 / 612) * 100 })
+    const offPage = await client.post('/envelope/field/update-many', { envelopeId: e.id, data: [{ id: f.id, positionX: 2 }] })
     expect(offPage.status).toBe(400)
     expect((await client.post('/envelope/field/delete', { fieldId: f.id })).body).toEqual({ success: true })
     expect((await client.get(`/envelope/field/${f.id}`)).status).toBe(404)

@@ -14,7 +14,7 @@ export interface FieldPlacement {
   fieldMeta?: Record<string, unknown> | null | undefined
 }
 
-/** Percentages come from floating-point drags: 70.1 + 29.9 is 100.00000000000001. */
+/** Percentages come from floating-point arithmetic: 6/612*100 + 606/612*100 is 100.00000000000001. */
 const EPSILON = 1e-6
 
 /**
