@@ -80,12 +80,15 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       revokeApiToken: (id) => db.transaction((tx) => revokeApiToken(tx, id)),
       close: () =>
         (closing ??= (async () => {
-          await new Promise<void>((resolve) => {
-            server!.close(() => resolve())
-            server!.closeAllConnections()
-          })
-          await db.close()
-          await lock?.release()
+          try {
+            await new Promise<void>((resolve) => {
+              server!.close(() => resolve())
+              server!.closeAllConnections()
+            })
+            await db.close()
+          } finally {
+            await lock?.release()
+          }
         })()),
     }
   } catch (err) {

@@ -1,7 +1,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { embedPath, EMBED_ROUTES, type EmbedRoute } from '../../src/protocol/index.js'
 import { startHost } from '../../host/server/start.js'
 import { startTestHost, type TestHost } from './support.js'
@@ -48,14 +48,25 @@ describe('authoring pages', () => {
     expect(await escape.text()).not.toContain('outside')
   })
 
-  it('says the pages are not built when the dist folder is missing', async () => {
+  it('says the pages are not built when the dist folder is missing, and fails closed when the database is gone', async () => {
     const bare = await startTestHost('pglite') // points at a directory that does not exist
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
     try {
       const res = await fetch(`${bare.url}${EMBED_ROUTES['envelope.create']}`)
       expect(res.status).toBe(503)
       expect(await res.json()).toEqual({ message: 'authoring pages are not built: run npm run build:app', code: 'APP_NOT_BUILT' })
+
+      // The database going away is an internal error: a generic 500, logged without the query string.
+      await bare.db.close()
+      const broken = await fetch(`${bare.apiUrl}/envelope?perPage=5&token=query-secret`, { headers: { Authorization: 'api_whatever' } })
+      expect(broken.status).toBe(500)
+      expect(await broken.json()).toEqual({ message: 'internal server error', code: 'INTERNAL' })
+      const logged = errors.mock.calls.flat().map(String).join(' ')
+      expect(logged).toContain('GET /api/v2/envelope')
+      expect(logged).not.toContain('query-secret')
     } finally {
-      await bare.stop()
+      errors.mockRestore()
+      await bare.stop().catch(() => {})
     }
   })
 

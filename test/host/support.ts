@@ -46,14 +46,17 @@ export async function startTestHost(variant: Variant, opts: StartHostOptions = {
   })
   return Object.assign(host, {
     async stop() {
-      await host.close()
-      if (variant === 'postgres') {
-        const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
-        await client.connect()
-        await client.query(`drop schema if exists ${schema} cascade`)
-        await client.end()
+      try {
+        await host.close()
+      } finally {
+        if (variant === 'postgres') {
+          const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
+          await client.connect()
+          await client.query(`drop schema if exists ${schema} cascade`)
+          await client.end()
+        }
+        await rm(dir, { recursive: true, force: true })
       }
-      await rm(dir, { recursive: true, force: true })
     },
   })
 }
