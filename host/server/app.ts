@@ -1,4 +1,4 @@
-import { Hono, type Context } from 'hono'
+import { Hono, type Context, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate } from './auth/principal.js'
@@ -23,28 +23,30 @@ const PREFLIGHT = {
 /** The API v2 routes, mounted at /api/v2 and at its /api/v2-beta alias. */
 function api(ctx: HostContext) {
   const r = new Hono<AppEnv>()
-  // CORS for any origin, no credentials. Set through c.header (hono/cors touches c.res before the
-  // handler runs, which makes every response be built twice).
-  r.use('*', async (c, next) => {
-    if (c.req.method === 'OPTIONS') return c.body(null, 204, PREFLIGHT)
-    c.header('Access-Control-Allow-Origin', '*')
-    await next()
-  })
   const tooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body exceeds the limit of ${ctx.config.maxUploadBytes} bytes`)
-  const streamingLimit = bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw tooLarge() } })
-  r.use('*', async (c, next) => {
-    if (c.req.method === 'GET' || c.req.method === 'HEAD' || c.req.method === 'OPTIONS') return next()
-    // A declared length is checked from the header alone (cheaper than wrapping the body stream).
-    const length = c.req.header('content-length')
-    if (length !== undefined && !c.req.header('transfer-encoding')) {
-      if (Number(length) > ctx.config.maxUploadBytes) throw tooLarge()
-      return next()
-    }
-    return streamingLimit(c, next)
+  const streamingLimit = bodyLimit({
+    maxSize: ctx.config.maxUploadBytes,
+    onError: () => {
+      throw tooLarge()
+    },
   })
-  r.use('*', async (c, next) => {
+  const authenticated = async (c: Context<AppEnv>, next: Next) => {
     c.set('principal', await authenticate(ctx, c.req.header('authorization')))
     await next()
+  }
+  // One gate for every API request: CORS, body size, then who is calling.
+  r.use('*', async (c, next) => {
+    // CORS for any origin, no credentials; set through c.header (hono/cors touches c.res before the
+    // handler runs, which makes every response be built twice).
+    if (c.req.method === 'OPTIONS') return c.body(null, 204, PREFLIGHT)
+    c.header('Access-Control-Allow-Origin', '*')
+    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
+      // A declared length is checked from the header alone; only a chunked body is metered as read.
+      const length = c.req.header('content-length')
+      if (length === undefined || c.req.header('transfer-encoding')) return streamingLimit(c, () => authenticated(c, next))
+      if (Number(length) > ctx.config.maxUploadBytes) throw tooLarge()
+    }
+    return authenticated(c, next)
   })
   // Fixed paths before the envelope module's /envelope/:id.
   r.route('/', embeddingRoutes(ctx))

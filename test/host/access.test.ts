@@ -219,6 +219,25 @@ describe.each(VARIANTS)('authentication, plans and bad input on $variant', ({ va
     const tooLarge = await client.post('/envelope/create', form({ type: 'DOCUMENT' }, [{ bytes: big, name: 'big.pdf' }]))
     expect(tooLarge).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } })
 
+    // Without a Content-Length (chunked), the body is metered as it is read.
+    const chunked = (bytes: Uint8Array, type: string) =>
+      fetch(`${host.apiUrl}/envelope/update`, {
+        method: 'POST',
+        headers: { Authorization: token, 'Content-Type': type },
+        body: new ReadableStream({
+          start(controller) {
+            controller.enqueue(bytes)
+            controller.close()
+          },
+        }),
+        duplex: 'half',
+      } as RequestInit)
+    const streamedTooLarge = await chunked(new Uint8Array(MAX_UPLOAD + 1), 'application/octet-stream')
+    expect(streamedTooLarge.status).toBe(413)
+    expect(await streamedTooLarge.json()).toMatchObject({ code: 'PAYLOAD_TOO_LARGE' })
+    const streamedSmall = await chunked(new TextEncoder().encode('{"envelopeId": "envelope_nope"}'), 'application/json')
+    expect(await streamedSmall.json()).toMatchObject({ code: 'NOT_FOUND' })
+
     const garbled = await client.post('/envelope/create', '--xyz\r\nContent-Disposition: form-data; name="payload"\r\n\r\n{"type"', {
       'Content-Type': 'multipart/form-data; boundary=xyz',
     })
