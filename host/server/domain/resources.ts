@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import { iso, type Queryable } from '../db/index.js'
-import { notFound } from '../errors.js'
+import { ApiError, notFound } from '../errors.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { secondaryId } from './ids.js'
 import type { EnvelopeStatus, EnvelopeType } from './status.js'
@@ -238,7 +238,8 @@ export async function findParent(
   if (!row) throw notFound(what)
   try {
     return await findEnvelope(db, p, row.envelope_id, lock)
-  } catch {
-    throw notFound(what)
+  } catch (err) {
+    // Name what was asked for, not its envelope.
+    throw err instanceof ApiError && err.status === 404 ? notFound(what) : err
   }
 }
