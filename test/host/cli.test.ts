@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -110,6 +110,16 @@ describe('host CLI', { timeout: 240_000 }, () => {
     const after = await run(['token', 'list'], env)
     expect(after.code).toBe(0)
     expect(after.stdout).not.toContain('"live"')
+  })
+
+  it('waits while another process holds the data directory, then goes on', async () => {
+    // A live process that holds the lock without serving (as a CLI command does while it runs).
+    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 4000)'])
+    await writeFile(path.join(env.DATA_DIR!, 'host.json'), JSON.stringify({ pid: holder.pid }), { mode: 0o600 })
+    const listed = await run(['token', 'list'], env)
+    expect(listed.code, listed.stderr).toBe(0)
+    expect(listed.stderr).toContain(`is in use by process ${holder.pid}`)
+    expect(holder.exitCode).not.toBeNull() // it only went on once the holder was gone
   })
 
   it.skipIf(pgReason !== null)('works straight on PostgreSQL with DATABASE_URL', async () => {
