@@ -7,14 +7,17 @@ import { ApiError } from '../errors.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
 import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
 
-const PresignBody = z.object({
-  expiresIn: z.int().min(PRESIGN_EXPIRES_IN.min).max(PRESIGN_EXPIRES_IN.max).default(PRESIGN_EXPIRES_IN.default),
-  scope: z
-    .string()
-    .max(200)
-    .refine((s) => parsePresignScope(s) !== null, 'Expected envelopeId:envelope_..., documentId:N or templateId:N')
-    .optional(),
-})
+/** An empty body means all defaults. */
+const PresignBody = z
+  .object({
+    expiresIn: z.int().min(PRESIGN_EXPIRES_IN.min).max(PRESIGN_EXPIRES_IN.max).default(PRESIGN_EXPIRES_IN.default),
+    scope: z
+      .string()
+      .max(200)
+      .refine((s) => parsePresignScope(s) !== null, 'Expected envelopeId:envelope_..., documentId:N or templateId:N')
+      .optional(),
+  })
+  .prefault({})
 
 export function embeddingRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
@@ -23,8 +26,8 @@ export function embeddingRoutes(ctx: HostContext) {
     const p = principal(c)
     assertApiToken(p, 'minting presign tokens')
     assertEmbeddingAllowed(p.plan)
-    const body = await jsonBody(c, PresignBody.prefault({})) // an empty body means all defaults
-    return c.json(await mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: p.tokenId, expiresInMinutes: body.expiresIn, scope: body.scope }))
+    const body = await jsonBody(c, PresignBody)
+    return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: p.tokenId, expiresInMinutes: body.expiresIn, scope: body.scope }))
   })
 
   /** Extension: what a presign token may do; the authoring page asks this first. */

@@ -1,6 +1,7 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { Principal } from '../auth/principal.js'
+import type { PresignKey } from '../auth/presign.js'
 import type { Db } from '../db/index.js'
 import { ApiError, badRequest, fromZod, issue } from '../errors.js'
 import type { HostConfig } from '../config.js'
@@ -12,7 +13,7 @@ export interface HostContext {
   db: Db
   cache: HostCaches
   config: HostConfig
-  presignSecret: CryptoKey
+  presignSecret: PresignKey
 }
 
 export type AppEnv = { Variables: { principal: Principal } }
