@@ -8,9 +8,10 @@ import { mint, presignBody, type PresignOptions, type PresignToken } from './pre
 import { request, requestBytes, type CallOptions } from './request.js'
 import * as s from './schemas.js'
 import type {
-  Attachment, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary, EnvelopeType, Field, FieldType,
+  Attachment, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary, Field, FieldType,
   Recipient, RecipientRole,
-} from './types.js'
+} from '../protocol/api.js'
+import type { EnvelopeType } from '../protocol/options.js'
 import type { Issue } from './errors.js'
 import type { Schema } from './check.js'
 

@@ -32,7 +32,8 @@ export type {
   WebhookRecipient,
   WebhookDocumentMeta,
 } from './webhooks/events.js'
-export type * from './types.js'
+export type * from '../protocol/api.js'
+export type { EnvelopeType } from '../protocol/options.js'
 export { createClient } from './client.js'
 export type {
   EnvelopeClient,

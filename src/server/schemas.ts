@@ -1,7 +1,7 @@
 /** Checks of the API's answers, typed against the resource interfaces. */
 import type {
   Attachment, AuthOptions, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary, Field, Recipient,
-} from './types.js'
+} from '../protocol/api.js'
 import { any, arr, bool, both, int, literal, nullable, num, obj, optional, record, str, type Schema } from './check.js'
 
 export const recipientRole = literal('SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC')

@@ -1,7 +1,7 @@
 /** The service's webhook events (spec "Events"): names, payload types and their checks. */
 import type {
   AuthOptions, DocumentMeta, EnvelopeSource, EnvelopeStatus, ReadStatus, RecipientRole, SendStatus, SigningStatus,
-} from '../types.js'
+} from '../../protocol/api.js'
 import {
   any, arr, bool, both, int, isNull, literal, nullable, num, obj, optional, record, str, type Schema,
 } from '../check.js'

@@ -3,7 +3,7 @@
  * Draft in state, the save code compares it with the Draft it started from.
  */
 import type { EnvelopeType } from '../../../../src/protocol/index.js'
-import type { Attachment, DocumentMeta, Envelope, FieldMeta, FieldType, RecipientRole } from '../types.js'
+import { DEFAULT_DOCUMENT_META, type Attachment, type DocumentMeta, type Envelope, type FieldMeta, type FieldType, type RecipientRole } from '../types.js'
 
 export interface DraftItem {
   key: string
@@ -71,28 +71,33 @@ export interface Draft {
 let seq = 0
 export const newKey = (prefix: string) => `${prefix}${++seq}`
 
-export const DEFAULT_SETTINGS: DraftSettings = {
-  title: '',
-  subject: '',
-  message: '',
-  timezone: 'Etc/UTC',
-  dateFormat: 'yyyy-MM-dd hh:mm a',
-  redirectUrl: '',
-  signingOrder: 'PARALLEL',
-  allowDictateNextSigner: false,
-  typedSignatureEnabled: true,
-  uploadSignatureEnabled: true,
-  drawSignatureEnabled: true,
-  language: 'en',
-  distributionMethod: 'EMAIL',
+/** The settings form's view of an envelope's title and documentMeta (nulls become empty inputs). */
+function settingsFrom(title: string, meta: DocumentMeta): DraftSettings {
+  return {
+    title,
+    subject: meta.subject ?? '',
+    message: meta.message ?? '',
+    timezone: meta.timezone,
+    dateFormat: meta.dateFormat,
+    redirectUrl: meta.redirectUrl ?? '',
+    signingOrder: meta.signingOrder,
+    allowDictateNextSigner: meta.allowDictateNextSigner,
+    typedSignatureEnabled: meta.typedSignatureEnabled,
+    uploadSignatureEnabled: meta.uploadSignatureEnabled,
+    drawSignatureEnabled: meta.drawSignatureEnabled,
+    language: meta.language,
+    distributionMethod: meta.distributionMethod,
+  }
 }
+
+export const DEFAULT_SETTINGS: DraftSettings = settingsFrom('', DEFAULT_DOCUMENT_META)
 
 export function emptyDraft(type: EnvelopeType, language = 'en'): Draft {
   return { type, items: [], recipients: [], fields: [], attachments: [], settings: { ...DEFAULT_SETTINGS, language } }
 }
 
 export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Draft {
-  const meta = { ...DEFAULT_SETTINGS, ...(env.documentMeta ?? {}) }
+  const meta = { ...DEFAULT_DOCUMENT_META, ...env.documentMeta }
   const items = [...env.envelopeItems]
     .sort((a, b) => a.order - b.order)
     .map((i): DraftItem => ({ key: newKey('i'), id: i.id, title: i.title, file: null, order: i.order }))
@@ -119,21 +124,7 @@ export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Dra
     recipients,
     fields,
     attachments: attachments.map((a) => ({ key: newKey('a'), id: a.id, label: a.label, url: a.data })),
-    settings: {
-      title: env.title,
-      subject: meta.subject ?? '',
-      message: meta.message ?? '',
-      timezone: meta.timezone,
-      dateFormat: meta.dateFormat,
-      redirectUrl: meta.redirectUrl ?? '',
-      signingOrder: meta.signingOrder,
-      allowDictateNextSigner: meta.allowDictateNextSigner,
-      typedSignatureEnabled: meta.typedSignatureEnabled,
-      uploadSignatureEnabled: meta.uploadSignatureEnabled,
-      drawSignatureEnabled: meta.drawSignatureEnabled,
-      language: meta.language,
-      distributionMethod: meta.distributionMethod,
-    },
+    settings: settingsFrom(env.title, meta),
   }
 }
 

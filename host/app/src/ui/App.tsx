@@ -95,7 +95,11 @@ let readyPosted = false
 /** The base message(s) PROTOCOL.md defines for the route that just finished. */
 export function completionMessages(session: Session, envelope: Envelope): EmbedMessage[] {
   const externalId = session.launch.options.externalId ?? null
-  const legacy = () => legacyId(envelope.secondaryId)
+  const legacy = () => {
+    const id = legacyId(envelope.secondaryId)
+    if (id === null) throw new Error(`no legacy id in ${envelope.secondaryId}`)
+    return id
+  }
   switch (session.launch.route) {
     case 'envelope.create':
       return [{ type: 'envelope-created', envelopeId: envelope.id, externalId }]

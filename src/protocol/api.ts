@@ -1,16 +1,23 @@
-/** The API's resources (spec "Resources and their fields", completed by the service's answers). */
+/**
+ * The API's resources (spec "Resources and their fields", completed where the spec says "not
+ * shown" as host/README.md documents). The host answers with them; the authoring pages and the
+ * server entry's client read them.
+ */
+import type { EnvelopeType } from './options.js'
 
-export type EnvelopeType = 'DOCUMENT' | 'TEMPLATE'
 export type EnvelopeStatus = 'DRAFT' | 'PENDING' | 'COMPLETED' | 'REJECTED' | 'CANCELLED'
 export type EnvelopeSource = 'DOCUMENT' | 'TEMPLATE' | 'TEMPLATE_DIRECT_LINK'
-export type RecipientRole = 'SIGNER' | 'VIEWER' | 'APPROVER' | 'ASSISTANT' | 'CC'
+export const RECIPIENT_ROLES = ['SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC'] as const
+export type RecipientRole = (typeof RECIPIENT_ROLES)[number]
 export type ReadStatus = 'NOT_OPENED' | 'OPENED'
 export type SigningStatus = 'NOT_SIGNED' | 'SIGNED' | 'REJECTED'
 export type SendStatus = 'NOT_SENT' | 'SENT'
 export type SigningOrder = 'PARALLEL' | 'SEQUENTIAL'
-export type FieldType =
-  | 'SIGNATURE' | 'FREE_SIGNATURE' | 'INITIALS' | 'NAME' | 'EMAIL' | 'DATE'
-  | 'TEXT' | 'NUMBER' | 'CHECKBOX' | 'RADIO' | 'DROPDOWN'
+export const FIELD_TYPES = [
+  'SIGNATURE', 'FREE_SIGNATURE', 'INITIALS', 'NAME', 'EMAIL', 'DATE',
+  'TEXT', 'NUMBER', 'CHECKBOX', 'RADIO', 'DROPDOWN',
+] as const
+export type FieldType = (typeof FIELD_TYPES)[number]
 
 /** Per-envelope settings. Free-form where the spec leaves values open. */
 export interface DocumentMeta {
@@ -118,4 +125,34 @@ export interface EnvelopePage {
   perPage: number
   totalPages: number
   totalCount: number
+}
+
+/** GET /embedding/session: what a presign token allows. */
+export interface EmbeddingSession {
+  teamId: string
+  scope: string | null
+  expiresAt: string
+}
+
+/** The settings every new envelope starts with. */
+export const DEFAULT_DOCUMENT_META: DocumentMeta = {
+  subject: null,
+  message: null,
+  timezone: 'Etc/UTC',
+  dateFormat: 'yyyy-MM-dd hh:mm a',
+  redirectUrl: null,
+  signingOrder: 'PARALLEL',
+  allowDictateNextSigner: false,
+  typedSignatureEnabled: true,
+  uploadSignatureEnabled: true,
+  drawSignatureEnabled: true,
+  language: 'en',
+  distributionMethod: 'EMAIL',
+  emailSettings: null,
+}
+
+/** The legacy numeric id in a secondaryId: `document_42` -> 42; null when there is none. */
+export function legacyId(secondaryId: string): number | null {
+  const n = Number(/^(?:document|template)_(\d+)$/.exec(secondaryId)?.[1])
+  return Number.isSafeInteger(n) && n > 0 ? n : null
 }
