@@ -9,7 +9,8 @@ import { assertEditable } from '../domain/status.js'
 import { placeFromPlaceholders } from '../pdf/placeholders.js'
 import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
 import { numericParam } from './recipient.js'
-import { CoordinateField, EnvelopeId, FIELD_TYPES, FieldMeta, ItemId, NumericId, PlaceholderField } from './schemas.js'
+import { FIELD_TYPES } from '../../../src/protocol/index.js'
+import { CoordinateField, EnvelopeId, FieldMeta, ItemId, NumericId, PlaceholderField } from './schemas.js'
 
 const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(z.unknown()).min(1).max(500) })
 

@@ -1,20 +1,7 @@
 import { z } from 'zod'
+import { FIELD_TYPES, RECIPIENT_ROLES } from '../../../src/protocol/index.js'
 
 /** Request schemas shared by several resources (types flow from these). */
-export const RECIPIENT_ROLES = ['SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC'] as const
-export const FIELD_TYPES = [
-  'SIGNATURE',
-  'FREE_SIGNATURE',
-  'INITIALS',
-  'NAME',
-  'EMAIL',
-  'DATE',
-  'TEXT',
-  'NUMBER',
-  'CHECKBOX',
-  'RADIO',
-  'DROPDOWN',
-] as const
 export const VISIBILITIES = ['EVERYONE', 'MANAGER_AND_ABOVE', 'ADMIN'] as const
 
 export const EnvelopeId = z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id (envelope_...)')

@@ -1,6 +1,7 @@
 import { z } from 'zod'
+import { DEFAULT_DOCUMENT_META as PROTOCOL_DEFAULTS } from '../../../src/protocol/index.js'
 
-/** documentMeta (CONTRACT.md "API shapes"): every key always present, with these defaults. */
+/** documentMeta (src/protocol/api.ts): every key always present, with these defaults. */
 export const DocumentMetaSchema = z.object({
   subject: z.string().max(255).nullable(),
   message: z.string().max(5000).nullable(),
@@ -20,18 +21,5 @@ export type DocumentMeta = z.infer<typeof DocumentMetaSchema>
 
 export const DocumentMetaPatchSchema = DocumentMetaSchema.partial().strict()
 
-export const DEFAULT_DOCUMENT_META: DocumentMeta = {
-  subject: null,
-  message: null,
-  timezone: 'Etc/UTC',
-  dateFormat: 'yyyy-MM-dd hh:mm a',
-  redirectUrl: null,
-  signingOrder: 'PARALLEL',
-  allowDictateNextSigner: false,
-  typedSignatureEnabled: true,
-  uploadSignatureEnabled: true,
-  drawSignatureEnabled: true,
-  language: 'en',
-  distributionMethod: 'EMAIL',
-  emailSettings: null,
-}
+/** The protocol's defaults, checked against the schema the API enforces. */
+export const DEFAULT_DOCUMENT_META: DocumentMeta = DocumentMetaSchema.parse(PROTOCOL_DEFAULTS)

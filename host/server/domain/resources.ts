@@ -5,7 +5,7 @@ import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { secondaryId } from './ids.js'
 import type { EnvelopeStatus, EnvelopeType } from './status.js'
 
-/** Database rows (snake_case) and the API resources they become (CONTRACT.md "API shapes"). */
+/** Database rows (snake_case) and the API resources they become (src/protocol/api.ts, documented in host/README.md). */
 export interface EnvelopeRow {
   id: string
   team_id: string
