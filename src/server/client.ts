@@ -23,9 +23,8 @@ export interface FileInput {
   type?: string
 }
 
-export interface CreateEnvelopeFieldInput {
-  /** Index of the uploaded file (0-based) or its file name. */
-  identifier: number | string
+/** Where a field goes on its page, in percent of the page; `page` is 1-based. */
+export interface FieldPlacement {
   type: FieldType
   page: number
   positionX: number
@@ -33,6 +32,11 @@ export interface CreateEnvelopeFieldInput {
   width: number
   height: number
   fieldMeta?: Record<string, unknown>
+}
+
+export interface CreateEnvelopeFieldInput extends FieldPlacement {
+  /** Index of the uploaded file (0-based) or its file name. */
+  identifier: number | string
 }
 
 export interface RecipientInput {
@@ -64,17 +68,10 @@ export type GetManyInput =
   | { type: 'documentId' | 'templateId'; ids: number[] }
 
 /** A field placed by coordinates (percent of the page). */
-export interface FieldCoordinateInput {
+export interface FieldCoordinateInput extends FieldPlacement {
   recipientId: number
   /** Default: the envelope's first item. */
   envelopeItemId?: string
-  type: FieldType
-  page: number
-  positionX: number
-  positionY: number
-  width: number
-  height: number
-  fieldMeta?: Record<string, unknown>
 }
 
 /** A field placed where `placeholder` text occurs in the PDF. */

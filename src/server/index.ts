@@ -40,6 +40,7 @@ export type {
   FileInput,
   CreateEnvelopeInput,
   CreateEnvelopeFieldInput,
+  FieldPlacement,
   UpdateEnvelopeInput,
   ListEnvelopesInput,
   GetManyInput,
