@@ -3,6 +3,8 @@
  * (a) a bare node:http handler answering fixed JSON, (b) presign-token minting,
  * (c) GET /envelope/{id}, (d) POST /envelope/create with a one-page PDF.
  * Targets: (b)/(a) >= 0.5, (c)/(a) >= 0.3.   Run: npx tsx bench/host.ts  (DATABASE_URL: PostgreSQL)
+ * Each line also gives the servers' CPU time per request (this process runs only the servers), a
+ * figure that moves much less than req/s when other work shares the machine.
  * Env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10).
  */
 import { execFile } from 'node:child_process'
@@ -29,7 +31,7 @@ interface Target {
   bodyFile?: string
 }
 
-function autocannon(t: Target, duration: number): Promise<{ requests: { average: number }; latency: { p99: number }; errors: number; non2xx: number }> {
+function autocannon(t: Target, duration: number): Promise<{ requests: { average: number; total: number }; latency: { p99: number }; errors: number; non2xx: number }> {
   const args = [AUTOCANNON, '--json', '-c', String(connections), '-d', String(duration), '-m', t.method ?? 'GET']
   for (const [k, v] of Object.entries(t.headers ?? {})) args.push('-H', `${k}=${v}`)
   if (t.bodyFile) args.push('-i', t.bodyFile)
@@ -41,10 +43,14 @@ function autocannon(t: Target, duration: number): Promise<{ requests: { average:
 
 async function measure(name: string, t: Target) {
   await autocannon(t, 1) // warm-up: JIT, caches, connection pools
+  const cpu0 = process.cpuUsage()
   const r = await autocannon(t, seconds)
+  const cpu = process.cpuUsage(cpu0)
+  const cpuPerRequest = (cpu.user + cpu.system) / Math.max(1, r.requests.total)
   const bad = r.errors + r.non2xx
   console.log(
-    `${name.padEnd(42)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p99 ${String(r.latency.p99).padStart(4)} ms${bad ? `   (${bad} failed!)` : ''}`,
+    `${name.padEnd(42)} ${r.requests.average.toFixed(0).padStart(7)} req/s   p99 ${String(r.latency.p99).padStart(4)} ms` +
+      `   ${cpuPerRequest.toFixed(0).padStart(5)} µs CPU/req${bad ? `   (${bad} failed!)` : ''}`,
   )
   return r.requests.average
 }
