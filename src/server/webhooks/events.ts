@@ -3,8 +3,9 @@ import type {
   AuthOptions, DocumentMeta, EnvelopeSource, EnvelopeStatus, ReadStatus, RecipientRole, SendStatus, SigningStatus,
 } from '../../protocol/api.js'
 import {
-  any, arr, bool, both, int, isNull, literal, nullable, num, obj, optional, record, str, type Schema,
+  any, arr, both, int, isNull, literal, nullable, num, obj, optional, record, str, type Schema,
 } from '../check.js'
+import { documentMeta as apiDocumentMeta } from '../schemas.js'
 
 /** Events whose payload is the full document payload. */
 export const FULL_PAYLOAD_EVENTS = ['DOCUMENT_CREATED', 'DOCUMENT_SENT', 'DOCUMENT_COMPLETED', 'DOCUMENT_CANCELLED'] as const
@@ -140,22 +141,8 @@ const recipient = obj<WebhookRecipient>({
   authOptions: nullable(obj<AuthOptions>({ accessAuth: nullable(arr(any)), actionAuth: nullable(arr(any)) })),
 })
 
-const documentMeta = obj<WebhookDocumentMeta>({
-  id: optional(str),
-  subject: nullable(str),
-  message: nullable(str),
-  timezone: str,
-  dateFormat: str,
-  redirectUrl: nullable(str),
-  signingOrder: literal('PARALLEL', 'SEQUENTIAL'),
-  allowDictateNextSigner: bool,
-  typedSignatureEnabled: bool,
-  uploadSignatureEnabled: bool,
-  drawSignatureEnabled: bool,
-  language: str,
-  distributionMethod: str,
-  emailSettings: nullable(record),
-})
+// The API's documentMeta check, plus the id the spec lists for webhook payloads.
+const documentMeta = both(apiDocumentMeta, obj<Pick<WebhookDocumentMeta, 'id'>>({ id: optional(str) }))
 
 const status = literal('DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED')
 const source = literal('DOCUMENT', 'TEMPLATE', 'TEMPLATE_DIRECT_LINK')
