@@ -1,3 +1,4 @@
+import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { Hono, type Context, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -20,6 +21,22 @@ const PREFLIGHT = {
   'Access-Control-Max-Age': '600',
 }
 
+/** /api/v2 and its /api/v2-beta alias, with or without a path after them. */
+const API_PATH = /^\/api\/v2(?:-beta)?(?:[/?#]|$)/
+
+/**
+ * CORS for any origin, no credentials, on every API response (errors and 404s included): the
+ * header is set on the node response before the app runs. Set through Hono (c.header, or a
+ * second header in c.json) it would turn each response's headers into a Headers object, which
+ * @hono/node-server copies header by header instead of passing the plain object to writeHead.
+ */
+export function withApiCors(listener: RequestListener): RequestListener {
+  return (req: IncomingMessage, res: ServerResponse) => {
+    if (API_PATH.test(req.url ?? '')) res.setHeader('Access-Control-Allow-Origin', '*')
+    listener(req, res)
+  }
+}
+
 /** The API v2 routes, mounted at /api/v2 and at its /api/v2-beta alias. */
 function api(ctx: HostContext) {
   const r = new Hono<AppEnv>()
@@ -36,10 +53,8 @@ function api(ctx: HostContext) {
   }
   // One gate for every API request: CORS, body size, then who is calling.
   r.use('*', async (c, next) => {
-    // CORS for any origin, no credentials; set through c.header (hono/cors touches c.res before the
-    // handler runs, which makes every response be built twice).
+    // Preflights end here; withApiCors gives every API response its Access-Control-Allow-Origin.
     if (c.req.method === 'OPTIONS') return c.body(null, 204, PREFLIGHT)
-    c.header('Access-Control-Allow-Origin', '*')
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       // A declared length is checked from the header alone; only a chunked body is metered as read.
       const length = c.req.header('content-length')

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
-import { serve } from '@hono/node-server'
-import type { Server } from 'node:http'
-import { createApp } from './app.js'
+import { getRequestListener } from '@hono/node-server'
+import { createServer, type Server } from 'node:http'
+import { createApp, withApiCors } from './app.js'
 import { hostCaches } from './cache.js'
 import { createApiToken, revokeApiToken, type TokenExpiry } from './auth/api-tokens.js'
 import { loadPresignSecret } from './auth/presign.js'
@@ -56,10 +56,12 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const presignSecret = await loadPresignSecret(db)
     const adminSecret = embedded ? randomBytes(32).toString('base64url') : null
     const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret })
+    const listener = withApiCors(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
-      const s = serve({ fetch: app.fetch, port: config.port, hostname: config.hostname }, resolve) as Server
+      const s = createServer(listener)
       server = s
       s.once('error', reject)
+      s.listen(config.port, config.hostname, () => resolve(s.address() as AddressInfo))
     })
     const loopback = ['0.0.0.0', '::', ''].includes(config.hostname) ? '127.0.0.1' : config.hostname
     const host = loopback.includes(':') ? `[${loopback}]` : loopback
