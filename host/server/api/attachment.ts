@@ -1,10 +1,9 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { notFound } from '../errors.js'
-import { recordChange } from '../domain/changes.js'
+import { editEnvelope } from '../domain/changes.js'
 import { newId } from '../domain/ids.js'
-import { findEnvelope, findParent, toAttachment, type AttachmentRow } from '../domain/resources.js'
-import { assertEditable } from '../domain/status.js'
+import { findEnvelope, toAttachment, type AttachmentRow } from '../domain/resources.js'
 import { jsonBody, parse, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId } from './schemas.js'
 
@@ -32,12 +31,9 @@ export function attachmentRoutes(ctx: HostContext) {
   r.post('/envelope/attachment/create', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, z.object({ envelopeId: EnvelopeId, data: AttachmentData }))
-    const id = await ctx.db.transaction(async (tx) => {
-      const e = await findEnvelope(tx, p, body.envelopeId, true)
-      assertEditable(e)
+    const id = await editEnvelope(ctx.db, p, { envelopeId: body.envelopeId }, async (tx, e) => {
       const id = newId.attachment()
       await tx.query('insert into attachments (id, envelope_id, label, data) values ($1, $2, $3, $4)', [id, e.id, body.data.label, body.data.data])
-      await recordChange(tx, p, e)
       return id
     })
     return c.json({ id })
@@ -46,11 +42,8 @@ export function attachmentRoutes(ctx: HostContext) {
   r.post('/envelope/attachment/update', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, z.object({ id: AttachmentId, data: AttachmentData }))
-    await ctx.db.transaction(async (tx) => {
-      const e = await findParent(tx, p, 'attachments', body.id, 'attachment', true)
-      assertEditable(e)
+    await editEnvelope(ctx.db, p, { table: 'attachments', id: body.id, what: 'attachment' }, async (tx) => {
       await tx.query('update attachments set label = $2, data = $3 where id = $1', [body.id, body.data.label, body.data.data])
-      await recordChange(tx, p, e)
     })
     return c.json({ success: true })
   })
@@ -58,11 +51,8 @@ export function attachmentRoutes(ctx: HostContext) {
   r.post('/envelope/attachment/delete', async (c) => {
     const p = principal(c)
     const { id } = await jsonBody(c, z.object({ id: AttachmentId }))
-    await ctx.db.transaction(async (tx) => {
-      const e = await findParent(tx, p, 'attachments', id, 'attachment', true)
-      assertEditable(e)
+    await editEnvelope(ctx.db, p, { table: 'attachments', id: id, what: 'attachment' }, async (tx) => {
       await tx.query('delete from attachments where id = $1', [id])
-      await recordChange(tx, p, e)
     })
     return c.json({ success: true })
   })

@@ -1,11 +1,10 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { issue, notFound, type ApiIssue } from '../errors.js'
-import { recordChange } from '../domain/changes.js'
+import { editEnvelope } from '../domain/changes.js'
 import { insertFields, placementIssues, throwIfIssues, type FieldPlacement } from '../domain/fields.js'
 import { itemsOf } from '../domain/items.js'
-import { findEnvelope, findParent, toField, type FieldRow } from '../domain/resources.js'
-import { assertEditable } from '../domain/status.js'
+import { findParent, toField, type FieldRow } from '../domain/resources.js'
 import { placeFromPlaceholders } from '../pdf/placeholders.js'
 import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
 import { numericParam } from './recipient.js'
@@ -53,9 +52,7 @@ export function fieldRoutes(ctx: HostContext) {
     const p = principal(c)
     const body = await jsonBody(c, CreateMany)
     const entries = parseEntries(body.data)
-    const rows = await ctx.db.transaction(async (tx) => {
-      const e = await findEnvelope(tx, p, body.envelopeId, true)
-      assertEditable(e)
+    const rows = await editEnvelope(ctx.db, p, { envelopeId: body.envelopeId }, async (tx, e) => {
       const items = await itemsOf(tx, e.id)
       const recipients = new Set((await tx.query<{ id: number }>('select id from recipients where envelope_id = $1', [e.id])).map((x) => x.id))
       const placed: { index: number; field: FieldPlacement }[] = []
@@ -77,7 +74,6 @@ export function fieldRoutes(ctx: HostContext) {
       // Stored in request order, however each entry was placed.
       placed.sort((a, b) => a.index - b.index)
       const rows = await insertFields(tx, e.id, placed.map((x) => x.field))
-      await recordChange(tx, p, e)
       return rows
     })
     return c.json({ data: rows.map(toField) })
@@ -86,9 +82,7 @@ export function fieldRoutes(ctx: HostContext) {
   r.post('/envelope/field/update-many', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, UpdateMany)
-    const rows = await ctx.db.transaction(async (tx) => {
-      const e = await findEnvelope(tx, p, body.envelopeId, true)
-      assertEditable(e)
+    const rows = await editEnvelope(ctx.db, p, { envelopeId: body.envelopeId }, async (tx, e) => {
       const items = await itemsOf(tx, e.id)
       const recipients = new Set((await tx.query<{ id: number }>('select id from recipients where envelope_id = $1', [e.id])).map((x) => x.id))
       const existing = new Map(
@@ -126,7 +120,6 @@ export function fieldRoutes(ctx: HostContext) {
         )
         out.push(row!)
       }
-      await recordChange(tx, p, e)
       return out
     })
     return c.json({ data: rows.map(toField) })
@@ -135,11 +128,8 @@ export function fieldRoutes(ctx: HostContext) {
   r.post('/envelope/field/delete', async (c) => {
     const p = principal(c)
     const { fieldId } = await jsonBody(c, z.object({ fieldId: NumericId }))
-    await ctx.db.transaction(async (tx) => {
-      const e = await findParent(tx, p, 'fields', fieldId, 'field', true)
-      assertEditable(e)
+    await editEnvelope(ctx.db, p, { table: 'fields', id: fieldId, what: 'field' }, async (tx) => {
       await tx.query('delete from fields where id = $1', [fieldId])
-      await recordChange(tx, p, e)
     })
     return c.json({ success: true })
   })

@@ -1,10 +1,9 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { ApiError, badRequest, issue, notFound } from '../errors.js'
-import { recordChange } from '../domain/changes.js'
+import { editEnvelope } from '../domain/changes.js'
 import { insertItems, itemsOf } from '../domain/items.js'
-import { findEnvelope, findParent, toItem, type ItemRow } from '../domain/resources.js'
-import { assertEditable } from '../domain/status.js'
+import { findParent, toItem, type ItemRow } from '../domain/resources.js'
 import { jsonBody, multipartBody, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId, ItemId } from './schemas.js'
 
@@ -31,22 +30,16 @@ export function itemRoutes(ctx: HostContext) {
     const p = principal(c)
     const { payload, files } = await multipartBody(c, z.object({ envelopeId: EnvelopeId }))
     if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
-    const rows = await ctx.db.transaction(async (tx) => {
-      const e = await findEnvelope(tx, p, payload.envelopeId, true)
-      assertEditable(e)
-      const rows = await insertItems(tx, e.id, files)
-      await recordChange(tx, p, e)
-      return rows
-    })
+    const rows = await editEnvelope(ctx.db, p, { envelopeId: payload.envelopeId }, (tx, e) =>
+      insertItems(tx, e.id, files),
+    )
     return c.json({ data: rows.map(toItem) })
   })
 
   r.post('/envelope/item/update-many', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, UpdateMany)
-    const rows = await ctx.db.transaction(async (tx) => {
-      const e = await findEnvelope(tx, p, body.envelopeId, true)
-      assertEditable(e)
+    const rows = await editEnvelope(ctx.db, p, { envelopeId: body.envelopeId }, async (tx, e) => {
       const items = new Set((await itemsOf(tx, e.id)).map((i) => i.id))
       const missing = body.data.flatMap((d, i) => (items.has(d.envelopeItemId) ? [] : [issue(['data', i, 'envelopeItemId'], 'Envelope item not found in this envelope')]))
       if (missing.length) throw badRequest(`invalid request: ${missing[0]!.path}: ${missing[0]!.message}`, missing)
@@ -58,7 +51,6 @@ export function itemRoutes(ctx: HostContext) {
         )
         out.push(row!)
       }
-      await recordChange(tx, p, e)
       return out
     })
     return c.json({ data: rows.map(toItem) })
@@ -68,14 +60,11 @@ export function itemRoutes(ctx: HostContext) {
   r.post('/envelope/item/delete', async (c) => {
     const p = principal(c)
     const { envelopeItemId } = await jsonBody(c, z.object({ envelopeItemId: ItemId }))
-    await ctx.db.transaction(async (tx) => {
-      const e = await findParent(tx, p, 'envelope_items', envelopeItemId, 'envelope item', true)
-      assertEditable(e)
+    await editEnvelope(ctx.db, p, { table: 'envelope_items', id: envelopeItemId, what: 'envelope item' }, async (tx, e) => {
       if ((await itemsOf(tx, e.id)).length <= 1) {
         throw new ApiError(400, 'LAST_ENVELOPE_ITEM', 'the last item of an envelope cannot be deleted')
       }
       await tx.query('delete from envelope_items where id = $1', [envelopeItemId])
-      await recordChange(tx, p, e)
     })
     return c.json({ success: true })
   })

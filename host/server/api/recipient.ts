@@ -1,10 +1,9 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { badRequest, issue, notFound } from '../errors.js'
-import { recordChange } from '../domain/changes.js'
+import { editEnvelope } from '../domain/changes.js'
 import { insertRecipients } from '../domain/recipients.js'
-import { findEnvelope, findParent, toRecipient, type RecipientRow } from '../domain/resources.js'
-import { assertEditable } from '../domain/status.js'
+import { findParent, toRecipient, type RecipientRow } from '../domain/resources.js'
 import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId, NumericId, RecipientInput } from './schemas.js'
 
@@ -39,11 +38,8 @@ export function recipientRoutes(ctx: HostContext) {
   r.post('/envelope/recipient/create-many', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, z.object({ envelopeId: EnvelopeId, data: z.array(RecipientInput).min(1).max(100) }))
-    const out = await ctx.db.transaction(async (tx) => {
-      const e = await findEnvelope(tx, p, body.envelopeId, true)
-      assertEditable(e)
+    const out = await editEnvelope(ctx.db, p, { envelopeId: body.envelopeId }, async (tx, e) => {
       const rows = await insertRecipients(tx, e.id, body.data)
-      await recordChange(tx, p, e)
       return rows.map((row) => toRecipient(row, e))
     })
     return c.json({ data: out })
@@ -52,9 +48,7 @@ export function recipientRoutes(ctx: HostContext) {
   r.post('/envelope/recipient/update-many', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, UpdateMany)
-    const out = await ctx.db.transaction(async (tx) => {
-      const e = await findEnvelope(tx, p, body.envelopeId, true)
-      assertEditable(e)
+    const out = await editEnvelope(ctx.db, p, { envelopeId: body.envelopeId }, async (tx, e) => {
       const rows: RecipientRow[] = []
       for (const [i, d] of body.data.entries()) {
         const [row] = await tx.query<RecipientRow>(
@@ -66,7 +60,6 @@ export function recipientRoutes(ctx: HostContext) {
         if (!row) throw badRequest(`invalid request: data.${i}.id: Recipient not found in this envelope`, [issue(['data', i, 'id'], 'Recipient not found in this envelope')])
         rows.push(row)
       }
-      await recordChange(tx, p, e)
       return rows.map((row) => toRecipient(row, e))
     })
     return c.json({ data: out })
@@ -75,11 +68,8 @@ export function recipientRoutes(ctx: HostContext) {
   r.post('/envelope/recipient/delete', async (c) => {
     const p = principal(c)
     const { recipientId } = await jsonBody(c, z.object({ recipientId: NumericId }))
-    await ctx.db.transaction(async (tx) => {
-      const e = await findParent(tx, p, 'recipients', recipientId, 'recipient', true)
-      assertEditable(e)
+    await editEnvelope(ctx.db, p, { table: 'recipients', id: recipientId, what: 'recipient' }, async (tx) => {
       await tx.query('delete from recipients where id = $1', [recipientId])
-      await recordChange(tx, p, e)
     })
     return c.json({ success: true })
   })

@@ -1,9 +1,10 @@
 import type { Principal } from '../auth/principal.js'
 import { CHANNELS } from '../cache.js'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { emit, updatedEvent } from '../events/index.js'
 import { touch } from './fields.js'
-import { loadEnvelope, type EnvelopeRow } from './resources.js'
+import { findEnvelope, findParent, loadEnvelope, type EnvelopeRow } from './resources.js'
+import { assertEditable } from './status.js'
 
 /** After any change to an envelope or its parts: bump updatedAt and emit its type's update event. */
 export async function recordChange(tx: Queryable, p: Principal, e: EnvelopeRow): Promise<void> {
@@ -11,4 +12,31 @@ export async function recordChange(tx: Queryable, p: Principal, e: EnvelopeRow):
   await tx.notify(CHANNELS.envelopes, e.id)
   const event = updatedEvent(e.type)
   if (event) await emit(tx, e.team_id, event, await loadEnvelope(tx, p, e.id))
+}
+
+/** What an edit addresses: an envelope by id, or the envelope owning a child row. */
+export type EditTarget =
+  | { envelopeId: string }
+  | { table: Parameters<typeof findParent>[2]; id: string | number; what: string }
+
+/**
+ * One edit of an envelope's parts, in one transaction: lock the envelope the principal may see,
+ * check its status allows editing, do the work, then record the change.
+ */
+export function editEnvelope<T>(
+  db: Db,
+  p: Principal,
+  target: EditTarget,
+  work: (tx: Queryable, e: EnvelopeRow) => Promise<T>,
+): Promise<T> {
+  return db.transaction(async (tx) => {
+    const e =
+      'envelopeId' in target
+        ? await findEnvelope(tx, p, target.envelopeId, true)
+        : await findParent(tx, p, target.table, target.id, target.what, true)
+    assertEditable(e)
+    const result = await work(tx, e)
+    await recordChange(tx, p, e)
+    return result
+  })
 }
