@@ -24,13 +24,7 @@ export interface FileInput {
 }
 
 /** Where a field goes on its page, in percent of the page; `page` is 1-based. */
-export interface FieldPlacement {
-  type: FieldType
-  page: number
-  positionX: number
-  positionY: number
-  width: number
-  height: number
+export interface FieldPlacement extends Pick<Field, 'type' | 'page' | 'positionX' | 'positionY' | 'width' | 'height'> {
   fieldMeta?: Record<string, unknown>
 }
 
