@@ -1,0 +1,166 @@
+/**
+ * The recipient side of the wire (PROTOCOL.md "Signing embed"): the signing page's URL and
+ * options, the `{action, data}` messages it posts, and the signing API the pages call.
+ */
+import { encodeOptions, type EmbedCssVars } from './options.js'
+import type { DocumentMeta, EnvelopeStatus, FieldType, RecipientRole, SigningStatus, ReadStatus } from './api.js'
+
+/** `/sign/{token}` is the link recipients get; `/embed/sign/{token}` is the same page for iframes. */
+export const SIGN_ROUTES = {
+  page: '/sign/:token',
+  embed: '/embed/sign/:token',
+} as const
+
+export function signPath(kind: keyof typeof SIGN_ROUTES, token: string): string {
+  return SIGN_ROUTES[kind].replace(':token', encodeURIComponent(token))
+}
+
+/** Options in the hash of the signing embed. */
+export interface SignOptions {
+  name?: string
+  email?: string
+  lockName?: boolean
+  lockEmail?: boolean
+  /** Show the reject action. Default true (see host/README.md). */
+  allowDocumentRejection?: boolean
+  css?: string
+  cssVars?: EmbedCssVars
+  darkModeDisabled?: boolean
+  language?: string
+  /** Extension: the embedding page's origin. */
+  parentOrigin?: string
+}
+
+/** `{host}/embed/sign/{token}#{encodedOptions}`. */
+export function buildSignUrl(args: { host: string; token: string; options: SignOptions }): string {
+  return `${args.host.replace(/\/+$/, '')}${signPath('embed', args.token)}#${encodeOptions(args.options)}`
+}
+
+// ---- messages --------------------------------------------------------------------------------
+
+export interface SignedData {
+  token: string
+  /** The legacy numeric id of the document (`document_42` -> 42). */
+  documentId: number
+  recipientId: number
+  /** Ours: the envelope id. */
+  envelopeId?: string
+}
+export type RejectedData = SignedData & { reason: string }
+
+export type SignMessage =
+  | { action: 'document-ready'; data?: undefined }
+  | { action: 'document-completed'; data: SignedData }
+  | { action: 'document-rejected'; data: RejectedData }
+  | { action: 'document-error'; data: string }
+export type SignAction = SignMessage['action']
+
+const str = (v: unknown) => typeof v === 'string'
+const id = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+const signed = (d: unknown): d is Record<string, unknown> => {
+  if (!d || typeof d !== 'object') return false
+  const m = d as Record<string, unknown>
+  return str(m.token) && id(m.documentId) && id(m.recipientId) && (m.envelopeId === undefined || str(m.envelopeId))
+}
+
+const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
+  'document-ready': () => true,
+  'document-completed': signed,
+  'document-rejected': (d) => signed(d) && str(d.reason),
+  'document-error': str,
+}
+
+/** The message if `data` is a well-formed `{action, data}` one, else null. Never throws. */
+export function parseSignMessage(data: unknown): SignMessage | null {
+  if (!data || typeof data !== 'object') return null
+  const m = data as Record<string, unknown>
+  const check = typeof m.action === 'string' && Object.hasOwn(SIGN_CHECKS, m.action) ? SIGN_CHECKS[m.action as SignAction] : null
+  return check && check(m.data) ? (m as SignMessage) : null
+}
+
+// ---- the signing API (host: /api/signing, `Authorization: Bearer <recipient token>`) ---------
+
+/**
+ * What the page shows. READY: the recipient may act now. The others are end or wait screens:
+ * NOT_YOUR_TURN (sequential, someone before has not completed), ALREADY_COMPLETED (this
+ * recipient is done, the envelope is not), COMPLETED (the envelope is: download), REJECTED,
+ * CANCELLED, EXPIRED (this recipient's link deadline passed), NOT_SENT (still a draft).
+ */
+export type SigningState =
+  | 'READY'
+  | 'NOT_YOUR_TURN'
+  | 'ALREADY_COMPLETED'
+  | 'COMPLETED'
+  | 'REJECTED'
+  | 'CANCELLED'
+  | 'EXPIRED'
+  | 'NOT_SENT'
+
+export interface SigningField {
+  id: number
+  envelopeItemId: string
+  type: FieldType
+  page: number
+  positionX: number
+  positionY: number
+  width: number
+  height: number
+  /** `{type, label, required, options}` as the editor writes it. */
+  fieldMeta: Record<string, unknown> | null
+  inserted: boolean
+  /** The value once inserted (signature fields: a PNG data URL). */
+  customText: string | null
+}
+
+export interface SigningSession {
+  state: SigningState
+  envelope: {
+    id: string
+    documentId: number
+    title: string
+    status: EnvelopeStatus
+    documentMeta: DocumentMeta
+    completedAt: string | null
+    items: { id: string; title: string; order: number; pageCount: number }[]
+  }
+  recipient: {
+    id: number
+    name: string
+    email: string
+    role: RecipientRole
+    readStatus: ReadStatus
+    signingStatus: SigningStatus
+    signedAt: string | null
+    rejectionReason: string | null
+    signingOrder: number | null
+    expiresAt: string | null
+  }
+  /** This recipient's fields. */
+  fields: SigningField[]
+  /** Sequential order with allowDictateNextSigner: the next recipient, whose name/e-mail this one may change. */
+  nextSigner: { id: number; name: string; email: string } | null
+  /** NOT_YOUR_TURN: who has still to act before this recipient. */
+  waitingFor: { name: string; email: string }[]
+}
+
+/**
+ * A field's value in `POST /api/signing/complete`: CHECKBOX takes the checked options; SIGNATURE,
+ * INITIALS and FREE_SIGNATURE a `data:image/png;base64,` URL; DATE is stamped by the service
+ * (any value sent is ignored); every other type a string.
+ */
+export type SigningFieldValue = string | string[]
+
+export interface SigningCompleteRequest {
+  fields: { id: number; value: SigningFieldValue }[]
+  /** Only where `nextSigner` was offered. */
+  nextSigner?: { name: string; email: string }
+}
+
+export interface SigningResult {
+  /** The envelope's status afterwards (COMPLETED when this was the last action needed). */
+  status: EnvelopeStatus
+  redirectUrl: string | null
+}
+
+/** Field types whose value is an image. */
+export const SIGNATURE_FIELD_TYPES: readonly FieldType[] = ['SIGNATURE', 'FREE_SIGNATURE', 'INITIALS']
