@@ -12,6 +12,8 @@ import { fieldRoutes } from './api/field.js'
 import type { AppEnv, HostContext } from './api/http.js'
 import { itemRoutes } from './api/item.js'
 import { recipientRoutes } from './api/recipient.js'
+import { lifecycleRoutes } from './api/lifecycle.js'
+import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
 
 const PREFLIGHT = {
@@ -65,6 +67,7 @@ function api(ctx: HostContext) {
   })
   // Fixed paths before the envelope module's /envelope/:id.
   r.route('/', embeddingRoutes(ctx))
+  r.route('/', lifecycleRoutes(ctx))
   r.route('/', itemRoutes(ctx))
   r.route('/', recipientRoutes(ctx))
   r.route('/', fieldRoutes(ctx))
@@ -73,13 +76,21 @@ function api(ctx: HostContext) {
   return r
 }
 
+/** The signing pages' API: same origin, body size capped like the API's. */
+function signingApi(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  r.use('*', bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large') } }))
+  r.route('/', signingRoutes(ctx))
+  return r
+}
+
 function errorResponse(err: Error, c: Context): Response {
   if (err instanceof ApiError) return c.json(err.toJSON(), err.status)
   if (err instanceof HTTPException && err.status < 500) {
     return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
   }
-  // The path only: query strings carry tokens.
-  console.error(`${c.req.method} ${c.req.path} failed:`, err)
+  // The path only (query strings carry tokens), with a signing link's token masked.
+  console.error(`${c.req.method} ${c.req.path.replace(/\/sign\/[^/]+/, '/sign/***')} failed:`, err)
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
 }
 
@@ -88,6 +99,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null }) {
   const v2 = api(ctx)
   app.route('/api/v2', v2)
   app.route('/api/v2-beta', v2)
+  app.route('/api/signing', signingApi(ctx))
   app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
   app.route('/', pageRoutes(ctx.config.appDistDir))
 

@@ -11,6 +11,7 @@ import { openDb, type Db } from './db/index.js'
 import type { Plan } from './domain/plans.js'
 import { createTeam } from './domain/teams.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
+import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
 
 export interface StartHostOptions {
   /** 0 = a free port. Default: PORT or 3100. */
@@ -55,7 +56,13 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   try {
     const presignSecret = await loadPresignSecret(db)
     const adminSecret = embedded ? randomBytes(32).toString('base64url') : null
-    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret })
+    let sealing: Promise<SealingKey> | undefined
+    const sealingKey = () => {
+      sealing ??= loadSealingKey(db)
+      sealing.catch(() => (sealing = undefined))
+      return sealing
+    }
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey })
     const listener = withApiCors(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(listener)

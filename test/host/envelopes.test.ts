@@ -115,6 +115,8 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
         width: 30,
         height: 5,
         fieldMeta: null,
+        inserted: false,
+        customText: '',
       },
       expect.objectContaining({ envelopeItemId: e.envelopeItems[1].id, type: 'DATE' }),
     ])

@@ -14,7 +14,8 @@ import { canSee, findEnvelope, loadEnvelope, loadEnvelopes, loadForCache, visibl
 import { CHANNELS } from '../cache.js'
 import { iso } from '../db/index.js'
 import { assertEditable, deletionKind } from '../domain/status.js'
-import { jsonBody, multipartBody, parse, principal, type AppEnv, type HostContext } from './http.js'
+import { clientOf, jsonBody, multipartBody, parse, principal, type AppEnv, type HostContext } from './http.js'
+import { audit, teamActor } from '../domain/audit.js'
 import { CreatePayloadField, EnvelopeId, RecipientInput, VISIBILITIES } from './schemas.js'
 
 const CreatePayload = z.object({
@@ -112,6 +113,7 @@ export function envelopeRoutes(ctx: HostContext) {
         pending.map((f) => ({ ...f.field, recipientId: recipients[f.recipient]!.id, envelopeItemId: items[f.file]!.id })),
       )
       await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', await loadEnvelope(tx, p, id))
+      await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', teamActor(p, clientOf(c)), { title: payload.title ?? null, type: payload.type })
       return id
     })
     return c.json({ id })
@@ -177,6 +179,7 @@ export function envelopeRoutes(ctx: HostContext) {
         ],
       )
       await recordChange(tx, p, e)
+      await audit(tx, e, 'DOCUMENT_META_UPDATED', teamActor(p, clientOf(c)), { data: body.data ?? {}, meta: body.meta ?? {} })
       return loadEnvelope(tx, p, e.id)
     })
     return c.json(env)
@@ -197,6 +200,7 @@ export function envelopeRoutes(ctx: HostContext) {
         snapshot.deletedAt = iso(row!.deleted_at)
       }
       await tx.notify(CHANNELS.envelopes, e.id)
+      await audit(tx, e, 'DOCUMENT_DELETED', teamActor(p, clientOf(c)), { kind: deletionKind(e.status) })
       await emit(tx, e.team_id, e.type === 'DOCUMENT' ? 'DOCUMENT_CANCELLED' : 'TEMPLATE_DELETED', snapshot)
     })
     return c.json({ success: true })

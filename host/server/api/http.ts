@@ -7,6 +7,9 @@ import { ApiError, badRequest, fromZod, issue } from '../errors.js'
 import type { HostConfig } from '../config.js'
 import type { HostCaches } from '../cache.js'
 import { inspectPdf } from '../pdf/inspect.js'
+import type { SealingKey } from '../pdf/sealing-key.js'
+import { getConnInfo } from '@hono/node-server/conninfo'
+import type { Client } from '../domain/audit.js'
 
 /** What every handler can reach: the database, its caches, settings and the presign key. */
 export interface HostContext {
@@ -14,6 +17,8 @@ export interface HostContext {
   cache: HostCaches
   config: HostConfig
   presignSecret: PresignKey
+  /** The certificate completed documents are sealed with (made on first use, then kept). */
+  sealingKey: () => Promise<SealingKey>
 }
 
 export type AppEnv = { Variables: { principal: Principal } }
@@ -81,3 +86,26 @@ export async function multipartBody<S extends z.ZodType>(c: Ctx, schema: S): Pro
 }
 
 export const principal = (c: Ctx) => c.get('principal')
+
+/** Where the request came from, for the audit trail: the peer address (no proxy headers are trusted). */
+export function clientOf(c: Context): Client {
+  let ipAddress: string | null = null
+  try {
+    ipAddress = getConnInfo(c).remote.address ?? null
+  } catch {}
+  return { ipAddress, userAgent: c.req.header('user-agent')?.slice(0, 500) ?? null }
+}
+
+/** The public origin links are built on: PUBLIC_URL, else the origin this request reached. */
+export const publicOrigin = (ctx: HostContext, c: Context) => ctx.config.publicUrl ?? new URL(c.req.url).origin
+
+/** A PDF download: the file name kept readable for old clients, exact in filename*. */
+export function pdfResponse(c: Context, bytes: Uint8Array, title: string): Response {
+  const name = /\.pdf$/i.test(title) ? title : `${title}.pdf`
+  return c.body(new Uint8Array(bytes), 200, {
+    'Content-Type': 'application/pdf',
+    'Content-Length': String(bytes.byteLength),
+    'Content-Disposition': `attachment; filename="${name.replace(/[^\w. -]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+    'Cache-Control': 'private, no-store',
+  })
+}

@@ -2,9 +2,9 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { editEnvelope } from '../domain/changes.js'
-import { insertItems, itemsOf } from '../domain/items.js'
+import { insertItems, itemPdf, itemsOf } from '../domain/items.js'
 import { findParent, toItem, type ItemRow } from '../domain/resources.js'
-import { jsonBody, multipartBody, principal, type AppEnv, type HostContext } from './http.js'
+import { jsonBody, multipartBody, parse, pdfResponse, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId, ItemId } from './schemas.js'
 
 const UpdateMany = z.object({
@@ -22,6 +22,8 @@ const UpdateMany = z.object({
     .min(1)
     .max(100),
 })
+
+const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
 
 export function itemRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
@@ -70,21 +72,11 @@ export function itemRoutes(ctx: HostContext) {
   })
 
   r.get('/envelope/item/:id/download', async (c) => {
-    const p = principal(c)
     const id = c.req.param('id')
-    await findParent(ctx.db, p, 'envelope_items', id, 'envelope item')
-    const [row] = await ctx.db.query<{ bytes: Uint8Array; title: string }>(
-      'select d.bytes, i.title from envelope_items i join document_data d on d.id = i.document_data_id where i.id = $1',
-      [id],
-    )
-    if (!row) throw notFound('envelope item')
-    const name = /\.pdf$/i.test(row.title) ? row.title : `${row.title}.pdf`
-    return c.body(new Uint8Array(row.bytes), 200, {
-        'Content-Type': 'application/pdf',
-        'Content-Length': String(row.bytes.byteLength),
-        'Content-Disposition': `attachment; filename="${name.replace(/[^\w. -]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
-        'Cache-Control': 'private, no-store',
-    })
+    const { version } = parse(DownloadQuery, c.req.query())
+    await findParent(ctx.db, principal(c), 'envelope_items', id, 'envelope item')
+    const { title, bytes } = await itemPdf(ctx.db, id, version)
+    return pdfResponse(c, bytes, title)
   })
 
   return r

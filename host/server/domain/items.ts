@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/index.js'
+import { ApiError, notFound } from '../errors.js'
 import { newId } from './ids.js'
 import type { ItemRow } from './resources.js'
 
@@ -35,4 +36,26 @@ export async function insertItems(tx: Queryable, envelopeId: string, files: NewI
 
 export async function itemsOf(tx: Queryable, envelopeId: string): Promise<ItemRow[]> {
   return tx.query<ItemRow>('select * from envelope_items where envelope_id = $1 order by item_order, created_at, id', [envelopeId])
+}
+
+export type PdfVersion = 'signed' | 'original'
+
+/**
+ * An item's file: the sealed one once its envelope completed (the default then), else the
+ * original; asking for `signed` before completion is a 400.
+ */
+export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersion): Promise<{ title: string; bytes: Uint8Array }> {
+  const [item] = await db.query<{ title: string; document_data_id: string; signed_document_data_id: string | null }>(
+    'select title, document_data_id, signed_document_data_id from envelope_items where id = $1',
+    [itemId],
+  )
+  if (!item) throw notFound('envelope item')
+  if (version === 'signed' && !item.signed_document_data_id) {
+    throw new ApiError(400, 'DOCUMENT_NOT_COMPLETED', 'the signed version exists once every recipient has completed')
+  }
+  const signed = version !== 'original' && item.signed_document_data_id
+  const [data] = await db.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [
+    signed ? item.signed_document_data_id : item.document_data_id,
+  ])
+  return { title: signed ? item.title.replace(/(\.pdf)?$/i, ' (signed)$1') : item.title, bytes: new Uint8Array(data!.bytes) }
 }

@@ -65,6 +65,8 @@ export interface FieldRow {
   width: number
   height: number
   field_meta: Record<string, unknown> | null
+  inserted: boolean
+  custom_text: string | null
 }
 
 export interface AttachmentRow {
@@ -118,6 +120,8 @@ export const toField = (r: FieldRow) => ({
   width: r.width,
   height: r.height,
   fieldMeta: r.field_meta,
+  inserted: r.inserted,
+  customText: r.custom_text ?? '',
 })
 
 export const toAttachment = (r: AttachmentRow) => ({ id: r.id, type: r.type, label: r.label, data: r.data })

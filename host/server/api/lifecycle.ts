@@ -1,0 +1,85 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { signPath } from '../../../src/protocol/index.js'
+import { auditPage, teamActor } from '../domain/audit.js'
+import { sealInput } from '../domain/completion.js'
+import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
+import { cancel, distribute, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
+import { findEnvelope, toRecipient, type EnvelopeRow, type RecipientRow } from '../domain/resources.js'
+import { certificatePdf } from '../pdf/seal.js'
+import { numericParam } from './recipient.js'
+import { clientOf, jsonBody, parse, pdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { EnvelopeId, NumericId } from './schemas.js'
+
+// The deployed service's clients also send these e-mail settings; accepted and not used.
+const DistributeMeta = DocumentMetaPatchSchema.extend({ emailId: z.string().nullish(), emailReplyTo: z.string().nullish() })
+const DistributeBody = z.object({ envelopeId: EnvelopeId, meta: DistributeMeta.optional() })
+const RedistributeBody = z.object({ envelopeId: EnvelopeId, recipients: z.array(NumericId).min(1).max(100) })
+const CancelBody = z.object({ envelopeId: EnvelopeId, reason: z.string().trim().max(500).optional() })
+const RejectBody = z.object({ envelopeId: EnvelopeId.optional(), reason: z.string().trim().min(1).max(500) })
+const AuditQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  perPage: z.coerce.number().int().min(1).max(100).default(50),
+  orderByDirection: z.enum(['asc', 'desc']).default('asc'),
+})
+
+/** A sent recipient as distribute and redistribute answer: with the link that signs. */
+const sentRecipient = (ctx: HostContext, c: Ctx, r: RecipientRow) => ({
+  id: r.id,
+  name: r.name,
+  email: r.email,
+  token: r.token,
+  role: r.role,
+  signingOrder: r.signing_order,
+  signingUrl: publicOrigin(ctx, c) + signPath('page', r.token),
+})
+
+/** distribute, redistribute, cancel, reject on a recipient's behalf, and the envelope's records. */
+export function lifecycleRoutes(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  const actor = (c: Ctx) => teamActor(principal(c), clientOf(c))
+  const sent = (c: Ctx, out: { envelope: EnvelopeRow; recipients: RecipientRow[] }) =>
+    c.json({ success: true, id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x)) })
+
+  r.post('/envelope/distribute', async (c) => {
+    const { envelopeId, meta } = await jsonBody(c, DistributeBody)
+    const { emailId: _i, emailReplyTo: _r, ...documentMeta } = meta ?? {}
+    return sent(c, await ctx.db.transaction((tx) => distribute(tx, principal(c), actor(c), { envelopeId, meta: documentMeta })))
+  })
+
+  r.post('/envelope/redistribute', async (c) => {
+    const body = await jsonBody(c, RedistributeBody)
+    return sent(c, await ctx.db.transaction((tx) => redistribute(tx, principal(c), actor(c), body)))
+  })
+
+  r.post('/envelope/cancel', async (c) => {
+    const body = await jsonBody(c, CancelBody)
+    await ctx.db.transaction((tx) => cancel(tx, principal(c), actor(c), body))
+    return c.json({ success: true })
+  })
+
+  r.post('/envelope/recipient/:id/reject', async (c) => {
+    const recipientId = numericParam(c.req.param('id'), 'recipient')
+    const body = await jsonBody(c, RejectBody)
+    const p = principal(c)
+    const row = await ctx.db.transaction(async (tx) => {
+      const rejected = await rejectForRecipient(tx, p, actor(c), { recipientId, ...body })
+      return { rejected, e: await findEnvelope(tx, p, rejected.envelope_id) }
+    })
+    return c.json(toRecipient(row.rejected, row.e))
+  })
+
+  r.get('/envelope/:id/audit-log', async (c) => {
+    const e = await findEnvelope(ctx.db, principal(c), parse(EnvelopeId, c.req.param('id')))
+    const q = parse(AuditQuery, c.req.query())
+    return c.json(await auditPage(ctx.db, e.id, { page: q.page, perPage: q.perPage, desc: q.orderByDirection === 'desc' }))
+  })
+
+  r.get('/envelope/:id/certificate/download', async (c) => {
+    const e = await findEnvelope(ctx.db, principal(c), parse(EnvelopeId, c.req.param('id')))
+    const pdf = await certificatePdf(await sealInput(ctx.db, e), await ctx.sealingKey())
+    return pdfResponse(c, pdf, `${e.title} - certificate.pdf`)
+  })
+
+  return r
+}

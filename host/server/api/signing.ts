@@ -1,0 +1,117 @@
+/**
+ * The API of the signing pages, mounted at /api/signing. The credential is the recipient's token,
+ * sent as `Authorization: Bearer <token>` so that it never appears in a path or a log line.
+ */
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import type { SigningSession } from '../../../src/protocol/index.js'
+import { tokenFromHeader } from '../auth/principal.js'
+import { iso } from '../db/index.js'
+import { ApiError } from '../errors.js'
+import { sealCompleted } from '../domain/completion.js'
+import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
+import { itemPdf } from '../domain/items.js'
+import { byToken, complete, open, rejectByToken, type RecipientContext } from '../domain/lifecycle.js'
+import type { FieldRow, ItemRow } from '../domain/resources.js'
+import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
+import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
+
+const Value = z.union([z.string().max(1_000_000), z.array(z.string().max(1000)).max(100)])
+const CompleteBody = z.object({
+  fields: z.array(z.object({ id: z.int().min(1), value: Value })).max(1000),
+  nextSigner: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }).optional(),
+})
+const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) })
+const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
+
+function tokenOf(c: Context): string {
+  const token = tokenFromHeader(c.req.header('authorization'))
+  if (!token || token.length > 200) throw new ApiError(401, 'INVALID_TOKEN', 'the recipient token is missing')
+  return token
+}
+
+/** What the page shows for this recipient now. */
+async function session(ctx: HostContext, { e, r, all }: RecipientContext): Promise<SigningSession> {
+  const items = await ctx.db.query<ItemRow>('select * from envelope_items where envelope_id = $1 order by item_order, created_at, id', [e.id])
+  const fields = await ctx.db.query<FieldRow>('select * from fields where recipient_id = $1 order by page, position_y, position_x, id', [r.id])
+  const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
+  const next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
+  return {
+    state: signingState(e, all, r),
+    envelope: {
+      id: e.id,
+      documentId: e.secondary_number,
+      title: e.title,
+      status: e.status,
+      documentMeta: meta,
+      completedAt: iso(e.completed_at),
+      items: items.map((i) => ({ id: i.id, title: i.title, order: i.item_order, pageCount: i.page_count })),
+    },
+    recipient: {
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      role: r.role as SigningSession['recipient']['role'],
+      readStatus: r.read_status as SigningSession['recipient']['readStatus'],
+      signingStatus: r.signing_status as SigningSession['recipient']['signingStatus'],
+      signedAt: iso(r.signed_at),
+      rejectionReason: r.rejection_reason,
+      signingOrder: r.signing_order,
+      expiresAt: iso(r.expires_at),
+    },
+    fields: fields.map((f) => ({
+      id: f.id,
+      envelopeItemId: f.envelope_item_id,
+      type: f.type as SigningSession['fields'][number]['type'],
+      page: f.page,
+      positionX: f.position_x,
+      positionY: f.position_y,
+      width: f.width,
+      height: f.height,
+      fieldMeta: f.field_meta,
+      inserted: f.inserted,
+      customText: f.custom_text,
+    })),
+    nextSigner: next && { id: next.id, name: next.name, email: next.email },
+    waitingFor: waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
+  }
+}
+
+export function signingRoutes(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+
+  r.get('/session', async (c) => c.json(await session(ctx, await byToken(ctx.db, tokenOf(c), false))))
+
+  r.post('/open', async (c) => {
+    const token = tokenOf(c)
+    await ctx.db.transaction((tx) => open(tx, token, clientOf(c)))
+    return c.json({ success: true })
+  })
+
+  r.get('/item/:id', async (c) => {
+    const { e } = await byToken(ctx.db, tokenOf(c), false)
+    const { version } = parse(DownloadQuery, c.req.query())
+    const [item] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [c.req.param('id'), e.id])
+    if (!item) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
+    const { title, bytes } = await itemPdf(ctx.db, c.req.param('id'), version ?? 'original')
+    return pdfResponse(c, bytes, title)
+  })
+
+  r.post('/complete', async (c) => {
+    const token = tokenOf(c)
+    const body = await jsonBody(c, CompleteBody)
+    // Outside the transaction: the first use may create and store the certificate.
+    const key = await ctx.sealingKey()
+    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, (tx, e) => sealCompleted(tx, e, key)))
+    return c.json(result)
+  })
+
+  r.post('/reject', async (c) => {
+    const token = tokenOf(c)
+    const { reason } = await jsonBody(c, RejectBody)
+    await ctx.db.transaction((tx) => rejectByToken(tx, token, clientOf(c), reason))
+    return c.json({ success: true })
+  })
+
+  return r
+}

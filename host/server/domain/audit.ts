@@ -1,0 +1,124 @@
+import type { Principal } from '../auth/principal.js'
+import { iso, type Queryable } from '../db/index.js'
+import type { RecipientRow } from './resources.js'
+
+/** Where a request came from, as the audit trail and the signing certificate record it. */
+export interface Client {
+  ipAddress: string | null
+  userAgent: string | null
+}
+
+/** Who did something: the team (through an API or presign token) or one recipient. */
+export interface Actor extends Client {
+  name: string | null
+  email: string | null
+  recipientId: number | null
+  /** The API token that acted for the team; null for recipients. */
+  tokenId: string | null
+}
+
+export const teamActor = (p: Principal, client: Client): Actor => ({
+  name: null,
+  email: null,
+  recipientId: null,
+  tokenId: p.tokenId,
+  ...client,
+})
+
+export const recipientActor = (r: Pick<RecipientRow, 'id' | 'name' | 'email'>, client: Client): Actor => ({
+  name: r.name,
+  email: r.email,
+  recipientId: r.id,
+  tokenId: null,
+  ...client,
+})
+
+/** The audit types this host writes (the deployed service's names where it has one). */
+export type AuditType =
+  | 'DOCUMENT_CREATED'
+  | 'DOCUMENT_META_UPDATED'
+  | 'DOCUMENT_SENT'
+  | 'DOCUMENT_RESENT'
+  | 'DOCUMENT_OPENED'
+  | 'DOCUMENT_FIELD_INSERTED'
+  | 'DOCUMENT_RECIPIENT_COMPLETED'
+  | 'DOCUMENT_RECIPIENT_REJECTED'
+  | 'DOCUMENT_NEXT_SIGNER_CHANGED'
+  | 'DOCUMENT_COMPLETED'
+  | 'DOCUMENT_CANCELLED'
+  | 'DOCUMENT_DELETED'
+
+/** Records one action inside the caller's transaction: it exists exactly when the action committed. */
+export async function audit(
+  tx: Queryable,
+  e: { id: string; team_id: string },
+  type: AuditType,
+  actor: Actor,
+  data: Record<string, unknown> = {},
+): Promise<void> {
+  await tx.query(
+    `insert into audit_logs (envelope_id, team_id, type, name, email, recipient_id, ip_address, user_agent, data)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      e.id,
+      e.team_id,
+      type,
+      actor.name,
+      actor.email,
+      actor.recipientId,
+      actor.ipAddress,
+      actor.userAgent,
+      JSON.stringify(actor.tokenId ? { ...data, tokenId: actor.tokenId } : data),
+    ],
+  )
+}
+
+interface AuditRow {
+  id: string
+  envelope_id: string
+  type: string
+  created_at: Date
+  name: string | null
+  email: string | null
+  recipient_id: number | null
+  ip_address: string | null
+  user_agent: string | null
+  data: Record<string, unknown>
+}
+
+export const toAuditEntry = (r: AuditRow) => ({
+  id: String(r.id),
+  envelopeId: r.envelope_id,
+  type: r.type,
+  createdAt: iso(r.created_at)!,
+  name: r.name,
+  email: r.email,
+  userId: null,
+  recipientId: r.recipient_id,
+  ipAddress: r.ip_address,
+  userAgent: r.user_agent,
+  data: r.data,
+})
+export type AuditEntry = ReturnType<typeof toAuditEntry>
+
+/** One page of an envelope's trail, oldest first unless `desc`. */
+export async function auditPage(
+  db: Queryable,
+  envelopeId: string,
+  o: { page: number; perPage: number; desc: boolean },
+): Promise<{ data: AuditEntry[]; count: number; currentPage: number; perPage: number; totalPages: number }> {
+  const [{ count }] = (await db.query<{ count: number }>('select count(*)::int as count from audit_logs where envelope_id = $1', [
+    envelopeId,
+  ])) as [{ count: number }]
+  const rows = await db.query<AuditRow>(
+    `select * from audit_logs where envelope_id = $1 order by id ${o.desc ? 'desc' : 'asc'} limit $2 offset $3`,
+    [envelopeId, o.perPage, (o.page - 1) * o.perPage],
+  )
+  return { data: rows.map(toAuditEntry), count, currentPage: o.page, perPage: o.perPage, totalPages: Math.ceil(count / o.perPage) }
+}
+
+/** Every entry of an envelope's trail about its recipients' actions, oldest first (the certificate reads it). */
+export async function recipientTrail(db: Queryable, envelopeId: string): Promise<AuditEntry[]> {
+  const rows = await db.query<AuditRow>('select * from audit_logs where envelope_id = $1 and recipient_id is not null order by id', [envelopeId])
+  return rows.map(toAuditEntry)
+}

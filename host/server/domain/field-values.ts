@@ -1,0 +1,89 @@
+import { TZDate } from '@date-fns/tz'
+import { format } from 'date-fns'
+import { de, enUS, fr } from 'date-fns/locale'
+import { SIGNATURE_FIELD_TYPES, type SigningFieldValue } from '../../../src/protocol/index.js'
+import { issue, type ApiIssue } from '../errors.js'
+import type { FieldRow } from './resources.js'
+
+/** Largest signature image accepted, decoded. */
+export const MAX_SIGNATURE_BYTES = 512 * 1024
+const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+
+/** Filled by the service, never by the recipient. */
+export const isAutoFilled = (type: string) => type === 'DATE'
+
+/**
+ * Whether a recipient must fill a field before completing: signatures, initials, name, e-mail and
+ * date always; the other types when their fieldMeta says `required: true`.
+ */
+export function isRequired(f: Pick<FieldRow, 'type' | 'field_meta'>): boolean {
+  if (['SIGNATURE', 'FREE_SIGNATURE', 'INITIALS', 'NAME', 'EMAIL', 'DATE'].includes(f.type)) return true
+  return f.field_meta?.required === true
+}
+
+const optionsOf = (f: Pick<FieldRow, 'field_meta'>): string[] =>
+  Array.isArray(f.field_meta?.options) ? (f.field_meta.options as unknown[]).filter((o): o is string => typeof o === 'string') : []
+
+/**
+ * The stored text of a value a recipient gave for field `f` (a JSON array for checkboxes), or an
+ * issue explaining why it cannot be stored. `path` addresses the value in the request.
+ */
+export function storedValue(f: Pick<FieldRow, 'type' | 'field_meta'>, value: SigningFieldValue, path: (string | number)[]): string | ApiIssue {
+  const bad = (message: string) => issue(path, message)
+  if (f.type === 'CHECKBOX') {
+    if (!Array.isArray(value) || value.some((v) => typeof v !== 'string')) return bad('Expected an array of the checked options')
+    const options = optionsOf(f)
+    const unknown = value.find((v) => !options.includes(v))
+    if (unknown !== undefined) return bad(`"${unknown}" is not an option of this field`)
+    return JSON.stringify([...new Set(value)])
+  }
+  if (typeof value !== 'string') return bad('Expected a string')
+  if (SIGNATURE_FIELD_TYPES.includes(f.type as never)) {
+    const m = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/.exec(value)
+    if (!m) return bad('Expected a PNG image as a data:image/png;base64 URL')
+    const bytes = Buffer.from(m[1]!, 'base64')
+    if (bytes.byteLength > MAX_SIGNATURE_BYTES) return bad(`The signature image exceeds ${MAX_SIGNATURE_BYTES} bytes`)
+    if (!PNG_MAGIC.every((b, i) => bytes[i] === b)) return bad('The signature image is not a PNG')
+    return value
+  }
+  const text = value.trim()
+  if (text.length > 1000) return bad('At most 1000 characters')
+  switch (f.type) {
+    case 'EMAIL':
+      return EMAIL.test(text) ? text : bad('Expected an e-mail address')
+    case 'NUMBER': {
+      const n = Number(text.replace(',', '.'))
+      if (!text || !Number.isFinite(n)) return bad('Expected a number')
+      const { minValue, maxValue } = (f.field_meta ?? {}) as { minValue?: unknown; maxValue?: unknown }
+      if (typeof minValue === 'number' && n < minValue) return bad(`Must be at least ${minValue}`)
+      if (typeof maxValue === 'number' && n > maxValue) return bad(`Must be at most ${maxValue}`)
+      return text
+    }
+    case 'RADIO':
+    case 'DROPDOWN':
+      return optionsOf(f).includes(value) ? value : bad(`"${value}" is not an option of this field`)
+    default:
+      return text
+  }
+}
+
+const LOCALES = { en: enUS, de, fr } as Record<string, typeof enUS>
+
+/** `at` in the envelope's date format and time zone, month and day names in its language. */
+export function formatSigningDate(at: Date, dateFormat: string, timezone: string, language: string): string {
+  const locale = LOCALES[language.split(/[-_]/)[0]!.toLowerCase()] ?? enUS
+  let zoned: Date
+  try {
+    zoned = new TZDate(at, timezone)
+    if (Number.isNaN(zoned.getTime())) throw new RangeError(timezone)
+  } catch {
+    zoned = new TZDate(at, 'Etc/UTC')
+  }
+  try {
+    return format(zoned, dateFormat, { locale })
+  } catch {
+    // A pattern date-fns refuses: fall back to the default rather than fail a signature.
+    return format(zoned, 'yyyy-MM-dd hh:mm a', { locale })
+  }
+}

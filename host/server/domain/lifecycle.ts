@@ -1,0 +1,239 @@
+/**
+ * The envelope lifecycle after creation (spec "States and transitions"): distribute, resend,
+ * cancel, and what recipients do (open, complete, reject). Each is one operation run inside the
+ * caller's transaction, whichever door (API, signing pages) calls it.
+ */
+import type { SigningCompleteRequest, SigningResult } from '../../../src/protocol/index.js'
+import type { Principal } from '../auth/principal.js'
+import { CHANNELS } from '../cache.js'
+import type { Queryable } from '../db/index.js'
+import { ApiError, badRequest, issue, notFound, type ApiIssue } from '../errors.js'
+import { emit, type EventName } from '../events/index.js'
+import { audit, recipientActor, type Actor, type Client } from './audit.js'
+import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
+import { formatSigningDate, isAutoFilled, isRequired, storedValue } from './field-values.js'
+import { findEnvelope, loadEnvelope, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
+import { nextStatus } from './status.js'
+import { mustAct, nextAfter, signingState } from './turns.js'
+import { throwIfIssues } from './fields.js'
+
+/** Acting for the envelope's team where no token is involved (a recipient's action). */
+export const teamPrincipal = (teamId: string): Principal => ({ kind: 'api', teamId, plan: 'enterprise', tokenId: 'system' })
+
+const recipientsOf = (tx: Queryable, envelopeId: string) =>
+  tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id for update', [envelopeId])
+
+async function emitFor(tx: Queryable, e: EnvelopeRow, event: EventName): Promise<void> {
+  await emit(tx, e.team_id, event, await loadEnvelope(tx, teamPrincipal(e.team_id), e.id))
+}
+
+async function setStatus(tx: Queryable, e: EnvelopeRow, status: EnvelopeRow['status'], completed = false): Promise<void> {
+  await tx.query(`update envelopes set status = $2, updated_at = now()${completed ? ', completed_at = now()' : ''} where id = $1`, [e.id, status])
+  e.status = status
+  await tx.notify(CHANNELS.envelopes, e.id)
+}
+
+// ---- the team's side -------------------------------------------------------------------------
+
+/**
+ * DRAFT -> PENDING: checks the document can be signed, applies `meta`, marks every recipient
+ * sent. Writes nothing when it refuses.
+ */
+export async function distribute(
+  tx: Queryable,
+  p: Principal,
+  actor: Actor,
+  input: { envelopeId: string; meta?: Partial<DocumentMeta> | undefined },
+): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
+  const e = await findEnvelope(tx, p, input.envelopeId, true)
+  const to = nextStatus(e.type, e.status, 'distribute')
+  const recipients = await recipientsOf(tx, e.id)
+  if (!recipients.some(mustAct)) {
+    throw new ApiError(400, 'NO_RECIPIENTS', 'the document needs at least one recipient who signs, approves or views it')
+  }
+  const signatures = await tx.query<{ recipient_id: number }>(
+    `select distinct recipient_id from fields where envelope_id = $1 and type in ('SIGNATURE', 'FREE_SIGNATURE')`,
+    [e.id],
+  )
+  const withSignature = new Set(signatures.map((s) => s.recipient_id))
+  const missing: ApiIssue[] = recipients.flatMap((r, i) =>
+    r.role === 'SIGNER' && !withSignature.has(r.id) ? [issue(['recipients', i], `Signer ${r.email} has no signature field`)] : [],
+  )
+  if (missing.length) throw new ApiError(400, 'MISSING_SIGNATURE_FIELD', `every signer needs a signature field: ${missing[0]!.message}`, missing)
+
+  e.document_meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }
+  await tx.query('update envelopes set document_meta = $2 where id = $1', [e.id, JSON.stringify(e.document_meta)])
+  const sent = await tx.query<RecipientRow>(`update recipients set send_status = 'SENT' where envelope_id = $1 returning *`, [e.id])
+  await setStatus(tx, e, to)
+  await audit(tx, e, 'DOCUMENT_SENT', actor, { recipients: sent.map((r) => r.id), meta: input.meta ?? {} })
+  await emitFor(tx, e, 'DOCUMENT_SENT')
+  return { envelope: e, recipients: sent.sort((a, b) => a.id - b.id) }
+}
+
+/** Sends a pending document again to those of `recipientIds` who have not completed. */
+export async function redistribute(
+  tx: Queryable,
+  p: Principal,
+  actor: Actor,
+  input: { envelopeId: string; recipients: number[] },
+): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
+  const e = await findEnvelope(tx, p, input.envelopeId, true)
+  if (e.type !== 'DOCUMENT' || e.status !== 'PENDING') {
+    throw new ApiError(400, 'INVALID_STATUS_TRANSITION', `only a pending document can be sent again; this ${e.type.toLowerCase()} is ${e.status}`)
+  }
+  const all = await recipientsOf(tx, e.id)
+  const unknown = input.recipients.flatMap((id, i) => (all.some((r) => r.id === id) ? [] : [issue(['recipients', i], `Recipient ${id} is not on this envelope`)]))
+  throwIfIssues(unknown)
+  const chosen = all.filter((r) => input.recipients.includes(r.id) && r.signing_status === 'NOT_SIGNED')
+  await audit(tx, e, 'DOCUMENT_RESENT', actor, { recipients: chosen.map((r) => r.id) })
+  return { envelope: e, recipients: chosen }
+}
+
+/** PENDING -> CANCELLED: every signing link stops working with this commit. */
+export async function cancel(tx: Queryable, p: Principal, actor: Actor, input: { envelopeId: string; reason?: string | undefined }): Promise<void> {
+  const e = await findEnvelope(tx, p, input.envelopeId, true)
+  await setStatus(tx, e, nextStatus(e.type, e.status, 'cancel'))
+  await audit(tx, e, 'DOCUMENT_CANCELLED', actor, input.reason ? { reason: input.reason } : {})
+  await emitFor(tx, e, 'DOCUMENT_CANCELLED')
+}
+
+/** The team rejects for one of its recipients (the deployed service's reject-on-behalf). */
+export async function rejectForRecipient(
+  tx: Queryable,
+  p: Principal,
+  actor: Actor,
+  input: { recipientId: number; envelopeId?: string | undefined; reason: string },
+): Promise<RecipientRow> {
+  const [row] = await tx.query<{ envelope_id: string }>('select envelope_id from recipients where id = $1', [input.recipientId])
+  if (!row || (input.envelopeId && row.envelope_id !== input.envelopeId)) throw notFound('recipient')
+  const e = await findEnvelope(tx, p, row.envelope_id, true)
+  const all = await recipientsOf(tx, e.id)
+  return reject(tx, e, all.find((r) => r.id === input.recipientId)!, input.reason, actor)
+}
+
+// ---- the recipient's side (the recipient token is the credential) ----------------------------
+
+export interface RecipientContext {
+  e: EnvelopeRow
+  r: RecipientRow
+  all: RecipientRow[]
+}
+
+/** The recipient holding `token` with its envelope, both locked when `lock`; 404 for anything else. */
+export async function byToken(tx: Queryable, token: string, lock: boolean): Promise<RecipientContext> {
+  const [found] = await tx.query<{ envelope_id: string }>('select envelope_id from recipients where token = $1', [token])
+  const [e] = found
+    ? await tx.query<EnvelopeRow>(`select * from envelopes where id = $1 and deleted_at is null${lock ? ' for update' : ''}`, [found.envelope_id])
+    : []
+  if (!e) throw new ApiError(404, 'NOT_FOUND', 'this signing link is not valid')
+  const all = await tx.query<RecipientRow>(`select * from recipients where envelope_id = $1 order by id${lock ? ' for update' : ''}`, [e.id])
+  return { e, r: all.find((x) => x.token === token)!, all }
+}
+
+/** The first view of a sent document: readStatus OPENED and DOCUMENT_OPENED, once. */
+export async function open(tx: Queryable, token: string, client: Client): Promise<void> {
+  const { e, r } = await byToken(tx, token, true)
+  if (e.status !== 'PENDING' || r.read_status === 'OPENED') return
+  await tx.query(`update recipients set read_status = 'OPENED' where id = $1`, [r.id])
+  await tx.notify(CHANNELS.envelopes, e.id)
+  await audit(tx, e, 'DOCUMENT_OPENED', recipientActor(r, client))
+  await emitFor(tx, e, 'DOCUMENT_OPENED')
+}
+
+/** A state other than READY, as the refusal of an action. */
+function refuseUnlessReady(ctx: RecipientContext): void {
+  const state = signingState(ctx.e, ctx.all, ctx.r)
+  if (state !== 'READY') throw new ApiError(400, state, `this recipient cannot act now: ${state.toLowerCase().replaceAll('_', ' ')}`)
+  if (!mustAct(ctx.r)) throw new ApiError(400, 'CC_CANNOT_ACT', 'a CC recipient receives a copy and has nothing to sign')
+}
+
+/**
+ * The recipient completes their part: fills their fields (DATE stamped now), signs, approves or
+ * confirms viewing; maybe names the next signer. When nobody else has to act, `finish` completes
+ * the envelope in the same transaction.
+ */
+export async function complete(
+  tx: Queryable,
+  token: string,
+  client: Client,
+  input: SigningCompleteRequest,
+  finish: (tx: Queryable, e: EnvelopeRow) => Promise<void>,
+): Promise<SigningResult> {
+  const ctx = await byToken(tx, token, true)
+  refuseUnlessReady(ctx)
+  const { e, r, all } = ctx
+  const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
+  const fields = await tx.query<FieldRow>('select * from fields where recipient_id = $1 order by id', [r.id])
+  const now = new Date()
+
+  const values = new Map<number, string>()
+  const issues: ApiIssue[] = []
+  for (const [i, v] of input.fields.entries()) {
+    const f = fields.find((x) => x.id === v.id)
+    if (!f) issues.push(issue(['fields', i, 'id'], `Field ${v.id} is not one of this recipient's fields`))
+    else if (!isAutoFilled(f.type)) {
+      const stored = storedValue(f, v.value, ['fields', i, 'value'])
+      if (typeof stored === 'string') {
+        if (stored !== '' && stored !== '[]') values.set(f.id, stored)
+      } else issues.push(stored)
+    }
+  }
+  for (const f of fields) {
+    if (isAutoFilled(f.type)) values.set(f.id, formatSigningDate(now, meta.dateFormat, meta.timezone, meta.language))
+    else if (isRequired(f) && !values.has(f.id)) issues.push(issue(['fields'], `Field ${f.id} (${f.type.toLowerCase()}) is required`))
+  }
+  let next: RecipientRow | null = null
+  if (input.nextSigner) {
+    next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
+    if (!next) issues.push(issue(['nextSigner'], 'This document does not let its signers choose the next signer'))
+  }
+  throwIfIssues(issues)
+
+  for (const [id, text] of values) {
+    await tx.query('update fields set inserted = true, custom_text = $2, inserted_at = $3 where id = $1', [id, text, now])
+  }
+  await tx.query(`update recipients set signing_status = 'SIGNED', signed_at = $2 where id = $1`, [r.id, now])
+  r.signing_status = 'SIGNED'
+  const actor = recipientActor(r, client)
+  if (next && input.nextSigner) {
+    const email = input.nextSigner.email.trim().toLowerCase()
+    await tx.query('update recipients set name = $2, email = $3 where id = $1', [next.id, input.nextSigner.name.trim(), email])
+    await audit(tx, e, 'DOCUMENT_NEXT_SIGNER_CHANGED', actor, { recipientId: next.id, from: { name: next.name, email: next.email }, to: { name: input.nextSigner.name.trim(), email } })
+  }
+  await audit(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED', actor, { recipientRole: r.role, fields: [...values.keys()] })
+  if (r.role === 'SIGNER') await emitFor(tx, e, 'DOCUMENT_SIGNED')
+  await emitFor(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED')
+
+  if (all.filter(mustAct).every((x) => x.signing_status === 'SIGNED')) {
+    await setStatus(tx, e, nextStatus(e.type, e.status, 'complete'), true)
+    await finish(tx, e)
+    await audit(tx, e, 'DOCUMENT_COMPLETED', actor)
+    await emitFor(tx, e, 'DOCUMENT_COMPLETED')
+  } else await tx.notify(CHANNELS.envelopes, e.id)
+  return { status: e.status, redirectUrl: meta.redirectUrl }
+}
+
+/** The recipient declines with a reason. */
+export async function rejectByToken(tx: Queryable, token: string, client: Client, reason: string): Promise<void> {
+  const ctx = await byToken(tx, token, true)
+  refuseUnlessReady(ctx)
+  await reject(tx, ctx.e, ctx.r, reason, recipientActor(ctx.r, client))
+}
+
+/**
+ * One recipient declines: their signingStatus REJECTED with the reason, DOCUMENT_REJECTED (its
+ * payload still PENDING, as the spec's sample), then the envelope REJECTED: nobody else can act.
+ */
+async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: string, actor: Actor): Promise<RecipientRow> {
+  if (e.status !== 'PENDING') throw new ApiError(400, 'INVALID_STATUS_TRANSITION', `cannot reject for a recipient of a ${e.type.toLowerCase()} in status ${e.status}`)
+  if (r.signing_status !== 'NOT_SIGNED') throw new ApiError(400, 'ALREADY_COMPLETED', `recipient ${r.id} has already ${r.signing_status === 'SIGNED' ? 'completed' : 'rejected'}`)
+  if (!mustAct(r)) throw new ApiError(400, 'CC_CANNOT_ACT', 'a CC recipient has nothing to reject')
+  const [updated] = await tx.query<RecipientRow>(
+    `update recipients set signing_status = 'REJECTED', rejection_reason = $2 where id = $1 returning *`,
+    [r.id, reason],
+  )
+  await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { recipientId: r.id, recipientRole: r.role, reason })
+  await emitFor(tx, e, 'DOCUMENT_REJECTED')
+  await setStatus(tx, e, nextStatus(e.type, e.status, 'reject'))
+  return updated!
+}
