@@ -10,6 +10,10 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
  *   POST /presign        the backend snippet of examples/backend.ts (presignHandler), unchanged
  *   POST /demo/envelope  {type} -> creates an envelope with a one-page PDF through the API, so the
  *                        update stories have something to edit: {envelopeId, secondaryId, legacyId}
+ *   POST /demo/signing   {signingOrder?} -> creates a document for a signer and an approver and
+ *                        sends it: {envelopeId, recipients: [{name, role, token, signingUrl}]}
+ *   POST /demo/distribute {envelopeId} -> sends an envelope authored in a story: the same answer
+ *   GET  /demo/signed?envelopeId=  -> the sealed PDF of the envelope's first file
  *
  * It reads, at request time: ENVELOPE_HOST_URL (the host's origin) and ENVELOPE_API_KEY (an API
  * token of an enterprise team). The browser learns the host's origin from `virtual:envelope-demo`
@@ -25,11 +29,12 @@ export function demoBackend(): Plugin {
     },
     configureServer(server) {
       server.middlewares.use((req, res, next) => {
-        const path = (req.url ?? '').split('?')[0]
-        if (req.method !== 'POST' || (path !== '/presign' && path !== '/demo/envelope')) return next()
+        const [path = '', query = ''] = (req.url ?? '').split('?')
+        const route = ROUTES[`${req.method} ${path}`]
+        if (!route) return next()
         const settings = backendSettings()
         if (!settings) return sendError(res, 503, 'DEMO_NOT_CONFIGURED', 'the demo backend needs ENVELOPE_HOST_URL and ENVELOPE_API_KEY: run npm start')
-        const handle = path === '/presign' ? presign(server, settings, req, res, next) : createEnvelope(settings, req, res)
+        const handle = route({ server, s: settings, req, res, next, query: new URLSearchParams(query) })
         handle.catch((error: unknown) => {
           if (!res.headersSent) sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error))
         })
@@ -38,6 +43,21 @@ export function demoBackend(): Plugin {
   }
 }
 
+interface Call {
+  server: ViteDevServer
+  s: Settings
+  req: IncomingMessage
+  res: ServerResponse
+  next: () => void
+  query: URLSearchParams
+}
+const ROUTES: Record<string, (call: Call) => Promise<void>> = {
+  'POST /presign': (c) => presign(c.server, c.s, c.req, c.res, c.next),
+  'POST /demo/envelope': (c) => createEnvelope(c.s, c.req, c.res),
+  'POST /demo/signing': (c) => createAndSend(c.s, c.req, c.res),
+  'POST /demo/distribute': async (c) => distribute(c.s, String((await readJson(c.req)).envelopeId), c.res),
+  'GET /demo/signed': (c) => signedPdf(c.s, c.query.get('envelopeId') ?? '', c.res),
+}
 const VIRTUAL_ID = 'virtual:envelope-demo'
 const RESOLVED_ID = '\0' + VIRTUAL_ID
 
@@ -101,6 +121,63 @@ async function createEnvelope(s: Settings, req: IncomingMessage, res: ServerResp
   const envelope = (await got.json()) as { id: string; secondaryId: string }
   const legacyId = Number(envelope.secondaryId.split('_').pop())
   sendJson(res, 200, { envelopeId: envelope.id, secondaryId: envelope.secondaryId, legacyId })
+}
+
+/** A document for a signer (signature, name, date, a text and a checkbox) and then an approver, sent. */
+async function createAndSend(s: Settings, req: IncomingMessage, res: ServerResponse) {
+  const body = await readJson(req)
+  const title = 'Service agreement'
+  const at = (type: string, positionX: number, positionY: number, width: number, height: number, fieldMeta?: object) => ({
+    identifier: 0, type, page: 1, positionX, positionY, width, height, ...(fieldMeta ? { fieldMeta } : {}),
+  })
+  const payload = {
+    type: 'DOCUMENT',
+    title,
+    meta: { signingOrder: body.signingOrder === 'PARALLEL' ? 'PARALLEL' : 'SEQUENTIAL', subject: 'Please sign the service agreement' },
+    recipients: [
+      {
+        email: 'alex.signer@example.com',
+        name: 'Alex Signer',
+        role: 'SIGNER',
+        signingOrder: 1,
+        fields: [
+          at('SIGNATURE', 12, 74, 30, 6),
+          at('DATE', 58, 74, 22, 4),
+          at('NAME', 12, 82, 30, 3.5),
+          at('TEXT', 12, 52, 40, 3.5, { type: 'text', label: 'Company', required: true }),
+          at('CHECKBOX', 12, 58, 40, 5, { type: 'checkbox', label: 'Options', options: ['Priority support'], required: false }),
+        ],
+      },
+      { email: 'blair.approver@example.com', name: 'Blair Approver', role: 'APPROVER', signingOrder: 2 },
+    ],
+  }
+  const form = new FormData()
+  form.append('payload', JSON.stringify(payload))
+  form.append('files', new Blob([await agreementPdf(title)], { type: 'application/pdf' }), 'service-agreement.pdf')
+  const created = await api(s, '/envelope/create', { method: 'POST', body: form })
+  if (!created.ok) return relay(res, created)
+  await distribute(s, ((await created.json()) as { id: string }).id, res)
+}
+
+async function distribute(s: Settings, envelopeId: string, res: ServerResponse) {
+  const sent = await api(s, '/envelope/distribute', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ envelopeId }),
+  })
+  if (!sent.ok) return relay(res, sent)
+  const { id, recipients } = (await sent.json()) as { id: string; recipients: { name: string; role: string; token: string; signingUrl: string }[] }
+  sendJson(res, 200, { envelopeId: id, recipients: recipients.map(({ name, role, token, signingUrl }) => ({ name, role, token, signingUrl })) })
+}
+
+async function signedPdf(s: Settings, envelopeId: string, res: ServerResponse) {
+  const got = await api(s, `/envelope/${encodeURIComponent(envelopeId)}`)
+  if (!got.ok) return relay(res, got)
+  const { envelopeItems } = (await got.json()) as { envelopeItems: { id: string }[] }
+  const pdf = await api(s, `/envelope/item/${encodeURIComponent(envelopeItems[0]!.id)}/download?version=signed`)
+  if (!pdf.ok) return relay(res, pdf)
+  res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Disposition': 'inline; filename="signed.pdf"', 'Cache-Control': 'no-store' })
+  res.end(Buffer.from(await pdf.arrayBuffer()))
 }
 
 const api = (s: Settings, path: string, init: RequestInit = {}) =>

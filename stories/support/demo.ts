@@ -50,3 +50,19 @@ export const envelopeLoader =
         : presignScope({ kind: type === 'TEMPLATE' ? 'templateId' : 'documentId', id: envelope.legacyId })
     return { envelope, token: await presign({ scope: scoped }) }
   }
+
+/** A sent envelope's recipients, as the demo backend answers /demo/signing and /demo/distribute. */
+export interface SentEnvelope {
+  envelopeId: string
+  recipients: { name: string; role: string; token: string; signingUrl: string }[]
+}
+
+/** Creates a document for a signer and an approver and sends it (`/demo/signing`). */
+export const sendDemoDocument = (signingOrder: 'SEQUENTIAL' | 'PARALLEL' = 'SEQUENTIAL') =>
+  post<SentEnvelope>('/demo/signing', { signingOrder })
+
+/** Sends an envelope authored in a story. */
+export const distributeDemoEnvelope = (envelopeId: string) => post<SentEnvelope>('/demo/distribute', { envelopeId })
+
+/** The sealed PDF of a completed envelope, through the demo backend. */
+export const signedPdfUrl = (envelopeId: string) => `/demo/signed?envelopeId=${encodeURIComponent(envelopeId)}`
