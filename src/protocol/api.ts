@@ -156,3 +156,53 @@ export function legacyId(secondaryId: string): number | null {
   const n = Number(/^(?:document|template)_(\d+)$/.exec(secondaryId)?.[1])
   return Number.isSafeInteger(n) && n > 0 ? n : null
 }
+
+// ---- the envelope's lifecycle: distribute, redistribute, the audit log -------------------------
+
+/** A recipient as `POST /envelope/distribute` and `/envelope/redistribute` answer it. */
+export interface DistributedRecipient {
+  id: number
+  name: string
+  email: string
+  /** The recipient's token: the credential of the signing page (`/sign/{token}`, `/embed/sign/{token}`). */
+  token: string
+  role: RecipientRole
+  signingOrder: number | null
+  /** The link that opens the signing page for this recipient. */
+  signingUrl: string
+}
+
+/** The answer of `POST /envelope/distribute` and `/envelope/redistribute`: `id` is the envelope's. */
+export interface DistributeResponse {
+  success: true
+  id: string
+  recipients: DistributedRecipient[]
+}
+
+/** One entry of `GET /envelope/{envelopeId}/audit-log`: who did what, when, from where. */
+export interface AuditLogEntry {
+  id: string
+  envelopeId: string
+  /** What happened, e.g. `DOCUMENT_SENT`, `DOCUMENT_OPENED`, `DOCUMENT_RECIPIENT_COMPLETED`. */
+  type: string
+  createdAt: string
+  /** The acting recipient's name and e-mail; null when the team acted (through the API). */
+  name: string | null
+  email: string | null
+  userId: number | null
+  recipientId: number | null
+  ipAddress: string | null
+  userAgent: string | null
+  /** Details of the action (free-form by type). */
+  data: Record<string, unknown>
+}
+
+/** A page of the audit log, oldest first unless asked otherwise. */
+export interface AuditLogPage {
+  data: AuditLogEntry[]
+  /** All entries of the envelope. */
+  count: number
+  currentPage: number
+  perPage: number
+  totalPages: number
+}

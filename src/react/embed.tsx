@@ -1,11 +1,37 @@
 import {
   useContext, useEffect, useInsertionEffect, useLayoutEffect, useRef, useState, useSyncExternalStore,
 } from 'react'
-import { buildEmbedUrl, DEFAULT_HOST, parseMessage, type BaseMessage, type EmbedOptions, type EmbedRoute } from '../protocol/index.js'
+import {
+  buildEmbedUrl, DEFAULT_HOST, parseMessage, type BaseMessage, type EmbedMessage, type EmbedOptions, type EmbedRoute,
+} from '../protocol/index.js'
 import { EmbedContext, merge } from './provider.js'
-import type { EmbedCommonProps } from './types.js'
+import type { EmbedCommonProps, EmbedFrameProps } from './types.js'
 
-/** What sets one component apart: its page, its hash options and the callbacks of its done message. */
+/**
+ * What sets one kind of embed apart (authoring pages, the signing page): the props it needs,
+ * its own hash options, its URL, and how the messages of its base protocol reach the callbacks.
+ * Everything else (host check, shared options, guards, extensions, timers, size) is the machine's.
+ */
+export interface FrameSpec<P> {
+  /** Default accessible name of the iframe. */
+  title: string
+  /** Props that must be set, by name (own props, never from EmbedProvider): a missing one is INVALID_OPTIONS. */
+  need: Record<string, unknown>
+  /** The hash options ahead of the shared ones, from the props merged with EmbedProvider's. */
+  options: (props: P) => object
+  /** The iframe URL for this `host` (an http(s) URL) and the complete hash options. */
+  url: (host: string, options: object) => string
+  /**
+   * A message from this frame that is not an extension (`m` is its parse as one of the authoring
+   * messages, or null). Calls the callbacks it maps to on `props`, always the newest ones, and
+   * returns true when it tells that the page is ready.
+   */
+  receive: (props: P, data: unknown, m: EmbedMessage | null) => boolean | void
+  /** The base messages announce readiness (signing: document-ready): a load alone is not readiness. */
+  announcesReady?: boolean
+}
+
+/** What sets one authoring component apart: its page, its hash options and the callbacks of its done message. */
 export interface EmbedSpec<P> {
   route: EmbedRoute
   /** Default accessible name of the iframe. */
@@ -30,7 +56,7 @@ const serverOrigin = () => null
 /**
  * How long after its load event a host that speaks the extensions has to send its first one
  * (its first embed-resize comes with its first render). A host that never does is taken to be
- * one without extensions, and its load is its readiness.
+ * one without extensions, and its load is its readiness (unless its base messages announce it).
  */
 const READY_GRACE = 500
 
@@ -38,9 +64,9 @@ const READY_GRACE = 500
 const sorted = <T extends object>(o?: T) => o && (Object.fromEntries(Object.entries(o).sort()) as T)
 
 /** The one machine behind every component: props -> URL -> iframe -> guarded messages -> newest callbacks. */
-export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>) {
+export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) {
   const props = merge(useContext(EmbedContext), own)
-  const { host = DEFAULT_HOST, presignToken, autoHeight } = props
+  const { host = DEFAULT_HOST, autoHeight } = props
   // null during server rendering and hydration: the src (which carries it) is set right after.
   const parentOrigin = useSyncExternalStore(never, clientOrigin, serverOrigin)
   const latest = useRef(props)
@@ -55,26 +81,20 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
     const url = new URL(host)
     if (/^https?:$/.test(url.protocol)) origin = url.origin
   } catch {}
-  const [idName, id] = spec.id ?? []
-  const problem = !origin
-    ? `host must be an http(s) URL: ${JSON.stringify(host)}`
-    : !presignToken
-      ? 'presignToken is required'
-      : idName && !id
-        ? `${idName} is required`
-        : ''
-  const options: EmbedOptions = {
-    externalId: props.externalId,
-    ...spec.options,
-    features: sorted(props.features),
-    css: props.css,
-    cssVars: sorted(props.cssVars),
-    darkModeDisabled: props.darkModeDisabled,
-    language: props.language,
-    parentOrigin: parentOrigin ?? undefined,
-  }
+  const missing = Object.keys(spec.need).find((name) => !spec.need[name])
+  const problem = !origin ? `host must be an http(s) URL: ${JSON.stringify(host)}` : missing ? `${missing} is required` : ''
   // A string: equal props give an equal URL, so re-renders never reload the frame.
-  const src = parentOrigin && !problem ? buildEmbedUrl({ host, route: spec.route, id, token: presignToken, options }) : undefined
+  const src =
+    parentOrigin && !problem
+      ? spec.url(host, {
+          ...spec.options(props),
+          css: props.css,
+          cssVars: sorted(props.cssVars),
+          darkModeDisabled: props.darkModeDisabled,
+          language: props.language,
+          parentOrigin,
+        })
+      : undefined
 
   useEffect(() => {
     if (problem) latest.current.onError?.({ code: 'INVALID_OPTIONS', message: problem })
@@ -85,7 +105,9 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
     const el = frame.current
     if (!src || !el) return
     const { timeout = 15000 } = latest.current
-    let spoke = false // the frame sent an extension message: readiness is its embed-ready
+    // True once the frame sent an extension, or from the start where the base messages announce
+    // readiness: readiness is then a message (embed-ready, document-ready), never a load.
+    let spoke = spec.announcesReady
     let ready = false
     let grace: ReturnType<typeof setTimeout> | undefined
     const onReady = () => {
@@ -100,24 +122,18 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
       clearTimeout(timer)
       if (!spoke) grace = setTimeout(() => spoke || onReady(), READY_GRACE)
     }
-    const onMessage = (event: MessageEvent) => {
-      const m = event.source === el.contentWindow && event.origin === origin ? parseMessage(event.data) : null
-      if (!m) return
+    // Anything from this frame ends the TIMEOUT wait; an extension also says the host speaks them.
+    const onMessage = ({ source, origin: from, data }: MessageEvent) => {
+      if (source !== el.contentWindow || from !== origin) return
       clearTimeout(timer)
+      const m = parseMessage(data)
       const p = latest.current
-      if (m.type === spec.done) {
-        const { type, externalId, ...rest } = m as BaseMessage
-        spec.fire(p, (externalId == null ? rest : { ...rest, externalId }) as never)
-      } else if (m.type === 'embed-ready') {
-        spoke = true
-        onReady()
-      } else if (m.type === 'embed-error') {
-        spoke = true
-        p.onError?.({ code: m.code, message: m.message })
-      } else if (m.type === 'embed-resize') {
-        spoke = true
+      if (m?.type === 'embed-ready') onReady()
+      else if (m?.type === 'embed-error') p.onError?.({ code: m.code, message: m.message })
+      else if (m?.type === 'embed-resize') {
         if (p.autoHeight) setHeight(m.height)
-      }
+      } else return void (spec.receive(p, data, m) && onReady())
+      spoke = true
     }
     el.addEventListener('load', onLoad)
     addEventListener('message', onMessage)
@@ -143,4 +159,20 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
       style={{ border: 0, ...props.style, ...(autoHeight && height != null && { height }) }}
     />
   )
+}
+
+/** The authoring pages on the machine: presign token in the query, `{type, ...}` messages, a done message each. */
+export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>) {
+  const [idName, id] = spec.id ?? []
+  return useFrame(own, {
+    title: spec.title,
+    need: idName ? { presignToken: own.presignToken, [idName]: id } : { presignToken: own.presignToken },
+    options: (p) => ({ externalId: p.externalId, ...spec.options, features: sorted(p.features) }),
+    url: (host, options) => buildEmbedUrl({ host, route: spec.route, id, token: own.presignToken, options }),
+    receive: (p, _, m) => {
+      if (m?.type !== spec.done) return
+      const { type, externalId, ...rest } = m as BaseMessage
+      spec.fire(p, (externalId == null ? rest : { ...rest, externalId }) as never)
+    },
+  })
 }

@@ -1,5 +1,5 @@
 import type { CSSProperties, IframeHTMLAttributes } from 'react'
-import type { EmbedCssVars, EmbedErrorCode, EmbedFeatures, EnvelopeType } from '../protocol/index.js'
+import type { EmbedCssVars, EmbedErrorCode, EmbedFeatures, EnvelopeType, RejectedData, SignedData } from '../protocol/index.js'
 
 /** What `onError` receives: a host `embed-error`, or the library's `TIMEOUT` / `INVALID_OPTIONS`. */
 export interface EmbedError {
@@ -7,21 +7,17 @@ export interface EmbedError {
   message: string
 }
 
-/** Options every component takes, and that `EmbedProvider` can set for all of them. */
-export interface EmbedSharedProps {
+/** Options every component takes, the signing one included, and that `EmbedProvider` can set for all of them. */
+export interface EmbedFrameProps {
   /** Origin of the signing service, e.g. `https://sign.example.com`. Default: `DEFAULT_HOST`. Must be http(s). */
   host?: string
-  /** Your reference for the envelope; echoed back in the callbacks. */
-  externalId?: string
-  /** Custom CSS injected into the authoring pages. */
+  /** Custom CSS injected into the embedded pages. */
   css?: string
   /** Theme variables (colours, radius, spacing); extra keys pass through as custom properties. */
   cssVars?: EmbedCssVars
   darkModeDisabled?: boolean
   /** UI language code, e.g. `en`, `de`. */
   language?: string
-  /** Settings the user may configure; a missing key means allowed. */
-  features?: EmbedFeatures
   /** Class of the iframe. */
   className?: string
   /** Inline style of the iframe (default `border: 0`, 100% wide, 800px high). */
@@ -37,9 +33,17 @@ export interface EmbedSharedProps {
   autoHeight?: boolean
   /** Milliseconds until `onError({code: 'TIMEOUT'})` when nothing at all arrives from the frame. Default 15000; 0 turns it off. */
   timeout?: number
-  /** The authoring UI is ready: once per load of the frame. */
+  /** The embedded UI is ready: once per load of the frame. */
   onReady?: () => void
   onError?: (error: EmbedError) => void
+}
+
+/** Options every authoring component takes, and that `EmbedProvider` can set for all of them. */
+export interface EmbedSharedProps extends EmbedFrameProps {
+  /** Your reference for the envelope; echoed back in the callbacks. */
+  externalId?: string
+  /** Settings the user may configure; a missing key means allowed. */
+  features?: EmbedFeatures
 }
 
 export interface EmbedCommonProps extends EmbedSharedProps {
@@ -98,4 +102,38 @@ export interface EmbedUpdateTemplateV1Props extends EmbedCommonProps, EmbedUpdat
   /** Legacy numeric id (`template_7` -> 7). */
   templateId: number
   onTemplateUpdated?: (event: TemplateEvent) => void
+}
+
+/** Argument of `onDocumentCompleted`: the recipient's token, the legacy document id, the recipient id (and, from our host, the envelope id). */
+export type DocumentCompletedEvent = SignedData
+/** Argument of `onDocumentRejected`: as for completion, plus the recipient's `reason`. */
+export type DocumentRejectedEvent = RejectedData
+
+/**
+ * The recipient's side: `EmbedSignDocument`. Of `EmbedProvider`'s options it takes `host`, `css`,
+ * `cssVars`, `darkModeDisabled`, `language`, the iframe's props and the shared callbacks
+ * (`externalId` and `features` are authoring options). `additionalProps` are iframe attributes,
+ * as for every component here (the service's own library spreads them into the hash instead).
+ */
+export interface EmbedSignDocumentProps extends EmbedFrameProps {
+  /** The recipient's token (from the envelope's recipients, or from distribute). Required; it is the credential. */
+  token: string
+  /** Prefills the signer's name where the page asks for it. */
+  name?: string
+  /** The prefilled name cannot be changed. */
+  lockName?: boolean
+  /** Prefills the signer's e-mail where the page asks for it. */
+  email?: string
+  /** The prefilled e-mail cannot be changed. */
+  lockEmail?: boolean
+  /** Show the reject action. Default: the service's choice (our host shows it). */
+  allowDocumentRejection?: boolean
+  /** The document is shown and can be signed (`document-ready`). */
+  onDocumentReady?: () => void
+  /** The recipient completed their part (signed, approved or viewed). */
+  onDocumentCompleted?: (event: DocumentCompletedEvent) => void
+  /** The recipient rejected the document, with their reason. */
+  onDocumentRejected?: (event: DocumentRejectedEvent) => void
+  /** The signing page reports a problem, as a message. */
+  onDocumentError?: (message: string) => void
 }

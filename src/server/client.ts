@@ -8,8 +8,8 @@ import { mint, presignBody, type PresignOptions, type PresignToken } from './pre
 import { request, requestBytes, type CallOptions } from './request.js'
 import * as s from './schemas.js'
 import type {
-  Attachment, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary, Field, FieldType,
-  Recipient, RecipientRole,
+  Attachment, AuditLogPage, DistributeResponse, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary,
+  Field, FieldType, Recipient, RecipientRole,
 } from '../protocol/api.js'
 import type { EnvelopeType } from '../protocol/options.js'
 import type { Issue } from './errors.js'
@@ -104,6 +104,45 @@ export interface ListEnvelopesInput {
   perPage?: number
 }
 
+export interface DistributeInput {
+  envelopeId: string
+  /** Settings applied as the envelope is sent (subject, message, signingOrder, ...); the others stay. */
+  meta?: Partial<DocumentMeta>
+}
+
+export interface RedistributeInput {
+  envelopeId: string
+  /** Ids of the recipients to send to again (those who have not completed). */
+  recipients: number[]
+}
+
+export interface CancelInput {
+  envelopeId: string
+  reason?: string
+}
+
+export interface RejectInput {
+  /** When given, the recipient must belong to this envelope. */
+  envelopeId?: string
+  reason: string
+}
+
+/** `signed`: the sealed PDF (once every recipient has completed); `original`: as uploaded. */
+export type PdfVersion = 'signed' | 'original'
+
+export interface DownloadInput {
+  /** Default: the signed PDF once there is one, else the original. */
+  version?: PdfVersion
+}
+
+export interface AuditLogInput {
+  page?: number
+  /** Default 50, at most 100. */
+  perPage?: number
+  /** Default `asc` (oldest first). */
+  orderByDirection?: 'asc' | 'desc'
+}
+
 export type EnvelopeClient = ReturnType<typeof createClient>
 
 /** A client for the API of the service at `baseUrl`, acting with `apiKey`. Throws InvalidInputError on bad options. */
@@ -115,6 +154,8 @@ export function createClient(options: ConnectionOptions) {
     request(c, { method: 'POST', path, json, signal: o?.signal }, schema)
   const upload = <T>(path: string, payload: unknown, files: FileInput[], schema: Schema<T>, o?: CallOptions) =>
     request(c, { method: 'POST', path, form: multipart(payload, files), signal: o?.signal }, schema)
+  const bytes = (path: string, o?: CallOptions, query?: Record<string, string | number | undefined>) =>
+    requestBytes(c, { method: 'GET', path, query, signal: o?.signal })
   const id = (v: string | number) => encodeURIComponent(String(v))
   const done = () => undefined
 
@@ -140,6 +181,19 @@ export function createClient(options: ConnectionOptions) {
         post('/envelope/delete', { envelopeId }, s.success, o).then(done),
       getMany: async (ids: GetManyInput, o?: CallOptions): Promise<EnvelopeSummary[]> =>
         (await post('/envelope/get-many', { ids }, s.list(s.envelopeSummary), o)).data,
+      /** Sends a draft document to its recipients (PENDING). Resolves to each recipient's token and signing link. */
+      distribute: (input: DistributeInput, o?: CallOptions): Promise<DistributeResponse> =>
+        post('/envelope/distribute', input, s.distributed, o),
+      /** Sends a pending document again to these recipients. */
+      redistribute: (input: RedistributeInput, o?: CallOptions): Promise<DistributeResponse> =>
+        post('/envelope/redistribute', input, s.distributed, o),
+      /** Cancels a pending document (CANCELLED): every signing link stops working. */
+      cancel: (input: CancelInput, o?: CallOptions): Promise<void> => post('/envelope/cancel', input, s.success, o).then(done),
+      /** Who did what and when, a page at a time. */
+      auditLog: (envelopeId: string, q: AuditLogInput = {}, o?: CallOptions): Promise<AuditLogPage> =>
+        get(`/envelope/${id(envelopeId)}/audit-log`, s.auditLogPage, o, { page: q.page, perPage: q.perPage, orderByDirection: q.orderByDirection }),
+      /** The signing certificate (PDF bytes): the envelope, its recipients and their actions. */
+      certificate: (envelopeId: string, o?: CallOptions): Promise<Uint8Array> => bytes(`/envelope/${id(envelopeId)}/certificate/download`, o),
     },
 
     items: {
@@ -151,9 +205,9 @@ export function createClient(options: ConnectionOptions) {
       /** Deletes the item and its fields; the last item of an envelope cannot be deleted. */
       delete: (envelopeItemId: string, o?: CallOptions): Promise<void> =>
         post('/envelope/item/delete', { envelopeItemId }, s.success, o).then(done),
-      /** The item's PDF bytes. */
-      download: (envelopeItemId: string, o?: CallOptions): Promise<Uint8Array> =>
-        requestBytes(c, { method: 'GET', path: `/envelope/item/${id(envelopeItemId)}/download`, signal: o?.signal }),
+      /** The item's PDF bytes: the signed version once there is one, unless `version` says otherwise. */
+      download: (envelopeItemId: string, q: DownloadInput = {}, o?: CallOptions): Promise<Uint8Array> =>
+        bytes(`/envelope/item/${id(envelopeItemId)}/download`, o, { version: q.version }),
     },
 
     recipients: {
@@ -166,6 +220,9 @@ export function createClient(options: ConnectionOptions) {
       /** Deletes the recipient and its fields. */
       delete: (recipientId: number, o?: CallOptions): Promise<void> =>
         post('/envelope/recipient/delete', { recipientId }, s.success, o).then(done),
+      /** Rejects a pending document on the recipient's behalf (the document becomes REJECTED). Resolves to the recipient. */
+      reject: (recipientId: number, input: RejectInput, o?: CallOptions): Promise<Recipient> =>
+        post(`/envelope/recipient/${id(recipientId)}/reject`, input, s.recipient, o),
     },
 
     fields: {

@@ -51,5 +51,12 @@ export type {
   ItemUpdateInput,
   ItemUpdateResult,
   AttachmentInput,
+  DistributeInput,
+  RedistributeInput,
+  CancelInput,
+  RejectInput,
+  PdfVersion,
+  DownloadInput,
+  AuditLogInput,
 } from './client.js'
 export type { CallOptions } from './request.js'

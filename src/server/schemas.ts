@@ -1,6 +1,7 @@
 /** Checks of the API's answers, typed against the resource interfaces. */
 import type {
-  Attachment, AuthOptions, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary, Field, Recipient,
+  Attachment, AuditLogEntry, AuditLogPage, AuthOptions, DistributedRecipient, DistributeResponse, DocumentMeta, Envelope,
+  EnvelopeItem, EnvelopePage, EnvelopeSummary, Field, Recipient,
 } from '../protocol/api.js'
 import { any, arr, bool, both, int, literal, nullable, num, obj, optional, record, str, type Schema } from './check.js'
 
@@ -108,3 +109,37 @@ export const envelopePage = obj<EnvelopePage>({
 export const list = <T>(s: Schema<T>) => obj<{ data: T[] }>({ data: arr(s) })
 export const success = obj<{ success: true }>({ success: literal(true) })
 export const created = obj<{ id: string }>({ id: str })
+
+export const distributedRecipient = obj<DistributedRecipient>({
+  id: int,
+  name: str,
+  email: str,
+  token: str,
+  role: recipientRole,
+  signingOrder: nullable(num),
+  signingUrl: str,
+})
+
+export const distributed = obj<DistributeResponse>({ success: literal(true), id: str, recipients: arr(distributedRecipient) })
+
+export const auditLogEntry = obj<AuditLogEntry>({
+  id: str,
+  envelopeId: str,
+  type: str,
+  createdAt: str,
+  name: nullable(str),
+  email: nullable(str),
+  userId: nullable(int),
+  recipientId: nullable(int),
+  ipAddress: nullable(str),
+  userAgent: nullable(str),
+  data: record,
+})
+
+export const auditLogPage = obj<AuditLogPage>({
+  data: arr(auditLogEntry),
+  count: int,
+  currentPage: int,
+  perPage: int,
+  totalPages: int,
+})

@@ -239,7 +239,7 @@ describe('lifecycle refusals and end states', () => {
   })
 
   it('refuses to distribute what cannot be signed, and writes nothing', async () => {
-    const cases: [object, number, string][] = [
+    const cases: [Record<string, unknown>, number, string][] = [
       [{ type: 'TEMPLATE', recipients: [signerWith()] }, 400, 'INVALID_STATUS_TRANSITION'],
       [{ recipients: [] }, 400, 'NO_RECIPIENTS'],
       [{ recipients: [{ email: 'cc@example.com', name: 'C', role: 'CC' }] }, 400, 'NO_RECIPIENTS'],

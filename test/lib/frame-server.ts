@@ -15,7 +15,8 @@ declare module 'vitest' {
  * The iframe side of the tests. Every path serves one page that
  * - posts `{__frame: 'loaded', loadId, path, token, options}` to its parent when it loads, with the
  *   options decoded from the hash exactly as PROTOCOL.md encodes them;
- * - runs the steps after `~` in its `token` query (JSON) while it loads, and any steps a parent sends
+ * - runs the steps after `~` in its `token` (the query, or the last path segment of a signing page
+ *   `.../embed/sign/{token}`; JSON) while it loads, and any steps a parent sends
  *   as `{__steps: [...]}` later. A step is `{post: data}` (to the parent), `{nested: data, then?: steps}`
  *   (posted to the parent by a child frame of the same origin), or `{goto: url}`.
  * Paths under `/hang/` never answer, for timeouts; under `/partial/` the page runs but never finishes
@@ -24,7 +25,8 @@ declare module 'vitest' {
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>scripted frame</title></head>
 <body style="margin:0"><script>
-const token = new URLSearchParams(location.search).get('token') || ''
+const signing = location.pathname.split('/embed/sign/')[1]
+const token = signing !== undefined ? decodeURIComponent(signing) : new URLSearchParams(location.search).get('token') || ''
 let options = null
 try { options = JSON.parse(decodeURIComponent(atob(location.hash.slice(1)))) } catch {}
 function run(steps) {

@@ -22,6 +22,7 @@ declare global {
 const CALLBACKS = [
   'onReady', 'onError', 'onEnvelopeCreated', 'onDocumentCreated', 'onTemplateCreated',
   'onEnvelopeUpdated', 'onDocumentUpdated', 'onTemplateUpdated',
+  'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError',
 ]
 
 const root = createRoot(document.getElementById('root')!)

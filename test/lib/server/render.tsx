@@ -2,8 +2,8 @@
 // and prints {window, html, warnings, errors} as JSON.
 import { renderToString } from 'react-dom/server'
 import {
-  EmbedCreateDocumentV1, EmbedCreateEnvelope, EmbedCreateTemplateV1, EmbedProvider, EmbedUpdateDocumentV1,
-  EmbedUpdateEnvelope, EmbedUpdateTemplateV1,
+  EmbedCreateDocumentV1, EmbedCreateEnvelope, EmbedCreateTemplateV1, EmbedProvider, EmbedSignDocument,
+  EmbedUpdateDocumentV1, EmbedUpdateEnvelope, EmbedUpdateTemplateV1,
 } from '../../../src/index.js'
 
 const logged = { warnings: [] as unknown[][], errors: [] as unknown[][] }
@@ -19,6 +19,8 @@ const html = renderToString(
     <EmbedUpdateDocumentV1 presignToken="secret" documentId={1} title="Edit the NDA" />
     <EmbedUpdateTemplateV1 presignToken="secret" templateId={2} className="embed" />
     <EmbedCreateEnvelope presignToken="" type="DOCUMENT" host="javascript:alert(1)" />
+    <EmbedSignDocument token="secret" name="Ada" autoHeight onDocumentCompleted={() => {}} />
+    <EmbedSignDocument token="" />
   </EmbedProvider>,
 )
 process.stdout.write(JSON.stringify({ window: typeof window, html, ...logged }))
