@@ -7,6 +7,7 @@ const BENCHES = {
   rerender: ['npx', 'tsx', 'bench/rerender.ts'],
   host: ['npx', 'tsx', 'bench/host.ts'],
   authoring: ['npx', 'tsx', 'bench/authoring.ts'],
+  seal: ['npx', 'tsx', 'bench/seal.ts'],
 }
 
 const chosen = process.argv.slice(2)

@@ -143,36 +143,43 @@ function isoUtc(value: string): string {
 /** Longest value shown: user agents and names come from the signer and could be anything. */
 const MAX_VALUE_LENGTH = 1000
 
-/** Splits text into rows no wider than `width`: at spaces, or inside a word too long for a row. */
+/**
+ * Splits text into rows no wider than `width`: at spaces, or inside a word too long for a row.
+ * Each word is measured once (text layout is the slow part of drawing), rows as sums of words.
+ */
 export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
   const clean = text.replace(/\s+/g, ' ').trim()
   const shown = clean.length > MAX_VALUE_LENGTH ? `${clean.slice(0, MAX_VALUE_LENGTH)}…` : clean
-  const fits = (s: string) => font.widthOfTextAtSize(s, size) <= width
+  const space = font.widthOfTextAtSize(' ', size)
   const rows: string[] = []
   let row = ''
+  let used = 0
+  const put = (piece: string, w: number) => {
+    if (row && used + w > width) {
+      rows.push(row)
+      row = ''
+      used = 0
+    }
+    row += piece
+    used += w
+  }
   for (const word of shown.split(' ')) {
-    const candidate = row ? `${row} ${word}` : word
-    if (fits(candidate)) {
-      row = candidate
-      continue
-    }
-    if (row) rows.push(row)
-    row = ''
-    if (fits(word)) {
+    const w = font.widthOfTextAtSize(word, size)
+    if (row && used + space + w <= width) {
+      row += ' ' + word
+      used += space + w
+    } else if (w <= width) {
+      if (row) rows.push(row)
       row = word
-      continue
-    }
-    // Cut the long word by its characters' widths, measured one at a time (linear, not quadratic).
-    let used = 0
-    for (const ch of word) {
-      const w = font.widthOfTextAtSize(ch, size)
-      if (row && used + w > width) {
+      used = w
+    } else {
+      // A word wider than a row is cut between characters.
+      if (row) {
         rows.push(row)
         row = ''
         used = 0
       }
-      row += ch
-      used += w
+      for (const ch of word) put(ch, font.widthOfTextAtSize(ch, size))
     }
   }
   if (row || !rows.length) rows.push(row)

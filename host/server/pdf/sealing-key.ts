@@ -1,5 +1,6 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto'
+import { createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
+import { promisify } from 'node:util'
 import forge from 'node-forge'
 import type { Queryable } from '../db/index.js'
 
@@ -14,7 +15,8 @@ export interface SealingKey {
 
 /** The PKCS#12 opened once: decrypting it takes a PBKDF and a cipher, too slow to repeat per seal. */
 export interface OpenedSealingKey {
-  privateKey: forge.pki.rsa.PrivateKey
+  /** The private key, for node:crypto (which signs natively). */
+  signingKey: KeyObject
   certificate: forge.pki.Certificate
   /** Every certificate of the file (the signer's first), embedded in each signature. */
   chain: forge.pki.Certificate[]
@@ -44,7 +46,7 @@ export async function loadSealingKey(db: Queryable, env: NodeJS.ProcessEnv = pro
   if (stored === undefined) {
     await db.query(`insert into settings (key, value) values ($1, $2) on conflict (key) do nothing`, [
       SETTING,
-      generateP12().toString('base64'),
+      (await generateP12()).toString('base64'),
     ])
     stored = await read()
     if (stored === undefined) throw new Error('the sealing key could not be stored in the settings table')
@@ -105,18 +107,26 @@ function openP12(p12: Buffer, passphrase: string): OpenedSealingKey {
   }
   const certificate = certificates.find(matches)
   if (!certificate) throw new Error('it holds no certificate for its private key')
-  return { privateKey, certificate, chain: [certificate, ...certificates.filter((c) => c !== certificate)] }
+  return {
+    signingKey: createPrivateKey(forge.pki.privateKeyToPem(privateKey)),
+    certificate,
+    chain: [certificate, ...certificates.filter((c) => c !== certificate)],
+  }
 }
 
 /**
- * A fresh RSA-2048 key (node:crypto: native and fast) in a self-signed certificate (node-forge),
- * as a PKCS#12 with the database passphrase.
+ * A fresh RSA-2048 key in a self-signed certificate, as a PKCS#12. node:crypto makes the key
+ * (natively, off the event loop: a few hundred ms), node-forge the certificate and the PKCS#12.
  */
-export function generateP12(commonName = 'envelope-embed host seal', passphrase = DATABASE_PASSPHRASE): Buffer {
-  const pair = generateKeyPairSync('rsa', { modulusLength: 2048 })
-  const privateKey = forge.pki.privateKeyFromPem(pair.privateKey.export({ type: 'pkcs1', format: 'pem' }).toString())
+export async function generateP12(commonName = 'envelope-embed host seal', passphrase = DATABASE_PASSPHRASE): Promise<Buffer> {
+  const pair = await promisify(generateKeyPair)('rsa', {
+    modulusLength: 2048,
+    publicKeyEncoding: { type: 'spki', format: 'pem' },
+    privateKeyEncoding: { type: 'pkcs1', format: 'pem' },
+  })
+  const privateKey = forge.pki.privateKeyFromPem(pair.privateKey)
   const cert = forge.pki.createCertificate()
-  cert.publicKey = forge.pki.publicKeyFromPem(pair.publicKey.export({ type: 'spki', format: 'pem' }).toString())
+  cert.publicKey = forge.pki.publicKeyFromPem(pair.publicKey)
   // Positive and without a leading zero byte, so it stays a minimal DER INTEGER.
   const serial = randomBytes(16)
   serial[0] = (serial[0]! & 0x7f) | 0x40

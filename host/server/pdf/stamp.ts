@@ -22,6 +22,8 @@ let fontBytes: Uint8Array | undefined
 /**
  * DejaVu Sans (Latin with every accent German and French need, Greek, Cyrillic, ✓), embedded as a
  * subset: a document carries only the glyphs it uses, a few KiB instead of 740.
+ * Parsed anew for each document: a fontkit font shared between documents caches the components of
+ * accented glyphs without their characters, and later documents then lose text (Ö's O became U+0001).
  */
 export function embedTextFont(doc: PDFDocument): Promise<PDFFont> {
   fontBytes ??= new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')))

@@ -1,0 +1,157 @@
+// Completion sealing, in one process: the time to turn an envelope's files into signed PDFs (fields
+// drawn, certificate appended, PKCS#7 signature), median of several runs after a warm-up.
+// Target: a 2-file envelope of 10 pages (5 + 5) with 20 fields sealed in <= 1 s.
+// Also: one file of 1, 10 and 100 pages (a text field per page, one signature), to show how the
+// time grows with the page count; and what the first start's key generation costs.
+// Run: npx tsx bench/seal.ts   Env: BENCH_RUNS (default 7).
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { deflateSync, crc32 } from 'node:zlib'
+import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { openDb } from '../host/server/db/index.js'
+import { sealEnvelope, type SealField, type SealInput, type SealRecipient } from '../host/server/pdf/seal.js'
+import { loadSealingKey } from '../host/server/pdf/sealing-key.js'
+
+const RUNS = Number(process.env.BENCH_RUNS || 7)
+export const TARGET_ENVELOPE_MS = 1000
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!
+const mark = (ok: boolean) => (ok ? 'ok' : 'OVER TARGET')
+
+/** Letter pages of running text, like a typical contract. */
+async function contract(pages: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create()
+  const font = await doc.embedFont(StandardFonts.TimesRoman)
+  const paragraph = 'The parties agree to the terms set out below, which apply from the date of the last signature. '
+  for (let p = 0; p < pages; p++) {
+    const page = doc.addPage([612, 792])
+    page.drawText(`Section ${p + 1}`, { x: 72, y: 720, size: 14, font })
+    for (let line = 0; line < 40; line++) page.drawText(paragraph.slice(0, 60 + (line % 30)), { x: 72, y: 690 - line * 15, size: 10, font })
+  }
+  return doc.save()
+}
+
+/** An RGBA signature-like PNG (600 × 200, strokes on transparency), as a data URL. */
+function signaturePng(): string {
+  const width = 600
+  const height = 200
+  const rows: Buffer[] = []
+  for (let y = 0; y < height; y++) {
+    const row = Buffer.alloc(1 + width * 4)
+    for (let x = 0; x < width; x++) {
+      const stroke = Math.abs(Math.sin(x / 23) * 60 + 100 - y) < 3 || Math.abs(Math.cos(x / 41) * 40 + 90 - y) < 2
+      if (stroke) row.writeUInt32BE(0x102a60ff, 1 + x * 4)
+    }
+    rows.push(row)
+  }
+  const chunk = (type: string, data: Buffer) => {
+    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
+    const out = Buffer.alloc(body.length + 8)
+    out.writeUInt32BE(data.length, 0)
+    body.copy(out, 4)
+    out.writeUInt32BE(crc32(body), body.length + 4)
+    return out
+  }
+  const header = Buffer.alloc(13)
+  header.writeUInt32BE(width, 0)
+  header.writeUInt32BE(height, 4)
+  header[8] = 8
+  header[9] = 6 // RGBA
+  const png = Buffer.concat([
+    Buffer.from('89504e470d0a1a0a', 'hex'),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.concat(rows))),
+    chunk('IEND', Buffer.alloc(0)),
+  ])
+  return `data:image/png;base64,${png.toString('base64')}`
+}
+
+const SIGNATURE = signaturePng()
+const RECIPIENTS: SealRecipient[] = [
+  { name: 'Alice Müller', email: 'alice@example.com', role: 'SIGNER', action: 'SIGNED', completedAt: '2025-03-01T10:15:00Z', ipAddress: '203.0.113.7', userAgent: 'Mozilla/5.0 (X11; Linux x86_64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/124.0.0.0 Safari/537.36' },
+  { name: 'Bob Étienne', email: 'bob@example.net', role: 'SIGNER', action: 'SIGNED', completedAt: '2025-03-01T10:18:00Z', ipAddress: '2001:db8::42', userAgent: 'Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.4 Safari/605.1.15' },
+  { name: 'Carol Côté', email: 'carol@example.org', role: 'CC', action: 'CC', completedAt: null, ipAddress: null, userAgent: null },
+]
+
+/** Ten fields on a 5-page file: per signer a signature, initials, name, date and a text or checkbox. */
+function tenFields(itemId: string): SealField[] {
+  const at = (page: number, positionY: number, type: string, customText: string, fieldMeta: SealField['fieldMeta'] = null): SealField => ({
+    envelopeItemId: itemId, type, page, positionX: 10, positionY, width: 30, height: 5, fieldMeta, customText,
+  })
+  return [0, 1].flatMap((signer) => [
+    at(5, 70 + signer * 10, 'SIGNATURE', SIGNATURE),
+    at(1 + signer, 90, 'INITIALS', SIGNATURE),
+    at(5, 76 + signer * 10, 'NAME', signer ? 'Bob Étienne' : 'Alice Müller'),
+    at(5, 60 + signer * 5, 'DATE', '2025-03-01'),
+    signer
+      ? at(3, 40, 'CHECKBOX', '["Ja"]', { type: 'checkbox', options: ['Ja', 'Nein'] })
+      : at(3, 30, 'TEXT', 'Straße 12, 50667 Köln — garçon, déjà vu'),
+  ])
+}
+
+async function timeRuns(fn: () => Promise<unknown>): Promise<number> {
+  await fn() // warm-up: JIT, the font file read once
+  const times: number[] = []
+  for (let i = 0; i < RUNS; i++) {
+    const t0 = performance.now()
+    await fn()
+    times.push(performance.now() - t0)
+  }
+  return median(times)
+}
+
+const dir = await mkdtemp(path.join(tmpdir(), 'seal-bench-'))
+const db = await openDb({ dataDir: path.join(dir, 'data') })
+try {
+  let t0 = performance.now()
+  await loadSealingKey(db, {})
+  const firstStart = performance.now() - t0
+  t0 = performance.now()
+  const key = await loadSealingKey(db, {})
+  const laterStart = performance.now() - t0
+
+  const envelope = (items: SealInput['items'], fields: SealField[]): SealInput => ({
+    envelope: { id: 'envelope_bench', title: 'Bench contract', completedAt: '2025-03-01T10:20:00Z' },
+    items,
+    fields,
+    recipients: RECIPIENTS,
+  })
+
+  const fivePages = await contract(5)
+  const twoItems = envelope(
+    [
+      { id: 'a', title: 'Contract', pdf: fivePages },
+      { id: 'b', title: 'Annex', pdf: fivePages },
+    ],
+    [...tenFields('a'), ...tenFields('b')],
+  )
+  let sizes: number[] = []
+  const envelopeMs = await timeRuns(async () => {
+    sizes = (await sealEnvelope(twoItems, key)).map((s) => s.pdf.byteLength)
+  })
+
+  console.log(`sealing, median of ${RUNS} runs (${process.version})`)
+  console.log(`  sealing key: first start (generate RSA-2048 + certificate + store) ${firstStart.toFixed(0)} ms, later starts (read + open) ${laterStart.toFixed(0)} ms`)
+  console.log(
+    `  2 files x 5 pages, 20 fields, 3 recipients: ${envelopeMs.toFixed(0)} ms   target <= ${TARGET_ENVELOPE_MS} ms: ${mark(envelopeMs <= TARGET_ENVELOPE_MS)}` +
+      `   (sealed sizes ${sizes.map((s) => `${(s / 1024).toFixed(0)} KB`).join(', ')}; original ${(fivePages.byteLength / 1024).toFixed(0)} KB each)`,
+  )
+  console.log('  one file, a text field per page and one signature:')
+  for (const pages of [1, 10, 100]) {
+    const pdf = await contract(pages)
+    const fields: SealField[] = Array.from({ length: pages }, (_, i) => ({
+      envelopeItemId: 'x', type: 'TEXT', page: i + 1, positionX: 60, positionY: 5, width: 30, height: 4, fieldMeta: null, customText: `Seite ${i + 1} geprüft`,
+    }))
+    fields.push({ envelopeItemId: 'x', type: 'SIGNATURE', page: pages, positionX: 10, positionY: 80, width: 30, height: 8, fieldMeta: null, customText: SIGNATURE })
+    const input = envelope([{ id: 'x', title: 'Contract', pdf }], fields)
+    let size = 0
+    const ms = await timeRuns(async () => {
+      size = (await sealEnvelope(input, key))[0]!.pdf.byteLength
+    })
+    console.log(`    ${String(pages).padStart(3)} pages: ${ms.toFixed(0).padStart(5)} ms   ${(ms / pages).toFixed(2).padStart(6)} ms/page   (${(size / 1024).toFixed(0)} KB)`)
+  }
+} finally {
+  await db.close()
+  await rm(dir, { recursive: true, force: true })
+}
