@@ -13,6 +13,7 @@ import type { AppEnv, HostContext } from './api/http.js'
 import { itemRoutes } from './api/item.js'
 import { recipientRoutes } from './api/recipient.js'
 import { lifecycleRoutes } from './api/lifecycle.js'
+import { webhookRoutes } from './api/webhook.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
 
@@ -68,6 +69,7 @@ function api(ctx: HostContext) {
   // Fixed paths before the envelope module's /envelope/:id.
   r.route('/', embeddingRoutes(ctx))
   r.route('/', lifecycleRoutes(ctx))
+  r.route('/', webhookRoutes(ctx))
   r.route('/', itemRoutes(ctx))
   r.route('/', recipientRoutes(ctx))
   r.route('/', fieldRoutes(ctx))

@@ -13,6 +13,25 @@ export interface HostConfig {
   maxUploadBytes: number
   /** The built authoring pages (index.html + assets/). */
   appDistDir: string
+  /** Webhooks may point at loopback and private addresses (tests, demos, local development). */
+  webhookAllowPrivateUrls: boolean
+  /** A webhook receiver's time to answer. */
+  webhookTimeoutMs: number
+  /** Jobs this process runs at once; 0 = this process runs none (another one does). */
+  queueConcurrency: number
+  /** How often the queue looks for scheduled and retried jobs. */
+  queuePollMs: number
+  /** How long a running job belongs to its process before another may run it again. */
+  queueLeaseMs: number
+  /** Retry policy: attempts in all, first delay, growth factor, longest delay. */
+  retryMaxAttempts: number
+  retryBaseMs: number
+  retryFactor: number
+  retryMaxMs: number
+  /** SMTP server for e-mail (`smtp://user:pass@host:587`); absent = the local mailbox. */
+  smtpUrl: string | undefined
+  /** The sender of every e-mail. */
+  mailFrom: string
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname)
@@ -35,5 +54,28 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     maxUploadBytes: intEnv('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
     appDistDir: path.resolve(env.APP_DIST_DIR || DEFAULT_APP_DIST_DIR),
+    webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === '1' || env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
+    webhookTimeoutMs: intEnv('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
+    queueConcurrency: intEnv('QUEUE_CONCURRENCY', env.QUEUE_CONCURRENCY, 4),
+    queuePollMs: intEnv('QUEUE_POLL_MS', env.QUEUE_POLL_MS, 1000),
+    queueLeaseMs: intEnv('QUEUE_LEASE_MS', env.QUEUE_LEASE_MS, 60_000),
+    ...retryFromEnv(env),
+    smtpUrl: env.SMTP_URL || undefined,
+    mailFrom: env.MAIL_FROM || 'Envelope <no-reply@localhost>',
+  }
+}
+
+/**
+ * The retry schedule: by default about 10 s, 30 s, 1.5 min ... up to 6 h between attempts, 10
+ * attempts; QUEUE_RETRY=short is the schedule of tests and demos (0.2 s, 0.4 s ... 2 s, 5 attempts);
+ * each number can also be set alone.
+ */
+function retryFromEnv(env: NodeJS.ProcessEnv) {
+  const short = env.QUEUE_RETRY === 'short'
+  return {
+    retryMaxAttempts: intEnv('QUEUE_MAX_ATTEMPTS', env.QUEUE_MAX_ATTEMPTS, short ? 5 : 10),
+    retryBaseMs: intEnv('QUEUE_RETRY_BASE_MS', env.QUEUE_RETRY_BASE_MS, short ? 200 : 10_000),
+    retryFactor: intEnv('QUEUE_RETRY_FACTOR', env.QUEUE_RETRY_FACTOR, short ? 2 : 3),
+    retryMaxMs: intEnv('QUEUE_RETRY_MAX_MS', env.QUEUE_RETRY_MAX_MS, short ? 2000 : 6 * 3600_000),
   }
 }

@@ -12,16 +12,14 @@ import type { Plan } from './domain/plans.js'
 import { createTeam } from './domain/teams.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
 import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
+import { systemClock, type Clock } from './jobs/clock.js'
+import { Queue } from './jobs/queue.js'
+import { webhookJob } from './webhooks/deliver.js'
 
-export interface StartHostOptions {
-  /** 0 = a free port. Default: PORT or 3100. */
-  port?: number
-  hostname?: string
-  dataDir?: string
-  databaseUrl?: string
-  publicUrl?: string
-  appDistDir?: string
-  maxUploadBytes?: number
+/** Any setting of HostConfig (else from the environment), and the clock of the queue. */
+export type StartHostOptions = Partial<HostConfig> & {
+  /** Time for the queue, reminders and deadlines; tests drive it. */
+  clock?: Clock
 }
 
 export interface Host {
@@ -37,11 +35,14 @@ export interface Host {
   /** The open database (for operators and tests that inspect stored rows). */
   db: Db
   config: HostConfig
+  /** The job queue (webhooks, e-mail, reminders, deadlines); `drain()` runs what is due now. */
+  queue: Queue
 }
 
 /** Starts a host in this process: database opened and migrated, HTTP server listening. */
 export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
-  const defined = Object.fromEntries(Object.entries(opts).filter(([, v]) => v !== undefined))
+  const { clock = systemClock, ...settings } = opts
+  const defined = Object.fromEntries(Object.entries(settings).filter(([, v]) => v !== undefined))
   const config: HostConfig = { ...configFromEnv(), ...defined }
   const embedded = !config.databaseUrl
   const lock: DataDirLock | null = embedded ? await lockDataDir(config.dataDir) : null
@@ -75,11 +76,13 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const listening = `http://${host}:${address.port}`
     await lock?.publish({ url: listening, adminSecret: adminSecret! })
     const url = config.publicUrl ?? listening
+    const queue = await startQueue(db, config, clock, embedded)
     let closing: Promise<void> | undefined
     return {
       url,
       apiUrl: `${url}/api/v2`,
       db,
+      queue,
       config: { ...config, port: address.port },
       createTeam: (o) => db.transaction((tx) => createTeam(tx, o)),
       createApiToken: async (o) => {
@@ -94,6 +97,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
               server!.close(() => resolve())
               server!.closeAllConnections()
             })
+            await queue.stop()
             await db.close()
           } finally {
             await lock?.release()
@@ -106,4 +110,26 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     await lock?.release()
     throw err
   }
+}
+
+/**
+ * The queue and its handlers. An embedded database belongs to this one process, so a job left
+ * running by a process that died is this host's to run again at once; on PostgreSQL its lease
+ * has to run out first (another process may still be running it).
+ */
+async function startQueue(db: Db, config: HostConfig, clock: Clock, embedded: boolean): Promise<Queue> {
+  const queue = new Queue(
+    db,
+    { webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }) },
+    {
+      concurrency: config.queueConcurrency,
+      pollMs: config.queuePollMs,
+      leaseMs: config.queueLeaseMs,
+      clock,
+      retry: { maxAttempts: config.retryMaxAttempts, baseDelayMs: config.retryBaseMs, factor: config.retryFactor, maxDelayMs: config.retryMaxMs },
+    },
+  )
+  if (embedded) await db.query(`update jobs set status = 'pending', locked_until = null where status = 'running'`)
+  if (config.queueConcurrency > 0) queue.start()
+  return queue
 }

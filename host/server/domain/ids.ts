@@ -16,6 +16,8 @@ export const newId = {
   envelopeItem: () => `envelope_item_${randomId()}`,
   documentData: () => `document_data_${randomId()}`,
   attachment: () => `attachment_${randomId()}`,
+  webhook: () => `webhook_${randomId()}`,
+  webhookCall: () => `webhook_call_${randomId()}`,
   /** Secret that lets one recipient act on one envelope. */
   recipientToken: () => randomBytes(24).toString('base64url'),
 }

@@ -1,5 +1,6 @@
 import type { Queryable } from '../db/index.js'
 import type { Envelope } from '../domain/resources.js'
+import { enqueueDeliveries } from '../webhooks/store.js'
 
 /** Every event the service emits (spec "Event kinds"). */
 export const EVENT_NAMES = [
@@ -49,16 +50,17 @@ export function eventPayload(event: EventName, e: Envelope, templateId: number |
 }
 
 /**
- * Records an event in the outbox, inside the caller's transaction, so an event exists exactly when
- * its change was committed. Delivery to webhooks reads the outbox.
+ * Records an event in the outbox, and a delivery job for each webhook listening to it, inside the
+ * caller's transaction, so an event and its deliveries exist exactly when its change was committed.
  */
 export async function emit(tx: Queryable, teamId: string, event: EventName, e: Envelope): Promise<void> {
-  await tx.query('insert into events (team_id, event, envelope_id, payload) values ($1, $2, $3, $4)', [
+  const [row] = await tx.query<{ id: number }>('insert into events (team_id, event, envelope_id, payload) values ($1, $2, $3, $4) returning id', [
     teamId,
     event,
     e.id,
     JSON.stringify(eventPayload(event, e)),
   ])
+  await enqueueDeliveries(tx, teamId, row!.id, event, e.id)
 }
 
 /** The event announcing a change of an envelope's settings, recipients or fields, if its type has one. */

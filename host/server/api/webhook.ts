@@ -1,0 +1,59 @@
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { assertApiToken } from '../auth/principal.js'
+import { EVENT_NAMES } from '../events/index.js'
+import { createWebhook, deleteWebhook, getWebhook, listWebhooks, resendCall, updateWebhook, webhookCalls } from '../webhooks/store.js'
+import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
+
+const WebhookId = z.string().regex(/^webhook_[a-z0-9]+$/, 'Expected a webhook id (webhook_...)')
+const Fields = z.object({
+  url: z.url({ protocol: /^https?$/ }).max(2000),
+  events: z.array(z.enum(EVENT_NAMES)).min(1).max(EVENT_NAMES.length * 2),
+  secret: z.string().max(255).optional(),
+  enabled: z.boolean().optional(),
+})
+const UpdateBody = Fields.partial().extend({ id: WebhookId }).strict()
+const CallsQuery = z.object({
+  page: z.coerce.number().int().min(1).default(1),
+  perPage: z.coerce.number().int().min(1).max(100).default(20),
+})
+
+/** Webhook configuration of the calling team (not in the spec; see host/README.md). API tokens only. */
+export function webhookRoutes(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  const team = (c: Ctx) => {
+    const p = principal(c)
+    assertApiToken(p, 'managing webhooks')
+    return p.teamId
+  }
+  const allowPrivate = ctx.config.webhookAllowPrivateUrls
+
+  r.post('/webhook/create', async (c) => {
+    const teamId = team(c)
+    const body = await jsonBody(c, Fields.strict())
+    return c.json(await ctx.db.transaction((tx) => createWebhook(tx, teamId, body, allowPrivate)))
+  })
+  r.get('/webhook', async (c) => c.json({ data: await listWebhooks(ctx.db, team(c)) }))
+  r.post('/webhook/update', async (c) => {
+    const teamId = team(c)
+    const { id, ...patch } = await jsonBody(c, UpdateBody)
+    return c.json(await ctx.db.transaction((tx) => updateWebhook(tx, teamId, id, patch, allowPrivate)))
+  })
+  r.post('/webhook/delete', async (c) => {
+    const teamId = team(c)
+    const { id } = await jsonBody(c, z.object({ id: WebhookId }))
+    await ctx.db.transaction((tx) => deleteWebhook(tx, teamId, id))
+    return c.json({ success: true })
+  })
+  r.post('/webhook/call/:callId/resend', async (c) => {
+    const teamId = team(c)
+    await ctx.db.transaction((tx) => resendCall(tx, teamId, c.req.param('callId')))
+    return c.json({ success: true })
+  })
+  r.get('/webhook/:id/calls', async (c) => {
+    const teamId = team(c)
+    return c.json(await webhookCalls(ctx.db, teamId, parse(WebhookId, c.req.param('id')), parse(CallsQuery, c.req.query())))
+  })
+  r.get('/webhook/:id', async (c) => c.json(await getWebhook(ctx.db, team(c), parse(WebhookId, c.req.param('id')))))
+  return r
+}

@@ -1,0 +1,192 @@
+/**
+ * The one durable queue: jobs are rows of the service's own database, written in the transaction
+ * of the change that causes them, claimed with `FOR UPDATE SKIP LOCKED` so several host processes
+ * on one PostgreSQL never take the same job, and leased so that a job whose process died runs again.
+ * Jobs sharing an `orderingKey` run one at a time in the order they were written.
+ */
+import { iso, type Db, type Queryable } from '../db/index.js'
+import type { Clock } from './clock.js'
+import { retryDelay, type RetryPolicy } from './retry.js'
+
+export const JOBS_CHANNEL = 'jobs'
+
+export interface JobSpec {
+  kind: string
+  payload: Record<string, unknown>
+  /** Not before this time (scheduled jobs); default now. */
+  runAt?: Date | undefined
+  /** Jobs with the same key run one after another, in order. */
+  orderingKey?: string | undefined
+}
+
+export interface Job {
+  id: string
+  kind: string
+  payload: Record<string, unknown>
+  attempts: number
+  orderingKey: string | null
+}
+
+/** Adds a job inside the caller's transaction: it exists exactly when that transaction commits. */
+export async function enqueue(tx: Queryable, job: JobSpec): Promise<void> {
+  await tx.query('insert into jobs (kind, payload, ordering_key, run_at) values ($1, $2, $3, coalesce($4, now()))', [
+    job.kind,
+    JSON.stringify(job.payload),
+    job.orderingKey ?? null,
+    job.runAt ?? null,
+  ])
+  await tx.notify(JOBS_CHANNEL, job.kind)
+}
+
+export type JobHandler = (job: Job) => Promise<void>
+
+export interface QueueOptions {
+  /** Jobs one process runs at once. */
+  concurrency: number
+  /** How often to look for due jobs when nothing announced one (scheduled and retried jobs). */
+  pollMs: number
+  /** How long a claimed job is this process's; after that another process may run it again. */
+  leaseMs: number
+  retry: RetryPolicy
+  clock: Clock
+}
+
+interface JobRow {
+  id: string
+  kind: string
+  payload: Record<string, unknown>
+  attempts: number
+  ordering_key: string | null
+}
+
+const CLAIM = `
+  update jobs set status = 'running', attempts = attempts + 1, locked_until = $2
+  where id = (
+    select j.id from jobs j
+    where ((j.status = 'pending' and j.run_at <= $1) or (j.status = 'running' and j.locked_until <= $1))
+      and (j.ordering_key is null or not exists (
+        select 1 from jobs e where e.ordering_key = j.ordering_key and e.id < j.id and e.status in ('pending', 'running')))
+    order by j.run_at, j.id
+    limit 1
+    for update skip locked)
+  returning id, kind, payload, attempts, ordering_key`
+
+export class Queue {
+  private running = false
+  private readonly inFlight = new Set<Promise<void>>()
+  private wake: (() => void) | null = null
+  private timer: ReturnType<typeof setTimeout> | undefined
+  private loop: Promise<void> | null = null
+
+  constructor(
+    private readonly db: Db,
+    private readonly handlers: Record<string, JobHandler>,
+    private readonly options: QueueOptions,
+  ) {
+    db.listen(JOBS_CHANNEL, () => this.wake?.())
+  }
+
+  /** Runs jobs in the background until stop(). */
+  start(): void {
+    if (this.running) return
+    this.running = true
+    this.loop = this.run()
+  }
+
+  /** Stops claiming, and waits for the jobs under way. */
+  async stop(): Promise<void> {
+    this.running = false
+    this.wake?.()
+    await this.loop
+    await Promise.all(this.inFlight)
+  }
+
+  /** Runs every job due now (by the clock), one at a time, until none is left; for tests and tools. */
+  async drain(): Promise<number> {
+    let n = 0
+    for (let job = await this.claim(); job; job = await this.claim()) {
+      await this.execute(job)
+      n++
+    }
+    return n
+  }
+
+  private async run(): Promise<void> {
+    while (this.running) {
+      let claimed = false
+      while (this.running && this.inFlight.size < this.options.concurrency) {
+        const job = await this.claim().catch((err: unknown) => {
+          console.error(`queue: claiming a job failed: ${(err as Error).message}`)
+          return null
+        })
+        if (!job) break
+        claimed = true
+        const p = this.execute(job).finally(() => {
+          this.inFlight.delete(p)
+          this.wake?.()
+        })
+        this.inFlight.add(p)
+      }
+      if (!this.running) break
+      if (claimed && this.inFlight.size < this.options.concurrency) continue
+      await new Promise<void>((resolve) => {
+        this.wake = () => {
+          this.wake = null
+          clearTimeout(this.timer)
+          resolve()
+        }
+        this.timer = setTimeout(() => this.wake?.(), this.options.pollMs)
+      })
+    }
+  }
+
+  private async claim(): Promise<Job | null> {
+    const now = this.options.clock.now()
+    const [row] = await this.db.transaction((tx) => tx.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs)]))
+    return row ? { id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key } : null
+  }
+
+  /** Runs one claimed job and records how it ended; only the holder of this attempt may record it. */
+  private async execute(job: Job): Promise<void> {
+    const handler = this.handlers[job.kind]
+    let error: unknown = handler ? null : new Error(`no handler for jobs of kind ${job.kind}`)
+    if (handler) {
+      try {
+        await handler(job)
+      } catch (err) {
+        error = err
+      }
+    }
+    const now = this.options.clock.now()
+    if (error === null) {
+      await this.db.query(`update jobs set status = 'done', finished_at = $3, locked_until = null, last_error = null where id = $1 and attempts = $2`, [
+        job.id,
+        job.attempts,
+        now,
+      ])
+      return
+    }
+    const final = job.attempts >= this.options.retry.maxAttempts
+    const message = error instanceof Error ? error.message : String(error)
+    await this.db.query(
+      `update jobs set status = $3, run_at = $4, locked_until = null, last_error = $5, finished_at = $6
+       where id = $1 and attempts = $2`,
+      [
+        job.id,
+        job.attempts,
+        final ? 'failed' : 'pending',
+        new Date(now.getTime() + (final ? 0 : retryDelay(this.options.retry, job.attempts))),
+        message.slice(0, 2000),
+        final ? now : null,
+      ],
+    )
+  }
+}
+
+/** Pending, running and failed jobs, for operators (`host jobs`). */
+export async function jobSummary(db: Queryable) {
+  const rows = await db.query<{ kind: string; status: string; count: number; next: Date | null }>(
+    `select kind, status, count(*)::int as count, min(run_at) as next from jobs group by kind, status order by kind, status`,
+  )
+  return rows.map((r) => ({ kind: r.kind, status: r.status, count: r.count, next: iso(r.next) }))
+}
