@@ -15,6 +15,13 @@ import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
 import { systemClock, type Clock } from './jobs/clock.js'
 import { Queue } from './jobs/queue.js'
 import { webhookJob } from './webhooks/deliver.js'
+import { expiryJob, reminderJob, type DeadlineHooks } from './domain/deadlines.js'
+import { emitFor } from './domain/lifecycle.js'
+
+const deadlineHooks: DeadlineHooks = {
+  emit: emitFor,
+  remind: async () => {},
+}
 
 /** Any setting of HostConfig (else from the environment), and the clock of the queue. */
 export type StartHostOptions = Partial<HostConfig> & {
@@ -63,7 +70,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       sealing.catch(() => (sealing = undefined))
       return sealing
     }
-    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey })
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock })
     const listener = withApiCors(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(listener)
@@ -120,7 +127,11 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
 async function startQueue(db: Db, config: HostConfig, clock: Clock, embedded: boolean): Promise<Queue> {
   const queue = new Queue(
     db,
-    { webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }) },
+    {
+      webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }),
+      expiry: expiryJob(db, clock, deadlineHooks),
+      reminder: reminderJob(db, clock, deadlineHooks),
+    },
     {
       concurrency: config.queueConcurrency,
       pollMs: config.queuePollMs,

@@ -34,6 +34,19 @@ export interface DocumentMeta {
   language: string
   distributionMethod: string
   emailSettings: Record<string, unknown> | null
+  /** How long each recipient's signing link lives after it is sent; null = for ever. */
+  envelopeExpirationPeriod?: ExpirationPeriod | null
+  /** When to remind a recipient whose turn it is; null = never. */
+  reminderSettings?: ReminderSettings | null
+}
+
+export type PeriodUnit = 'day' | 'week' | 'month' | 'year'
+export type ExpirationPeriod = { unit: PeriodUnit; amount: number } | { disabled: true }
+export type ReminderPeriod = { unit: Exclude<PeriodUnit, 'year'>; amount: number } | { disabled: true }
+/** The first reminder `sendAfter` the recipient's turn began, then one every `repeatEvery`. */
+export interface ReminderSettings {
+  sendAfter: ReminderPeriod
+  repeatEvery: ReminderPeriod
 }
 
 export interface AuthOptions {
@@ -149,6 +162,8 @@ export const DEFAULT_DOCUMENT_META: DocumentMeta = {
   language: 'en',
   distributionMethod: 'EMAIL',
   emailSettings: null,
+  envelopeExpirationPeriod: null,
+  reminderSettings: null,
 }
 
 /** The legacy numeric id in a secondaryId: `document_42` -> 42; null when there is none. */

@@ -1,7 +1,7 @@
 /** Checks of the API's answers, typed against the resource interfaces. */
 import type {
   Attachment, AuditLogEntry, AuditLogPage, AuthOptions, DistributedRecipient, DistributeResponse, DocumentMeta, Envelope,
-  EnvelopeItem, EnvelopePage, EnvelopeSummary, Field, Recipient,
+  EnvelopeItem, EnvelopePage, EnvelopeSummary, ExpirationPeriod, Field, Recipient, ReminderPeriod, ReminderSettings,
 } from '../protocol/api.js'
 import { any, arr, bool, both, int, literal, nullable, num, obj, optional, record, str, type Schema } from './check.js'
 
@@ -71,6 +71,8 @@ export const documentMeta = obj<DocumentMeta>({
   language: str,
   distributionMethod: str,
   emailSettings: nullable(record),
+  envelopeExpirationPeriod: optional(nullable(record as Schema<ExpirationPeriod>)),
+  reminderSettings: optional(nullable(obj<ReminderSettings>({ sendAfter: record as Schema<ReminderPeriod>, repeatEvery: record as Schema<ReminderPeriod> }))),
 })
 
 export const envelopeSummary = obj<EnvelopeSummary>({

@@ -78,6 +78,8 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
       language: 'en',
       distributionMethod: 'EMAIL',
       emailSettings: null,
+      envelopeExpirationPeriod: null,
+      reminderSettings: null,
     })
     expect(new Date(e.createdAt).toISOString()).toBe(e.createdAt)
     expect(e.envelopeItems.map((i: any) => [i.title, i.order, i.pageCount])).toEqual([

@@ -10,6 +10,7 @@ import { inspectPdf } from '../pdf/inspect.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Client } from '../domain/audit.js'
+import type { Clock } from '../jobs/clock.js'
 
 /** What every handler can reach: the database, its caches, settings and the presign key. */
 export interface HostContext {
@@ -19,6 +20,8 @@ export interface HostContext {
   presignSecret: PresignKey
   /** The certificate completed documents are sealed with (made on first use, then kept). */
   sealingKey: () => Promise<SealingKey>
+  /** The time deadlines and reminders are scheduled from (tests drive it). */
+  clock: Clock
 }
 
 export type AppEnv = { Variables: { principal: Principal } }

@@ -44,12 +44,12 @@ export function lifecycleRoutes(ctx: HostContext) {
   r.post('/envelope/distribute', async (c) => {
     const { envelopeId, meta } = await jsonBody(c, DistributeBody)
     const { emailId: _i, emailReplyTo: _r, ...documentMeta } = meta ?? {}
-    return sent(c, await ctx.db.transaction((tx) => distribute(tx, principal(c), actor(c), { envelopeId, meta: documentMeta })))
+    return sent(c, await ctx.db.transaction((tx) => distribute(tx, principal(c), actor(c), { envelopeId, meta: documentMeta }, ctx.clock.now())))
   })
 
   r.post('/envelope/redistribute', async (c) => {
     const body = await jsonBody(c, RedistributeBody)
-    return sent(c, await ctx.db.transaction((tx) => redistribute(tx, principal(c), actor(c), body)))
+    return sent(c, await ctx.db.transaction((tx) => redistribute(tx, principal(c), actor(c), body, ctx.clock.now())))
   })
 
   r.post('/envelope/cancel', async (c) => {

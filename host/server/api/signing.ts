@@ -102,7 +102,7 @@ export function signingRoutes(ctx: HostContext) {
     const body = await jsonBody(c, CompleteBody)
     // Outside the transaction: the first use may create and store the certificate.
     const key = await ctx.sealingKey()
-    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, (tx, e) => sealCompleted(tx, e, key)))
+    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, (tx, e) => sealCompleted(tx, e, key), ctx.clock.now()))
     return c.json(result)
   })
 

@@ -47,6 +47,8 @@ export type AuditType =
   | 'DOCUMENT_COMPLETED'
   | 'DOCUMENT_CANCELLED'
   | 'DOCUMENT_DELETED'
+  | 'DOCUMENT_RECIPIENT_EXPIRED'
+  | 'DOCUMENT_REMINDER_SENT'
 
 /** Records one action inside the caller's transaction: it exists exactly when the action committed. */
 export async function audit(

@@ -1,6 +1,9 @@
 import { z } from 'zod'
 import { DEFAULT_DOCUMENT_META as PROTOCOL_DEFAULTS } from '../../../src/protocol/index.js'
 
+const Period = <U extends string>(units: [U, ...U[]]) => z.object({ unit: z.enum(units), amount: z.int().min(1).max(365) }).strict()
+const Disabled = z.object({ disabled: z.literal(true) }).strict()
+
 /** documentMeta (src/protocol/api.ts): every key always present, with these defaults. */
 export const DocumentMetaSchema = z.object({
   subject: z.string().max(255).nullable(),
@@ -16,6 +19,14 @@ export const DocumentMetaSchema = z.object({
   language: z.string().min(2).max(10),
   distributionMethod: z.enum(['EMAIL', 'NONE']),
   emailSettings: z.record(z.string(), z.boolean()).nullable(),
+  envelopeExpirationPeriod: z.union([Period(['day', 'week', 'month', 'year']), Disabled]).nullable(),
+  reminderSettings: z
+    .object({
+      sendAfter: z.union([Period(['day', 'week', 'month']), Disabled]),
+      repeatEvery: z.union([Period(['day', 'week', 'month']), Disabled]),
+    })
+    .strict()
+    .nullable(),
 })
 export type DocumentMeta = z.infer<typeof DocumentMetaSchema>
 

@@ -14,7 +14,8 @@ import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { formatSigningDate, isAutoFilled, isRequired, storedValue } from './field-values.js'
 import { findEnvelope, loadEnvelope, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 import { nextStatus } from './status.js'
-import { mustAct, nextAfter, signingState } from './turns.js'
+import { mustAct, nextAfter, signingState, waitingBefore } from './turns.js'
+import { scheduleReminders, setDeadlines } from './deadlines.js'
 import { throwIfIssues } from './fields.js'
 
 /** Acting for the envelope's team where no token is involved (a recipient's action). */
@@ -23,7 +24,7 @@ export const teamPrincipal = (teamId: string): Principal => ({ kind: 'api', team
 const recipientsOf = (tx: Queryable, envelopeId: string) =>
   tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id for update', [envelopeId])
 
-async function emitFor(tx: Queryable, e: EnvelopeRow, event: EventName): Promise<void> {
+export async function emitFor(tx: Queryable, e: EnvelopeRow, event: EventName): Promise<void> {
   await emit(tx, e.team_id, event, await loadEnvelope(tx, teamPrincipal(e.team_id), e.id))
 }
 
@@ -31,6 +32,24 @@ async function setStatus(tx: Queryable, e: EnvelopeRow, status: EnvelopeRow['sta
   await tx.query(`update envelopes set status = $2, updated_at = now()${completed ? ', completed_at = now()' : ''} where id = $1`, [e.id, status])
   e.status = status
   await tx.notify(CHANNELS.envelopes, e.id)
+}
+
+/** Recipients who may act now and have not: everyone in parallel order, the next ones in sequence. */
+const whoseTurn = (e: EnvelopeRow, all: RecipientRow[]) =>
+  all.filter((x) => mustAct(x) && x.signing_status === 'NOT_SIGNED' && !waitingBefore(e, all, x).length)
+
+/** Tells recipients it is their turn (a job each). */
+async function sendTurn(tx: Queryable, e: EnvelopeRow, recipients: RecipientRow[]): Promise<void> {
+  void tx
+  void e
+  void recipients
+}
+
+/** Recipients whose turn has just begun: told so, and reminded later if they do not act. */
+async function turnsBegan(tx: Queryable, e: EnvelopeRow, recipients: RecipientRow[], now: Date): Promise<void> {
+  if (!recipients.length) return
+  await sendTurn(tx, e, recipients)
+  await scheduleReminders(tx, e, recipients, now)
 }
 
 // ---- the team's side -------------------------------------------------------------------------
@@ -44,6 +63,7 @@ export async function distribute(
   p: Principal,
   actor: Actor,
   input: { envelopeId: string; meta?: Partial<DocumentMeta> | undefined },
+  now: Date,
 ): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
   const e = await findEnvelope(tx, p, input.envelopeId, true)
   const to = nextStatus(e.type, e.status, 'distribute')
@@ -63,11 +83,15 @@ export async function distribute(
 
   e.document_meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }
   await tx.query('update envelopes set document_meta = $2 where id = $1', [e.id, JSON.stringify(e.document_meta)])
-  const sent = await tx.query<RecipientRow>(`update recipients set send_status = 'SENT' where envelope_id = $1 returning *`, [e.id])
+  const sent = (await tx.query<RecipientRow>(`update recipients set send_status = 'SENT' where envelope_id = $1 returning *`, [e.id])).sort(
+    (a, b) => a.id - b.id,
+  )
   await setStatus(tx, e, to)
+  await setDeadlines(tx, e, sent, now)
   await audit(tx, e, 'DOCUMENT_SENT', actor, { recipients: sent.map((r) => r.id), meta: input.meta ?? {} })
   await emitFor(tx, e, 'DOCUMENT_SENT')
-  return { envelope: e, recipients: sent.sort((a, b) => a.id - b.id) }
+  await turnsBegan(tx, e, whoseTurn(e, sent), now)
+  return { envelope: e, recipients: sent }
 }
 
 /** Sends a pending document again to those of `recipientIds` who have not completed. */
@@ -76,6 +100,7 @@ export async function redistribute(
   p: Principal,
   actor: Actor,
   input: { envelopeId: string; recipients: number[] },
+  now: Date,
 ): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
   const e = await findEnvelope(tx, p, input.envelopeId, true)
   if (e.type !== 'DOCUMENT' || e.status !== 'PENDING') {
@@ -85,7 +110,10 @@ export async function redistribute(
   const unknown = input.recipients.flatMap((id, i) => (all.some((r) => r.id === id) ? [] : [issue(['recipients', i], `Recipient ${id} is not on this envelope`)]))
   throwIfIssues(unknown)
   const chosen = all.filter((r) => input.recipients.includes(r.id) && r.signing_status === 'NOT_SIGNED')
+  // Sending again renews an expired or expiring link.
+  await setDeadlines(tx, e, chosen, now)
   await audit(tx, e, 'DOCUMENT_RESENT', actor, { recipients: chosen.map((r) => r.id) })
+  await sendTurn(tx, e, chosen.filter((r) => whoseTurn(e, all).includes(r)))
   return { envelope: e, recipients: chosen }
 }
 
@@ -158,13 +186,14 @@ export async function complete(
   client: Client,
   input: SigningCompleteRequest,
   finish: (tx: Queryable, e: EnvelopeRow) => Promise<void>,
+  now: Date,
 ): Promise<SigningResult> {
   const ctx = await byToken(tx, token, true)
   refuseUnlessReady(ctx)
   const { e, r, all } = ctx
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
   const fields = await tx.query<FieldRow>('select * from fields where recipient_id = $1 order by id', [r.id])
-  const now = new Date()
+  const waiting = whoseTurn(e, all)
 
   const values = new Map<number, string>()
   const issues: ApiIssue[] = []
@@ -209,7 +238,10 @@ export async function complete(
     await finish(tx, e)
     await audit(tx, e, 'DOCUMENT_COMPLETED', actor)
     await emitFor(tx, e, 'DOCUMENT_COMPLETED')
-  } else await tx.notify(CHANNELS.envelopes, e.id)
+  } else {
+    await tx.notify(CHANNELS.envelopes, e.id)
+    await turnsBegan(tx, e, whoseTurn(e, all).filter((x) => !waiting.includes(x)), now)
+  }
   return { status: e.status, redirectUrl: meta.redirectUrl }
 }
 

@@ -32,7 +32,7 @@ export function signingState(e: EnvelopeRow, all: RecipientRow[], r: RecipientRo
   if (e.status === 'REJECTED' || r.signing_status === 'REJECTED') return 'REJECTED'
   if (e.status === 'COMPLETED') return 'COMPLETED'
   if (r.signing_status === 'SIGNED') return 'ALREADY_COMPLETED'
-  if (r.expires_at && new Date(r.expires_at) <= now) return 'EXPIRED'
+  if (r.expiration_notified_at || (r.expires_at && new Date(r.expires_at) <= now)) return 'EXPIRED'
   // A CC recipient may look at any time: there is nothing for them to wait for.
   if (mustAct(r) && waitingBefore(e, all, r).length) return 'NOT_YOUR_TURN'
   return 'READY'

@@ -52,7 +52,7 @@ export interface DraftAttachment {
   url: string
 }
 
-export type DraftSettings = Omit<DocumentMeta, 'emailSettings' | 'subject' | 'message' | 'redirectUrl'> & {
+export type DraftSettings = Omit<DocumentMeta, 'emailSettings' | 'subject' | 'message' | 'redirectUrl' | 'envelopeExpirationPeriod' | 'reminderSettings'> & {
   title: string
   subject: string
   message: string
