@@ -16,6 +16,7 @@ import { lifecycleRoutes } from './api/lifecycle.js'
 import { webhookRoutes } from './api/webhook.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
+import { mailboxRoutes } from './mail/mailbox.js'
 
 const PREFLIGHT = {
   'Access-Control-Allow-Origin': '*',
@@ -96,13 +97,15 @@ function errorResponse(err: Error, c: Context): Response {
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
 }
 
-export function createApp(ctx: HostContext & { adminSecret: string | null }) {
+export function createApp(ctx: HostContext & { adminSecret: string | null; mailbox: boolean }) {
   const app = new Hono<AppEnv>()
   const v2 = api(ctx)
   app.route('/api/v2', v2)
   app.route('/api/v2-beta', v2)
   app.route('/api/signing', signingApi(ctx))
   app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
+  // The local mailbox exists only while no SMTP server is configured.
+  if (ctx.mailbox) app.route('/', mailboxRoutes(ctx.db))
   app.route('/', pageRoutes(ctx.config.appDistDir))
 
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))

@@ -1,4 +1,5 @@
 import path from 'node:path'
+import { DEFAULT_MAIL_FROM } from './mail/transport.js'
 
 /** Settings of one host process; every field has an environment variable (see host/README.md). */
 export interface HostConfig {
@@ -60,8 +61,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     queuePollMs: intEnv('QUEUE_POLL_MS', env.QUEUE_POLL_MS, 1000),
     queueLeaseMs: intEnv('QUEUE_LEASE_MS', env.QUEUE_LEASE_MS, 60_000),
     ...retryFromEnv(env),
-    smtpUrl: env.SMTP_URL || undefined,
-    mailFrom: env.MAIL_FROM || 'Envelope <no-reply@localhost>',
+    smtpUrl: env.SMTP_URL?.trim() || undefined,
+    mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
   }
 }
 

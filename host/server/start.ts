@@ -17,10 +17,13 @@ import { Queue } from './jobs/queue.js'
 import { webhookJob } from './webhooks/deliver.js'
 import { expiryJob, reminderJob, type DeadlineHooks } from './domain/deadlines.js'
 import { emitFor } from './domain/lifecycle.js'
+import { mailJob } from './mail/job.js'
+import { MAIL_JOB, mailTurn } from './mail/notify.js'
+import { createMailTransport, type MailTransport } from './mail/transport.js'
 
 const deadlineHooks: DeadlineHooks = {
   emit: emitFor,
-  remind: async () => {},
+  remind: async (tx, e, r) => void (await mailTurn(tx, e.id, [r.id], { reminder: true })),
 }
 
 /** Any setting of HostConfig (else from the environment), and the clock of the queue. */
@@ -70,7 +73,8 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       sealing.catch(() => (sealing = undefined))
       return sealing
     }
-    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock })
+    const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, db })
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, mailbox: mail.kind === 'local' })
     const listener = withApiCors(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(listener)
@@ -83,7 +87,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const listening = `http://${host}:${address.port}`
     await lock?.publish({ url: listening, adminSecret: adminSecret! })
     const url = config.publicUrl ?? listening
-    const queue = await startQueue(db, config, clock, embedded)
+    const queue = await startQueue(db, config, clock, embedded, mail, () => url)
     let closing: Promise<void> | undefined
     return {
       url,
@@ -105,6 +109,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
               server!.closeAllConnections()
             })
             await queue.stop()
+            await mail.close()
             await db.close()
           } finally {
             await lock?.release()
@@ -124,11 +129,12 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
  * running by a process that died is this host's to run again at once; on PostgreSQL its lease
  * has to run out first (another process may still be running it).
  */
-async function startQueue(db: Db, config: HostConfig, clock: Clock, embedded: boolean): Promise<Queue> {
+async function startQueue(db: Db, config: HostConfig, clock: Clock, embedded: boolean, transport: MailTransport, publicUrl: () => string): Promise<Queue> {
   const queue = new Queue(
     db,
     {
       webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }),
+      [MAIL_JOB]: mailJob({ db, transport, publicUrl }),
       expiry: expiryJob(db, clock, deadlineHooks),
       reminder: reminderJob(db, clock, deadlineHooks),
     },

@@ -16,6 +16,7 @@ import { iso } from '../db/index.js'
 import { assertEditable, deletionKind } from '../domain/status.js'
 import { clientOf, jsonBody, multipartBody, parse, principal, type AppEnv, type HostContext } from './http.js'
 import { audit, teamActor } from '../domain/audit.js'
+import { mailCancelled } from '../mail/notify.js'
 import { CreatePayloadField, EnvelopeId, RecipientInput, VISIBILITIES } from './schemas.js'
 
 const CreatePayload = z.object({
@@ -191,6 +192,8 @@ export function envelopeRoutes(ctx: HostContext) {
     await ctx.db.transaction(async (tx) => {
       const e = await findEnvelope(tx, p, envelopeId, true)
       const snapshot = await loadEnvelope(tx, p, e.id)
+      // Recipients of a sent document hear that it is gone.
+      if (e.status === 'PENDING') await mailCancelled(tx, e.id)
       if (deletionKind(e.status) === 'hard') await tx.query('delete from envelopes where id = $1', [e.id])
       else {
         const [row] = await tx.query<{ deleted_at: Date }>(

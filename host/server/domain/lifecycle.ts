@@ -16,6 +16,7 @@ import { findEnvelope, loadEnvelope, type EnvelopeRow, type FieldRow, type Recip
 import { nextStatus } from './status.js'
 import { mustAct, nextAfter, signingState, waitingBefore } from './turns.js'
 import { scheduleReminders, setDeadlines } from './deadlines.js'
+import { mailCancelled, mailCompleted, mailRejected, mailTurn } from '../mail/notify.js'
 import { throwIfIssues } from './fields.js'
 
 /** Acting for the envelope's team where no token is involved (a recipient's action). */
@@ -40,9 +41,7 @@ const whoseTurn = (e: EnvelopeRow, all: RecipientRow[]) =>
 
 /** Tells recipients it is their turn (a job each). */
 async function sendTurn(tx: Queryable, e: EnvelopeRow, recipients: RecipientRow[]): Promise<void> {
-  void tx
-  void e
-  void recipients
+  if (recipients.length) await mailTurn(tx, e.id, recipients.map((r) => r.id))
 }
 
 /** Recipients whose turn has just begun: told so, and reminded later if they do not act. */
@@ -123,6 +122,7 @@ export async function cancel(tx: Queryable, p: Principal, actor: Actor, input: {
   await setStatus(tx, e, nextStatus(e.type, e.status, 'cancel'))
   await audit(tx, e, 'DOCUMENT_CANCELLED', actor, input.reason ? { reason: input.reason } : {})
   await emitFor(tx, e, 'DOCUMENT_CANCELLED')
+  await mailCancelled(tx, e.id, input.reason)
 }
 
 /** The team rejects for one of its recipients (the deployed service's reject-on-behalf). */
@@ -238,6 +238,7 @@ export async function complete(
     await finish(tx, e)
     await audit(tx, e, 'DOCUMENT_COMPLETED', actor)
     await emitFor(tx, e, 'DOCUMENT_COMPLETED')
+    await mailCompleted(tx, e.id)
   } else {
     await tx.notify(CHANNELS.envelopes, e.id)
     await turnsBegan(tx, e, whoseTurn(e, all).filter((x) => !waiting.includes(x)), now)
@@ -267,5 +268,6 @@ async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: st
   await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { recipientId: r.id, recipientRole: r.role, reason })
   await emitFor(tx, e, 'DOCUMENT_REJECTED')
   await setStatus(tx, e, nextStatus(e.type, e.status, 'reject'))
+  await mailRejected(tx, e.id, r.id, reason)
   return updated!
 }

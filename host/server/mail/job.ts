@@ -1,0 +1,133 @@
+/**
+ * The handler of `mail` jobs (notify.ts enqueues them): renders the message now, in the
+ * envelope's language, and hands it to the transport. A transport failure throws, so the queue
+ * retries with its backoff; a signing request or reminder that is no longer due (the document
+ * was completed, cancelled, rejected or deleted, or the recipient acted meanwhile) is dropped.
+ */
+import { signPath } from '../../../src/protocol/index.js'
+import type { Db } from '../db/index.js'
+import type { Job, JobHandler } from '../jobs/queue.js'
+import { MAIL_TEMPLATES, render, type MailTemplate, type RenderedMail } from './templates.js'
+import type { MailAttachmentRef, MailMessage, MailTransport } from './transport.js'
+import type { MailJobPayload } from './notify.js'
+
+export interface MailJobDeps {
+  db: Db
+  transport: MailTransport
+  /** The public origin for signing links (PUBLIC_URL or the listening origin), no trailing slash needed. */
+  publicUrl: () => string
+}
+
+function payloadOf(job: Job): MailJobPayload {
+  const p = job.payload as Partial<MailJobPayload>
+  if (
+    !p ||
+    !MAIL_TEMPLATES.includes(p.template as MailTemplate) ||
+    typeof p.envelopeId !== 'string' ||
+    typeof p.to !== 'string' ||
+    !p.to ||
+    !p.vars ||
+    typeof p.vars.title !== 'string'
+  ) {
+    throw new Error(`mail job ${job.id}: malformed payload`)
+  }
+  return p as MailJobPayload
+}
+
+/** "contract.pdf" -> "contract (signed).pdf": the item's title, a name any file system takes. */
+export function signedFileName(title: string): string {
+  const base = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\]+/g, ' ')
+    .replace(/\.pdf\s*$/i, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 150)
+  return `${base || 'document'} (signed).pdf`
+}
+
+interface RecipientState {
+  token: string
+  signing_status: string
+  send_status: string
+  envelope_status: string
+  deleted_at: Date | string | null
+}
+
+/** The sealed PDFs of a completed envelope, as attachments; throws while any item is not sealed. */
+async function sealedFiles(db: Db, envelopeId: string): Promise<MailAttachmentRef[]> {
+  const items = await db.query<{ title: string; signed_document_data_id: string | null }>(
+    'select title, signed_document_data_id from envelope_items where envelope_id = $1 order by item_order, created_at, id',
+    [envelopeId],
+  )
+  return items.map((i) => {
+    if (!i.signed_document_data_id) throw new Error(`envelope ${envelopeId}: item "${i.title}" has no sealed PDF yet`)
+    return { filename: signedFileName(i.title), documentDataId: i.signed_document_data_id }
+  })
+}
+
+/** The message a job stands for, or null when it is no longer due. */
+export async function prepareMail(db: Db, p: MailJobPayload, origin: string): Promise<MailMessage | null> {
+  const base = origin.replace(/\/+$/, '')
+  let recipient: RecipientState | undefined
+  if (p.recipientId !== null && p.recipientId !== undefined) {
+    ;[recipient] = await db.query<RecipientState>(
+      `select r.token, r.signing_status, r.send_status, e.status as envelope_status, e.deleted_at
+       from recipients r join envelopes e on e.id = r.envelope_id where r.id = $1 and r.envelope_id = $2`,
+      [p.recipientId, p.envelopeId],
+    )
+  }
+  const link = recipient ? base + signPath('page', recipient.token) : null
+  const v = p.vars
+  let rendered: RenderedMail
+  let attachments: MailAttachmentRef[] = []
+  switch (p.template) {
+    case 'signing-request':
+    case 'reminder': {
+      const due =
+        recipient &&
+        recipient.envelope_status === 'PENDING' &&
+        !recipient.deleted_at &&
+        recipient.send_status === 'SENT' &&
+        recipient.signing_status === 'NOT_SIGNED'
+      if (!due || !link) return null
+      rendered = render(p.template, { ...v, role: v.role ?? 'SIGNER', signingUrl: link, subject: v.subject, message: v.message }, p.language)
+      break
+    }
+    case 'completed':
+    case 'team-completed': {
+      attachments = await sealedFiles(db, p.envelopeId)
+      const files = attachments.map((a) => a.filename)
+      rendered =
+        p.template === 'completed'
+          ? render('completed', { ...v, signingUrl: link, files }, p.language)
+          : render('team-completed', { ...v, files, recipients: v.recipients ?? [] }, p.language)
+      break
+    }
+    case 'rejected':
+      rendered = render('rejected', { ...v, rejectedBy: v.rejectedBy ?? '', reason: v.reason ?? '' }, p.language)
+      break
+    case 'cancelled':
+      rendered = render('cancelled', { ...v, reason: v.reason }, p.language)
+      break
+  }
+  return {
+    to: p.to,
+    toName: v.recipientName,
+    ...rendered,
+    senderName: v.teamName,
+    attachments,
+    template: p.template,
+    teamId: p.teamId ?? null,
+    envelopeId: p.envelopeId,
+    recipientId: p.recipientId ?? null,
+  }
+}
+
+/** The handler for jobs of kind `mail`. */
+export function mailJob(deps: MailJobDeps): JobHandler {
+  return async (job) => {
+    const mail = await prepareMail(deps.db, payloadOf(job), deps.publicUrl())
+    if (mail) await deps.transport.send(mail)
+  }
+}

@@ -1,0 +1,179 @@
+/**
+ * How a rendered message leaves the service: through an SMTP server (`SMTP_URL`), or, without
+ * one, into the local mailbox (the `mails` table, shown at /mailbox to loopback callers).
+ * Attachments travel as references to `document_data` rows; the SMTP transport reads the bytes
+ * when it sends, the local one keeps the references.
+ */
+import nodemailer from 'nodemailer'
+import addressparser from 'nodemailer/lib/addressparser'
+import type { Queryable } from '../db/index.js'
+import { oneLine } from './templates.js'
+
+export const DEFAULT_MAIL_FROM = 'Envelope <no-reply@localhost>'
+
+export interface MailAttachmentRef {
+  filename: string
+  documentDataId: string
+}
+
+export interface MailMessage {
+  /** One address. */
+  to: string
+  /** Shown with the address (the recipient's name). */
+  toName?: string | null | undefined
+  subject: string
+  html: string
+  text: string
+  /** Who the message is from, as a person would say it (the team's name): "{senderName} via {MAIL_FROM's name}". */
+  senderName?: string | null | undefined
+  attachments?: MailAttachmentRef[] | undefined
+  /** The template's name (templates.ts), kept with the local mailbox's copy. */
+  template: string
+  teamId?: string | null | undefined
+  envelopeId?: string | null | undefined
+  recipientId?: number | null | undefined
+}
+
+export interface SentMail {
+  /** The local mailbox's row id (`mails.id`); the SMTP Message-ID for SMTP. */
+  id: string
+}
+
+export interface MailTransport {
+  readonly kind: 'smtp' | 'local'
+  /** MAIL_FROM as configured. */
+  readonly from: string
+  /** Sends one message; rejects when it could not be handed over (the mail job is retried). */
+  send(mail: MailMessage): Promise<SentMail>
+  close(): Promise<void>
+}
+
+export interface MailTransportOptions {
+  /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`; absent = the local mailbox. */
+  smtpUrl?: string | undefined
+  /** The From header; default `Envelope <no-reply@localhost>`. */
+  from?: string | undefined
+  /** The database: attachments' bytes (SMTP), the mailbox's rows (local). */
+  db: Queryable
+}
+
+interface Mailbox {
+  name: string
+  address: string
+}
+
+function parseFrom(from: string): Mailbox {
+  const parsed = addressparser(from, { flatten: true })
+  const first = parsed[0]
+  if (parsed.length !== 1 || !first?.address || !first.address.includes('@')) {
+    throw new Error(`MAIL_FROM must be one address such as "Envelope <no-reply@example.com>", got "${from}"`)
+  }
+  return { name: oneLine(first.name ?? ''), address: first.address }
+}
+
+/** The From of one message: the team's name before the configured one ("Acme via Envelope"). */
+function sender(base: Mailbox, senderName: string | null | undefined): Mailbox {
+  const team = oneLine(senderName ?? '').slice(0, 100)
+  if (!team) return base
+  return { name: `${team} via ${base.name || 'Envelope'}`, address: base.address }
+}
+
+/** `"Name" <address>` as a header would show it (for the local mailbox). */
+export function formatAddress(m: Mailbox): string {
+  return m.name ? `"${m.name.replace(/[\\"]/g, '\\$&')}" <${m.address}>` : m.address
+}
+
+function checkUrl(smtpUrl: string): void {
+  let url: URL
+  try {
+    url = new URL(smtpUrl)
+  } catch {
+    throw new Error('SMTP_URL is not a URL (expected smtp://user:pass@host:587 or smtps://user:pass@host:465)')
+  }
+  if (url.protocol !== 'smtp:' && url.protocol !== 'smtps:') {
+    throw new Error(`SMTP_URL must start with smtp:// or smtps://, got ${url.protocol}//`)
+  }
+}
+
+async function attachmentBytes(db: Queryable, ref: MailAttachmentRef): Promise<Buffer> {
+  const [row] = await db.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [ref.documentDataId])
+  if (!row) throw new Error(`attachment ${ref.filename}: document data ${ref.documentDataId} not found`)
+  return Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength)
+}
+
+const contentType = (filename: string) => (/\.pdf$/i.test(filename) ? 'application/pdf' : 'application/octet-stream')
+
+function smtpTransport(smtpUrl: string, from: Mailbox, fromText: string, db: Queryable): MailTransport {
+  checkUrl(smtpUrl)
+  // Options in the URL's query string (e.g. ?requireTLS=true) override these.
+  const transporter = nodemailer.createTransport({
+    url: smtpUrl,
+    connectionTimeout: 30_000,
+    greetingTimeout: 30_000,
+    socketTimeout: 60_000,
+    disableFileAccess: true,
+    disableUrlAccess: true,
+  })
+  return {
+    kind: 'smtp',
+    from: fromText,
+    async send(mail) {
+      const attachments = []
+      for (const ref of mail.attachments ?? []) {
+        attachments.push({ filename: ref.filename, content: await attachmentBytes(db, ref), contentType: contentType(ref.filename) })
+      }
+      const info = await transporter.sendMail({
+        from: sender(from, mail.senderName),
+        to: { name: oneLine(mail.toName ?? ''), address: mail.to },
+        subject: oneLine(mail.subject),
+        text: mail.text,
+        html: mail.html,
+        attachments,
+        headers: { 'Auto-Submitted': 'auto-generated' },
+        disableFileAccess: true,
+        disableUrlAccess: true,
+      })
+      return { id: String(info.messageId ?? '') }
+    },
+    async close() {
+      transporter.close()
+    },
+  }
+}
+
+function localTransport(from: Mailbox, fromText: string, db: Queryable): MailTransport {
+  return {
+    kind: 'local',
+    from: fromText,
+    async send(mail) {
+      const [row] = await db.query<{ id: string | number }>(
+        `insert into mails (team_id, envelope_id, recipient_id, template, to_address, from_address, subject, html, text, attachments)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning id`,
+        [
+          mail.teamId ?? null,
+          mail.envelopeId ?? null,
+          mail.recipientId ?? null,
+          mail.template,
+          mail.to,
+          formatAddress(sender(from, mail.senderName)),
+          oneLine(mail.subject),
+          mail.html,
+          mail.text,
+          JSON.stringify((mail.attachments ?? []).map((a) => ({ filename: a.filename, documentDataId: a.documentDataId }))),
+        ],
+      )
+      return { id: String(row!.id) }
+    },
+    async close() {},
+  }
+}
+
+/**
+ * With `smtpUrl`, nodemailer over SMTP; without, the local mailbox. Throws at once on a malformed
+ * SMTP_URL or MAIL_FROM (call it at startup). Reaching the SMTP server is tried per message.
+ */
+export function createMailTransport(opts: MailTransportOptions): MailTransport {
+  const fromText = opts.from?.trim() || DEFAULT_MAIL_FROM
+  const from = parseFrom(fromText)
+  return opts.smtpUrl ? smtpTransport(opts.smtpUrl, from, fromText, opts.db) : localTransport(from, fromText, opts.db)
+}

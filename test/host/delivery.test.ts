@@ -1,0 +1,165 @@
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import pg from 'pg'
+import { afterAll, describe, expect, it } from 'vitest'
+import { api, DATABASE_TEST_URL, form, makePdf, pgReason } from './support.js'
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+
+/** A host as its own process (`npm run host -- serve`), so that it can be killed with SIGKILL. */
+function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_URLS: '1', QUEUE_RETRY: 'short', QUEUE_POLL_MS: '100', ...env },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let err = ''
+    child.stderr!.on('data', (d) => (err += d))
+    child.on('exit', (code) => reject(new Error(`host exited (${code}): ${err}`)))
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^listening on (http:\/\/\S+)/.exec(line)
+      if (m) resolve({ child, url: m[1]! })
+    })
+  })
+}
+
+const killed = (child: ChildProcess, signal: NodeJS.Signals) =>
+  new Promise<void>((resolve) => {
+    if (child.exitCode !== null || child.signalCode !== null) return resolve()
+    child.removeAllListeners('exit')
+    child.once('exit', () => resolve())
+    child.kill(signal)
+  })
+
+/** Counts each event id it acknowledges; `mode` says how it answers now. */
+async function receiver() {
+  const acked = new Map<string, number>()
+  let mode: 'ok' | 'fail' | 'hang' = 'ok'
+  const hanging: ServerResponse[] = []
+  const server = createServer((req, res) => {
+    req.resume()
+    req.on('end', () => {
+      if (mode === 'hang') return void hanging.push(res)
+      if (mode === 'fail') return void res.writeHead(503).end()
+      const id = String(req.headers['x-service-event-id'])
+      acked.set(id, (acked.get(id) ?? 0) + 1)
+      res.writeHead(204).end()
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    acked,
+    set: (m: typeof mode) => void (mode = m),
+    close: () => {
+      for (const res of hanging) res.destroy()
+      server.closeAllConnections()
+      return new Promise<void>((r) => server.close(() => r()))
+    },
+  }
+}
+
+async function until(ok: () => boolean | Promise<boolean>, ms = 60_000) {
+  const end = Date.now() + ms
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
+
+describe('deliveries survive crashes and share the work', { timeout: 240_000 }, () => {
+  const cleanup: (() => Promise<unknown>)[] = []
+  afterAll(async () => {
+    for (const fn of cleanup.reverse()) await fn().catch(() => {})
+  })
+
+  /** An API token of the default team, made by the CLI (through the running server when it holds the data). */
+  async function tokenFor(env: Record<string, string>) {
+    const run = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'token', 'create', '--name', 'delivery'], {
+      cwd: ROOT,
+      env: { ...process.env, ...env },
+    })
+    let out = ''
+    run.stdout.on('data', (d) => (out += d))
+    await new Promise((r) => run.on('close', r))
+    return out.trim().split('\n').at(-1)!
+  }
+
+  it('delivers, after a kill -9 and a restart, every event that was pending or under way', async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), 'delivery-kill-'))
+    cleanup.push(() => rm(dir, { recursive: true, force: true }))
+    const env = { DATA_DIR: path.join(dir, 'data') }
+    const r = await receiver()
+    cleanup.push(r.close)
+
+    let host = await serve(env)
+    cleanup.push(() => killed(host.child, 'SIGKILL'))
+    const client = api(`${host.url}/api/v2`, await tokenFor(env))
+    expect((await client.post('/webhook/create', { url: r.url, events: ['TEMPLATE_CREATED'] })).status).toBe(200)
+
+    // The receiver hangs: the first delivery is under way (running) when the host dies, the rest pending.
+    r.set('hang')
+    const N = 12
+    for (let i = 0; i < N; i++) {
+      const res = await client.post('/envelope/create', form({ type: 'TEMPLATE', title: `T${i}` }, [{ bytes: await makePdf(1), name: 't.pdf' }]))
+      expect(res.status).toBe(200)
+    }
+    await new Promise((res) => setTimeout(res, 500))
+    await killed(host.child, 'SIGKILL')
+
+    r.set('ok')
+    host = await serve(env)
+    await until(() => r.acked.size === N)
+    await killed(host.child, 'SIGTERM')
+  })
+
+  it.skipIf(pgReason !== null)('shares 500 deliveries between two host processes on one PostgreSQL, none lost, none twice', async () => {
+    const schema = `delivery_${Date.now().toString(36)}`
+    const url = new URL(DATABASE_TEST_URL)
+    url.searchParams.set('schema', schema)
+    const env = { DATABASE_URL: url.toString(), QUEUE_CONCURRENCY: '4' }
+    cleanup.push(async () => {
+      const c = new pg.Client({ connectionString: DATABASE_TEST_URL })
+      await c.connect()
+      await c.query(`drop schema if exists ${schema} cascade`)
+      await c.end()
+    })
+    const r = await receiver()
+    cleanup.push(r.close)
+    const a = await serve(env)
+    cleanup.push(() => killed(a.child, 'SIGTERM'))
+    const b = await serve(env)
+    cleanup.push(() => killed(b.child, 'SIGTERM'))
+
+    const token = await tokenFor(env)
+    const viaA = api(`${a.url}/api/v2`, token)
+    const viaB = api(`${b.url}/api/v2`, token)
+    expect((await viaA.post('/webhook/create', { url: r.url, events: ['TEMPLATE_CREATED', 'TEMPLATE_UPDATED'] })).status).toBe(200)
+
+    // 500 events: 10 templates (TEMPLATE_CREATED) and 49 updates of each (TEMPLATE_UPDATED), written through both processes.
+    const templates: string[] = []
+    for (let i = 0; i < 10; i++) {
+      const res = await (i % 2 ? viaB : viaA).post('/envelope/create', form({ type: 'TEMPLATE', title: `T${i}` }, [{ bytes: await makePdf(1), name: 't.pdf' }]))
+      templates.push(res.body.id)
+    }
+    await Promise.all(
+      templates.map(async (id, i) => {
+        for (let n = 0; n < 49; n++) {
+          const res = await ((i + n) % 2 ? viaB : viaA).post('/envelope/update', { envelopeId: id, data: { title: `T${i}.${n}` } })
+          expect(res.status).toBe(200)
+        }
+      }),
+    )
+    await until(() => r.acked.size >= 500, 120_000)
+    await new Promise((res) => setTimeout(res, 1000)) // anything delivered twice would arrive by now
+    expect(r.acked.size).toBe(500)
+    expect([...r.acked.values()].every((n) => n === 1)).toBe(true)
+  })
+})
