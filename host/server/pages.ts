@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Hono } from 'hono'
-import { EMBED_ROUTES } from '../../src/protocol/index.js'
+import { EMBED_ROUTES, SIGN_ROUTES } from '../../src/protocol/index.js'
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -20,27 +20,42 @@ const TYPES: Record<string, string> = {
 
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
-  // The token is in the page's query string: never let it leave in a Referer, never cache the page.
+  // The token is in the page's query string (authoring) or path (signing): never let it leave
+  // in a Referer, never cache the page.
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
   'X-Content-Type-Options': 'nosniff',
 }
 
+/**
+ * The standalone signing page (`/sign/{token}`, the link in the recipient's e-mail) is never
+ * framed: a page that signs must not be dressed up by someone else's. Its embeddable twin is
+ * `/embed/sign/{token}`.
+ */
+const STANDALONE_SIGN_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' }
+
 const NOT_BUILT = { message: 'authoring pages are not built: run npm run build:app', code: 'APP_NOT_BUILT' }
 
-/** The authoring pages (one index.html for every embed route) and their hashed assets. */
+/**
+ * The pages (one index.html for every authoring and signing route: the app picks the page
+ * from the path) and their hashed assets. The recipient token in a signing path is a
+ * credential: nothing here logs paths.
+ */
 export function pageRoutes(distDir: string) {
   const r = new Hono()
   const assetsDir = path.join(distDir, 'assets')
 
-  const page = async () => {
+  const serve = (headers: Record<string, string>) => async () => {
     try {
-      return new Response(await readFile(path.join(distDir, 'index.html')), { headers: PAGE_HEADERS })
+      return new Response(await readFile(path.join(distDir, 'index.html')), { headers })
     } catch {
       return Response.json(NOT_BUILT, { status: 503, headers: { 'Cache-Control': 'no-store' } })
     }
   }
+  const page = serve(PAGE_HEADERS)
   for (const route of Object.values(EMBED_ROUTES)) r.get(route, page)
+  r.get(SIGN_ROUTES.embed, page)
+  r.get(SIGN_ROUTES.page, serve(STANDALONE_SIGN_HEADERS))
 
   r.get('/embed/assets/*', async (c) => {
     const rel = decodeURIComponent(c.req.path.slice('/embed/assets/'.length))

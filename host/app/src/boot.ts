@@ -1,4 +1,4 @@
-import { EMBED_ROUTES, FEATURE_KEYS, decodeOptions, type EmbedOptions, type EmbedRoute } from '../../../src/protocol/index.js'
+import { EMBED_ROUTES, FEATURE_KEYS, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
 
 /** What the page learns from its own URL before talking to anyone. */
 export interface Launch {
@@ -51,31 +51,55 @@ export function readLaunch(loc: Location = location, history: History = window.h
   return { ...match, token, options: parseOptions(loc.hash) }
 }
 
-const STRING_KEYS = ['externalId', 'css', 'language', 'parentOrigin'] as const
-const BOOLEAN_KEYS = ['darkModeDisabled', 'onlyEditFields'] as const
+/** The options both kinds of page read: white label, language and the parent's origin. */
+const COMMON_STRING_KEYS = ['css', 'language', 'parentOrigin'] as const
+const COMMON_BOOLEAN_KEYS = ['darkModeDisabled'] as const
 
-/** Decodes and type-checks the hash options; unknown keys are ignored, wrong types rejected. */
-export function parseOptions(hash: string): EmbedOptions {
-  let raw: Record<string, unknown>
+/** Decodes the hash; anything that is not an encoded JSON object is INVALID_OPTIONS. */
+function decodeHash(hash: string): Record<string, unknown> {
   try {
-    raw = decodeOptions(hash)
+    return decodeOptions(hash)
   } catch {
     throw new LaunchError('INVALID_OPTIONS', 'the options in the URL hash cannot be decoded')
   }
-  const bad = (key: string): never => {
-    throw new LaunchError('INVALID_OPTIONS', `option "${key}" has the wrong type`)
-  }
-  const out: EmbedOptions = {}
-  for (const key of STRING_KEYS) {
+}
+
+const bad = (key: string): never => {
+  throw new LaunchError('INVALID_OPTIONS', `option "${key}" has the wrong type`)
+}
+
+/** Copies the listed keys of one primitive type from raw to out; null and undefined are absent. */
+function copyTyped<T extends object>(raw: Record<string, unknown>, out: T, keys: readonly string[], type: 'string' | 'boolean'): void {
+  for (const key of keys) {
     if (raw[key] === undefined || raw[key] === null) continue
-    if (typeof raw[key] !== 'string') bad(key)
-    out[key] = raw[key] as string
+    if (typeof raw[key] !== type) bad(key)
+    ;(out as Record<string, unknown>)[key] = raw[key]
   }
-  for (const key of BOOLEAN_KEYS) {
-    if (raw[key] === undefined || raw[key] === null) continue
-    if (typeof raw[key] !== 'boolean') bad(key)
-    out[key] = raw[key] as boolean
+}
+
+/** The options every page kind shares (css, cssVars, darkModeDisabled, language, parentOrigin). */
+function parseCommon(raw: Record<string, unknown>, extraStrings: readonly string[], extraBooleans: readonly string[]): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  copyTyped(raw, out, [...COMMON_STRING_KEYS, ...extraStrings], 'string')
+  copyTyped(raw, out, [...COMMON_BOOLEAN_KEYS, ...extraBooleans], 'boolean')
+  if (raw.cssVars !== undefined && raw.cssVars !== null) {
+    if (typeof raw.cssVars !== 'object' || Array.isArray(raw.cssVars)) bad('cssVars')
+    const vars: Record<string, string> = {}
+    for (const [key, value] of Object.entries(raw.cssVars as Record<string, unknown>)) {
+      if (typeof value !== 'string' && typeof value !== 'number') bad(`cssVars.${key}`)
+      if (!/^[a-zA-Z][\w-]*$/.test(key)) bad(`cssVars.${key}`)
+      vars[key] = String(value)
+    }
+    out.cssVars = vars
   }
+  if (out.parentOrigin !== undefined && !isOrigin(out.parentOrigin as string)) bad('parentOrigin')
+  return out
+}
+
+/** Decodes and type-checks the hash options; unknown keys are ignored, wrong types rejected. */
+export function parseOptions(hash: string): EmbedOptions {
+  const raw = decodeHash(hash)
+  const out = parseCommon(raw, ['externalId'], ['onlyEditFields']) as EmbedOptions
   if (raw.type !== undefined && raw.type !== null) {
     if (raw.type !== 'DOCUMENT' && raw.type !== 'TEMPLATE') bad('type')
     out.type = raw.type as 'DOCUMENT' | 'TEMPLATE'
@@ -90,17 +114,51 @@ export function parseOptions(hash: string): EmbedOptions {
       out.features[key] = f[key] as boolean
     }
   }
-  if (raw.cssVars !== undefined && raw.cssVars !== null) {
-    if (typeof raw.cssVars !== 'object' || Array.isArray(raw.cssVars)) bad('cssVars')
-    out.cssVars = {}
-    for (const [key, value] of Object.entries(raw.cssVars as Record<string, unknown>)) {
-      if (typeof value !== 'string' && typeof value !== 'number') bad(`cssVars.${key}`)
-      if (!/^[a-zA-Z][\w-]*$/.test(key)) bad(`cssVars.${key}`)
-      out.cssVars[key] = String(value)
+  return out
+}
+
+// ---- the signing pages -------------------------------------------------------------------
+
+/** What the signing page learns from its URL: the recipient's token is the path's last part. */
+export interface SignLaunch {
+  /** `/embed/sign/…` (in a customer's iframe: it talks to its parent) or `/sign/…` (standalone). */
+  embedded: boolean
+  token: string
+  options: SignOptions
+}
+
+const SIGN_PATTERNS = (Object.entries(SIGN_ROUTES) as [keyof typeof SIGN_ROUTES, string][]).map(([kind, path]) => ({
+  embedded: kind === 'embed',
+  re: new RegExp('^' + path.replace(':token', '([^/]+)') + '/?$'),
+}))
+
+/** The signing route of a path, or null for any other page. */
+export function matchSignRoute(pathname: string): { embedded: boolean; token: string } | null {
+  for (const { embedded, re } of SIGN_PATTERNS) {
+    const m = re.exec(pathname)
+    if (!m) continue
+    try {
+      return { embedded, token: decodeURIComponent(m[1]!) }
+    } catch {
+      return null
     }
   }
-  if (out.parentOrigin !== undefined && !isOrigin(out.parentOrigin)) bad('parentOrigin')
-  return out
+  return null
+}
+
+/**
+ * Reads the signing route and its options. Only the embed reads options: the standalone page
+ * is opened from an e-mail, where a hash can only be someone else's.
+ */
+export function readSignLaunch(loc: Pick<Location, 'pathname' | 'hash'> = location): SignLaunch {
+  const match = matchSignRoute(loc.pathname)
+  if (!match) throw new LaunchError('NOT_FOUND', `no signing page at this address`)
+  return { ...match, options: match.embedded ? parseSignOptions(loc.hash) : {} }
+}
+
+/** The signing embed's options (SignOptions), checked as strictly as the authoring ones. */
+export function parseSignOptions(hash: string): SignOptions {
+  return parseCommon(decodeHash(hash), ['name', 'email'], ['lockName', 'lockEmail', 'allowDocumentRejection']) as SignOptions
 }
 
 function isOrigin(value: string): boolean {

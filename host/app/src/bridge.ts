@@ -1,15 +1,30 @@
-import type { EmbedMessage } from '../../../src/protocol/index.js'
+import type { EmbedMessage, SignMessage } from '../../../src/protocol/index.js'
 
-/** Everything this page says to its parent goes through here. */
+/**
+ * Everything a page says to its parent goes through here: the authoring pages' `{type, …}`
+ * messages and the signing pages' `{action, data}` ones, which also send the `embed-*`
+ * extensions. One target origin, one switch, for both kinds of page.
+ */
+export type OutgoingMessage = EmbedMessage | SignMessage
+
 let target = '*'
+let enabled = true
 
 /** Posts to the embedding page's exact origin once the options name it. */
 export function setParentOrigin(origin: string | undefined): void {
   target = origin ?? '*'
 }
 
-export function post(message: EmbedMessage): void {
-  if (window.parent === window) return
+/**
+ * Pages that are not embeds (the standalone signing page) say nothing, even when someone
+ * frames them: their messages carry the recipient's token.
+ */
+export function setPosting(on: boolean): void {
+  enabled = on
+}
+
+export function post(message: OutgoingMessage): void {
+  if (!enabled || window.parent === window) return
   window.parent.postMessage(message, target)
 }
 

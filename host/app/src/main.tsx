@@ -1,30 +1,60 @@
-import { createRoot } from 'react-dom/client'
-import { readLaunch, LaunchError, type Launch } from './boot.js'
-import { post, setParentOrigin, watchHeight } from './bridge.js'
+import { createRoot, type Root } from 'react-dom/client'
+import { matchSignRoute, readLaunch, LaunchError, type Launch } from './boot.js'
+import { post, setParentOrigin, setPosting, watchHeight } from './bridge.js'
 import { applyTheme } from './theme.js'
-import { setLanguage } from './i18n/index.js'
+import { loadLanguage, setLanguage, t } from './i18n/index.js'
 import { loadSession } from './session.js'
 import { App } from './ui/App.js'
 import { ErrorScreen } from './ui/ErrorScreen.js'
 import './styles.css'
 
 const root = createRoot(document.getElementById('root')!)
-let launch: Launch | null = null
-try {
-  launch = readLaunch()
-} catch (e) {
-  const err = e instanceof LaunchError ? e : new LaunchError('INVALID_OPTIONS', String(e))
-  setLanguage(navigator.language)
-  root.render(<ErrorScreen code={err.code} />)
-  post({ type: 'embed-error', code: err.code, message: err.message })
-}
-if (launch) {
-  setParentOrigin(launch.options.parentOrigin)
-  applyTheme(launch.options)
-  setLanguage(launch.options.language)
-  // The token check starts before the first render, so network and rendering overlap.
-  const first = loadSession(launch)
-  first.catch(() => {}) // handled by App; avoids an unhandled rejection before it subscribes
-  root.render(<App launch={launch} first={first} />)
-}
+
+// Two kinds of page, one app: the recipient's signing page is its own chunk, loaded only on
+// its routes, so the authoring page's first chunk carries none of it.
+const sign = matchSignRoute(location.pathname)
+if (sign) startSigning(root, sign.embedded)
+else startAuthoring(root)
 watchHeight()
+
+function startSigning(root: Root, embedded: boolean) {
+  setPosting(embedded)
+  import('./sign/index.js').then(
+    (m) => m.mount(root),
+    (e: unknown) => {
+      // The chunk did not arrive (network, or a deploy replaced it): say so in the visitor's language.
+      setLanguage(navigator.language)
+      root.render(
+        <main className="center-screen">
+          <p className="result card" role="alert">
+            {t('sign.error.NETWORK')}
+          </p>
+        </main>,
+      )
+      const message = e instanceof Error ? e.message : String(e)
+      post({ action: 'document-error', data: message })
+      post({ type: 'embed-error', code: 'INTERNAL', message })
+    },
+  )
+}
+
+function startAuthoring(root: Root) {
+  let launch: Launch | null = null
+  try {
+    launch = readLaunch()
+  } catch (e) {
+    const err = e instanceof LaunchError ? e : new LaunchError('INVALID_OPTIONS', String(e))
+    void loadLanguage(navigator.language).then(() => root.render(<ErrorScreen code={err.code} />))
+    post({ type: 'embed-error', code: err.code, message: err.message })
+  }
+  if (launch) {
+    const ready = launch
+    setParentOrigin(launch.options.parentOrigin)
+    applyTheme(launch.options)
+    setLanguage(launch.options.language)
+    // The token check starts before the first render, so network, the dictionary and rendering overlap.
+    const first = loadSession(launch)
+    first.catch(() => {}) // handled by App; avoids an unhandled rejection before it subscribes
+    void loadLanguage(launch.options.language).then(() => root.render(<App launch={ready} first={first} />))
+  }
+}

@@ -1,22 +1,48 @@
 import en, { type MessageKey, type Messages } from './en.js'
-import de from './de.js'
-import fr from './fr.js'
 
 export type { MessageKey }
 
-const DICTIONARIES: Record<string, Messages> = { en, de, fr }
-export const UI_LANGUAGES = Object.keys(DICTIONARIES)
+/**
+ * English is built in (it is also every missing key's fallback); the other dictionaries are
+ * loaded on demand, so neither page carries the languages it does not show in its first chunk.
+ */
+const LOADERS: Record<string, () => Promise<{ default: Messages }>> = {
+  de: () => import('./de.js'),
+  fr: () => import('./fr.js'),
+}
+const loaded: Record<string, Messages> = { en }
+export const UI_LANGUAGES = ['en', ...Object.keys(LOADERS)]
 
 let messages: Messages = en
 let lang = 'en'
 
-/** Chooses the UI language from a code such as `de`, `de-CH` or `fr_FR`; unknown codes give English. */
-export function setLanguage(code: string | undefined): string {
+const baseOf = (code: string | undefined) => {
   const base = (code ?? 'en').toLowerCase().split(/[-_]/)[0]!
-  lang = Object.hasOwn(DICTIONARIES, base) ? base : 'en'
-  messages = DICTIONARIES[lang]!
-  document.documentElement.lang = lang
+  return UI_LANGUAGES.includes(base) ? base : 'en'
+}
+
+/**
+ * Chooses the UI language from a code such as `de`, `de-CH` or `fr_FR`; unknown codes give
+ * English. Texts are English until loadLanguage has brought the dictionary.
+ */
+export function setLanguage(code: string | undefined): string {
+  lang = baseOf(code)
+  messages = loaded[lang] ?? en
+  document.documentElement.lang = loaded[lang] ? lang : 'en'
   return lang
+}
+
+/** Loads the language's dictionary (once), then chooses it. Never rejects: English if it cannot load. */
+export async function loadLanguage(code: string | undefined): Promise<string> {
+  const base = baseOf(code)
+  if (!loaded[base] && LOADERS[base]) {
+    try {
+      loaded[base] = (await LOADERS[base]()).default
+    } catch {
+      /* stays English */
+    }
+  }
+  return setLanguage(code)
 }
 
 export const language = () => lang

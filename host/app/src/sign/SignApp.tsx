@@ -1,0 +1,123 @@
+import { useCallback, useEffect, useRef, useState } from 'react'
+import type { SigningResult } from '../../../../src/protocol/index.js'
+import type { Api } from '../api.js'
+import type { SignLaunch } from '../boot.js'
+import { post } from '../bridge.js'
+import { loadLanguage, t } from '../i18n/index.js'
+import { DoneScreen, FailureScreen, Loading, RejectedScreen, StateScreen } from './Screens.js'
+import { SignDocument } from './SignDocument.js'
+import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, type LoadFailure, type SigningSession } from './session.js'
+
+type View =
+  | { kind: 'loading' }
+  | { kind: 'failure'; failure: LoadFailure }
+  | { kind: 'session'; session: SigningSession }
+  | { kind: 'done'; session: SigningSession; result: SigningResult; redirectUrl: string | null }
+  | { kind: 'rejected'; session: SigningSession; reason: string }
+
+/** How long the done screen stays before a redirect, so the recipient sees that it worked. */
+export const REDIRECT_DELAY = 2000
+
+/**
+ * The signing page: loads the recipient's session and shows the screen of its state, tells
+ * the parent (embeds only) what happens, and redirects when the sender asked for it.
+ */
+export function SignApp({ launch, api, first }: { launch: SignLaunch; api: Api; first: Promise<SigningSession> }) {
+  const [view, setView] = useState<View>({ kind: 'loading' })
+  const pending = useRef<Promise<SigningSession> | null>(first)
+  const announced = useRef(false)
+
+  const load = useCallback(() => {
+    const promise = pending.current ?? loadSigningSession(api)
+    pending.current = null
+    setView({ kind: 'loading' })
+    promise.then(
+      async (session) => {
+        await loadLanguage(launch.options.language ?? session.envelope.documentMeta.language)
+        document.title = t('sign.pageTitle', { title: session.envelope.title })
+        setView({ kind: 'session', session })
+        if (!announced.current) {
+          announced.current = true
+          // The first view is recorded; the page does not wait for it.
+          api.post('/open', {}).catch(() => {})
+        }
+      },
+      (e: unknown) => {
+        const failure = loadFailure(e)
+        setView({ kind: 'failure', failure })
+        const message = e instanceof Error ? e.message : String(e)
+        post({ action: 'document-error', data: message })
+        post({ type: 'embed-error', code: embedCode(failure), message })
+      },
+    )
+  }, [api, launch])
+  useEffect(load, [load])
+
+  // Ready once a session is on screen, whatever its state.
+  const shown = view.kind === 'session'
+  const readyPosted = useRef(false)
+  useEffect(() => {
+    if (!shown || readyPosted.current) return
+    readyPosted.current = true
+    post({ action: 'document-ready' })
+    post({ type: 'embed-ready' })
+  }, [shown])
+
+  const completed = useCallback(
+    (session: SigningSession, result: SigningResult) => {
+      const redirectUrl = safeRedirect(result.redirectUrl ?? session.envelope.documentMeta.redirectUrl)
+      // The parent hears of it before anything navigates away.
+      post({ action: 'document-completed', data: signedData(launch, session) })
+      setView({ kind: 'done', session, result, redirectUrl })
+      if (redirectUrl) setTimeout(() => navigate(redirectUrl, launch.embedded), REDIRECT_DELAY)
+    },
+    [launch],
+  )
+
+  const rejected = useCallback(
+    (session: SigningSession, reason: string) => {
+      post({ action: 'document-rejected', data: { ...signedData(launch, session), reason } })
+      setView({ kind: 'rejected', session, reason })
+    },
+    [launch],
+  )
+
+  switch (view.kind) {
+    case 'loading':
+      return <Loading />
+    case 'failure':
+      return <FailureScreen failure={view.failure} onRetry={load} />
+    case 'session':
+      return view.session.state === 'READY' ? (
+        <SignDocument
+          api={api}
+          session={view.session}
+          options={launch.options}
+          onCompleted={(r) => completed(view.session, r)}
+          onRejected={(reason) => rejected(view.session, reason)}
+          onStale={load}
+        />
+      ) : (
+        <StateScreen api={api} session={view.session} />
+      )
+    case 'done':
+      return <DoneScreen api={api} session={view.session} result={view.result} redirectUrl={view.redirectUrl} />
+    case 'rejected':
+      return <RejectedScreen session={view.session} reason={view.reason} />
+  }
+}
+
+/** Embeds move their own frame (the customer's page stays); the standalone page moves the whole tab. */
+function navigate(url: string, embedded: boolean) {
+  if (!embedded) {
+    try {
+      if (window.top && window.top !== window) {
+        window.top.location.assign(url)
+        return
+      }
+    } catch {
+      /* a cross-origin top that may not be navigated: move this window instead */
+    }
+  }
+  window.location.assign(url)
+}

@@ -1,0 +1,501 @@
+import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import type { SigningFieldValue, SigningResult, SignOptions } from '../../../../src/protocol/index.js'
+import { ApiError, type Api } from '../api.js'
+import { t, type MessageKey } from '../i18n/index.js'
+import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
+import { Icon } from '../ui/icons.js'
+import { usePageCanvas } from '../ui/usePdf.js'
+import { Dialog } from './Dialog.js'
+import { FieldDialog } from './FieldDialog.js'
+import { fieldName, FieldOverlay } from './FieldOverlay.js'
+import { allowedMethods, SignatureDialog } from './SignatureDialog.js'
+import { outputSize, type OutputSize } from './signature.js'
+import {
+  canReject,
+  completeRequest,
+  downloadItem,
+  hasAction,
+  imageKind,
+  initialValues,
+  isFilled,
+  isLocked,
+  isSignatureType,
+  nextField,
+  orderFields,
+  progressOf,
+  signerIdentity,
+  validEmail,
+  type SigningField,
+  type SigningSession,
+  type Values,
+} from './session.js'
+
+type Item = SigningSession['envelope']['items'][number]
+
+type Open =
+  | { kind: 'field'; id: number }
+  | { kind: 'signature'; id: number; size: OutputSize }
+  | { kind: 'complete' }
+  | { kind: 'reject' }
+  | null
+
+/** Codes that mean the session changed under the page: show its new state. */
+const STALE = new Set(['INVALID_STATUS_TRANSITION', 'NOT_YOUR_TURN', 'ALREADY_COMPLETED', 'ALREADY_SIGNED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'EXPIRED', 'NOT_SENT', 'CONFLICT'])
+
+/** The READY screen: the document with the recipient's fields, the guide and the action. */
+export function SignDocument(props: {
+  api: Api
+  session: SigningSession
+  options: SignOptions
+  onCompleted: (result: SigningResult) => void
+  onRejected: (reason: string) => void
+  /** The state changed on the service (someone else acted): load it again. */
+  onStale: () => void
+}) {
+  const { api, session, options } = props
+  const { envelope, recipient } = session
+  const role = recipient.role
+  const ordered = useMemo(() => orderFields(session.fields, envelope.items), [session.fields, envelope.items])
+  const [values, setValues] = useState<Values>(() => initialValues(session, options))
+  const [open, setOpen] = useState<Open>(null)
+  const [currentId, setCurrentId] = useState<number | null>(null)
+  const [adopted, setAdopted] = useState<{ signature?: string; initials?: string }>({})
+  const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null)
+  const refs = useRef(new Map<number, HTMLElement>())
+  const progress = useMemo(() => progressOf(ordered, values), [ordered, values])
+  const who = signerIdentity(session, options)
+  const rejectable = canReject(session, options)
+  const action = hasAction(role)
+  const methods = allowedMethods(envelope.documentMeta)
+  const sortedItems = useMemo(() => [...envelope.items].sort((a, b) => a.order - b.order), [envelope.items])
+
+  const setValue = useCallback((id: number, value: SigningFieldValue | undefined) => {
+    setValues((v) => ({ ...v, [id]: value }))
+  }, [])
+
+  const goTo = useCallback((f: SigningField) => {
+    setCurrentId(f.id)
+    const el = refs.current.get(f.id)
+    if (!el) return
+    const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches
+    el.scrollIntoView({ block: 'center', behavior: smooth ? 'smooth' : 'auto' })
+    el.focus({ preventScroll: true })
+  }, [])
+
+  const openField = useCallback(
+    (f: SigningField) => {
+      setCurrentId(f.id)
+      setNotice(null)
+      if (isSignatureType(f)) {
+        const kind = imageKind(f)
+        const reuse = adopted[kind]
+        if (reuse && !isFilled(f, values[f.id])) {
+          // One click: the signature adopted for an earlier field signs this one too.
+          setValue(f.id, reuse)
+          setNotice({ text: t(kind === 'initials' ? 'sign.notice.initialsAdded' : 'sign.notice.signatureAdded'), tone: 'info' })
+          return
+        }
+        const rect = refs.current.get(f.id)?.getBoundingClientRect()
+        setOpen({ kind: 'signature', id: f.id, size: outputSize(f.width, rect && rect.height ? rect.width / rect.height : 3) })
+      } else setOpen({ kind: 'field', id: f.id })
+    },
+    [adopted, values, setValue],
+  )
+
+  function onAction() {
+    const todo = progress.invalid[0]
+    if (todo) {
+      const count = progress.missing.length
+      setNotice({
+        text: count ? t(count === 1 ? 'sign.notice.missing.one' : 'sign.notice.missing.other', { count }) : t('sign.notice.invalid', { field: fieldName(todo) }),
+        tone: 'error',
+      })
+      goTo(nextField(ordered, progress, null) ?? todo)
+      return
+    }
+    setNotice(null)
+    setOpen({ kind: 'complete' })
+  }
+
+  const openFieldObj = open && (open.kind === 'field' || open.kind === 'signature') ? ordered.find((f) => f.id === open.id) : undefined
+  const remaining = progress.required.length - progress.done
+  const next = nextField(ordered, progress, currentId)
+
+  return (
+    <div className="sign" data-testid="sign-document" data-role={role}>
+      <header className="sign-top">
+        <div className="sign-top-text">
+          <h1 className="sign-title">{envelope.title}</h1>
+          <p className="muted small sign-who">
+            {t(`sign.as.${role}` as MessageKey, { name: who.name || who.email, email: who.email })}
+          </p>
+        </div>
+        {rejectable && (
+          <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => setOpen({ kind: 'reject' })} data-testid="reject">
+            {t('sign.reject.button')}
+          </button>
+        )}
+      </header>
+
+      <main className="sign-main">
+        <p className={'sign-intro' + (role === 'CC' ? ' sign-intro-note' : '')}>{t(`sign.intro.${role}` as MessageKey)}</p>
+        {sortedItems.map((item) => (
+          <SignItem key={item.id} api={api} item={item} multiple={sortedItems.length > 1}>
+            {(page) =>
+              ordered
+                .filter((f) => f.envelopeItemId === item.id && f.page === page)
+                .map((f) => (
+                  <FieldOverlay
+                    key={f.id}
+                    ref={(el) => void (el ? refs.current.set(f.id, el) : refs.current.delete(f.id))}
+                    field={f}
+                    value={values[f.id]}
+                    filled={isFilled(f, values[f.id])}
+                    invalid={progress.invalid.includes(f)}
+                    locked={!action || isLocked(f, session, options)}
+                    current={currentId === f.id}
+                    onOpen={openField}
+                  />
+                ))
+            }
+          </SignItem>
+        ))}
+      </main>
+
+      {action && (
+        <footer className="sign-bar" data-testid="sign-bar">
+          <div className="sign-bar-inner">
+            {progress.required.length > 0 && (
+              <div className="sign-progress">
+                <p className="sign-progress-text" aria-live="polite" data-testid="progress">
+                  {remaining === 0 ? t('sign.progress.done') : t('sign.progress', { done: progress.done, total: progress.required.length })}
+                </p>
+                <div className="progress-track" aria-hidden="true">
+                  <span className="progress-fill" style={{ width: `${(progress.done / progress.required.length) * 100}%` }} />
+                </div>
+              </div>
+            )}
+            <div className="sign-bar-actions">
+              {next && (
+                <button type="button" className="btn" onClick={() => goTo(next)} data-testid="next-field">
+                  {t('sign.nextField')}
+                  <Icon name="arrowDown" />
+                </button>
+              )}
+              <button type="button" className="btn btn-primary" onClick={onAction} data-testid="complete" aria-describedby="sign-notice">
+                {t(`sign.action.${role}` as MessageKey)}
+              </button>
+            </div>
+          </div>
+          <p id="sign-notice" className={'sign-notice' + (notice?.tone === 'error' ? ' text-error' : '')} role={notice?.tone === 'error' ? 'alert' : 'status'} data-testid="notice">
+            {notice?.text}
+          </p>
+        </footer>
+      )}
+
+      {open?.kind === 'field' && openFieldObj && (
+        <FieldDialog
+          field={openFieldObj}
+          value={values[openFieldObj.id]}
+          onClose={() => setOpen(null)}
+          onSave={(v) => {
+            setValue(openFieldObj.id, v)
+            setOpen(null)
+          }}
+        />
+      )}
+      {open?.kind === 'signature' && openFieldObj && (
+        <SignatureDialog
+          kind={imageKind(openFieldObj)}
+          methods={methods}
+          name={who.name}
+          size={open.size}
+          filled={isFilled(openFieldObj, values[openFieldObj.id])}
+          onClose={() => setOpen(null)}
+          onRemove={() => {
+            setValue(openFieldObj.id, undefined)
+            setOpen(null)
+          }}
+          onAdopt={(png) => {
+            setValue(openFieldObj.id, png)
+            setAdopted((a) => ({ ...a, [imageKind(openFieldObj)]: png }))
+            setNotice({ text: t(imageKind(openFieldObj) === 'initials' ? 'sign.notice.initialsAdded' : 'sign.notice.signatureAdded'), tone: 'info' })
+            setOpen(null)
+          }}
+        />
+      )}
+      {open?.kind === 'complete' && (
+        <CompleteDialog api={api} session={session} values={values} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
+      )}
+      {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
+    </div>
+  )
+}
+
+// ---- the PDF ---------------------------------------------------------------------------------
+
+function usePdfDoc(api: Api, item: Item) {
+  const [state, setState] = useState<{ doc: PDFDocumentProxy | null; failed: boolean }>({ doc: null, failed: false })
+  const [attempt, setAttempt] = useState(0)
+  useEffect(() => {
+    let live = true
+    setState({ doc: null, failed: false })
+    openPdf(`sign:${item.id}`, () => api.download(`/item/${encodeURIComponent(item.id)}`)).then(
+      (doc) => live && setState({ doc, failed: false }),
+      () => live && setState({ doc: null, failed: true }),
+    )
+    return () => {
+      live = false
+    }
+  }, [api, item.id, attempt])
+  return { ...state, retry: () => setAttempt((n) => n + 1) }
+}
+
+/** One file of the envelope: its title, and all its pages with the fields on them. */
+function SignItem(props: { api: Api; item: Item; multiple: boolean; children: (page: number) => ReactNode }) {
+  const { doc, failed, retry } = usePdfDoc(props.api, props.item)
+  const pages = doc?.numPages ?? Math.max(props.item.pageCount, 1)
+  const [busy, setBusy] = useState(false)
+  const headingId = useId()
+  return (
+    <section className="item-pages sign-item" aria-labelledby={headingId}>
+      <div className="sign-item-head">
+        <h2 id={headingId} className="item-title">
+          <Icon name="file" />
+          <span className="sign-item-name">{props.item.title}</span>
+        </h2>
+        <button
+          type="button"
+          className="btn btn-sm"
+          disabled={busy}
+          onClick={() => {
+            setBusy(true)
+            downloadItem(props.api, props.item, 'original')
+              .catch(() => {})
+              .finally(() => setBusy(false))
+          }}
+          aria-label={t('sign.downloadOriginal', { title: props.item.title })}
+        >
+          <Icon name="arrowDown" />
+          <span className="hide-narrow">{t('sign.download')}</span>
+        </button>
+      </div>
+      {failed && (
+        <div className="sign-inline-error" role="alert">
+          <span>{t('sign.pdfFailed')}</span>
+          <button type="button" className="btn btn-sm" onClick={retry}>
+            {t('sign.retry')}
+          </button>
+        </div>
+      )}
+      {Array.from({ length: pages }, (_, i) => (
+        <SignPage key={i} doc={doc} title={props.item.title} page={i + 1} total={pages} showTitle={props.multiple}>
+          {props.children(i + 1)}
+        </SignPage>
+      ))}
+    </section>
+  )
+}
+
+function SignPage(props: { doc: PDFDocumentProxy | null; title: string; page: number; total: number; showTitle: boolean; children: ReactNode }) {
+  const { canvasRef, aspect, rendered } = usePageCanvas(props.doc, props.page)
+  return (
+    <div className="page sign-page" data-page={props.page} style={{ aspectRatio: aspect ?? 0.7071 }} role="group" aria-label={t('fields.page', { page: props.page, total: props.total, title: props.title })}>
+      <canvas ref={canvasRef} aria-hidden="true" />
+      {!rendered && (
+        <span className="page-loading" aria-hidden="true">
+          <span className="spinner" />
+        </span>
+      )}
+      {props.children}
+      <span className="page-number" aria-hidden="true">
+        {props.page} / {props.total}
+      </span>
+    </div>
+  )
+}
+
+// ---- completing and rejecting ------------------------------------------------------------------
+
+function apiMessage(e: unknown): string {
+  if (e instanceof ApiError) {
+    if (e.status === 0) return t('sign.error.NETWORK')
+    const detail = e.issues.map((i) => i.message).filter(Boolean)
+    return detail.length ? `${e.message} (${detail.join('; ')})` : e.message
+  }
+  return t('sign.error.INTERNAL')
+}
+
+function CompleteDialog(props: {
+  api: Api
+  session: SigningSession
+  values: Values
+  onClose: () => void
+  onCompleted: (r: SigningResult) => void
+  onStale: () => void
+}) {
+  const { session } = props
+  const role = session.recipient.role
+  const [next, setNext] = useState(session.nextSigner ? { name: session.nextSigner.name, email: session.nextSigner.email } : null)
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [emailError, setEmailError] = useState(false)
+  const ids = useId()
+
+  async function submit() {
+    if (busy) return
+    if (next && !validEmail(next.email)) {
+      setEmailError(true)
+      document.getElementById(`${ids}-next-email`)?.focus()
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      const result = await props.api.post<SigningResult>('/complete', completeRequest(session, props.values, next ?? undefined))
+      props.onCompleted(result)
+    } catch (e) {
+      setBusy(false)
+      if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
+      setError(t('sign.error.completeFailed', { message: apiMessage(e) }))
+    }
+  }
+
+  return (
+    <Dialog
+      title={t(`sign.confirm.title.${role}` as MessageKey)}
+      description={t(`sign.confirm.body.${role}` as MessageKey, { title: session.envelope.title })}
+      onClose={() => !busy && props.onClose()}
+      testId="complete-dialog"
+      initialFocus={next ? undefined : '[data-testid="confirm-complete"]'}
+      footer={
+        <>
+          <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
+            {t('sign.cancel')}
+          </button>
+          <button type="button" className="btn btn-primary" onClick={submit} disabled={busy} data-testid="confirm-complete">
+            {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
+            {t(`sign.action.${role}` as MessageKey)}
+          </button>
+        </>
+      }
+    >
+      {next && (
+        <fieldset className="next-signer stack-sm" data-testid="next-signer">
+          <legend className="label">{t('sign.nextSigner.title')}</legend>
+          <p className="muted small">{t('sign.nextSigner.help')}</p>
+          <div className="form-field">
+            <label className="label-sm" htmlFor={`${ids}-next-name`}>
+              {t('recipients.name')}
+            </label>
+            <input id={`${ids}-next-name`} className="input" value={next.name} autoComplete="off" onChange={(e) => setNext({ ...next, name: e.target.value })} />
+          </div>
+          <div className="form-field">
+            <label className="label-sm" htmlFor={`${ids}-next-email`}>
+              {t('recipients.email')}
+            </label>
+            <input
+              id={`${ids}-next-email`}
+              className="input"
+              type="email"
+              autoComplete="off"
+              value={next.email}
+              aria-invalid={emailError || undefined}
+              aria-describedby={`${ids}-next-error`}
+              onChange={(e) => {
+                setNext({ ...next, email: e.target.value })
+                setEmailError(false)
+              }}
+            />
+            <p id={`${ids}-next-error`} className="field-error">
+              {emailError ? t('recipients.invalidEmail') : ''}
+            </p>
+          </div>
+        </fieldset>
+      )}
+      <p className="field-error" role="alert" data-testid="complete-error">
+        {error}
+      </p>
+    </Dialog>
+  )
+}
+
+const REASON_MAX = 500
+
+function RejectDialog(props: { api: Api; title: string; onClose: () => void; onRejected: (reason: string) => void; onStale: () => void }) {
+  const [reason, setReason] = useState('')
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const [missing, setMissing] = useState(false)
+  const ids = useId()
+
+  async function submit() {
+    const text = reason.trim()
+    if (!text) {
+      setMissing(true)
+      document.getElementById(`${ids}-reason`)?.focus()
+      return
+    }
+    setBusy(true)
+    setError(null)
+    try {
+      await props.api.post('/reject', { reason: text })
+      props.onRejected(text)
+    } catch (e) {
+      setBusy(false)
+      if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
+      setError(t('sign.error.rejectFailed', { message: apiMessage(e) }))
+    }
+  }
+
+  return (
+    <Dialog
+      title={t('sign.reject.title')}
+      description={t('sign.reject.body', { title: props.title })}
+      onClose={() => !busy && props.onClose()}
+      testId="reject-dialog"
+      footer={
+        <>
+          <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
+            {t('sign.cancel')}
+          </button>
+          <button type="button" className="btn btn-danger" onClick={submit} disabled={busy} data-testid="confirm-reject">
+            {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
+            {t('sign.reject.confirm')}
+          </button>
+        </>
+      }
+    >
+      <div className="form-field">
+        <label className="label" htmlFor={`${ids}-reason`}>
+          {t('sign.reject.reason')} <span className="required-mark">{t('sign.field.requiredMark')}</span>
+        </label>
+        <textarea
+          id={`${ids}-reason`}
+          className="input"
+          rows={4}
+          maxLength={REASON_MAX}
+          value={reason}
+          required
+          aria-invalid={missing || undefined}
+          aria-describedby={`${ids}-count ${ids}-missing`}
+          onChange={(e) => {
+            setReason(e.target.value)
+            setMissing(false)
+          }}
+        />
+        <div className="reason-meta">
+          <p id={`${ids}-missing`} className="field-error">
+            {missing ? t('sign.reject.reasonMissing') : ''}
+          </p>
+          <span id={`${ids}-count`} className="muted small">
+            {t('sign.reject.count', { count: reason.length, max: REASON_MAX })}
+          </span>
+        </div>
+      </div>
+      <p className="field-error" role="alert">
+        {error}
+      </p>
+    </Dialog>
+  )
+}

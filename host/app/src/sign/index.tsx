@@ -1,0 +1,39 @@
+/**
+ * The signing pages (`/sign/{token}`, `/embed/sign/{token}#{options}`): the recipient's side of
+ * the app, loaded as its own chunk by main.tsx. Same parts as the authoring pages: theme,
+ * languages, message bridge, PDF rendering.
+ */
+import type { Root } from 'react-dom/client'
+import { LaunchError, readSignLaunch, type SignLaunch } from '../boot.js'
+import { post, setParentOrigin } from '../bridge.js'
+import { loadLanguage, t } from '../i18n/index.js'
+import { applyTheme } from '../theme.js'
+import { FailureScreen } from './Screens.js'
+import { SignApp } from './SignApp.js'
+import { loadSigningSession, signingApi } from './session.js'
+
+export function mount(root: Root): void {
+  let launch: SignLaunch
+  try {
+    launch = readSignLaunch()
+  } catch (e) {
+    const message = e instanceof Error ? e.message : String(e)
+    const failure = e instanceof LaunchError && e.code === 'NOT_FOUND' ? 'INVALID_LINK' : 'INVALID_OPTIONS'
+    void loadLanguage(navigator.language).then(() => root.render(<FailureScreen failure={failure} />))
+    post({ action: 'document-error', data: message })
+    post({ type: 'embed-error', code: e instanceof LaunchError ? e.code : 'INVALID_OPTIONS', message })
+    return
+  }
+  setParentOrigin(launch.options.parentOrigin)
+  applyTheme(launch.options)
+  const api = signingApi(launch.token)
+  // The session request starts before the first render, so network and rendering overlap.
+  const first = loadSigningSession(api)
+  first.catch(() => {}) // handled by SignApp
+  const ready = launch
+  // Until the session names the document's language: the embed's, else the browser's.
+  void loadLanguage(launch.options.language ?? navigator.language).then(() => {
+    document.title = t('sign.loading')
+    root.render(<SignApp launch={ready} api={api} first={first} />)
+  })
+}
