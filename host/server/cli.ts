@@ -5,6 +5,8 @@ import { openDb } from './db/index.js'
 import { PLANS, type Plan } from './domain/plans.js'
 import { createTeam } from './domain/teams.js'
 import { ADMIN_SECRET_HEADER, DataDirBusy, lockDataDir, readLock } from './lock.js'
+import { EVENT_NAMES, type EventName } from './events/index.js'
+import { webhookOps, type Webhook, type WebhookCall } from './webhooks/store.js'
 
 const USAGE = `usage: npm run host -- <command>
   serve                                     start the host (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, MAX_UPLOAD_BYTES)
@@ -13,7 +15,11 @@ const USAGE = `usage: npm run host -- <command>
   token list                                list API tokens (never their values)
   token revoke ID                           revoke (delete) an API token
   team create --name NAME --plan ${PLANS.join('|')}
-                                            create a team; prints its id`
+                                            create a team; prints its id
+  webhook create --url URL --events all|EVENT,EVENT... [--secret S] [--team ID]
+                                            register a webhook; prints its id
+  webhook list [--team ID]                  id, enabled, events, url
+  webhook calls ID [--team ID]              the webhook's latest deliveries`
 
 /** The operator actions, run either on the database or through a running server's admin endpoints. */
 interface Ops {
@@ -21,6 +27,9 @@ interface Ops {
   createToken(o: { name: string; teamId?: string; expires: TokenExpiry }): Promise<{ id: string; token: string; teamId: string; expiresAt: string | null }>
   listTokens(): Promise<ApiTokenInfo[]>
   revokeToken(id: string): Promise<void>
+  createWebhook(o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }): Promise<Webhook>
+  listWebhooks(teamId?: string): Promise<Webhook[]>
+  webhookCalls(id: string, teamId?: string): Promise<WebhookCall[]>
 }
 
 class CliError extends Error {}
@@ -41,6 +50,10 @@ function remoteOps(url: string, secret: string): Ops {
     createToken: (o) => call('/tokens', o),
     listTokens: async () => (await call<{ data: ApiTokenInfo[] }>('/tokens')).data,
     revokeToken: async (id) => void (await call('/tokens/revoke', { id })),
+    createWebhook: (o) => call('/webhooks', o),
+    listWebhooks: async (teamId) => (await call<{ data: Webhook[] }>(`/webhooks${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
+    webhookCalls: async (id, teamId) =>
+      (await call<{ data: WebhookCall[] }>(`/webhooks/${encodeURIComponent(id)}/calls${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
   }
 }
 
@@ -52,6 +65,7 @@ async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Prom
       createToken: (o) => db.transaction((tx) => createApiToken(tx, o)),
       listTokens: () => listApiTokens(db),
       revokeToken: (id) => db.transaction((tx) => revokeApiToken(tx, id)),
+      ...webhookOps(db, config.webhookAllowPrivateUrls),
     })
   } finally {
     await db.close()
@@ -103,7 +117,16 @@ async function main(argv: string[]): Promise<void> {
   const { values, positionals } = parseArgs({
     args: argv,
     allowPositionals: true,
-    options: { name: { type: 'string' }, expires: { type: 'string' }, team: { type: 'string' }, plan: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+    options: {
+      name: { type: 'string' },
+      expires: { type: 'string' },
+      team: { type: 'string' },
+      plan: { type: 'string' },
+      url: { type: 'string' },
+      events: { type: 'string' },
+      secret: { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
+    },
   })
   const [cmd, sub, arg] = positionals
   const config = configFromEnv()
@@ -146,6 +169,30 @@ async function main(argv: string[]): Promise<void> {
     const id = need(arg, 'the token id')
     await withOps(config, (ops) => ops.revokeToken(id))
     console.log(`revoked ${id}`)
+    return
+  }
+  if (cmd === 'webhook' && sub === 'create') {
+    const list = need(values.events, '--events')
+    const events = (list === 'all' ? [...EVENT_NAMES] : list.split(',').map((x) => x.trim().toUpperCase())) as EventName[]
+    const unknown = events.filter((x) => !EVENT_NAMES.includes(x))
+    if (unknown.length) throw new CliError(`unknown event ${unknown.join(', ')}; events: ${EVENT_NAMES.join(', ')}`)
+    const hook = await withOps(config, (ops) => ops.createWebhook({ teamId: values.team, url: need(values.url, '--url'), events, secret: values.secret }))
+    console.log(hook.id)
+    return
+  }
+  if (cmd === 'webhook' && sub === 'list') {
+    const hooks = await withOps(config, (ops) => ops.listWebhooks(values.team))
+    if (!hooks.length) console.error('no webhooks')
+    for (const h of hooks) console.log([h.id, h.enabled ? 'enabled' : 'disabled', h.events.join(','), h.url].join('\t'))
+    return
+  }
+  if (cmd === 'webhook' && sub === 'calls') {
+    const id = need(arg, 'the webhook id')
+    const calls = await withOps(config, (ops) => ops.webhookCalls(id, values.team))
+    if (!calls.length) console.error('no deliveries yet')
+    for (const c of calls) {
+      console.log([c.createdAt, c.event, `attempt ${c.attempt}`, c.responseStatus ?? c.error ?? '', `${c.durationMs} ms`].join('\t'))
+    }
     return
   }
   if (cmd === 'team' && sub === 'create') {

@@ -98,6 +98,21 @@ describe('host CLI', { timeout: 240_000 }, () => {
       expect((await run(['token', 'revoke', id], env)).code).toBe(0)
       expect((await client.get('/envelope')).body).toMatchObject({ code: 'INVALID_API_TOKEN' })
 
+      // Webhooks of the default team, through the server: registered, listed, their log read.
+      const refused = await run(['webhook', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'DOCUMENT_SENT'], env)
+      expect(refused.code).toBe(1)
+      expect(refused.stderr).toContain('private or loopback')
+      const hook = await run(['webhook', 'create', '--url', 'https://203.0.113.10/in', '--events', 'document_sent,DOCUMENT_COMPLETED', '--secret', 's'], env)
+      expect(hook.code, hook.stderr).toBe(0)
+      const hookId = lastLine(hook.stdout)
+      expect(hookId).toMatch(/^webhook_[a-z0-9]{16}$/)
+      const hooks = await run(['webhook', 'list'], env)
+      expect(hooks.stdout.trim()).toBe([hookId, 'enabled', 'DOCUMENT_SENT,DOCUMENT_COMPLETED', 'https://203.0.113.10/in'].join('\t'))
+      const calls = await run(['webhook', 'calls', hookId], env)
+      expect([calls.code, calls.stderr.trim()]).toEqual([0, 'no deliveries yet'])
+      const bad = await run(['webhook', 'create', '--url', 'https://203.0.113.10/in', '--events', 'NOPE'], env)
+      expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('unknown event NOPE')])
+
       // The admin endpoints answer loopback callers with the secret only.
       expect((await fetch(`${url}/_admin/tokens`)).status).toBe(404)
     } finally {

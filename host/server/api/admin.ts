@@ -7,6 +7,8 @@ import { ApiError } from '../errors.js'
 import { PLANS } from '../domain/plans.js'
 import { createTeam } from '../domain/teams.js'
 import { ADMIN_SECRET_HEADER } from '../lock.js'
+import { EVENT_NAMES } from '../events/index.js'
+import { webhookOps } from '../webhooks/store.js'
 import { jsonBody, type AppEnv, type HostContext } from './http.js'
 
 const isLoopback = (address: string | undefined) =>
@@ -45,6 +47,16 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
     await ctx.db.transaction((tx) => revokeApiToken(tx, id))
     return c.json({ success: true })
   })
+  const hooks = webhookOps(ctx.db, ctx.config.webhookAllowPrivateUrls)
+  r.post('/webhooks', async (c) => {
+    const body = await jsonBody(
+      c,
+      z.object({ teamId: z.string().optional(), url: z.url({ protocol: /^https?$/ }), events: z.array(z.enum(EVENT_NAMES)).min(1), secret: z.string().max(255).optional() }),
+    )
+    return c.json(await hooks.createWebhook(body))
+  })
+  r.get('/webhooks', async (c) => c.json({ data: await hooks.listWebhooks(c.req.query('team')) }))
+  r.get('/webhooks/:id/calls', async (c) => c.json({ data: await hooks.webhookCalls(c.req.param('id'), c.req.query('team')) }))
   r.all('*', () => {
     throw new ApiError(404, 'NOT_FOUND', 'no such admin endpoint')
   })

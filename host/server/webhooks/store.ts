@@ -1,5 +1,6 @@
 /** A team's webhook endpoints, their delivery log, and the deliveries an event causes. */
-import { iso, type Queryable } from '../db/index.js'
+import { iso, type Db, type Queryable } from '../db/index.js'
+import { defaultTeamId } from '../domain/teams.js'
 import { ApiError, notFound } from '../errors.js'
 import type { EventName } from '../events/index.js'
 import { newId } from '../domain/ids.js'
@@ -103,6 +104,8 @@ interface CallRow {
   created_at: Date
 }
 
+export type WebhookCall = ReturnType<typeof toCall>
+
 const toCall = (c: CallRow) => ({
   id: c.id,
   webhookId: c.webhook_id,
@@ -159,4 +162,17 @@ export async function recordCall(db: Queryable, call: Omit<CallRow, 'id' | 'crea
       call.duration_ms,
     ],
   )
+}
+
+/** The operator's webhook commands (CLI and admin endpoints): on a team, the default one when none is named. */
+export function webhookOps(db: Db, allowPrivate: boolean) {
+  const team = async (teamId?: string) => teamId ?? (await defaultTeamId(db))
+  return {
+    createWebhook: async (o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }) => {
+      const teamId = await team(o.teamId)
+      return db.transaction((tx) => createWebhook(tx, teamId, o, allowPrivate))
+    },
+    listWebhooks: async (teamId?: string) => listWebhooks(db, await team(teamId)),
+    webhookCalls: async (id: string, teamId?: string) => (await webhookCalls(db, await team(teamId), id, { page: 1, perPage: 50 })).data,
+  }
 }
