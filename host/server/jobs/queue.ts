@@ -164,6 +164,8 @@ export class Queue {
         job.attempts,
         now,
       ])
+      // The next job of its order may now run, perhaps in another process: wake them all.
+      if (job.orderingKey) await this.db.notify(JOBS_CHANNEL, job.kind)
       return
     }
     const final = job.attempts >= this.options.retry.maxAttempts

@@ -1,0 +1,181 @@
+// Webhook delivery on PostgreSQL, host processes as deployed (`npm run host -- serve`), a receiver
+// on loopback in this process, measured in one run:
+//   latency     from an event's commit (its createdAt) to the receiver's 2xx, p50 and p99 over
+//               EVENTS events written one after another while one host process delivers them;
+//   throughput  EVENTS events written while no process delivers, then drained by 1 and by 2 host
+//               processes (events per second, from the first process being up to the last 2xx);
+//   baseline    the same number of bare node:http POSTs to the same receiver, as many at once as
+//               the host processes run jobs (QUEUE_CONCURRENCY).
+// Run: npx tsx bench/delivery.ts   Env: DATABASE_URL (default the test database), BENCH_EVENTS (1000).
+import { spawn, type ChildProcess } from 'node:child_process'
+import { createServer, request } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import path from 'node:path'
+import { createInterface } from 'node:readline'
+import pg from 'pg'
+import { PDFDocument } from 'pdf-lib'
+
+const ROOT = path.resolve(import.meta.dirname, '..')
+const EVENTS = Number(process.env.BENCH_EVENTS || 1000)
+const CONCURRENCY = 4
+const BASE_URL = process.env.DATABASE_URL || process.env.DATABASE_TEST_URL || 'postgres://postgres@127.0.0.1:5432/test'
+const ENVELOPES = 50 // events spread over this many templates (deliveries keep each envelope's order)
+
+const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
+
+/** Acknowledges every delivery, noting when each event id first arrived and how old it was. */
+async function receiver() {
+  const arrived = new Map<string, { at: number; age: number }>()
+  let waiter: (() => void) | null = null
+  let want = Infinity
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = []
+    req.on('data', (c) => chunks.push(c))
+    req.on('end', () => {
+      const id = String(req.headers['x-service-event-id'] ?? '')
+      if (id && !arrived.has(id)) {
+        const { createdAt } = JSON.parse(Buffer.concat(chunks).toString('utf8')) as { createdAt: string }
+        arrived.set(id, { at: Date.now(), age: Date.now() - Date.parse(createdAt) })
+      }
+      res.writeHead(204).end()
+      if (arrived.size >= want) waiter?.()
+    })
+  })
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    arrived,
+    reset: () => arrived.clear(),
+    until: (n: number) =>
+      new Promise<void>((resolve) => {
+        want = n
+        waiter = resolve
+        if (arrived.size >= n) resolve()
+      }),
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  }
+}
+
+function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string; upAt: number }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'serve'], {
+      cwd: ROOT,
+      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_URLS: '1', ...env },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    })
+    child.once('exit', (code) => reject(new Error(`host exited with ${code}`)))
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      const m = /^listening on (\S+)/.exec(line)
+      if (m) resolve({ child, url: m[1]!, upAt: Date.now() })
+    })
+  })
+}
+
+const stop = (child: ChildProcess) =>
+  new Promise<void>((r) => {
+    child.removeAllListeners('exit')
+    child.once('exit', () => r())
+    child.kill('SIGTERM')
+  })
+
+/** The bare baseline: `n` POSTs of the same size, `concurrency` at once, through node:http. */
+async function bareLoop(url: string, n: number, concurrency: number): Promise<number> {
+  const body = JSON.stringify({ event: 'TEMPLATE_UPDATED', payload: { pad: 'x'.repeat(900) }, createdAt: new Date().toISOString() })
+  let next = 0
+  const started = performance.now()
+  const worker = async () => {
+    while (next < n) {
+      const i = next++
+      await new Promise<void>((resolve, reject) => {
+        const req = request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'X-Service-Event-Id': `bare-${i}` } }, (res) => {
+          res.resume()
+          res.on('end', resolve)
+        })
+        req.on('error', reject)
+        req.end(body)
+      })
+    }
+  }
+  await Promise.all(Array.from({ length: concurrency }, worker))
+  return n / ((performance.now() - started) / 1000)
+}
+
+async function main() {
+  const schema = `bench_delivery_${Date.now().toString(36)}`
+  const url = new URL(BASE_URL)
+  url.searchParams.set('schema', schema)
+  const env = { DATABASE_URL: url.toString() }
+  const r = await receiver()
+  const children: ChildProcess[] = []
+  try {
+    // A writer that delivers nothing, holding the API; the team's token and webhook.
+    const writer = await serve({ ...env, QUEUE_CONCURRENCY: '0' })
+    children.push(writer.child)
+    const { createApiToken } = await import('../host/server/auth/api-tokens.js')
+    const { openDb } = await import('../host/server/db/index.js')
+    const db = await openDb({ dataDir: '', databaseUrl: env.DATABASE_URL })
+    const { token } = await db.transaction((tx) => createApiToken(tx, { name: 'bench' }))
+    const call = async (p: string, body: BodyInit | object) => {
+      const json = !(body instanceof FormData)
+      const res = await fetch(`${writer.url}/api/v2${p}`, {
+        method: 'POST',
+        headers: { Authorization: token, ...(json ? { 'Content-Type': 'application/json' } : {}) },
+        body: json ? JSON.stringify(body) : (body as FormData),
+      })
+      if (!res.ok) throw new Error(`${p}: ${res.status} ${await res.text()}`)
+      return res.json() as Promise<any>
+    }
+    await call('/webhook/create', { url: r.url, events: ['TEMPLATE_UPDATED'] })
+    const pdf = await PDFDocument.create().then(async (d) => (d.addPage([612, 792]), d.save()))
+    const templates: string[] = []
+    for (let i = 0; i < ENVELOPES; i++) {
+      const form = new FormData()
+      form.set('payload', JSON.stringify({ type: 'TEMPLATE', title: `T${i}` }))
+      form.append('files', new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 't.pdf')
+      templates.push((await call('/envelope/create', form)).id)
+    }
+    let n = 0
+    const write = async (count: number) => {
+      for (let i = 0; i < count; i++) await call('/envelope/update', { envelopeId: templates[n++ % ENVELOPES], data: { title: `T${n}` } })
+    }
+
+    // Throughput: a backlog of EVENTS, drained by 1 then by 2 processes.
+    const throughput: Record<number, number> = {}
+    for (const processes of [1, 2]) {
+      r.reset()
+      await write(EVENTS)
+      const workers = await Promise.all(Array.from({ length: processes }, () => serve({ ...env, QUEUE_CONCURRENCY: String(CONCURRENCY) })))
+      children.push(...workers.map((w) => w.child))
+      const from = Math.min(...workers.map((w) => w.upAt))
+      await r.until(EVENTS)
+      throughput[processes] = EVENTS / ((Math.max(...[...r.arrived.values()].map((a) => a.at)) - from) / 1000)
+      for (const w of workers) await stop(w.child)
+    }
+
+    // Latency: one process delivering while events are written.
+    r.reset()
+    const worker = await serve({ ...env, QUEUE_CONCURRENCY: String(CONCURRENCY) })
+    children.push(worker.child)
+    await write(EVENTS)
+    await r.until(EVENTS)
+    const ages = [...r.arrived.values()].map((a) => a.age)
+
+    const bare = await bareLoop(r.url, EVENTS, CONCURRENCY)
+    await db.close()
+
+    console.log(`webhook delivery on PostgreSQL, ${EVENTS} events over ${ENVELOPES} envelopes, ${CONCURRENCY} jobs at once per process:`)
+    console.log(`  commit -> receiver 2xx   p50 ${pct(ages, 50).toFixed(0)} ms   p99 ${pct(ages, 99).toFixed(0)} ms   (1 process, events written one after another)`)
+    console.log(`  1 host process           ${throughput[1]!.toFixed(0)} events/s`)
+    console.log(`  2 host processes         ${throughput[2]!.toFixed(0)} events/s   (x${(throughput[2]! / throughput[1]!).toFixed(2)})`)
+    console.log(`  bare node:http POSTs     ${bare.toFixed(0)} posts/s   (1 process at ${((throughput[1]! / bare) * 100).toFixed(0)}% of it)`)
+  } finally {
+    for (const c of children) if (c.exitCode === null && c.signalCode === null) await stop(c)
+    await r.close()
+    const client = new pg.Client({ connectionString: BASE_URL })
+    await client.connect()
+    await client.query(`drop schema if exists ${schema} cascade`)
+    await client.end()
+  }
+}
+
+await main()
