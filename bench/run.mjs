@@ -8,6 +8,7 @@ const BENCHES = {
   host: ['npx', 'tsx', 'bench/host.ts'],
   pages: ['npx', 'tsx', 'bench/pages.ts'],
   seal: ['npx', 'tsx', 'bench/seal.ts'],
+  delivery: ['npx', 'tsx', 'bench/delivery.ts'],
 }
 
 const chosen = process.argv.slice(2)
