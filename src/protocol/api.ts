@@ -221,3 +221,42 @@ export interface AuditLogPage {
   perPage: number
   totalPages: number
 }
+
+/** A webhook endpoint of the team (host-specific configuration; see host/README.md). */
+export interface Webhook {
+  id: string
+  url: string
+  /** Event names (spec "Event kinds"). */
+  events: string[]
+  /** Sent as the X-Service-Secret header; `''` when none. */
+  secret: string
+  enabled: boolean
+  createdAt: string
+  updatedAt: string
+}
+
+/** One delivery attempt of an event to a webhook. */
+export interface WebhookCall {
+  id: string
+  webhookId: string
+  eventId: number
+  event: string
+  attempt: number
+  url: string
+  /** The JSON body that was sent. */
+  requestBody: unknown
+  /** Null when the receiver never answered (see `error`). */
+  responseStatus: number | null
+  responseBody: string | null
+  error: string | null
+  durationMs: number
+  createdAt: string
+}
+
+export interface WebhookCallPage {
+  data: WebhookCall[]
+  count: number
+  currentPage: number
+  perPage: number
+  totalPages: number
+}

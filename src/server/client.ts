@@ -9,11 +9,21 @@ import { request, requestBytes, type CallOptions } from './request.js'
 import * as s from './schemas.js'
 import type {
   Attachment, AuditLogPage, DistributeResponse, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary,
-  Field, FieldType, Recipient, RecipientRole,
+  Field, FieldType, Recipient, RecipientRole, Webhook, WebhookCallPage,
 } from '../protocol/api.js'
+import type { WebhookEventName } from './webhooks/events.js'
 import type { EnvelopeType } from '../protocol/options.js'
 import type { Issue } from './errors.js'
 import type { Schema } from './check.js'
+
+export interface WebhookInput {
+  /** http(s); the service refuses private and loopback addresses unless configured otherwise. */
+  url: string
+  events: WebhookEventName[]
+  /** Sent back as X-Service-Secret; `''` (none) by default. */
+  secret?: string
+  enabled?: boolean
+}
 
 /** A file to upload. `data` as a Blob (or File), ArrayBuffer or Uint8Array (a Node Buffer is one). */
 export interface FileInput {
@@ -234,6 +244,21 @@ export function createClient(options: ConnectionOptions) {
         (await post('/envelope/field/update-many', { envelopeId, data }, s.list(s.field), o)).data,
       delete: (fieldId: number, o?: CallOptions): Promise<void> =>
         post('/envelope/field/delete', { fieldId }, s.success, o).then(done),
+    },
+
+    /** The team's webhooks (API tokens only). */
+    webhooks: {
+      create: (input: WebhookInput, o?: CallOptions): Promise<Webhook> => post('/webhook/create', input, s.webhook, o),
+      list: async (o?: CallOptions): Promise<Webhook[]> => (await get('/webhook', s.list(s.webhook), o)).data,
+      get: (webhookId: string, o?: CallOptions): Promise<Webhook> => get(`/webhook/${id(webhookId)}`, s.webhook, o),
+      update: (webhookId: string, patch: Partial<WebhookInput>, o?: CallOptions): Promise<Webhook> =>
+        post('/webhook/update', { ...patch, id: webhookId }, s.webhook, o),
+      delete: (webhookId: string, o?: CallOptions): Promise<void> => post('/webhook/delete', { id: webhookId }, s.success, o).then(done),
+      /** The delivery log, newest first: one entry per attempt. */
+      calls: (webhookId: string, q: { page?: number; perPage?: number } = {}, o?: CallOptions): Promise<WebhookCallPage> =>
+        get(`/webhook/${id(webhookId)}/calls`, s.webhookCallPage, o, { page: q.page, perPage: q.perPage }),
+      /** Delivers a logged call's event again. */
+      resend: (callId: string, o?: CallOptions): Promise<void> => post(`/webhook/call/${id(callId)}/resend`, {}, s.success, o).then(done),
     },
 
     attachments: {

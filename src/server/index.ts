@@ -58,5 +58,6 @@ export type {
   PdfVersion,
   DownloadInput,
   AuditLogInput,
+  WebhookInput,
 } from './client.js'
 export type { CallOptions } from './request.js'

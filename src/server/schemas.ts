@@ -1,7 +1,7 @@
 /** Checks of the API's answers, typed against the resource interfaces. */
 import type {
   Attachment, AuditLogEntry, AuditLogPage, AuthOptions, DistributedRecipient, DistributeResponse, DocumentMeta, Envelope,
-  EnvelopeItem, EnvelopePage, EnvelopeSummary, ExpirationPeriod, Field, Recipient, ReminderPeriod, ReminderSettings,
+  EnvelopeItem, EnvelopePage, EnvelopeSummary, ExpirationPeriod, Field, Recipient, ReminderPeriod, ReminderSettings, Webhook, WebhookCall, WebhookCallPage,
 } from '../protocol/api.js'
 import { any, arr, bool, both, int, literal, nullable, num, obj, optional, record, str, type Schema } from './check.js'
 
@@ -140,6 +140,39 @@ export const auditLogEntry = obj<AuditLogEntry>({
 
 export const auditLogPage = obj<AuditLogPage>({
   data: arr(auditLogEntry),
+  count: int,
+  currentPage: int,
+  perPage: int,
+  totalPages: int,
+})
+
+export const webhook = obj<Webhook>({
+  id: str,
+  url: str,
+  events: arr(str),
+  secret: str,
+  enabled: bool,
+  createdAt: str,
+  updatedAt: str,
+})
+
+export const webhookCallPage = obj<WebhookCallPage>({
+  data: arr(
+    obj<WebhookCall>({
+      id: str,
+      webhookId: str,
+      eventId: int,
+      event: str,
+      attempt: int,
+      url: str,
+      requestBody: any,
+      responseStatus: nullable(int),
+      responseBody: nullable(str),
+      error: nullable(str),
+      durationMs: num,
+      createdAt: str,
+    }),
+  ),
   count: int,
   currentPage: int,
   perPage: int,

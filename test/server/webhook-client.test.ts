@@ -1,0 +1,72 @@
+/**
+ * The client's webhook methods against the real host: a team registers its receiver, the host
+ * delivers a real event to it (checked with the project's own verifyNodeWebhook), the call log
+ * shows the delivery, and a resend delivers the same event again.
+ */
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { startHost, type Host } from '../../host/server/start.js'
+import { ApiError, createClient, verifyNodeWebhook, type EnvelopeClient, type WebhookEvent } from '../../src/server/index.js'
+import { makePdf } from './fixtures.js'
+
+let host: Host
+let dir: string
+let client: EnvelopeClient
+const received: { event: WebhookEvent; id: string }[] = []
+const receiver = createServer(async (req, res) => {
+  const chunks: Buffer[] = []
+  for await (const c of req) chunks.push(c as Buffer)
+  try {
+    received.push({ event: await verifyNodeWebhook({ secret: 'shh', request: req, body: Buffer.concat(chunks) }), id: String(req.headers['x-service-event-id']) })
+    res.writeHead(200).end()
+  } catch (err) {
+    res.writeHead((err as { status?: number }).status ?? 400).end()
+  }
+})
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), 'envelope-embed-webhooks-'))
+  host = await startHost({ port: 0, dataDir: join(dir, 'data'), webhookAllowPrivateUrls: true, queuePollMs: 50 })
+  client = createClient({ baseUrl: host.url, apiKey: (await host.createApiToken({ name: 'webhook tests' })).token })
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+})
+
+afterAll(async () => {
+  receiver.close()
+  await host?.close()
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+const until = async (ok: () => boolean) => {
+  for (let i = 0; i < 200 && !ok(); i++) await new Promise((r) => setTimeout(r, 50))
+  expect(ok()).toBe(true)
+}
+
+it('registers, delivers, logs and resends', async () => {
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+  const hook = await client.webhooks.create({ url, events: ['TEMPLATE_CREATED'], secret: 'shh' })
+  expect(hook).toMatchObject({ url, events: ['TEMPLATE_CREATED'], secret: 'shh', enabled: true })
+  expect((await client.webhooks.list()).map((w) => w.id)).toEqual([hook.id])
+  expect(await client.webhooks.get(hook.id)).toEqual(hook)
+
+  const { id } = await client.envelopes.create({ type: 'TEMPLATE', title: 'NDA', files: [{ name: 'nda.pdf', data: await makePdf(1, 'NDA') }] })
+  await until(() => received.length === 1)
+  expect(received[0]!.event).toMatchObject({ event: 'TEMPLATE_CREATED', payload: { envelopeId: id, title: 'NDA', templateId: null } })
+
+  const log = await client.webhooks.calls(hook.id)
+  expect(log).toMatchObject({ count: 1, currentPage: 1, totalPages: 1 })
+  expect(log.data[0]).toMatchObject({ event: 'TEMPLATE_CREATED', attempt: 1, responseStatus: 200, error: null })
+  await client.webhooks.resend(log.data[0]!.id)
+  await until(() => received.length === 2)
+  expect(received[1]!.id).toBe(received[0]!.id) // the same event, so receivers can deduplicate
+
+  expect(await client.webhooks.update(hook.id, { enabled: false })).toMatchObject({ enabled: false })
+  await client.webhooks.delete(hook.id)
+  const gone = await client.webhooks.get(hook.id).catch((e: unknown) => e)
+  expect(gone).toBeInstanceOf(ApiError)
+  expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' })
+})
