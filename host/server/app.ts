@@ -14,6 +14,7 @@ import { itemRoutes } from './api/item.js'
 import { recipientRoutes } from './api/recipient.js'
 import { lifecycleRoutes } from './api/lifecycle.js'
 import { webhookRoutes } from './api/webhook.js'
+import { templateRoutes } from './api/template.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
 import { mailboxRoutes } from './mail/mailbox.js'
@@ -71,6 +72,7 @@ function api(ctx: HostContext) {
   r.route('/', embeddingRoutes(ctx))
   r.route('/', lifecycleRoutes(ctx))
   r.route('/', webhookRoutes(ctx))
+  r.route('/', templateRoutes(ctx))
   r.route('/', itemRoutes(ctx))
   r.route('/', recipientRoutes(ctx))
   r.route('/', fieldRoutes(ctx))

@@ -5,10 +5,9 @@ import { badRequest, issue, notFound, type ApiIssue } from '../errors.js'
 import { emit } from '../events/index.js'
 import { recordChange } from '../domain/changes.js'
 import { DEFAULT_DOCUMENT_META, DocumentMetaPatchSchema } from '../domain/document-meta.js'
+import { insertEnvelope } from '../domain/envelopes.js'
 import { insertFields, placementIssues, throwIfIssues, type FieldPlacement } from '../domain/fields.js'
-import { newId } from '../domain/ids.js'
 import { insertItems } from '../domain/items.js'
-import { countDocument } from '../domain/plans.js'
 import { insertRecipients } from '../domain/recipients.js'
 import { canSee, findEnvelope, loadEnvelope, loadEnvelopes, loadForCache, visibleTo } from '../domain/resources.js'
 import { CHANNELS } from '../cache.js'
@@ -84,28 +83,14 @@ export function envelopeRoutes(ctx: HostContext) {
     throwIfIssues(issues)
 
     const id = await ctx.db.transaction(async (tx) => {
-      if (payload.type === 'DOCUMENT') await countDocument(tx, p.teamId, p.plan)
-      const [counter] = await tx.query<{ value: number }>(
-        `insert into team_counters (team_id, kind, value) values ($1, $2, 1)
-         on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value`,
-        [p.teamId, payload.type],
-      )
-      const id = newId.envelope()
-      await tx.query(
-        `insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta)
-         values ($1, $2, $3, $4, 'DRAFT', $5, $6, 'PRIVATE', $7, $8, $9)`,
-        [
-          id,
-          p.teamId,
-          payload.type,
-          counter!.value,
-          payload.type,
-          payload.visibility ?? 'EVERYONE',
-          payload.externalId ?? null,
-          payload.title ?? files[0]!.name.replace(/\.pdf$/i, '').slice(0, 255),
-          JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...payload.meta }),
-        ],
-      )
+      const id = await insertEnvelope(tx, p, {
+        type: payload.type,
+        source: payload.type,
+        title: payload.title ?? files[0]!.name.replace(/\.pdf$/i, '').slice(0, 255),
+        externalId: payload.externalId,
+        visibility: payload.visibility,
+        meta: payload.meta,
+      })
       const items = await insertItems(tx, id, files)
       const recipients = await insertRecipients(tx, id, payload.recipients ?? [])
       await insertFields(

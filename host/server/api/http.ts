@@ -76,7 +76,8 @@ export async function multipartBody<S extends z.ZodType>(c: Ctx, schema: S): Pro
     throw badRequest('the payload part is not valid JSON', [issue(['payload'], 'Invalid JSON')])
   }
   const parsed = parse(schema, payload, ['payload'])
-  const parts = form.getAll('files')
+  // `files[]` is how some clients (the deployed service's SDK among them) name the repeated part.
+  const parts = [...form.getAll('files'), ...form.getAll('files[]')]
   if (parts.length > MAX_FILES) throw badRequest(`at most ${MAX_FILES} files per request`, [issue(['files'], `At most ${MAX_FILES} files`)])
   const files: UploadedPdf[] = []
   for (const [i, part] of parts.entries()) {

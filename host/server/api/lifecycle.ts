@@ -24,7 +24,7 @@ const AuditQuery = z.object({
 })
 
 /** A sent recipient as distribute and redistribute answer: with the link that signs. */
-const sentRecipient = (ctx: HostContext, c: Ctx, r: RecipientRow) => ({
+export const sentRecipient = (ctx: HostContext, c: Ctx, r: RecipientRow) => ({
   id: r.id,
   name: r.name,
   email: r.email,

@@ -200,7 +200,8 @@ export async function complete(
   for (const [i, v] of input.fields.entries()) {
     const f = fields.find((x) => x.id === v.id)
     if (!f) issues.push(issue(['fields', i, 'id'], `Field ${v.id} is not one of this recipient's fields`))
-    else if (!isAutoFilled(f.type)) {
+    // Filled in ahead (a template's prefill) stays as it was; auto-filled ones are the service's.
+    else if (!f.inserted && !isAutoFilled(f.type)) {
       const stored = storedValue(f, v.value, ['fields', i, 'value'])
       if (typeof stored === 'string') {
         if (stored !== '' && stored !== '[]') values.set(f.id, stored)
@@ -208,6 +209,7 @@ export async function complete(
     }
   }
   for (const f of fields) {
+    if (f.inserted) continue
     if (isAutoFilled(f.type)) values.set(f.id, formatSigningDate(now, meta.dateFormat, meta.timezone, meta.language))
     else if (isRequired(f) && !values.has(f.id)) issues.push(issue(['fields'], `Field ${f.id} (${f.type.toLowerCase()}) is required`))
   }

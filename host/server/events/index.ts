@@ -30,6 +30,7 @@ export function eventPayload(event: EventName, e: Envelope, templateId: number |
   const legacyId = Number(e.secondaryId.slice(e.secondaryId.indexOf('_') + 1))
   const recipients = e.recipients
   const reduced = { id: legacyId, envelopeId: e.id, status: e.status, title: e.title, source: e.source, recipients }
+  if (event === 'TEMPLATE_USED') return { ...reduced, templateId }
   if (!FULL_PAYLOAD.has(event) && !TEMPLATE_EVENTS.has(event)) return reduced
   return {
     ...reduced,
@@ -53,12 +54,12 @@ export function eventPayload(event: EventName, e: Envelope, templateId: number |
  * Records an event in the outbox, and a delivery job for each webhook listening to it, inside the
  * caller's transaction, so an event and its deliveries exist exactly when its change was committed.
  */
-export async function emit(tx: Queryable, teamId: string, event: EventName, e: Envelope): Promise<void> {
+export async function emit(tx: Queryable, teamId: string, event: EventName, e: Envelope, templateId: number | null = null): Promise<void> {
   const [row] = await tx.query<{ id: number }>('insert into events (team_id, event, envelope_id, payload) values ($1, $2, $3, $4) returning id', [
     teamId,
     event,
     e.id,
-    JSON.stringify(eventPayload(event, e)),
+    JSON.stringify(eventPayload(event, e, templateId)),
   ])
   await enqueueDeliveries(tx, teamId, row!.id, event, e.id)
 }

@@ -1,0 +1,187 @@
+/**
+ * New envelopes made from existing ones: duplicate (documents and templates) and use (a document
+ * from a template, spec "Generate a document from a template"). Both copy through copyParts.
+ */
+import type { Principal } from '../auth/principal.js'
+import type { Queryable } from '../db/index.js'
+import { ApiError, issue, type ApiIssue } from '../errors.js'
+import { emit } from '../events/index.js'
+import type { UploadedPdf } from '../api/http.js'
+import { audit, type Actor } from './audit.js'
+import { insertEnvelope } from './envelopes.js'
+import { storedValue } from './field-values.js'
+import { throwIfIssues } from './fields.js'
+import { newId } from './ids.js'
+import { insertItems } from './items.js'
+import { distribute } from './lifecycle.js'
+import { findEnvelope, loadEnvelope, type AttachmentRow, type EnvelopeRow, type FieldRow, type ItemRow, type RecipientRow } from './resources.js'
+
+interface CopyOptions {
+  recipients: boolean
+  fields: boolean
+  /** New e-mail and name of source recipients, by their id. */
+  recipientChanges?: Map<number, { email?: string | undefined; name?: string | undefined }>
+  /** New files for source items, by item id. */
+  files?: Map<string, UploadedPdf>
+  /** Values filled in ahead of signing, by source field id (stored form). */
+  prefill?: Map<number, string>
+}
+
+/** Copies items, attachments, recipients (new tokens, nothing sent or signed) and fields into `toId`. */
+async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: CopyOptions): Promise<RecipientRow[]> {
+  const items = await tx.query<ItemRow>('select * from envelope_items where envelope_id = $1 order by item_order, created_at, id', [from.id])
+  const itemIds = new Map<string, { id: string; pages: number }>()
+  for (const item of items) {
+    const file = o.files?.get(item.id)
+    if (file) {
+      const [row] = await insertItems(tx, toId, [{ ...file, name: item.title }])
+      itemIds.set(item.id, { id: row!.id, pages: row!.page_count })
+    } else {
+      const id = newId.envelopeItem()
+      await tx.query(
+        `insert into envelope_items (id, envelope_id, title, item_order, document_data_id, page_count) values ($1, $2, $3, $4, $5, $6)`,
+        [id, toId, item.title, item.item_order, item.document_data_id, item.page_count],
+      )
+      itemIds.set(item.id, { id, pages: item.page_count })
+    }
+  }
+  for (const a of await tx.query<AttachmentRow>('select * from attachments where envelope_id = $1 order by created_at, id', [from.id])) {
+    await tx.query('insert into attachments (id, envelope_id, type, label, data) values ($1, $2, $3, $4, $5)', [newId.attachment(), toId, a.type, a.label, a.data])
+  }
+  if (!o.recipients) return []
+  const sources = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [from.id])
+  const copies: RecipientRow[] = []
+  const recipientIds = new Map<number, number>()
+  for (const r of sources) {
+    const change = o.recipientChanges?.get(r.id)
+    const [row] = await tx.query<RecipientRow>(
+      `insert into recipients (envelope_id, email, name, role, token, signing_order, auth_options) values ($1, $2, $3, $4, $5, $6, $7) returning *`,
+      [toId, (change?.email ?? r.email).toLowerCase(), change?.name ?? r.name, r.role, newId.recipientToken(), r.signing_order, r.auth_options && JSON.stringify(r.auth_options)],
+    )
+    copies.push(row!)
+    recipientIds.set(r.id, row!.id)
+  }
+  if (!o.fields) return copies
+  const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [from.id])
+  const issues: ApiIssue[] = []
+  for (const f of fields) {
+    const item = itemIds.get(f.envelope_item_id)!
+    if (f.page > item.pages) {
+      issues.push(issue(['files'], `The replacement for item ${f.envelope_item_id} has ${item.pages} page(s); field ${f.id} is on page ${f.page}`))
+      continue
+    }
+    const value = o.prefill?.get(f.id)
+    await tx.query(
+      `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta, inserted, custom_text)
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+      [toId, item.id, recipientIds.get(f.recipient_id), f.type, f.page, f.position_x, f.position_y, f.width, f.height, f.field_meta && JSON.stringify(f.field_meta), value !== undefined, value ?? null],
+    )
+  }
+  throwIfIssues(issues)
+  return copies
+}
+
+/** A copy of a document or template, as a new draft of the same type. */
+export async function duplicate(
+  tx: Queryable,
+  p: Principal,
+  actor: Actor,
+  input: { envelopeId: string; includeRecipients?: boolean | undefined; includeFields?: boolean | undefined },
+): Promise<string> {
+  const from = await findEnvelope(tx, p, input.envelopeId)
+  const recipients = input.includeRecipients ?? true
+  const id = await insertEnvelope(tx, p, {
+    type: from.type,
+    source: from.type,
+    title: `${from.title} (copy)`.slice(0, 255),
+    externalId: from.external_id,
+    visibility: from.visibility,
+    meta: from.document_meta,
+  })
+  await copyParts(tx, from, id, { recipients, fields: recipients && (input.includeFields ?? true) })
+  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { duplicatedFrom: from.id, type: from.type })
+  await emit(tx, p.teamId, from.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', await loadEnvelope(tx, p, id))
+  return id
+}
+
+export interface UseInput {
+  envelopeId: string
+  title?: string | undefined
+  externalId?: string | null | undefined
+  recipients?: { id: number; email?: string | undefined; name?: string | undefined }[] | undefined
+  customDocumentData?: { identifier: string; envelopeItemId: string }[] | undefined
+  prefillFields?: { id: number; type: string; label?: string | undefined; placeholder?: string | undefined; value: string | string[] }[] | undefined
+  distributeDocument?: boolean | undefined
+}
+
+const PREFILL_TYPES: Record<string, string> = { text: 'TEXT', number: 'NUMBER', checkbox: 'CHECKBOX', radio: 'RADIO', dropdown: 'DROPDOWN', date: 'DATE' }
+
+/**
+ * A document from a template: its items (or the uploaded replacements), recipients (with the
+ * given e-mails and names), fields (some filled in ahead), settings. DOCUMENT_CREATED and
+ * TEMPLATE_USED; sent at once with `distributeDocument`. Writes nothing when anything is wrong.
+ */
+export async function useTemplate(
+  tx: Queryable,
+  p: Principal,
+  actor: Actor,
+  input: UseInput,
+  files: UploadedPdf[],
+  now: Date,
+): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
+  const template = await findEnvelope(tx, p, input.envelopeId)
+  if (template.type !== 'TEMPLATE') throw new ApiError(400, 'NOT_A_TEMPLATE', `${template.id} is a document; only a template can be used`)
+  const issues: ApiIssue[] = []
+
+  const sources = await tx.query<RecipientRow>('select id from recipients where envelope_id = $1', [template.id])
+  const recipientChanges = new Map<number, { email?: string; name?: string }>()
+  for (const [i, r] of (input.recipients ?? []).entries()) {
+    if (!sources.some((s) => s.id === r.id)) issues.push(issue(['payload', 'recipients', i, 'id'], `Recipient ${r.id} is not on this template`))
+    else recipientChanges.set(r.id, { ...(r.email ? { email: r.email } : {}), ...(r.name !== undefined ? { name: r.name } : {}) })
+  }
+
+  const items = await tx.query<ItemRow>('select id from envelope_items where envelope_id = $1', [template.id])
+  const replacements = new Map<string, UploadedPdf>()
+  for (const [i, d] of (input.customDocumentData ?? []).entries()) {
+    const file = files.find((f) => f.name === d.identifier)
+    if (!items.some((it) => it.id === d.envelopeItemId)) issues.push(issue(['payload', 'customDocumentData', i, 'envelopeItemId'], `Item ${d.envelopeItemId} is not on this template`))
+    else if (!file) issues.push(issue(['payload', 'customDocumentData', i, 'identifier'], `No uploaded file is named ${JSON.stringify(d.identifier)}`))
+    else replacements.set(d.envelopeItemId, file)
+  }
+
+  const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1', [template.id])
+  const prefill = new Map<number, string>()
+  for (const [i, f] of (input.prefillFields ?? []).entries()) {
+    const path = ['payload', 'prefillFields', i]
+    const field = fields.find((x) => x.id === f.id)
+    if (!field) issues.push(issue([...path, 'id'], `Field ${f.id} is not on this template`))
+    else if (PREFILL_TYPES[f.type] !== field.type) issues.push(issue([...path, 'type'], `Field ${f.id} is a ${field.type.toLowerCase()} field, not ${f.type}`))
+    else if (field.type === 'DATE') {
+      if (typeof f.value !== 'string' || Number.isNaN(Date.parse(f.value))) issues.push(issue([...path, 'value'], 'Expected a date'))
+      else prefill.set(field.id, f.value)
+    } else {
+      // Checkbox values come as an array; numbers as strings (spec "Prefill field").
+      const stored = storedValue(field, f.value, [...path, 'value'])
+      if (typeof stored === 'string') prefill.set(field.id, stored)
+      else issues.push(stored)
+    }
+  }
+  throwIfIssues(issues)
+
+  const id = await insertEnvelope(tx, p, {
+    type: 'DOCUMENT',
+    source: 'TEMPLATE',
+    title: input.title ?? template.title,
+    externalId: input.externalId === undefined ? template.external_id : input.externalId,
+    visibility: template.visibility,
+    meta: template.document_meta,
+  })
+  let recipients = await copyParts(tx, template, id, { recipients: true, fields: true, recipientChanges, files: replacements, prefill })
+  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { templateId: template.id })
+  const created = await loadEnvelope(tx, p, id)
+  await emit(tx, p.teamId, 'DOCUMENT_CREATED', created, template.secondary_number)
+  await emit(tx, p.teamId, 'TEMPLATE_USED', created, template.secondary_number)
+  let envelope = await findEnvelope(tx, p, id)
+  if (input.distributeDocument) ({ envelope, recipients } = await distribute(tx, p, actor, { envelopeId: id }, now))
+  return { envelope, recipients }
+}
