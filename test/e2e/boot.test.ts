@@ -1,7 +1,7 @@
 // What the authoring page reads from its own URL, before it talks to anyone.
 import { describe, expect, test } from 'vitest'
 import { encodeOptions } from '../../src/protocol/index.js'
-import { LaunchError, matchRoute, parseOptions, readLaunch } from '../../host/app/src/boot.js'
+import { LaunchError, matchRoute, matchSignRoute, parseOptions, parseSignOptions, readLaunch, readSignLaunch } from '../../host/app/src/boot.js'
 
 describe('routes', () => {
   test('each of the six pages, with its id', () => {
@@ -56,5 +56,98 @@ describe('the token leaves the address bar at once', () => {
     calls.length = 0
     expect(readLaunch(ok, history)).toMatchObject({ route: 'envelope.create', token: 'secret', options: { language: 'fr' } })
     expect(calls).toEqual(['/embed/v2/authoring/envelope/create' + ok.hash])
+  })
+})
+
+// ---- the signing pages ------------------------------------------------------------------------
+
+describe('signing routes', () => {
+  test('the standalone link and the embed, with the token decoded', () => {
+    expect(matchSignRoute('/sign/VZuY9B41IEfiTU6-TFl0KkvB2Js5MY0A')).toEqual({ embedded: false, token: 'VZuY9B41IEfiTU6-TFl0KkvB2Js5MY0A' })
+    expect(matchSignRoute('/embed/sign/abc_123')).toEqual({ embedded: true, token: 'abc_123' })
+    expect(matchSignRoute('/sign/abc/')).toEqual({ embedded: false, token: 'abc' })
+    expect(matchSignRoute('/embed/sign/a%2Fb%20c')).toEqual({ embedded: true, token: 'a/b c' })
+  })
+
+  test.each([
+    ['no token', '/sign/'],
+    ['no token (embed)', '/embed/sign'],
+    ['more after the token', '/sign/abc/def'],
+    ['a token that does not decode', '/sign/%E0%A4%A'],
+    ['another prefix', '/x/sign/abc'],
+    ['an authoring page', '/embed/v2/authoring/envelope/create'],
+    ['the authoring edit page', '/embed/v2/authoring/envelope/edit/envelope_abc'],
+  ])('%s is not a signing page', (_, path) => {
+    expect(matchSignRoute(path)).toBeNull()
+  })
+
+  test('the authoring routes do not take a signing path', () => {
+    expect(matchRoute('/sign/abc')).toBeNull()
+    expect(matchRoute('/embed/sign/abc')).toBeNull()
+  })
+})
+
+describe('signing launch and options', () => {
+  const all = {
+    name: 'Emil Embedded', email: 'emil@example.com', lockName: true, lockEmail: false, allowDocumentRejection: false,
+    css: '.sign-title{color:red}', cssVars: { primary: '#0f766e', radius: '0.9rem' }, darkModeDisabled: true, language: 'fr',
+    parentOrigin: 'http://localhost:5173',
+  }
+
+  test('every SignOptions key round-trips with the library encoding', () => {
+    expect(parseSignOptions(encodeOptions(all))).toEqual(all)
+    expect(parseSignOptions('#' + encodeOptions(all))).toEqual(all)
+    expect(parseSignOptions('')).toEqual({})
+  })
+
+  test('unknown keys, authoring-only keys and nulls are left out; cssVars numbers become strings', () => {
+    const raw = { name: 'A', future: 1, externalId: 'x', type: 'DOCUMENT', features: { allowConfigureLanguage: false }, onlyEditFields: true, email: null, lockName: null, cssVars: { radius: 4 } }
+    expect(parseSignOptions(encodeOptions(raw as never))).toEqual({ name: 'A', cssVars: { radius: '4' } })
+  })
+
+  test.each([
+    ['not base64 at all', '#%%%'],
+    ['an array', encodeOptions([] as never)],
+    ['lockName as a string', encodeOptions({ lockName: 'yes' } as never)],
+    ['allowDocumentRejection as a string', encodeOptions({ allowDocumentRejection: 'false' } as never)],
+    ['a numeric name', encodeOptions({ name: 42 } as never)],
+    ['an object e-mail', encodeOptions({ email: { a: 1 } } as never)],
+    ['a parentOrigin with a path', encodeOptions({ parentOrigin: 'https://app.example.com/sign' })],
+    ['cssVars as an array', encodeOptions({ cssVars: ['red'] } as never)],
+    ['a cssVars key that is no property name', encodeOptions({ cssVars: { 'a;b': 'red' } })],
+  ])('%s is INVALID_OPTIONS', (_, hash) => {
+    let error: unknown
+    try {
+      parseSignOptions(hash)
+    } catch (e) {
+      error = e
+    }
+    expect(error).toBeInstanceOf(LaunchError)
+    expect((error as LaunchError).code).toBe('INVALID_OPTIONS')
+  })
+
+  test('the embed reads its hash; the standalone page ignores whatever hash it has', () => {
+    const hash = '#' + encodeOptions({ name: 'Emil', lockName: true, parentOrigin: 'https://app.example.com' } as never)
+    expect(readSignLaunch({ pathname: '/embed/sign/tok', hash })).toEqual({
+      embedded: true, token: 'tok', options: { name: 'Emil', lockName: true, parentOrigin: 'https://app.example.com' },
+    })
+    expect(readSignLaunch({ pathname: '/sign/tok', hash })).toEqual({ embedded: false, token: 'tok', options: {} })
+    // Even a hash the embed would refuse: a link from an e-mail must open.
+    expect(readSignLaunch({ pathname: '/sign/tok', hash: '#%%%' })).toEqual({ embedded: false, token: 'tok', options: {} })
+    expect(readSignLaunch({ pathname: '/embed/sign/tok', hash: '' })).toEqual({ embedded: true, token: 'tok', options: {} })
+  })
+
+  test('a bad embed hash is INVALID_OPTIONS; a path that is no signing page is NOT_FOUND', () => {
+    const code = (f: () => unknown) => {
+      try {
+        f()
+      } catch (e) {
+        return e instanceof LaunchError ? e.code : String(e)
+      }
+      return 'no error'
+    }
+    expect(code(() => readSignLaunch({ pathname: '/embed/sign/tok', hash: '#' + encodeOptions({ lockEmail: 1 } as never) }))).toBe('INVALID_OPTIONS')
+    expect(code(() => readSignLaunch({ pathname: '/sign/', hash: '' }))).toBe('NOT_FOUND')
+    expect(code(() => readSignLaunch({ pathname: '/embed/v2/authoring/envelope/create', hash: '' }))).toBe('NOT_FOUND')
   })
 })

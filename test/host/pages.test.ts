@@ -2,7 +2,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { embedPath, EMBED_ROUTES, type EmbedRoute } from '../../src/protocol/index.js'
+import { embedPath, EMBED_ROUTES, signPath, type EmbedRoute } from '../../src/protocol/index.js'
 import { startHost } from '../../host/server/start.js'
 import { startTestHost, type TestHost } from './support.js'
 
@@ -34,6 +34,38 @@ describe('authoring pages', () => {
       expect(res.headers.get('cache-control')).toBe('no-store')
       expect(res.headers.get('x-content-type-options')).toBe('nosniff')
     }
+  })
+
+  it('serves the signing pages: the standalone link refuses framing, the embed has the authoring headers', async () => {
+    const token = 'VZuY9B41IEfiTU6-TFl0KkvB2Js5MY0A'
+    const page = await fetch(`${host.url}${signPath('page', token)}`)
+    expect(page.status).toBe(200)
+    expect(await page.text()).toBe(INDEX)
+    expect(page.headers.get('content-type')).toContain('text/html')
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(page.headers.get('cache-control')).toBe('no-store')
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff')
+    expect(page.headers.get('x-frame-options')).toBe('DENY')
+    expect(page.headers.get('content-security-policy')).toMatch(/(^|;)\s*frame-ancestors 'none'\s*(;|$)/)
+
+    // The embed is meant to be framed by customers' apps: exactly the authoring pages' headers.
+    const authoring = await fetch(`${host.url}${embedPath('envelope.create')}`)
+    const embed = await fetch(`${host.url}${signPath('embed', token)}`)
+    expect(embed.status).toBe(200)
+    expect(await embed.text()).toBe(INDEX)
+    const headers = (res: Response) => {
+      const h = Object.fromEntries(res.headers)
+      delete h.date
+      return h
+    }
+    expect(headers(embed)).toEqual(headers(authoring))
+    expect(embed.headers.get('referrer-policy')).toBe('no-referrer')
+    expect(embed.headers.get('cache-control')).toBe('no-store')
+    expect(embed.headers.get('x-frame-options')).toBeNull()
+    expect(embed.headers.get('content-security-policy') ?? '').not.toContain('frame-ancestors')
+
+    // Only a whole token path is a signing page.
+    for (const path of ['/sign/', '/sign/a/b', '/embed/sign/', '/embed/sign/a/b']) expect((await fetch(`${host.url}${path}`)).status, path).toBe(404)
   })
 
   it('serves hashed assets with a long cache and nothing outside them', async () => {

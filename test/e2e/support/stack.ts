@@ -6,7 +6,7 @@ import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
-import { startHost, type Host } from '../../../host/server/start.js'
+import { startHost, type Host, type StartHostOptions } from '../../../host/server/start.js'
 import { presignScope, type PresignScope } from '../../../src/protocol/index.js'
 import { chromiumLaunchOptions } from '../../support/chromium.js'
 
@@ -24,10 +24,13 @@ export interface Stack {
   close(): Promise<void>
 }
 
-/** A host with its own data dir and port, an enterprise API token, the parent page and Chromium. */
-export async function startStack(): Promise<Stack> {
+/**
+ * A host with its own data dir and port, an enterprise API token, the parent page and Chromium.
+ * `opts.host`: more settings for the host (e.g. `smtpUrl`, `queuePollMs`).
+ */
+export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 'hostname' | 'dataDir' | 'appDistDir'> } = {}): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'envelope-e2e-'))
-  const host = await startHost({ port: 0, hostname: '127.0.0.1', dataDir, appDistDir: inject('appDist') })
+  const host = await startHost({ ...opts.host, port: 0, hostname: '127.0.0.1', dataDir, appDistDir: inject('appDist') })
   const team = await host.createTeam({ name: 'E2E', plan: 'enterprise' })
   const { token: apiToken } = await host.createApiToken({ name: 'e2e', teamId: team.id, expires: 'never' })
   const parent = await serveDir(inject('parentDir'))
