@@ -39,7 +39,7 @@ export const FieldOverlay = memo(
         <div className="sign-field" style={style} {...data} role="note" aria-label={`${name}: ${t('sign.field.dateAuto')}`}>
           <span className="sign-field-text sign-field-hint">
             <Icon name="DATE" size={12} />
-            {t('sign.field.dateAuto')}
+            <span className="sign-field-label">{t('sign.field.dateAuto')}</span>
           </span>
         </div>
       )
@@ -59,7 +59,9 @@ export const FieldOverlay = memo(
     ) : (
       <span className="sign-field-text sign-field-hint">
         <Icon name={f.type} size={12} />
-        {isSignatureType(f) ? (f.type === 'INITIALS' ? t('sign.field.initialHere') : t('sign.field.signHere')) : name}
+        <span className="sign-field-label">
+          {isSignatureType(f) ? (f.type === 'INITIALS' ? t('sign.field.initialHere') : t('sign.field.signHere')) : name}
+        </span>
         {rules.required && <span aria-hidden="true">*</span>}
       </span>
     )
