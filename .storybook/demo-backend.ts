@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin, ViteDevServer } from 'vite'
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
+import { WEBHOOK_EVENTS } from '../src/server/index.js'
 
 /**
  * The demos' backend, mounted in the Vite server that serves the stories (Storybook's dev server,
@@ -11,13 +12,25 @@ import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
  *   POST /demo/envelope  {type} -> creates an envelope with a one-page PDF through the API, so the
  *                        update stories have something to edit: {envelopeId, secondaryId, legacyId}
  *   POST /demo/signing   {signingOrder?} -> creates a document for a signer and an approver and
- *                        sends it: {envelopeId, recipients: [{name, role, token, signingUrl}]}
+ *                        sends it: {envelopeId, recipients: [{id, name, email, role, signingOrder,
+ *                        token, signingUrl}]} (the tokens are credentials: a real backend hands
+ *                        each one only to the signed-in user it belongs to)
  *   POST /demo/distribute {envelopeId} -> sends an envelope authored in a story: the same answer
  *   GET  /demo/signed?envelopeId=  -> the sealed PDF of the envelope's first file
+ *   POST /demo/webhook   the webhook receiver of examples/webhook-receiver.ts: the service's calls,
+ *                        verified with the shared secret; it keeps the last events
+ *   GET  /demo/events    -> {events: [{event, envelopeId, title, status, createdAt, receivedAt}]
+ *                        newest first, webhook: {url, state: 'registered' | 'off' | 'failed', message?}}
  *
- * It reads, at request time: ENVELOPE_HOST_URL (the host's origin) and ENVELOPE_API_KEY (an API
- * token of an enterprise team). The browser learns the host's origin from `virtual:envelope-demo`
+ * It reads, at request time: ENVELOPE_HOST_URL (the host's origin), ENVELOPE_API_KEY (an API
+ * token of an enterprise team) and ENVELOPE_WEBHOOK_SECRET (the webhook's shared secret; without
+ * it no webhook is registered). The browser learns the host's origin from `virtual:envelope-demo`
  * (STORYBOOK_HOST_URL, else ENVELOPE_HOST_URL), read when the module is first requested.
+ *
+ * On the first request from an origin (the Host header: Storybook's, or the test runner's), the
+ * backend registers a webhook of the demo team for every event to `{that origin}/demo/webhook`
+ * unless one exists (GET /webhook), so the events of everything the stories do arrive here. The
+ * host must allow loopback receivers (webhookAllowPrivateUrls, as npm start and the tests run it).
  */
 export function demoBackend(): Plugin {
   return {
@@ -34,7 +47,10 @@ export function demoBackend(): Plugin {
         if (!route) return next()
         const settings = backendSettings()
         if (!settings) return sendError(res, 503, 'DEMO_NOT_CONFIGURED', 'the demo backend needs ENVELOPE_HOST_URL and ENVELOPE_API_KEY: run npm start')
-        const handle = route({ server, s: settings, req, res, next, query: new URLSearchParams(query) })
+        const call = { server, s: settings, req, res, next, query: new URLSearchParams(query) }
+        // The service's own calls need no webhook; everything else makes sure it exists first,
+        // so the events of what this request does are delivered here.
+        const handle = path === '/demo/webhook' ? route(call) : webhookFor(settings, req).then(() => route(call))
         handle.catch((error: unknown) => {
           if (!res.headersSent) sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error))
         })
@@ -57,6 +73,9 @@ const ROUTES: Record<string, (call: Call) => Promise<void>> = {
   'POST /demo/signing': (c) => createAndSend(c.s, c.req, c.res),
   'POST /demo/distribute': async (c) => distribute(c.s, String((await readJson(c.req)).envelopeId), c.res),
   'GET /demo/signed': (c) => signedPdf(c.s, c.query.get('envelopeId') ?? '', c.res),
+  'POST /demo/webhook': async (c) => (await receiver(c.server, c.s)).handle(c.req, c.res),
+  'GET /demo/events': async (c) =>
+    sendJson(c.res, 200, { events: (await receiver(c.server, c.s)).events(), webhook: webhookState(c.s, c.req) }),
 }
 const VIRTUAL_ID = 'virtual:envelope-demo'
 const RESOLVED_ID = '\0' + VIRTUAL_ID
@@ -66,12 +85,15 @@ interface Settings {
   hostUrl: string
   apiUrl: string
   apiKey: string
+  /** The webhook's shared secret; '' = no webhook. */
+  webhookSecret: string
 }
 
 function backendSettings(): Settings | null {
   const hostUrl = process.env.ENVELOPE_HOST_URL?.replace(/\/+$/, '')
   const apiKey = process.env.ENVELOPE_API_KEY
-  return hostUrl && apiKey ? { hostUrl, apiUrl: `${hostUrl}/api/v2`, apiKey } : null
+  const webhookSecret = process.env.ENVELOPE_WEBHOOK_SECRET ?? ''
+  return hostUrl && apiKey ? { hostUrl, apiUrl: `${hostUrl}/api/v2`, apiKey, webhookSecret } : null
 }
 
 function publicHostUrl(): string {
@@ -90,6 +112,93 @@ async function presign(server: ViteDevServer, s: Settings, req: IncomingMessage,
   }
   handlerFor.handler(req, res, next)
 }
+
+// ---- webhooks ------------------------------------------------------------------------------
+
+interface ReceiverModule {
+  webhookReceiver: (o: { secret: string; keep?: number }) => { handle: (req: IncomingMessage, res: ServerResponse) => void; events: () => unknown[] }
+}
+let receiverFor: { secret: string; receiver: Promise<ReturnType<ReceiverModule['webhookReceiver']>> } | undefined
+
+/** examples/webhook-receiver.ts, one for this process (its list lives as long as the server), loaded like the presign handler. */
+function receiver(server: ViteDevServer, s: Settings) {
+  if (receiverFor?.secret !== s.webhookSecret) {
+    const loading = (server.ssrLoadModule('/examples/webhook-receiver.ts') as Promise<ReceiverModule>).then((mod) =>
+      mod.webhookReceiver({ secret: s.webhookSecret, keep: 50 }),
+    )
+    receiverFor = { secret: s.webhookSecret, receiver: loading }
+    loading.catch(() => (receiverFor = undefined))
+  }
+  return receiverFor.receiver
+}
+
+/** Every event the service sends. */
+const ALL_EVENTS: readonly string[] = WEBHOOK_EVENTS
+
+interface WebhookState {
+  url: string
+  state: 'registered' | 'off' | 'failed'
+  message?: string
+}
+/** Per API key and receiver URL: the registration, done once (again after a failure, at most every 10 s). */
+const webhooks = new Map<string, { state: WebhookState; done: Promise<void>; retryAt?: number }>()
+
+/** `{origin of this request}/demo/webhook`, from its Host header; null when the header is not a plain host[:port]. */
+function receiverUrl(req: IncomingMessage): string | null {
+  const authority = req.headers.host ?? ''
+  if (!/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)(:\d{1,5})?$/i.test(authority)) return null
+  const encrypted = (req.socket as { encrypted?: boolean }).encrypted === true
+  return `${encrypted ? 'https' : 'http'}://${authority}/demo/webhook`
+}
+
+const webhookKey = (s: Settings, url: string) => `${s.apiUrl} ${s.apiKey} ${s.webhookSecret} ${url}`
+
+function webhookState(s: Settings, req: IncomingMessage): WebhookState {
+  const url = receiverUrl(req) ?? ''
+  return webhooks.get(webhookKey(s, url))?.state ?? { url, state: 'off', message: 'not registered' }
+}
+
+/**
+ * Registers the demo team's webhook to this request's origin unless it exists (and puts an
+ * existing one right: every event, this secret, enabled). Never fails the request: a problem is
+ * logged once and reported by GET /demo/events, and the next request tries again.
+ */
+function webhookFor(s: Settings, req: IncomingMessage): Promise<void> {
+  const url = receiverUrl(req)
+  if (!url) return Promise.resolve()
+  const key = webhookKey(s, url)
+  const known = webhooks.get(key)
+  if (known && (known.state.state !== 'failed' || Date.now() < known.retryAt!)) return known.done
+  if (!s.webhookSecret) {
+    webhooks.set(key, { state: { url, state: 'off', message: 'set ENVELOPE_WEBHOOK_SECRET to receive webhooks' }, done: Promise.resolve() })
+    return Promise.resolve()
+  }
+  const entry: { state: WebhookState; done: Promise<void>; retryAt?: number } = { state: { url, state: 'registered' }, done: Promise.resolve() }
+  entry.done = registerWebhook(s, url).catch((error: unknown) => {
+    const message = error instanceof Error ? error.message : String(error)
+    if (known?.state.message !== message) console.warn(`demo backend: cannot register the webhook ${url}: ${message}`)
+    entry.state = { url, state: 'failed', message }
+    entry.retryAt = Date.now() + 10_000
+  })
+  webhooks.set(key, entry)
+  return entry.done
+}
+
+async function registerWebhook(s: Settings, url: string): Promise<void> {
+  const json = { 'Content-Type': 'application/json' }
+  const listed = await api(s, '/webhook')
+  if (!listed.ok) throw new Error(`GET /webhook: ${listed.status} ${await listed.text()}`)
+  const { data } = (await listed.json()) as { data: { id: string; url: string; events: string[]; secret: string; enabled: boolean }[] }
+  const existing = data.find((w) => w.url === url)
+  const wanted = { url, events: ALL_EVENTS, secret: s.webhookSecret, enabled: true }
+  if (existing && existing.enabled && existing.secret === s.webhookSecret && ALL_EVENTS.every((e) => existing.events.includes(e))) return
+  const answer = existing
+    ? await api(s, '/webhook/update', { method: 'POST', headers: json, body: JSON.stringify({ id: existing.id, ...wanted }) })
+    : await api(s, '/webhook/create', { method: 'POST', headers: json, body: JSON.stringify(wanted) })
+  if (!answer.ok) throw new Error(`${existing ? 'update' : 'create'}: ${answer.status} ${await answer.text()}`)
+}
+
+// ---- envelopes -----------------------------------------------------------------------------
 
 async function createEnvelope(s: Settings, req: IncomingMessage, res: ServerResponse) {
   const body = await readJson(req)
@@ -166,8 +275,10 @@ async function distribute(s: Settings, envelopeId: string, res: ServerResponse) 
     body: JSON.stringify({ envelopeId }),
   })
   if (!sent.ok) return relay(res, sent)
-  const { id, recipients } = (await sent.json()) as { id: string; recipients: { name: string; role: string; token: string; signingUrl: string }[] }
-  sendJson(res, 200, { envelopeId: id, recipients: recipients.map(({ name, role, token, signingUrl }) => ({ name, role, token, signingUrl })) })
+  type Sent = { id: number; name: string; email: string; role: string; signingOrder: number | null; token: string; signingUrl: string }
+  const { id, recipients } = (await sent.json()) as { id: string; recipients: Sent[] }
+  const answer = recipients.map(({ id, name, email, role, signingOrder, token, signingUrl }) => ({ id, name, email, role, signingOrder, token, signingUrl }))
+  sendJson(res, 200, { envelopeId: id, recipients: answer })
 }
 
 async function signedPdf(s: Settings, envelopeId: string, res: ServerResponse) {

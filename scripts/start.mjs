@@ -3,8 +3,10 @@
 //
 // Settings: PORT (host, default 3100), STORYBOOK_PORT (default 6006), DATA_DIR (default ./.data),
 // DATABASE_URL (PostgreSQL instead of the embedded database), PUBLIC_URL (the host's public origin).
+// Without SMTP_URL the host keeps every e-mail in its local mailbox ({host}/mailbox).
 import { spawn } from 'node:child_process'
-import { existsSync } from 'node:fs'
+import { randomBytes } from 'node:crypto'
+import { existsSync, readdirSync, statSync } from 'node:fs'
 import { chmod, mkdir, readFile, writeFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
@@ -23,8 +25,9 @@ process.on('SIGINT', () => void stop(0))
 process.on('SIGTERM', () => void stop(0))
 
 try {
-  if (!existsSync(join(root, 'host/app/dist/index.html'))) {
-    console.log('Building the authoring pages (first run)...')
+  const stale = appBuildState()
+  if (stale) {
+    console.log(`Building the authoring and signing pages (${stale})...`)
     await run('npm', ['run', 'build:app'])
   }
 
@@ -35,10 +38,18 @@ try {
     dataDir,
     ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
     ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
+    // The demo backend (in Storybook's server, on this machine) receives the demo team's webhooks.
+    webhookAllowPrivateUrls: true,
+    // Demos want to see deliveries at once: look for due jobs often, retry within seconds.
+    queuePollMs: 250,
+    retryBaseMs: 500,
+    retryFactor: 2,
+    retryMaxMs: 5000,
+    retryMaxAttempts: 5,
   })
-  const apiKey = await demoApiKey(host)
+  const demo = await demoTeam(host)
 
-  const storybook = spawnStorybook({ ENVELOPE_HOST_URL: host.url, ENVELOPE_API_KEY: apiKey })
+  const storybook = spawnStorybook({ ENVELOPE_HOST_URL: host.url, ENVELOPE_API_KEY: demo.token, ENVELOPE_WEBHOOK_SECRET: demo.webhookSecret })
   storybook.on('exit', (code) => {
     if (stopping) return
     console.error(`Storybook exited (${code ?? 'signal'}); stopping the host.`)
@@ -51,6 +62,7 @@ try {
 
     Component demos (Storybook)   http://127.0.0.1:${storybookPort}
     Signing service (host)        ${host.url}    API ${host.apiUrl}
+    ${process.env.SMTP_URL?.trim() ? 'E-mail                        sent through SMTP_URL' : `E-mail (local mailbox)        ${host.url}/mailbox`}
     Data                          ${dataDir}
 
   Press Ctrl-C to stop.
@@ -61,14 +73,20 @@ try {
 }
 
 /**
- * The demo team (enterprise plan, so it may mint presign tokens) and its API token: created on the
- * first run, kept in DATA_DIR/demo.json (mode 0600) and reused while the host still accepts it.
- * The token goes to Storybook's server process only; it is never printed nor sent to a browser.
+ * The demo team (enterprise plan, so it may mint presign tokens), its API token and the secret of
+ * its webhook to the demo backend: created on the first run, kept in DATA_DIR/demo.json (mode
+ * 0600) and reused while the host still accepts the token. Both go to Storybook's server process
+ * only; they are never printed nor sent to a browser.
  */
-async function demoApiKey(host) {
+async function demoTeam(host) {
   const file = join(dataDir, 'demo.json')
   const saved = await readFile(file, 'utf8').then(JSON.parse, () => null)
-  if (saved?.token && (await canPresign(host, saved.token))) return saved.token
+  const webhookSecret = typeof saved?.webhookSecret === 'string' && saved.webhookSecret ? saved.webhookSecret : randomBytes(24).toString('base64url')
+  const save = (o) => saveDemo(file, { ...o, webhookSecret })
+  if (saved?.token && (await canPresign(host, saved.token))) {
+    if (saved.webhookSecret !== webhookSecret) await save(saved)
+    return { token: saved.token, webhookSecret }
+  }
 
   let teamId = saved?.teamId
   let created = teamId ? await host.createApiToken({ name: 'demo', teamId, expires: 'never' }).catch(() => null) : null
@@ -76,10 +94,40 @@ async function demoApiKey(host) {
     teamId = (await host.createTeam({ name: 'Demo', plan: 'enterprise' })).id
     created = await host.createApiToken({ name: 'demo', teamId, expires: 'never' })
   }
-  await writeFile(file, JSON.stringify({ teamId, tokenId: created.id, token: created.token }, null, 2) + '\n', { mode: 0o600 })
-  await chmod(file, 0o600) // the mode above applies only when the file is new
+  await save({ teamId, tokenId: created.id, token: created.token })
   console.log(`Created the demo team and its API token (${file}).`)
-  return created.token
+  return { token: created.token, webhookSecret }
+}
+
+async function saveDemo(file, demo) {
+  await writeFile(file, JSON.stringify(demo, null, 2) + '\n', { mode: 0o600 })
+  await chmod(file, 0o600) // the mode above applies only when the file is new
+}
+
+/**
+ * Why the pages need building, or null when host/app/dist is up to date: missing, or older than
+ * a file of their sources (host/app/src, host/app/index.html, the protocol in src/protocol).
+ */
+function appBuildState() {
+  const built = join(root, 'host/app/dist/index.html')
+  if (!existsSync(built)) return 'first run'
+  const builtAt = statSync(built).mtimeMs
+  const newer = [join(root, 'host/app/src'), join(root, 'host/app/index.html'), join(root, 'src/protocol')].find((path) => newestIn(path) > builtAt)
+  return newer ? `${newer.slice(root.length)} changed since the last build` : null
+}
+
+/** The latest modification time of a file, or of any file under a directory (0 when missing). */
+function newestIn(path) {
+  let stat
+  try {
+    stat = statSync(path)
+  } catch {
+    return 0
+  }
+  if (!stat.isDirectory()) return stat.mtimeMs
+  let newest = 0
+  for (const entry of readdirSync(path)) newest = Math.max(newest, newestIn(join(path, entry)))
+  return newest
 }
 
 async function canPresign(host, token) {

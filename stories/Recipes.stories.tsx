@@ -1,20 +1,54 @@
+import { useState, type CSSProperties } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
-import { expect, waitFor } from 'storybook/test'
-import { EmbedCreateEnvelope, EmbedProvider } from '../src/index.js'
+import { expect, userEvent, waitFor, within } from 'storybook/test'
+import { EmbedCreateEnvelope, EmbedProvider, EmbedSignDocument, type DocumentCompletedEvent, type DocumentRejectedEvent } from '../src/index.js'
 import { callbacks } from './support/args.js'
-import { hostUrl, presign, type Loaded } from './support/demo.js'
-import { calls, embedUrl, frames, READY_TIMEOUT } from './support/play.js'
+import {
+  distributeDemoEnvelope,
+  hostUrl,
+  presign,
+  sendDemoDocument,
+  signedPdfUrl,
+  type Loaded,
+  type SentEnvelope,
+  type SentRecipient,
+} from './support/demo.js'
+import { WithDeliveries } from './support/DeliveryPanel.js'
+import {
+  calls,
+  embedUrl,
+  expectDelivered,
+  expectReady,
+  expectRoute,
+  expectSignRoute,
+  frames,
+  READY_TIMEOUT,
+} from './support/play.js'
 
-const spies = () => callbacks('onDocumentReady', 'onTemplateReady', 'onDocumentCreated', 'onTemplateCreated', 'onError')
+const spies = () =>
+  callbacks(
+    'onDocumentReady',
+    'onTemplateReady',
+    'onDocumentCreated',
+    'onTemplateCreated',
+    'onError',
+    // The whole loop: the editor, then the signing page.
+    'onReady',
+    'onEnvelopeCreated',
+    'onSignReady',
+    'onDocumentCompleted',
+    'onDocumentRejected',
+    'onDocumentError',
+  )
 type Args = ReturnType<typeof spies> & { host: string; language: string; darkModeDisabled: boolean }
 
 const meta = {
-  title: 'Recipes/Several embeds',
+  title: 'Recipes',
   tags: ['!autodocs'],
   args: { host: hostUrl, language: 'en', darkModeDisabled: false, ...spies() },
   argTypes: {
-    host: { control: 'text', description: 'Set once on `EmbedProvider` for both embeds.' },
-    language: { control: 'select', options: ['en', 'de'] },
+    host: { control: 'text', description: 'Set once on `EmbedProvider` for every embed of the story.' },
+    language: { control: 'select', options: ['en', 'de', 'fr'] },
     darkModeDisabled: { control: 'boolean' },
   },
 } satisfies Meta<Args>
@@ -71,3 +105,211 @@ export const TwoEmbeds: Story = {
     await expect(args.onError).not.toHaveBeenCalled()
   },
 }
+
+// ---- the whole loop --------------------------------------------------------------------------
+
+type Step =
+  | { at: 'create' }
+  | { at: 'sending'; envelopeId: string }
+  | { at: 'sign'; sent: SentEnvelope; current: number; done: number[] }
+  | { at: 'completed'; sent: SentEnvelope }
+  | { at: 'rejected'; sent: SentEnvelope; by: string; reason: string }
+
+/** Who must act, in their turn: everyone but CC, by signing order (unset last), then as listed. */
+function actors(sent: SentEnvelope): SentRecipient[] {
+  const order = (r: SentRecipient) => r.signingOrder ?? Number.MAX_SAFE_INTEGER
+  return sent.recipients.filter((r) => r.role !== 'CC').sort((a, b) => order(a) - order(b))
+}
+
+/**
+ * Create a document in the editor, send it, sign it as each recipient in turn, download the
+ * sealed PDF: what a customer's app does with three components and four backend routes. The
+ * delivery panel beside it lists the webhook events the service sends along the way.
+ */
+function Loop({ args, token, start }: { args: Args; token?: string; start?: SentEnvelope }) {
+  const [step, setStep] = useState<Step>(start ? { at: 'sign', sent: start, current: actors(start)[0]?.id ?? 0, done: [] } : { at: 'create' })
+  const [problem, setProblem] = useState<string>()
+
+  const created = ({ envelopeId }: { envelopeId: string }) => {
+    args.onEnvelopeCreated({ envelopeId })
+    setStep({ at: 'sending', envelopeId })
+    // Your backend sends it (POST /envelope/distribute) and keeps the recipients' tokens.
+    distributeDemoEnvelope(envelopeId).then(
+      (sent) => setStep({ at: 'sign', sent, current: actors(sent)[0]?.id ?? 0, done: [] }),
+      (e: unknown) => {
+        setProblem(e instanceof Error ? e.message : String(e))
+        setStep({ at: 'create' })
+      },
+    )
+  }
+
+  const completed = (event: DocumentCompletedEvent) => {
+    args.onDocumentCompleted(event)
+    if (step.at !== 'sign') return
+    const done = [...step.done, step.current]
+    const next = actors(step.sent).find((r) => !done.includes(r.id))
+    setStep(next ? { ...step, current: next.id, done } : { at: 'completed', sent: step.sent })
+  }
+
+  const rejected = (event: DocumentRejectedEvent) => {
+    args.onDocumentRejected(event)
+    if (step.at !== 'sign') return
+    const by = step.sent.recipients.find((r) => r.id === step.current)?.name ?? 'the recipient'
+    setStep({ at: 'rejected', sent: step.sent, by, reason: event.reason })
+  }
+
+  const envelopeId = step.at === 'create' ? undefined : step.at === 'sending' ? step.envelopeId : step.sent.envelopeId
+  const number = step.at === 'create' ? 1 : step.at === 'sending' || step.at === 'sign' ? 2 : 3
+
+  return (
+    <EmbedProvider host={args.host} language={args.language} darkModeDisabled={args.darkModeDisabled} onError={args.onError}>
+      <WithDeliveries envelopeId={envelopeId}>
+        <ol aria-label="Steps" style={styles.steps}>
+          {['Create the document', 'Sign it', 'Download the sealed PDF'].map((label, i) => (
+            <li key={label} aria-current={number === i + 1 ? 'step' : undefined} style={{ ...styles.step, ...(number === i + 1 && styles.current) }}>
+              {i + 1}. {label}
+            </li>
+          ))}
+        </ol>
+        {problem && (
+          <p role="alert" style={styles.problem}>
+            Could not send the document: {problem}. Every signer needs a signature field; create it again.
+          </p>
+        )}
+
+        {step.at === 'create' && token && (
+          <EmbedCreateEnvelope
+            presignToken={token}
+            type="DOCUMENT"
+            title="New document"
+            style={{ width: '100%', height: 760 }}
+            onReady={args.onReady}
+            onEnvelopeCreated={created}
+          />
+        )}
+
+        {step.at === 'sending' && <p role="status">Sending {step.envelopeId}…</p>}
+
+        {step.at === 'sign' && (
+          <>
+            <div role="group" aria-label="Recipients" style={styles.recipients}>
+              {step.sent.recipients.map((r) => {
+                const acts = r.role !== 'CC'
+                const done = step.done.includes(r.id)
+                return (
+                  <button
+                    key={r.id}
+                    type="button"
+                    aria-pressed={r.id === step.current}
+                    onClick={() => setStep({ ...step, current: r.id })}
+                    style={{ ...styles.recipient, ...(r.id === step.current && styles.chosen) }}
+                  >
+                    <strong>{r.name || r.email}</strong> <span style={styles.role}>{r.role.toLowerCase()}</span>
+                    {done ? ' ✓' : !acts ? ' (copy)' : ''}
+                  </button>
+                )
+              })}
+            </div>
+            <p style={styles.hint}>
+              Signing as the recipient chosen above, with their own token. In your app each recipient signs in their own session;
+              switching here shows each one&apos;s view (someone whose turn has not come sees who is still to act).
+            </p>
+            <EmbedSignDocument
+              token={step.sent.recipients.find((r) => r.id === step.current)?.token ?? ''}
+              autoHeight
+              style={{ width: '100%', minHeight: 640 }}
+              onReady={args.onSignReady}
+              onDocumentCompleted={completed}
+              onDocumentRejected={rejected}
+              onDocumentError={args.onDocumentError}
+            />
+          </>
+        )}
+
+        {step.at === 'completed' && (
+          <div style={styles.result}>
+            <p>Everyone has done their part: the service sealed the document and e-mailed it to the recipients (see the local mailbox).</p>
+            <p>
+              <a href={signedPdfUrl(step.sent.envelopeId)} target="_blank" rel="noreferrer">
+                Download the sealed PDF
+              </a>{' '}
+              (through the demo backend: <code>GET /envelope/item/{'{id}'}/download?version=signed</code>)
+            </p>
+          </div>
+        )}
+
+        {step.at === 'rejected' && (
+          <div role="status" style={styles.result}>
+            <p>
+              {step.by} rejected the document: “{step.reason}”. Nobody else can act on it now.
+            </p>
+          </div>
+        )}
+      </WithDeliveries>
+    </EmbedProvider>
+  )
+}
+
+/**
+ * Step 1 is the real editor: upload a PDF, add a recipient with a signature field, create. The
+ * story then sends the document and opens step 2, signing as each recipient in turn, and step 3,
+ * the sealed PDF. The webhook events and the local mailbox are beside it.
+ */
+export const WholeLoop: Story = {
+  name: 'The whole loop',
+  loaders: [async () => ({ token: await presign() })],
+  render: (args, { loaded }) => <Loop args={args} token={(loaded as Loaded).token} />,
+  // The editor is on another origin: the test can check that it is there and ready, not fill it in.
+  play: async ({ args, canvasElement }) => {
+    const [iframe] = await frames(canvasElement)
+    const { options } = await expectRoute(iframe!, '/embed/v2/authoring/envelope/create')
+    await expect(options.type).toBe('DOCUMENT')
+    await expectReady(args)
+    await expect(within(canvasElement).getByRole('listitem', { current: 'step' })).toHaveTextContent('1. Create the document')
+    await expect(within(canvasElement).getByRole('link', { name: 'Local mailbox' })).toHaveAttribute('href', `${hostUrl}/mailbox`)
+  },
+}
+
+/** The same loop from step 2, with a document the demo backend created and sent (a signer, then an approver). */
+export const FromStep2: Story = {
+  name: 'The whole loop, from step 2',
+  loaders: [async () => ({ sent: await sendDemoDocument() })],
+  render: (args, { loaded }) => <Loop args={args} start={(loaded as { sent: SentEnvelope }).sent} />,
+  play: async ({ args, canvasElement, loaded }) => {
+    const { sent } = loaded as { sent: SentEnvelope }
+    const canvas = within(canvasElement)
+    const [signer, approver] = sent.recipients
+    const [iframe] = await frames(canvasElement)
+    await expectSignRoute(iframe!, signer!.token)
+    await waitFor(() => expect(args.onSignReady).toHaveBeenCalledTimes(1), { timeout: READY_TIMEOUT })
+    await expect(args.onError).not.toHaveBeenCalled()
+    await expect(args.onDocumentError).not.toHaveBeenCalled()
+    await expect(canvas.getByRole('button', { name: /Alex Signer signer/ })).toHaveAttribute('aria-pressed', 'true')
+    await expectDelivered(canvasElement, sent.envelopeId, 'DOCUMENT_SENT')
+
+    // The approver's view: their own token; not their turn yet, and still a ready page.
+    await userEvent.click(canvas.getByRole('button', { name: /Blair Approver approver/ }))
+    const [next] = await frames(canvasElement)
+    await expectSignRoute(next!, approver!.token)
+    await waitFor(() => expect(args.onSignReady).toHaveBeenCalledTimes(2), { timeout: READY_TIMEOUT })
+    await expect(args.onError).not.toHaveBeenCalled()
+
+    // Back to the signer, whose turn it is, for whoever watches the story.
+    await userEvent.click(canvas.getByRole('button', { name: /Alex Signer signer/ }))
+    await expectSignRoute((await frames(canvasElement))[0]!, signer!.token)
+    await waitFor(() => expect(args.onSignReady).toHaveBeenCalledTimes(3), { timeout: READY_TIMEOUT })
+  },
+}
+
+const styles = {
+  steps: { display: 'flex', gap: 8, listStyle: 'none', margin: '0 0 12px', padding: 0, font: '13px/1.4 system-ui, sans-serif', flexWrap: 'wrap' },
+  step: { padding: '4px 10px', borderRadius: 999, background: '#f1f1f1', color: '#555' },
+  current: { background: '#1f2937', color: '#fff' },
+  problem: { margin: '0 0 12px', color: '#b42318', font: '13px/1.4 system-ui, sans-serif' },
+  recipients: { display: 'flex', gap: 8, flexWrap: 'wrap', margin: '0 0 8px' },
+  recipient: { padding: '6px 12px', borderRadius: 6, borderWidth: 1, borderStyle: 'solid', borderColor: '#d0d0d0', background: '#fff', cursor: 'pointer', font: '13px system-ui, sans-serif' },
+  chosen: { borderColor: '#1f2937', boxShadow: 'inset 0 0 0 1px #1f2937' },
+  role: { color: '#666' },
+  hint: { margin: '0 0 8px', color: '#555', font: '12px/1.4 system-ui, sans-serif' },
+  result: { padding: 16, border: '1px solid #e2e2e2', borderRadius: 8, font: '14px/1.5 system-ui, sans-serif' },
+} satisfies Record<string, CSSProperties>

@@ -54,7 +54,18 @@ export const envelopeLoader =
 /** A sent envelope's recipients, as the demo backend answers /demo/signing and /demo/distribute. */
 export interface SentEnvelope {
   envelopeId: string
-  recipients: { name: string; role: string; token: string; signingUrl: string }[]
+  recipients: SentRecipient[]
+}
+
+export interface SentRecipient {
+  id: number
+  name: string
+  email: string
+  role: string
+  signingOrder: number | null
+  /** The recipient's credential for EmbedSignDocument. */
+  token: string
+  signingUrl: string
 }
 
 /** Creates a document for a signer and an approver and sends it (`/demo/signing`). */
@@ -66,3 +77,34 @@ export const distributeDemoEnvelope = (envelopeId: string) => post<SentEnvelope>
 
 /** The sealed PDF of a completed envelope, through the demo backend. */
 export const signedPdfUrl = (envelopeId: string) => `/demo/signed?envelopeId=${encodeURIComponent(envelopeId)}`
+
+/** What the signing stories' loader hands over: the document it sent, unless a token was typed into the control. */
+export interface SignLoaded {
+  sent?: SentEnvelope
+}
+
+/** Sends a fresh document for each render of a signing story (so each can be signed), unless `token` is set. */
+export const signingLoader = async ({ args }: { args: { token?: string } }): Promise<SignLoaded> =>
+  args.token ? {} : { sent: await sendDemoDocument() }
+
+/** One webhook event as the demo backend's receiver kept it (examples/webhook-receiver.ts). */
+export interface DemoEvent {
+  event: string
+  envelopeId: string
+  title: string
+  status: string
+  createdAt: string
+  receivedAt: string
+}
+
+/** GET /demo/events: the kept events, newest first, and whether the webhook is registered. */
+export interface DemoEvents {
+  events: DemoEvent[]
+  webhook: { url: string; state: 'registered' | 'off' | 'failed'; message?: string }
+}
+
+export async function demoEvents(signal?: AbortSignal): Promise<DemoEvents> {
+  const res = await fetch('/demo/events', { signal, cache: 'no-store' })
+  if (!res.ok) throw new Error(`/demo/events: ${res.status}`)
+  return (await res.json()) as DemoEvents
+}

@@ -1,14 +1,17 @@
-/** The docs page text of a component: what it is for and the code to copy. */
-export function componentDocs(lead: string, usage: string): string {
+/** Where the authoring components' token comes from. */
+export const PRESIGN_NOTE = `The presign token comes from your backend, which keeps the API key: see
+[Introduction](?path=/docs/introduction--docs) for the backend snippet (\`examples/backend.ts\`),
+which also serves these demos.`
+
+/** The docs page text of a component: what it is for, the code to copy, and where its token comes from. */
+export function componentDocs(lead: string, usage: string, note = PRESIGN_NOTE): string {
   return `${lead}
 
 \`\`\`tsx
 ${usage.trim()}
 \`\`\`
 
-The presign token comes from your backend, which keeps the API key: see
-[Introduction](?path=/docs/introduction--docs) for the backend snippet (\`examples/backend.ts\`),
-which also serves these demos.`
+${note}`
 }
 
 /** How a page asks its backend for a token, as the usage snippets show it. */

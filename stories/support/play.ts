@@ -38,3 +38,36 @@ export async function expectReady(args: { onReady?: unknown; onError?: unknown }
 }
 
 export const calls = (spy: unknown) => (spy as Spy).mock.calls
+
+/** The signing iframe points at `/embed/sign/{token}` on the demo host: the token in the path, never in the query. */
+export async function expectSignRoute(iframe: HTMLIFrameElement, token: string) {
+  const url = embedUrl(iframe)
+  await expect(url.origin).toBe(new URL(hostUrl).origin)
+  await expect(url.path).toBe(`/embed/sign/${encodeURIComponent(token)}`)
+  await expect(url.token).toBeNull()
+  return url
+}
+
+/** Waits until the signing page reported `document-ready` (and with it `onReady`), and checks nothing failed. */
+export async function expectDocumentReady(args: { onDocumentReady?: unknown; onReady?: unknown; onError?: unknown; onDocumentError?: unknown }) {
+  await waitFor(() => expect(args.onDocumentReady).toHaveBeenCalled(), { timeout: READY_TIMEOUT })
+  await expect(args.onReady).toHaveBeenCalledTimes(1)
+  await expect(args.onError).not.toHaveBeenCalled()
+  await expect(args.onDocumentError).not.toHaveBeenCalled()
+}
+
+/** How long a webhook may take from the service to the delivery panel (queue, POST, the panel's next poll). */
+export const DELIVERY_TIMEOUT = 15_000
+
+/** Waits until the delivery panel lists `event` for the envelope: the service delivered it and the demo backend verified it. */
+export async function expectDelivered(canvasElement: HTMLElement, envelopeId: string, event = 'DOCUMENT_SENT') {
+  const selector = `[aria-label="Webhook events"] li[data-event="${event}"][data-envelope-id="${envelopeId}"]`
+  return waitFor(
+    () => {
+      const found = canvasElement.querySelector(selector)
+      expect(found, `${event} for ${envelopeId} in the delivery panel`).not.toBeNull()
+      return found!
+    },
+    { timeout: DELIVERY_TIMEOUT, interval: 200 },
+  )
+}
