@@ -95,6 +95,10 @@ export interface Field {
   width: number
   height: number
   fieldMeta: Record<string, unknown> | null
+  /** Filled in (by its recipient, or ahead from a template's prefill). */
+  inserted?: boolean
+  /** The value once filled: text, a JSON array for checkboxes, a PNG data URL for signatures. */
+  customText?: string
 }
 
 /** An envelope as listed (GET /envelope, get-many): everything but its fields. */

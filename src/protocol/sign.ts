@@ -3,7 +3,7 @@
  * options, the `{action, data}` messages it posts, and the signing API the pages call.
  */
 import { encodeOptions, type EmbedCssVars } from './options.js'
-import type { DocumentMeta, EnvelopeStatus, FieldType, RecipientRole, SigningStatus, ReadStatus } from './api.js'
+import type { DocumentMeta, EnvelopeStatus, Field, FieldType, RecipientRole, SigningStatus, ReadStatus } from './api.js'
 
 /** `/sign/{token}` is the link recipients get; `/embed/sign/{token}` is the same page for iframes. */
 export const SIGN_ROUTES = {
@@ -96,17 +96,8 @@ export type SigningState =
   | 'EXPIRED'
   | 'NOT_SENT'
 
-export interface SigningField {
-  id: number
-  envelopeItemId: string
-  type: FieldType
-  page: number
-  positionX: number
-  positionY: number
-  width: number
-  height: number
-  /** `{type, label, required, options}` as the editor writes it. */
-  fieldMeta: Record<string, unknown> | null
+/** A field of the signing recipient: the Field resource without its envelope and recipient ids. */
+export interface SigningField extends Omit<Field, 'envelopeId' | 'recipientId' | 'inserted' | 'customText'> {
   inserted: boolean
   /** The value once inserted (signature fields: a PNG data URL). */
   customText: string | null

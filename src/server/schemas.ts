@@ -55,6 +55,8 @@ export const field = obj<Field>({
   width: num,
   height: num,
   fieldMeta: nullable(record),
+  inserted: optional(bool),
+  customText: optional(str),
 })
 
 export const documentMeta = obj<DocumentMeta>({

@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
-import { api, createEnvelope, PNG, startTestHost, type Api, type TestHost } from './support.js'
+import { api, createEnvelope, startTestHost, type Api, SIGNATURE, type TestHost } from './support.js'
 
-const SIGNATURE = `data:image/png;base64,${PNG.toString('base64')}`
 const DAY = 86_400_000
 const signerField = (y: number) => [{ type: 'SIGNATURE', page: 1, positionX: 5, positionY: y, width: 20, height: 5 }]
 

@@ -76,6 +76,9 @@ export const PNG = Buffer.from(
   'base64',
 )
 
+/** That PNG as the signing pages send a signature. */
+export const SIGNATURE = `data:image/png;base64,${PNG.toString('base64')}`
+
 export interface Res<T = any> {
   status: number
   body: T

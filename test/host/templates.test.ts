@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pdfText } from '../support/pdf-signature.js'
-import { api, createEnvelope, form, makePdf, PNG, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, createEnvelope, form, makePdf, startTestHost, VARIANTS, type Api, SIGNATURE, type TestHost } from './support.js'
 
-const SIGNATURE = `data:image/png;base64,${PNG.toString('base64')}`
 const box = { page: 1, width: 20, height: 5 }
 
 describe.each(VARIANTS)('templates on $variant', ({ variant, skip }) => {

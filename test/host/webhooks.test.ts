@@ -2,9 +2,8 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyNodeWebhook } from '../../src/server/index.js'
-import { api, createEnvelope, PNG, startTestHost, type Api, type TestHost } from './support.js'
+import { api, createEnvelope, startTestHost, type Api, SIGNATURE, type TestHost } from './support.js'
 
-const SIGNATURE = `data:image/png;base64,${PNG.toString('base64')}`
 const box = { page: 1, width: 20, height: 5 }
 const ALL_EVENTS = [
   'DOCUMENT_CREATED', 'DOCUMENT_SENT', 'DOCUMENT_OPENED', 'DOCUMENT_SIGNED', 'DOCUMENT_RECIPIENT_COMPLETED',

@@ -12,7 +12,7 @@ import { sealCompleted } from '../domain/completion.js'
 import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
 import { itemPdf } from '../domain/items.js'
 import { byToken, complete, open, rejectByToken, type RecipientContext } from '../domain/lifecycle.js'
-import type { FieldRow, ItemRow } from '../domain/resources.js'
+import { toField, type FieldRow, type ItemRow } from '../domain/resources.js'
 import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
 import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
 
@@ -59,19 +59,11 @@ async function session(ctx: HostContext, { e, r, all }: RecipientContext): Promi
       signingOrder: r.signing_order,
       expiresAt: iso(r.expires_at),
     },
-    fields: fields.map((f) => ({
-      id: f.id,
-      envelopeItemId: f.envelope_item_id,
-      type: f.type as SigningSession['fields'][number]['type'],
-      page: f.page,
-      positionX: f.position_x,
-      positionY: f.position_y,
-      width: f.width,
-      height: f.height,
-      fieldMeta: f.field_meta,
-      inserted: f.inserted,
-      customText: f.custom_text,
-    })),
+    // The field resource less what the page knows already, and no value until there is one.
+    fields: fields.map((f) => {
+      const { envelopeId: _e, recipientId: _r, ...field } = toField(f)
+      return { ...field, type: field.type as SigningSession['fields'][number]['type'], customText: f.custom_text }
+    }),
     nextSigner: next && { id: next.id, name: next.name, email: next.email },
     waitingFor: waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
   }

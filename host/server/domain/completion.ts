@@ -2,7 +2,7 @@ import { iso, type Queryable } from '../db/index.js'
 import { sealEnvelope, type SealInput, type SealRecipient } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
 import { newId } from './ids.js'
-import type { EnvelopeRow, FieldRow, RecipientRow } from './resources.js'
+import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 
 const ACTIONS: Record<string, SealRecipient['action']> = {
   SIGNER: 'SIGNED',
@@ -19,7 +19,7 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
      where i.envelope_id = $1 order by i.item_order, i.created_at, i.id`,
     [e.id],
   )
-  const fields = await tx.query<FieldRow & { custom_text: string | null }>('select * from fields where envelope_id = $1 order by id', [e.id])
+  const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [e.id])
   const recipients = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [e.id])
   const completions = await tx.query<{ recipient_id: number; ip_address: string | null; user_agent: string | null }>(
     `select recipient_id, ip_address, user_agent from audit_logs
@@ -30,17 +30,7 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
   return {
     envelope: { id: e.id, title: e.title, completedAt: iso(e.completed_at) ?? new Date().toISOString() },
     items: items.map((i) => ({ id: i.id, title: i.title, pdf: new Uint8Array(i.bytes) })),
-    fields: fields.map((f) => ({
-      envelopeItemId: f.envelope_item_id,
-      type: f.type,
-      page: f.page,
-      positionX: f.position_x,
-      positionY: f.position_y,
-      width: f.width,
-      height: f.height,
-      fieldMeta: f.field_meta,
-      customText: f.custom_text,
-    })),
+    fields: fields.map((f) => ({ ...toField(f), customText: f.custom_text })),
     recipients: recipients.map((r) => ({
       name: r.name,
       email: r.email,

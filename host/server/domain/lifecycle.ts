@@ -158,10 +158,13 @@ export async function byToken(tx: Queryable, token: string, lock: boolean): Prom
   return { e, r: all.find((x) => x.token === token)!, all }
 }
 
-/** The first view of a sent document: readStatus OPENED and DOCUMENT_OPENED, once. */
+/**
+ * The first view of a sent document: readStatus OPENED and DOCUMENT_OPENED, once. A link that
+ * shows only a wait or end screen (not your turn, expired...) has not shown the document.
+ */
 export async function open(tx: Queryable, token: string, client: Client): Promise<void> {
-  const { e, r } = await byToken(tx, token, true)
-  if (e.status !== 'PENDING' || r.read_status === 'OPENED') return
+  const { e, r, all } = await byToken(tx, token, true)
+  if (r.read_status === 'OPENED' || signingState(e, all, r) !== 'READY') return
   await tx.query(`update recipients set read_status = 'OPENED' where id = $1`, [r.id])
   await tx.notify(CHANNELS.envelopes, e.id)
   await audit(tx, e, 'DOCUMENT_OPENED', recipientActor(r, client))
