@@ -3,7 +3,7 @@ import {
   EmbedCreateDocumentV1, EmbedCreateEnvelope, EmbedCreateTemplateV1, EmbedUpdateDocumentV1, EmbedUpdateEnvelope,
   EmbedUpdateTemplateV1,
 } from '../../../src/index.js'
-import { FRAME_HOST, mount } from './harness.js'
+import { FRAME_HOST, mount, waitFor } from './harness.js'
 
 describe('callbacks', () => {
   it('always calls the newest callback props', async () => {
@@ -13,7 +13,7 @@ describe('callbacks', () => {
     await m.loaded()
     m.render(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" onEnvelopeCreated={second} />)
     m.send([{ post: { type: 'envelope-created', envelopeId: 'envelope_1', externalId: 'order-7' } }])
-    await vi.waitFor(() => expect(second).toHaveBeenCalled())
+    await waitFor(() => expect(second).toHaveBeenCalled())
     expect(second.mock.calls).toEqual([[{ envelopeId: 'envelope_1', externalId: 'order-7' }]])
     expect(first).not.toHaveBeenCalled()
     expect(m.loads()).toHaveLength(1)
@@ -29,7 +29,7 @@ describe('callbacks', () => {
       { post: { type: 'embed-error', code: 'INTERNAL', message: 'nobody listens' } },
       { post: { type: 'envelope-updated', envelopeId: 'envelope_1', externalId: null } },
     ])
-    await vi.waitFor(() => expect(onEnvelopeUpdated).toHaveBeenCalled())
+    await waitFor(() => expect(onEnvelopeUpdated).toHaveBeenCalled())
     expect(onEnvelopeUpdated.mock.calls).toEqual([[{ envelopeId: 'envelope_1' }]])
     expect(onError).not.toHaveBeenCalled()
   })
@@ -39,7 +39,7 @@ describe('callbacks', () => {
     const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type={type} externalId="x-1" {...cb} />)
     await m.loaded()
     m.send([{ post: { type: 'envelope-created', envelopeId: 'envelope_9', externalId: 'x-1' } }])
-    await vi.waitFor(() => expect(cb.onEnvelopeCreated).toHaveBeenCalled())
+    await waitFor(() => expect(cb.onEnvelopeCreated).toHaveBeenCalled())
     const event = { envelopeId: 'envelope_9', externalId: 'x-1' }
     expect(cb.onEnvelopeCreated.mock.calls).toEqual([[event]])
     expect((type === 'DOCUMENT' ? cb.onDocumentCreated : cb.onTemplateCreated).mock.calls).toEqual([[event]])
@@ -55,7 +55,7 @@ describe('callbacks', () => {
       { post: { type: 'envelope-created', envelopeId: 'envelope_2' } },
       { post: { type: 'envelope-created', envelopeId: 'envelope_3', externalId: '' } },
     ])
-    await vi.waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalledTimes(3))
+    await waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalledTimes(3))
     expect(onEnvelopeCreated.mock.calls.map(([e]) => e)).toEqual([{ envelopeId: 'envelope_1' }, { envelopeId: 'envelope_2' }, { envelopeId: 'envelope_3', externalId: '' }])
     expect('externalId' in onEnvelopeCreated.mock.calls[0]![0]).toBe(false)
   })
@@ -77,7 +77,7 @@ describe('callbacks', () => {
       { type: 'document-updated', documentId: 1 }, { type: 'template-updated', templateId: 1 },
     ].filter((o) => o.type !== message.type)
     m.send([...others, { ...message, externalId: 'ext' }].map((post) => ({ post: { externalId: null, ...post } })))
-    await vi.waitFor(() => expect(cb).toHaveBeenCalled())
+    await waitFor(() => expect(cb).toHaveBeenCalled())
     await m.settle()
     expect(cb.mock.calls).toEqual([[{ ...event, externalId: 'ext' }]])
   })

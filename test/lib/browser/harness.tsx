@@ -10,6 +10,13 @@ export const HANG_HOST = `${FRAME_HOST}/hang`
 /** Serves the scripted page but never finishes it: it can post, yet never fires load. */
 export const PARTIAL_HOST = `${FRAME_HOST}/partial`
 
+/**
+ * vi.waitFor with room for a busy machine (its default gives up after 1 s): a frame's load or
+ * message arrives when the browser gets to it. Nothing here waits for something not to happen.
+ */
+export const waitFor = <T,>(fn: () => T | Promise<T>, o: { timeout?: number; interval?: number } = {}) =>
+  vi.waitFor(fn, { timeout: 10_000, interval: 20, ...o })
+
 export type Step = { post: unknown } | { goto: string } | { nested: unknown; then?: Step[] }
 
 /** A presign token for the scripted frame: `name`, plus steps it runs while it loads. */
@@ -60,7 +67,7 @@ export function mount(element: ReactElement) {
     loads,
     /** Waits for the current iframe's document number `n` (1-based) and returns its note. */
     loaded: async (n = 1) => {
-      await vi.waitFor(() => expect(loads().length).toBeGreaterThanOrEqual(n))
+      await waitFor(() => expect(loads().length).toBeGreaterThanOrEqual(n))
       return loads()[n - 1]!.data
     },
     /** Runs steps in the current frame. */
@@ -72,7 +79,7 @@ export function mount(element: ReactElement) {
     settle: async () => {
       const id = Math.random()
       mounted.send([{ post: { __frame: 'pong', loadId: id } }])
-      await vi.waitFor(() => expect(notes.some((n) => n.data.__frame === 'pong' && n.data.loadId === id)).toBe(true))
+      await waitFor(() => expect(notes.some((n) => n.data.__frame === 'pong' && n.data.loadId === id)).toBe(true))
     },
   }
   cleanups.push(() => {

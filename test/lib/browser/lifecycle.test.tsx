@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EmbedCreateEnvelope, EmbedUpdateDocumentV1, EmbedUpdateEnvelope } from '../../../src/index.js'
-import { FRAME_HOST, HANG_HOST, mount, PARTIAL_HOST, token } from './harness.js'
+import { FRAME_HOST, HANG_HOST, mount, PARTIAL_HOST, token, waitFor } from './harness.js'
 
 const loadEvent = (iframe: HTMLIFrameElement) => new Promise((ok) => iframe.addEventListener('load', ok, { once: true }))
 
@@ -81,9 +81,9 @@ describe('onReady', () => {
     const onReady = vi.fn()
     const ready = [{ post: { type: 'embed-ready' } }]
     const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken={token('a', ready)} type="DOCUMENT" onReady={onReady} />)
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(1))
+    await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1))
     m.render(<EmbedCreateEnvelope host={FRAME_HOST} presignToken={token('b', ready)} type="DOCUMENT" onReady={onReady} />)
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(2))
+    await waitFor(() => expect(onReady).toHaveBeenCalledTimes(2))
     await m.settle()
     expect(onReady).toHaveBeenCalledTimes(2)
   })
@@ -145,9 +145,9 @@ describe('onError TIMEOUT', () => {
 describe('autoHeight and size', () => {
   it('follows embed-resize with autoHeight', async () => {
     const m = mount(<EmbedUpdateDocumentV1 host={FRAME_HOST} presignToken={token('t', [{ post: { type: 'embed-resize', height: 1234 } }])} documentId={1} autoHeight />)
-    await vi.waitFor(() => expect(m.iframe().style.height).toBe('1234px'))
+    await waitFor(() => expect(m.iframe().style.height).toBe('1234px'))
     m.send([{ post: { type: 'embed-resize', height: 640.5 } }])
-    await vi.waitFor(() => expect(m.iframe().getBoundingClientRect().height).toBe(640.5))
+    await waitFor(() => expect(m.iframe().getBoundingClientRect().height).toBe(640.5))
   })
 
   it('ignores embed-resize without autoHeight', async () => {

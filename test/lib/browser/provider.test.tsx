@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { EmbedCreateEnvelope, EmbedProvider, EmbedUpdateEnvelope } from '../../../src/index.js'
-import { FRAME_HOST, mount, OTHER_HOST } from './harness.js'
+import { FRAME_HOST, mount, OTHER_HOST, waitFor } from './harness.js'
 
 describe('EmbedProvider', () => {
   it('sets host and shared options for every embed below it; own props win', async () => {
@@ -35,7 +35,7 @@ describe('EmbedProvider', () => {
     expect(first.src.startsWith(FRAME_HOST)).toBe(true)
     expect(JSON.parse(decodeURIComponent(atob(new URL(first.src).hash.slice(1)))).language).toBe('fr')
     first.contentWindow!.postMessage({ __steps: [] }, '*')
-    await vi.waitFor(() => expect(own).toHaveBeenCalled())
+    await waitFor(() => expect(own).toHaveBeenCalled())
     expect(own.mock.calls).toEqual([[{ code: 'INVALID_OPTIONS', message: 'presignToken is required' }]])
     expect(shared).not.toHaveBeenCalled()
   })

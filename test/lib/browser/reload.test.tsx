@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { EmbedCreateEnvelope, EmbedUpdateEnvelope, type EmbedUpdateEnvelopeProps } from '../../../src/index.js'
-import { FRAME_HOST, mount, OTHER_HOST } from './harness.js'
+import { FRAME_HOST, mount, OTHER_HOST, waitFor } from './harness.js'
 
 const base = (): EmbedUpdateEnvelopeProps => ({
   host: FRAME_HOST,
@@ -58,7 +58,7 @@ describe('reloading', () => {
     const onReady = vi.fn()
     const m = mount(<EmbedUpdateEnvelope {...base()} onReady={onReady} />)
     const before = await m.loaded()
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(1)) // the first document has fully loaded
+    await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1)) // the first document has fully loaded
     const next = { ...base(), ...change }
     m.render(<EmbedUpdateEnvelope {...next} onReady={onReady} />)
     m.render(<EmbedUpdateEnvelope {...base()} {...change} onReady={onReady} />) // and again, equal
@@ -72,7 +72,7 @@ describe('reloading', () => {
     expect(after.token).toBe(presignToken)
     expect(after.path).toBe(`/embed/v2/authoring/envelope/edit/${envelopeId}`)
     expect(after.options).toEqual({ ...options, parentOrigin: location.origin })
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(2)) // once per load
+    await waitFor(() => expect(onReady).toHaveBeenCalledTimes(2)) // once per load
   })
 
   it('changing only a callback, className, style or title does not reload', async () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it, vi } from 'vitest'
 import { EmbedCreateEnvelope, EmbedUpdateDocumentV1, EmbedUpdateEnvelope } from '../../../src/index.js'
-import { FRAME_HOST, mount, OTHER_HOST, token } from './harness.js'
+import { FRAME_HOST, mount, OTHER_HOST, token, waitFor } from './harness.js'
 
 const created = (envelopeId: string) => ({ post: { type: 'envelope-created', envelopeId, externalId: null } })
 
@@ -10,7 +10,7 @@ describe('messages are accepted only from this iframe and the origin of host', (
     const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" onEnvelopeCreated={onEnvelopeCreated} />)
     await m.loaded()
     m.send([{ nested: { type: 'envelope-created', envelopeId: 'envelope_forged', externalId: null }, then: [created('envelope_real')] }])
-    await vi.waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalled())
+    await waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalled())
     expect(onEnvelopeCreated.mock.calls).toEqual([[{ envelopeId: 'envelope_real' }]])
   })
 
@@ -21,7 +21,7 @@ describe('messages are accepted only from this iframe and the origin of host', (
     // The same window navigates to another origin, posts there, then comes back and posts again.
     const back = `${FRAME_HOST}/embed/v2/authoring/envelope/create?token=${encodeURIComponent(token('back', [created('envelope_real')]))}`
     m.send([{ goto: `${OTHER_HOST}/elsewhere?token=${encodeURIComponent(token('other', [created('envelope_forged'), { goto: back }]))}` }])
-    await vi.waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalled())
+    await waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalled())
     expect(m.loads().map((n) => n.data.token?.split('~')[0])).toEqual(['t', 'other', 'back'])
     expect(onEnvelopeCreated.mock.calls).toEqual([[{ envelopeId: 'envelope_real' }]])
   })
@@ -32,7 +32,7 @@ describe('messages are accepted only from this iframe and the origin of host', (
     await m.loaded()
     window.postMessage({ type: 'envelope-created', envelopeId: 'envelope_self', externalId: null }, '*')
     m.send([created('envelope_real')])
-    await vi.waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalled())
+    await waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalled())
     await m.settle()
     expect(onEnvelopeCreated.mock.calls).toEqual([[{ envelopeId: 'envelope_real' }]])
   })
@@ -74,7 +74,7 @@ describe('messages are accepted only from this iframe and the origin of host', (
     )
     await m.settle()
     m.send([{ post: { type: 'document-updated', documentId: 5, externalId: null } }])
-    await vi.waitFor(() => expect(onDocumentUpdated).toHaveBeenCalled())
+    await waitFor(() => expect(onDocumentUpdated).toHaveBeenCalled())
     removeEventListener('error', thrown)
     expect(onDocumentUpdated.mock.calls).toEqual([[{ documentId: 5 }]])
     expect(onError).not.toHaveBeenCalled()
@@ -89,7 +89,7 @@ describe('invalid options never reach the iframe', () => {
     async (host) => {
       const onError = vi.fn()
       const m = mount(<EmbedCreateEnvelope host={host} presignToken="t" type="DOCUMENT" onError={onError} />)
-      await vi.waitFor(() => expect(onError).toHaveBeenCalled())
+      await waitFor(() => expect(onError).toHaveBeenCalled())
       expect(onError.mock.calls).toEqual([[{ code: 'INVALID_OPTIONS', message: expect.stringContaining('http(s)') }]])
       expect(m.iframe().hasAttribute('src')).toBe(false)
       expect(m.changes).toEqual({ inserted: 0, src: 0 })
@@ -100,7 +100,7 @@ describe('invalid options never reach the iframe', () => {
     const onError = vi.fn()
     const a = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="" type="DOCUMENT" onError={onError} />)
     const b = mount(<EmbedUpdateEnvelope host={FRAME_HOST} presignToken="t" envelopeId="" onError={onError} />)
-    await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(2))
+    await waitFor(() => expect(onError).toHaveBeenCalledTimes(2))
     expect(onError.mock.calls).toEqual([
       [{ code: 'INVALID_OPTIONS', message: 'presignToken is required' }],
       [{ code: 'INVALID_OPTIONS', message: 'envelopeId is required' }],

@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EmbedProvider, EmbedSignDocument, type EmbedSignDocumentProps } from '../../../src/index.js'
-import { FRAME_HOST, HANG_HOST, mount, OTHER_HOST, token, type Step } from './harness.js'
+import { FRAME_HOST, HANG_HOST, mount, OTHER_HOST, token, type Step, waitFor } from './harness.js'
 
 const encode = (o: object) => btoa(encodeURIComponent(JSON.stringify(o)))
 const post = (action: string, data?: unknown): Step => ({ post: data === undefined ? { action } : { action, data } })
@@ -101,7 +101,7 @@ describe('EmbedSignDocument: invalid options never reach the iframe', () => {
     const onError = vi.fn()
     const a = mount(<EmbedSignDocument host={FRAME_HOST} token="" onError={onError} />)
     const b = mount(<EmbedSignDocument host={FRAME_HOST} {...({} as { token: string })} onError={onError} />)
-    await vi.waitFor(() => expect(onError).toHaveBeenCalledTimes(2))
+    await waitFor(() => expect(onError).toHaveBeenCalledTimes(2))
     expect(onError.mock.calls).toEqual([
       [{ code: 'INVALID_OPTIONS', message: 'token is required' }],
       [{ code: 'INVALID_OPTIONS', message: 'token is required' }],
@@ -114,7 +114,7 @@ describe('EmbedSignDocument: invalid options never reach the iframe', () => {
   it('a host that is not http(s): onError INVALID_OPTIONS and no src', async () => {
     const onError = vi.fn()
     const m = mount(<EmbedSignDocument host="javascript:alert(1)" token="t" onError={onError} />)
-    await vi.waitFor(() => expect(onError).toHaveBeenCalled())
+    await waitFor(() => expect(onError).toHaveBeenCalled())
     expect(onError.mock.calls).toEqual([[{ code: 'INVALID_OPTIONS', message: expect.stringContaining('http(s)') }]])
     expect(m.iframe().hasAttribute('src')).toBe(false)
   })
@@ -132,7 +132,7 @@ describe('EmbedSignDocument: messages', () => {
       post('document-rejected', { ...signed, reason: '', envelopeId: 'envelope_abc' }),
       post('document-error', 'The document could not be loaded'),
     ])
-    await vi.waitFor(() => expect(cb.onDocumentError).toHaveBeenCalled())
+    await waitFor(() => expect(cb.onDocumentError).toHaveBeenCalled())
     await m.settle()
     expect(cb.onDocumentCompleted.mock.calls).toEqual([[signed], [{ ...signed, envelopeId: 'envelope_abc' }]])
     expect('envelopeId' in cb.onDocumentCompleted.mock.calls[0]![0]).toBe(false)
@@ -148,9 +148,9 @@ describe('EmbedSignDocument: messages', () => {
   it('embed-error reaches onError, embed-resize sizes the frame with autoHeight', async () => {
     const onError = vi.fn()
     const m = mount(<EmbedSignDocument host={FRAME_HOST} token={token('t', [{ post: { type: 'embed-resize', height: 1234 } }])} autoHeight onError={onError} />)
-    await vi.waitFor(() => expect(m.iframe().style.height).toBe('1234px'))
+    await waitFor(() => expect(m.iframe().style.height).toBe('1234px'))
     m.send([{ post: { type: 'embed-resize', height: 640.5 } }, { post: { type: 'embed-error', code: 'INVALID_TOKEN', message: 'This signing link is not valid.' } }])
-    await vi.waitFor(() => expect(m.iframe().getBoundingClientRect().height).toBe(640.5))
+    await waitFor(() => expect(m.iframe().getBoundingClientRect().height).toBe(640.5))
     await m.settle()
     expect(onError.mock.calls).toEqual([[{ code: 'INVALID_TOKEN', message: 'This signing link is not valid.' }]])
   })
@@ -183,7 +183,7 @@ describe('EmbedSignDocument: messages', () => {
     )
     await m.settle()
     m.send([completed()])
-    await vi.waitFor(() => expect(cb.onDocumentCompleted).toHaveBeenCalled())
+    await waitFor(() => expect(cb.onDocumentCompleted).toHaveBeenCalled())
     removeEventListener('error', thrown)
     expect(cb.onDocumentCompleted.mock.calls).toEqual([[signed]])
     for (const f of [cb.onDocumentRejected, cb.onDocumentError, cb.onDocumentReady, cb.onError, thrown]) expect(f).not.toHaveBeenCalled()
@@ -198,7 +198,7 @@ describe('EmbedSignDocument: messages', () => {
     await m.loaded()
     m.render(<EmbedSignDocument host={FRAME_HOST} token="t" onDocumentCompleted={second} />)
     m.send([post('document-error', 'nobody listens'), completed()])
-    await vi.waitFor(() => expect(second).toHaveBeenCalled())
+    await waitFor(() => expect(second).toHaveBeenCalled())
     expect(second.mock.calls).toEqual([[signed]])
     expect(first).not.toHaveBeenCalled()
     expect(onDocumentError).not.toHaveBeenCalled()
@@ -212,7 +212,7 @@ describe('EmbedSignDocument: messages are accepted only from this iframe and the
     const m = mount(<EmbedSignDocument host={FRAME_HOST} token="t" onDocumentCompleted={onDocumentCompleted} />)
     await m.loaded()
     m.send([{ nested: { action: 'document-completed', data: { ...signed, recipientId: 666 } }, then: [completed()] }])
-    await vi.waitFor(() => expect(onDocumentCompleted).toHaveBeenCalled())
+    await waitFor(() => expect(onDocumentCompleted).toHaveBeenCalled())
     await m.settle()
     expect(onDocumentCompleted.mock.calls).toEqual([[signed]])
   })
@@ -226,7 +226,7 @@ describe('EmbedSignDocument: messages are accepted only from this iframe and the
     const back = `${FRAME_HOST}/embed/sign/${encodeURIComponent(token('back', [completed()]))}`
     const forged = [post('document-rejected', { ...signed, reason: 'forged' }), completed('envelope_forged')]
     m.send([{ goto: `${OTHER_HOST}/embed/sign/${encodeURIComponent(token('other', [...forged, { goto: back }]))}` }])
-    await vi.waitFor(() => expect(onDocumentCompleted).toHaveBeenCalled())
+    await waitFor(() => expect(onDocumentCompleted).toHaveBeenCalled())
     expect(m.loads().map((n) => n.data.token?.split('~')[0])).toEqual(['t', 'other', 'back'])
     expect(onDocumentCompleted.mock.calls).toEqual([[signed]])
     expect(onDocumentRejected).not.toHaveBeenCalled()
@@ -252,7 +252,7 @@ describe('EmbedSignDocument: messages are accepted only from this iframe and the
     await m.loaded()
     window.postMessage({ action: 'document-completed', data: { ...signed, recipientId: 666 } }, '*')
     m.send([completed()])
-    await vi.waitFor(() => expect(onDocumentCompleted).toHaveBeenCalled())
+    await waitFor(() => expect(onDocumentCompleted).toHaveBeenCalled())
     await m.settle()
     expect(onDocumentCompleted.mock.calls).toEqual([[signed]])
   })
@@ -390,7 +390,7 @@ describe('EmbedSignDocument: reloading', () => {
     const ready = (t: string) => token(t, [{ post: { type: 'embed-ready' } }])
     const m = mount(<EmbedSignDocument {...base()} token={ready('token-1')} onReady={onReady} />)
     const before = await m.loaded()
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(1))
+    await waitFor(() => expect(onReady).toHaveBeenCalledTimes(1))
     const next = { ...base(), ...change }
     m.render(<EmbedSignDocument {...next} token={ready(next.token)} onReady={onReady} />)
     m.render(<EmbedSignDocument {...base()} {...change} token={ready(next.token)} onReady={onReady} />) // and again, equal
@@ -404,7 +404,7 @@ describe('EmbedSignDocument: reloading', () => {
     expect(after.token?.split('~')[0]).toBe(t)
     expect(after.path?.startsWith('/embed/sign/')).toBe(true)
     expect(after.options).toEqual({ ...options, parentOrigin: location.origin })
-    await vi.waitFor(() => expect(onReady).toHaveBeenCalledTimes(2)) // once per load
+    await waitFor(() => expect(onReady).toHaveBeenCalledTimes(2)) // once per load
   })
 })
 
@@ -433,7 +433,7 @@ describe('EmbedSignDocument: server rendering and hydration', () => {
         hydrateRoot(container, app, { onRecoverableError: recoverable })
       })
       const iframe = container.querySelector('iframe')!
-      await vi.waitFor(() => expect(iframe.getAttribute('src')).toMatch(/^http/))
+      await waitFor(() => expect(iframe.getAttribute('src')).toMatch(/^http/))
       expect(error).not.toHaveBeenCalled()
       expect(recoverable).not.toHaveBeenCalled()
       error.mockRestore()
@@ -446,7 +446,7 @@ describe('EmbedSignDocument: server rendering and hydration', () => {
         if (e.source === iframe.contentWindow && e.data?.__frame === 'loaded') ok(removeEventListener('message', once))
       }))
       iframe.contentWindow!.postMessage({ __steps: [completed()] }, '*')
-      await vi.waitFor(() => expect(onDocumentCompleted).toHaveBeenCalledWith(signed))
+      await waitFor(() => expect(onDocumentCompleted).toHaveBeenCalledWith(signed))
     } finally {
       container.remove()
     }

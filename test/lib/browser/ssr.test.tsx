@@ -3,7 +3,7 @@ import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { EmbedCreateEnvelope, EmbedProvider, EmbedUpdateDocumentV1 } from '../../../src/index.js'
-import { FRAME_HOST } from './harness.js'
+import { FRAME_HOST, waitFor } from './harness.js'
 
 const containers: HTMLElement[] = []
 afterEach(() => {
@@ -39,7 +39,7 @@ describe('server rendering and hydration', () => {
       hydrateRoot(container, app, { onRecoverableError: recoverable })
     })
     const iframe = container.querySelector('iframe')!
-    await vi.waitFor(() => expect(iframe.getAttribute('src')).toMatch(/^http/))
+    await waitFor(() => expect(iframe.getAttribute('src')).toMatch(/^http/))
     expect(error).not.toHaveBeenCalled()
     expect(recoverable).not.toHaveBeenCalled()
     error.mockRestore()
@@ -52,7 +52,7 @@ describe('server rendering and hydration', () => {
       if (e.source === iframe.contentWindow && e.data?.__frame === 'loaded') ok(removeEventListener('message', once))
     }))
     iframe.contentWindow!.postMessage({ __steps: [{ post: { type: 'envelope-created', envelopeId: 'envelope_1', externalId: null } }] }, '*')
-    await vi.waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalledWith({ envelopeId: 'envelope_1' }))
+    await waitFor(() => expect(onEnvelopeCreated).toHaveBeenCalledWith({ envelopeId: 'envelope_1' }))
   })
 
   it('the hydration check sees a real mismatch', () => {
