@@ -6,6 +6,7 @@ import { authenticate } from './auth/principal.js'
 import { ApiError } from './errors.js'
 import { adminRoutes } from './api/admin.js'
 import { attachmentRoutes } from './api/attachment.js'
+import { deprecatedRoutes } from './api/deprecated.js'
 import { embeddingRoutes } from './api/embedding.js'
 import { envelopeRoutes } from './api/envelope.js'
 import { fieldRoutes } from './api/field.js'
@@ -77,6 +78,7 @@ function api(ctx: HostContext) {
   r.route('/', recipientRoutes(ctx))
   r.route('/', fieldRoutes(ctx))
   r.route('/', attachmentRoutes(ctx))
+  r.route('/', deprecatedRoutes(ctx))
   r.route('/', envelopeRoutes(ctx))
   return r
 }

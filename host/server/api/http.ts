@@ -55,7 +55,12 @@ export interface UploadedPdf {
 export const MAX_FILES = 20
 
 /** A multipart request: the `payload` part as JSON (validated) and every `files` part as a checked PDF. */
-export async function multipartBody<S extends z.ZodType>(c: Ctx, schema: S): Promise<{ payload: z.infer<S>; files: UploadedPdf[] }> {
+export async function multipartBody<S extends z.ZodType>(
+  c: Ctx,
+  schema: S,
+  /** The names of the file parts (the deprecated create routes also take the old single `file`). */
+  fileParts: string[] = ['files', 'files[]'],
+): Promise<{ payload: z.infer<S>; files: UploadedPdf[] }> {
   if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
     throw badRequest('the request must be multipart/form-data with a payload part and files parts')
   }
@@ -77,7 +82,7 @@ export async function multipartBody<S extends z.ZodType>(c: Ctx, schema: S): Pro
   }
   const parsed = parse(schema, payload, ['payload'])
   // `files[]` is how some clients (the deployed service's SDK among them) name the repeated part.
-  const parts = [...form.getAll('files'), ...form.getAll('files[]')]
+  const parts = fileParts.flatMap((name) => form.getAll(name))
   if (parts.length > MAX_FILES) throw badRequest(`at most ${MAX_FILES} files per request`, [issue(['files'], `At most ${MAX_FILES} files`)])
   const files: UploadedPdf[] = []
   for (const [i, part] of parts.entries()) {

@@ -12,7 +12,7 @@ import { clientOf, jsonBody, parse, pdfResponse, principal, publicOrigin, type A
 import { EnvelopeId, NumericId } from './schemas.js'
 
 // The deployed service's clients also send these e-mail settings; accepted and not used.
-const DistributeMeta = DocumentMetaPatchSchema.extend({ emailId: z.string().nullish(), emailReplyTo: z.string().nullish() })
+export const DistributeMeta = DocumentMetaPatchSchema.extend({ emailId: z.string().nullish(), emailReplyTo: z.string().nullish() })
 const DistributeBody = z.object({ envelopeId: EnvelopeId, meta: DistributeMeta.optional() })
 const RedistributeBody = z.object({ envelopeId: EnvelopeId, recipients: z.array(NumericId).min(1).max(100) })
 const CancelBody = z.object({ envelopeId: EnvelopeId, reason: z.string().trim().max(500).optional() })

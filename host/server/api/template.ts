@@ -13,7 +13,7 @@ const DuplicateBody = z.object({
   includeFields: z.boolean().optional(),
 })
 
-const UsePayload = z.object({
+export const UsePayload = z.object({
   envelopeId: EnvelopeId,
   title: z.string().trim().min(1).max(255).optional(),
   externalId: z.string().max(255).nullish(),

@@ -4,7 +4,8 @@ import type { Db, Queryable } from '../db/index.js'
 import { emit, updatedEvent } from '../events/index.js'
 import { touch } from './fields.js'
 import { findEnvelope, findParent, loadEnvelope, type EnvelopeRow } from './resources.js'
-import { assertEditable } from './status.js'
+import { assertEditable, type EnvelopeType } from './status.js'
+import { notFound } from '../errors.js'
 
 /** After any change to an envelope or its parts: bump updatedAt and emit its type's update event. */
 export async function recordChange(tx: Queryable, p: Principal, e: EnvelopeRow): Promise<void> {
@@ -15,9 +16,13 @@ export async function recordChange(tx: Queryable, p: Principal, e: EnvelopeRow):
 }
 
 /** What an edit addresses: an envelope by id, or the envelope owning a child row. */
-export type EditTarget =
+export type EditTarget = (
   | { envelopeId: string }
   | { table: Parameters<typeof findParent>[2]; id: string | number; what: string }
+) & {
+  /** Only an envelope of this type qualifies; another is 404 (the deprecated document/template routes). */
+  type?: EnvelopeType | undefined
+}
 
 /**
  * One edit of an envelope's parts, in one transaction: lock the envelope the principal may see,
@@ -34,6 +39,7 @@ export function editEnvelope<T>(
       'envelopeId' in target
         ? await findEnvelope(tx, p, target.envelopeId, true)
         : await findParent(tx, p, target.table, target.id, target.what, true)
+    if (target.type && e.type !== target.type) throw notFound('envelopeId' in target ? 'envelope' : target.what)
     assertEditable(e)
     const result = await work(tx, e)
     await recordChange(tx, p, e)

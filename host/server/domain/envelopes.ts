@@ -1,9 +1,21 @@
 import type { Principal } from '../auth/principal.js'
-import type { Queryable } from '../db/index.js'
+import type { UploadedPdf } from '../api/http.js'
+import type { RecipientInput } from '../api/schemas.js'
+import { CHANNELS } from '../cache.js'
+import { iso, type Queryable } from '../db/index.js'
+import { badRequest, issue, type ApiIssue } from '../errors.js'
+import { emit } from '../events/index.js'
+import { mailCancelled } from '../mail/notify.js'
+import { audit, type Actor } from './audit.js'
+import { recordChange } from './changes.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
+import { insertFields, placementIssues, throwIfIssues, type FieldPlacement } from './fields.js'
 import { newId } from './ids.js'
+import { insertItems } from './items.js'
 import { countDocument } from './plans.js'
-import type { EnvelopeType } from './status.js'
+import { insertRecipients } from './recipients.js'
+import { findEnvelope, loadEnvelope, type Envelope } from './resources.js'
+import { assertEditable, deletionKind, type EnvelopeType } from './status.js'
 
 export interface NewEnvelope {
   type: EnvelopeType
@@ -43,4 +55,128 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
     ],
   )
   return id
+}
+
+// ---- operations on whole envelopes (every door: API v2, the deprecated route maps) ----------
+
+export interface CreateFieldInput {
+  /** The file the field is on: its index among the uploaded files, or its file name (default 0). */
+  identifier?: number | string | undefined
+  type: string
+  page: number
+  positionX: number
+  positionY: number
+  width: number
+  height: number
+  fieldMeta?: Record<string, unknown> | null | undefined
+}
+
+export interface CreateEnvelopeInput {
+  type: EnvelopeType
+  title?: string | undefined
+  externalId?: string | null | undefined
+  visibility?: string | undefined
+  meta?: Partial<DocumentMeta> | undefined
+  recipients?: (RecipientInput & { fields?: CreateFieldInput[] | undefined })[] | undefined
+}
+
+/**
+ * A new envelope from uploaded PDFs, with its recipients and their fields (each field on the
+ * file its `identifier` names). Checks everything before writing; DOCUMENT_CREATED or
+ * TEMPLATE_CREATED. Issue paths are under `payload`.
+ */
+export async function createEnvelope(
+  tx: Queryable,
+  p: Principal,
+  actor: Actor,
+  payload: CreateEnvelopeInput,
+  files: UploadedPdf[],
+): Promise<string> {
+  if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
+  // Resolve each field's file before writing anything.
+  const issues: ApiIssue[] = []
+  const pending: { recipient: number; field: Omit<FieldPlacement, 'recipientId' | 'envelopeItemId'>; file: number }[] = []
+  for (const [ri, rec] of (payload.recipients ?? []).entries()) {
+    for (const [fi, f] of (rec.fields ?? []).entries()) {
+      const path = ['payload', 'recipients', ri, 'fields', fi]
+      const id = f.identifier ?? 0
+      const file = typeof id === 'number' ? (id < files.length ? id : -1) : files.findIndex((x) => x.name === id)
+      if (file < 0) {
+        issues.push(issue([...path, 'identifier'], `No uploaded file matches identifier ${JSON.stringify(id)}`))
+        continue
+      }
+      const pseudoItems = [{ id: String(file), page_count: files[file]!.pageCount }]
+      issues.push(...placementIssues({ ...f, recipientId: 0, envelopeItemId: String(file) }, path, pseudoItems, null))
+      const { identifier: _i, ...placement } = f
+      pending.push({ recipient: ri, field: placement, file })
+    }
+  }
+  throwIfIssues(issues)
+
+  const id = await insertEnvelope(tx, p, {
+    type: payload.type,
+    source: payload.type,
+    title: payload.title ?? files[0]!.name.replace(/\.pdf$/i, '').slice(0, 255),
+    externalId: payload.externalId,
+    visibility: payload.visibility,
+    meta: payload.meta,
+  })
+  const items = await insertItems(tx, id, files)
+  const recipients = await insertRecipients(tx, id, payload.recipients ?? [])
+  await insertFields(
+    tx,
+    id,
+    pending.map((f) => ({ ...f.field, recipientId: recipients[f.recipient]!.id, envelopeItemId: items[f.file]!.id })),
+  )
+  await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', await loadEnvelope(tx, p, id))
+  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { title: payload.title ?? null, type: payload.type })
+  return id
+}
+
+export interface UpdateEnvelopeInput {
+  envelopeId: string
+  data?: { title?: string | undefined; externalId?: string | null | undefined; visibility?: string | undefined } | undefined
+  meta?: Partial<DocumentMeta> | undefined
+}
+
+/** A draft's title, external id, visibility and settings; the envelope as it is now. */
+export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, input: UpdateEnvelopeInput): Promise<Envelope> {
+  const e = await findEnvelope(tx, p, input.envelopeId, true)
+  assertEditable(e)
+  const d = input.data ?? {}
+  await tx.query(
+    `update envelopes set title = coalesce($2, title), visibility = coalesce($3, visibility),
+       external_id = case when $4 then $5 else external_id end, document_meta = $6
+     where id = $1`,
+    [
+      e.id,
+      d.title ?? null,
+      d.visibility ?? null,
+      d.externalId !== undefined,
+      d.externalId ?? null,
+      JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }),
+    ],
+  )
+  await recordChange(tx, p, e)
+  await audit(tx, e, 'DOCUMENT_META_UPDATED', actor, { data: input.data ?? {}, meta: input.meta ?? {} })
+  return loadEnvelope(tx, p, e.id)
+}
+
+/** Deletes an envelope: a draft for good, a sent one kept (soft) with its recipients told. */
+export async function deleteEnvelope(tx: Queryable, p: Principal, actor: Actor, envelopeId: string): Promise<void> {
+  const e = await findEnvelope(tx, p, envelopeId, true)
+  const snapshot = await loadEnvelope(tx, p, e.id)
+  // Recipients of a sent document hear that it is gone.
+  if (e.status === 'PENDING') await mailCancelled(tx, e.id)
+  if (deletionKind(e.status) === 'hard') await tx.query('delete from envelopes where id = $1', [e.id])
+  else {
+    const [row] = await tx.query<{ deleted_at: Date }>(
+      'update envelopes set deleted_at = now(), updated_at = now() where id = $1 returning deleted_at',
+      [e.id],
+    )
+    snapshot.deletedAt = iso(row!.deleted_at)
+  }
+  await tx.notify(CHANNELS.envelopes, e.id)
+  await audit(tx, e, 'DOCUMENT_DELETED', actor, { kind: deletionKind(e.status) })
+  await emit(tx, e.team_id, e.type === 'DOCUMENT' ? 'DOCUMENT_CANCELLED' : 'TEMPLATE_DELETED', snapshot)
 }

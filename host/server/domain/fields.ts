@@ -1,6 +1,13 @@
-import type { Queryable } from '../db/index.js'
-import { badRequest, issue, type ApiIssue } from '../errors.js'
-import type { FieldRow, ItemRow } from './resources.js'
+import type { z } from 'zod'
+import type { Principal } from '../auth/principal.js'
+import type { CoordinateField, PlaceholderField } from '../api/schemas.js'
+import type { Db, Queryable } from '../db/index.js'
+import { badRequest, issue, notFound, type ApiIssue } from '../errors.js'
+import { placeFromPlaceholders } from '../pdf/placeholders.js'
+import { editEnvelope } from './changes.js'
+import { itemsOf } from './items.js'
+import { findParent, type EnvelopeRow, type FieldRow, type ItemRow } from './resources.js'
+import type { EnvelopeType } from './status.js'
 
 export interface FieldPlacement {
   recipientId: number
@@ -67,4 +74,116 @@ export async function insertFields(tx: Queryable, envelopeId: string, list: Fiel
 
 export async function touch(tx: Queryable, envelopeId: string): Promise<void> {
   await tx.query('update envelopes set updated_at = now() where id = $1', [envelopeId])
+}
+
+// ---- field operations (every door: API v2, the deprecated route maps) ------------------------
+// Each may be limited to envelopes of one `type` (another is 404): the deprecated
+// /document/... and /template/... routes.
+
+export type CoordinateEntry = z.infer<typeof CoordinateField>
+export type PlaceholderEntry = z.infer<typeof PlaceholderField>
+/** Entries already checked against their schema, with their index in the request. */
+export interface FieldEntries {
+  coordinate: { index: number; value: CoordinateEntry }[]
+  placeholder: { index: number; value: PlaceholderEntry }[]
+}
+
+export interface FieldPatch {
+  id: number
+  recipientId?: number | undefined
+  envelopeItemId?: string | undefined
+  type?: string | undefined
+  page?: number | undefined
+  positionX?: number | undefined
+  positionY?: number | undefined
+  width?: number | undefined
+  height?: number | undefined
+  fieldMeta?: Record<string, unknown> | null | undefined
+}
+
+const recipientIdsOf = async (tx: Queryable, envelopeId: string) =>
+  new Set((await tx.query<{ id: number }>('select id from recipients where envelope_id = $1', [envelopeId])).map((x) => x.id))
+
+/** Places fields on a draft (by coordinates, or where placeholder text occurs); stored in request order. */
+export function createFields(db: Db, p: Principal, envelopeId: string, entries: FieldEntries, type?: EnvelopeType): Promise<FieldRow[]> {
+  return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => {
+    const items = await itemsOf(tx, e.id)
+    const recipients = await recipientIdsOf(tx, e.id)
+    const placed: { index: number; field: FieldPlacement }[] = []
+    const issues: ApiIssue[] = []
+    for (const { index, value } of entries.coordinate) {
+      const field = { ...value, envelopeItemId: value.envelopeItemId ?? items[0]!.id }
+      issues.push(...placementIssues(field, ['data', index], items, recipients))
+      placed.push({ index, field })
+    }
+    if (entries.placeholder.length) {
+      const found = await placeFromPlaceholders(tx, items, entries.placeholder)
+      for (const f of found.issues) issues.push(f)
+      for (const f of found.fields) {
+        issues.push(...placementIssues(f.field, ['data', f.index], items, recipients))
+        placed.push(f)
+      }
+    }
+    throwIfIssues(issues)
+    // Stored in request order, however each entry was placed.
+    placed.sort((a, b) => a.index - b.index)
+    return insertFields(tx, e.id, placed.map((x) => x.field))
+  })
+}
+
+/** Changes fields of a draft: each patch merged onto the stored field, then checked like a new one. */
+export function updateFields(db: Db, p: Principal, envelopeId: string, data: FieldPatch[], type?: EnvelopeType): Promise<FieldRow[]> {
+  return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => {
+    const items = await itemsOf(tx, e.id)
+    const recipients = await recipientIdsOf(tx, e.id)
+    const existing = new Map((await tx.query<FieldRow>('select * from fields where envelope_id = $1', [e.id])).map((f) => [f.id, f]))
+    const issues: ApiIssue[] = []
+    const merged: { id: number; field: FieldPlacement }[] = []
+    for (const [i, d] of data.entries()) {
+      const old = existing.get(d.id)
+      if (!old) {
+        issues.push(issue(['data', i, 'id'], 'Field not found in this envelope'))
+        continue
+      }
+      const field: FieldPlacement = {
+        recipientId: d.recipientId ?? old.recipient_id,
+        envelopeItemId: d.envelopeItemId ?? old.envelope_item_id,
+        type: d.type ?? old.type,
+        page: d.page ?? old.page,
+        positionX: d.positionX ?? old.position_x,
+        positionY: d.positionY ?? old.position_y,
+        width: d.width ?? old.width,
+        height: d.height ?? old.height,
+        fieldMeta: d.fieldMeta === undefined ? old.field_meta : d.fieldMeta,
+      }
+      issues.push(...placementIssues(field, ['data', i], items, recipients))
+      merged.push({ id: d.id, field })
+    }
+    throwIfIssues(issues)
+    const out: FieldRow[] = []
+    for (const { id, field: f } of merged) {
+      const [row] = await tx.query<FieldRow>(
+        `update fields set recipient_id = $2, envelope_item_id = $3, type = $4, page = $5, position_x = $6, position_y = $7,
+           width = $8, height = $9, field_meta = $10 where id = $1 returning *`,
+        [id, f.recipientId, f.envelopeItemId, f.type, f.page, f.positionX, f.positionY, f.width, f.height, f.fieldMeta == null ? null : JSON.stringify(f.fieldMeta)],
+      )
+      out.push(row!)
+    }
+    return out
+  })
+}
+
+export async function deleteField(db: Db, p: Principal, fieldId: number, type?: EnvelopeType): Promise<void> {
+  await editEnvelope(db, p, { table: 'fields', id: fieldId, what: 'field', type }, async (tx) => {
+    await tx.query('delete from fields where id = $1', [fieldId])
+  })
+}
+
+/** A field with the envelope it is on. */
+export async function getField(db: Queryable, p: Principal, fieldId: number, type?: EnvelopeType): Promise<{ field: FieldRow; envelope: EnvelopeRow }> {
+  const envelope = await findParent(db, p, 'fields', fieldId, 'field')
+  if (type && envelope.type !== type) throw notFound('field')
+  const [field] = await db.query<FieldRow>('select * from fields where id = $1', [fieldId])
+  if (!field) throw notFound('field')
+  return { field, envelope }
 }

@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import { iso, type Queryable } from '../db/index.js'
-import { ApiError, notFound } from '../errors.js'
+import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { secondaryId } from './ids.js'
 import type { EnvelopeStatus, EnvelopeType } from './status.js'
@@ -246,4 +246,60 @@ export async function findParent(
     // Name what was asked for, not its envelope.
     throw err instanceof ApiError && err.status === 404 ? notFound(what) : err
   }
+}
+
+/** One page of the envelopes this principal sees (newest first, no fields), and how many there are. */
+export async function listEnvelopes(
+  db: Queryable,
+  p: Principal,
+  q: { type?: EnvelopeType | undefined; page: number; perPage: number },
+): Promise<{ data: Envelope[]; count: number }> {
+  const params: unknown[] = []
+  const where = q.type ? `e.type = $${params.push(q.type)}` : ''
+  const all = [...params]
+  const cond = visibleTo(p, all)
+  const [{ count }] = (await db.query<{ count: number }>(
+    `select count(*)::int as count from envelopes e where ${cond}${where ? ` and ${where}` : ''}`,
+    all,
+  )) as [{ count: number }]
+  const data = await loadEnvelopes(db, p, where, params, {
+    withFields: false,
+    tail: `order by e.created_at desc, e.id desc limit ${q.perPage} offset ${(q.page - 1) * q.perPage}`,
+  })
+  return { data, count }
+}
+
+/** Envelopes by envelope id or by legacy number (documentId / templateId), in the order asked; unseen ones left out. */
+export async function getManyEnvelopes(
+  db: Queryable,
+  p: Principal,
+  ids: { type: 'documentId' | 'templateId' | 'envelopeId'; ids: (string | number)[] },
+): Promise<Envelope[]> {
+  const wrong = ids.ids.findIndex((v) => (ids.type === 'envelopeId' ? typeof v !== 'string' : typeof v !== 'number'))
+  if (wrong >= 0) {
+    throw badRequest(`ids.ids must all be ${ids.type === 'envelopeId' ? 'strings' : 'numbers'}`, [
+      issue(['ids', 'ids', wrong], ids.type === 'envelopeId' ? 'Expected an envelope id' : 'Expected a number'),
+    ])
+  }
+  if (!ids.ids.length) return []
+  const where =
+    ids.type === 'envelopeId'
+      ? 'e.id = any($1::text[])'
+      : `e.type = '${ids.type === 'documentId' ? 'DOCUMENT' : 'TEMPLATE'}' and e.secondary_number = any($1::int[])`
+  const found = await loadEnvelopes(db, p, where, [ids.ids], { withFields: true })
+  // In the order asked for.
+  const key = (e: Envelope) => (ids.type === 'envelopeId' ? e.id : Number(e.secondaryId.split('_')[1]))
+  const byKey = new Map<string | number, Envelope>(found.map((e) => [key(e), e]))
+  return ids.ids.flatMap((k) => byKey.get(k) ?? [])
+}
+
+/** The live envelope of this type with this legacy number (documentId / templateId); 404 when not visible. */
+export async function findByNumber(db: Queryable, p: Principal, type: EnvelopeType, n: number): Promise<EnvelopeRow> {
+  const params: unknown[] = [type, n]
+  const [row] = await db.query<EnvelopeRow>(
+    `select e.* from envelopes e where e.type = $1 and e.secondary_number = $2 and ${visibleTo(p, params)}`,
+    params,
+  )
+  if (!row) throw notFound(type === 'DOCUMENT' ? 'document' : 'template')
+  return row
 }

@@ -1,0 +1,134 @@
+/**
+ * The deprecated field, recipient and attachment routes under /document and /template: legacy
+ * numbers and old field names translated, then the operations of /envelope/field, /recipient and
+ * /attachment, limited to envelopes of the route's type.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { createAttachment, deleteAttachment, listAttachments, updateAttachment } from '../domain/attachments.js'
+import { createFields, deleteField, getField, updateFields } from '../domain/fields.js'
+import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
+import { badRequest, issue } from '../errors.js'
+import { AttachmentData, AttachmentId } from './attachment.js'
+import { ID_KEY, TYPE, legacyField, newFieldNames, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
+import { FieldPatch, parseFieldEntries } from './field.js'
+import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { RecipientPatch, numericParam } from './recipient.js'
+import { NumericId, RecipientInput } from './schemas.js'
+
+const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown() }).partial()
+
+/** Renames each entry's keys, then validates the list (issue paths name the legacy key and entry). */
+const entries = <S extends z.ZodType>(schema: S, map: (v: unknown) => unknown, min = 1, max = 500) =>
+  z.array(z.preprocess(map, schema)).min(min).max(max)
+
+export function partRoutes(ctx: HostContext, kind: Kind) {
+  const r = new Hono<AppEnv>()
+  const type = TYPE[kind]
+  const base = `/${kind}`
+
+  /** The envelope a body's documentId / templateId names (resolved before the operation locks it). */
+  const envelopeOf = async (c: Ctx, body: Record<string, unknown>) => {
+    const key = ID_KEY[kind]
+    const n = NumericId.safeParse(body[key])
+    if (!n.success) throw badRequest(`invalid request: ${key}: Expected a ${kind} id (a positive integer)`, [issue([key], 'Expected a positive integer')])
+    return resolve(ctx.db, principal(c), kind, n.data)
+  }
+
+  // ---- fields --------------------------------------------------------------------------------
+  const createFieldsFrom = async (c: Ctx, body: Record<string, unknown>, list: unknown[]) => {
+    const e = await envelopeOf(c, body)
+    return { e, rows: await createFields(ctx.db, principal(c), e.id, parseFieldEntries(list.map(newFieldNames)), type) }
+  }
+  r.post(`${base}/field/create`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ field: z.record(z.string(), z.unknown()) }))
+    const { e, rows } = await createFieldsFrom(c, body, [body.field])
+    return c.json(legacyField(rows[0]!, e))
+  })
+  r.post(`${base}/field/create-many`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ fields: z.array(z.unknown()).min(1).max(500) }))
+    const { e, rows } = await createFieldsFrom(c, body, body.fields)
+    return c.json({ fields: rows.map((f) => legacyField(f, e)) })
+  })
+  r.post(`${base}/field/update`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ field: z.preprocess(newFieldNames, FieldPatch) }))
+    const e = await envelopeOf(c, body)
+    const [row] = await updateFields(ctx.db, principal(c), e.id, [body.field], type)
+    return c.json(legacyField(row!, e))
+  })
+  r.post(`${base}/field/update-many`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ fields: entries(FieldPatch, newFieldNames) }))
+    const e = await envelopeOf(c, body)
+    const rows = await updateFields(ctx.db, principal(c), e.id, body.fields, type)
+    return c.json({ fields: rows.map((f) => legacyField(f, e)) })
+  })
+  r.post(`${base}/field/delete`, async (c) => {
+    const { fieldId } = await jsonBody(c, z.object({ fieldId: NumericId }))
+    await deleteField(ctx.db, principal(c), fieldId, type)
+    return c.json({ success: true })
+  })
+  r.get(`${base}/field/:id{[0-9]+}`, async (c) => {
+    const { field, envelope } = await getField(ctx.db, principal(c), numericParam(c.req.param('id'), 'field'), type)
+    return c.json(legacyField(field, envelope))
+  })
+
+  // ---- recipients ----------------------------------------------------------------------------
+  const NewRecipient = z.preprocess(withoutAuthOptions, RecipientInput)
+  const ChangedRecipient = z.preprocess(withoutAuthOptions, RecipientPatch)
+  r.post(`${base}/recipient/create`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ recipient: NewRecipient }))
+    const e = await envelopeOf(c, body)
+    const [out] = await createRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
+    return c.json(out)
+  })
+  r.post(`${base}/recipient/create-many`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ recipients: z.array(NewRecipient).min(1).max(100) }))
+    const e = await envelopeOf(c, body)
+    return c.json({ recipients: await createRecipients(ctx.db, principal(c), e.id, body.recipients, type) })
+  })
+  r.post(`${base}/recipient/update`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ recipient: ChangedRecipient }))
+    const e = await envelopeOf(c, body)
+    const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
+    return c.json(out)
+  })
+  r.post(`${base}/recipient/update-many`, async (c) => {
+    const body = await jsonBody(c, Legacy.extend({ recipients: z.array(ChangedRecipient).min(1).max(100) }))
+    const e = await envelopeOf(c, body)
+    return c.json({ recipients: await updateRecipients(ctx.db, principal(c), e.id, body.recipients, type) })
+  })
+  r.post(`${base}/recipient/delete`, async (c) => {
+    const { recipientId } = await jsonBody(c, z.object({ recipientId: NumericId }))
+    await deleteRecipient(ctx.db, principal(c), recipientId, type)
+    return c.json({ success: true })
+  })
+  r.get(`${base}/recipient/:id{[0-9]+}`, async (c) => {
+    return c.json(await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient'), type))
+  })
+
+  // ---- attachments (documents only) ----------------------------------------------------------
+  if (kind === 'document') {
+    r.get('/document/attachment', async (c) => {
+      const q = parse(z.object({ documentId: z.coerce.number().pipe(NumericId) }), c.req.query())
+      const e = await resolve(ctx.db, principal(c), kind, q.documentId)
+      return c.json({ data: await listAttachments(ctx.db, principal(c), e.id, undefined, type) })
+    })
+    r.post('/document/attachment/create', async (c) => {
+      const body = await jsonBody(c, Legacy.extend({ data: AttachmentData }))
+      const e = await envelopeOf(c, body)
+      return c.json({ id: await createAttachment(ctx.db, principal(c), e.id, body.data, type) })
+    })
+    r.post('/document/attachment/update', async (c) => {
+      const body = await jsonBody(c, z.object({ id: AttachmentId, data: AttachmentData }))
+      await updateAttachment(ctx.db, principal(c), body.id, body.data, type)
+      return c.json({ success: true })
+    })
+    r.post('/document/attachment/delete', async (c) => {
+      const { id } = await jsonBody(c, z.object({ id: AttachmentId }))
+      await deleteAttachment(ctx.db, principal(c), id, type)
+      return c.json({ success: true })
+    })
+  }
+
+  return r
+}

@@ -1,0 +1,79 @@
+/**
+ * What the deprecated v2 route maps share: the legacy kinds (document / template), translating
+ * legacy numbers to envelopes, old field names to new ones, and the legacy views of resources.
+ * Nothing here decides a rule: every route calls the domain operation its v2 replacement calls.
+ */
+import { z } from 'zod'
+import type { Principal } from '../auth/principal.js'
+import type { Queryable } from '../db/index.js'
+import { findByNumber, toField, type Envelope, type EnvelopeRow, type FieldRow } from '../domain/resources.js'
+import type { EnvelopeType } from '../domain/status.js'
+import { NumericId } from './schemas.js'
+
+export type Kind = 'document' | 'template'
+export const TYPE: Record<Kind, EnvelopeType> = { document: 'DOCUMENT', template: 'TEMPLATE' }
+/** The body key naming a legacy number: documentId / templateId. */
+export const ID_KEY = { document: 'documentId', template: 'templateId' } as const
+
+/** A body's legacy number (`documentId` or `templateId`), validated. */
+export const legacyId = (kind: Kind) => z.object({ [ID_KEY[kind]]: NumericId }) as z.ZodObject<Record<string, typeof NumericId>>
+
+/** The envelope of this kind with this legacy number; the other kind's number is 404. */
+export const resolve = (db: Queryable, p: Principal, kind: Kind, n: number): Promise<EnvelopeRow> => findByNumber(db, p, TYPE[kind], n)
+
+/** Old field names (`pageNumber`, `pageX`, `pageY`) renamed to the new ones, unless the new one is given. */
+const RENAMES: [string, string][] = [
+  ['pageNumber', 'page'],
+  ['pageX', 'positionX'],
+  ['pageY', 'positionY'],
+]
+export function newFieldNames(entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry
+  const out: Record<string, unknown> = { ...(entry as Record<string, unknown>) }
+  for (const [from, to] of RENAMES) {
+    if (from in out) {
+      if (!(to in out)) out[to] = out[from]
+      delete out[from]
+    }
+  }
+  return out
+}
+
+/** Keys the deployed service takes and this host does not keep (auth options): dropped, not refused. */
+export function withoutAuthOptions(entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry
+  const { accessAuth: _a, actionAuth: _b, ...rest } = entry as Record<string, unknown>
+  return rest
+}
+
+const numberOf = (env: Pick<Envelope, 'secondaryId'>) => Number(env.secondaryId.split('_')[1])
+
+/** A field as the legacy routes answer: the v2 field plus its legacy number and old coordinate names. */
+export function legacyFieldOf(f: ReturnType<typeof toField>, type: EnvelopeType, n: number) {
+  return {
+    ...f,
+    documentId: type === 'DOCUMENT' ? n : null,
+    templateId: type === 'TEMPLATE' ? n : null,
+    pageNumber: f.page,
+    pageX: f.positionX,
+    pageY: f.positionY,
+  }
+}
+export const legacyField = (row: FieldRow, e: Pick<EnvelopeRow, 'type' | 'secondary_number'>) => legacyFieldOf(toField(row), e.type, e.secondary_number)
+
+/**
+ * A document or template as the legacy routes answer: the v2 envelope with `id` its legacy
+ * number, `envelopeId` its envelope id, `documentId`/`templateId`, and legacy fields.
+ */
+export function legacyEnvelope(env: Envelope) {
+  const n = numberOf(env)
+  const { fields, ...rest } = env as Envelope & { fields?: ReturnType<typeof toField>[] }
+  return {
+    ...rest,
+    id: n,
+    envelopeId: env.id,
+    documentId: env.type === 'DOCUMENT' ? n : null,
+    templateId: env.type === 'TEMPLATE' ? n : null,
+    ...(fields ? { fields: fields.map((f) => legacyFieldOf(f, env.type, n)) } : {}),
+  }
+}

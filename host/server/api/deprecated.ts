@@ -1,0 +1,258 @@
+/**
+ * The deprecated v2 endpoints (spec "Deprecated v2 endpoints and replacements"): thin translations
+ * onto the operations their replacements call. Legacy numbers (`documentId`, `templateId`) become
+ * envelopes of that type (the other type's number is 404), old field names become new ones, and
+ * answers take the legacy shapes (deprecated-shared.ts). One middleware marks every answer.
+ */
+import { Hono, type MiddlewareHandler } from 'hono'
+import { z } from 'zod'
+import { assertMayCreate } from '../auth/principal.js'
+import { teamActor } from '../domain/audit.js'
+import { createEnvelope, deleteEnvelope, updateEnvelope } from '../domain/envelopes.js'
+import { itemPdf, itemsOf } from '../domain/items.js'
+import { distribute, redistribute } from '../domain/lifecycle.js'
+import { findEnvelope, getManyEnvelopes, listEnvelopes, loadEnvelope } from '../domain/resources.js'
+import { duplicate, useTemplate } from '../domain/templates.js'
+import { badRequest, issue, notFound } from '../errors.js'
+import { ID_KEY, TYPE, legacyEnvelope, newFieldNames, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
+import { partRoutes } from './deprecated-parts.js'
+import { CreatePayload, ListQuery, UpdateBody } from './envelope.js'
+import { clientOf, jsonBody, multipartBody, parse, pdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { DistributeMeta } from './lifecycle.js'
+import { numericParam } from './recipient.js'
+import { NumericId } from './schemas.js'
+import { UsePayload } from './template.js'
+
+/** The removal date (spec "Versioning"). */
+export const SUNSET = 'Sun, 01 Mar 2027 00:00:00 GMT'
+
+/** Deprecated path (after the /api/v2 prefix) -> its replacement; the first match wins. */
+const SUCCESSORS: [RegExp, (m: RegExpMatchArray) => string][] = [
+  [/^\/template$/, () => '/envelope?type=TEMPLATE'],
+  [/^\/document$/, () => '/envelope'],
+  [/^\/(?:document|template)\/get-many$/, () => '/envelope/get-many'],
+  [/^\/(?:document|template)\/create(?:\/beta)?$/, () => '/envelope/create'],
+  [/^\/(?:document|template)\/(update|delete|duplicate)$/, (m) => `/envelope/${m[1]}`],
+  [/^\/document\/(distribute|redistribute)$/, (m) => `/envelope/${m[1]}`],
+  [/^\/template\/use$/, () => '/envelope/use'],
+  [/^\/document\/attachment(\/create|\/update|\/delete)?$/, (m) => `/envelope/attachment${m[1] ?? ''}`],
+  [/^\/document\/[^/]+\/download(?:-beta)?$/, () => '/envelope/item/{envelopeItemId}/download'],
+  [/^\/(?:document|template)\/(field|recipient)\/(create|update)(?:-many)?$/, (m) => `/envelope/${m[1]}/${m[2]}-many`],
+  [/^\/(?:document|template)\/(field|recipient)\/delete$/, (m) => `/envelope/${m[1]}/delete`],
+  [/^\/(?:document|template)\/(field|recipient)\/[^/]+$/, (m) => `/envelope/${m[1]}/{${m[1]}Id}`],
+  [/^\/(?:document|template)\/[^/]+$/, () => '/envelope/{envelopeId}'],
+]
+
+/** Where a deprecated path's replacement lives, under the same prefix (/api/v2 or /api/v2-beta). */
+export function successorOf(path: string): string {
+  const [, prefix = '/api/v2', rest = ''] = /^(\/api\/v2(?:-beta)?)(\/.*)?$/.exec(path) ?? []
+  for (const [re, to] of SUCCESSORS) {
+    const m = rest.match(re)
+    if (m) return prefix + to(m)
+  }
+  return `${prefix}/envelope`
+}
+
+/** Every answer of the module, errors and unknown deprecated paths included. */
+const deprecation: MiddlewareHandler<AppEnv> = async (c, next) => {
+  await next()
+  c.res.headers.set('Deprecation', 'true')
+  c.res.headers.set('Sunset', SUNSET)
+  c.res.headers.set('Link', `<${successorOf(c.req.path)}>; rel="successor-version"`)
+}
+
+/** The legacy number a body names under documentId / templateId (the other key is ignored). */
+function numberIn(kind: Kind, body: Record<string, unknown>): number {
+  const key = ID_KEY[kind]
+  const r = NumericId.safeParse(body[key])
+  if (!r.success) throw badRequest(`invalid request: ${key}: Expected a ${kind} id (a positive integer)`, [issue([key], 'Expected a positive integer')])
+  return r.data
+}
+const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown() }).partial()
+
+/** A legacy create payload as an envelope-create payload: its type, new field names, no auth options. */
+function createPayloadFor(kind: Kind) {
+  return z.preprocess((v) => {
+    if (typeof v !== 'object' || v === null || Array.isArray(v)) return v
+    const o = v as Record<string, unknown>
+    const recipients = Array.isArray(o.recipients)
+      ? o.recipients.map((r) => {
+          const rec = withoutAuthOptions(r) as Record<string, unknown>
+          return Array.isArray(rec?.fields) ? { ...rec, fields: rec.fields.map(newFieldNames) } : rec
+        })
+      : o.recipients
+    return { ...o, type: TYPE[kind], recipients }
+  }, CreatePayload)
+}
+
+const ListLegacy = ListQuery.omit({ type: true })
+const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
+const UseLegacy = z.object({
+  templateId: NumericId,
+  externalId: UsePayload.shape.externalId,
+  recipients: z.array(z.object({ id: NumericId, email: z.email().max(320).optional(), name: z.string().trim().max(255).optional() })).max(100).optional(),
+  prefillFields: UsePayload.shape.prefillFields,
+  distributeDocument: z.boolean().optional(),
+  override: z.object({ title: z.string().trim().min(1).max(255).optional() }).partial().optional(),
+})
+
+function kindRoutes(ctx: HostContext, kind: Kind) {
+  const r = new Hono<AppEnv>()
+  const type = TYPE[kind]
+  const actor = (c: Ctx) => teamActor(principal(c), clientOf(c))
+  const base = `/${kind}`
+
+  r.get(base, async (c) => {
+    const q = parse(ListLegacy, c.req.query())
+    const { data, count } = await listEnvelopes(ctx.db, principal(c), { type, ...q })
+    return c.json({ data: data.map(legacyEnvelope), count, currentPage: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage) })
+  })
+
+  r.post(`${base}/get-many`, async (c) => {
+    const key = kind === 'document' ? 'documentIds' : 'templateIds'
+    const body = await jsonBody(c, z.object({ [key]: z.array(NumericId).max(100) }))
+    const ids = body[key] as number[]
+    const data = await getManyEnvelopes(ctx.db, principal(c), { type: ID_KEY[kind], ids })
+    return c.json({ data: data.map(legacyEnvelope) })
+  })
+
+  // The legacy single `file` part, or `files` parts as envelope create takes them.
+  for (const path of [`${base}/create`, `${base}/create/beta`]) {
+    r.post(path, async (c) => {
+      const p = principal(c)
+      assertMayCreate(p)
+      const { payload, files } = await multipartBody(c, createPayloadFor(kind), ['file', 'files', 'files[]'])
+      const out = await ctx.db.transaction(async (tx) => {
+        const id = await createEnvelope(tx, p, actor(c), payload, files)
+        return { envelopeId: id, id: (await findEnvelope(tx, p, id)).secondary_number }
+      })
+      return c.json(out)
+    })
+  }
+
+  r.post(`${base}/update`, async (c) => {
+    const p = principal(c)
+    const body = await jsonBody(c, Legacy.extend(UpdateBody.omit({ envelopeId: true }).shape))
+    const n = numberIn(kind, body)
+    const env = await ctx.db.transaction(async (tx) => {
+      const e = await resolve(tx, p, kind, n)
+      return updateEnvelope(tx, p, actor(c), { envelopeId: e.id, data: body.data, meta: body.meta })
+    })
+    return c.json(legacyEnvelope(env))
+  })
+
+  r.post(`${base}/delete`, async (c) => {
+    const p = principal(c)
+    const n = numberIn(kind, await jsonBody(c, Legacy))
+    await ctx.db.transaction(async (tx) => deleteEnvelope(tx, p, actor(c), (await resolve(tx, p, kind, n)).id))
+    return c.json({ success: true })
+  })
+
+  r.post(`${base}/duplicate`, async (c) => {
+    const p = principal(c)
+    assertMayCreate(p)
+    const n = numberIn(kind, await jsonBody(c, Legacy))
+    const out = await ctx.db.transaction(async (tx) => {
+      const id = await duplicate(tx, p, actor(c), { envelopeId: (await resolve(tx, p, kind, n)).id })
+      return { id, [ID_KEY[kind]]: (await findEnvelope(tx, p, id)).secondary_number }
+    })
+    return c.json(out)
+  })
+
+  if (kind === 'document') {
+    r.post('/document/distribute', async (c) => {
+      const p = principal(c)
+      const body = await jsonBody(c, Legacy.extend({ meta: DistributeMeta.optional() }))
+      const n = numberIn(kind, body)
+      const { emailId: _i, emailReplyTo: _r, ...meta } = body.meta ?? {}
+      const env = await ctx.db.transaction(async (tx) => {
+        const e = await resolve(tx, p, kind, n)
+        await distribute(tx, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
+        return loadEnvelope(tx, p, e.id)
+      })
+      return c.json(legacyEnvelope(env))
+    })
+
+    r.post('/document/redistribute', async (c) => {
+      const p = principal(c)
+      const body = await jsonBody(c, Legacy.extend({ recipients: z.array(NumericId).min(1).max(100) }))
+      const n = numberIn(kind, body)
+      await ctx.db.transaction(async (tx) =>
+        redistribute(tx, p, actor(c), { envelopeId: (await resolve(tx, p, kind, n)).id, recipients: body.recipients }, ctx.clock.now()),
+      )
+      return c.json({ success: true })
+    })
+
+    // The first item's PDF: legacy documents have one file.
+    const firstItem = async (c: Ctx) => {
+      const e = await resolve(ctx.db, principal(c), kind, numericParam(c.req.param('id') ?? '', kind))
+      const [item] = await itemsOf(ctx.db, e.id)
+      if (!item) throw notFound('document file')
+      return item
+    }
+    r.get('/document/:id{[0-9]+}/download', async (c) => {
+      const { version } = parse(DownloadQuery, c.req.query())
+      const item = await firstItem(c)
+      const { title, bytes } = await itemPdf(ctx.db, item.id, version)
+      return pdfResponse(c, bytes, title)
+    })
+    r.get('/document/:id{[0-9]+}/download-beta', async (c) => {
+      const { version } = parse(DownloadQuery, c.req.query())
+      const item = await firstItem(c)
+      const prefix = /^\/api\/v2(?:-beta)?/.exec(c.req.path)![0]
+      const { title } = await itemPdf(ctx.db, item.id, version)
+      return c.json({
+        downloadUrl: `${publicOrigin(ctx, c)}${prefix}/envelope/item/${item.id}/download${version ? `?version=${version}` : ''}`,
+        filename: /\.pdf$/i.test(title) ? title : `${title}.pdf`,
+        contentType: 'application/pdf',
+      })
+    })
+  } else {
+    r.post('/template/use', async (c) => {
+      const p = principal(c)
+      assertMayCreate(p)
+      const body = await jsonBody(c, UseLegacy)
+      const env = await ctx.db.transaction(async (tx) => {
+        const t = await resolve(tx, p, kind, body.templateId)
+        const out = await useTemplate(
+          tx,
+          p,
+          actor(c),
+          {
+            envelopeId: t.id,
+            title: body.override?.title,
+            externalId: body.externalId,
+            recipients: body.recipients,
+            prefillFields: body.prefillFields,
+            distributeDocument: body.distributeDocument,
+          },
+          [],
+          ctx.clock.now(),
+        )
+        return loadEnvelope(tx, p, out.envelope.id)
+      })
+      return c.json(legacyEnvelope(env))
+    })
+  }
+
+  r.route('/', partRoutes(ctx, kind))
+
+  // Last: after the fixed paths above and in partRoutes.
+  r.get(`${base}/:id{[0-9]+}`, async (c) => {
+    const p = principal(c)
+    const e = await resolve(ctx.db, p, kind, numericParam(c.req.param('id') ?? '', kind))
+    return c.json(legacyEnvelope(await loadEnvelope(ctx.db, p, e.id)))
+  })
+
+  return r
+}
+
+/** Mounted inside the API (after its gate) at /api/v2 and /api/v2-beta. */
+export function deprecatedRoutes(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  r.use('/document/*', deprecation)
+  r.use('/template/*', deprecation)
+  r.route('/', kindRoutes(ctx, 'document'))
+  r.route('/', kindRoutes(ctx, 'template'))
+  return r
+}
