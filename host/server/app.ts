@@ -1,12 +1,14 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
-import { Hono, type Context, type Next } from 'hono'
+import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate } from './auth/principal.js'
 import { ApiError } from './errors.js'
 import { adminRoutes } from './api/admin.js'
 import { attachmentRoutes } from './api/attachment.js'
-import { deprecatedRoutes } from './api/deprecated.js'
+import { deprecatedRoutes, deprecation } from './api/deprecated.js'
+import { v1Routes } from './api/v1.js'
+import { docsRoutes } from './api/docs.js'
 import { embeddingRoutes } from './api/embedding.js'
 import { envelopeRoutes } from './api/envelope.js'
 import { fieldRoutes } from './api/field.js'
@@ -27,8 +29,11 @@ const PREFLIGHT = {
   'Access-Control-Max-Age': '600',
 }
 
-/** /api/v2 and its /api/v2-beta alias, with or without a path after them. */
-const API_PATH = /^\/api\/v2(?:-beta)?(?:[/?#]|$)/
+/** API v1 also takes PATCH and DELETE. */
+const V1_PREFLIGHT = { ...PREFLIGHT, 'Access-Control-Allow-Methods': 'GET,POST,PATCH,DELETE,OPTIONS' }
+
+/** /api/v2, its /api/v2-beta alias and the deprecated /api/v1, with or without a path after them. */
+const API_PATH = /^\/api\/(?:v2(?:-beta)?|v1)(?:[/?#]|$)/
 
 /**
  * CORS for any origin, no credentials, on every API response (errors and 404s included): the
@@ -43,9 +48,11 @@ export function withApiCors(listener: RequestListener): RequestListener {
   }
 }
 
-/** The API v2 routes, mounted at /api/v2 and at its /api/v2-beta alias. */
-function api(ctx: HostContext) {
-  const r = new Hono<AppEnv>()
+/**
+ * The one gate of every API request (v2, its beta alias, v1): preflights, body size, then who is
+ * calling (an API token, `Authorization: <token>` or `Bearer <token>`, or a presign token).
+ */
+function apiGate(ctx: HostContext, preflight: Record<string, string>): MiddlewareHandler<AppEnv> {
   const tooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body exceeds the limit of ${ctx.config.maxUploadBytes} bytes`)
   const streamingLimit = bodyLimit({
     maxSize: ctx.config.maxUploadBytes,
@@ -57,10 +64,9 @@ function api(ctx: HostContext) {
     c.set('principal', await authenticate(ctx, c.req.header('authorization')))
     await next()
   }
-  // One gate for every API request: CORS, body size, then who is calling.
-  r.use('*', async (c, next) => {
+  return async (c, next) => {
     // Preflights end here; withApiCors gives every API response its Access-Control-Allow-Origin.
-    if (c.req.method === 'OPTIONS') return c.body(null, 204, PREFLIGHT)
+    if (c.req.method === 'OPTIONS') return c.body(null, 204, preflight)
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       // A declared length is checked from the header alone; only a chunked body is metered as read.
       const length = c.req.header('content-length')
@@ -68,7 +74,16 @@ function api(ctx: HostContext) {
       if (Number(length) > ctx.config.maxUploadBytes) throw tooLarge()
     }
     return authenticated(c, next)
-  })
+  }
+}
+
+/** The API v2 routes, mounted at /api/v2 and at its /api/v2-beta alias. */
+function api(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  // The API's self-description (openapi.json, docs): public, so before the gate.
+  r.route('/', docsRoutes())
+  // One gate for every API request: CORS, body size, then who is calling.
+  r.use('*', apiGate(ctx, PREFLIGHT))
   // Fixed paths before the envelope module's /envelope/:id.
   r.route('/', embeddingRoutes(ctx))
   r.route('/', lifecycleRoutes(ctx))
@@ -80,6 +95,15 @@ function api(ctx: HostContext) {
   r.route('/', attachmentRoutes(ctx))
   r.route('/', deprecatedRoutes(ctx))
   r.route('/', envelopeRoutes(ctx))
+  return r
+}
+
+/** The deprecated API v1: marked deprecated first (so the gate's refusals are marked too), then the same gate as v2. */
+function apiV1(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  r.use('*', deprecation)
+  r.use('*', apiGate(ctx, V1_PREFLIGHT))
+  r.route('/', v1Routes(ctx))
   return r
 }
 
@@ -106,6 +130,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   const v2 = api(ctx)
   app.route('/api/v2', v2)
   app.route('/api/v2-beta', v2)
+  app.route('/api/v1', apiV1(ctx))
   app.route('/api/signing', signingApi(ctx))
   app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
   // The local mailbox exists only while no SMTP server is configured.

@@ -10,28 +10,33 @@ export const AttachmentData = z
   .strict()
 export const AttachmentId = z.string().regex(/^attachment_[a-z0-9]+$/, 'Expected an attachment id (attachment_...)')
 
+export const FindQuery = z.object({ envelopeId: EnvelopeId, token: z.string().min(1).max(200).optional() })
+export const CreateBody = z.object({ envelopeId: EnvelopeId, data: AttachmentData })
+export const UpdateBody = z.object({ id: AttachmentId, data: AttachmentData })
+export const DeleteBody = z.object({ id: AttachmentId })
+
 export function attachmentRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
 
   /** `token`, when given, must be a recipient token of the envelope (a recipient's view of it). */
   r.get('/envelope/attachment', async (c) => {
-    const q = parse(z.object({ envelopeId: EnvelopeId, token: z.string().min(1).max(200).optional() }), c.req.query())
+    const q = parse(FindQuery, c.req.query())
     return c.json({ data: await listAttachments(ctx.db, principal(c), q.envelopeId, q.token) })
   })
 
   r.post('/envelope/attachment/create', async (c) => {
-    const body = await jsonBody(c, z.object({ envelopeId: EnvelopeId, data: AttachmentData }))
+    const body = await jsonBody(c, CreateBody)
     return c.json({ id: await createAttachment(ctx.db, principal(c), body.envelopeId, body.data) })
   })
 
   r.post('/envelope/attachment/update', async (c) => {
-    const body = await jsonBody(c, z.object({ id: AttachmentId, data: AttachmentData }))
+    const body = await jsonBody(c, UpdateBody)
     await updateAttachment(ctx.db, principal(c), body.id, body.data)
     return c.json({ success: true })
   })
 
   r.post('/envelope/attachment/delete', async (c) => {
-    const { id } = await jsonBody(c, z.object({ id: AttachmentId }))
+    const { id } = await jsonBody(c, DeleteBody)
     await deleteAttachment(ctx.db, principal(c), id)
     return c.json({ success: true })
   })

@@ -16,11 +16,33 @@ import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } f
 import { RecipientPatch, numericParam } from './recipient.js'
 import { NumericId, RecipientInput } from './schemas.js'
 
-const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown() }).partial()
+export const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown() }).partial()
 
 /** Renames each entry's keys, then validates the list (issue paths name the legacy key and entry). */
 const entries = <S extends z.ZodType>(schema: S, map: (v: unknown) => unknown, min = 1, max = 500) =>
   z.array(z.preprocess(map, schema)).min(min).max(max)
+
+const NewRecipient = z.preprocess(withoutAuthOptions, RecipientInput)
+const ChangedRecipient = z.preprocess(withoutAuthOptions, RecipientPatch)
+
+/** The bodies and queries of the deprecated part routes (the same for /document and /template). */
+export const PartSchemas = {
+  fieldCreate: Legacy.extend({ field: z.record(z.string(), z.unknown()) }),
+  fieldCreateMany: Legacy.extend({ fields: z.array(z.unknown()).min(1).max(500) }),
+  fieldUpdate: Legacy.extend({ field: z.preprocess(newFieldNames, FieldPatch) }),
+  fieldUpdateMany: Legacy.extend({ fields: entries(FieldPatch, newFieldNames) }),
+  fieldDelete: z.object({ fieldId: NumericId }),
+  recipientCreate: Legacy.extend({ recipient: NewRecipient }),
+  recipientCreateMany: Legacy.extend({ recipients: z.array(NewRecipient).min(1).max(100) }),
+  recipientUpdate: Legacy.extend({ recipient: ChangedRecipient }),
+  recipientUpdateMany: Legacy.extend({ recipients: z.array(ChangedRecipient).min(1).max(100) }),
+  recipientDelete: z.object({ recipientId: NumericId }),
+  attachmentQuery: z.object({ documentId: z.coerce.number().pipe(NumericId) }),
+  attachmentCreate: Legacy.extend({ data: AttachmentData }),
+  attachmentUpdate: z.object({ id: AttachmentId, data: AttachmentData }),
+  attachmentDelete: z.object({ id: AttachmentId }),
+}
+const S = PartSchemas
 
 export function partRoutes(ctx: HostContext, kind: Kind) {
   const r = new Hono<AppEnv>()
@@ -41,29 +63,29 @@ export function partRoutes(ctx: HostContext, kind: Kind) {
     return { e, rows: await createFields(ctx.db, principal(c), e.id, parseFieldEntries(list.map(newFieldNames)), type) }
   }
   r.post(`${base}/field/create`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ field: z.record(z.string(), z.unknown()) }))
+    const body = await jsonBody(c, S.fieldCreate)
     const { e, rows } = await createFieldsFrom(c, body, [body.field])
     return c.json(legacyField(rows[0]!, e))
   })
   r.post(`${base}/field/create-many`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ fields: z.array(z.unknown()).min(1).max(500) }))
+    const body = await jsonBody(c, S.fieldCreateMany)
     const { e, rows } = await createFieldsFrom(c, body, body.fields)
     return c.json({ fields: rows.map((f) => legacyField(f, e)) })
   })
   r.post(`${base}/field/update`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ field: z.preprocess(newFieldNames, FieldPatch) }))
+    const body = await jsonBody(c, S.fieldUpdate)
     const e = await envelopeOf(c, body)
     const [row] = await updateFields(ctx.db, principal(c), e.id, [body.field], type)
     return c.json(legacyField(row!, e))
   })
   r.post(`${base}/field/update-many`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ fields: entries(FieldPatch, newFieldNames) }))
+    const body = await jsonBody(c, S.fieldUpdateMany)
     const e = await envelopeOf(c, body)
     const rows = await updateFields(ctx.db, principal(c), e.id, body.fields, type)
     return c.json({ fields: rows.map((f) => legacyField(f, e)) })
   })
   r.post(`${base}/field/delete`, async (c) => {
-    const { fieldId } = await jsonBody(c, z.object({ fieldId: NumericId }))
+    const { fieldId } = await jsonBody(c, S.fieldDelete)
     await deleteField(ctx.db, principal(c), fieldId, type)
     return c.json({ success: true })
   })
@@ -73,32 +95,30 @@ export function partRoutes(ctx: HostContext, kind: Kind) {
   })
 
   // ---- recipients ----------------------------------------------------------------------------
-  const NewRecipient = z.preprocess(withoutAuthOptions, RecipientInput)
-  const ChangedRecipient = z.preprocess(withoutAuthOptions, RecipientPatch)
   r.post(`${base}/recipient/create`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ recipient: NewRecipient }))
+    const body = await jsonBody(c, S.recipientCreate)
     const e = await envelopeOf(c, body)
     const [out] = await createRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
     return c.json(out)
   })
   r.post(`${base}/recipient/create-many`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ recipients: z.array(NewRecipient).min(1).max(100) }))
+    const body = await jsonBody(c, S.recipientCreateMany)
     const e = await envelopeOf(c, body)
     return c.json({ recipients: await createRecipients(ctx.db, principal(c), e.id, body.recipients, type) })
   })
   r.post(`${base}/recipient/update`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ recipient: ChangedRecipient }))
+    const body = await jsonBody(c, S.recipientUpdate)
     const e = await envelopeOf(c, body)
     const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
     return c.json(out)
   })
   r.post(`${base}/recipient/update-many`, async (c) => {
-    const body = await jsonBody(c, Legacy.extend({ recipients: z.array(ChangedRecipient).min(1).max(100) }))
+    const body = await jsonBody(c, S.recipientUpdateMany)
     const e = await envelopeOf(c, body)
     return c.json({ recipients: await updateRecipients(ctx.db, principal(c), e.id, body.recipients, type) })
   })
   r.post(`${base}/recipient/delete`, async (c) => {
-    const { recipientId } = await jsonBody(c, z.object({ recipientId: NumericId }))
+    const { recipientId } = await jsonBody(c, S.recipientDelete)
     await deleteRecipient(ctx.db, principal(c), recipientId, type)
     return c.json({ success: true })
   })
@@ -109,22 +129,22 @@ export function partRoutes(ctx: HostContext, kind: Kind) {
   // ---- attachments (documents only) ----------------------------------------------------------
   if (kind === 'document') {
     r.get('/document/attachment', async (c) => {
-      const q = parse(z.object({ documentId: z.coerce.number().pipe(NumericId) }), c.req.query())
+      const q = parse(S.attachmentQuery, c.req.query())
       const e = await resolve(ctx.db, principal(c), kind, q.documentId)
       return c.json({ data: await listAttachments(ctx.db, principal(c), e.id, undefined, type) })
     })
     r.post('/document/attachment/create', async (c) => {
-      const body = await jsonBody(c, Legacy.extend({ data: AttachmentData }))
+      const body = await jsonBody(c, S.attachmentCreate)
       const e = await envelopeOf(c, body)
       return c.json({ id: await createAttachment(ctx.db, principal(c), e.id, body.data, type) })
     })
     r.post('/document/attachment/update', async (c) => {
-      const body = await jsonBody(c, z.object({ id: AttachmentId, data: AttachmentData }))
+      const body = await jsonBody(c, S.attachmentUpdate)
       await updateAttachment(ctx.db, principal(c), body.id, body.data, type)
       return c.json({ success: true })
     })
     r.post('/document/attachment/delete', async (c) => {
-      const { id } = await jsonBody(c, z.object({ id: AttachmentId }))
+      const { id } = await jsonBody(c, S.attachmentDelete)
       await deleteAttachment(ctx.db, principal(c), id, type)
       return c.json({ success: true })
     })

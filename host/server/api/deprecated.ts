@@ -43,8 +43,35 @@ const SUCCESSORS: [RegExp, (m: RegExpMatchArray) => string][] = [
   [/^\/(?:document|template)\/[^/]+$/, () => '/envelope/{envelopeId}'],
 ]
 
-/** Where a deprecated path's replacement lives, under the same prefix (/api/v2 or /api/v2-beta). */
-export function successorOf(path: string): string {
+/**
+ * API v1 path (after /api/v1) and method -> its v2 replacement (spec "Deprecated v1 endpoints and
+ * replacements"); the first match wins. The method matters: GET and POST /documents differ.
+ */
+const V1_SUCCESSORS: [RegExp, (method: string) => string][] = [
+  [/^\/documents$/, (m) => (m === 'POST' ? '/envelope/create' : '/envelope')],
+  [/^\/templates$/, (m) => (m === 'POST' ? '/envelope/create' : '/envelope?type=TEMPLATE')],
+  [/^\/documents\/[^/]+\/send$/, () => '/envelope/distribute'],
+  [/^\/documents\/[^/]+\/resend$/, () => '/envelope/redistribute'],
+  [/^\/documents\/[^/]+\/download$/, () => '/envelope/item/{envelopeItemId}/download'],
+  [/^\/documents\/[^/]+\/recipients$/, () => '/envelope/recipient/create-many'],
+  [/^\/documents\/[^/]+\/recipients\/[^/]+$/, (m) => (m === 'DELETE' ? '/envelope/recipient/delete' : '/envelope/recipient/update-many')],
+  [/^\/documents\/[^/]+\/fields$/, () => '/envelope/field/create-many'],
+  [/^\/documents\/[^/]+\/fields\/[^/]+$/, (m) => (m === 'DELETE' ? '/envelope/field/delete' : '/envelope/field/update-many')],
+  [/^\/templates\/[^/]+\/(?:create|generate)-document$/, () => '/envelope/use'],
+  [/^\/(?:documents|templates)\/[^/]+$/, (m) => (m === 'DELETE' ? '/envelope/delete' : '/envelope/{envelopeId}')],
+]
+
+/**
+ * Where a deprecated path's replacement lives: under the same prefix (/api/v2 or /api/v2-beta) for
+ * the deprecated v2 paths, under /api/v2 for API v1 paths.
+ */
+export function successorOf(path: string, method = 'GET'): string {
+  const v1 = /^\/api\/v1(\/.*)?$/.exec(path)
+  if (v1) {
+    const rest = v1[1] ?? ''
+    for (const [re, to] of V1_SUCCESSORS) if (re.test(rest)) return `/api/v2${to(method)}`
+    return '/api/v2/envelope'
+  }
   const [, prefix = '/api/v2', rest = ''] = /^(\/api\/v2(?:-beta)?)(\/.*)?$/.exec(path) ?? []
   for (const [re, to] of SUCCESSORS) {
     const m = rest.match(re)
@@ -53,12 +80,12 @@ export function successorOf(path: string): string {
   return `${prefix}/envelope`
 }
 
-/** Every answer of the module, errors and unknown deprecated paths included. */
-const deprecation: MiddlewareHandler<AppEnv> = async (c, next) => {
+/** Every answer of the deprecated v2 paths and of API v1, errors and unknown paths included. */
+export const deprecation: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next()
   c.res.headers.set('Deprecation', 'true')
   c.res.headers.set('Sunset', SUNSET)
-  c.res.headers.set('Link', `<${successorOf(c.req.path)}>; rel="successor-version"`)
+  c.res.headers.set('Link', `<${successorOf(c.req.path, c.req.method)}>; rel="successor-version"`)
 }
 
 /** The legacy number a body names under documentId / templateId (the other key is ignored). */
@@ -68,26 +95,29 @@ function numberIn(kind: Kind, body: Record<string, unknown>): number {
   if (!r.success) throw badRequest(`invalid request: ${key}: Expected a ${kind} id (a positive integer)`, [issue([key], 'Expected a positive integer')])
   return r.data
 }
-const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown() }).partial()
+export const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown() }).partial()
 
-/** A legacy create payload as an envelope-create payload: its type, new field names, no auth options. */
-function createPayloadFor(kind: Kind) {
+/**
+ * A legacy create payload as an envelope-create payload: its type, new field names (`fieldNames`
+ * renames each field's keys; API v1 also renames pageWidth/pageHeight), no auth options.
+ */
+export function createPayloadFor(kind: Kind, fieldNames: (entry: unknown) => unknown = newFieldNames) {
   return z.preprocess((v) => {
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return v
     const o = v as Record<string, unknown>
     const recipients = Array.isArray(o.recipients)
       ? o.recipients.map((r) => {
           const rec = withoutAuthOptions(r) as Record<string, unknown>
-          return Array.isArray(rec?.fields) ? { ...rec, fields: rec.fields.map(newFieldNames) } : rec
+          return Array.isArray(rec?.fields) ? { ...rec, fields: rec.fields.map(fieldNames) } : rec
         })
       : o.recipients
     return { ...o, type: TYPE[kind], recipients }
   }, CreatePayload)
 }
 
-const ListLegacy = ListQuery.omit({ type: true })
-const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
-const UseLegacy = z.object({
+export const ListLegacy = ListQuery.omit({ type: true })
+export const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
+export const UseLegacy = z.object({
   templateId: NumericId,
   externalId: UsePayload.shape.externalId,
   recipients: z.array(z.object({ id: NumericId, email: z.email().max(320).optional(), name: z.string().trim().max(255).optional() })).max(100).optional(),
@@ -95,6 +125,15 @@ const UseLegacy = z.object({
   distributeDocument: z.boolean().optional(),
   override: z.object({ title: z.string().trim().min(1).max(255).optional() }).partial().optional(),
 })
+
+export const UpdateLegacy = Legacy.extend(UpdateBody.omit({ envelopeId: true }).shape)
+export const DistributeLegacy = Legacy.extend({ meta: DistributeMeta.optional() })
+export const RedistributeLegacy = Legacy.extend({ recipients: z.array(NumericId).min(1).max(100) })
+/** get-many's body: `documentIds` or `templateIds`. */
+export const getManyLegacy = (kind: Kind) => {
+  const key = kind === 'document' ? 'documentIds' : 'templateIds'
+  return { key, schema: z.object({ [key]: z.array(NumericId).max(100) }) }
+}
 
 function kindRoutes(ctx: HostContext, kind: Kind) {
   const r = new Hono<AppEnv>()
@@ -109,8 +148,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
   })
 
   r.post(`${base}/get-many`, async (c) => {
-    const key = kind === 'document' ? 'documentIds' : 'templateIds'
-    const body = await jsonBody(c, z.object({ [key]: z.array(NumericId).max(100) }))
+    const { key, schema } = getManyLegacy(kind)
+    const body = await jsonBody(c, schema)
     const ids = body[key] as number[]
     const data = await getManyEnvelopes(ctx.db, principal(c), { type: ID_KEY[kind], ids })
     return c.json({ data: data.map(legacyEnvelope) })
@@ -123,7 +162,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       assertMayCreate(p)
       const { payload, files } = await multipartBody(c, createPayloadFor(kind), ['file', 'files', 'files[]'])
       const out = await ctx.db.transaction(async (tx) => {
-        const id = await createEnvelope(tx, p, actor(c), payload, files)
+        const id = await createEnvelope(tx, p, actor(c), payload, files, { internalVersion: 1 })
         return { envelopeId: id, id: (await findEnvelope(tx, p, id)).secondary_number }
       })
       return c.json(out)
@@ -132,7 +171,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
 
   r.post(`${base}/update`, async (c) => {
     const p = principal(c)
-    const body = await jsonBody(c, Legacy.extend(UpdateBody.omit({ envelopeId: true }).shape))
+    const body = await jsonBody(c, UpdateLegacy)
     const n = numberIn(kind, body)
     const env = await ctx.db.transaction(async (tx) => {
       const e = await resolve(tx, p, kind, n)
@@ -162,7 +201,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
   if (kind === 'document') {
     r.post('/document/distribute', async (c) => {
       const p = principal(c)
-      const body = await jsonBody(c, Legacy.extend({ meta: DistributeMeta.optional() }))
+      const body = await jsonBody(c, DistributeLegacy)
       const n = numberIn(kind, body)
       const { emailId: _i, emailReplyTo: _r, ...meta } = body.meta ?? {}
       const env = await ctx.db.transaction(async (tx) => {
@@ -175,7 +214,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
 
     r.post('/document/redistribute', async (c) => {
       const p = principal(c)
-      const body = await jsonBody(c, Legacy.extend({ recipients: z.array(NumericId).min(1).max(100) }))
+      const body = await jsonBody(c, RedistributeLegacy)
       const n = numberIn(kind, body)
       await ctx.db.transaction(async (tx) =>
         redistribute(tx, p, actor(c), { envelopeId: (await resolve(tx, p, kind, n)).id, recipients: body.recipients }, ctx.clock.now()),

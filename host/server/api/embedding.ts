@@ -8,7 +8,7 @@ import { assertEmbeddingAllowed } from '../domain/plans.js'
 import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
 
 /** An empty body means all defaults. */
-const PresignBody = z
+export const PresignBody = z
   .object({
     expiresIn: z.int().min(PRESIGN_EXPIRES_IN.min).max(PRESIGN_EXPIRES_IN.max).default(PRESIGN_EXPIRES_IN.default),
     scope: z

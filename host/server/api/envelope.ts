@@ -37,12 +37,14 @@ export const ListQuery = z.object({
   perPage: z.coerce.number().int().min(1).max(100).default(20),
 })
 
-const GetManyBody = z.object({
+export const GetManyBody = z.object({
   ids: z.object({
     type: z.enum(['documentId', 'templateId', 'envelopeId']),
     ids: z.array(z.union([z.int().min(1).max(2147483647), z.string().min(1).max(100)])).max(100),
   }),
 })
+
+export const DeleteBody = z.object({ envelopeId: EnvelopeId })
 
 export function envelopeRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
@@ -74,7 +76,7 @@ export function envelopeRoutes(ctx: HostContext) {
 
   r.post('/envelope/delete', async (c) => {
     const p = principal(c)
-    const { envelopeId } = await jsonBody(c, z.object({ envelopeId: EnvelopeId }))
+    const { envelopeId } = await jsonBody(c, DeleteBody)
     await ctx.db.transaction((tx) => deleteEnvelope(tx, p, teamActor(p, clientOf(c)), envelopeId))
     return c.json({ success: true })
   })

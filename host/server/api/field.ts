@@ -8,7 +8,7 @@ import { numericParam } from './recipient.js'
 import { FIELD_TYPES } from '../../../src/protocol/index.js'
 import { CoordinateField, EnvelopeId, FieldMeta, ItemId, NumericId, PlaceholderField } from './schemas.js'
 
-const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(z.unknown()).min(1).max(500) })
+export const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(z.unknown()).min(1).max(500) })
 
 export const FieldPatch = z
   .object({
@@ -24,7 +24,8 @@ export const FieldPatch = z
     fieldMeta: FieldMeta,
   })
   .strict()
-const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(FieldPatch).min(1).max(500) })
+export const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(FieldPatch).min(1).max(500) })
+export const DeleteBody = z.object({ fieldId: NumericId })
 
 /** Each entry parsed on its own, so issues name the entry; all of them reported at once. */
 export function parseFieldEntries(entries: unknown[]): FieldEntries {
@@ -58,7 +59,7 @@ export function fieldRoutes(ctx: HostContext) {
   })
 
   r.post('/envelope/field/delete', async (c) => {
-    const { fieldId } = await jsonBody(c, z.object({ fieldId: NumericId }))
+    const { fieldId } = await jsonBody(c, DeleteBody)
     await deleteField(ctx.db, principal(c), fieldId)
     return c.json({ success: true })
   })

@@ -7,7 +7,8 @@ import { findParent, toItem, type ItemRow } from '../domain/resources.js'
 import { jsonBody, multipartBody, parse, pdfResponse, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId, ItemId } from './schemas.js'
 
-const UpdateMany = z.object({
+export const CreateManyPayload = z.object({ envelopeId: EnvelopeId })
+export const UpdateMany = z.object({
   envelopeId: EnvelopeId,
   data: z
     .array(
@@ -23,14 +24,15 @@ const UpdateMany = z.object({
     .max(100),
 })
 
-const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
+export const DeleteBody = z.object({ envelopeItemId: ItemId })
+export const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
 
 export function itemRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
 
   r.post('/envelope/item/create-many', async (c) => {
     const p = principal(c)
-    const { payload, files } = await multipartBody(c, z.object({ envelopeId: EnvelopeId }))
+    const { payload, files } = await multipartBody(c, CreateManyPayload)
     if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
     const rows = await editEnvelope(ctx.db, p, { envelopeId: payload.envelopeId }, (tx, e) =>
       insertItems(tx, e.id, files),
@@ -61,7 +63,7 @@ export function itemRoutes(ctx: HostContext) {
   /** Extension: removes an item and the fields placed on it; an envelope keeps at least one item. */
   r.post('/envelope/item/delete', async (c) => {
     const p = principal(c)
-    const { envelopeItemId } = await jsonBody(c, z.object({ envelopeItemId: ItemId }))
+    const { envelopeItemId } = await jsonBody(c, DeleteBody)
     await editEnvelope(ctx.db, p, { table: 'envelope_items', id: envelopeItemId, what: 'envelope item' }, async (tx, e) => {
       if ((await itemsOf(tx, e.id)).length <= 1) {
         throw new ApiError(400, 'LAST_ENVELOPE_ITEM', 'the last item of an envelope cannot be deleted')

@@ -13,11 +13,11 @@ import { EnvelopeId, NumericId } from './schemas.js'
 
 // The deployed service's clients also send these e-mail settings; accepted and not used.
 export const DistributeMeta = DocumentMetaPatchSchema.extend({ emailId: z.string().nullish(), emailReplyTo: z.string().nullish() })
-const DistributeBody = z.object({ envelopeId: EnvelopeId, meta: DistributeMeta.optional() })
-const RedistributeBody = z.object({ envelopeId: EnvelopeId, recipients: z.array(NumericId).min(1).max(100) })
-const CancelBody = z.object({ envelopeId: EnvelopeId, reason: z.string().trim().max(500).optional() })
-const RejectBody = z.object({ envelopeId: EnvelopeId.optional(), reason: z.string().trim().min(1).max(500) })
-const AuditQuery = z.object({
+export const DistributeBody = z.object({ envelopeId: EnvelopeId, meta: DistributeMeta.optional() })
+export const RedistributeBody = z.object({ envelopeId: EnvelopeId, recipients: z.array(NumericId).min(1).max(100) })
+export const CancelBody = z.object({ envelopeId: EnvelopeId, reason: z.string().trim().max(500).optional() })
+export const RejectBody = z.object({ envelopeId: EnvelopeId.optional(), reason: z.string().trim().min(1).max(500) })
+export const AuditQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   perPage: z.coerce.number().int().min(1).max(100).default(50),
   orderByDirection: z.enum(['asc', 'desc']).default('asc'),

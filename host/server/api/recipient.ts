@@ -15,8 +15,10 @@ export const RecipientPatch = z
     signingOrder: RecipientInput.shape.signingOrder,
   })
   .strict()
-const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientInput).min(1).max(100) })
-const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientPatch).min(1).max(100) })
+export const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientInput).min(1).max(100) })
+export const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientPatch).min(1).max(100) })
+
+export const DeleteBody = z.object({ recipientId: NumericId })
 
 /** Path ids of numeric resources: anything else cannot exist. */
 export function numericParam(value: string, what: string): number {
@@ -39,7 +41,7 @@ export function recipientRoutes(ctx: HostContext) {
   })
 
   r.post('/envelope/recipient/delete', async (c) => {
-    const { recipientId } = await jsonBody(c, z.object({ recipientId: NumericId }))
+    const { recipientId } = await jsonBody(c, DeleteBody)
     await deleteRecipient(ctx.db, principal(c), recipientId)
     return c.json({ success: true })
   })

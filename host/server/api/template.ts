@@ -7,7 +7,7 @@ import { clientOf, jsonBody, multipartBody, principal, type AppEnv, type HostCon
 import { sentRecipient } from './lifecycle.js'
 import { EnvelopeId, ItemId, NumericId } from './schemas.js'
 
-const DuplicateBody = z.object({
+export const DuplicateBody = z.object({
   envelopeId: EnvelopeId,
   includeRecipients: z.boolean().optional(),
   includeFields: z.boolean().optional(),

@@ -5,15 +5,17 @@ import { EVENT_NAMES } from '../events/index.js'
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, resendCall, updateWebhook, webhookCalls } from '../webhooks/store.js'
 import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
 
-const WebhookId = z.string().regex(/^webhook_[a-z0-9]+$/, 'Expected a webhook id (webhook_...)')
-const Fields = z.object({
+export const WebhookId = z.string().regex(/^webhook_[a-z0-9]+$/, 'Expected a webhook id (webhook_...)')
+export const Fields = z.object({
   url: z.url({ protocol: /^https?$/ }).max(2000),
   events: z.array(z.enum(EVENT_NAMES)).min(1).max(EVENT_NAMES.length * 2),
   secret: z.string().max(255).optional(),
   enabled: z.boolean().optional(),
 })
-const UpdateBody = Fields.partial().extend({ id: WebhookId }).strict()
-const CallsQuery = z.object({
+export const CreateBody = Fields.strict()
+export const UpdateBody = Fields.partial().extend({ id: WebhookId }).strict()
+export const DeleteBody = z.object({ id: WebhookId })
+export const CallsQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   perPage: z.coerce.number().int().min(1).max(100).default(20),
 })
@@ -30,7 +32,7 @@ export function webhookRoutes(ctx: HostContext) {
 
   r.post('/webhook/create', async (c) => {
     const teamId = team(c)
-    const body = await jsonBody(c, Fields.strict())
+    const body = await jsonBody(c, CreateBody)
     return c.json(await ctx.db.transaction((tx) => createWebhook(tx, teamId, body, allowPrivate)))
   })
   r.get('/webhook', async (c) => c.json({ data: await listWebhooks(ctx.db, team(c)) }))
@@ -41,7 +43,7 @@ export function webhookRoutes(ctx: HostContext) {
   })
   r.post('/webhook/delete', async (c) => {
     const teamId = team(c)
-    const { id } = await jsonBody(c, z.object({ id: WebhookId }))
+    const { id } = await jsonBody(c, DeleteBody)
     await ctx.db.transaction((tx) => deleteWebhook(tx, teamId, id))
     return c.json({ success: true })
   })

@@ -24,7 +24,12 @@ export interface NewEnvelope {
   externalId?: string | null | undefined
   visibility?: string | undefined
   meta?: Partial<DocumentMeta> | undefined
+  /** 1 marks a legacy document or template (made by the deprecated v2 create routes or API v1); default 2. */
+  internalVersion?: LegacyVersion | undefined
 }
+
+/** envelopes.internal_version: 1 for legacy documents and templates (the only ones API v1 serves), 2 otherwise. */
+export type LegacyVersion = 1 | 2
 
 /**
  * A new DRAFT envelope row: counts a document against the plan, takes the team's next legacy
@@ -40,8 +45,8 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
   )
   const id = newId.envelope()
   await tx.query(
-    `insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta)
-     values ($1, $2, $3, $4, 'DRAFT', $5, $6, 'PRIVATE', $7, $8, $9)`,
+    `insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version)
+     values ($1, $2, $3, $4, 'DRAFT', $5, $6, 'PRIVATE', $7, $8, $9, $10)`,
     [
       id,
       p.teamId,
@@ -52,6 +57,7 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       e.externalId ?? null,
       e.title,
       JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.meta }),
+      e.internalVersion ?? 2,
     ],
   )
   return id
@@ -91,6 +97,8 @@ export async function createEnvelope(
   actor: Actor,
   payload: CreateEnvelopeInput,
   files: UploadedPdf[],
+  /** internalVersion 1: a legacy document or template (the deprecated create routes, API v1). */
+  options: { internalVersion?: LegacyVersion | undefined } = {},
 ): Promise<string> {
   if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
   // Resolve each field's file before writing anything.
@@ -120,6 +128,7 @@ export async function createEnvelope(
     externalId: payload.externalId,
     visibility: payload.visibility,
     meta: payload.meta,
+    internalVersion: options.internalVersion,
   })
   const items = await insertItems(tx, id, files)
   const recipients = await insertRecipients(tx, id, payload.recipients ?? [])

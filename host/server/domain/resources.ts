@@ -252,10 +252,14 @@ export async function findParent(
 export async function listEnvelopes(
   db: Queryable,
   p: Principal,
-  q: { type?: EnvelopeType | undefined; page: number; perPage: number },
+  q: { type?: EnvelopeType | undefined; page: number; perPage: number; internalVersion?: number | undefined },
 ): Promise<{ data: Envelope[]; count: number }> {
   const params: unknown[] = []
-  const where = q.type ? `e.type = $${params.push(q.type)}` : ''
+  const conditions = [
+    ...(q.type ? [`e.type = $${params.push(q.type)}`] : []),
+    ...(q.internalVersion ? [`e.internal_version = $${params.push(q.internalVersion)}`] : []),
+  ]
+  const where = conditions.join(' and ')
   const all = [...params]
   const cond = visibleTo(p, all)
   const [{ count }] = (await db.query<{ count: number }>(

@@ -8,7 +8,7 @@ import { ApiError, issue, type ApiIssue } from '../errors.js'
 import { emit } from '../events/index.js'
 import type { UploadedPdf } from '../api/http.js'
 import { audit, type Actor } from './audit.js'
-import { insertEnvelope } from './envelopes.js'
+import { insertEnvelope, type LegacyVersion } from './envelopes.js'
 import { storedValue } from './field-values.js'
 import { throwIfIssues } from './fields.js'
 import { newId } from './ids.js'
@@ -128,6 +128,8 @@ export async function useTemplate(
   input: UseInput,
   files: UploadedPdf[],
   now: Date,
+  /** internalVersion 1: the new document is a legacy one (API v1's create-document / generate-document). */
+  options: { internalVersion?: LegacyVersion | undefined } = {},
 ): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
   const template = await findEnvelope(tx, p, input.envelopeId)
   if (template.type !== 'TEMPLATE') throw new ApiError(400, 'NOT_A_TEMPLATE', `${template.id} is a document; only a template can be used`)
@@ -175,6 +177,7 @@ export async function useTemplate(
     externalId: input.externalId === undefined ? template.external_id : input.externalId,
     visibility: template.visibility,
     meta: template.document_meta,
+    internalVersion: options.internalVersion,
   })
   let recipients = await copyParts(tx, template, id, { recipients: true, fields: true, recipientChanges, files: replacements, prefill })
   await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { templateId: template.id })

@@ -1,0 +1,300 @@
+/**
+ * API v2 describes itself: an OpenAPI 3.1 document built from a registry of its routes, whose
+ * request bodies, queries and multipart payloads are the very zod schemas the handlers validate
+ * with (converted by zod's own z.toJSONSchema, JSON Schema 2020-12 as OpenAPI 3.1 uses). A route
+ * added to a module and not to ROUTES fails test/host/openapi.test.ts.
+ */
+import { z } from 'zod'
+import * as attachment from './attachment.js'
+import { DEPRECATED_ROUTES } from './openapi-deprecated.js'
+import * as embedding from './embedding.js'
+import * as envelope from './envelope.js'
+import * as field from './field.js'
+import * as item from './item.js'
+import * as lifecycle from './lifecycle.js'
+import * as recipient from './recipient.js'
+import { CoordinateField, EnvelopeId, PlaceholderField } from './schemas.js'
+import * as template from './template.js'
+import * as webhook from './webhook.js'
+
+type JsonSchema = Record<string, unknown>
+
+/** One route of API v2, as the document shows it. */
+export interface RouteDoc {
+  method: 'get' | 'post'
+  /** OpenAPI form, after /api/v2: `/envelope/{envelopeId}`. */
+  path: string
+  summary: string
+  tag: string
+  description?: string
+  /** JSON body, validated with jsonBody(c, body). */
+  body?: z.ZodType
+  /** multipart: the `payload` part, validated with multipartBody(c, multipart). */
+  multipart?: z.ZodType
+  /** The file parts' name of a multipart route (default `files`). */
+  fileParts?: string
+  /** Query, validated with parse(query, c.req.query()). */
+  query?: z.ZodObject
+  /** The 200 answer: a JSON schema (or $ref), or 'pdf' for a PDF download. */
+  response: { description: string; schema?: JsonSchema } | 'pdf'
+  /** 4xx statuses besides the default ones (401, 403, 404, and 400 when the route takes input). */
+  errors?: number[]
+  /** A path parameter validated with a schema (a bad value is 400 rather than 404). */
+  paramChecked?: boolean
+  deprecated?: boolean
+  /** No API token needed. */
+  public?: boolean
+}
+
+const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
+const dataOf = (name: string): JsonSchema => ({ type: 'object', properties: { data: { type: 'array', items: ref(name) } }, required: ['data'] })
+const SUCCESS = { description: 'Done', schema: ref('Success') }
+const ID = { description: 'The new envelope', schema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } }
+const SENT = { description: 'Sent, with each recipient and their signing link', schema: ref('Sent') }
+const page = (item: string): JsonSchema => ({
+  type: 'object',
+  properties: { data: { type: 'array', items: ref(item) }, count: { type: 'integer' }, currentPage: { type: 'integer' }, perPage: { type: 'integer' }, totalPages: { type: 'integer' } },
+  required: ['data', 'count', 'currentPage', 'perPage', 'totalPages'],
+})
+
+/** Field create-many validates each `data` entry with one of these two (field.ts parseFieldEntries). */
+const FieldCreateMany = field.CreateMany.extend({ data: z.array(z.union([CoordinateField, PlaceholderField])).min(1).max(500) })
+
+/** Every route of API v2 (the deprecated ones from openapi-deprecated.ts). */
+export const ROUTES: RouteDoc[] = [
+  // ---- embedding
+  { method: 'post', path: '/embedding/create-presign-token', tag: 'Embedding', summary: 'Mint a presign token for an embedding session', body: embedding.PresignBody, response: { description: 'The presign token', schema: ref('PresignToken') } },
+  { method: 'get', path: '/embedding/session', tag: 'Embedding', summary: 'What the calling presign token may do', response: { description: 'The session', schema: { type: 'object', properties: { teamId: { type: 'string' }, scope: { type: ['string', 'null'] }, expiresAt: { type: 'string', format: 'date-time' } } } } },
+  // ---- envelopes
+  { method: 'post', path: '/envelope/create', tag: 'Envelopes', summary: 'Create an envelope (document or template) from PDF files', multipart: envelope.CreatePayload, response: ID },
+  { method: 'get', path: '/envelope', tag: 'Envelopes', summary: 'List envelopes', query: envelope.ListQuery, response: { description: 'A page of envelopes (without fields)', schema: { type: 'object', properties: { data: { type: 'array', items: ref('Envelope') }, page: { type: 'integer' }, perPage: { type: 'integer' }, totalPages: { type: 'integer' }, totalCount: { type: 'integer' } } } } },
+  { method: 'get', path: '/envelope/{envelopeId}', tag: 'Envelopes', summary: 'Get an envelope with its recipients, fields and items', response: { description: 'The envelope', schema: ref('Envelope') } },
+  { method: 'post', path: '/envelope/get-many', tag: 'Envelopes', summary: 'Get envelopes by ids (at most 100)', body: envelope.GetManyBody, response: { description: 'The envelopes found', schema: dataOf('Envelope') } },
+  { method: 'post', path: '/envelope/update', tag: 'Envelopes', summary: 'Update an envelope and its document settings', body: envelope.UpdateBody, response: { description: 'The envelope', schema: ref('Envelope') } },
+  { method: 'post', path: '/envelope/delete', tag: 'Envelopes', summary: 'Delete an envelope', body: envelope.DeleteBody, response: SUCCESS },
+  // ---- templates
+  { method: 'post', path: '/envelope/duplicate', tag: 'Templates', summary: 'Duplicate an envelope', body: template.DuplicateBody, response: ID },
+  { method: 'post', path: '/envelope/use', tag: 'Templates', summary: 'Generate a document from a template', multipart: template.UsePayload, response: { description: 'The new document and its recipients', schema: { type: 'object', properties: { id: { type: 'string' }, recipients: { type: 'array', items: ref('SentRecipient') } }, required: ['id', 'recipients'] } } },
+  // ---- items
+  { method: 'post', path: '/envelope/item/create-many', tag: 'Items', summary: 'Add PDF files to an envelope', multipart: item.CreateManyPayload, response: { description: 'The new items', schema: dataOf('Item') } },
+  { method: 'post', path: '/envelope/item/update-many', tag: 'Items', summary: 'Rename or reorder items', body: item.UpdateMany, response: { description: 'The items', schema: dataOf('Item') } },
+  { method: 'post', path: '/envelope/item/delete', tag: 'Items', summary: 'Delete an item and its fields', body: item.DeleteBody, response: SUCCESS },
+  { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed)", query: item.DownloadQuery, response: 'pdf' },
+  // ---- recipients
+  { method: 'post', path: '/envelope/recipient/create-many', tag: 'Recipients', summary: 'Add recipients', body: recipient.CreateMany, response: { description: 'The new recipients', schema: dataOf('Recipient') } },
+  { method: 'get', path: '/envelope/recipient/{recipientId}', tag: 'Recipients', summary: 'Get a recipient', response: { description: 'The recipient', schema: ref('Recipient') } },
+  { method: 'post', path: '/envelope/recipient/update-many', tag: 'Recipients', summary: 'Update recipients', body: recipient.UpdateMany, response: { description: 'The recipients', schema: dataOf('Recipient') } },
+  { method: 'post', path: '/envelope/recipient/delete', tag: 'Recipients', summary: 'Delete a recipient and its fields', body: recipient.DeleteBody, response: SUCCESS },
+  { method: 'post', path: '/envelope/recipient/{recipientId}/reject', tag: 'Lifecycle', summary: 'Reject on behalf of a recipient', body: lifecycle.RejectBody, response: { description: 'The recipient', schema: ref('Recipient') } },
+  // ---- fields
+  { method: 'post', path: '/envelope/field/create-many', tag: 'Fields', summary: 'Place fields by coordinates or by placeholder text', description: 'Each `data` entry is a coordinate entry, or a placeholder entry when it has `placeholder`.', body: FieldCreateMany, response: { description: 'The new fields', schema: dataOf('Field') } },
+  { method: 'get', path: '/envelope/field/{fieldId}', tag: 'Fields', summary: 'Get a field', response: { description: 'The field', schema: ref('Field') } },
+  { method: 'post', path: '/envelope/field/update-many', tag: 'Fields', summary: 'Update fields', body: field.UpdateMany, response: { description: 'The fields', schema: dataOf('Field') } },
+  { method: 'post', path: '/envelope/field/delete', tag: 'Fields', summary: 'Delete a field', body: field.DeleteBody, response: SUCCESS },
+  // ---- attachments
+  { method: 'get', path: '/envelope/attachment', tag: 'Attachments', summary: "List an envelope's link attachments", query: attachment.FindQuery, response: { description: 'The attachments', schema: dataOf('Attachment') } },
+  { method: 'post', path: '/envelope/attachment/create', tag: 'Attachments', summary: 'Attach a link', body: attachment.CreateBody, response: { description: 'The new attachment', schema: { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] } } },
+  { method: 'post', path: '/envelope/attachment/update', tag: 'Attachments', summary: 'Change a link attachment', body: attachment.UpdateBody, response: SUCCESS },
+  { method: 'post', path: '/envelope/attachment/delete', tag: 'Attachments', summary: 'Delete a link attachment', body: attachment.DeleteBody, response: SUCCESS },
+  // ---- lifecycle
+  { method: 'post', path: '/envelope/distribute', tag: 'Lifecycle', summary: 'Send a draft document to its recipients', body: lifecycle.DistributeBody, response: SENT },
+  { method: 'post', path: '/envelope/redistribute', tag: 'Lifecycle', summary: 'Send a pending document again to some recipients', body: lifecycle.RedistributeBody, response: SENT },
+  { method: 'post', path: '/envelope/cancel', tag: 'Lifecycle', summary: 'Cancel a pending document', body: lifecycle.CancelBody, response: SUCCESS },
+  { method: 'get', path: '/envelope/{envelopeId}/audit-log', tag: 'Records', summary: 'The audit log of an envelope', query: lifecycle.AuditQuery, paramChecked: true, response: { description: 'A page of audit-log entries', schema: page('AuditLogEntry') } },
+  { method: 'get', path: '/envelope/{envelopeId}/certificate/download', tag: 'Records', summary: 'Download the signing certificate (sealed PDF)', paramChecked: true, response: 'pdf' },
+  // ---- webhooks
+  { method: 'post', path: '/webhook/create', tag: 'Webhooks', summary: 'Create a webhook', body: webhook.CreateBody, response: { description: 'The webhook', schema: ref('Webhook') } },
+  { method: 'get', path: '/webhook', tag: 'Webhooks', summary: "List the team's webhooks", response: { description: 'The webhooks', schema: dataOf('Webhook') } },
+  { method: 'get', path: '/webhook/{webhookId}', tag: 'Webhooks', summary: 'Get a webhook', paramChecked: true, response: { description: 'The webhook', schema: ref('Webhook') } },
+  { method: 'post', path: '/webhook/update', tag: 'Webhooks', summary: 'Update a webhook', body: webhook.UpdateBody, response: { description: 'The webhook', schema: ref('Webhook') } },
+  { method: 'post', path: '/webhook/delete', tag: 'Webhooks', summary: 'Delete a webhook', body: webhook.DeleteBody, response: SUCCESS },
+  { method: 'get', path: '/webhook/{webhookId}/calls', tag: 'Webhooks', summary: "A webhook's delivery attempts, newest first", query: webhook.CallsQuery, paramChecked: true, response: { description: 'A page of calls', schema: page('WebhookCall') } },
+  { method: 'post', path: '/webhook/call/{callId}/resend', tag: 'Webhooks', summary: 'Deliver a call again', response: SUCCESS },
+  // ---- this document
+  { method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', public: true, response: { description: 'The OpenAPI 3.1 document', schema: { type: 'object' } } },
+  ...DEPRECATED_ROUTES,
+]
+
+/** Path parameters: their schema and the example the tests request with. */
+const PARAMS: Record<string, { schema: JsonSchema; example: string | number; description: string }> = {
+  envelopeId: { schema: jsonSchema(EnvelopeId), example: 'envelope_0000000000000000', description: 'Envelope id' },
+  envelopeItemId: { schema: { type: 'string' }, example: 'envelope_item_0000000000000000', description: 'Envelope item id' },
+  recipientId: { schema: { type: 'integer', minimum: 1 }, example: 1, description: 'Recipient id' },
+  fieldId: { schema: { type: 'integer', minimum: 1 }, example: 1, description: 'Field id' },
+  webhookId: { schema: jsonSchema(webhook.WebhookId), example: 'webhook_0000000000000000', description: 'Webhook id' },
+  callId: { schema: { type: 'string' }, example: 'webhook_call_0000000000000000', description: 'Webhook call id' },
+  documentId: { schema: { type: 'integer', minimum: 1 }, example: 1, description: 'Legacy document number (`document_N`)' },
+  templateId: { schema: { type: 'integer', minimum: 1 }, example: 1, description: 'Legacy template number (`template_N`)' },
+}
+
+/** The request schema as JSON Schema 2020-12, the shape a client sends (defaults make keys optional). */
+export function jsonSchema(schema: z.ZodType): JsonSchema {
+  const { $schema: _, ...out } = z.toJSONSchema(schema, { target: 'draft-2020-12', io: 'input', unrepresentable: 'any' }) as JsonSchema
+  return out
+}
+
+const ERROR_TEXT: Record<number, string> = {
+  400: 'Invalid request (`INVALID_REQUEST` with `issues`) or a rule of the operation refused it (its own code)',
+  401: 'Missing, unknown, expired or revoked token (`UNAUTHORIZED`)',
+  403: 'The token may not do this (`FORBIDDEN`): a presign token outside its scope, or the plan',
+  404: 'Not found, or not visible to this token (`NOT_FOUND`)',
+  413: 'The request body exceeds the upload limit (`PAYLOAD_TOO_LARGE`)',
+  500: 'Internal error (`INTERNAL`)',
+}
+
+function errorsOf(r: RouteDoc): number[] {
+  if (r.public) return [500]
+  const input = !!(r.body || r.multipart || r.query || r.paramChecked)
+  const set = new Set<number>([...(input ? [400] : []), 401, 403, 404, ...(r.method === 'post' ? [413] : []), ...(r.errors ?? []), 500])
+  return [...set].sort()
+}
+
+function operation(r: RouteDoc) {
+  const parameters: JsonSchema[] = []
+  for (const [, name] of r.path.matchAll(/\{(\w+)\}/g)) {
+    const p = PARAMS[name!]
+    if (!p) throw new Error(`openapi: no description of path parameter ${name} (${r.path})`)
+    parameters.push({ name, in: 'path', required: true, description: p.description, schema: p.schema, example: p.example })
+  }
+  if (r.query) {
+    const q = jsonSchema(r.query) as { properties?: Record<string, JsonSchema>; required?: string[] }
+    for (const [name, schema] of Object.entries(q.properties ?? {})) {
+      parameters.push({ name, in: 'query', required: (q.required ?? []).includes(name), schema })
+    }
+  }
+  let requestBody: JsonSchema | undefined
+  if (r.body) requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } }
+  if (r.multipart) {
+    const files = r.fileParts ?? 'files'
+    requestBody = {
+      required: true,
+      content: {
+        'multipart/form-data': {
+          schema: {
+            type: 'object',
+            properties: {
+              payload: { ...jsonSchema(r.multipart), description: 'JSON, as the part `payload`' },
+              [files]: { type: 'array', items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'PDF files (at most 20), one part each' },
+            },
+            required: ['payload'],
+          },
+          encoding: { payload: { contentType: 'application/json' }, [files]: { contentType: 'application/pdf' } },
+        },
+      },
+    }
+  }
+  const ok =
+    r.response === 'pdf'
+      ? { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }
+      : { description: r.response.description, ...(r.response.schema ? { content: { 'application/json': { schema: r.response.schema } } } : {}) }
+  const responses: Record<string, unknown> = { '200': ok }
+  for (const status of errorsOf(r)) responses[String(status)] = { $ref: `#/components/responses/E${status}` }
+  return {
+    operationId: `${r.method}${r.path.replace(/\{(\w+)\}/g, 'By_$1').replace(/[^A-Za-z0-9]+(.)?/g, (_, ch?: string) => (ch ?? '').toUpperCase())}`,
+    tags: [r.tag],
+    summary: r.summary,
+    ...(r.description ? { description: r.description } : {}),
+    ...(r.deprecated ? { deprecated: true } : {}),
+    ...(r.public ? { security: [] } : {}),
+    ...(parameters.length ? { parameters } : {}),
+    ...(requestBody ? { requestBody } : {}),
+    responses,
+  }
+}
+
+const loose = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required })
+const str = { type: 'string' }
+const int = { type: 'integer' }
+const nullable = (t: string, extra: JsonSchema = {}) => ({ type: [t, 'null'], ...extra })
+const date = { type: 'string', format: 'date-time' }
+
+/** The answers' shapes, short: the README's Resources section has the details. */
+const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  Error: {
+    type: 'object',
+    properties: {
+      message: str,
+      code: { type: 'string', description: 'INVALID_REQUEST, UNAUTHORIZED, FORBIDDEN, NOT_FOUND, PAYLOAD_TOO_LARGE, INTERNAL, or the code of a refused rule' },
+      issues: { type: 'array', items: { type: 'object', properties: { message: str, path: { type: 'string', description: 'dotted path, e.g. `recipients.0.email`' } }, required: ['message'] } },
+    },
+    required: ['message', 'code'],
+  },
+  Success: loose({ success: { type: 'boolean', const: true } }),
+  Envelope: loose(
+    {
+      id: str, secondaryId: str, internalVersion: int,
+      type: { type: 'string', enum: ['DOCUMENT', 'TEMPLATE'] },
+      status: { type: 'string', enum: ['DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED'] },
+      source: str, visibility: str, templateType: str, externalId: nullable('string'), title: str,
+      createdAt: date, updatedAt: date, completedAt: nullable('string', { format: 'date-time' }), deletedAt: nullable('string', { format: 'date-time' }),
+      documentMeta: { type: 'object' },
+      recipients: { type: 'array', items: ref('Recipient') },
+      envelopeItems: { type: 'array', items: ref('Item') },
+      fields: { type: 'array', items: ref('Field'), description: 'left out of list responses' },
+    },
+    ['id', 'type', 'status', 'title', 'recipients', 'envelopeItems'],
+  ),
+  Item: loose({ id: str, envelopeId: str, title: str, order: int, documentDataId: str, pageCount: int }, ['id', 'envelopeId', 'title', 'order']),
+  Recipient: loose(
+    {
+      id: int, envelopeId: str, email: str, name: str,
+      role: { type: 'string', enum: ['SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC'] },
+      token: str, readStatus: str, signingStatus: str, sendStatus: str,
+      signingOrder: nullable('integer'), signedAt: nullable('string', { format: 'date-time' }), rejectionReason: nullable('string'),
+    },
+    ['id', 'envelopeId', 'email', 'name', 'role'],
+  ),
+  Field: loose(
+    { id: int, envelopeId: str, envelopeItemId: str, recipientId: int, type: str, page: int, positionX: { type: 'number' }, positionY: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' }, fieldMeta: nullable('object') },
+    ['id', 'envelopeId', 'envelopeItemId', 'recipientId', 'type', 'page'],
+  ),
+  Attachment: loose({ id: str, type: { type: 'string', const: 'link' }, label: str, data: { type: 'string', format: 'uri' } }),
+  SentRecipient: loose({ id: int, name: str, email: str, token: str, role: str, signingOrder: nullable('integer'), signingUrl: { type: 'string', format: 'uri' } }),
+  Sent: loose({ success: { type: 'boolean', const: true }, id: str, recipients: { type: 'array', items: ref('SentRecipient') } }),
+  PresignToken: loose({ token: str, expiresAt: date, expiresIn: int }),
+  Webhook: loose({ id: str, url: { type: 'string', format: 'uri' }, events: { type: 'array', items: str }, secret: nullable('string'), enabled: { type: 'boolean' }, createdAt: date, updatedAt: date }, ['id', 'url', 'events', 'enabled']),
+  WebhookCall: { type: 'object', description: 'One delivery attempt (event, status, response)' },
+  AuditLogEntry: loose(
+    { id: str, envelopeId: str, type: str, createdAt: date, name: nullable('string'), email: nullable('string'), userId: { type: 'null' }, recipientId: nullable('integer'), ipAddress: nullable('string'), userAgent: nullable('string'), data: { type: 'object' } },
+    ['id', 'envelopeId', 'type', 'createdAt'],
+  ),
+  LegacyEnvelope: { type: 'object', description: 'The envelope with `id` its legacy number, `envelopeId`, `documentId`/`templateId` and legacy field names' },
+  LegacyField: { type: 'object', description: 'The field plus `documentId`/`templateId`, `pageNumber`, `pageX`, `pageY`' },
+}
+
+let cached: JsonSchema | undefined
+
+/** The OpenAPI 3.1 document of API v2 (built once). */
+export function openApiDocument(): JsonSchema {
+  if (cached) return cached
+  const paths: Record<string, Record<string, unknown>> = {}
+  for (const r of ROUTES) {
+    const at = (paths[r.path] ??= {})
+    if (at[r.method]) throw new Error(`openapi: ${r.method.toUpperCase()} ${r.path} registered twice`)
+    at[r.method] = operation(r)
+  }
+  const responses = Object.fromEntries(
+    Object.entries(ERROR_TEXT).map(([status, description]) => [`E${status}`, { description, content: { 'application/json': { schema: ref('Error') } } }]),
+  )
+  cached = {
+    openapi: '3.1.0',
+    info: {
+      title: 'Envelope Signing Service API',
+      version: '2',
+      description: 'API v2 of the self-hosted envelope-signing service (see host/README.md). Also served under /api/v2-beta.',
+    },
+    jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
+    servers: [{ url: '/api/v2' }],
+    security: [{ apiToken: [] }],
+    tags: [...new Set(ROUTES.map((r) => r.tag))].map((name) => ({ name })),
+    paths,
+    components: {
+      securitySchemes: {
+        apiToken: { type: 'apiKey', in: 'header', name: 'Authorization', description: 'The API token itself (`api_...`), or `Bearer <token>`; a presign token for embedding sessions' },
+      },
+      schemas: COMPONENT_SCHEMAS,
+      responses,
+    },
+  }
+  return cached
+}
