@@ -2,8 +2,9 @@
 // on loopback in this process, measured in one run:
 //   latency     from an event's commit (its createdAt) to the receiver's 2xx, p50 and p99 over
 //               EVENTS events written one after another while one host process delivers them;
-//   throughput  EVENTS events written while no process delivers, then drained by 1 and by 2 host
-//               processes (events per second, from the first process being up to the last 2xx);
+//   throughput  1 and 2 host processes, up and idle, then EVENTS events and their deliveries
+//               committed at once (one transaction, as a burst of changes would): events per second
+//               from that commit to the last 2xx;
 //   baseline    the same number of bare node:http POSTs to the same receiver, as many at once as
 //               the host processes run jobs (QUEUE_CONCURRENCY).
 // Run: npx tsx bench/delivery.ts   Env: DATABASE_URL (default the test database), BENCH_EVENTS (1000).
@@ -113,6 +114,7 @@ async function main() {
     children.push(writer.child)
     const { createApiToken } = await import('../host/server/auth/api-tokens.js')
     const { openDb } = await import('../host/server/db/index.js')
+    const { JOBS_CHANNEL } = await import('../host/server/jobs/queue.js')
     const db = await openDb({ dataDir: '', databaseUrl: env.DATABASE_URL })
     const { token } = await db.transaction((tx) => createApiToken(tx, { name: 'bench' }))
     const call = async (p: string, body: BodyInit | object) => {
@@ -139,14 +141,30 @@ async function main() {
       for (let i = 0; i < count; i++) await call('/envelope/update', { envelopeId: templates[n++ % ENVELOPES], data: { title: `T${n}` } })
     }
 
-    // Throughput: a backlog of EVENTS, drained by 1 then by 2 processes.
+    // Throughput: idle processes, then a burst of EVENTS committed at once. The burst copies a real
+    // event (its payload as the API wrote it) over the templates, with the jobs emit() would add.
+    await write(1)
+    const hookId = (await db.query<{ id: string }>('select id from webhooks'))[0]!.id
+    const sample = (await db.query<{ id: number }>('select max(id)::int as id from events'))[0]!.id
+    await db.query('delete from jobs')
     const throughput: Record<number, number> = {}
     for (const processes of [1, 2]) {
       r.reset()
-      await write(EVENTS)
       const workers = await Promise.all(Array.from({ length: processes }, () => serve({ ...env, QUEUE_CONCURRENCY: String(CONCURRENCY) })))
       children.push(...workers.map((w) => w.child))
-      const from = Math.min(...workers.map((w) => w.upAt))
+      await db.transaction(async (tx) => {
+        await tx.query(
+          `with burst as (
+             insert into events (team_id, event, envelope_id, payload)
+             select e.team_id, e.event, ($2::text[])[1 + g % $3], e.payload from events e, generate_series(1, $4) g where e.id = $1
+             returning id, envelope_id)
+           insert into jobs (kind, payload, ordering_key)
+           select 'webhook', jsonb_build_object('webhookId', $5::text, 'eventId', b.id), 'webhook:' || $5 || ':' || b.envelope_id from burst b`,
+          [sample, templates, ENVELOPES, EVENTS, hookId],
+        )
+        await tx.notify(JOBS_CHANNEL, 'webhook')
+      })
+      const from = Date.now()
       await r.until(EVENTS)
       throughput[processes] = EVENTS / ((Math.max(...[...r.arrived.values()].map((a) => a.at)) - from) / 1000)
       for (const w of workers) await stop(w.child)
