@@ -10,8 +10,56 @@ export const FEATURE_KEYS = [
 ] as const
 
 export type FeatureKey = (typeof FEATURE_KEYS)[number]
-/** Feature toggles; a missing key means allowed. */
-export type EmbedFeatures = Partial<Record<FeatureKey, boolean>>
+
+/**
+ * The nested form the envelope components of the deployed service send (its
+ * `EnvelopeEditorSettings`, every key optional). A missing key means allowed; a group set to
+ * `null` turns the whole group off. Keys a host has no counterpart for are ignored.
+ */
+export interface EnvelopeEditorFeatures {
+  general?: {
+    allowConfigureEnvelopeTitle?: boolean
+    allowUploadAndRecipientStep?: boolean
+    allowAddFieldsStep?: boolean
+    allowPreviewStep?: boolean
+    minimizeLeftSidebar?: boolean
+  }
+  /** `null`: no envelope setting can be seen or changed. */
+  settings?: {
+    allowConfigureSignatureTypes?: boolean
+    allowConfigureLanguage?: boolean
+    allowConfigureDateFormat?: boolean
+    allowConfigureTimezone?: boolean
+    allowConfigureRedirectUrl?: boolean
+    allowConfigureDistribution?: boolean
+    allowConfigureExpirationPeriod?: boolean
+    allowConfigureEmailSender?: boolean
+    allowConfigureEmailReplyTo?: boolean
+  } | null
+  actions?: {
+    allowAttachments?: boolean
+  }
+  /** `null`: the envelope's files cannot be added, removed, renamed or reordered. */
+  envelopeItems?: {
+    allowConfigureTitle?: boolean
+    allowConfigureOrder?: boolean
+    allowUpload?: boolean
+    allowDelete?: boolean
+    allowReplace?: boolean
+  } | null
+  /** `null`: recipients cannot be configured at all. */
+  recipients?: {
+    allowConfigureSigningOrder?: boolean
+    allowConfigureDictateNextSigner?: boolean
+    allowApproverRole?: boolean
+    allowViewerRole?: boolean
+    allowCCerRole?: boolean
+    allowAssistantRole?: boolean
+  } | null
+}
+
+/** Feature toggles: the six flat ones, the nested groups, or both; a missing key means allowed. */
+export type EmbedFeatures = Partial<Record<FeatureKey, boolean>> & EnvelopeEditorFeatures
 
 /** The cssVars vocabulary; extra keys pass through as custom properties. */
 export const CSS_VAR_KEYS = [

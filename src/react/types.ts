@@ -1,6 +1,8 @@
 import type { CSSProperties, IframeHTMLAttributes } from 'react'
 import type { EmbedCssVars, EmbedErrorCode, EmbedFeatures, EnvelopeType, RejectedData, SignedData } from '../protocol/index.js'
 
+export type { EnvelopeEditorFeatures } from '../protocol/index.js'
+
 /** What `onError` receives: a host `embed-error`, or the library's `TIMEOUT` / `INVALID_OPTIONS`. */
 export interface EmbedError {
   code: EmbedErrorCode | (string & {})
@@ -42,7 +44,11 @@ export interface EmbedFrameProps {
 export interface EmbedSharedProps extends EmbedFrameProps {
   /** Your reference for the envelope; echoed back in the callbacks. */
   externalId?: string
-  /** Settings the user may configure; a missing key means allowed. */
+  /**
+   * What the user may configure; a missing key means allowed. The six flat toggles
+   * (`allowConfigureLanguage`, …) and/or the nested groups the envelope editor understands
+   * (`general`, `settings`, `actions`, `envelopeItems`, `recipients`; a group set to `null` is off).
+   */
   features?: EmbedFeatures
 }
 

@@ -1,4 +1,5 @@
-import { EMBED_ROUTES, FEATURE_KEYS, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
+import { EMBED_ROUTES, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
+import { parseFeatures } from './features.js'
 
 /** What the page learns from its own URL before talking to anyone. */
 export interface Launch {
@@ -104,16 +105,8 @@ export function parseOptions(hash: string): EmbedOptions {
     if (raw.type !== 'DOCUMENT' && raw.type !== 'TEMPLATE') bad('type')
     out.type = raw.type as 'DOCUMENT' | 'TEMPLATE'
   }
-  if (raw.features !== undefined && raw.features !== null) {
-    if (typeof raw.features !== 'object' || Array.isArray(raw.features)) bad('features')
-    const f = raw.features as Record<string, unknown>
-    out.features = {}
-    for (const key of FEATURE_KEYS) {
-      if (f[key] === undefined || f[key] === null) continue
-      if (typeof f[key] !== 'boolean') bad(`features.${key}`)
-      out.features[key] = f[key] as boolean
-    }
-  }
+  // Flat toggles and the nested groups of the deployed envelope components (features.ts).
+  if (raw.features !== undefined && raw.features !== null) out.features = parseFeatures(raw.features, bad)
   return out
 }
 

@@ -14,7 +14,10 @@ export async function buildApp(outDir?: string): Promise<string> {
   return dir
 }
 
-/** Builds the parent page: the library's components (from src/) on a plain page. */
+/**
+ * Builds the parent pages: the library's components (from src/) on a plain page (`/`), and the
+ * deployed service's library on another (`/deployed.html`).
+ */
 export async function buildParent(): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'envelope-parent-'))
   await esbuild({
@@ -33,6 +36,23 @@ export async function buildParent(): Promise<string> {
     `<!doctype html><html><head><meta charset="utf-8"><title>Parent</title>
 <style>body{margin:0;font-family:system-ui;background:#eef1f5}#root{padding:16px}</style></head>
 <body><div id="root"></div><script type="module" src="/parent.js"></script></body></html>`,
+  )
+  // The same customer page on the deployed service's library (@documenso/embed-react), unmodified.
+  await esbuild({
+    entryPoints: [join(repo, 'test/e2e/parent/deployed.tsx')],
+    outfile: join(dir, 'deployed.js'),
+    bundle: true,
+    format: 'esm',
+    minify: true,
+    jsx: 'automatic',
+    define: { 'process.env.NODE_ENV': '"production"' },
+    logLevel: 'warning',
+  })
+  await writeFile(
+    join(dir, 'deployed.html'),
+    `<!doctype html><html><head><meta charset="utf-8"><title>Parent (deployed library)</title>
+<style>body{margin:0;font-family:system-ui;background:#eef1f5}#root{padding:16px}iframe{display:block;width:100%;height:860px;border:0}</style></head>
+<body><div id="root"></div><script type="module" src="/deployed.js"></script></body></html>`,
   )
   return dir
 }

@@ -98,6 +98,15 @@ export async function mount(stack: Stack, component: string, props: Record<strin
   return { page, frame }
 }
 
+/** As mount, on the parent page that uses the deployed service's library (`@documenso/embed-react`). */
+export async function mountDeployed(stack: Stack, component: string, props: Record<string, unknown>, viewport = { width: 1280, height: 900 }) {
+  const page = await stack.browser.newPage({ viewport })
+  page.on('pageerror', (e) => console.error('page error:', e.message))
+  await page.goto(new URL('deployed.html', stack.parentUrl).href)
+  await page.evaluate(([c, p]) => window.mount(c as string, p as Record<string, unknown>), [component, { host: stack.host.url, ...props }] as const)
+  return { page, frame: page.frameLocator('iframe') }
+}
+
 /** Waits until the parent recorded callback `name`, and returns its argument. */
 export async function callback(page: Page, name: string, timeout = 30_000): Promise<any> {
   const handle = await page.waitForFunction((n) => window.events.find((e) => e.name === n) ?? null, name, { timeout })

@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import { ApiError } from '../api.js'
 import { createEnvelope, saveEnvelope } from '../draft/save.js'
+import { editorFeatures, type EditorFeatures } from '../features.js'
 import { validate, type Draft, type Problem, type StepId } from '../draft/model.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import type { Envelope } from '../types.js'
@@ -16,6 +17,8 @@ export type SetDraft = (update: (d: Draft) => Draft) => void
 /** Props every step receives. */
 export interface StepProps {
   session: Session
+  /** What the embedding page lets the user configure (features.ts). */
+  features: EditorFeatures
   draft: Draft
   setDraft: SetDraft
   /** Problems to show inline (after a failed Create/Save). */
@@ -34,7 +37,10 @@ export function Editor(props: {
 }) {
   const { session, onFinished, onFatal } = props
   const onlyFields = session.envelope !== null && session.launch.options.onlyEditFields === true
-  const steps = onlyFields ? (['fields'] as StepId[]) : ALL_STEPS
+  const isCreate = session.envelope === null
+  const features = useMemo(() => editorFeatures(session.launch.options.features, { create: isCreate }), [session, isCreate])
+  // The settings step always exists: it shows the title even when nothing else is configurable.
+  const steps = onlyFields ? (['fields'] as StepId[]) : ALL_STEPS.filter((s) => s === 'settings' || features.steps[s])
   const [draft, setDraftState] = useState(session.draft)
   const [step, setStep] = useState<StepId>(steps[0]!)
   const [problems, setProblems] = useState<Problem[]>([])
@@ -62,10 +68,13 @@ export function Editor(props: {
   }, [step])
 
   const index = steps.indexOf(step)
-  const isCreate = session.envelope === null
 
   async function submit() {
-    const found = validate(draft).filter((p) => steps.includes(p.step))
+    // A title the user may not change is the first file's name when there is none yet.
+    const final = features.title || draft.settings.title.trim()
+      ? draft
+      : { ...draft, settings: { ...draft.settings, title: draft.items[0]?.title || t('app.untitled') } }
+    const found = validate(final).filter((p) => steps.includes(p.step))
     setProblems(found)
     setSaveError(null)
     if (found.length) {
@@ -78,12 +87,12 @@ export function Editor(props: {
       const externalId = session.launch.options.externalId ?? null
       let envelope: Envelope
       if (session.envelope) {
-        await saveEnvelope(session.api, session.envelope.id, session.draft, draft)
+        await saveEnvelope(session.api, session.envelope.id, session.draft, final)
         envelope = await session.api.get<Envelope>(`/envelope/${encodeURIComponent(session.envelope.id)}`)
       } else {
-        envelope = await createEnvelope(session.api, draft, externalId)
+        envelope = await createEnvelope(session.api, final, externalId)
       }
-      onFinished(session, envelope, draft)
+      onFinished(session, envelope, final)
     } catch (e) {
       setSaving(false)
       if (e instanceof ApiError && e.status === 401) return onFatal(e)
@@ -93,7 +102,7 @@ export function Editor(props: {
     }
   }
 
-  const stepProps: StepProps = { session, draft, setDraft, problems: visibleProblems, announce, goTo }
+  const stepProps: StepProps = { session, features, draft, setDraft, problems: visibleProblems, announce, goTo }
   const heading = isCreate
     ? t(draft.type === 'TEMPLATE' ? 'app.newTemplate' : 'app.newDocument')
     : t(draft.type === 'TEMPLATE' ? 'app.editTemplate' : 'app.editDocument')

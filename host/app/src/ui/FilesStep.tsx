@@ -8,7 +8,10 @@ import { usePageCanvas, usePdf } from './usePdf.js'
 
 const titleOf = (name: string) => name.replace(/\.pdf$/i, '').trim() || name
 
-export function FilesStep({ session, draft, setDraft, announce }: StepProps) {
+export function FilesStep({ session, features, draft, setDraft, announce }: StepProps) {
+  // A new envelope needs one file: its first upload is always possible.
+  const canUpload = features.items.upload || (!session.envelope && draft.items.length === 0)
+  const multiple = features.items.upload
   const input = useRef<HTMLInputElement>(null)
   const [rejected, setRejected] = useState<string[]>([])
   const [over, setOver] = useState(false)
@@ -18,7 +21,7 @@ export function FilesStep({ session, draft, setDraft, announce }: StepProps) {
     const accepted = files.filter((_, n) => checks[n])
     setRejected(files.filter((_, n) => !checks[n]).map((f) => f.name))
     if (!accepted.length) return
-    const items = accepted.map((file): DraftItem => ({ key: newKey('i'), id: null, title: titleOf(file.name), file, order: null }))
+    const items = (multiple ? accepted : accepted.slice(0, 1)).map((file): DraftItem => ({ key: newKey('i'), id: null, title: titleOf(file.name), file, order: null }))
     setDraft((d) => ({
       ...d,
       items: [...d.items, ...items],
@@ -39,40 +42,42 @@ export function FilesStep({ session, draft, setDraft, announce }: StepProps) {
       <p id="files-intro" className="intro">
         {t('files.intro')}
       </p>
-      <div
-        className="dropzone"
-        data-over={over || undefined}
-        onDragOver={(e) => {
-          e.preventDefault()
-          setOver(true)
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={onDrop}
-      >
-        <span className="dropzone-icon">
-          <Icon name="upload" size={28} />
-        </span>
-        <p className="dropzone-title">{t('files.drop')}</p>
-        <p className="muted">
-          {t('files.or')}{' '}
-          <button type="button" className="btn btn-secondary btn-sm" onClick={() => input.current?.click()}>
-            {t('files.choose')}
-          </button>
-        </p>
-        <p className="muted small">{t('files.onlyPdf')}</p>
-        <input
-          ref={input}
-          type="file"
-          accept="application/pdf,.pdf"
-          multiple
-          hidden
-          data-testid="file-input"
-          onChange={(e) => {
-            void add([...(e.target.files ?? [])])
-            e.target.value = ''
+      {canUpload && (
+        <div
+          className="dropzone"
+          data-over={over || undefined}
+          onDragOver={(e) => {
+            e.preventDefault()
+            setOver(true)
           }}
-        />
-      </div>
+          onDragLeave={() => setOver(false)}
+          onDrop={onDrop}
+        >
+          <span className="dropzone-icon">
+            <Icon name="upload" size={28} />
+          </span>
+          <p className="dropzone-title">{t('files.drop')}</p>
+          <p className="muted">
+            {t('files.or')}{' '}
+            <button type="button" className="btn btn-secondary btn-sm" onClick={() => input.current?.click()}>
+              {t('files.choose')}
+            </button>
+          </p>
+          <p className="muted small">{t('files.onlyPdf')}</p>
+          <input
+            ref={input}
+            type="file"
+            accept="application/pdf,.pdf"
+            multiple={multiple}
+            hidden
+            data-testid="file-input"
+            onChange={(e) => {
+              void add([...(e.target.files ?? [])])
+              e.target.value = ''
+            }}
+          />
+        </div>
+      )}
       {rejected.length > 0 && (
         <div className="alert alert-error" role="alert">
           {rejected.map((name) => (
@@ -89,6 +94,7 @@ export function FilesStep({ session, draft, setDraft, announce }: StepProps) {
               index={n}
               count={draft.items.length}
               session={session}
+              features={features.items}
               onTitle={(title) => setDraft((d) => ({ ...d, items: d.items.map((i) => (i.key === item.key ? { ...i, title } : i)) }))}
               onMove={(to) => setDraft((d) => ({ ...d, items: moveInList(d.items, n, to) }))}
               onRemove={() =>
@@ -112,6 +118,7 @@ function FileRow(props: {
   index: number
   count: number
   session: StepProps['session']
+  features: StepProps['features']['items']
   onTitle: (title: string) => void
   onMove: (to: number) => void
   onRemove: () => void
@@ -138,6 +145,7 @@ function FileRow(props: {
           className="input"
           value={item.title}
           maxLength={255}
+          readOnly={!props.features.rename}
           onChange={(e) => props.onTitle(e.target.value)}
         />
         <p className="muted small">
@@ -145,15 +153,21 @@ function FileRow(props: {
         </p>
       </div>
       <div className="row-actions">
-        <button type="button" className="btn-icon" aria-label={t('files.moveUp', { name })} disabled={index === 0} onClick={() => props.onMove(index - 1)}>
-          <Icon name="arrowUp" />
-        </button>
-        <button type="button" className="btn-icon" aria-label={t('files.moveDown', { name })} disabled={index === count - 1} onClick={() => props.onMove(index + 1)}>
-          <Icon name="arrowDown" />
-        </button>
-        <button type="button" className="btn-icon btn-danger" aria-label={t('files.remove', { name })} onClick={props.onRemove}>
-          <Icon name="trash" />
-        </button>
+        {props.features.reorder && (
+          <>
+            <button type="button" className="btn-icon" aria-label={t('files.moveUp', { name })} disabled={index === 0} onClick={() => props.onMove(index - 1)}>
+              <Icon name="arrowUp" />
+            </button>
+            <button type="button" className="btn-icon" aria-label={t('files.moveDown', { name })} disabled={index === count - 1} onClick={() => props.onMove(index + 1)}>
+              <Icon name="arrowDown" />
+            </button>
+          </>
+        )}
+        {props.features.remove && (
+          <button type="button" className="btn-icon btn-danger" aria-label={t('files.remove', { name })} onClick={props.onRemove}>
+            <Icon name="trash" />
+          </button>
+        )}
       </div>
     </li>
   )

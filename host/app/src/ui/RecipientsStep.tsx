@@ -8,7 +8,8 @@ import { Icon } from './icons.js'
 /** Recipients are told apart by colour everywhere (fields, chips): a palette of custom properties. */
 export const recipientColor = (index: number) => `var(--recipient${(index % 8) + 1})`
 
-export function RecipientsStep({ draft, setDraft, problems }: StepProps) {
+export function RecipientsStep({ features, draft, setDraft, problems }: StepProps) {
+  const allowed = features.recipients
   const sequential = draft.settings.signingOrder === 'SEQUENTIAL'
   const [focusKey, setFocusKey] = useState<string | null>(null)
   const showAllErrors = problems.some((p) => p.step === 'recipients')
@@ -25,23 +26,25 @@ export function RecipientsStep({ draft, setDraft, problems }: StepProps) {
   return (
     <section className="stack">
       <p className="intro">{t('recipients.intro')}</p>
-      <fieldset className="card card-pad">
-        <legend className="label">{t('recipients.order')}</legend>
-        <div className="choice-row">
-          {(['PARALLEL', 'SEQUENTIAL'] as const).map((value) => (
-            <label key={value} className="choice">
-              <input type="radio" name="signing-order" checked={draft.settings.signingOrder === value} onChange={() => setSettings({ signingOrder: value })} />
-              {t(value === 'PARALLEL' ? 'recipients.parallel' : 'recipients.sequential')}
+      {allowed.signingOrder && (
+        <fieldset className="card card-pad">
+          <legend className="label">{t('recipients.order')}</legend>
+          <div className="choice-row">
+            {(['PARALLEL', 'SEQUENTIAL'] as const).map((value) => (
+              <label key={value} className="choice">
+                <input type="radio" name="signing-order" checked={draft.settings.signingOrder === value} onChange={() => setSettings({ signingOrder: value })} />
+                {t(value === 'PARALLEL' ? 'recipients.parallel' : 'recipients.sequential')}
+              </label>
+            ))}
+          </div>
+          {sequential && allowed.dictateNextSigner && (
+            <label className="choice">
+              <input type="checkbox" checked={draft.settings.allowDictateNextSigner} onChange={(e) => setSettings({ allowDictateNextSigner: e.target.checked })} />
+              {t('recipients.dictate')}
             </label>
-          ))}
-        </div>
-        {sequential && (
-          <label className="choice">
-            <input type="checkbox" checked={draft.settings.allowDictateNextSigner} onChange={(e) => setSettings({ allowDictateNextSigner: e.target.checked })} />
-            {t('recipients.dictate')}
-          </label>
-        )}
-      </fieldset>
+          )}
+        </fieldset>
+      )}
 
       {draft.recipients.length === 0 ? (
         <p className="empty">{t('recipients.empty')}</p>
@@ -54,6 +57,8 @@ export function RecipientsStep({ draft, setDraft, problems }: StepProps) {
               index={n}
               count={draft.recipients.length}
               sequential={sequential}
+              reorder={sequential && allowed.signingOrder}
+              roles={allowed.roles}
               autoFocus={focusKey === r.key}
               forceErrors={showAllErrors}
               onChange={(patch) => update(r.key, patch)}
@@ -78,6 +83,10 @@ function RecipientRow(props: {
   index: number
   count: number
   sequential: boolean
+  /** The signing order can be changed by moving the recipient. */
+  reorder: boolean
+  /** The roles the user may choose (the recipient's own is always shown). */
+  roles: readonly DraftRecipient['role'][]
   autoFocus: boolean
   forceErrors: boolean
   onChange: (patch: Partial<DraftRecipient>) => void
@@ -130,7 +139,7 @@ function RecipientRow(props: {
             {t('recipients.role')}
           </label>
           <select id={id('role')} className="input" value={r.role} onChange={(e) => props.onChange({ role: e.target.value as DraftRecipient['role'] })}>
-            {RECIPIENT_ROLES.map((role) => (
+            {RECIPIENT_ROLES.filter((role) => role === r.role || props.roles.includes(role)).map((role) => (
               <option key={role} value={role}>
                 {t(`role.${role}`)}
               </option>
@@ -139,7 +148,7 @@ function RecipientRow(props: {
         </div>
       </div>
       <div className="row-actions">
-        {props.sequential && (
+        {props.reorder && (
           <>
             <button type="button" className="btn-icon" aria-label={t('recipients.moveUp', { n: n + 1 })} disabled={n === 0} onClick={() => props.onMove(n - 1)}>
               <Icon name="arrowUp" />

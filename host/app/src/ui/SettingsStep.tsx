@@ -1,6 +1,6 @@
 import { useMemo, useState, type ReactNode } from 'react'
-import type { FeatureKey } from '../../../../src/protocol/index.js'
 import { isUrl, newKey, type DraftSettings } from '../draft/model.js'
+import type { SettingId } from '../features.js'
 import { t } from '../i18n/index.js'
 import type { StepProps } from './Editor.js'
 import { Icon } from './icons.js'
@@ -22,9 +22,9 @@ function timeZones(): string[] {
 
 const withCurrent = (list: string[], value: string) => (list.includes(value) ? list : [value, ...list])
 
-export function SettingsStep({ session, draft, setDraft, problems }: StepProps) {
+export function SettingsStep({ features, draft, setDraft, problems }: StepProps) {
   const s = draft.settings
-  const allowed = (key: FeatureKey) => session.launch.options.features?.[key] !== false
+  const allowed = (key: SettingId) => features.settings[key]
   const set = (patch: Partial<DraftSettings>) => setDraft((d) => ({ ...d, settings: { ...d.settings, ...patch } }))
   const zones = useMemo(timeZones, [])
   const [touched, setTouched] = useState<Record<string, boolean>>({})
@@ -41,27 +41,28 @@ export function SettingsStep({ session, draft, setDraft, problems }: StepProps) 
           label={t('settings.docTitle')}
           value={s.title}
           required
+          readOnly={!features.title}
           error={titleInvalid ? t('problem.title') : null}
           onChange={(title) => set({ title })}
           onBlur={() => setTouched((x) => ({ ...x, title: true }))}
         />
-        {allowed('allowConfigureLanguage') && (
+        {allowed('language') && (
           <SelectField id="settings-language" label={t('settings.language')} value={s.language} onChange={(language) => set({ language })}
             options={withCurrent(LANGUAGES.map(([c]) => c), s.language).map((c) => [c, LANGUAGES.find(([k]) => k === c)?.[1] ?? c])} />
         )}
-        {allowed('allowConfigureDateFormat') && (
+        {allowed('dateFormat') && (
           <SelectField id="settings-date-format" label={t('settings.dateFormat')} value={s.dateFormat} onChange={(dateFormat) => set({ dateFormat })}
             options={withCurrent(DATE_FORMATS, s.dateFormat).map((f) => [f, f])} />
         )}
-        {allowed('allowConfigureTimezone') && (
+        {allowed('timezone') && (
           <SelectField id="settings-timezone" label={t('settings.timezone')} value={s.timezone} onChange={(timezone) => set({ timezone })}
             options={withCurrent(zones, s.timezone).map((z) => [z, z.replace(/_/g, ' ')])} />
         )}
       </Section>
 
-      {(allowed('allowConfigureSignatureTypes') || allowed('allowConfigureRedirectUrl')) && (
+      {(allowed('signatureTypes') || allowed('redirectUrl')) && (
         <Section title={t('settings.signing')}>
-          {allowed('allowConfigureSignatureTypes') && (
+          {allowed('signatureTypes') && (
             <fieldset className="form-field" aria-invalid={noSignatureType || undefined}>
               <legend className="label">{t('settings.signatureTypes')}</legend>
               <div className="choice-row">
@@ -81,7 +82,7 @@ export function SettingsStep({ session, draft, setDraft, problems }: StepProps) 
               {noSignatureType && <p className="field-error">{t('problem.signatureTypes')}</p>}
             </fieldset>
           )}
-          {allowed('allowConfigureRedirectUrl') && (
+          {allowed('redirectUrl') && (
             <TextField
               id="settings-redirect"
               label={t('settings.redirectUrl')}
@@ -97,7 +98,7 @@ export function SettingsStep({ session, draft, setDraft, problems }: StepProps) 
         </Section>
       )}
 
-      {allowed('allowConfigureCommunication') && (
+      {allowed('communication') && (
         <Section title={t('settings.communication')}>
           <fieldset className="form-field">
             <legend className="label">{t('settings.distribution')}</legend>
@@ -124,33 +125,35 @@ export function SettingsStep({ session, draft, setDraft, problems }: StepProps) 
         </Section>
       )}
 
-      <Section title={t('settings.attachments')} intro={t('settings.attachmentsIntro')}>
-        {draft.attachments.map((a, n) => {
-          const invalid = problems.some((p) => p.target === a.key)
-          const update = (patch: { label?: string; url?: string }) =>
-            setDraft((d) => ({ ...d, attachments: d.attachments.map((x) => (x.key === a.key ? { ...x, ...patch } : x)) }))
-          return (
-            <div className="attachment-row" key={a.key} data-testid="attachment-row">
-              <Icon name="link" />
-              <input className="input" aria-label={`${t('settings.attachmentLabel')} ${n + 1}`} placeholder={t('settings.attachmentLabel')}
-                aria-invalid={(invalid && !a.label.trim()) || undefined} value={a.label} onChange={(e) => update({ label: e.target.value })} />
-              <input className="input" type="url" aria-label={`${t('settings.attachmentUrl')} ${n + 1}`} placeholder={t('settings.attachmentUrl')}
-                aria-invalid={(invalid && !isUrl(a.url)) || undefined} value={a.url} onChange={(e) => update({ url: e.target.value })} />
-              <button type="button" className="btn-icon btn-danger" aria-label={t('settings.removeAttachment', { n: n + 1 })}
-                onClick={() => setDraft((d) => ({ ...d, attachments: d.attachments.filter((x) => x.key !== a.key) }))}>
-                <Icon name="trash" />
-              </button>
-            </div>
-          )
-        })}
-        <div>
-          <button type="button" className="btn btn-secondary btn-sm"
-            onClick={() => setDraft((d) => ({ ...d, attachments: [...d.attachments, { key: newKey('a'), id: null, label: '', url: '' }] }))}>
-            <Icon name="plus" />
-            {t('settings.addAttachment')}
-          </button>
-        </div>
-      </Section>
+      {features.attachments && (
+        <Section title={t('settings.attachments')} intro={t('settings.attachmentsIntro')}>
+          {draft.attachments.map((a, n) => {
+            const invalid = problems.some((p) => p.target === a.key)
+            const update = (patch: { label?: string; url?: string }) =>
+              setDraft((d) => ({ ...d, attachments: d.attachments.map((x) => (x.key === a.key ? { ...x, ...patch } : x)) }))
+            return (
+              <div className="attachment-row" key={a.key} data-testid="attachment-row">
+                <Icon name="link" />
+                <input className="input" aria-label={`${t('settings.attachmentLabel')} ${n + 1}`} placeholder={t('settings.attachmentLabel')}
+                  aria-invalid={(invalid && !a.label.trim()) || undefined} value={a.label} onChange={(e) => update({ label: e.target.value })} />
+                <input className="input" type="url" aria-label={`${t('settings.attachmentUrl')} ${n + 1}`} placeholder={t('settings.attachmentUrl')}
+                  aria-invalid={(invalid && !isUrl(a.url)) || undefined} value={a.url} onChange={(e) => update({ url: e.target.value })} />
+                <button type="button" className="btn-icon btn-danger" aria-label={t('settings.removeAttachment', { n: n + 1 })}
+                  onClick={() => setDraft((d) => ({ ...d, attachments: d.attachments.filter((x) => x.key !== a.key) }))}>
+                  <Icon name="trash" />
+                </button>
+              </div>
+            )
+          })}
+          <div>
+            <button type="button" className="btn btn-secondary btn-sm"
+              onClick={() => setDraft((d) => ({ ...d, attachments: [...d.attachments, { key: newKey('a'), id: null, label: '', url: '' }] }))}>
+              <Icon name="plus" />
+              {t('settings.addAttachment')}
+            </button>
+          </div>
+        </Section>
+      )}
     </div>
   )
 }
@@ -176,6 +179,7 @@ function TextField(props: {
   type?: string
   placeholder?: string
   required?: boolean
+  readOnly?: boolean
 }) {
   const described = [props.hint && `${props.id}-hint`, props.error && `${props.id}-error`].filter(Boolean).join(' ')
   return (
@@ -190,6 +194,7 @@ function TextField(props: {
         value={props.value}
         placeholder={props.placeholder}
         required={props.required}
+        readOnly={props.readOnly}
         aria-invalid={props.error ? true : undefined}
         aria-describedby={described || undefined}
         onChange={(e) => props.onChange(e.target.value)}
