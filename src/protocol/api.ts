@@ -99,6 +99,8 @@ export interface Field {
   inserted?: boolean
   /** The value once filled: text, a JSON array for checkboxes, a PNG data URL for signatures. */
   customText?: string
+  /** `field_{id}` on this host: the deployed clients require a string secondary id. */
+  secondaryId?: string
 }
 
 /** An envelope as listed (GET /envelope, get-many): everything but its fields. */
@@ -121,6 +123,26 @@ export interface EnvelopeSummary {
   documentMeta: DocumentMeta
   recipients: Recipient[]
   envelopeItems: EnvelopeItem[]
+  // What the deployed service's clients require besides (host/README.md, "Compatibility with the
+  // deployed clients"); optional here, as hosts before it did not send them.
+  authOptions?: EnvelopeAuthOptions | null
+  formValues?: Record<string, string | number | boolean> | null
+  publicTitle?: string
+  publicDescription?: string
+  /** The owning team's number (this host has no users: API tokens belong to teams). */
+  userId?: number
+  teamId?: number
+  folderId?: string | null
+  templateId?: number | null
+  directLink?: unknown
+  team?: { id: number; url: string } | null
+  user?: { id: number; name: string; email: string }
+}
+
+/** Envelope-wide authentication requirements (none on this host). */
+export interface EnvelopeAuthOptions {
+  globalAccessAuth: string[]
+  globalActionAuth: string[]
 }
 
 /** GET /envelope/{id}: the envelope with all its fields. */
@@ -136,12 +158,14 @@ export interface Attachment {
   data: string
 }
 
+/** GET /envelope: one page, paginated as the deployed service's clients expect. */
 export interface EnvelopePage {
   data: EnvelopeSummary[]
-  page: number
+  /** How many envelopes match, over all pages. */
+  count: number
+  currentPage: number
   perPage: number
   totalPages: number
-  totalCount: number
 }
 
 /** GET /embedding/session: what a presign token allows. */

@@ -1,7 +1,7 @@
 /** Checks of the API's answers, typed against the resource interfaces. */
 import type {
   Attachment, AuditLogEntry, AuditLogPage, AuthOptions, DistributedRecipient, DistributeResponse, DocumentMeta, Envelope,
-  EnvelopeItem, EnvelopePage, EnvelopeSummary, ExpirationPeriod, Field, Recipient, ReminderPeriod, ReminderSettings, Webhook, WebhookCall, WebhookCallPage,
+  EnvelopeAuthOptions, EnvelopeItem, EnvelopePage, EnvelopeSummary, ExpirationPeriod, Field, Recipient, ReminderPeriod, ReminderSettings, Webhook, WebhookCall, WebhookCallPage,
 } from '../protocol/api.js'
 import { any, arr, bool, both, int, literal, nullable, num, obj, optional, record, str, type Schema } from './check.js'
 
@@ -57,6 +57,7 @@ export const field = obj<Field>({
   fieldMeta: nullable(record),
   inserted: optional(bool),
   customText: optional(str),
+  secondaryId: optional(str),
 })
 
 export const documentMeta = obj<DocumentMeta>({
@@ -95,6 +96,17 @@ export const envelopeSummary = obj<EnvelopeSummary>({
   documentMeta,
   recipients: arr(recipient),
   envelopeItems: arr(envelopeItem),
+  authOptions: optional(nullable(obj<EnvelopeAuthOptions>({ globalAccessAuth: arr(str), globalActionAuth: arr(str) }))),
+  formValues: optional(nullable(record as Schema<Record<string, string | number | boolean>>)),
+  publicTitle: optional(str),
+  publicDescription: optional(str),
+  userId: optional(int),
+  teamId: optional(int),
+  folderId: optional(nullable(str)),
+  templateId: optional(nullable(int)),
+  directLink: any,
+  team: optional(nullable(obj<{ id: number; url: string }>({ id: int, url: str }))),
+  user: optional(obj<{ id: number; name: string; email: string }>({ id: int, name: str, email: str })),
 })
 
 export const envelope: Schema<Envelope> = both(envelopeSummary, obj<{ fields: Field[] }>({ fields: arr(field) }))
@@ -103,10 +115,10 @@ export const attachment = obj<Attachment>({ id: str, type: literal('link'), labe
 
 export const envelopePage = obj<EnvelopePage>({
   data: arr(envelopeSummary),
-  page: int,
+  count: int,
+  currentPage: int,
   perPage: int,
   totalPages: int,
-  totalCount: int,
 })
 
 /** `{data: T[]}`, the API's list wrapper. */

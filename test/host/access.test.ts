@@ -168,7 +168,7 @@ describe.each(VARIANTS)('authentication, plans and bad input on $variant', ({ va
     ]
     for (const [i, res] of attempts.entries()) expect(res, `attempt ${i}`).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
     expect((await rival.post('/envelope/get-many', { ids: { type: 'envelopeId', ids: [e.id] } })).body.data).toEqual([])
-    expect((await rival.get('/envelope')).body.totalCount).toBe(0)
+    expect((await rival.get('/envelope')).body.count).toBe(0)
     // Nothing changed.
     const still = (await client.get(`/envelope/${e.id}`)).body
     expect(still.title).toBe(e.title)
@@ -190,7 +190,7 @@ describe.each(VARIANTS)('authentication, plans and bad input on $variant', ({ va
     expect(sixth.status).toBe(403)
     expect(sixth.body.code).toBe('PLAN_LIMIT_REACHED')
     expect(sixth.body.message).toMatch(/5 documents per calendar month/)
-    expect((await freeClient.get('/envelope')).body.totalCount).toBe(4)
+    expect((await freeClient.get('/envelope')).body.count).toBe(4)
     // Templates are not documents; the refused document used no number.
     const template = await freeClient.post('/envelope/create', form({ type: 'TEMPLATE', title: 'T' }, [{ bytes: pdf, name: 't.pdf' }]))
     expect(template.status).toBe(200)

@@ -167,9 +167,9 @@ describe('the client, every method against the real host', () => {
     expect(templates.data.map((t) => t.id)).toContain(template.id)
     expect(templates.data.every((t) => t.type === 'TEMPLATE')).toBe(true)
     const page = await client.envelopes.list({ perPage: 1, page: 1 })
-    expect(page).toMatchObject({ page: 1, perPage: 1 })
+    expect(page).toMatchObject({ currentPage: 1, perPage: 1 })
     expect(page.data).toHaveLength(1)
-    expect(page.totalCount).toBeGreaterThanOrEqual(2)
+    expect(page.count).toBeGreaterThanOrEqual(2)
     expect(page.data[0]!.id).toBe(template.id) // newest first
 
     const byId = await client.envelopes.getMany({ type: 'envelopeId', ids: [id, template.id] })

@@ -60,7 +60,7 @@ export function envelopeRoutes(ctx: HostContext) {
   r.get('/envelope', async (c) => {
     const q = parse(ListQuery, c.req.query())
     const { data, count } = await listEnvelopes(ctx.db, principal(c), q)
-    return c.json({ data, page: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage), totalCount: count })
+    return c.json({ data, count, currentPage: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage) })
   })
 
   r.post('/envelope/get-many', async (c) => {

@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { notFound } from '../errors.js'
 import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
+import { toField, type FieldRow } from '../domain/resources.js'
 import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId, NumericId, RecipientInput } from './schemas.js'
 
@@ -47,7 +48,10 @@ export function recipientRoutes(ctx: HostContext) {
   })
 
   r.get('/envelope/recipient/:id', async (c) => {
-    return c.json(await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient')))
+    const recipient = await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient'))
+    // With the recipient's fields, as the deployed clients expect.
+    const fields = await ctx.db.query<FieldRow>('select * from fields where recipient_id = $1 order by id', [recipient.id])
+    return c.json({ ...recipient, fields: fields.map(toField) })
   })
 
   return r

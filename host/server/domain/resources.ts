@@ -69,6 +69,14 @@ export interface FieldRow {
   custom_text: string | null
 }
 
+/** The owning team as an envelope resource names it (teams.number: migration 4). */
+export interface TeamInfo {
+  id: string
+  number: number
+  name: string
+  email: string | null
+}
+
 export interface AttachmentRow {
   id: string
   envelope_id: string
@@ -122,11 +130,35 @@ export const toField = (r: FieldRow) => ({
   fieldMeta: r.field_meta,
   inserted: r.inserted,
   customText: r.custom_text ?? '',
+  /** The deployed clients require a string secondary id on fields; ours is derived from the id. */
+  secondaryId: `field_${r.id}`,
 })
 
 export const toAttachment = (r: AttachmentRow) => ({ id: r.id, type: r.type, label: r.label, data: r.data })
 
-export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], fields?: FieldRow[]) {
+/**
+ * The attributes the deployed clients' models require that this host has no richer value for
+ * (host/README.md, "Compatibility with the deployed clients"). The team stands in for the user:
+ * API tokens belong to a team, not to a person.
+ */
+function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined) {
+  const number = team?.number ?? 0
+  return {
+    authOptions: { globalAccessAuth: [] as string[], globalActionAuth: [] as string[] },
+    formValues: null as Record<string, string | number | boolean> | null,
+    publicTitle: '',
+    publicDescription: '',
+    userId: number,
+    teamId: number,
+    folderId: null as string | null,
+    templateId: null as number | null,
+    directLink: null,
+    team: { id: number, url: team?.id ?? e.team_id },
+    user: { id: number, name: team?.name ?? '', email: team?.email ?? '' },
+  }
+}
+
+export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], fields?: FieldRow[], team?: TeamInfo | null) {
   return {
     id: e.id,
     secondaryId: secondaryId(e.type, e.secondary_number),
@@ -142,10 +174,11 @@ export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: Recipie
     updatedAt: iso(e.updated_at)!,
     completedAt: iso(e.completed_at),
     deletedAt: iso(e.deleted_at),
-    documentMeta: { ...DEFAULT_DOCUMENT_META, ...e.document_meta },
+    documentMeta: { ...DEFAULT_DOCUMENT_META, ...e.document_meta, id: e.id, emailId: null, emailReplyTo: null },
     recipients: recipients.map((r) => toRecipient(r, e)),
     envelopeItems: items.map(toItem),
     ...(fields ? { fields: fields.map(toField) } : {}),
+    ...clientCompat(e, team),
   }
 }
 export type Envelope = ReturnType<typeof toEnvelope>
@@ -178,12 +211,13 @@ export async function findEnvelope(db: Queryable, p: Principal, id: string, lock
 
 const CHILDREN = `
   coalesce((select json_agg(i order by i.item_order, i.created_at, i.id) from envelope_items i where i.envelope_id = e.id), '[]') as items,
-  coalesce((select json_agg(r order by r.id) from recipients r where r.envelope_id = e.id), '[]') as recipients`
+  coalesce((select json_agg(r order by r.id) from recipients r where r.envelope_id = e.id), '[]') as recipients,
+  (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = e.team_id) as team`
 const FIELDS = `,
   coalesce((select json_agg(f order by f.id) from fields f where f.envelope_id = e.id), '[]') as fields`
 
-type Loaded = EnvelopeRow & { items: ItemRow[]; recipients: RecipientRow[]; fields?: FieldRow[] }
-const assemble = (r: Loaded) => toEnvelope(r, r.items, r.recipients, r.fields)
+type Loaded = EnvelopeRow & { items: ItemRow[]; recipients: RecipientRow[]; fields?: FieldRow[]; team: TeamInfo | null }
+const assemble = (r: Loaded) => toEnvelope(r, r.items, r.recipients, r.fields, r.team)
 
 /** Full resources (items, recipients, and fields when `withFields`) matching `where` on alias e. */
 export async function loadEnvelopes(
