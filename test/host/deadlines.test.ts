@@ -60,7 +60,8 @@ describe('reminders and deadlines under a driven clock', () => {
     const reminders = (await events(e.id)).filter((x) => x.event === 'DOCUMENT_REMINDER_SENT')
     expect(reminders).toHaveLength(2)
     const log = (await client.get(`/envelope/${e.id}/audit-log?perPage=100`)).body.data
-    expect(log.filter((x: any) => x.type === 'DOCUMENT_REMINDER_SENT').map((x: any) => x.email)).toEqual(['a@example.com', 'a@example.com'])
+    const mails = log.filter((x: any) => x.type === 'EMAIL_SENT' && x.data.emailType === 'REMINDER')
+    expect(mails.map((x: any) => [x.email, x.data.recipientEmail])).toEqual([['a@example.com', 'a@example.com'], ['a@example.com', 'a@example.com']])
 
     // A signs on day 2: B's turn begins, but B's link was sent with the document and ends on day 3.
     expect((await sign(a.token)).body.status).toBe('PENDING')

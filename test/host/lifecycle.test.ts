@@ -346,7 +346,10 @@ describe('lifecycle refusals and end states', () => {
     const got = (await client.get(`/envelope/${e.id}`)).body
     expect(got.recipients[1]).toMatchObject({ name: 'Dana', email: 'dana@example.com' })
     const log = (await client.get(`/envelope/${e.id}/audit-log`)).body
-    expect(log.data.some((x: any) => x.type === 'DOCUMENT_NEXT_SIGNER_CHANGED')).toBe(true)
+    expect(log.data.find((x: any) => x.type === 'RECIPIENT_UPDATED')).toMatchObject({
+      email: 'ann@example.com',
+      data: { recipientEmail: 'dana@example.com', changes: [{ type: 'NAME', from: 'Next', to: 'Dana' }, { type: 'EMAIL', from: 'next@example.com', to: 'dana@example.com' }] },
+    })
   })
 
   it('refuses what a recipient token cannot do', async () => {

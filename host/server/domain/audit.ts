@@ -33,22 +33,46 @@ export const recipientActor = (r: Pick<RecipientRow, 'id' | 'name' | 'email'>, c
   ...client,
 })
 
-/** The audit types this host writes (the deployed service's names where it has one). */
+/** The audit types this host writes, with the deployed service's names and data shapes. */
 export type AuditType =
   | 'DOCUMENT_CREATED'
+  | 'DOCUMENT_TITLE_UPDATED'
+  | 'DOCUMENT_EXTERNAL_ID_UPDATED'
+  | 'DOCUMENT_VISIBILITY_UPDATED'
   | 'DOCUMENT_META_UPDATED'
   | 'DOCUMENT_SENT'
-  | 'DOCUMENT_RESENT'
+  | 'EMAIL_SENT'
   | 'DOCUMENT_OPENED'
-  | 'DOCUMENT_FIELD_INSERTED'
   | 'DOCUMENT_RECIPIENT_COMPLETED'
   | 'DOCUMENT_RECIPIENT_REJECTED'
-  | 'DOCUMENT_NEXT_SIGNER_CHANGED'
+  | 'RECIPIENT_UPDATED'
   | 'DOCUMENT_COMPLETED'
   | 'DOCUMENT_CANCELLED'
   | 'DOCUMENT_DELETED'
   | 'DOCUMENT_RECIPIENT_EXPIRED'
-  | 'DOCUMENT_REMINDER_SENT'
+
+/** Who an entry is about, as the deployed service's audit data names it. */
+export const aboutRecipient = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>) => ({
+  recipientEmail: r.email,
+  recipientName: r.name,
+  recipientId: r.id,
+  recipientRole: r.role,
+})
+
+const EMAIL_TYPES: Record<string, string> = {
+  SIGNER: 'SIGNING_REQUEST',
+  VIEWER: 'VIEW_REQUEST',
+  APPROVER: 'APPROVE_REQUEST',
+  ASSISTANT: 'ASSISTING_REQUEST',
+  CC: 'CC',
+}
+
+/** EMAIL_SENT data: a request for what the recipient's role does, or a reminder. */
+export const emailSent = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>, o: { reminder?: boolean; resending?: boolean }) => ({
+  ...aboutRecipient(r),
+  emailType: o.reminder ? 'REMINDER' : (EMAIL_TYPES[r.role] ?? 'SIGNING_REQUEST'),
+  isResending: o.resending ?? false,
+})
 
 /** Records one action inside the caller's transaction: it exists exactly when the action committed. */
 export async function audit(

@@ -8,7 +8,7 @@ import { CHANNELS } from '../cache.js'
 import type { Db, Queryable } from '../db/index.js'
 import { enqueue, type Job } from '../jobs/queue.js'
 import type { Clock } from '../jobs/clock.js'
-import { audit } from './audit.js'
+import { aboutRecipient, audit, emailSent } from './audit.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import type { EnvelopeRow, RecipientRow } from './resources.js'
 import { mustAct, signingState } from './turns.js'
@@ -74,7 +74,7 @@ export function expiryJob(db: Db, clock: Clock, hooks: DeadlineHooks) {
       if (e.status !== 'PENDING' || r.signing_status !== 'NOT_SIGNED' || r.expiration_notified_at || !r.expires_at || new Date(r.expires_at) > now) return
       await tx.query('update recipients set expiration_notified_at = $2 where id = $1', [r.id, now])
       await tx.notify(CHANNELS.envelopes, e.id)
-      await audit(tx, e, 'DOCUMENT_RECIPIENT_EXPIRED', { ...SYSTEM, name: r.name, email: r.email, recipientId: r.id }, { expiresAt: r.expires_at })
+      await audit(tx, e, 'DOCUMENT_RECIPIENT_EXPIRED', { ...SYSTEM, name: r.name, email: r.email, recipientId: r.id }, { ...aboutRecipient(r), expiresAt: r.expires_at })
       await hooks.emit(tx, e, 'RECIPIENT_EXPIRED')
     })
 }
@@ -92,7 +92,7 @@ export function reminderJob(db: Db, clock: Clock, hooks: DeadlineHooks) {
       const now = clock.now()
       if (!mustAct(r) || signingState(e, all, r, now) !== 'READY') return
       await hooks.remind(tx, e, r)
-      await audit(tx, e, 'DOCUMENT_REMINDER_SENT', { ...SYSTEM, name: r.name, email: r.email, recipientId: r.id })
+      await audit(tx, e, 'EMAIL_SENT', { ...SYSTEM, name: r.name, email: r.email, recipientId: r.id }, emailSent(r, { reminder: true }))
       await hooks.emit(tx, e, 'DOCUMENT_REMINDER_SENT')
       const next = after(now, e.document_meta.reminderSettings?.repeatEvery)
       if (next) await enqueue(tx, { kind: 'reminder', payload: { recipientId: r.id }, runAt: next })

@@ -14,7 +14,7 @@ import { newId } from './ids.js'
 import { insertItems } from './items.js'
 import { countDocument } from './plans.js'
 import { insertRecipients } from './recipients.js'
-import { findEnvelope, loadEnvelope, type Envelope } from './resources.js'
+import { findEnvelope, loadEnvelope, type Envelope, type EnvelopeRow } from './resources.js'
 import { assertEditable, deletionKind, type EnvelopeType } from './status.js'
 
 export interface NewEnvelope {
@@ -137,8 +137,9 @@ export async function createEnvelope(
     id,
     pending.map((f) => ({ ...f.field, recipientId: recipients[f.recipient]!.id, envelopeItemId: items[f.file]!.id })),
   )
-  await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', await loadEnvelope(tx, p, id))
-  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { title: payload.title ?? null, type: payload.type })
+  const created = await loadEnvelope(tx, p, id)
+  await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', created)
+  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { title: created.title, source: { type: 'DOCUMENT' }, type: payload.type })
   return id
 }
 
@@ -167,7 +168,7 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
     ],
   )
   await recordChange(tx, p, e)
-  await audit(tx, e, 'DOCUMENT_META_UPDATED', actor, { data: input.data ?? {}, meta: input.meta ?? {} })
+  await auditUpdate(tx, e, actor, input)
   return loadEnvelope(tx, p, e.id)
 }
 
@@ -186,6 +187,33 @@ export async function deleteEnvelope(tx: Queryable, p: Principal, actor: Actor, 
     snapshot.deletedAt = iso(row!.deleted_at)
   }
   await tx.notify(CHANNELS.envelopes, e.id)
-  await audit(tx, e, 'DOCUMENT_DELETED', actor, { kind: deletionKind(e.status) })
+  await audit(tx, e, 'DOCUMENT_DELETED', actor, { type: deletionKind(e.status) === 'hard' ? 'HARD' : 'SOFT' })
   await emit(tx, e.team_id, e.type === 'DOCUMENT' ? 'DOCUMENT_CANCELLED' : 'TEMPLATE_DELETED', snapshot)
+}
+
+/** The deployed service's names for the documentMeta keys its audit log records changes of. */
+const META_CHANGES: Record<string, string> = {
+  subject: 'SUBJECT',
+  message: 'MESSAGE',
+  timezone: 'TIMEZONE',
+  dateFormat: 'DATE_FORMAT',
+  redirectUrl: 'REDIRECT_URL',
+  emailSettings: 'EMAIL_SETTINGS',
+}
+const text = (v: unknown) => (v === null || v === undefined ? null : typeof v === 'string' ? v : JSON.stringify(v))
+
+/** One entry per kind of change, as the deployed service records them: title, external id, visibility, settings. */
+async function auditUpdate(tx: Queryable, e: EnvelopeRow, actor: Actor, input: UpdateEnvelopeInput): Promise<void> {
+  const d = input.data ?? {}
+  const changed = (from: unknown, to: unknown) => to !== undefined && text(from) !== text(to)
+  if (changed(e.title, d.title)) await audit(tx, e, 'DOCUMENT_TITLE_UPDATED', actor, { from: e.title, to: d.title })
+  if (changed(e.external_id, d.externalId)) await audit(tx, e, 'DOCUMENT_EXTERNAL_ID_UPDATED', actor, { from: e.external_id, to: d.externalId ?? null })
+  if (changed(e.visibility, d.visibility)) await audit(tx, e, 'DOCUMENT_VISIBILITY_UPDATED', actor, { from: e.visibility, to: d.visibility })
+  const before: Record<string, unknown> = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
+  const keys = Object.entries(input.meta ?? {}).filter(([k, v]) => changed(before[k], v))
+  if (!keys.length) return
+  const changes = keys.filter(([k]) => k in META_CHANGES).map(([k, v]) => ({ type: META_CHANGES[k], from: text(before[k]), to: text(v) }))
+  // Settings the deployed service's log has no name for are kept beside its `changes`.
+  const other = Object.fromEntries(keys.filter(([k]) => !(k in META_CHANGES)).map(([k, v]) => [k, { from: before[k], to: v }]))
+  await audit(tx, e, 'DOCUMENT_META_UPDATED', actor, { changes, ...(Object.keys(other).length ? { otherChanges: other } : {}) })
 }

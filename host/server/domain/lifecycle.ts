@@ -9,7 +9,8 @@ import { CHANNELS } from '../cache.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound, type ApiIssue } from '../errors.js'
 import { emit, type EventName } from '../events/index.js'
-import { audit, recipientActor, type Actor, type Client } from './audit.js'
+import { aboutRecipient, audit, emailSent, recipientActor, type Actor, type Client } from './audit.js'
+import { randomId } from './ids.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { formatSigningDate, isAutoFilled, isRequired, storedValue } from './field-values.js'
 import { findEnvelope, loadEnvelope, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
@@ -111,7 +112,7 @@ export async function redistribute(
   const chosen = all.filter((r) => input.recipients.includes(r.id) && r.signing_status === 'NOT_SIGNED')
   // Sending again renews an expired or expiring link.
   await setDeadlines(tx, e, chosen, now)
-  await audit(tx, e, 'DOCUMENT_RESENT', actor, { recipients: chosen.map((r) => r.id) })
+  for (const r of chosen) await audit(tx, e, 'EMAIL_SENT', actor, emailSent(r, { resending: true }))
   await sendTurn(tx, e, chosen.filter((r) => whoseTurn(e, all).includes(r)))
   return { envelope: e, recipients: chosen }
 }
@@ -167,7 +168,7 @@ export async function open(tx: Queryable, token: string, client: Client): Promis
   if (r.read_status === 'OPENED' || signingState(e, all, r) !== 'READY') return
   await tx.query(`update recipients set read_status = 'OPENED' where id = $1`, [r.id])
   await tx.notify(CHANNELS.envelopes, e.id)
-  await audit(tx, e, 'DOCUMENT_OPENED', recipientActor(r, client))
+  await audit(tx, e, 'DOCUMENT_OPENED', recipientActor(r, client), { ...aboutRecipient(r), accessAuth: [] })
   await emitFor(tx, e, 'DOCUMENT_OPENED')
 }
 
@@ -232,16 +233,23 @@ export async function complete(
   if (next && input.nextSigner) {
     const email = input.nextSigner.email.trim().toLowerCase()
     await tx.query('update recipients set name = $2, email = $3 where id = $1', [next.id, input.nextSigner.name.trim(), email])
-    await audit(tx, e, 'DOCUMENT_NEXT_SIGNER_CHANGED', actor, { recipientId: next.id, from: { name: next.name, email: next.email }, to: { name: input.nextSigner.name.trim(), email } })
+    await audit(tx, e, 'RECIPIENT_UPDATED', actor, {
+      ...aboutRecipient({ ...next, name: input.nextSigner.name.trim(), email }),
+      changes: [
+        { type: 'NAME', from: next.name, to: input.nextSigner.name.trim() },
+        { type: 'EMAIL', from: next.email, to: email },
+      ],
+      dictatedBy: r.id,
+    })
   }
-  await audit(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED', actor, { recipientRole: r.role, fields: [...values.keys()] })
+  await audit(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED', actor, { ...aboutRecipient(r), actionAuth: [], fields: [...values.keys()] })
   if (r.role === 'SIGNER') await emitFor(tx, e, 'DOCUMENT_SIGNED')
   await emitFor(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED')
 
   if (all.filter(mustAct).every((x) => x.signing_status === 'SIGNED')) {
     await setStatus(tx, e, nextStatus(e.type, e.status, 'complete'), true)
     await finish(tx, e)
-    await audit(tx, e, 'DOCUMENT_COMPLETED', actor)
+    await audit(tx, e, 'DOCUMENT_COMPLETED', actor, { transactionId: randomId(24) })
     await emitFor(tx, e, 'DOCUMENT_COMPLETED')
     await mailCompleted(tx, e.id)
   } else {
@@ -270,7 +278,7 @@ async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: st
     `update recipients set signing_status = 'REJECTED', rejection_reason = $2 where id = $1 returning *`,
     [r.id, reason],
   )
-  await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { recipientId: r.id, recipientRole: r.role, reason })
+  await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { ...aboutRecipient(r), reason, isExternal: actor.recipientId === null })
   await emitFor(tx, e, 'DOCUMENT_REJECTED')
   await setStatus(tx, e, nextStatus(e.type, e.status, 'reject'))
   await mailRejected(tx, e.id, r.id, reason)

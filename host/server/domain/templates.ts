@@ -99,7 +99,12 @@ export async function duplicate(
     meta: from.document_meta,
   })
   await copyParts(tx, from, id, { recipients, fields: recipients && (input.includeFields ?? true) })
-  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { duplicatedFrom: from.id, type: from.type })
+  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, {
+    title: `${from.title} (copy)`.slice(0, 255),
+    source: { type: 'DOCUMENT' },
+    type: from.type,
+    duplicatedFrom: from.id,
+  })
   await emit(tx, p.teamId, from.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', await loadEnvelope(tx, p, id))
   return id
 }
@@ -180,7 +185,11 @@ export async function useTemplate(
     internalVersion: options.internalVersion,
   })
   let recipients = await copyParts(tx, template, id, { recipients: true, fields: true, recipientChanges, files: replacements, prefill })
-  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { templateId: template.id })
+  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, {
+    title: input.title ?? template.title,
+    source: { type: 'TEMPLATE', templateId: template.secondary_number },
+    templateEnvelopeId: template.id,
+  })
   const created = await loadEnvelope(tx, p, id)
   await emit(tx, p.teamId, 'DOCUMENT_CREATED', created, template.secondary_number)
   await emit(tx, p.teamId, 'TEMPLATE_USED', created, template.secondary_number)
