@@ -65,16 +65,9 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
 
 // ---- operations on whole envelopes (every door: API v2, the deprecated route maps) ----------
 
-export interface CreateFieldInput {
+export interface CreateFieldInput extends Omit<FieldPlacement, 'recipientId' | 'envelopeItemId'> {
   /** The file the field is on: its index among the uploaded files, or its file name (default 0). */
   identifier?: number | string | undefined
-  type: string
-  page: number
-  positionX: number
-  positionY: number
-  width: number
-  height: number
-  fieldMeta?: Record<string, unknown> | null | undefined
 }
 
 export interface CreateEnvelopeInput {
