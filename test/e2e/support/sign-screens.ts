@@ -17,6 +17,7 @@ import { startHost } from '../../../host/server/start.js'
 import { encodeOptions, type SignOptions } from '../../../src/protocol/index.js'
 import { chromiumLaunchOptions } from '../../support/chromium.js'
 import { makePdf } from './pdf.js'
+import { apiCaller } from './api.js'
 
 const OUT = fileURLToPath(new URL('../../../test-results/sign/', import.meta.url))
 const filter = process.argv[2] ?? ''
@@ -33,16 +34,7 @@ const browser: Browser = await chromium.launch(chromiumLaunchOptions)
 await mkdir(OUT, { recursive: true })
 const problems: string[] = []
 
-async function api<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-  const res = await fetch(host.apiUrl + path, {
-    method,
-    headers: { Authorization: apiToken, ...(body instanceof FormData || body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-    body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-  })
-  const json = await res.json()
-  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-  return json as T
-}
+const api = apiCaller(host.apiUrl, apiToken)
 
 type FieldIn = { type: string; page: number; positionX: number; positionY: number; width: number; height: number; identifier?: number; fieldMeta?: Record<string, unknown> }
 type RecipientIn = { email: string; name: string; role: string; signingOrder?: number; fields?: FieldIn[] }

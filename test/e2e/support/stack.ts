@@ -9,6 +9,7 @@ import { inject } from 'vitest'
 import { startHost, type Host, type StartHostOptions } from '../../../host/server/start.js'
 import { presignScope, type PresignScope } from '../../../src/protocol/index.js'
 import { chromiumLaunchOptions } from '../../support/chromium.js'
+import { apiCaller } from './api.js'
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../../test-results/e2e/', import.meta.url))
 
@@ -37,16 +38,7 @@ export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 
   const browser = await chromium.launch(chromiumLaunchOptions)
   await mkdir(SCREENSHOTS, { recursive: true })
 
-  async function api<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
-    const res = await fetch(host.apiUrl + path, {
-      method,
-      headers: { Authorization: apiToken, ...(body instanceof FormData || body === undefined ? {} : { 'Content-Type': 'application/json' }) },
-      body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
-    })
-    const json = await res.json()
-    if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(json)}`)
-    return json as T
-  }
+  const api = apiCaller(host.apiUrl, apiToken)
 
   return {
     host,
