@@ -105,6 +105,8 @@ export interface SigningField extends Omit<Field, 'envelopeId' | 'recipientId' |
 
 export interface SigningSession {
   state: SigningState
+  /** A template's direct link: the visitor gives their name and e-mail, and signing makes the document. */
+  direct?: boolean
   envelope: {
     id: string
     documentId: number

@@ -242,7 +242,7 @@ describe('deprecated v2 endpoints', () => {
     res = await client.post('/document/get-many', { documentIds: ['x'] })
     expect(res.status).toBe(400)
     // Unknown deprecated paths are marked too.
-    res = await client.post('/template/direct/create', { templateId: 1 })
+    res = await client.post('/template/nope/create', { templateId: 1 })
     expect(res.status).toBe(404)
     marked(res, '/envelope')
   })

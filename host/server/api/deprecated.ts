@@ -13,6 +13,7 @@ import { itemPdf, itemsOf } from '../domain/items.js'
 import { distribute, redistribute } from '../domain/lifecycle.js'
 import { findEnvelope, getManyEnvelopes, listEnvelopes, loadEnvelope } from '../domain/resources.js'
 import { duplicate, useTemplate } from '../domain/templates.js'
+import { createDirectLink, deleteDirectLink, toggleDirectLink } from '../domain/direct-links.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { ID_KEY, TYPE, legacyEnvelope, newFieldNames, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
 import { partRoutes } from './deprecated-parts.js'
@@ -26,8 +27,9 @@ import { UsePayload } from './template.js'
 /** The removal date (spec "Versioning"). */
 export const SUNSET = 'Sun, 01 Mar 2027 00:00:00 GMT'
 
-/** Deprecated path (after the /api/v2 prefix) -> its replacement; the first match wins. */
-const SUCCESSORS: [RegExp, (m: RegExpMatchArray) => string][] = [
+/** Deprecated path (after the /api/v2 prefix) -> its replacement (null: none yet); the first match wins. */
+const SUCCESSORS: [RegExp, (m: RegExpMatchArray) => string | null][] = [
+  [/^\/template\/direct\/(?:create|delete|toggle)$/, () => null],
   [/^\/template$/, () => '/envelope?type=TEMPLATE'],
   [/^\/document$/, () => '/envelope'],
   [/^\/(?:document|template)\/get-many$/, () => '/envelope/get-many'],
@@ -65,7 +67,7 @@ const V1_SUCCESSORS: [RegExp, (method: string) => string][] = [
  * Where a deprecated path's replacement lives: under the same prefix (/api/v2 or /api/v2-beta) for
  * the deprecated v2 paths, under /api/v2 for API v1 paths.
  */
-export function successorOf(path: string, method = 'GET'): string {
+export function successorOf(path: string, method = 'GET'): string | null {
   const v1 = /^\/api\/v1(\/.*)?$/.exec(path)
   if (v1) {
     const rest = v1[1] ?? ''
@@ -75,7 +77,10 @@ export function successorOf(path: string, method = 'GET'): string {
   const [, prefix = '/api/v2', rest = ''] = /^(\/api\/v2(?:-beta)?)(\/.*)?$/.exec(path) ?? []
   for (const [re, to] of SUCCESSORS) {
     const m = rest.match(re)
-    if (m) return prefix + to(m)
+    if (m) {
+      const successor = to(m)
+      return successor && prefix + successor
+    }
   }
   return `${prefix}/envelope`
 }
@@ -85,7 +90,8 @@ export const deprecation: MiddlewareHandler<AppEnv> = async (c, next) => {
   await next()
   c.res.headers.set('Deprecation', 'true')
   c.res.headers.set('Sunset', SUNSET)
-  c.res.headers.set('Link', `<${successorOf(c.req.path, c.req.method)}>; rel="successor-version"`)
+  const successor = successorOf(c.req.path, c.req.method)
+  if (successor) c.res.headers.set('Link', `<${successor}>; rel="successor-version"`)
 }
 
 /** The legacy number a body names under documentId / templateId (the other key is ignored). */
@@ -125,6 +131,10 @@ export const UseLegacy = z.object({
   distributeDocument: z.boolean().optional(),
   override: z.object({ title: z.string().trim().min(1).max(255).optional() }).partial().optional(),
 })
+
+export const DirectCreateLegacy = z.object({ templateId: NumericId, directRecipientId: NumericId.optional() })
+export const DirectToggleLegacy = z.object({ templateId: NumericId, enabled: z.boolean() })
+export const DirectDeleteLegacy = z.object({ templateId: NumericId })
 
 export const UpdateLegacy = Legacy.extend(UpdateBody.omit({ envelopeId: true }).shape)
 export const DistributeLegacy = Legacy.extend({ meta: DistributeMeta.optional() })
@@ -271,6 +281,26 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
         return loadEnvelope(tx, p, out.envelope.id)
       })
       return c.json(legacyEnvelope(env))
+    })
+
+    // Direct links: deprecated with no replacement yet (spec "Versioning").
+    r.post('/template/direct/create', async (c) => {
+      const p = principal(c)
+      const body = await jsonBody(c, DirectCreateLegacy)
+      return c.json(
+        await ctx.db.transaction(async (tx) => createDirectLink(tx, p, { envelopeId: (await resolve(tx, p, kind, body.templateId)).id, recipientId: body.directRecipientId })),
+      )
+    })
+    r.post('/template/direct/toggle', async (c) => {
+      const p = principal(c)
+      const body = await jsonBody(c, DirectToggleLegacy)
+      return c.json(await ctx.db.transaction(async (tx) => toggleDirectLink(tx, p, { envelopeId: (await resolve(tx, p, kind, body.templateId)).id, enabled: body.enabled })))
+    })
+    r.post('/template/direct/delete', async (c) => {
+      const p = principal(c)
+      const body = await jsonBody(c, DirectDeleteLegacy)
+      await ctx.db.transaction(async (tx) => deleteDirectLink(tx, p, { envelopeId: (await resolve(tx, p, kind, body.templateId)).id }))
+      return c.json({ success: true })
     })
   }
 

@@ -58,7 +58,13 @@ function kindRoutes(kind: Kind): RouteDoc[] {
       { method: 'post', path: '/document/attachment/delete', summary: 'Delete a link (use /envelope/attachment/delete)', body: P.attachmentDelete, response: SUCCESS },
     )
   } else {
-    routes.push({ method: 'post', path: '/template/use', summary: 'Generate a document from a template (use /envelope/use)', body: dep.UseLegacy, response: ENVELOPE })
+    const LINK = { description: "The template's direct link", schema: ref('DirectLink') }
+    routes.push(
+      { method: 'post', path: '/template/use', summary: 'Generate a document from a template (use /envelope/use)', body: dep.UseLegacy, response: ENVELOPE },
+      { method: 'post', path: '/template/direct/create', summary: 'Give a template a public direct link for one recipient (or a new placeholder signer); no replacement yet', body: dep.DirectCreateLegacy, response: LINK },
+      { method: 'post', path: '/template/direct/toggle', summary: "Turn a template's direct link on or off; no replacement yet", body: dep.DirectToggleLegacy, response: LINK },
+      { method: 'post', path: '/template/direct/delete', summary: "Delete a template's direct link; no replacement yet", body: dep.DirectDeleteLegacy, response: SUCCESS },
+    )
   }
   return routes.map((r) => ({ ...r, tag, deprecated: true }))
 }

@@ -220,6 +220,10 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     required: ['message', 'code'],
   },
   Success: loose({ success: { type: 'boolean', const: true } }),
+  DirectLink: loose(
+    { id: str, envelopeId: str, templateId: int, token: { type: 'string', description: 'the public link is {host}/d/{token}; embedded: /embed/direct/{token}' }, createdAt: date, enabled: { type: 'boolean' }, directTemplateRecipientId: int },
+    ['id', 'envelopeId', 'templateId', 'token', 'createdAt', 'enabled', 'directTemplateRecipientId'],
+  ),
   Envelope: loose(
     {
       id: str, secondaryId: str, internalVersion: int,
@@ -234,7 +238,7 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
       authOptions: nullable('object'), formValues: nullable('object'), publicTitle: str, publicDescription: str,
       userId: { type: 'integer', description: 'the owning team number (API tokens belong to teams)' },
       teamId: { type: 'integer', description: 'the owning team number' },
-      folderId: nullable('string'), templateId: nullable('integer'), directLink: nullable('object'),
+      folderId: nullable('string'), templateId: nullable('integer'), directLink: { oneOf: [ref('DirectLink'), { type: 'null' }] },
       team: { type: 'object' }, user: { type: 'object' },
     },
     ['id', 'type', 'status', 'title', 'recipients', 'envelopeItems'],

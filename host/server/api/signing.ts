@@ -12,7 +12,8 @@ import { sealCompleted } from '../domain/completion.js'
 import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
 import { itemPdf } from '../domain/items.js'
 import { byToken, complete, open, rejectByToken, type RecipientContext } from '../domain/lifecycle.js'
-import { toField, type FieldRow, type ItemRow } from '../domain/resources.js'
+import { byDirectToken, signDirectLink } from '../domain/direct-links.js'
+import { toField, type EnvelopeRow, type FieldRow, type ItemRow } from '../domain/resources.js'
 import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
 import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
 
@@ -20,6 +21,10 @@ const Value = z.union([z.string().max(1_000_000), z.array(z.string().max(1000)).
 const CompleteBody = z.object({
   fields: z.array(z.object({ id: z.int().min(1), value: Value })).max(1000),
   nextSigner: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }).optional(),
+})
+const DirectCompleteBody = CompleteBody.extend({
+  signer: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }),
+  externalId: z.string().max(255).optional(),
 })
 const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) })
 const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
@@ -30,14 +35,15 @@ function tokenOf(c: Context): string {
   return token
 }
 
-/** What the page shows for this recipient now. */
-async function session(ctx: HostContext, { e, r, all }: RecipientContext): Promise<SigningSession> {
+/** What the page shows for this recipient now (a direct link's visitor: always ready, nobody ahead). */
+async function session(ctx: HostContext, { e, r, all }: RecipientContext, direct = false): Promise<SigningSession> {
   const items = await ctx.db.query<ItemRow>('select * from envelope_items where envelope_id = $1 order by item_order, created_at, id', [e.id])
   const fields = await ctx.db.query<FieldRow>('select * from fields where recipient_id = $1 order by page, position_y, position_x, id', [r.id])
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
   const next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
   return {
-    state: signingState(e, all, r),
+    state: direct ? 'READY' : signingState(e, all, r),
+    ...(direct ? { direct } : {}),
     envelope: {
       id: e.id,
       documentId: e.secondary_number,
@@ -65,7 +71,7 @@ async function session(ctx: HostContext, { e, r, all }: RecipientContext): Promi
       return { ...field, type: field.type as SigningSession['fields'][number]['type'], customText: f.custom_text }
     }),
     nextSigner: next && { id: next.id, name: next.name, email: next.email },
-    waitingFor: waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
+    waitingFor: direct ? [] : waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
   }
 }
 
@@ -80,13 +86,15 @@ export function signingRoutes(ctx: HostContext) {
     return c.json({ success: true })
   })
 
+  const item = async (c: Context, e: EnvelopeRow, version: 'signed' | 'original') => {
+    const [found] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [c.req.param('id'), e.id])
+    if (!found) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
+    const { title, bytes } = await itemPdf(ctx.db, c.req.param('id')!, version)
+    return pdfResponse(c, bytes, title)
+  }
   r.get('/item/:id', async (c) => {
     const { e } = await byToken(ctx.db, tokenOf(c), false)
-    const { version } = parse(DownloadQuery, c.req.query())
-    const [item] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [c.req.param('id'), e.id])
-    if (!item) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
-    const { title, bytes } = await itemPdf(ctx.db, c.req.param('id'), version ?? 'original')
-    return pdfResponse(c, bytes, title)
+    return item(c, e, parse(DownloadQuery, c.req.query()).version ?? 'original')
   })
 
   r.post('/complete', async (c) => {
@@ -103,6 +111,21 @@ export function signingRoutes(ctx: HostContext) {
     const { reason } = await jsonBody(c, RejectBody)
     await ctx.db.transaction((tx) => rejectByToken(tx, token, clientOf(c), reason))
     return c.json({ success: true })
+  })
+
+  // A template's direct link: the token is the link's; the template is what the visitor sees.
+  r.get('/direct/session', async (c) => c.json(await session(ctx, await byDirectToken(ctx.db, tokenOf(c)), true)))
+  // Nothing to record: the document exists only once the visitor signs.
+  r.post('/direct/open', async (c) => {
+    await byDirectToken(ctx.db, tokenOf(c))
+    return c.json({ success: true })
+  })
+  r.get('/direct/item/:id', async (c) => item(c, (await byDirectToken(ctx.db, tokenOf(c))).e, 'original'))
+  r.post('/direct/complete', async (c) => {
+    const token = tokenOf(c)
+    const body = await jsonBody(c, DirectCompleteBody)
+    const key = await ctx.sealingKey()
+    return c.json(await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, (tx, e) => sealCompleted(tx, e, key), ctx.clock.now())))
   })
 
   return r

@@ -20,6 +20,8 @@ export const newId = {
   webhookCall: () => `webhook_call_${randomId()}`,
   /** Secret that lets one recipient act on one envelope. */
   recipientToken: () => randomBytes(24).toString('base64url'),
+  /** Public secret of a template's direct link. */
+  directLinkToken: () => randomBytes(24).toString('base64url'),
 }
 
 /** `document_N` / `template_N`: the legacy-style id, numbered per team and type. */

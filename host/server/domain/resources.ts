@@ -1,4 +1,5 @@
 import type { Principal } from '../auth/principal.js'
+import { toDirectLink, type DirectLinkRow } from './direct-links.js'
 import { iso, type Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
@@ -141,7 +142,7 @@ export const toAttachment = (r: AttachmentRow) => ({ id: r.id, type: r.type, lab
  * (host/README.md, "Compatibility with the deployed clients"). The team stands in for the user:
  * API tokens belong to a team, not to a person.
  */
-function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined) {
+function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined, link: DirectLinkRow | null | undefined) {
   const number = team?.number ?? 0
   return {
     authOptions: { globalAccessAuth: [] as string[], globalActionAuth: [] as string[] },
@@ -152,13 +153,13 @@ function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined) {
     teamId: number,
     folderId: null as string | null,
     templateId: null as number | null,
-    directLink: null,
+    directLink: link ? toDirectLink(link, e.secondary_number) : null,
     team: { id: number, url: team?.id ?? e.team_id },
     user: { id: number, name: team?.name ?? '', email: team?.email ?? '' },
   }
 }
 
-export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], fields?: FieldRow[], team?: TeamInfo | null) {
+export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], fields?: FieldRow[], team?: TeamInfo | null, link?: DirectLinkRow | null) {
   return {
     id: e.id,
     secondaryId: secondaryId(e.type, e.secondary_number),
@@ -178,7 +179,7 @@ export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: Recipie
     recipients: recipients.map((r) => toRecipient(r, e)),
     envelopeItems: items.map(toItem),
     ...(fields ? { fields: fields.map(toField) } : {}),
-    ...clientCompat(e, team),
+    ...clientCompat(e, team, link),
   }
 }
 export type Envelope = ReturnType<typeof toEnvelope>
@@ -212,12 +213,13 @@ export async function findEnvelope(db: Queryable, p: Principal, id: string, lock
 const CHILDREN = `
   coalesce((select json_agg(i order by i.item_order, i.created_at, i.id) from envelope_items i where i.envelope_id = e.id), '[]') as items,
   coalesce((select json_agg(r order by r.id) from recipients r where r.envelope_id = e.id), '[]') as recipients,
-  (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = e.team_id) as team`
+  (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = e.team_id) as team,
+  (select row_to_json(l) from template_direct_links l where l.envelope_id = e.id) as direct_link`
 const FIELDS = `,
   coalesce((select json_agg(f order by f.id) from fields f where f.envelope_id = e.id), '[]') as fields`
 
-type Loaded = EnvelopeRow & { items: ItemRow[]; recipients: RecipientRow[]; fields?: FieldRow[]; team: TeamInfo | null }
-const assemble = (r: Loaded) => toEnvelope(r, r.items, r.recipients, r.fields, r.team)
+type Loaded = EnvelopeRow & { items: ItemRow[]; recipients: RecipientRow[]; fields?: FieldRow[]; team: TeamInfo | null; direct_link: DirectLinkRow | null }
+const assemble = (r: Loaded) => toEnvelope(r, r.items, r.recipients, r.fields, r.team, r.direct_link)
 
 /** Full resources (items, recipients, and fields when `withFields`) matching `where` on alias e. */
 export async function loadEnvelopes(

@@ -14,6 +14,7 @@ import { throwIfIssues } from './fields.js'
 import { newId } from './ids.js'
 import { insertItems } from './items.js'
 import { distribute } from './lifecycle.js'
+import { inSigningOrder } from './turns.js'
 import { findEnvelope, loadEnvelope, type AttachmentRow, type EnvelopeRow, type FieldRow, type ItemRow, type RecipientRow } from './resources.js'
 
 interface CopyOptions {
@@ -25,10 +26,20 @@ interface CopyOptions {
   files?: Map<string, UploadedPdf>
   /** Values filled in ahead of signing, by source field id (stored form). */
   prefill?: Map<number, string>
+  /** This source recipient acts first: the copies are numbered 1..n in signing order with it ahead. */
+  firstRecipient?: number | undefined
+}
+
+interface Copied {
+  recipients: RecipientRow[]
+  /** Copy's recipient id by source recipient id. */
+  recipientIds: Map<number, number>
+  /** Copy's field id by source field id. */
+  fieldIds: Map<number, number>
 }
 
 /** Copies items, attachments, recipients (new tokens, nothing sent or signed) and fields into `toId`. */
-async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: CopyOptions): Promise<RecipientRow[]> {
+async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: CopyOptions): Promise<Copied> {
   const items = await tx.query<ItemRow>('select * from envelope_items where envelope_id = $1 order by item_order, created_at, id', [from.id])
   const itemIds = new Map<string, { id: string; pages: number }>()
   for (const item of items) {
@@ -48,20 +59,23 @@ async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: Copy
   for (const a of await tx.query<AttachmentRow>('select * from attachments where envelope_id = $1 order by created_at, id', [from.id])) {
     await tx.query('insert into attachments (id, envelope_id, type, label, data) values ($1, $2, $3, $4, $5)', [newId.attachment(), toId, a.type, a.label, a.data])
   }
-  if (!o.recipients) return []
-  const sources = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [from.id])
-  const copies: RecipientRow[] = []
+  const fieldIds = new Map<number, number>()
   const recipientIds = new Map<number, number>()
+  if (!o.recipients) return { recipients: [], recipientIds, fieldIds }
+  const sources = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [from.id])
+  const order = o.firstRecipient === undefined ? null : inSigningOrder(sources).sort((a, b) => Number(b.id === o.firstRecipient) - Number(a.id === o.firstRecipient))
+  const copies: RecipientRow[] = []
   for (const r of sources) {
     const change = o.recipientChanges?.get(r.id)
+    const signingOrder = order ? order.indexOf(r) + 1 : r.signing_order
     const [row] = await tx.query<RecipientRow>(
       `insert into recipients (envelope_id, email, name, role, token, signing_order, auth_options) values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-      [toId, (change?.email ?? r.email).toLowerCase(), change?.name ?? r.name, r.role, newId.recipientToken(), r.signing_order, r.auth_options && JSON.stringify(r.auth_options)],
+      [toId, (change?.email ?? r.email).toLowerCase(), change?.name ?? r.name, r.role, newId.recipientToken(), signingOrder, r.auth_options && JSON.stringify(r.auth_options)],
     )
     copies.push(row!)
     recipientIds.set(r.id, row!.id)
   }
-  if (!o.fields) return copies
+  if (!o.fields) return { recipients: copies, recipientIds, fieldIds }
   const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [from.id])
   const issues: ApiIssue[] = []
   for (const f of fields) {
@@ -71,14 +85,15 @@ async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: Copy
       continue
     }
     const value = o.prefill?.get(f.id)
-    await tx.query(
+    const [copy] = await tx.query<{ id: number }>(
       `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta, inserted, custom_text)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)`,
+       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
       [toId, item.id, recipientIds.get(f.recipient_id), f.type, f.page, f.position_x, f.position_y, f.width, f.height, f.field_meta && JSON.stringify(f.field_meta), value !== undefined, value ?? null],
     )
+    fieldIds.set(f.id, copy!.id)
   }
   throwIfIssues(issues)
-  return copies
+  return { recipients: copies, recipientIds, fieldIds }
 }
 
 /** A copy of a document or template, as a new draft of the same type. */
@@ -133,9 +148,15 @@ export async function useTemplate(
   input: UseInput,
   files: UploadedPdf[],
   now: Date,
-  /** internalVersion 1: the new document is a legacy one (API v1's create-document / generate-document). */
-  options: { internalVersion?: LegacyVersion | undefined } = {},
-): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
+  options: {
+    /** internalVersion 1: the new document is a legacy one (API v1's create-document / generate-document). */
+    internalVersion?: LegacyVersion | undefined
+    /** TEMPLATE_DIRECT_LINK for a document started from a template's direct link. */
+    source?: 'TEMPLATE' | 'TEMPLATE_DIRECT_LINK'
+    /** The template recipient who acts first (the direct link's). */
+    firstRecipient?: number | undefined
+  } = {},
+): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] } & Pick<Copied, 'recipientIds' | 'fieldIds'>> {
   const template = await findEnvelope(tx, p, input.envelopeId)
   if (template.type !== 'TEMPLATE') throw new ApiError(400, 'NOT_A_TEMPLATE', `${template.id} is a document; only a template can be used`)
   const issues: ApiIssue[] = []
@@ -177,17 +198,18 @@ export async function useTemplate(
 
   const id = await insertEnvelope(tx, p, {
     type: 'DOCUMENT',
-    source: 'TEMPLATE',
+    source: options.source ?? 'TEMPLATE',
     title: input.title ?? template.title,
     externalId: input.externalId === undefined ? template.external_id : input.externalId,
     visibility: template.visibility,
     meta: template.document_meta,
     internalVersion: options.internalVersion,
   })
-  let recipients = await copyParts(tx, template, id, { recipients: true, fields: true, recipientChanges, files: replacements, prefill })
+  const copied = await copyParts(tx, template, id, { recipients: true, fields: true, recipientChanges, files: replacements, prefill, firstRecipient: options.firstRecipient })
+  let recipients = copied.recipients
   await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, {
     title: input.title ?? template.title,
-    source: { type: 'TEMPLATE', templateId: template.secondary_number },
+    source: { type: options.source ?? 'TEMPLATE', templateId: template.secondary_number },
     templateEnvelopeId: template.id,
   })
   const created = await loadEnvelope(tx, p, id)
@@ -195,5 +217,5 @@ export async function useTemplate(
   await emit(tx, p.teamId, 'TEMPLATE_USED', created, template.secondary_number)
   let envelope = await findEnvelope(tx, p, id)
   if (input.distributeDocument) ({ envelope, recipients } = await distribute(tx, p, actor, { envelopeId: id }, now))
-  return { envelope, recipients }
+  return { envelope, recipients, recipientIds: copied.recipientIds, fieldIds: copied.fieldIds }
 }
