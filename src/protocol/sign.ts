@@ -15,6 +15,21 @@ export function signPath(kind: keyof typeof SIGN_ROUTES, token: string): string 
   return SIGN_ROUTES[kind].replace(':token', encodeURIComponent(token))
 }
 
+/**
+ * A template's direct link: `/d/{token}` to share, `/embed/direct/{token}?externalId=…#{options}`
+ * in an iframe. The same signing page, where the visitor also gives their name and e-mail.
+ */
+export const DIRECT_ROUTES = {
+  page: '/d/:token',
+  embed: '/embed/direct/:token',
+} as const
+
+/** `{host}/embed/direct/{token}[?externalId=…]#{encodedOptions}`, as the deployed library builds it. */
+export function buildDirectUrl(args: { host: string; token: string; externalId?: string | undefined; options: SignOptions }): string {
+  const query = args.externalId ? `?externalId=${encodeURIComponent(args.externalId)}` : ''
+  return `${args.host.replace(/\/+$/, '')}${DIRECT_ROUTES.embed.replace(':token', encodeURIComponent(args.token))}${query}#${encodeOptions(args.options)}`
+}
+
 /** Options in the hash of the signing embed. */
 export interface SignOptions {
   name?: string
@@ -50,6 +65,8 @@ export type RejectedData = SignedData & { reason: string }
 
 export type SignMessage =
   | { action: 'document-ready'; data?: undefined }
+  | { action: 'field-signed'; data?: undefined }
+  | { action: 'field-unsigned'; data?: undefined }
   | { action: 'document-completed'; data: SignedData }
   | { action: 'document-rejected'; data: RejectedData }
   | { action: 'document-error'; data: string }
@@ -65,6 +82,8 @@ const signed = (d: unknown): d is Record<string, unknown> => {
 
 const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
   'document-ready': () => true,
+  'field-signed': () => true,
+  'field-unsigned': () => true,
   'document-completed': signed,
   'document-rejected': (d) => signed(d) && str(d.reason),
   'document-error': str,
@@ -149,6 +168,12 @@ export interface SigningCompleteRequest {
   nextSigner?: { name: string; email: string }
 }
 
+/** A direct link's completion: the visitor's name and e-mail, and the new document's external id. */
+export interface DirectCompleteRequest extends SigningCompleteRequest {
+  signer: { name: string; email: string }
+  externalId?: string
+}
+
 export interface SigningResult {
   /** The envelope's status afterwards (COMPLETED when this was the last action needed). */
   status: EnvelopeStatus
@@ -157,3 +182,6 @@ export interface SigningResult {
 
 /** Field types whose value is an image. */
 export const SIGNATURE_FIELD_TYPES: readonly FieldType[] = ['SIGNATURE', 'FREE_SIGNATURE', 'INITIALS']
+
+/** A direct link's result: the document made for the visitor, and their own signing token on it. */
+export interface DirectSigningResult extends SigningResult, Required<SignedData> {}

@@ -1,32 +1,45 @@
-import { buildSignUrl, parseSignMessage, type SignAction } from '../protocol/index.js'
+import { buildDirectUrl, buildSignUrl, parseSignMessage, type SignAction } from '../protocol/index.js'
 import { useFrame } from './embed.js'
-import type { EmbedSignDocumentProps } from './types.js'
+import type { EmbedDirectTemplateProps, EmbedSignDocumentProps, EmbedSigningProps } from './types.js'
 
-/** Which callback each `{action, data}` message of the signing page calls, with its `data`. */
+/** Which callback each `{action, data}` message of the signing page calls. */
 const CALLBACKS = {
   'document-ready': 'onDocumentReady',
   'document-completed': 'onDocumentCompleted',
   'document-rejected': 'onDocumentRejected',
   'document-error': 'onDocumentError',
+  'field-signed': 'onFieldSigned',
+  'field-unsigned': 'onFieldUnsigned',
 } as const satisfies Record<SignAction, keyof EmbedSignDocumentProps>
 
 /**
- * Embeds the signing of a document by one recipient: `{host}/embed/sign/{token}#{options}`.
- * `onReady` fires on `embed-ready`, or on `document-ready` from a host without the extensions.
+ * The recipient's frame: the signing page's options and its `{action, data}` messages. `onReady`
+ * fires on `embed-ready`, or on `document-ready` from a host without the extensions.
  */
-export function EmbedSignDocument(props: EmbedSignDocumentProps) {
+function useSigningFrame<P extends EmbedSigningProps & { token: string }>(props: P, url: (host: string, options: object) => string) {
   return useFrame(props, {
     title: 'Sign document',
     need: { token: props.token },
-    options: ({ name, email, lockName, lockEmail, allowDocumentRejection }) => ({ name, email, lockName, lockEmail, allowDocumentRejection }),
-    url: (host, options) => buildSignUrl({ host, token: props.token, options }),
+    options: ({ name, email, lockName, lockEmail, ...p }: P & { allowDocumentRejection?: boolean }) => ({ name, email, lockName, lockEmail, allowDocumentRejection: p.allowDocumentRejection }),
+    url,
     receive: (p, data) => {
       const m = parseSignMessage(data)
       if (!m) return
       const ready = m.action === 'document-ready'
-      ;(p[CALLBACKS[m.action]] as ((data?: unknown) => void) | undefined)?.(...(ready ? [] : [m.data]))
+      // Readiness and field changes carry nothing for the callback.
+      ;(p[CALLBACKS[m.action] as keyof P] as ((data?: unknown) => void) | undefined)?.(...(ready || m.action.startsWith('field-') ? [] : [m.data]))
       return ready
     },
     announcesReady: true,
   })
+}
+
+/** Embeds the signing of a document by one recipient: `{host}/embed/sign/{token}#{options}`. */
+export function EmbedSignDocument(props: EmbedSignDocumentProps) {
+  return useSigningFrame(props, (host, options) => buildSignUrl({ host, token: props.token, options }))
+}
+
+/** Embeds a template's direct link: `{host}/embed/direct/{token}?externalId=…#{options}`. */
+export function EmbedDirectTemplate(props: EmbedDirectTemplateProps) {
+  return useSigningFrame(props, (host, options) => buildDirectUrl({ host, token: props.token, externalId: props.externalId, options }))
 }

@@ -116,14 +116,12 @@ export type DocumentCompletedEvent = SignedData
 export type DocumentRejectedEvent = RejectedData
 
 /**
- * The recipient's side: `EmbedSignDocument`. Of `EmbedProvider`'s options it takes `host`, `css`,
- * `cssVars`, `darkModeDisabled`, `language`, the iframe's props and the shared callbacks
- * (`externalId` and `features` are authoring options). `additionalProps` are iframe attributes,
- * as for every component here (the service's own library spreads them into the hash instead).
+ * The recipient's side: `EmbedSignDocument` and `EmbedDirectTemplate`. Of `EmbedProvider`'s
+ * options they take `host`, `css`, `cssVars`, `darkModeDisabled`, `language`, the iframe's props
+ * and the shared callbacks (`features` is an authoring option). `additionalProps` are iframe
+ * attributes, as for every component here (the service's own library spreads them into the hash instead).
  */
-export interface EmbedSignDocumentProps extends EmbedFrameProps {
-  /** The recipient's token (from the envelope's recipients, or from distribute). Required; it is the credential. */
-  token: string
+export interface EmbedSigningProps extends EmbedFrameProps {
   /** Prefills the signer's name where the page asks for it. */
   name?: string
   /** The prefilled name cannot be changed. */
@@ -132,14 +130,35 @@ export interface EmbedSignDocumentProps extends EmbedFrameProps {
   email?: string
   /** The prefilled e-mail cannot be changed. */
   lockEmail?: boolean
-  /** Show the reject action. Default: the service's choice (our host shows it). */
-  allowDocumentRejection?: boolean
   /** The document is shown and can be signed (`document-ready`). */
   onDocumentReady?: () => void
   /** The recipient completed their part (signed, approved or viewed). */
   onDocumentCompleted?: (event: DocumentCompletedEvent) => void
-  /** The recipient rejected the document, with their reason. */
-  onDocumentRejected?: (event: DocumentRejectedEvent) => void
   /** The signing page reports a problem, as a message. */
   onDocumentError?: (message: string) => void
+  /** A field got a value. */
+  onFieldSigned?: () => void
+  /** A field's value was cleared. */
+  onFieldUnsigned?: () => void
+}
+
+export interface EmbedSignDocumentProps extends EmbedSigningProps {
+  /** The recipient's token (from the envelope's recipients, or from distribute). Required; it is the credential. */
+  token: string
+  /** Show the reject action. Default: the service's choice (our host shows it). */
+  allowDocumentRejection?: boolean
+  /** The recipient rejected the document, with their reason. */
+  onDocumentRejected?: (event: DocumentRejectedEvent) => void
+}
+
+/**
+ * A template's direct link: the visitor fills and signs the template's direct recipient's fields,
+ * gives their name and e-mail, and a document is made from the template for them.
+ * `onDocumentCompleted` carries the new document's id and the visitor's own signing token on it.
+ */
+export interface EmbedDirectTemplateProps extends EmbedSigningProps {
+  /** The direct link's token (`directLink.token` of the template). Required. */
+  token: string
+  /** The new document's external id. */
+  externalId?: string
 }

@@ -16,7 +16,7 @@ declare module 'vitest' {
  * - posts `{__frame: 'loaded', loadId, path, token, options}` to its parent when it loads, with the
  *   options decoded from the hash exactly as PROTOCOL.md encodes them;
  * - runs the steps after `~` in its `token` (the query, or the last path segment of a signing page
- *   `.../embed/sign/{token}`; JSON) while it loads, and any steps a parent sends
+ *   `.../embed/sign/{token}` or `.../embed/direct/{token}`; JSON) while it loads, and any steps a parent sends
  *   as `{__steps: [...]}` later. A step is `{post: data}` (to the parent), `{nested: data, then?: steps}`
  *   (posted to the parent by a child frame of the same origin), or `{goto: url}`.
  * Paths under `/hang/` never answer, for timeouts; under `/partial/` the page runs but never finishes
@@ -25,7 +25,7 @@ declare module 'vitest' {
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>scripted frame</title></head>
 <body style="margin:0"><script>
-const signing = location.pathname.split('/embed/sign/')[1]
+const signing = location.pathname.split(/\\/embed\\/(?:sign|direct)\\//)[1]
 const token = signing !== undefined ? decodeURIComponent(signing) : new URLSearchParams(location.search).get('token') || ''
 let options = null
 try { options = JSON.parse(decodeURIComponent(atob(location.hash.slice(1)))) } catch {}
@@ -43,7 +43,7 @@ function run(steps) {
     }
   }
 }
-parent.postMessage({ __frame: 'loaded', loadId: Math.random(), path: location.pathname, token, options }, '*')
+parent.postMessage({ __frame: 'loaded', loadId: Math.random(), path: location.pathname, search: location.search, token, options }, '*')
 addEventListener('message', (e) => { if (e.source === parent && e.data && e.data.__steps) run(e.data.__steps) })
 const cut = token.indexOf('~')
 if (cut >= 0) run(JSON.parse(token.slice(cut + 1)))

@@ -4,7 +4,7 @@
  * is then made from the template, sent, and signed for them in one transaction, and goes on like
  * any other. The team manages the link (create, toggle, delete); the signing pages use it.
  */
-import type { SigningCompleteRequest, SigningResult } from '../../../src/protocol/index.js'
+import type { DirectCompleteRequest, DirectSigningResult } from '../../../src/protocol/index.js'
 import type { Principal } from '../auth/principal.js'
 import { iso, type Queryable } from '../db/index.js'
 import { ApiError, issue, notFound, type ApiIssue } from '../errors.js'
@@ -119,19 +119,6 @@ export async function byDirectToken(tx: Queryable, token: string): Promise<Direc
   return { link, e: e!, r: { ...r, name: '', email: '' }, all, plan }
 }
 
-export interface DirectSignInput extends SigningCompleteRequest {
-  signer: { name: string; email: string }
-  externalId?: string | undefined
-}
-
-/** What the visitor needs to go on as the new document's recipient. */
-export interface DirectSignResult extends SigningResult {
-  token: string
-  documentId: number
-  recipientId: number
-  envelopeId: string
-}
-
 /**
  * The visitor signs: a document from the template (the link's recipient named as they say, acting
  * first), sent, opened and completed by them, in the caller's transaction. Field ids are the
@@ -141,10 +128,10 @@ export async function signDirectLink(
   tx: Queryable,
   token: string,
   client: Client,
-  input: DirectSignInput,
+  input: DirectCompleteRequest,
   finish: (tx: Queryable, e: EnvelopeRow) => Promise<void>,
   now: Date,
-): Promise<DirectSignResult> {
+): Promise<DirectSigningResult> {
   const { link, e: template, plan } = await byDirectToken(tx, token)
   // Locks the template against a concurrent edit or deletion while the copy is made.
   await tx.query('select id from envelopes where id = $1 for update', [template.id])

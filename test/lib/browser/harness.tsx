@@ -26,6 +26,7 @@ export interface FrameNote {
   __frame: 'loaded' | 'pong'
   loadId?: number
   path?: string
+  search?: string
   token?: string
   options?: Record<string, unknown> | null
 }

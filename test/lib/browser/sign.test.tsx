@@ -2,7 +2,7 @@ import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { EmbedProvider, EmbedSignDocument, type EmbedSignDocumentProps } from '../../../src/index.js'
+import { EmbedDirectTemplate, EmbedProvider, EmbedSignDocument, type EmbedSignDocumentProps } from '../../../src/index.js'
 import { FRAME_HOST, HANG_HOST, mount, OTHER_HOST, token, type Step, waitFor } from './harness.js'
 
 const encode = (o: object) => btoa(encodeURIComponent(JSON.stringify(o)))
@@ -450,5 +450,48 @@ describe('EmbedSignDocument: server rendering and hydration', () => {
     } finally {
       container.remove()
     }
+  })
+})
+
+describe('EmbedDirectTemplate: a template direct link on the same frame machine', () => {
+  it('is {host}/embed/direct/{token}?externalId=…#{options}, as the deployed library builds it', async () => {
+    const m = mount(<EmbedDirectTemplate host={FRAME_HOST + '/'} token="dl tok/en" externalId="crm 7&x" name="Ada" lockName email="ada@example.com" language="fr" />)
+    const options = { name: 'Ada', email: 'ada@example.com', lockName: true, language: 'fr', parentOrigin: location.origin }
+    const src = m.iframe().getAttribute('src')!
+    expect(src).toBe(`${FRAME_HOST}/embed/direct/${encodeURIComponent('dl tok/en')}?externalId=${encodeURIComponent('crm 7&x')}#${encode(options)}`)
+    const note = await m.loaded()
+    expect(note.path).toBe(`/embed/direct/${encodeURIComponent('dl tok/en')}`)
+    expect(new URLSearchParams(note.search).get('externalId')).toBe('crm 7&x')
+    expect(note.options).toEqual(options)
+    expect(m.iframe().title).toBe('Sign document')
+  })
+
+  it('without externalId has no query; without a token it reports INVALID_OPTIONS and has no src', async () => {
+    const onError = vi.fn()
+    const m = mount(
+      <>
+        <EmbedDirectTemplate host={FRAME_HOST} token="t" />
+        <EmbedDirectTemplate host={FRAME_HOST} token="" onError={onError} />
+      </>,
+    )
+    const [first, second] = m.container.querySelectorAll('iframe')
+    expect(new URL(first!.src).search).toBe('')
+    expect(second!.hasAttribute('src')).toBe(false)
+    await waitFor(() => expect(onError).toHaveBeenCalledWith({ code: 'INVALID_OPTIONS', message: 'token is required' }))
+  })
+
+  it('calls onDocumentReady, onFieldSigned, onFieldUnsigned (no argument), onDocumentCompleted and onDocumentError', async () => {
+    const cb = { onDocumentReady: vi.fn(), onFieldSigned: vi.fn(), onFieldUnsigned: vi.fn(), onDocumentCompleted: vi.fn(), onDocumentError: vi.fn(), onReady: vi.fn() }
+    const m = mount(<EmbedDirectTemplate host={FRAME_HOST} token="dl" {...cb} />)
+    await m.loaded()
+    m.send([post('document-ready'), post('field-signed'), post('field-signed', { junk: 1 }), post('field-unsigned'), completed('envelope_new'), post('document-error', 'gone')])
+    await waitFor(() => expect(cb.onDocumentError).toHaveBeenCalled())
+    await m.settle()
+    expect(cb.onDocumentReady.mock.calls).toEqual([[]])
+    expect(cb.onReady).toHaveBeenCalledTimes(1)
+    expect(cb.onFieldSigned.mock.calls).toEqual([[], []])
+    expect(cb.onFieldUnsigned.mock.calls).toEqual([[]])
+    expect(cb.onDocumentCompleted.mock.calls).toEqual([[{ ...signed, envelopeId: 'envelope_new' }]])
+    expect(cb.onDocumentError.mock.calls).toEqual([['gone']])
   })
 })
