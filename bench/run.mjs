@@ -9,6 +9,7 @@ const BENCHES = {
   pages: ['npx', 'tsx', 'bench/pages.ts'],
   seal: ['npx', 'tsx', 'bench/seal.ts'],
   delivery: ['npx', 'tsx', 'bench/delivery.ts'],
+  load: ['npx', 'tsx', 'bench/load.ts'],
 }
 
 const chosen = process.argv.slice(2)
