@@ -63,10 +63,10 @@ describe('the token leaves the address bar at once', () => {
 
 describe('signing routes', () => {
   test('the standalone link and the embed, with the token decoded', () => {
-    expect(matchSignRoute('/sign/VZuY9B41IEfiTU6-TFl0KkvB2Js5MY0A')).toEqual({ embedded: false, token: 'VZuY9B41IEfiTU6-TFl0KkvB2Js5MY0A' })
-    expect(matchSignRoute('/embed/sign/abc_123')).toEqual({ embedded: true, token: 'abc_123' })
-    expect(matchSignRoute('/sign/abc/')).toEqual({ embedded: false, token: 'abc' })
-    expect(matchSignRoute('/embed/sign/a%2Fb%20c')).toEqual({ embedded: true, token: 'a/b c' })
+    expect(matchSignRoute('/sign/VZuY9B41IEfiTU6-TFl0KkvB2Js5MY0A')).toEqual({ embedded: false, direct: false, token: 'VZuY9B41IEfiTU6-TFl0KkvB2Js5MY0A' })
+    expect(matchSignRoute('/embed/sign/abc_123')).toEqual({ embedded: true, direct: false, token: 'abc_123' })
+    expect(matchSignRoute('/sign/abc/')).toEqual({ embedded: false, direct: false, token: 'abc' })
+    expect(matchSignRoute('/embed/sign/a%2Fb%20c')).toEqual({ embedded: true, direct: false, token: 'a/b c' })
   })
 
   test.each([
@@ -128,13 +128,24 @@ describe('signing launch and options', () => {
 
   test('the embed reads its hash; the standalone page ignores whatever hash it has', () => {
     const hash = '#' + encodeOptions({ name: 'Emil', lockName: true, parentOrigin: 'https://app.example.com' } as never)
-    expect(readSignLaunch({ pathname: '/embed/sign/tok', hash })).toEqual({
-      embedded: true, token: 'tok', options: { name: 'Emil', lockName: true, parentOrigin: 'https://app.example.com' },
+    expect(readSignLaunch({ pathname: '/embed/sign/tok', search: '', hash })).toEqual({
+      embedded: true, direct: false, token: 'tok', options: { name: 'Emil', lockName: true, parentOrigin: 'https://app.example.com' },
     })
-    expect(readSignLaunch({ pathname: '/sign/tok', hash })).toEqual({ embedded: false, token: 'tok', options: {} })
+    expect(readSignLaunch({ pathname: '/sign/tok', search: '', hash })).toEqual({ embedded: false, direct: false, token: 'tok', options: {} })
     // Even a hash the embed would refuse: a link from an e-mail must open.
-    expect(readSignLaunch({ pathname: '/sign/tok', hash: '#%%%' })).toEqual({ embedded: false, token: 'tok', options: {} })
-    expect(readSignLaunch({ pathname: '/embed/sign/tok', hash: '' })).toEqual({ embedded: true, token: 'tok', options: {} })
+    expect(readSignLaunch({ pathname: '/sign/tok', search: '', hash: '#%%%' })).toEqual({ embedded: false, direct: false, token: 'tok', options: {} })
+    expect(readSignLaunch({ pathname: '/embed/sign/tok', search: '', hash: '' })).toEqual({ embedded: true, direct: false, token: 'tok', options: {} })
+  })
+
+  test("a template's direct link: /d/{token} and /embed/direct/{token}, the embed with its ?externalId", () => {
+    expect(matchSignRoute('/d/abc_123')).toEqual({ embedded: false, direct: true, token: 'abc_123' })
+    expect(matchSignRoute('/embed/direct/a%2Fb')).toEqual({ embedded: true, direct: true, token: 'a/b' })
+    const hash = '#' + encodeOptions({ email: 'ada@example.com', lockEmail: true } as never)
+    expect(readSignLaunch({ pathname: '/embed/direct/tok', search: '?externalId=crm%207', hash })).toEqual({
+      embedded: true, direct: true, token: 'tok', externalId: 'crm 7', options: { email: 'ada@example.com', lockEmail: true },
+    })
+    // The shared link reads neither options nor an external id.
+    expect(readSignLaunch({ pathname: '/d/tok', search: '?externalId=x', hash })).toEqual({ embedded: false, direct: true, token: 'tok', options: {} })
   })
 
   test('a bad embed hash is INVALID_OPTIONS; a path that is no signing page is NOT_FOUND', () => {
@@ -146,8 +157,8 @@ describe('signing launch and options', () => {
       }
       return 'no error'
     }
-    expect(code(() => readSignLaunch({ pathname: '/embed/sign/tok', hash: '#' + encodeOptions({ lockEmail: 1 } as never) }))).toBe('INVALID_OPTIONS')
-    expect(code(() => readSignLaunch({ pathname: '/sign/', hash: '' }))).toBe('NOT_FOUND')
-    expect(code(() => readSignLaunch({ pathname: '/embed/v2/authoring/envelope/create', hash: '' }))).toBe('NOT_FOUND')
+    expect(code(() => readSignLaunch({ pathname: '/embed/sign/tok', search: '', hash: '#' + encodeOptions({ lockEmail: 1 } as never) }))).toBe('INVALID_OPTIONS')
+    expect(code(() => readSignLaunch({ pathname: '/sign/', search: '', hash: '' }))).toBe('NOT_FOUND')
+    expect(code(() => readSignLaunch({ pathname: '/embed/v2/authoring/envelope/create', search: '', hash: '' }))).toBe('NOT_FOUND')
   })
 })

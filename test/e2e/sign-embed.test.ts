@@ -57,7 +57,7 @@ describe('EmbedSignDocument', () => {
     // On the wire: only the host's origin spoke, in {action, data} for the signing messages.
     const wire = await messages(page)
     expect(new Set(wire.map((m) => m.origin))).toEqual(new Set([new URL(stack.host.url).origin]))
-    expect(wire.map((m) => m.data.action).filter(Boolean)).toEqual(['document-ready', 'document-completed'])
+    expect(wire.map((m) => m.data.action).filter(Boolean)).toEqual(['document-ready', 'field-signed', 'document-completed'])
     expect(wire.find((m) => m.data.action === 'document-completed')!.data.data).toEqual(completed)
 
     // The service got the locked name as the NAME field's value.

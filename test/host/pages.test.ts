@@ -66,6 +66,14 @@ describe('authoring pages', () => {
 
     // Only a whole token path is a signing page.
     for (const path of ['/sign/', '/sign/a/b', '/embed/sign/', '/embed/sign/a/b']) expect((await fetch(`${host.url}${path}`)).status, path).toBe(404)
+
+    // A template's direct link: the shared page as the standalone one, its embed as the signing embed.
+    const shared = await fetch(`${host.url}/d/${token}`)
+    expect([shared.status, await shared.text()]).toEqual([200, INDEX])
+    expect(headers(shared)).toEqual(headers(page))
+    const direct = await fetch(`${host.url}/embed/direct/${token}?externalId=x`)
+    expect([direct.status, await direct.text()]).toEqual([200, INDEX])
+    expect(headers(direct)).toEqual(headers(embed))
   })
 
   it('serves hashed assets with a long cache and nothing outside them', async () => {

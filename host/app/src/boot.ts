@@ -1,4 +1,4 @@
-import { EMBED_ROUTES, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
+import { DIRECT_ROUTES, EMBED_ROUTES, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
 import { parseFeatures } from './features.js'
 
 /** What the page learns from its own URL before talking to anyone. */
@@ -112,26 +112,33 @@ export function parseOptions(hash: string): EmbedOptions {
 
 // ---- the signing pages -------------------------------------------------------------------
 
-/** What the signing page learns from its URL: the recipient's token is the path's last part. */
+/** What the signing page learns from its URL: the recipient's (or direct link's) token is the path's last part. */
 export interface SignLaunch {
   /** `/embed/sign/…` (in a customer's iframe: it talks to its parent) or `/sign/…` (standalone). */
   embedded: boolean
+  /** A template's direct link (`/d/…`, `/embed/direct/…`): the token is the link's. */
+  direct: boolean
   token: string
   options: SignOptions
+  /** The direct link embed's `?externalId=`, for the document it makes. */
+  externalId?: string
 }
 
-const SIGN_PATTERNS = (Object.entries(SIGN_ROUTES) as [keyof typeof SIGN_ROUTES, string][]).map(([kind, path]) => ({
-  embedded: kind === 'embed',
-  re: new RegExp('^' + path.replace(':token', '([^/]+)') + '/?$'),
-}))
+const SIGN_PATTERNS = [SIGN_ROUTES, DIRECT_ROUTES].flatMap((routes) =>
+  (Object.entries(routes) as ['page' | 'embed', string][]).map(([kind, path]) => ({
+    embedded: kind === 'embed',
+    direct: routes === DIRECT_ROUTES,
+    re: new RegExp('^' + path.replace(':token', '([^/]+)') + '/?$'),
+  })),
+)
 
 /** The signing route of a path, or null for any other page. */
-export function matchSignRoute(pathname: string): { embedded: boolean; token: string } | null {
-  for (const { embedded, re } of SIGN_PATTERNS) {
+export function matchSignRoute(pathname: string): { embedded: boolean; direct: boolean; token: string } | null {
+  for (const { embedded, direct, re } of SIGN_PATTERNS) {
     const m = re.exec(pathname)
     if (!m) continue
     try {
-      return { embedded, token: decodeURIComponent(m[1]!) }
+      return { embedded, direct, token: decodeURIComponent(m[1]!) }
     } catch {
       return null
     }
@@ -143,10 +150,11 @@ export function matchSignRoute(pathname: string): { embedded: boolean; token: st
  * Reads the signing route and its options. Only the embed reads options: the standalone page
  * is opened from an e-mail, where a hash can only be someone else's.
  */
-export function readSignLaunch(loc: Pick<Location, 'pathname' | 'hash'> = location): SignLaunch {
+export function readSignLaunch(loc: Pick<Location, 'pathname' | 'hash' | 'search'> = location): SignLaunch {
   const match = matchSignRoute(loc.pathname)
   if (!match) throw new LaunchError('NOT_FOUND', `no signing page at this address`)
-  return { ...match, options: match.embedded ? parseSignOptions(loc.hash) : {} }
+  const externalId = match.direct && match.embedded ? new URLSearchParams(loc.search).get('externalId')?.slice(0, 255) : undefined
+  return { ...match, options: match.embedded ? parseSignOptions(loc.hash) : {}, ...(externalId ? { externalId } : {}) }
 }
 
 /** The signing embed's options (SignOptions), checked as strictly as the authoring ones. */

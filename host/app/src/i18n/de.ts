@@ -256,6 +256,9 @@ const de: Messages = {
   'sign.confirm.body.VIEWER': 'Sie bestätigen, dass Sie „{title}“ angesehen haben.',
   'sign.confirm.body.ASSISTANT': 'Sie schließen jetzt Ihren Teil von „{title}“ ab. Das kann nicht rückgängig gemacht werden.',
   'sign.confirm.body.CC': 'Sie haben eine Kopie von „{title}“.',
+  'sign.direct.intro': 'Ausfüllen und unterschreiben. Ihren Namen und Ihre E-Mail-Adresse geben Sie zum Schluss an.',
+  'sign.direct.you': 'Ihre Angaben',
+  'sign.direct.help': 'Das Dokument wird auf diesen Namen und diese E-Mail-Adresse ausgestellt; eine Kopie geht dorthin.',
   'sign.nextSigner.title': 'Nächste unterschreibende Person',
   'sign.nextSigner.help': 'Sie können ändern, wer nach Ihnen unterschreibt.',
 

@@ -255,6 +255,9 @@ const en = {
   'sign.confirm.body.VIEWER': 'You confirm that you have viewed “{title}”.',
   'sign.confirm.body.ASSISTANT': 'You are about to complete your part of “{title}”. This cannot be undone.',
   'sign.confirm.body.CC': 'You have a copy of “{title}”.',
+  'sign.direct.intro': 'Fill in and sign. You give your name and e-mail address when you finish.',
+  'sign.direct.you': 'Your details',
+  'sign.direct.help': 'The document is made out to this name and e-mail address; a copy is sent there.',
   'sign.nextSigner.title': 'Next signer',
   'sign.nextSigner.help': 'You may change who signs after you.',
 

@@ -256,6 +256,9 @@ const fr: Messages = {
   'sign.confirm.body.VIEWER': 'Vous confirmez avoir consulté « {title} ».',
   'sign.confirm.body.ASSISTANT': 'Vous allez terminer votre partie de « {title} ». Cette action est définitive.',
   'sign.confirm.body.CC': 'Vous avez une copie de « {title} ».',
+  'sign.direct.intro': 'Remplissez et signez. Vous indiquerez votre nom et votre adresse e-mail à la fin.',
+  'sign.direct.you': 'Vos coordonnées',
+  'sign.direct.help': 'Le document est établi à ce nom et à cette adresse e-mail ; une copie y est envoyée.',
   'sign.nextSigner.title': 'Signataire suivant',
   'sign.nextSigner.help': 'Vous pouvez changer la personne qui signe après vous.',
 

@@ -1,18 +1,18 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { SigningResult } from '../../../../src/protocol/index.js'
+import type { DirectSigningResult, SigningResult } from '../../../../src/protocol/index.js'
 import type { Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
 import { DoneScreen, FailureScreen, Loading, RejectedScreen, StateScreen } from './Screens.js'
 import { SignDocument } from './SignDocument.js'
-import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, type LoadFailure, type SigningSession } from './session.js'
+import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
 
 type View =
   | { kind: 'loading' }
   | { kind: 'failure'; failure: LoadFailure }
   | { kind: 'session'; session: SigningSession }
-  | { kind: 'done'; session: SigningSession; result: SigningResult; redirectUrl: string | null }
+  | { kind: 'done'; api: Api; session: SigningSession; result: SigningResult; redirectUrl: string | null }
   | { kind: 'rejected'; session: SigningSession; reason: string }
 
 /** How long the done screen stays before a redirect, so the recipient sees that it worked. */
@@ -64,14 +64,23 @@ export function SignApp({ launch, api, first }: { launch: SignLaunch; api: Api; 
   }, [shown])
 
   const completed = useCallback(
-    (session: SigningSession, result: SigningResult) => {
+    (session: SigningSession, result: SigningResult | DirectSigningResult) => {
       const redirectUrl = safeRedirect(result.redirectUrl ?? session.envelope.documentMeta.redirectUrl)
       // The parent hears of it before anything navigates away.
-      post({ action: 'document-completed', data: signedData(launch, session) })
-      setView({ kind: 'done', session, result, redirectUrl })
+      if ('token' in result) {
+        // A direct link made a document: the visitor goes on as its recipient, with their own token.
+        const { status: _s, redirectUrl: _r, ...data } = result
+        post({ action: 'document-completed', data })
+        const own = signingApi(result.token)
+        const done = (s: SigningSession) => setView({ kind: 'done', api: own, session: s, result, redirectUrl })
+        loadSigningSession(own).then(done, () => done(session))
+      } else {
+        post({ action: 'document-completed', data: signedData(launch, session) })
+        setView({ kind: 'done', api, session, result, redirectUrl })
+      }
       if (redirectUrl) setTimeout(() => navigate(redirectUrl, launch.embedded), REDIRECT_DELAY)
     },
-    [launch],
+    [api, launch],
   )
 
   const rejected = useCallback(
@@ -93,6 +102,7 @@ export function SignApp({ launch, api, first }: { launch: SignLaunch; api: Api; 
           api={api}
           session={view.session}
           options={launch.options}
+          externalId={launch.externalId}
           onCompleted={(r) => completed(view.session, r)}
           onRejected={(reason) => rejected(view.session, reason)}
           onStale={load}
@@ -101,7 +111,7 @@ export function SignApp({ launch, api, first }: { launch: SignLaunch; api: Api; 
         <StateScreen api={api} session={view.session} />
       )
     case 'done':
-      return <DoneScreen api={api} session={view.session} result={view.result} redirectUrl={view.redirectUrl} />
+      return <DoneScreen api={view.api} session={view.session} result={view.result} redirectUrl={view.redirectUrl} />
     case 'rejected':
       return <RejectedScreen session={view.session} reason={view.reason} />
   }

@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
 import type { SigningFieldValue, SigningResult, SignOptions } from '../../../../src/protocol/index.js'
 import { ApiError, type Api } from '../api.js'
+import { post } from '../bridge.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 import { Icon } from '../ui/icons.js'
@@ -47,6 +48,8 @@ export function SignDocument(props: {
   api: Api
   session: SigningSession
   options: SignOptions
+  /** A direct link embed's external id for the document it makes. */
+  externalId?: string | undefined
   onCompleted: (result: SigningResult) => void
   onRejected: (reason: string) => void
   /** The state changed on the service (someone else acted): load it again. */
@@ -72,6 +75,17 @@ export function SignDocument(props: {
   const setValue = useCallback((id: number, value: SigningFieldValue | undefined) => {
     setValues((v) => ({ ...v, [id]: value }))
   }, [])
+
+  // The parent hears each field that gets or loses a value (field-signed, field-unsigned).
+  const filled = useRef<Set<number> | null>(null)
+  useEffect(() => {
+    const now = new Set(session.fields.filter((f) => f.type !== 'DATE' && isFilled(f, values[f.id])).map((f) => f.id))
+    const before = filled.current
+    filled.current = now
+    if (!before) return
+    for (const id of now) if (!before.has(id)) post({ action: 'field-signed' })
+    for (const id of before) if (!now.has(id)) post({ action: 'field-unsigned' })
+  }, [values, session.fields])
 
   const goTo = useCallback((f: SigningField) => {
     setCurrentId(f.id)
@@ -127,7 +141,7 @@ export function SignDocument(props: {
         <div className="sign-top-text">
           <h1 className="sign-title">{envelope.title}</h1>
           <p className="muted small sign-who">
-            {t(`sign.as.${role}` as MessageKey, { name: who.name || who.email, email: who.email })}
+            {session.direct && !(who.name && who.email) ? t('sign.direct.intro') : t(`sign.as.${role}` as MessageKey, { name: who.name || who.email, email: who.email })}
           </p>
         </div>
         {rejectable && (
@@ -208,7 +222,7 @@ export function SignDocument(props: {
         <SignatureDialog
           kind={imageKind(openFieldObj)}
           methods={methods}
-          name={who.name}
+          name={knownSigner(session, values, options).name}
           size={open.size}
           filled={isFilled(openFieldObj, values[openFieldObj.id])}
           onClose={() => setOpen(null)}
@@ -225,7 +239,7 @@ export function SignDocument(props: {
         />
       )}
       {open?.kind === 'complete' && (
-        <CompleteDialog api={api} session={session} values={values} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
+        <CompleteDialog api={api} session={session} values={values} options={options} externalId={props.externalId} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
       )}
       {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
     </div>
@@ -330,6 +344,8 @@ function CompleteDialog(props: {
   api: Api
   session: SigningSession
   values: Values
+  options: SignOptions
+  externalId?: string | undefined
   onClose: () => void
   onCompleted: (r: SigningResult) => void
   onStale: () => void
@@ -340,10 +356,19 @@ function CompleteDialog(props: {
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
   const [emailError, setEmailError] = useState(false)
+  // A direct link's visitor says who they are: the document is made out to them.
+  const [signer, setSigner] = useState(() => (session.direct ? knownSigner(session, props.values, props.options) : null))
+  const [signerError, setSignerError] = useState<'name' | 'email' | null>(null)
   const ids = useId()
 
   async function submit() {
     if (busy) return
+    if (signer && (!signer.name.trim() || !validEmail(signer.email))) {
+      const which = signer.name.trim() ? 'email' : 'name'
+      setSignerError(which)
+      document.getElementById(`${ids}-signer-${which}`)?.focus()
+      return
+    }
     if (next && !validEmail(next.email)) {
       setEmailError(true)
       document.getElementById(`${ids}-next-email`)?.focus()
@@ -352,7 +377,9 @@ function CompleteDialog(props: {
     setBusy(true)
     setError(null)
     try {
-      const result = await props.api.post<SigningResult>('/complete', completeRequest(session, props.values, next ?? undefined))
+      const request = completeRequest(session, props.values, next ?? undefined)
+      const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}) } : request
+      const result = await props.api.post<SigningResult>('/complete', body)
       props.onCompleted(result)
     } catch (e) {
       setBusy(false)
@@ -367,7 +394,7 @@ function CompleteDialog(props: {
       description={t(`sign.confirm.body.${role}` as MessageKey, { title: session.envelope.title })}
       onClose={() => !busy && props.onClose()}
       testId="complete-dialog"
-      initialFocus={next ? undefined : '[data-testid="confirm-complete"]'}
+      initialFocus={next || signer ? undefined : '[data-testid="confirm-complete"]'}
       footer={
         <>
           <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
@@ -380,6 +407,36 @@ function CompleteDialog(props: {
         </>
       }
     >
+      {signer && (
+        <fieldset className="next-signer stack-sm" data-testid="direct-signer">
+          <legend className="label">{t('sign.direct.you')}</legend>
+          <p className="muted small">{t('sign.direct.help')}</p>
+          {(['name', 'email'] as const).map((key) => (
+            <div className="form-field" key={key}>
+              <label className="label-sm" htmlFor={`${ids}-signer-${key}`}>
+                {t(key === 'name' ? 'recipients.name' : 'recipients.email')}
+              </label>
+              <input
+                id={`${ids}-signer-${key}`}
+                className="input"
+                type={key === 'email' ? 'email' : 'text'}
+                autoComplete={key}
+                value={signer[key]}
+                readOnly={key === 'name' ? signer.lockName : signer.lockEmail}
+                aria-invalid={signerError === key || undefined}
+                aria-describedby={`${ids}-signer-${key}-error`}
+                onChange={(e) => {
+                  setSigner({ ...signer, [key]: e.target.value })
+                  setSignerError(null)
+                }}
+              />
+              <p id={`${ids}-signer-${key}-error`} className="field-error">
+                {signerError === key ? t(key === 'email' ? 'recipients.invalidEmail' : 'sign.invalid.required') : ''}
+              </p>
+            </div>
+          ))}
+        </fieldset>
+      )}
       {next && (
         <fieldset className="next-signer stack-sm" data-testid="next-signer">
           <legend className="label">{t('sign.nextSigner.title')}</legend>
@@ -498,4 +555,14 @@ function RejectDialog(props: { api: Api; title: string; onClose: () => void; onR
       </p>
     </Dialog>
   )
+}
+
+/** Who signs, as far as the page knows: the recipient's (or the embed's) name and e-mail, else what they typed in NAME and EMAIL fields. */
+function knownSigner(session: SigningSession, values: Values, options: SignOptions) {
+  const who = signerIdentity(session, options)
+  const typed = (type: string) => {
+    const f = session.fields.find((x) => x.type === type && typeof values[x.id] === 'string')
+    return f ? String(values[f.id]).trim() : ''
+  }
+  return { name: who.name || typed('NAME'), email: who.email || typed('EMAIL'), lockName: who.lockName, lockEmail: who.lockEmail }
 }

@@ -26,7 +26,7 @@ export function mount(root: Root): void {
   }
   setParentOrigin(launch.options.parentOrigin)
   applyTheme(launch.options)
-  const api = signingApi(launch.token)
+  const api = signingApi(launch.token, launch.direct)
   // The session request starts before the first render, so network and rendering overlap.
   const first = loadSigningSession(api)
   first.catch(() => {}) // handled by SignApp

@@ -17,8 +17,8 @@ import type { MessageKey } from '../i18n/index.js'
 
 export type { SigningField, SigningSession }
 
-/** The signing API, same origin, with the recipient's token as a bearer credential. */
-export const signingApi = (token: string): Api => createApi(token, '/api/signing')
+/** The signing API, same origin, with the recipient's (or direct link's) token as a bearer credential. */
+export const signingApi = (token: string, direct = false): Api => createApi(token, direct ? '/api/signing/direct' : '/api/signing')
 
 export async function loadSigningSession(api: Api): Promise<SigningSession> {
   return api.get<SigningSession>('/session')
@@ -251,7 +251,8 @@ export type Role = SigningSession['recipient']['role']
 export const hasAction = (role: Role) => role !== 'CC'
 
 export function canReject(session: SigningSession, options: SignOptions): boolean {
-  return options.allowDocumentRejection !== false && session.recipient.role !== 'CC' && session.recipient.role !== 'VIEWER'
+  // A direct link's visitor can just leave: there is no document yet to reject.
+  return !session.direct && options.allowDocumentRejection !== false && session.recipient.role !== 'CC' && session.recipient.role !== 'VIEWER'
 }
 
 export function signedData(launch: SignLaunch, session: SigningSession): SignedData {
