@@ -16,6 +16,8 @@ import { WEBHOOK_EVENTS } from '../src/server/index.js'
  *                        token, signingUrl}]} (the tokens are credentials: a real backend hands
  *                        each one only to the signed-in user it belongs to)
  *   POST /demo/distribute {envelopeId} -> sends an envelope authored in a story: the same answer
+ *   POST /demo/direct    -> creates a template (a visitor who signs, then an approver) with a direct
+ *                        link for the visitor: {templateId, templateNumber, token, url}
  *   GET  /demo/signed?envelopeId=  -> the sealed PDF of the envelope's first file
  *   POST /demo/webhook   the webhook receiver of examples/webhook-receiver.ts: the service's calls,
  *                        verified with the shared secret; it keeps the last events
@@ -71,6 +73,7 @@ const ROUTES: Record<string, (call: Call) => Promise<void>> = {
   'POST /presign': (c) => presign(c.server, c.s, c.req, c.res, c.next),
   'POST /demo/envelope': (c) => createEnvelope(c.s, c.req, c.res),
   'POST /demo/signing': (c) => createAndSend(c.s, c.req, c.res),
+  'POST /demo/direct': (c) => createDirectLink(c.s, c.res),
   'POST /demo/distribute': async (c) => distribute(c.s, String((await readJson(c.req)).envelopeId), c.res),
   'GET /demo/signed': (c) => signedPdf(c.s, c.query.get('envelopeId') ?? '', c.res),
   'POST /demo/webhook': async (c) => (await receiver(c.server, c.s)).handle(c.req, c.res),
@@ -232,17 +235,16 @@ async function createEnvelope(s: Settings, req: IncomingMessage, res: ServerResp
   sendJson(res, 200, { envelopeId: envelope.id, secondaryId: envelope.secondaryId, legacyId })
 }
 
-/** A document for a signer (signature, name, date, a text and a checkbox) and then an approver, sent. */
-async function createAndSend(s: Settings, req: IncomingMessage, res: ServerResponse) {
-  const body = await readJson(req)
+/** The agreement for a signer (signature, name, date, a text and a checkbox) and then an approver, as a `type` envelope. */
+async function createAgreement(s: Settings, type: 'DOCUMENT' | 'TEMPLATE', signingOrder: 'SEQUENTIAL' | 'PARALLEL'): Promise<Response> {
   const title = 'Service agreement'
   const at = (type: string, positionX: number, positionY: number, width: number, height: number, fieldMeta?: object) => ({
     identifier: 0, type, page: 1, positionX, positionY, width, height, ...(fieldMeta ? { fieldMeta } : {}),
   })
   const payload = {
-    type: 'DOCUMENT',
+    type,
     title,
-    meta: { signingOrder: body.signingOrder === 'PARALLEL' ? 'PARALLEL' : 'SEQUENTIAL', subject: 'Please sign the service agreement' },
+    meta: { signingOrder, subject: 'Please sign the service agreement' },
     recipients: [
       {
         email: 'alex.signer@example.com',
@@ -263,9 +265,33 @@ async function createAndSend(s: Settings, req: IncomingMessage, res: ServerRespo
   const form = new FormData()
   form.append('payload', JSON.stringify(payload))
   form.append('files', new Blob([await agreementPdf(title)], { type: 'application/pdf' }), 'service-agreement.pdf')
-  const created = await api(s, '/envelope/create', { method: 'POST', body: form })
+  return api(s, '/envelope/create', { method: 'POST', body: form })
+}
+
+/** The agreement as a document, sent. */
+async function createAndSend(s: Settings, req: IncomingMessage, res: ServerResponse) {
+  const body = await readJson(req)
+  const created = await createAgreement(s, 'DOCUMENT', body.signingOrder === 'PARALLEL' ? 'PARALLEL' : 'SEQUENTIAL')
   if (!created.ok) return relay(res, created)
   await distribute(s, ((await created.json()) as { id: string }).id, res)
+}
+
+/** The agreement as a template with a direct link for its signer: anyone with the link signs as them. */
+async function createDirectLink(s: Settings, res: ServerResponse) {
+  const created = await createAgreement(s, 'TEMPLATE', 'SEQUENTIAL')
+  if (!created.ok) return relay(res, created)
+  const got = await api(s, `/envelope/${encodeURIComponent(((await created.json()) as { id: string }).id)}`)
+  if (!got.ok) return relay(res, got)
+  const template = (await got.json()) as { id: string; secondaryId: string; recipients: { id: number; role: string }[] }
+  const templateNumber = Number(template.secondaryId.split('_').pop())
+  const link = await api(s, '/template/direct/create', {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ templateId: templateNumber, directRecipientId: template.recipients.find((r) => r.role === 'SIGNER')!.id }),
+  })
+  if (!link.ok) return relay(res, link)
+  const { token } = (await link.json()) as { token: string }
+  sendJson(res, 200, { templateId: template.id, templateNumber, token, url: `${s.hostUrl}/d/${encodeURIComponent(token)}` })
 }
 
 async function distribute(s: Settings, envelopeId: string, res: ServerResponse) {

@@ -72,6 +72,27 @@ export interface SentRecipient {
 export const sendDemoDocument = (signingOrder: 'SEQUENTIAL' | 'PARALLEL' = 'SEQUENTIAL') =>
   post<SentEnvelope>('/demo/signing', { signingOrder })
 
+/** A template with a direct link, as the demo backend answers /demo/direct. */
+export interface DemoDirectLink {
+  templateId: string
+  templateNumber: number
+  /** The link's token: EmbedDirectTemplate's credential. */
+  token: string
+  /** The shareable page, `{host}/d/{token}`. */
+  url: string
+}
+
+/** Creates a template with a direct link for its signer (`/demo/direct`). */
+export const createDemoDirectLink = () => post<DemoDirectLink>('/demo/direct', {})
+
+/** What the direct-link stories' loader hands over: the link it made, unless a token was typed into the control. */
+export interface DirectLoaded {
+  link?: DemoDirectLink
+}
+
+export const directLoader = async ({ args }: { args: { token?: string } }): Promise<DirectLoaded> =>
+  args.token ? {} : { link: await createDemoDirectLink() }
+
 /** Sends an envelope authored in a story. */
 export const distributeDemoEnvelope = (envelopeId: string) => post<SentEnvelope>('/demo/distribute', { envelopeId })
 

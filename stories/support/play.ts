@@ -39,11 +39,11 @@ export async function expectReady(args: { onReady?: unknown; onError?: unknown }
 
 export const calls = (spy: unknown) => (spy as Spy).mock.calls
 
-/** The signing iframe points at `/embed/sign/{token}` on the demo host: the token in the path, never in the query. */
-export async function expectSignRoute(iframe: HTMLIFrameElement, token: string) {
+/** The signing iframe points at `/embed/sign/{token}` (or a direct link's `/embed/direct/{token}`) on the demo host: the token in the path, never in the query. */
+export async function expectSignRoute(iframe: HTMLIFrameElement, token: string, page: 'sign' | 'direct' = 'sign') {
   const url = embedUrl(iframe)
   await expect(url.origin).toBe(new URL(hostUrl).origin)
-  await expect(url.path).toBe(`/embed/sign/${encodeURIComponent(token)}`)
+  await expect(url.path).toBe(`/embed/${page}/${encodeURIComponent(token)}`)
   await expect(url.token).toBeNull()
   return url
 }
