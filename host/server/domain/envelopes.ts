@@ -38,20 +38,18 @@ export type LegacyVersion = 1 | 2
  */
 export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope): Promise<string> {
   if (e.type === 'DOCUMENT') await countDocument(tx, p.teamId, p.plan)
-  const [counter] = await tx.query<{ value: number }>(
-    `insert into team_counters (team_id, kind, value) values ($1, $2, 1)
-     on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value`,
-    [p.teamId, e.type],
-  )
   const id = newId.envelope()
+  // The team's next number and the row in one statement (one round trip fewer).
   await tx.query(
-    `insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version)
-     values ($1, $2, $3, $4, 'DRAFT', $5, $6, 'PRIVATE', $7, $8, $9, $10)`,
+    `with counter as (
+       insert into team_counters (team_id, kind, value) values ($2, $3, 1)
+       on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value)
+     insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version)
+     select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9 from counter`,
     [
       id,
       p.teamId,
       e.type,
-      counter!.value,
       e.source,
       e.visibility ?? 'EVERYONE',
       e.externalId ?? null,
@@ -123,7 +121,7 @@ export async function createEnvelope(
     meta: payload.meta,
     internalVersion: options.internalVersion,
   })
-  const items = await insertItems(tx, id, files)
+  const items = await insertItems(tx, id, files, true)
   const recipients = await insertRecipients(tx, id, payload.recipients ?? [])
   await insertFields(
     tx,

@@ -9,25 +9,25 @@ export interface NewItem {
   pageCount: number
 }
 
-/** Stores each PDF and appends it as an item after the envelope's existing ones. */
-export async function insertItems(tx: Queryable, envelopeId: string, files: NewItem[]): Promise<ItemRow[]> {
-  const [{ max }] = (await tx.query<{ max: number }>(
-    'select coalesce(max(item_order), 0)::int as max from envelope_items where envelope_id = $1',
-    [envelopeId],
-  )) as [{ max: number }]
+/**
+ * Stores each PDF and appends it as an item after the envelope's existing ones (`fresh`: the
+ * envelope was made in this transaction and has none yet, so their order is not looked up).
+ */
+export async function insertItems(tx: Queryable, envelopeId: string, files: NewItem[], fresh = false): Promise<ItemRow[]> {
+  const [{ max }] = fresh
+    ? [{ max: 0 }]
+    : ((await tx.query<{ max: number }>(
+        'select coalesce(max(item_order), 0)::int as max from envelope_items where envelope_id = $1',
+        [envelopeId],
+      )) as [{ max: number }])
   const rows: ItemRow[] = []
   for (const [i, f] of files.entries()) {
-    const dataId = newId.documentData()
-    await tx.query('insert into document_data (id, bytes, size, page_count) values ($1, $2, $3, $4)', [
-      dataId,
-      f.bytes,
-      f.bytes.byteLength,
-      f.pageCount,
-    ])
+    // The file and its item in one statement (one round trip fewer per file).
     const [row] = await tx.query<ItemRow>(
-      `insert into envelope_items (id, envelope_id, title, item_order, document_data_id, page_count)
+      `with data as (insert into document_data (id, bytes, size, page_count) values ($5, $7, $8, $6))
+       insert into envelope_items (id, envelope_id, title, item_order, document_data_id, page_count)
        values ($1, $2, $3, $4, $5, $6) returning *`,
-      [newId.envelopeItem(), envelopeId, f.name.slice(0, 255), max + i + 1, dataId, f.pageCount],
+      [newId.envelopeItem(), envelopeId, f.name.slice(0, 255), max + i + 1, newId.documentData(), f.pageCount, f.bytes, f.bytes.byteLength],
     )
     rows.push(row!)
   }

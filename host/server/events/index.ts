@@ -1,6 +1,6 @@
 import type { Queryable } from '../db/index.js'
 import type { Envelope } from '../domain/resources.js'
-import { enqueueDeliveries } from '../webhooks/store.js'
+import { recordEvent } from '../webhooks/store.js'
 
 /** Every event the service emits (spec "Event kinds"). */
 export const EVENT_NAMES = [
@@ -55,13 +55,7 @@ export function eventPayload(event: EventName, e: Envelope, templateId: number |
  * caller's transaction, so an event and its deliveries exist exactly when its change was committed.
  */
 export async function emit(tx: Queryable, teamId: string, event: EventName, e: Envelope, templateId: number | null = null): Promise<void> {
-  const [row] = await tx.query<{ id: number }>('insert into events (team_id, event, envelope_id, payload) values ($1, $2, $3, $4) returning id', [
-    teamId,
-    event,
-    e.id,
-    JSON.stringify(eventPayload(event, e, templateId)),
-  ])
-  await enqueueDeliveries(tx, teamId, row!.id, event, e.id)
+  await recordEvent(tx, teamId, event, e.id, JSON.stringify(eventPayload(event, e, templateId)))
 }
 
 /** The event announcing a change of an envelope's settings, recipients or fields, if its type has one. */

@@ -25,10 +25,14 @@ interface Hit {
   pageBox: [number, number, number, number]
 }
 
-async function findText(bytes: Uint8Array, text: string): Promise<Hit[]> {
+/**
+ * Every occurrence of each text, parsing the PDF once for all of them (pages in order, runs in
+ * order within a page).
+ */
+export async function findPlaceholders(bytes: Uint8Array, texts: string[]): Promise<Map<string, Hit[]>> {
   const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
   const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise
-  const hits: Hit[] = []
+  const found = new Map<string, Hit[]>(texts.map((t) => [t, []]))
   try {
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n)
@@ -36,19 +40,23 @@ async function findText(bytes: Uint8Array, text: string): Promise<Hit[]> {
       const content = await page.getTextContent()
       for (const item of content.items) {
         if (!('str' in item) || !item.str) continue
-        const [a, b, , d, e, f] = item.transform as number[]
-        const fontSize = Math.hypot(a!, b!) || Math.abs(d!) || item.height
-        // Within one text run; the character offset is approximated proportionally.
-        for (let at = item.str.indexOf(text); at >= 0; at = item.str.indexOf(text, at + text.length)) {
-          const perChar = item.width / item.str.length
-          hits.push({ page: n, x: e! + perChar * at, y: f!, w: perChar * text.length, h: fontSize, pageBox: box })
+        for (const [text, hits] of found) {
+          if (!item.str.includes(text)) continue
+          const [a, b, , d, e, f] = item.transform as number[]
+          const fontSize = Math.hypot(a!, b!) || Math.abs(d!) || item.height
+          // Within one text run; the character offset is approximated proportionally.
+          for (let at = item.str.indexOf(text); at >= 0; at = item.str.indexOf(text, at + text.length)) {
+            const perChar = item.width / item.str.length
+            hits.push({ page: n, x: e! + perChar * at, y: f!, w: perChar * text.length, h: fontSize, pageBox: box })
+          }
         }
       }
+      page.cleanup()
     }
   } finally {
     await doc.destroy()
   }
-  return hits
+  return found
 }
 
 /**
@@ -65,17 +73,24 @@ export async function placeFromPlaceholders(
   const issues: ApiIssue[] = []
   const whiteouts = new Map<string, Hit[]>()
   const cache = new Map<string, Uint8Array>()
+  // One parse per item for all the placeholders asked on it.
+  const searched = new Map<string, Map<string, Hit[]>>()
+  const itemOf = (v: PlaceholderEntry) => items.find((i) => i.id === (v.envelopeItemId ?? items[0]!.id))
+  for (const { value: v } of entries) {
+    const item = itemOf(v)
+    if (!item || searched.has(item.id)) continue
+    const [row] = await tx.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [item.document_data_id])
+    cache.set(item.id, new Uint8Array(row!.bytes))
+    const texts = [...new Set(entries.filter((x) => itemOf(x.value) === item).map((x) => x.value.placeholder))]
+    searched.set(item.id, await findPlaceholders(cache.get(item.id)!, texts))
+  }
   for (const { index, value: v } of entries) {
-    const item = items.find((i) => i.id === (v.envelopeItemId ?? items[0]!.id))
+    const item = itemOf(v)
     if (!item) {
       issues.push(issue(['data', index, 'envelopeItemId'], 'Envelope item not found in this envelope'))
       continue
     }
-    if (!cache.has(item.id)) {
-      const [row] = await tx.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [item.document_data_id])
-      cache.set(item.id, new Uint8Array(row!.bytes))
-    }
-    const hits = await findText(cache.get(item.id)!, v.placeholder)
+    const hits = searched.get(item.id)!.get(v.placeholder)!
     if (!hits.length) {
       issues.push(issue(['data', index, 'placeholder'], `Placeholder text ${JSON.stringify(v.placeholder)} not found in ${item.title}`))
       continue

@@ -77,16 +77,20 @@ export async function deleteWebhook(tx: Queryable, teamId: string, id: string): 
   await tx.query('delete from webhooks where id = $1', [id])
 }
 
-/** One delivery job per enabled webhook of the team that listens to `event`, in the event's transaction. */
-export async function enqueueDeliveries(tx: Queryable, teamId: string, eventId: number, event: EventName, envelopeId: string): Promise<void> {
-  const jobs = await tx.query(
-    `insert into jobs (kind, payload, ordering_key)
-     select 'webhook', jsonb_build_object('webhookId', w.id, 'eventId', $2::int), 'webhook:' || w.id || ':' || $4::text
-     from webhooks w where w.team_id = $1 and w.enabled and $3 = any (w.events)
-     returning id`,
-    [teamId, eventId, event, envelopeId],
+/** The event in the outbox and one delivery job per enabled webhook of the team listening to it, in the event's transaction. */
+export async function recordEvent(tx: Queryable, teamId: string, event: EventName, envelopeId: string, payload: string): Promise<void> {
+  // The event and its deliveries in one statement (one round trip fewer per event).
+  const [row] = await tx.query<{ jobs: number }>(
+    `with ev as (insert into events (team_id, event, envelope_id, payload) values ($1, $2, $3, $4) returning id),
+     queued as (
+       insert into jobs (kind, payload, ordering_key)
+       select 'webhook', jsonb_build_object('webhookId', w.id, 'eventId', ev.id), 'webhook:' || w.id || ':' || $3::text
+       from webhooks w, ev where w.team_id = $1 and w.enabled and $2 = any (w.events)
+       returning id)
+     select count(*)::int as jobs from queued`,
+    [teamId, event, envelopeId, payload],
   )
-  if (jobs.length) await tx.notify(JOBS_CHANNEL, 'webhook')
+  if (row!.jobs) await tx.notify(JOBS_CHANNEL, 'webhook')
 }
 
 interface CallRow {
