@@ -1,7 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { Hono } from 'hono'
-import { DIRECT_ROUTES, EMBED_ROUTES, SIGN_ROUTES } from '../../src/protocol/index.js'
+import { DIRECT_ROUTES, EMBED_ROUTES, MULTISIGN_ROUTE, SIGN_ROUTES } from '../../src/protocol/index.js'
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -29,8 +29,8 @@ const PAGE_HEADERS = {
 
 /**
  * The standalone signing pages (`/sign/{token}`, the link in the recipient's e-mail, and a
- * template's direct link `/d/{token}`) are never framed: a page that signs must not be dressed up by someone else's. Its embeddable twin is
- * `/embed/sign/{token}` (and `/embed/direct/{token}`).
+ * template's direct link `/d/{token}`) are never framed: a page that signs must not be dressed up
+ * by someone else's. Their embeddable twins are `/embed/sign/{token}` and `/embed/direct/{token}`.
  */
 const STANDALONE_SIGN_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' }
 
@@ -53,7 +53,7 @@ export function pageRoutes(distDir: string) {
     }
   }
   const page = serve(PAGE_HEADERS)
-  for (const route of Object.values(EMBED_ROUTES)) r.get(route, page)
+  for (const route of [...Object.values(EMBED_ROUTES), MULTISIGN_ROUTE]) r.get(route, page)
   const standalone = serve(STANDALONE_SIGN_HEADERS)
   for (const routes of [SIGN_ROUTES, DIRECT_ROUTES]) {
     r.get(routes.embed, page)

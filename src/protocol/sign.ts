@@ -24,6 +24,18 @@ export const DIRECT_ROUTES = {
   embed: '/embed/direct/:token',
 } as const
 
+/**
+ * One person signing several documents in one frame (the deployed library's EmbedMultiSignDocument):
+ * `/embed/v1/multisign?token=a&token=b#{options}`, a recipient token per document.
+ */
+export const MULTISIGN_ROUTE = '/embed/v1/multisign'
+
+/** The multi-sign page's last message, once every document has been signed or rejected. */
+export interface AllDocumentsCompleted {
+  action: 'all-documents-completed'
+  data: { documents: (SignedData & { action: 'document-completed' | 'document-rejected'; reason?: string })[] }
+}
+
 /** `{host}/embed/direct/{token}[?externalId=…]#{encodedOptions}`, as the deployed library builds it. */
 export function buildDirectUrl(args: { host: string; token: string; externalId?: string | undefined; options: SignOptions }): string {
   const query = args.externalId ? `?externalId=${encodeURIComponent(args.externalId)}` : ''

@@ -148,6 +148,22 @@ describe('signing launch and options', () => {
     expect(readSignLaunch({ pathname: '/d/tok', search: '?externalId=x', hash })).toEqual({ embedded: false, direct: true, token: 'tok', options: {} })
   })
 
+  test('the multi-sign embed: its tokens from the query (repeats dropped), 1 to 50 of them', () => {
+    const hash = '#' + encodeOptions({ name: 'Mo', lockName: true } as never)
+    expect(readSignLaunch({ pathname: '/embed/v1/multisign', search: '?token=a&token=b%2Fc&token=a', hash })).toEqual({
+      embedded: true, direct: false, token: 'a', tokens: ['a', 'b/c'], options: { name: 'Mo', lockName: true },
+    })
+    const code = (search: string) => {
+      try {
+        readSignLaunch({ pathname: '/embed/v1/multisign', search, hash: '' })
+      } catch (e) {
+        return (e as LaunchError).code
+      }
+    }
+    expect(code('')).toBe('NOT_FOUND')
+    expect(code('?' + Array.from({ length: 51 }, (_, i) => `token=t${i}`).join('&'))).toBe('NOT_FOUND')
+  })
+
   test('a bad embed hash is INVALID_OPTIONS; a path that is no signing page is NOT_FOUND', () => {
     const code = (f: () => unknown) => {
       try {

@@ -74,6 +74,10 @@ describe('authoring pages', () => {
     const direct = await fetch(`${host.url}/embed/direct/${token}?externalId=x`)
     expect([direct.status, await direct.text()]).toEqual([200, INDEX])
     expect(headers(direct)).toEqual(headers(embed))
+    // The multi-sign embed (its tokens in the query) is an embed like the others.
+    const multi = await fetch(`${host.url}/embed/v1/multisign?token=a&token=b`)
+    expect([multi.status, await multi.text()]).toEqual([200, INDEX])
+    expect(headers(multi)).toEqual(headers(embed))
   })
 
   it('serves hashed assets with a long cache and nothing outside them', async () => {

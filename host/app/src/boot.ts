@@ -1,4 +1,4 @@
-import { DIRECT_ROUTES, EMBED_ROUTES, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
+import { DIRECT_ROUTES, EMBED_ROUTES, MULTISIGN_ROUTE, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
 import { parseFeatures } from './features.js'
 
 /** What the page learns from its own URL before talking to anyone. */
@@ -122,7 +122,12 @@ export interface SignLaunch {
   options: SignOptions
   /** The direct link embed's `?externalId=`, for the document it makes. */
   externalId?: string
+  /** The multi-sign embed's recipient tokens, one per document (`token` is the first). */
+  tokens?: string[]
 }
+
+/** The most documents one multi-sign frame takes. */
+export const MULTISIGN_MAX = 50
 
 const SIGN_PATTERNS = [SIGN_ROUTES, DIRECT_ROUTES].flatMap((routes) =>
   (Object.entries(routes) as ['page' | 'embed', string][]).map(([kind, path]) => ({
@@ -131,6 +136,9 @@ const SIGN_PATTERNS = [SIGN_ROUTES, DIRECT_ROUTES].flatMap((routes) =>
     re: new RegExp('^' + path.replace(':token', '([^/]+)') + '/?$'),
   })),
 )
+
+/** The multi-sign embed (its tokens are in the query). */
+export const isMultiSign = (pathname: string) => pathname.replace(/\/+$/, '') === MULTISIGN_ROUTE
 
 /** The signing route of a path, or null for any other page. */
 export function matchSignRoute(pathname: string): { embedded: boolean; direct: boolean; token: string } | null {
@@ -151,6 +159,11 @@ export function matchSignRoute(pathname: string): { embedded: boolean; direct: b
  * is opened from an e-mail, where a hash can only be someone else's.
  */
 export function readSignLaunch(loc: Pick<Location, 'pathname' | 'hash' | 'search'> = location): SignLaunch {
+  if (isMultiSign(loc.pathname)) {
+    const tokens = [...new Set(new URLSearchParams(loc.search).getAll('token').filter(Boolean))]
+    if (!tokens.length || tokens.length > MULTISIGN_MAX) throw new LaunchError('NOT_FOUND', `the multi-sign page takes 1 to ${MULTISIGN_MAX} tokens`)
+    return { embedded: true, direct: false, token: tokens[0]!, tokens, options: parseSignOptions(loc.hash) }
+  }
   const match = matchSignRoute(loc.pathname)
   if (!match) throw new LaunchError('NOT_FOUND', `no signing page at this address`)
   const externalId = match.direct && match.embedded ? new URLSearchParams(loc.search).get('externalId')?.slice(0, 255) : undefined

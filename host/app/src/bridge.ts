@@ -1,11 +1,11 @@
-import type { EmbedMessage, SignMessage } from '../../../src/protocol/index.js'
+import type { AllDocumentsCompleted, EmbedMessage, SignMessage } from '../../../src/protocol/index.js'
 
 /**
  * Everything a page says to its parent goes through here: the authoring pages' `{type, …}`
  * messages and the signing pages' `{action, data}` ones, which also send the `embed-*`
  * extensions. One target origin, one switch, for both kinds of page.
  */
-export type OutgoingMessage = EmbedMessage | SignMessage
+export type OutgoingMessage = EmbedMessage | SignMessage | AllDocumentsCompleted
 
 let target = '*'
 let enabled = true

@@ -1,5 +1,5 @@
 import { createRoot, type Root } from 'react-dom/client'
-import { matchSignRoute, readLaunch, LaunchError, type Launch } from './boot.js'
+import { isMultiSign, matchSignRoute, readLaunch, LaunchError, type Launch } from './boot.js'
 import { post, setParentOrigin, setPosting, watchHeight } from './bridge.js'
 import { applyTheme } from './theme.js'
 import { loadLanguage, setLanguage, t } from './i18n/index.js'
@@ -12,7 +12,7 @@ const root = createRoot(document.getElementById('root')!)
 
 // Two kinds of page, one app: the recipient's signing page is its own chunk, loaded only on
 // its routes, so the authoring page's first chunk carries none of it.
-const sign = matchSignRoute(location.pathname)
+const sign = isMultiSign(location.pathname) ? { embedded: true } : matchSignRoute(location.pathname)
 if (sign) startSigning(root, sign.embedded)
 else startAuthoring(root)
 watchHeight()

@@ -22,7 +22,7 @@ declare global {
 const CALLBACKS = [
   'onReady', 'onError', 'onEnvelopeCreated', 'onDocumentCreated', 'onTemplateCreated',
   'onEnvelopeUpdated', 'onDocumentUpdated', 'onTemplateUpdated',
-  'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError', 'onFieldSigned', 'onFieldUnsigned',
+  'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError', 'onFieldSigned', 'onFieldUnsigned', 'onAllDocumentsCompleted',
 ]
 
 export function recordingPage(components: Record<string, unknown>): void {

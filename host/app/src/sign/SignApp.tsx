@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { DirectSigningResult, SigningResult } from '../../../../src/protocol/index.js'
+import type { DirectSigningResult, SignedData, SigningResult } from '../../../../src/protocol/index.js'
 import type { Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
@@ -15,6 +15,13 @@ type View =
   | { kind: 'done'; api: Api; session: SigningSession; result: SigningResult; redirectUrl: string | null }
   | { kind: 'rejected'; session: SigningSession; reason: string }
 
+/** What became of a document in a multi-sign frame. */
+export interface Outcome {
+  action: 'document-completed' | 'document-rejected'
+  data: SignedData
+  reason?: string
+}
+
 /** How long the done screen stays before a redirect, so the recipient sees that it worked. */
 export const REDIRECT_DELAY = 2000
 
@@ -22,7 +29,18 @@ export const REDIRECT_DELAY = 2000
  * The signing page: loads the recipient's session and shows the screen of its state, tells
  * the parent (embeds only) what happens, and redirects when the sender asked for it.
  */
-export function SignApp({ launch, api, first }: { launch: SignLaunch; api: Api; first: Promise<SigningSession> }) {
+export function SignApp({
+  launch,
+  api,
+  first,
+  multi,
+}: {
+  launch: SignLaunch
+  api: Api
+  first: Promise<SigningSession>
+  /** One document of a multi-sign frame: its list announces readiness and never redirects; outcomes go to it. */
+  multi?: { onOutcome: (o: Outcome) => void }
+}) {
   const [view, setView] = useState<View>({ kind: 'loading' })
   const pending = useRef<Promise<SigningSession> | null>(first)
   const announced = useRef(false)
@@ -57,7 +75,7 @@ export function SignApp({ launch, api, first }: { launch: SignLaunch; api: Api; 
   const shown = view.kind === 'session'
   const readyPosted = useRef(false)
   useEffect(() => {
-    if (!shown || readyPosted.current) return
+    if (!shown || readyPosted.current || multi) return
     readyPosted.current = true
     post({ action: 'document-ready' })
     post({ type: 'embed-ready' })
@@ -75,20 +93,24 @@ export function SignApp({ launch, api, first }: { launch: SignLaunch; api: Api; 
         const done = (s: SigningSession) => setView({ kind: 'done', api: own, session: s, result, redirectUrl })
         loadSigningSession(own).then(done, () => done(session))
       } else {
-        post({ action: 'document-completed', data: signedData(launch, session) })
+        const data = signedData(launch, session)
+        post({ action: 'document-completed', data })
+        multi?.onOutcome({ action: 'document-completed', data })
         setView({ kind: 'done', api, session, result, redirectUrl })
       }
-      if (redirectUrl) setTimeout(() => navigate(redirectUrl, launch.embedded), REDIRECT_DELAY)
+      if (redirectUrl && !multi) setTimeout(() => navigate(redirectUrl, launch.embedded), REDIRECT_DELAY)
     },
-    [api, launch],
+    [api, launch, multi],
   )
 
   const rejected = useCallback(
     (session: SigningSession, reason: string) => {
-      post({ action: 'document-rejected', data: { ...signedData(launch, session), reason } })
+      const data = signedData(launch, session)
+      post({ action: 'document-rejected', data: { ...data, reason } })
+      multi?.onOutcome({ action: 'document-rejected', data, reason })
       setView({ kind: 'rejected', session, reason })
     },
-    [launch],
+    [launch, multi],
   )
 
   switch (view.kind) {

@@ -9,6 +9,7 @@ import { post, setParentOrigin } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
 import { applyTheme } from '../theme.js'
 import { FailureScreen } from './Screens.js'
+import { MultiSignApp } from './MultiSignApp.js'
 import { SignApp } from './SignApp.js'
 import { loadSigningSession, signingApi } from './session.js'
 
@@ -26,6 +27,11 @@ export function mount(root: Root): void {
   }
   setParentOrigin(launch.options.parentOrigin)
   applyTheme(launch.options)
+  if (launch.tokens) {
+    const multi = { ...launch, tokens: launch.tokens }
+    void loadLanguage(launch.options.language ?? navigator.language).then(() => root.render(<MultiSignApp launch={multi} />))
+    return
+  }
   const api = signingApi(launch.token, launch.direct)
   // The session request starts before the first render, so network and rendering overlap.
   const first = loadSigningSession(api)
