@@ -216,4 +216,46 @@ describe('@documenso/embed-react against our authoring pages', () => {
     expect(data[0]).toMatchObject({ type: 'DOCUMENT', title: 'Offer', externalId: 'v1-deployed' })
     await page.close()
   })
+  test('EmbedCreateTemplateV1: onTemplateCreated({templateId})', async () => {
+    const { page, frame } = await mountDeployed(stack, 'EmbedCreateTemplateV1', { presignToken: await stack.presign(), externalId: 'tpl-deployed' })
+    await editorReady(frame)
+    expect(page.frames()[1]!.url()).toContain('/embed/v1/authoring/template/create')
+    const ui = editor(page, frame)
+    await ui.addFiles([await pdfFile('Offer template.pdf', 1)])
+    await ui.step(/Recipients/).click()
+    await ui.addRecipient('Client', 'client@example.com')
+    await ui.step(/Settings/).click()
+    await frame.getByRole('button', { name: 'Create template' }).first().click()
+    const { templateId, externalId } = await callback(page, 'onTemplateCreated')
+    expect(externalId).toBe('tpl-deployed')
+    const { data } = await stack.api('POST', '/envelope/get-many', { ids: { type: 'templateId', ids: [templateId] } })
+    expect(data[0]).toMatchObject({ type: 'TEMPLATE', externalId: 'tpl-deployed' })
+    await page.close()
+  })
+
+  for (const type of ['DOCUMENT', 'TEMPLATE'] as const) {
+    const [component, kind, done] =
+      type === 'DOCUMENT'
+        ? (['EmbedUpdateDocumentV1', 'documentId', 'onDocumentUpdated'] as const)
+        : (['EmbedUpdateTemplateV1', 'templateId', 'onTemplateUpdated'] as const)
+    test(`${component}: ${done}({${kind}})`, async () => {
+      const env = await createEnvelope(stack, {
+        type,
+        title: 'Old title',
+        files: [await pdfFile('Form.pdf', 1)],
+        recipients: [{ name: 'Ann', email: 'ann@example.com', role: 'SIGNER', fields: [] }],
+      })
+      const id = Number(env.secondaryId.split('_')[1])
+      const { page, frame } = await mountDeployed(stack, component, { presignToken: await stack.presign({ scope: { kind, id } }), [kind]: id })
+      await editorReady(frame)
+      expect(page.frames()[1]!.url()).toContain(`/embed/v1/authoring/${type.toLowerCase()}/edit/${id}`)
+      const ui = editor(page, frame)
+      await ui.step(/Settings/).click()
+      await frame.getByLabel('Title').fill('New title')
+      await frame.getByRole('button', { name: 'Save changes' }).first().click()
+      expect(await callback(page, done)).toMatchObject({ [kind]: id })
+      expect((await stack.api('GET', `/envelope/${env.id}`)).title).toBe('New title')
+      await page.close()
+    })
+  }
 })
