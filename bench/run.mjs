@@ -6,6 +6,7 @@ const BENCHES = {
   'bundle-size': ['node', 'bench/bundle-size.mjs'],
   rerender: ['npx', 'tsx', 'bench/rerender.ts'],
   host: ['npx', 'tsx', 'bench/host.ts'],
+  placeholders: ['npx', 'tsx', 'bench/placeholders.ts'],
   pages: ['npx', 'tsx', 'bench/pages.ts'],
   seal: ['npx', 'tsx', 'bench/seal.ts'],
   delivery: ['npx', 'tsx', 'bench/delivery.ts'],
