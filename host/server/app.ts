@@ -18,6 +18,7 @@ import { recipientRoutes } from './api/recipient.js'
 import { lifecycleRoutes } from './api/lifecycle.js'
 import { webhookRoutes } from './api/webhook.js'
 import { templateRoutes } from './api/template.js'
+import { teamRoutes } from './api/team.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
 import { mailboxRoutes } from './mail/mailbox.js'
@@ -86,6 +87,7 @@ function api(ctx: HostContext) {
   r.use('*', apiGate(ctx, PREFLIGHT))
   // Fixed paths before the envelope module's /envelope/:id.
   r.route('/', embeddingRoutes(ctx))
+  r.route('/', teamRoutes(ctx))
   r.route('/', lifecycleRoutes(ctx))
   r.route('/', webhookRoutes(ctx))
   r.route('/', templateRoutes(ctx))
@@ -135,7 +137,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
   // The local mailbox exists only while no SMTP server is configured.
   if (ctx.mailbox) app.route('/', mailboxRoutes(ctx.db))
-  app.route('/', pageRoutes(ctx.config.appDistDir))
+  app.route('/', pageRoutes(ctx))
 
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
   app.onError((err, c) => {

@@ -1,7 +1,10 @@
 import { readFile } from 'node:fs/promises'
 import path from 'node:path'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { DIRECT_ROUTES, EMBED_ROUTES, MULTISIGN_ROUTE, SIGN_ROUTES } from '../../src/protocol/index.js'
+import type { HostContext } from './api/http.js'
+import { verifyPresignToken } from './auth/presign.js'
+import { frameAncestors, teamEmbedding } from './domain/teams.js'
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -36,29 +39,49 @@ const STANDALONE_SIGN_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': "f
 
 const NOT_BUILT = { message: 'authoring pages are not built: run npm run build:app', code: 'APP_NOT_BUILT' }
 
+/** The team whose page this is, from the credential in its address; null when it names none. */
+type TeamOf = (c: Context) => Promise<string | null>
+
 /**
  * The pages (one index.html for every authoring and signing route: the app picks the page
  * from the path) and their hashed assets. The recipient token in a signing path is a
- * credential: nothing here logs paths.
+ * credential: nothing here logs paths. An embeddable page of a team that lists the origins
+ * allowed to embed it says so in `Content-Security-Policy: frame-ancestors`, so browsers refuse
+ * every other parent.
  */
-export function pageRoutes(distDir: string) {
+export function pageRoutes(ctx: HostContext) {
   const r = new Hono()
+  const distDir = ctx.config.appDistDir
   const assetsDir = path.join(distDir, 'assets')
 
-  const serve = (headers: Record<string, string>) => async () => {
+  const teamWhere = (sql: string) => async (token: string | undefined) =>
+    token ? ((await ctx.db.query<{ team_id: string }>(sql, [token]))[0]?.team_id ?? null) : null
+  const byRecipient = teamWhere('select e.team_id from recipients r join envelopes e on e.id = r.envelope_id where r.token = $1')
+  const byDirectLink = teamWhere('select e.team_id from template_direct_links l join envelopes e on e.id = l.envelope_id where l.token = $1')
+  const byPresign: TeamOf = async (c) => {
+    const token = c.req.query('token')
+    return token ? verifyPresignToken(ctx.presignSecret, token).then((claims) => claims.teamId, () => null) : null
+  }
+
+  const serve = (headers: Record<string, string>, teamOf?: TeamOf) => async (c: Context) => {
+    let html: Buffer<ArrayBuffer>
     try {
-      return new Response(await readFile(path.join(distDir, 'index.html')), { headers })
+      html = await readFile(path.join(distDir, 'index.html'))
     } catch {
       return Response.json(NOT_BUILT, { status: 503, headers: { 'Cache-Control': 'no-store' } })
     }
+    const teamId = teamOf && (await teamOf(c))
+    const csp = teamId ? frameAncestors(await teamEmbedding(ctx.db, ctx.cache.teams, teamId)) : null
+    return new Response(html, { headers: csp ? { ...headers, 'Content-Security-Policy': csp } : headers })
   }
-  const page = serve(PAGE_HEADERS)
-  for (const route of [...Object.values(EMBED_ROUTES), MULTISIGN_ROUTE]) r.get(route, page)
+  const authoring = serve(PAGE_HEADERS, byPresign)
+  for (const route of Object.values(EMBED_ROUTES)) r.get(route, authoring)
+  r.get(MULTISIGN_ROUTE, serve(PAGE_HEADERS, (c) => byRecipient(c.req.query('token'))))
+  r.get(SIGN_ROUTES.embed, serve(PAGE_HEADERS, (c) => byRecipient(c.req.param('token'))))
+  r.get(DIRECT_ROUTES.embed, serve(PAGE_HEADERS, (c) => byDirectLink(c.req.param('token'))))
   const standalone = serve(STANDALONE_SIGN_HEADERS)
-  for (const routes of [SIGN_ROUTES, DIRECT_ROUTES]) {
-    r.get(routes.embed, page)
-    r.get(routes.page, standalone)
-  }
+  r.get(SIGN_ROUTES.page, standalone)
+  r.get(DIRECT_ROUTES.page, standalone)
 
   r.get('/embed/assets/*', async (c) => {
     const rel = decodeURIComponent(c.req.path.slice('/embed/assets/'.length))

@@ -251,6 +251,16 @@ export interface AuditLogPage {
 }
 
 /** A webhook endpoint of the team (host-specific configuration; see host/README.md). */
+/** The calling team (an extension of our host). */
+export interface Team {
+  id: string
+  number: number
+  name: string
+  plan: string
+  /** The origins allowed to frame the team's authoring and signing pages; null: any origin. */
+  embedOrigins: string[] | null
+}
+
 export interface Webhook {
   id: string
   url: string

@@ -9,7 +9,7 @@ import { request, requestBytes, type CallOptions } from './request.js'
 import * as s from './schemas.js'
 import type {
   Attachment, AuditLogPage, DistributeResponse, DocumentMeta, Envelope, EnvelopeItem, EnvelopePage, EnvelopeSummary,
-  Field, FieldType, Recipient, RecipientRole, Webhook, WebhookCallPage,
+  Field, FieldType, Recipient, RecipientRole, Team, Webhook, WebhookCallPage,
 } from '../protocol/api.js'
 import type { WebhookEventName } from './webhooks/events.js'
 import type { EnvelopeType } from '../protocol/options.js'
@@ -244,6 +244,13 @@ export function createClient(options: ConnectionOptions) {
         (await post('/envelope/field/update-many', { envelopeId, data }, s.list(s.field), o)).data,
       delete: (fieldId: number, o?: CallOptions): Promise<void> =>
         post('/envelope/field/delete', { fieldId }, s.success, o).then(done),
+    },
+
+    /** The calling team (API tokens only; an extension of this project's host). */
+    team: {
+      get: (o?: CallOptions): Promise<Team> => get('/team', s.team, o),
+      /** Limits who may frame the team's authoring and signing pages (`frame-ancestors`); null: anyone. */
+      update: (input: { embedOrigins: string[] | null }, o?: CallOptions): Promise<Team> => post('/team/update', input, s.team, o),
     },
 
     /** The team's webhooks (API tokens only). */

@@ -1,7 +1,7 @@
 /** Checks of the API's answers, typed against the resource interfaces. */
 import type {
   Attachment, AuditLogEntry, AuditLogPage, AuthOptions, DistributedRecipient, DistributeResponse, DocumentMeta, Envelope,
-  EnvelopeAuthOptions, EnvelopeItem, EnvelopePage, EnvelopeSummary, ExpirationPeriod, Field, Recipient, ReminderPeriod, ReminderSettings, Webhook, WebhookCall, WebhookCallPage,
+  EnvelopeAuthOptions, EnvelopeItem, EnvelopePage, EnvelopeSummary, ExpirationPeriod, Field, Recipient, ReminderPeriod, ReminderSettings, Team, Webhook, WebhookCall, WebhookCallPage,
 } from '../protocol/api.js'
 import { any, arr, bool, both, int, literal, nullable, num, obj, optional, record, str, type Schema } from './check.js'
 
@@ -159,6 +159,8 @@ export const auditLogPage = obj<AuditLogPage>({
   perPage: int,
   totalPages: int,
 })
+
+export const team = obj<Team>({ id: str, number: int, name: str, plan: str, embedOrigins: nullable(arr(str)) })
 
 export const webhook = obj<Webhook>({
   id: str,

@@ -70,3 +70,11 @@ it('registers, delivers, logs and resends', async () => {
   expect(gone).toBeInstanceOf(ApiError)
   expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' })
 })
+
+it("team: reads and sets the origins allowed to frame the team's pages; a bad origin is refused with the API error", async () => {
+  expect(await client.team.get()).toMatchObject({ plan: 'enterprise', embedOrigins: null })
+  expect((await client.team.update({ embedOrigins: ['https://app.example.com'] })).embedOrigins).toEqual(['https://app.example.com'])
+  await expect(client.team.update({ embedOrigins: ['https://app.example.com/path'] })).rejects.toMatchObject({ status: 400, code: 'INVALID_REQUEST' })
+  expect((await client.team.get()).embedOrigins).toEqual(['https://app.example.com'])
+  expect((await client.team.update({ embedOrigins: null })).embedOrigins).toBeNull()
+})

@@ -45,3 +45,17 @@ export function watchHeight(el: HTMLElement = document.body): () => void {
   observer.observe(el)
   return () => observer.disconnect()
 }
+
+/** The origin of the page that frames this one, as the browser reports it; null when not framed or unknown. */
+export function framingOrigin(): string | null {
+  if (window.parent === window) return null
+  let origin = location.ancestorOrigins?.[0] ?? null
+  if (!origin && document.referrer) {
+    try {
+      origin = new URL(document.referrer).origin
+    } catch {
+      origin = null
+    }
+  }
+  return origin && /^https?:\/\//.test(origin) ? origin : null
+}

@@ -1,4 +1,5 @@
 import { ApiError, createApi, type Api } from './api.js'
+import { framingOrigin } from './bridge.js'
 import { isEditRoute, isLegacyRoute, type Launch } from './boot.js'
 import { draftFromEnvelope, emptyDraft } from './draft/model.js'
 import { language } from './i18n/index.js'
@@ -9,7 +10,9 @@ import type { Session } from './ui/App.js'
 export async function loadSession(launch: Launch): Promise<Session> {
   if (!launch.token) throw new ApiError(401, 'INVALID_TOKEN', 'the page was opened without a token')
   const api = createApi(launch.token)
-  const session = await api.get<EmbeddingSession>('/embedding/session')
+  // The service refuses a parent the team does not list (besides its frame-ancestors header).
+  const parent = framingOrigin()
+  const session = await api.get<EmbeddingSession>(`/embedding/session${parent ? `?parentOrigin=${encodeURIComponent(parent)}` : ''}`)
   const route = launch.route
   if (!isEditRoute(route)) {
     if (session.scope) throw new ApiError(403, 'FORBIDDEN', 'a token scoped to one envelope cannot create new ones')

@@ -5,7 +5,10 @@ import { assertApiToken } from '../auth/principal.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { ApiError } from '../errors.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
-import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
+import { jsonBody, parse, principal, type AppEnv, type HostContext } from './http.js'
+import { assertParentAllowed, Origin } from './team.js'
+
+export const SessionQuery = z.object({ parentOrigin: Origin.optional() })
 
 /** An empty body means all defaults. */
 export const PresignBody = z
@@ -30,10 +33,15 @@ export function embeddingRoutes(ctx: HostContext) {
     return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: p.tokenId, expiresInMinutes: body.expiresIn, scope: body.scope }))
   })
 
-  /** Extension: what a presign token may do; the authoring page asks this first. */
-  r.get('/embedding/session', (c) => {
+  /**
+   * Extension: what a presign token may do; the authoring page asks this first, naming the origin
+   * that frames it (`parentOrigin`, as the browser reports it), which the team's list must allow.
+   */
+  r.get('/embedding/session', async (c) => {
     const p = principal(c)
     if (p.kind !== 'presign') throw new ApiError(403, 'FORBIDDEN', 'this endpoint takes a presign token, not an API token')
+    const { parentOrigin } = parse(SessionQuery, c.req.query())
+    await assertParentAllowed(ctx, p.teamId, parentOrigin)
     return c.json({ teamId: p.teamId, scope: p.scopeText, expiresAt: p.expiresAt.toISOString() })
   })
 

@@ -8,6 +8,7 @@ import { z } from 'zod'
 import * as attachment from './attachment.js'
 import { DEPRECATED_ROUTES } from './openapi-deprecated.js'
 import * as embedding from './embedding.js'
+import * as team from './team.js'
 import * as envelope from './envelope.js'
 import * as field from './field.js'
 import * as item from './item.js'
@@ -62,9 +63,12 @@ const FieldCreateMany = field.CreateMany.extend({ data: z.array(z.union([Coordin
 
 /** Every route of API v2 (the deprecated ones from openapi-deprecated.ts). */
 export const ROUTES: RouteDoc[] = [
+  // ---- the team (an extension)
+  { method: 'get', path: '/team', tag: 'Team', summary: "The calling team's settings (API tokens only)", response: { description: 'The team', schema: team.TeamSchema } },
+  { method: 'post', path: '/team/update', tag: 'Team', summary: 'Set the origins allowed to frame the team\'s authoring and signing pages (null: any)', body: team.TeamUpdateBody, response: { description: 'The team', schema: team.TeamSchema } },
   // ---- embedding
   { method: 'post', path: '/embedding/create-presign-token', tag: 'Embedding', summary: 'Mint a presign token for an embedding session', body: embedding.PresignBody, response: { description: 'The presign token', schema: ref('PresignToken') } },
-  { method: 'get', path: '/embedding/session', tag: 'Embedding', summary: 'What the calling presign token may do', response: { description: 'The session', schema: { type: 'object', properties: { teamId: { type: 'string' }, scope: { type: ['string', 'null'] }, expiresAt: { type: 'string', format: 'date-time' } } } } },
+  { method: 'get', path: '/embedding/session', tag: 'Embedding', summary: 'What the calling presign token may do (403 FRAME_ANCESTOR_NOT_ALLOWED when `parentOrigin` is not among the team\'s embed origins)', query: embedding.SessionQuery, response: { description: 'The session', schema: { type: 'object', properties: { teamId: { type: 'string' }, scope: { type: ['string', 'null'] }, expiresAt: { type: 'string', format: 'date-time' } } } } },
   // ---- envelopes
   { method: 'post', path: '/envelope/create', tag: 'Envelopes', summary: 'Create an envelope (document or template) from PDF files', multipart: envelope.CreatePayload, response: ID },
   { method: 'get', path: '/envelope', tag: 'Envelopes', summary: 'List envelopes', query: envelope.ListQuery, response: { description: 'A page of envelopes (without fields)', schema: page('Envelope') } },

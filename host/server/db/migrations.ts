@@ -269,6 +269,13 @@ create table template_direct_links (
 );
 `,
   },
+  {
+    version: 6,
+    sql: `
+-- The origins allowed to frame a team's embedded pages (a JSON array of origins); null: any origin.
+alter table teams add column embed_origins jsonb;
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {

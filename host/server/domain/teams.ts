@@ -1,3 +1,4 @@
+import { CHANNELS, type Cache } from '../cache.js'
 import type { Queryable } from '../db/index.js'
 import { newId } from './ids.js'
 import type { Plan } from './plans.js'
@@ -22,3 +23,24 @@ export async function defaultTeamId(db: Queryable): Promise<string> {
 export async function teamExists(db: Queryable, id: string): Promise<boolean> {
   return (await db.query('select 1 from teams where id = $1', [id])).length > 0
 }
+
+/** Who may frame a team's embedded pages: a list of origins, or null for anyone. */
+export interface TeamEmbedding {
+  origins: string[] | null
+}
+
+export async function teamEmbedding(db: Queryable, cache: Cache<TeamEmbedding>, teamId: string): Promise<TeamEmbedding> {
+  const loaded = await cache.load(teamId, async () => {
+    const [row] = await db.query<{ embed_origins: string[] | null }>('select embed_origins from teams where id = $1', [teamId])
+    return row ? { origins: row.embed_origins } : null
+  })
+  return loaded ?? { origins: null }
+}
+
+export async function setEmbedOrigins(tx: Queryable, teamId: string, origins: string[] | null): Promise<void> {
+  await tx.query('update teams set embed_origins = $2 where id = $1', [teamId, origins && JSON.stringify([...new Set(origins)])])
+  await tx.notify(CHANNELS.teams, teamId)
+}
+
+/** The CSP that limits framing to a team's origins; null where the team allows anyone. */
+export const frameAncestors = (e: TeamEmbedding): string | null => (e.origins ? `frame-ancestors ${e.origins.length ? e.origins.join(' ') : "'none'"}` : null)

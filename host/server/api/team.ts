@@ -1,0 +1,73 @@
+/**
+ * The calling team's settings (an extension of this host): which origins may frame its embedded
+ * pages. API tokens only: a presign token lives in a browser and must not widen its own framing.
+ */
+import { Hono } from 'hono'
+import { z } from 'zod'
+import { assertApiToken } from '../auth/principal.js'
+import { setEmbedOrigins, teamEmbedding } from '../domain/teams.js'
+import { ApiError } from '../errors.js'
+import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
+
+/** `https://app.example.com` or `http://localhost:3000`: a scheme, a host, a port; nothing else. */
+export const Origin = z
+  .string()
+  .max(300)
+  .refine((s) => {
+    try {
+      const u = new URL(s)
+      return /^https?:$/.test(u.protocol) && u.origin === s
+    } catch {
+      return false
+    }
+  }, 'Expected an origin such as https://app.example.com (no path, no trailing slash)')
+
+export const TeamUpdateBody = z.object({
+  /** The origins allowed to frame the team's authoring and signing pages; null: any origin. */
+  embedOrigins: z.array(Origin).max(50).nullable(),
+})
+
+export const TeamSchema = {
+  type: 'object',
+  properties: {
+    id: { type: 'string' },
+    number: { type: 'integer' },
+    name: { type: 'string' },
+    plan: { type: 'string' },
+    embedOrigins: { type: ['array', 'null'], items: { type: 'string' }, description: 'origins allowed to frame the embedded pages; null: any' },
+  },
+}
+
+export function teamRoutes(ctx: HostContext) {
+  const r = new Hono<AppEnv>()
+  const team = async (teamId: string) => {
+    const [row] = await ctx.db.query<{ id: string; number: number; name: string; plan: string; embed_origins: string[] | null }>(
+      'select id, number, name, plan, embed_origins from teams where id = $1',
+      [teamId],
+    )
+    return { id: row!.id, number: row!.number, name: row!.name, plan: row!.plan, embedOrigins: row!.embed_origins }
+  }
+
+  r.get('/team', async (c) => {
+    const p = principal(c)
+    assertApiToken(p, 'reading team settings')
+    return c.json(await team(p.teamId))
+  })
+
+  r.post('/team/update', async (c) => {
+    const p = principal(c)
+    assertApiToken(p, 'changing team settings')
+    const body = await jsonBody(c, TeamUpdateBody)
+    await ctx.db.transaction((tx) => setEmbedOrigins(tx, p.teamId, body.embedOrigins))
+    return c.json(await team(p.teamId))
+  })
+
+  return r
+}
+
+/** The embedding session's parent check: a team that lists origins refuses a page framed by another. */
+export async function assertParentAllowed(ctx: HostContext, teamId: string, parentOrigin: string | undefined): Promise<void> {
+  if (!parentOrigin) return
+  const { origins } = await teamEmbedding(ctx.db, ctx.cache.teams, teamId)
+  if (origins && !origins.includes(parentOrigin)) throw new ApiError(403, 'FRAME_ANCESTOR_NOT_ALLOWED', `this team's pages may not be embedded by ${parentOrigin}`)
+}

@@ -1,0 +1,53 @@
+// A team that lists the origins allowed to embed it: Chromium itself refuses its pages in any
+// other parent (Content-Security-Policy: frame-ancestors); the authoring page also names its parent
+// to the service's session check (test/host/framing.test.ts).
+import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { sendDocument, sig, signing } from './support/sign.js'
+import { callback, events, mount, startStack, type Stack } from './support/stack.js'
+
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack()
+})
+afterEach(() => stack.api('POST', '/team/update', { embedOrigins: null }))
+afterAll(() => stack?.close())
+
+const parentOrigin = () => new URL(stack.parentUrl).origin
+
+describe('frame-ancestors per team', () => {
+  test('listed: the editor and the signing page load in the parent', async () => {
+    await stack.api('POST', '/team/update', { embedOrigins: ['https://app.example.com', parentOrigin()] })
+    const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'DOCUMENT' })
+    const session = page.waitForRequest((r) => r.url().includes('/api/v2/embedding/session'))
+    await callback(page, 'onReady')
+    // The page names its parent, as the browser reports it, for the service's own check.
+    expect(new URL((await session).url()).searchParams.get('parentOrigin')).toBe(parentOrigin())
+    await frame.getByRole('heading', { level: 2 }).waitFor()
+    await page.close()
+
+    const doc = await sendDocument(stack, { title: 'NDA', recipients: [{ email: 'f@example.com', name: 'F', role: 'SIGNER', fields: [sig(10, 80)] }] })
+    const signPage = await mount(stack, 'EmbedSignDocument', { token: doc.recipient('f@example.com').token })
+    await signing(signPage.page, signPage.frame).ready()
+    await callback(signPage.page, 'onDocumentReady')
+    await signPage.page.close()
+  })
+
+  test('not listed: the browser refuses both pages; the signing embed reports TIMEOUT, never ready', async () => {
+    await stack.api('POST', '/team/update', { embedOrigins: ['https://app.example.com'] })
+    const doc = await sendDocument(stack, { title: 'NDA', recipients: [{ email: 'g@example.com', name: 'G', role: 'SIGNER', fields: [sig(10, 80)] }] })
+    const signPage = await mount(stack, 'EmbedSignDocument', { token: doc.recipient('g@example.com').token, timeout: 4000 })
+    expect((await callback(signPage.page, 'onError')).code).toBe('TIMEOUT')
+    expect((await events(signPage.page)).map((e) => e.name)).not.toContain('onDocumentReady')
+    expect(signPage.page.frames().some((f) => f.url().startsWith('chrome-error://'))).toBe(true)
+    await signPage.page.close()
+
+    // The editor is refused the same way. (Its load alone may count as ready after the grace
+    // period, as for a service without the extensions: README "Security".)
+    const editor = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'DOCUMENT' })
+    // Chromium shows its own error page in the frame instead of ours.
+    await expect.poll(() => editor.page.frames().some((f) => f.url().startsWith('chrome-error://'))).toBe(true)
+    expect(await editor.frame.locator('#root').count()).toBe(0)
+    expect((await events(editor.page)).map((e) => e.name)).not.toContain('onEnvelopeCreated')
+    await editor.page.close()
+  })
+})
