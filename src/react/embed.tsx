@@ -118,9 +118,12 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
       timeout > 0
         ? setTimeout(() => latest.current.onError?.({ code: 'TIMEOUT', message: `nothing arrived from ${origin} within ${timeout} ms` }), timeout)
         : undefined
+    // A load alone ends the wait only where readiness may be a load: a page whose messages
+    // announce it (signing) keeps waiting, since a frame the browser refused loads too.
     const onLoad = () => {
+      if (spoke) return
       clearTimeout(timer)
-      if (!spoke) grace = setTimeout(() => spoke || onReady(), READY_GRACE)
+      grace = setTimeout(() => spoke || onReady(), READY_GRACE)
     }
     // Anything from this frame ends the TIMEOUT wait; an extension also says the host speaks them.
     const onMessage = ({ source, origin: from, data }: MessageEvent) => {

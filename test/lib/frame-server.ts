@@ -20,7 +20,7 @@ declare module 'vitest' {
  *   as `{__steps: [...]}` later. A step is `{post: data}` (to the parent), `{nested: data, then?: steps}`
  *   (posted to the parent by a child frame of the same origin), or `{goto: url}`.
  * Paths under `/hang/` never answer, for timeouts; under `/partial/` the page runs but never finishes
- * loading (no load event).
+ * loading (no load event); under `/silent/` a page loads and says nothing.
  */
 const PAGE = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>scripted frame</title></head>
@@ -53,7 +53,9 @@ function serve(): Promise<Server> {
   const server = createServer((req, res) => {
     if (req.url?.startsWith('/hang/')) return
     res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'cache-control': 'no-store' })
-    if (req.url?.startsWith('/partial/')) res.write(PAGE.replace('</body></html>', ''))
+    // A page that loads and never speaks, like a frame the browser refused (frame-ancestors).
+    if (req.url?.startsWith('/silent/')) res.end('<!doctype html><title>silent</title>')
+    else if (req.url?.startsWith('/partial/')) res.write(PAGE.replace('</body></html>', ''))
     else res.end(PAGE)
   })
   return new Promise((ok) => server.listen(0, '127.0.0.1', () => ok(server)))
