@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react'
 import type { ArgTypes, Meta, StoryObj } from '@storybook/react-vite'
 import { expect } from 'storybook/test'
 import { EmbedDirectTemplate } from '../src/index.js'
-import { callbacks, commonArgTypes } from './support/args.js'
+import { callbacks, signingArgTypes } from './support/args.js'
 import { directLoader, hostUrl, type DirectLoaded } from './support/demo.js'
 import { componentDocs } from './support/docs.js'
 import { embedUrl, expectDocumentReady, expectSignRoute, frames } from './support/play.js'
@@ -10,7 +10,6 @@ import { embedUrl, expectDocumentReady, expectSignRoute, frames } from './suppor
 type Args = ComponentProps<typeof EmbedDirectTemplate>
 
 const category = (name: string) => ({ table: { category: name } })
-const { presignToken: _presign, externalId: _externalId, features: _features, ...frameArgTypes } = commonArgTypes
 
 const argTypes = {
   token: {
@@ -20,15 +19,7 @@ const argTypes = {
     ...category('Session'),
   },
   externalId: { control: 'text', description: 'The external id of the document the visitor makes (sent as `?externalId=`).', ...category('Session') },
-  ...frameArgTypes,
-  title: { ...frameArgTypes.title, description: "The iframe's accessible title (default `Sign document`)." },
-  name: { control: 'text', description: "Prefills the visitor's name.", ...category('Signer') },
-  lockName: { control: 'boolean', description: 'The prefilled name cannot be changed.', ...category('Signer') },
-  email: { control: 'text', description: "Prefills the visitor's e-mail.", ...category('Signer') },
-  lockEmail: { control: 'boolean', description: 'The prefilled e-mail cannot be changed.', ...category('Signer') },
-  onDocumentReady: category('Callbacks'),
-  onDocumentCompleted: category('Callbacks'),
-  onDocumentError: category('Callbacks'),
+  ...signingArgTypes,
   onFieldSigned: category('Callbacks'),
   onFieldUnsigned: category('Callbacks'),
 } satisfies Partial<ArgTypes<Args>>

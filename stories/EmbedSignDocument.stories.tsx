@@ -2,7 +2,7 @@ import type { ComponentProps } from 'react'
 import type { ArgTypes, Meta, StoryObj } from '@storybook/react-vite'
 import { expect, waitFor } from 'storybook/test'
 import { EmbedSignDocument } from '../src/index.js'
-import { callbacks, commonArgTypes } from './support/args.js'
+import { callbacks, signingArgTypes } from './support/args.js'
 import { hostUrl, signingLoader, type SignLoaded } from './support/demo.js'
 import { withDeliveryPanel } from './support/DeliveryPanel.js'
 import { componentDocs } from './support/docs.js'
@@ -13,7 +13,6 @@ type Props = ComponentProps<typeof EmbedSignDocument>
 type Args = Props & { recipient: number }
 
 const category = (name: string) => ({ table: { category: name } })
-const { presignToken: _presign, externalId: _externalId, features: _features, ...frameArgTypes } = commonArgTypes
 
 const argTypes = {
   token: {
@@ -28,17 +27,9 @@ const argTypes = {
     description: 'Not a prop: whose token of the sent document the story embeds (when `token` is empty).',
     ...category('Session'),
   },
-  ...frameArgTypes,
-  title: { ...frameArgTypes.title, description: "The iframe's accessible title (default `Sign document`)." },
-  name: { control: 'text', description: "Prefills the signer's name.", ...category('Signer') },
-  lockName: { control: 'boolean', description: 'The prefilled name cannot be changed.', ...category('Signer') },
-  email: { control: 'text', description: "Prefills the signer's e-mail.", ...category('Signer') },
-  lockEmail: { control: 'boolean', description: 'The prefilled e-mail cannot be changed.', ...category('Signer') },
+  ...signingArgTypes,
   allowDocumentRejection: { control: 'boolean', description: 'Show the reject action (our host: shown unless `false`).', ...category('Signer') },
-  onDocumentReady: category('Callbacks'),
-  onDocumentCompleted: category('Callbacks'),
   onDocumentRejected: category('Callbacks'),
-  onDocumentError: category('Callbacks'),
 } satisfies Partial<ArgTypes<Args>>
 
 /**

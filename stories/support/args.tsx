@@ -33,6 +33,23 @@ export const commonArgTypes = {
   onError: { ...category('Callbacks') },
 } satisfies Partial<ArgTypes>
 
+/**
+ * The recipient-side components' controls (EmbedSignDocument, EmbedDirectTemplate): the frame's
+ * own, without the authoring options, and who signs.
+ */
+const { presignToken: _presign, externalId: _externalId, features: _features, ...frameArgTypes } = commonArgTypes
+export const signingArgTypes = {
+  ...frameArgTypes,
+  title: { ...frameArgTypes.title, description: "The iframe's accessible title (default `Sign document`)." },
+  name: { control: 'text', description: "Prefills the signer's name.", ...category('Signer') },
+  lockName: { control: 'boolean', description: 'The prefilled name cannot be changed.', ...category('Signer') },
+  email: { control: 'text', description: "Prefills the signer's e-mail.", ...category('Signer') },
+  lockEmail: { control: 'boolean', description: 'The prefilled e-mail cannot be changed.', ...category('Signer') },
+  onDocumentReady: category('Callbacks'),
+  onDocumentCompleted: category('Callbacks'),
+  onDocumentError: category('Callbacks'),
+} satisfies Partial<ArgTypes>
+
 export const updateArgTypes = {
   onlyEditFields: { control: 'boolean', ...category('Envelope') },
 } satisfies Partial<ArgTypes>
