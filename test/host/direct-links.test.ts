@@ -163,6 +163,9 @@ describe.each(VARIANTS)('template direct links on $variant', ({ variant, skip })
     ])
     expect((await events(d.id)).map((e) => e.event)).toEqual(['DOCUMENT_CREATED', 'TEMPLATE_USED', 'DOCUMENT_SENT', 'DOCUMENT_OPENED', 'DOCUMENT_SIGNED', 'DOCUMENT_RECIPIENT_COMPLETED'])
     expect((await events(d.id))[1]!.payload).toMatchObject({ source: 'TEMPLATE_DIRECT_LINK', templateId: templateNumber(t) })
+    // The document remembers its template: every later event names it too.
+    expect(d.templateId).toBe(templateNumber(t))
+    expect((await events(d.id))[2]!.payload).toMatchObject({ templateId: templateNumber(t), userId: d.userId, teamId: d.teamId })
     // The visitor's new token is a normal signing link; the template keeps its blank recipient.
     expect((await signing(done.body.token).get('/session')).body).toMatchObject({ state: 'ALREADY_COMPLETED' })
     expect((await client.get(`/envelope/${t.id}`)).body.recipients.find((r: any) => r.id === tenant.id)).toMatchObject({ email: 'tenant@example.com', signingStatus: 'NOT_SIGNED' })

@@ -276,6 +276,13 @@ create table template_direct_links (
 alter table teams add column embed_origins jsonb;
 `,
   },
+  {
+    version: 7,
+    sql: `
+-- The template a document was made from (use, direct link), for its templateId.
+alter table envelopes add column template_id text;
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {

@@ -26,6 +26,8 @@ export interface NewEnvelope {
   meta?: Partial<DocumentMeta> | undefined
   /** 1 marks a legacy document or template (made by the deprecated v2 create routes or API v1); default 2. */
   internalVersion?: LegacyVersion | undefined
+  /** The template a document is made from (its envelope id). */
+  templateId?: string | undefined
 }
 
 /** envelopes.internal_version: 1 for legacy documents and templates (the only ones API v1 serves), 2 otherwise. */
@@ -44,8 +46,8 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
     `with counter as (
        insert into team_counters (team_id, kind, value) values ($2, $3, 1)
        on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value)
-     insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version)
-     select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9 from counter`,
+     insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id)
+     select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10 from counter`,
     [
       id,
       p.teamId,
@@ -56,6 +58,7 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       e.title,
       JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.meta }),
       e.internalVersion ?? 2,
+      e.templateId ?? null,
     ],
   )
   return id

@@ -13,6 +13,9 @@ export interface EnvelopeRow {
   type: EnvelopeType
   secondary_number: number
   internal_version: number
+  /** The template a document was made from; its number, when loaded with the envelope. */
+  template_id?: string | null
+  template_number?: number | null
   status: EnvelopeStatus
   source: string
   visibility: string
@@ -152,7 +155,7 @@ function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined, link: D
     userId: number,
     teamId: number,
     folderId: null as string | null,
-    templateId: null as number | null,
+    templateId: e.template_number ?? null,
     directLink: link ? toDirectLink(link, e.secondary_number) : null,
     team: { id: number, url: team?.id ?? e.team_id },
     user: { id: number, name: team?.name ?? '', email: team?.email ?? '' },
@@ -214,7 +217,8 @@ const CHILDREN = `
   coalesce((select json_agg(i order by i.item_order, i.created_at, i.id) from envelope_items i where i.envelope_id = e.id), '[]') as items,
   coalesce((select json_agg(r order by r.id) from recipients r where r.envelope_id = e.id), '[]') as recipients,
   (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = e.team_id) as team,
-  (select row_to_json(l) from template_direct_links l where l.envelope_id = e.id) as direct_link`
+  (select row_to_json(l) from template_direct_links l where l.envelope_id = e.id) as direct_link,
+  (select t.secondary_number from envelopes t where t.id = e.template_id) as template_number`
 const FIELDS = `,
   coalesce((select json_agg(f order by f.id) from fields f where f.envelope_id = e.id), '[]') as fields`
 

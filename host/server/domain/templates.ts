@@ -204,6 +204,7 @@ export async function useTemplate(
     visibility: template.visibility,
     meta: template.document_meta,
     internalVersion: options.internalVersion,
+    templateId: template.id,
   })
   const copied = await copyParts(tx, template, id, { recipients: true, fields: true, recipientChanges, files: replacements, prefill, firstRecipient: options.firstRecipient })
   let recipients = copied.recipients

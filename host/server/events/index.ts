@@ -30,12 +30,12 @@ export function eventPayload(event: EventName, e: Envelope, templateId: number |
   const legacyId = Number(e.secondaryId.slice(e.secondaryId.indexOf('_') + 1))
   const recipients = e.recipients
   const reduced = { id: legacyId, envelopeId: e.id, status: e.status, title: e.title, source: e.source, recipients }
-  if (event === 'TEMPLATE_USED') return { ...reduced, templateId }
+  if (event === 'TEMPLATE_USED') return { ...reduced, templateId: templateId ?? e.templateId }
   if (!FULL_PAYLOAD.has(event) && !TEMPLATE_EVENTS.has(event)) return reduced
   return {
     ...reduced,
     externalId: e.externalId,
-    userId: null,
+    userId: e.userId,
     authOptions: null,
     formValues: null,
     visibility: e.visibility,
@@ -43,8 +43,8 @@ export function eventPayload(event: EventName, e: Envelope, templateId: number |
     updatedAt: e.updatedAt,
     completedAt: e.completedAt,
     deletedAt: e.deletedAt,
-    teamId: null,
-    templateId: TEMPLATE_EVENTS.has(event) ? null : templateId,
+    teamId: e.teamId,
+    templateId: TEMPLATE_EVENTS.has(event) ? null : (templateId ?? e.templateId),
     documentMeta: e.documentMeta,
     Recipient: recipients,
   }
