@@ -1,8 +1,8 @@
-import { PDFDocument, rgb } from 'pdf-lib'
 import type { Queryable } from '../db/index.js'
 import { issue, type ApiIssue } from '../errors.js'
 import type { FieldPlacement } from '../domain/fields.js'
 import type { ItemRow } from '../domain/resources.js'
+import { findTexts, type Hit } from './text.js'
 
 export interface PlaceholderEntry {
   recipientId: number
@@ -15,49 +15,11 @@ export interface PlaceholderEntry {
   fieldMeta?: Record<string, unknown> | null | undefined
 }
 
-/** One occurrence of a text on a page, in PDF user space (origin bottom-left, points). */
-interface Hit {
-  page: number
-  x: number
-  y: number
-  w: number
-  h: number
-  pageBox: [number, number, number, number]
-}
-
 /**
  * Every occurrence of each text, parsing the PDF once for all of them (pages in order, runs in
- * order within a page).
+ * order within a page), in the PDF worker thread (text.ts).
  */
-export async function findPlaceholders(bytes: Uint8Array, texts: string[]): Promise<Map<string, Hit[]>> {
-  const pdfjs = await import('pdfjs-dist/legacy/build/pdf.mjs')
-  const doc = await pdfjs.getDocument({ data: bytes.slice(), isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise
-  const found = new Map<string, Hit[]>(texts.map((t) => [t, []]))
-  try {
-    for (let n = 1; n <= doc.numPages; n++) {
-      const page = await doc.getPage(n)
-      const box = page.view as [number, number, number, number]
-      const content = await page.getTextContent()
-      for (const item of content.items) {
-        if (!('str' in item) || !item.str) continue
-        for (const [text, hits] of found) {
-          if (!item.str.includes(text)) continue
-          const [a, b, , d, e, f] = item.transform as number[]
-          const fontSize = Math.hypot(a!, b!) || Math.abs(d!) || item.height
-          // Within one text run; the character offset is approximated proportionally.
-          for (let at = item.str.indexOf(text); at >= 0; at = item.str.indexOf(text, at + text.length)) {
-            const perChar = item.width / item.str.length
-            hits.push({ page: n, x: e! + perChar * at, y: f!, w: perChar * text.length, h: fontSize, pageBox: box })
-          }
-        }
-      }
-      page.cleanup()
-    }
-  } finally {
-    await doc.destroy()
-  }
-  return found
-}
+export const findPlaceholders = findTexts
 
 /**
  * Places placeholder-form fields where their text occurs (first occurrence, or all with matchAll),
@@ -120,6 +82,8 @@ export async function placeFromPlaceholders(
     }
   }
   if (issues.length) return { fields, issues }
+  // Loaded here, not at import: a search alone does not wait for it.
+  const { PDFDocument, rgb } = await import('pdf-lib')
   for (const [itemId, hits] of whiteouts) {
     const doc = await PDFDocument.load(cache.get(itemId)!, { updateMetadata: false })
     for (const h of hits) {
