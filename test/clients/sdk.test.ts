@@ -1,25 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { Documenso } from '@documenso/sdk-typescript'
 import { makePdf, SIGNATURE, startTestHost, type TestHost } from '../host/support.js'
-
-/** The SDK's response validation error, with its model's complaints spelled out (path: message). */
-function explain(err: unknown): unknown {
-  if (!(err instanceof Error) || err.name !== 'ResponseValidationError') return err
-  const issues = ((err.cause as { issues?: { path: (string | number)[]; message: string }[] })?.issues ?? [])
-    .map((i) => `${i.path.join('.')}: ${i.message}`)
-  return new Error(`${err.message}\n  ${issues.join('\n  ')}`, { cause: err })
-}
-
-/** One SDK call of the lifecycle; fails with what the SDK's model rejected. */
-function step(name: string, fn: () => Promise<void>) {
-  it(name, async () => {
-    try {
-      await fn()
-    } catch (err) {
-      throw explain(err)
-    }
-  })
-}
+import { step } from './support.js'
 
 /**
  * The deployed service's TypeScript SDK, as a customer uses it: `serverURL` set to our `/api/v2`,

@@ -10,7 +10,7 @@ import { createFields, deleteField, getField, updateFields } from '../domain/fie
 import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
 import { badRequest, issue } from '../errors.js'
 import { AttachmentData, AttachmentId } from './attachment.js'
-import { ID_KEY, TYPE, legacyField, newFieldNames, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
+import { ID_KEY, TYPE, legacyField, newFieldNames, recipientsWithFields, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
 import { FieldPatch, parseFieldEntries } from './field.js'
 import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
 import { RecipientPatch, numericParam } from './recipient.js'
@@ -99,23 +99,23 @@ export function partRoutes(ctx: HostContext, kind: Kind) {
     const body = await jsonBody(c, S.recipientCreate)
     const e = await envelopeOf(c, body)
     const [out] = await createRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
-    return c.json(out)
+    return c.json((await recipientsWithFields(ctx.db, e, [out!]))[0])
   })
   r.post(`${base}/recipient/create-many`, async (c) => {
     const body = await jsonBody(c, S.recipientCreateMany)
     const e = await envelopeOf(c, body)
-    return c.json({ recipients: await createRecipients(ctx.db, principal(c), e.id, body.recipients, type) })
+    return c.json({ recipients: await recipientsWithFields(ctx.db, e, await createRecipients(ctx.db, principal(c), e.id, body.recipients, type)) })
   })
   r.post(`${base}/recipient/update`, async (c) => {
     const body = await jsonBody(c, S.recipientUpdate)
     const e = await envelopeOf(c, body)
     const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
-    return c.json(out)
+    return c.json((await recipientsWithFields(ctx.db, e, [out!]))[0])
   })
   r.post(`${base}/recipient/update-many`, async (c) => {
     const body = await jsonBody(c, S.recipientUpdateMany)
     const e = await envelopeOf(c, body)
-    return c.json({ recipients: await updateRecipients(ctx.db, principal(c), e.id, body.recipients, type) })
+    return c.json({ recipients: await recipientsWithFields(ctx.db, e, await updateRecipients(ctx.db, principal(c), e.id, body.recipients, type)) })
   })
   r.post(`${base}/recipient/delete`, async (c) => {
     const { recipientId } = await jsonBody(c, S.recipientDelete)
@@ -123,7 +123,9 @@ export function partRoutes(ctx: HostContext, kind: Kind) {
     return c.json({ success: true })
   })
   r.get(`${base}/recipient/:id{[0-9]+}`, async (c) => {
-    return c.json(await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient'), type))
+    const r = await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient'), type)
+    const e = { id: r.envelopeId, type, secondary_number: (r.documentId ?? r.templateId)! }
+    return c.json((await recipientsWithFields(ctx.db, e, [r]))[0])
   })
 
   // ---- attachments (documents only) ----------------------------------------------------------

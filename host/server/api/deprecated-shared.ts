@@ -7,6 +7,7 @@ import { z } from 'zod'
 import type { Principal } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
 import { findByNumber, toField, type Envelope, type EnvelopeRow, type FieldRow } from '../domain/resources.js'
+import type { Recipient } from '../domain/recipients.js'
 import type { EnvelopeType } from '../domain/status.js'
 import { NumericId } from './schemas.js'
 
@@ -63,7 +64,8 @@ export const legacyField = (row: FieldRow, e: Pick<EnvelopeRow, 'type' | 'second
 
 /**
  * A document or template as the legacy routes answer: the v2 envelope with `id` its legacy
- * number, `envelopeId` its envelope id, `documentId`/`templateId`, and legacy fields.
+ * number, `envelopeId` its envelope id, `documentId`, `templateId` (a template's own number, a
+ * document's template's), and legacy fields.
  */
 export function legacyEnvelope(env: Envelope) {
   const n = numberOf(env)
@@ -73,7 +75,47 @@ export function legacyEnvelope(env: Envelope) {
     id: n,
     envelopeId: env.id,
     documentId: env.type === 'DOCUMENT' ? n : null,
-    templateId: env.type === 'TEMPLATE' ? n : null,
+    // A document's templateId is the template it was made from (null when none).
+    templateId: env.type === 'TEMPLATE' ? n : env.templateId,
     ...(fields ? { fields: fields.map((f) => legacyFieldOf(f, env.type, n)) } : {}),
   }
+}
+
+/**
+ * Where a document's or template's file is, in the deployed clients' `documentData` shape: this
+ * host keeps no storage paths to show, so `data` is the item's download on the API (the signed
+ * file once there is one) and `initialData` the original; `S3_PATH` is the one type whose data
+ * is a reference rather than the bytes. Legacy documents have one file: the first item.
+ */
+function legacyDocumentData(env: Envelope) {
+  const item = env.envelopeItems[0]
+  if (!item) return null
+  const url = `/api/v2/envelope/item/${item.id}/download`
+  return { type: 'S3_PATH', id: item.documentDataId, data: url, initialData: `${url}?version=original`, envelopeItemId: item.id }
+}
+
+/**
+ * A document or template as the deprecated v2 routes answer (the deployed SDK's legacy models,
+ * host/README.md "Compatibility with the deployed clients"): the legacy view plus `documentData`
+ * (`templateDocumentData`, `templateMeta` and the template's `type` PUBLIC/PRIVATE for templates),
+ * no folder, `useLegacyFieldInsertion: false` and the team's name.
+ */
+export function deprecatedView(env: Envelope) {
+  const view = legacyEnvelope(env)
+  const data = legacyDocumentData(env)
+  const common = { ...view, useLegacyFieldInsertion: false, folder: null, team: { ...view.team, name: view.user.name } }
+  if (env.type === 'DOCUMENT') return { ...common, documentDataId: data?.id, documentData: data }
+  return {
+    ...common,
+    type: env.templateType,
+    templateDocumentDataId: data?.id,
+    templateDocumentData: data,
+    templateMeta: { ...env.documentMeta, templateId: view.id },
+  }
+}
+
+/** Recipients with their fields (legacy views), as the deployed clients' recipient models require. */
+export async function recipientsWithFields(db: Queryable, e: Pick<EnvelopeRow, 'id' | 'type' | 'secondary_number'>, rs: Recipient[]) {
+  const rows = await db.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [e.id])
+  return rs.map((r) => ({ ...r, fields: rows.filter((f) => f.recipient_id === r.id).map((f) => legacyField(f, e)) }))
 }

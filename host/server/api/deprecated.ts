@@ -15,7 +15,7 @@ import { findEnvelope, getManyEnvelopes, listEnvelopes, loadEnvelope } from '../
 import { duplicate, useTemplate } from '../domain/templates.js'
 import { createDirectLink, deleteDirectLink, toggleDirectLink } from '../domain/direct-links.js'
 import { badRequest, issue, notFound } from '../errors.js'
-import { ID_KEY, TYPE, legacyEnvelope, newFieldNames, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
+import { ID_KEY, TYPE, deprecatedView, newFieldNames, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
 import { partRoutes } from './deprecated-parts.js'
 import { CreatePayload, ListQuery, UpdateBody } from './envelope.js'
 import { clientOf, jsonBody, multipartBody, parse, pdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
@@ -153,8 +153,9 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
 
   r.get(base, async (c) => {
     const q = parse(ListLegacy, c.req.query())
-    const { data, count } = await listEnvelopes(ctx.db, principal(c), { type, ...q })
-    return c.json({ data: data.map(legacyEnvelope), count, currentPage: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage) })
+    // The deployed clients' template list carries each template's fields; their document list does not.
+    const { data, count } = await listEnvelopes(ctx.db, principal(c), { type, ...q, withFields: kind === 'template' })
+    return c.json({ data: data.map(deprecatedView), count, currentPage: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage) })
   })
 
   r.post(`${base}/get-many`, async (c) => {
@@ -162,7 +163,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
     const body = await jsonBody(c, schema)
     const ids = body[key] as number[]
     const data = await getManyEnvelopes(ctx.db, principal(c), { type: ID_KEY[kind], ids })
-    return c.json({ data: data.map(legacyEnvelope) })
+    return c.json({ data: data.map(deprecatedView) })
   })
 
   // The legacy single `file` part, or `files` parts as envelope create takes them.
@@ -187,7 +188,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const e = await resolve(tx, p, kind, n)
       return updateEnvelope(tx, p, actor(c), { envelopeId: e.id, data: body.data, meta: body.meta })
     })
-    return c.json(legacyEnvelope(env))
+    return c.json(deprecatedView(env))
   })
 
   r.post(`${base}/delete`, async (c) => {
@@ -203,6 +204,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
     const n = numberIn(kind, await jsonBody(c, Legacy))
     const out = await ctx.db.transaction(async (tx) => {
       const id = await duplicate(tx, p, actor(c), { envelopeId: (await resolve(tx, p, kind, n)).id })
+      // As the deployed service answers: a document's ids; the new template itself.
+      if (kind === 'template') return deprecatedView(await loadEnvelope(tx, p, id))
       return { id, [ID_KEY[kind]]: (await findEnvelope(tx, p, id)).secondary_number }
     })
     return c.json(out)
@@ -219,7 +222,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
         await distribute(tx, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
         return loadEnvelope(tx, p, e.id)
       })
-      return c.json(legacyEnvelope(env))
+      return c.json(deprecatedView(env))
     })
 
     r.post('/document/redistribute', async (c) => {
@@ -280,7 +283,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
         )
         return loadEnvelope(tx, p, out.envelope.id)
       })
-      return c.json(legacyEnvelope(env))
+      return c.json(deprecatedView(env))
     })
 
     // Direct links: deprecated with no replacement yet (spec "Versioning").
@@ -310,7 +313,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
   r.get(`${base}/:id{[0-9]+}`, async (c) => {
     const p = principal(c)
     const e = await resolve(ctx.db, p, kind, numericParam(c.req.param('id') ?? '', kind))
-    return c.json(legacyEnvelope(await loadEnvelope(ctx.db, p, e.id)))
+    return c.json(deprecatedView(await loadEnvelope(ctx.db, p, e.id)))
   })
 
   return r

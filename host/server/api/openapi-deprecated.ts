@@ -31,7 +31,7 @@ function kindRoutes(kind: Kind): RouteDoc[] {
     })),
     { method: 'post', path: `${b}/update`, summary: `Update a ${what} (use /envelope/update)`, body: dep.UpdateLegacy, response: ENVELOPE },
     { method: 'post', path: `${b}/delete`, summary: `Delete a ${what} (use /envelope/delete)`, body: dep.Legacy, response: SUCCESS },
-    { method: 'post', path: `${b}/duplicate`, summary: `Duplicate a ${what} (use /envelope/duplicate)`, body: dep.Legacy, response: { description: 'The copy', schema: { type: 'object', properties: { id: { type: 'string' }, [id]: { type: 'integer' } } } } },
+    { method: 'post', path: `${b}/duplicate`, summary: `Duplicate a ${what} (use /envelope/duplicate)`, body: dep.Legacy, response: kind === 'template' ? { ...ENVELOPE, description: 'The copy (legacy view)' } : { description: 'The copy', schema: { type: 'object', properties: { id: { type: 'string' }, [id]: { type: 'integer' } } } } },
     // parts
     { method: 'post', path: `${b}/field/create`, summary: 'Create a field (use /envelope/field/create-many)', body: P.fieldCreate, response: FIELD },
     { method: 'post', path: `${b}/field/create-many`, summary: 'Create fields (use /envelope/field/create-many)', body: P.fieldCreateMany, response: FIELDS },

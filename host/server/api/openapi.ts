@@ -271,7 +271,7 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     { id: str, envelopeId: str, type: str, createdAt: date, name: nullable('string'), email: nullable('string'), userId: { type: 'null' }, recipientId: nullable('integer'), ipAddress: nullable('string'), userAgent: nullable('string'), data: { type: 'object' } },
     ['id', 'envelopeId', 'type', 'createdAt'],
   ),
-  LegacyEnvelope: { type: 'object', description: 'The envelope with `id` its legacy number, `envelopeId`, `documentId`/`templateId` and legacy field names' },
+  LegacyEnvelope: { type: 'object', description: 'The envelope with `id` its legacy number, `envelopeId`, `documentId`/`templateId`, legacy field names, and `documentData` (templates: `templateDocumentData`, `templateMeta`, `type` PUBLIC/PRIVATE)' },
   LegacyField: { type: 'object', description: 'The field plus `documentId`/`templateId`, `pageNumber`, `pageX`, `pageY`' },
 }
 

@@ -288,11 +288,11 @@ export async function findParent(
   }
 }
 
-/** One page of the envelopes this principal sees (newest first, no fields), and how many there are. */
+/** One page of the envelopes this principal sees (newest first, fields only when asked), and how many there are. */
 export async function listEnvelopes(
   db: Queryable,
   p: Principal,
-  q: { type?: EnvelopeType | undefined; page: number; perPage: number; internalVersion?: number | undefined },
+  q: { type?: EnvelopeType | undefined; page: number; perPage: number; internalVersion?: number | undefined; withFields?: boolean },
 ): Promise<{ data: Envelope[]; count: number }> {
   const params: unknown[] = []
   const conditions = [
@@ -307,7 +307,7 @@ export async function listEnvelopes(
     all,
   )) as [{ count: number }]
   const data = await loadEnvelopes(db, p, where, params, {
-    withFields: false,
+    withFields: q.withFields ?? false,
     tail: `order by e.created_at desc, e.id desc limit ${q.perPage} offset ${(q.page - 1) * q.perPage}`,
   })
   return { data, count }
