@@ -69,6 +69,7 @@ describe('@documenso/sdk-typescript legacy documents and templates against the h
     expect(d.recipients).toHaveLength(1)
     expect(d.fields).toHaveLength(1)
     expect(d.fields[0]!.page).toBe(1)
+    expect(d.documentData.data).toBe(`/api/v2/envelope/item/${d.envelopeItems[0]!.id}/download`)
     recipientIds = d.recipients.map((r) => r.id)
     fieldIds = d.fields.map((f) => f.id)
   })
@@ -266,6 +267,8 @@ describe('@documenso/sdk-typescript legacy documents and templates against the h
     expect(t.title).toBe('Legacy template')
     expect(t.recipients.map((r) => r.id)).toEqual(templateRecipientIds)
     expect(t.fields).toHaveLength(2)
+    expect(t.type).toBe('PRIVATE')
+    expect(t.templateMeta.templateId).toBe(templateId)
     expect(t.directLink ?? null).toBeNull()
   })
 
