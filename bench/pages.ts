@@ -4,7 +4,7 @@
 // JavaScript the page loads until then, gzipped, with the lazily loaded PDF renderer reported apart.
 //   authoring: EmbedCreateEnvelope -> `embed-ready`
 //   signing:   EmbedSignDocument (a distributed one-page document) -> `document-ready`
-// Targets: ready under 500 ms, page JS at most 150 KB gzip.
+// Targets: ready (cold, median) under 300 ms, page JS at most 150 KB gzip.
 // Run: npx tsx bench/pages.ts
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -19,7 +19,7 @@ import { chromiumLaunchOptions } from '../test/support/chromium.js'
 import { buildApp, buildParent } from '../test/e2e/support/build.js'
 
 const RUNS = 9
-export const TARGET_READY_MS = 500
+export const TARGET_READY_MS = 300
 export const TARGET_JS_GZIP = 150 * 1024
 
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!

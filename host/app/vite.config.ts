@@ -16,6 +16,8 @@ export default defineConfig({
     outDir: 'dist',
     emptyOutDir: true,
     target: 'es2022',
+    // .vite/manifest.json: the host names the signing chunk in the signing pages (modulepreload).
+    manifest: true,
     // The PDF renderer is a separate, lazily loaded chunk; size warnings are about the app.
     chunkSizeWarningLimit: 1600,
   },

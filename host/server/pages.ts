@@ -3,7 +3,9 @@ import path from 'node:path'
 import { Hono, type Context } from 'hono'
 import { DIRECT_ROUTES, EMBED_ROUTES, MULTISIGN_ROUTE, SIGN_ROUTES } from '../../src/protocol/index.js'
 import type { HostContext } from './api/http.js'
+import { authenticate } from './auth/principal.js'
 import { verifyPresignToken } from './auth/presign.js'
+import { sessionAnswer } from './api/embedding.js'
 import { frameAncestors, teamEmbedding } from './domain/teams.js'
 
 const TYPES: Record<string, string> = {
@@ -40,7 +42,16 @@ const STANDALONE_SIGN_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': "f
 const NOT_BUILT = { message: 'authoring pages are not built: run npm run build:app', code: 'APP_NOT_BUILT' }
 
 /** The team whose page this is, from the credential in its address; null when it names none. */
-type TeamOf = (c: Context) => Promise<string | null>
+type TeamOf = (c: Context) => Promise<string | null | { teamId: string; session: object }>
+
+/** The page with a tag added at the end of its head (unchanged without one). */
+function beforeHeadEnd(html: Buffer<ArrayBuffer>, tag: string): Buffer<ArrayBuffer> {
+  const at = html.indexOf('</head>')
+  return at < 0 ? html : Buffer.concat([html.subarray(0, at), Buffer.from(tag), html.subarray(at)])
+}
+
+/** JSON inside a <script> element: nothing in it can close the element. */
+const scriptJson = (value: object) => JSON.stringify(value).replace(/</g, '\\u003c')
 
 /**
  * The pages (one index.html for every authoring and signing route: the app picks the page
@@ -58,28 +69,55 @@ export function pageRoutes(ctx: HostContext) {
     token ? ((await ctx.db.query<{ team_id: string }>(sql, [token]))[0]?.team_id ?? null) : null
   const byRecipient = teamWhere('select e.team_id from recipients r join envelopes e on e.id = r.envelope_id where r.token = $1')
   const byDirectLink = teamWhere('select e.team_id from template_direct_links l join envelopes e on e.id = l.envelope_id where l.token = $1')
+  // The authoring page's token is checked as the API checks it (signature, expiry, the minting
+  // API token alive, the plan), and its answer to GET /embedding/session travels in the page,
+  // saving the page that round trip. Only for a team without an origin list: with one, the page
+  // asks itself, naming the parent the browser reports, and the API refuses a parent not listed.
   const byPresign: TeamOf = async (c) => {
     const token = c.req.query('token')
-    return token ? verifyPresignToken(ctx.presignSecret, token).then((claims) => claims.teamId, () => null) : null
+    if (!token) return null
+    const p = await authenticate(ctx, `Bearer ${token}`).catch(() => null)
+    // Refused (revoked, plan): the page shows the API's refusal, still under its team's frame-ancestors.
+    if (p?.kind !== 'presign') return verifyPresignToken(ctx.presignSecret, token).then((claims) => claims.teamId, () => null)
+    return (await teamEmbedding(ctx.db, ctx.cache.teams, p.teamId)).origins ? p.teamId : { teamId: p.teamId, session: sessionAnswer(p) }
   }
 
-  const serve = (headers: Record<string, string>, teamOf?: TeamOf) => async (c: Context) => {
+  /**
+   * The signing pages load their chunk only once the first one has run: name it in the page
+   * (`<link rel=modulepreload>`, from Vite's manifest) so both download and compile together.
+   */
+  const signPreload = async (html: Buffer<ArrayBuffer>): Promise<Buffer<ArrayBuffer>> => {
+    try {
+      const manifest = JSON.parse(await readFile(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file?: string }>
+      const file = manifest['src/sign/index.tsx']?.file
+      return file && /^assets\/[\w.-]+\.js$/.test(file) ? beforeHeadEnd(html, `<link rel="modulepreload" crossorigin href="/embed/${file}">`) : html
+    } catch {
+      return html // no manifest: the page still loads its chunk itself
+    }
+  }
+
+  const serve = (headers: Record<string, string>, teamOf?: TeamOf, signing = false) => async (c: Context) => {
     let html: Buffer<ArrayBuffer>
     try {
       html = await readFile(path.join(distDir, 'index.html'))
     } catch {
       return Response.json(NOT_BUILT, { status: 503, headers: { 'Cache-Control': 'no-store' } })
     }
-    const teamId = teamOf && (await teamOf(c))
+    if (signing) html = await signPreload(html)
+    const team = teamOf && (await teamOf(c))
+    const teamId = typeof team === 'object' && team ? team.teamId : team
     const csp = teamId ? frameAncestors(await teamEmbedding(ctx.db, ctx.cache.teams, teamId)) : null
-    return new Response(html, { headers: csp ? { ...headers, 'Content-Security-Policy': csp } : headers })
+    // Same-origin, never cached (no-store): what is inlined is what the token in the URL already says.
+    const body = typeof team === 'object' && team ? inline(html, team.session) : html
+    return new Response(body, { headers: csp ? { ...headers, 'Content-Security-Policy': csp } : headers })
   }
+  const inline = (html: Buffer<ArrayBuffer>, session: object) => beforeHeadEnd(html, `<script type="application/json" id="embed-session">${scriptJson(session)}</script>`)
   const authoring = serve(PAGE_HEADERS, byPresign)
   for (const route of Object.values(EMBED_ROUTES)) r.get(route, authoring)
-  r.get(MULTISIGN_ROUTE, serve(PAGE_HEADERS, (c) => byRecipient(c.req.query('token'))))
-  r.get(SIGN_ROUTES.embed, serve(PAGE_HEADERS, (c) => byRecipient(c.req.param('token'))))
-  r.get(DIRECT_ROUTES.embed, serve(PAGE_HEADERS, (c) => byDirectLink(c.req.param('token'))))
-  const standalone = serve(STANDALONE_SIGN_HEADERS)
+  r.get(MULTISIGN_ROUTE, serve(PAGE_HEADERS, (c) => byRecipient(c.req.query('token')), true))
+  r.get(SIGN_ROUTES.embed, serve(PAGE_HEADERS, (c) => byRecipient(c.req.param('token')), true))
+  r.get(DIRECT_ROUTES.embed, serve(PAGE_HEADERS, (c) => byDirectLink(c.req.param('token')), true))
+  const standalone = serve(STANDALONE_SIGN_HEADERS, undefined, true)
   r.get(SIGN_ROUTES.page, standalone)
   r.get(DIRECT_ROUTES.page, standalone)
 

@@ -12,7 +12,7 @@ export async function loadSession(launch: Launch): Promise<Session> {
   const api = createApi(launch.token)
   // The service refuses a parent the team does not list (besides its frame-ancestors header).
   const parent = framingOrigin()
-  const session = await api.get<EmbeddingSession>(`/embedding/session${parent ? `?parentOrigin=${encodeURIComponent(parent)}` : ''}`)
+  const session = inlinedSession() ?? (await api.get<EmbeddingSession>(`/embedding/session${parent ? `?parentOrigin=${encodeURIComponent(parent)}` : ''}`))
   const route = launch.route
   if (!isEditRoute(route)) {
     if (session.scope) throw new ApiError(403, 'FORBIDDEN', 'a token scoped to one envelope cannot create new ones')
@@ -22,6 +22,21 @@ export async function loadSession(launch: Launch): Promise<Session> {
   const envelope = await loadEnvelope(api, launch)
   const { data: attachments } = await api.get<{ data: Attachment[] }>(`/envelope/attachment?envelopeId=${encodeURIComponent(envelope.id)}`)
   return { launch, api, envelope, draft: draftFromEnvelope(envelope, attachments) }
+}
+
+/**
+ * The session answer the service put in the page while serving it (only for a team that lists
+ * no origins, so there is no parent to check); read once.
+ */
+function inlinedSession(): EmbeddingSession | null {
+  const el = document.getElementById('embed-session')
+  if (!el) return null
+  el.remove()
+  try {
+    return JSON.parse(el.textContent ?? '') as EmbeddingSession
+  } catch {
+    return null
+  }
 }
 
 async function loadEnvelope(api: Api, launch: Launch): Promise<Envelope> {

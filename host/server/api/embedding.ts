@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { PRESIGN_EXPIRES_IN, parsePresignScope } from '../../../src/protocol/index.js'
-import { assertApiToken } from '../auth/principal.js'
+import { assertApiToken, type Principal } from '../auth/principal.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { ApiError } from '../errors.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
@@ -21,6 +21,9 @@ export const PresignBody = z
       .optional(),
   })
   .prefault({})
+
+/** What GET /embedding/session answers for a presign token (also inlined in the authoring page). */
+export const sessionAnswer = (p: Extract<Principal, { kind: 'presign' }>) => ({ teamId: p.teamId, scope: p.scopeText, expiresAt: p.expiresAt.toISOString() })
 
 export function embeddingRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
@@ -42,7 +45,7 @@ export function embeddingRoutes(ctx: HostContext) {
     if (p.kind !== 'presign') throw new ApiError(403, 'FORBIDDEN', 'this endpoint takes a presign token, not an API token')
     const { parentOrigin } = parse(SessionQuery, c.req.query())
     await assertParentAllowed(ctx, p.teamId, parentOrigin)
-    return c.json({ teamId: p.teamId, scope: p.scopeText, expiresAt: p.expiresAt.toISOString() })
+    return c.json(sessionAnswer(p))
   })
 
   return r
