@@ -4,6 +4,7 @@ import { Hono, type Context } from 'hono'
 import { DIRECT_ROUTES, EMBED_ROUTES, MULTISIGN_ROUTE, SIGN_ROUTES } from '../../src/protocol/index.js'
 import type { HostContext } from './api/http.js'
 import { authenticate } from './auth/principal.js'
+import { tokenOrNull } from './api/schemas.js'
 import { verifyPresignToken } from './auth/presign.js'
 import { sessionAnswer } from './api/embedding.js'
 import { frameAncestors, teamEmbedding } from './domain/teams.js'
@@ -65,8 +66,9 @@ export function pageRoutes(ctx: HostContext) {
   const distDir = ctx.config.appDistDir
   const assetsDir = path.join(distDir, 'assets')
 
+  // A value that cannot be a token names no team (and never reaches the database).
   const teamWhere = (sql: string) => async (token: string | undefined) =>
-    token ? ((await ctx.db.query<{ team_id: string }>(sql, [token]))[0]?.team_id ?? null) : null
+    tokenOrNull(token) ? ((await ctx.db.query<{ team_id: string }>(sql, [token]))[0]?.team_id ?? null) : null
   const byRecipient = teamWhere('select e.team_id from recipients r join envelopes e on e.id = r.envelope_id where r.token = $1')
   const byDirectLink = teamWhere('select e.team_id from template_direct_links l join envelopes e on e.id = l.envelope_id where l.token = $1')
   // The authoring page's token is checked as the API checks it (signature, expiry, the minting

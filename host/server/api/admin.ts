@@ -1,6 +1,6 @@
 import { timingSafeEqual } from 'node:crypto'
 import { getConnInfo } from '@hono/node-server/conninfo'
-import { Hono } from 'hono'
+import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { TOKEN_EXPIRIES, createApiToken, listApiTokens, revokeApiToken } from '../auth/api-tokens.js'
 import { ApiError } from '../errors.js'
@@ -10,6 +10,7 @@ import { ADMIN_SECRET_HEADER } from '../lock.js'
 import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
 import { jsonBody, type AppEnv, type HostContext } from './http.js'
+import { StringId, stringParam } from './schemas.js'
 
 const isLoopback = (address: string | undefined) =>
   !!address && (address === '::1' || address.startsWith('127.') || address.startsWith('::ffff:127.'))
@@ -37,13 +38,13 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
   r.post('/tokens', async (c) => {
     const body = await jsonBody(
       c,
-      z.object({ name: z.string().trim().min(1).max(255), teamId: z.string().optional(), expires: z.enum(TOKEN_EXPIRIES).optional() }),
+      z.object({ name: z.string().trim().min(1).max(255), teamId: StringId.optional(), expires: z.enum(TOKEN_EXPIRIES).optional() }),
     )
     return c.json(await ctx.db.transaction((tx) => createApiToken(tx, body)))
   })
   r.get('/tokens', async (c) => c.json({ data: await listApiTokens(ctx.db) }))
   r.post('/tokens/revoke', async (c) => {
-    const { id } = await jsonBody(c, z.object({ id: z.string().min(1) }))
+    const { id } = await jsonBody(c, z.object({ id: StringId }))
     await ctx.db.transaction((tx) => revokeApiToken(tx, id))
     return c.json({ success: true })
   })
@@ -51,12 +52,13 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
   r.post('/webhooks', async (c) => {
     const body = await jsonBody(
       c,
-      z.object({ teamId: z.string().optional(), url: z.url({ protocol: /^https?$/ }), events: z.array(z.enum(EVENT_NAMES)).min(1), secret: z.string().max(255).optional() }),
+      z.object({ teamId: StringId.optional(), url: z.url({ protocol: /^https?$/ }), events: z.array(z.enum(EVENT_NAMES)).min(1), secret: z.string().max(255).optional() }),
     )
     return c.json(await hooks.createWebhook(body))
   })
-  r.get('/webhooks', async (c) => c.json({ data: await hooks.listWebhooks(c.req.query('team')) }))
-  r.get('/webhooks/:id/calls', async (c) => c.json({ data: await hooks.webhookCalls(c.req.param('id'), c.req.query('team')) }))
+  const teamQuery = (c: Context) => (c.req.query('team') === undefined ? undefined : stringParam(c.req.query('team'), 'team'))
+  r.get('/webhooks', async (c) => c.json({ data: await hooks.listWebhooks(teamQuery(c)) }))
+  r.get('/webhooks/:id/calls', async (c) => c.json({ data: await hooks.webhookCalls(stringParam(c.req.param('id'), 'webhook'), teamQuery(c)) }))
   r.all('*', () => {
     throw new ApiError(404, 'NOT_FOUND', 'no such admin endpoint')
   })

@@ -33,16 +33,57 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, prefix: (s
   return r.data
 }
 
+/** Deepest nesting a JSON body may have (the API's own shapes nest 5 deep; fieldMeta is free JSON). */
+export const MAX_JSON_DEPTH = 64
+
+/** Escapes JSON text needs to hold a string PostgreSQL cannot store: NUL, or a lone UTF-16 surrogate. */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+/**
+ * JSON as the API takes it: parsed, at most MAX_JSON_DEPTH deep, and without strings that text
+ * and jsonb columns refuse (NUL, unpaired surrogates), so such input is a 400 here rather than a
+ * database error later. The walk runs only when the text could break a rule, keeping small
+ * bodies on the fast path. A refusal comes back as its reason, for the caller to word.
+ */
+export function parseJsonText(text: string): { value: unknown } | { error: string } {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return { error: 'not valid JSON' }
+  }
+  const strings = UNSTORABLE_ESCAPE.test(text)
+  if (!strings && text.length <= 2 * MAX_JSON_DEPTH) return { value }
+  const bad = (s: string) => strings && UNSTORABLE.test(s)
+  const walk = (v: unknown, depth: number): string | null => {
+    if (typeof v === 'string') return bad(v) ? 'a string holds a NUL character or an unpaired surrogate' : null
+    if (typeof v !== 'object' || v === null) return null
+    if (depth >= MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels`
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        const why = walk(x, depth + 1)
+        if (why) return why
+      }
+      return null
+    }
+    for (const [k, x] of Object.entries(v)) {
+      const why = bad(k) ? 'a key holds a NUL character or an unpaired surrogate' : walk(x, depth + 1)
+      if (why) return why
+    }
+    return null
+  }
+  const why = walk(value, 0)
+  return why ? { error: why } : { value }
+}
+
 /** The JSON body, whatever its Content-Type claims (curl -d sends form encoding); empty = undefined. */
 export async function jsonBody<S extends z.ZodType>(c: Ctx, schema: S): Promise<z.infer<S>> {
   const text = await c.req.text()
-  let value: unknown
-  try {
-    value = text.trim() === '' ? undefined : JSON.parse(text)
-  } catch {
-    throw badRequest('the request body is not valid JSON')
-  }
-  return parse(schema, value)
+  if (text.trim() === '') return parse(schema, undefined)
+  const json = parseJsonText(text)
+  if ('error' in json) throw badRequest(json.error === 'not valid JSON' ? 'the request body is not valid JSON' : `the request body is refused: ${json.error}`)
+  return parse(schema, json.value)
 }
 
 export interface UploadedPdf {
@@ -74,13 +115,13 @@ export async function multipartBody<S extends z.ZodType>(
   }
   const raw = form.get('payload')
   if (raw === null) throw badRequest('the payload part is missing', [issue(['payload'], 'Required')])
-  let payload: unknown
-  try {
-    payload = JSON.parse(typeof raw === 'string' ? raw : await raw.text())
-  } catch {
-    throw badRequest('the payload part is not valid JSON', [issue(['payload'], 'Invalid JSON')])
+  const json = parseJsonText(typeof raw === 'string' ? raw : await raw.text())
+  if ('error' in json) {
+    throw json.error === 'not valid JSON'
+      ? badRequest('the payload part is not valid JSON', [issue(['payload'], 'Invalid JSON')])
+      : badRequest(`the payload part is refused: ${json.error}`, [issue(['payload'], json.error)])
   }
-  const parsed = parse(schema, payload, ['payload'])
+  const parsed = parse(schema, json.value, ['payload'])
   // `files[]` is how some clients (the deployed service's SDK among them) name the repeated part.
   const parts = fileParts.flatMap((name) => form.getAll(name))
   if (parts.length > MAX_FILES) throw badRequest(`at most ${MAX_FILES} files per request`, [issue(['files'], `At most ${MAX_FILES} files`)])

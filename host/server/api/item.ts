@@ -5,7 +5,7 @@ import { editEnvelope } from '../domain/changes.js'
 import { insertItems, itemPdf, itemsOf } from '../domain/items.js'
 import { findParent, toItem, type ItemRow } from '../domain/resources.js'
 import { jsonBody, multipartBody, parse, pdfResponse, principal, type AppEnv, type HostContext } from './http.js'
-import { EnvelopeId, ItemId } from './schemas.js'
+import { EnvelopeId, ItemId, stringParam } from './schemas.js'
 
 export const CreateManyPayload = z.object({ envelopeId: EnvelopeId })
 export const UpdateMany = z.object({
@@ -74,7 +74,7 @@ export function itemRoutes(ctx: HostContext) {
   })
 
   r.get('/envelope/item/:id/download', async (c) => {
-    const id = c.req.param('id')
+    const id = stringParam(c.req.param('id'), 'envelope item')
     const { version } = parse(DownloadQuery, c.req.query())
     await findParent(ctx.db, principal(c), 'envelope_items', id, 'envelope item')
     const { title, bytes } = await itemPdf(ctx.db, id, version)

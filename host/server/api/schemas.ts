@@ -1,12 +1,28 @@
 import { z } from 'zod'
 import { FIELD_TYPES, RECIPIENT_ROLES } from '../../../src/protocol/index.js'
+import { notFound } from '../errors.js'
 
 /** Request schemas shared by several resources (types flow from these). */
 export const VISIBILITIES = ['EVERYONE', 'MANAGER_AND_ABOVE', 'ADMIN'] as const
 
 export const EnvelopeId = z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id (envelope_...)')
-export const ItemId = z.string().min(1).max(100)
+/**
+ * Every string id the host hands out (`envelope_item_…`, `webhook_call_…`, `team_…`, `token_…`)
+ * and every link token (base64url): letters, digits, `_` and `-`. Anything else names nothing, and
+ * a NUL byte would only reach the database to fail there.
+ */
+export const StringId = z.string().min(1).max(100).regex(/^[\w-]+$/, 'Expected an id')
+export const ItemId = StringId
 export const NumericId = z.int().min(1).max(2147483647)
+
+/** A string id from a path or query: a malformed one cannot exist (404, as `numericParam`). */
+export function stringParam(value: string | undefined, what: string): string {
+  if (!StringId.safeParse(value).success) throw notFound(what)
+  return value!
+}
+
+/** A link token (recipient, direct link) or null when the value cannot be one. */
+export const tokenOrNull = (value: string | undefined): string | null => (StringId.safeParse(value).success ? value! : null)
 
 export const RecipientInput = z.object({
   email: z.email().max(320),

@@ -16,6 +16,7 @@ import { byDirectToken, signDirectLink } from '../domain/direct-links.js'
 import { toField, type EnvelopeRow, type FieldRow, type ItemRow } from '../domain/resources.js'
 import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
 import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
+import { stringParam } from './schemas.js'
 
 const Value = z.union([z.string().max(1_000_000), z.array(z.string().max(1000)).max(100)])
 const CompleteBody = z.object({
@@ -87,9 +88,10 @@ export function signingRoutes(ctx: HostContext) {
   })
 
   const item = async (c: Context, e: EnvelopeRow, version: 'signed' | 'original') => {
-    const [found] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [c.req.param('id'), e.id])
+    const id = stringParam(c.req.param('id'), 'envelope item')
+    const [found] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [id, e.id])
     if (!found) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
-    const { title, bytes } = await itemPdf(ctx.db, c.req.param('id')!, version)
+    const { title, bytes } = await itemPdf(ctx.db, id, version)
     return pdfResponse(c, bytes, title)
   }
   r.get('/item/:id', async (c) => {

@@ -4,6 +4,7 @@ import { assertApiToken } from '../auth/principal.js'
 import { EVENT_NAMES } from '../events/index.js'
 import { createWebhook, deleteWebhook, getWebhook, listWebhooks, resendCall, updateWebhook, webhookCalls } from '../webhooks/store.js'
 import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { stringParam } from './schemas.js'
 
 export const WebhookId = z.string().regex(/^webhook_[a-z0-9]+$/, 'Expected a webhook id (webhook_...)')
 export const Fields = z.object({
@@ -49,7 +50,7 @@ export function webhookRoutes(ctx: HostContext) {
   })
   r.post('/webhook/call/:callId/resend', async (c) => {
     const teamId = team(c)
-    await ctx.db.transaction((tx) => resendCall(tx, teamId, c.req.param('callId')))
+    await ctx.db.transaction((tx) => resendCall(tx, teamId, stringParam(c.req.param('callId'), 'webhook call')))
     return c.json({ success: true })
   })
   r.get('/webhook/:id/calls', async (c) => {

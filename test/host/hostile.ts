@@ -1,0 +1,195 @@
+/**
+ * Hostile inputs shared by the fuzz and isolation suites: a seeded generator, hand-built broken
+ * PDFs (real bytes, no mocks) and the zip bomb, built without ever holding its inflated size.
+ */
+import { deflateRawSync, deflateSync, constants } from 'node:zlib'
+import { PDFDocument } from 'pdf-lib'
+import { makePdf } from './support.js'
+
+/** mulberry32: a small deterministic generator, so every run sends the same requests. */
+export function seeded(seed: number) {
+  let a = seed >>> 0
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0
+    let t = a
+    t = Math.imul(t ^ (t >>> 15), t | 1)
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61)
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296
+  }
+  return {
+    next,
+    int: (n: number) => Math.floor(next() * n),
+    pick: <T>(xs: readonly T[]): T => xs[Math.floor(next() * xs.length)]!,
+  }
+}
+export type Rng = ReturnType<typeof seeded>
+
+/**
+ * A PDF from object bodies (object i+1 = bodies[i]) with a correct cross-reference table, unless
+ * `xref` says otherwise. Object 1 must be the catalog.
+ */
+export function rawPdf(bodies: (string | Buffer)[], opts: { trailer?: string; xref?: 'ok' | 'garbage' | 'none' } = {}): Buffer {
+  const parts: Buffer[] = [Buffer.from('%PDF-1.7\n%\xe2\xe3\xcf\xd3\n', 'latin1')]
+  let at = parts[0]!.length
+  const offsets: number[] = []
+  bodies.forEach((body, i) => {
+    offsets.push(at)
+    const chunk = Buffer.concat([Buffer.from(`${i + 1} 0 obj\n`), typeof body === 'string' ? Buffer.from(body, 'latin1') : body, Buffer.from('\nendobj\n')])
+    parts.push(chunk)
+    at += chunk.length
+  })
+  const xref = opts.xref ?? 'ok'
+  const xrefAt = at
+  if (xref !== 'none') {
+    const entries = offsets.map((o, i) => (xref === 'garbage' ? `${String(o * 7 + i * 13).padStart(10, '9')} 00000 n \n` : `${String(o).padStart(10, '0')} 00000 n \n`))
+    parts.push(Buffer.from(`xref\n0 ${bodies.length + 1}\n0000000000 65535 f \n${entries.join('')}`))
+  }
+  parts.push(Buffer.from(`trailer\n<< /Size ${bodies.length + 1} /Root 1 0 R ${opts.trailer ?? ''} >>\nstartxref\n${xref === 'garbage' ? xrefAt + 11 : xrefAt}\n%%EOF\n`))
+  return Buffer.concat(parts)
+}
+
+const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'
+const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
+const PAGE = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'
+const stream = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')])
+
+/**
+ * A zlib stream of `mib` MiB of zeros, built from one compressed MiB repeated: a full flush makes
+ * each chunk byte-aligned and independent of what came before, so the chunks concatenate.
+ */
+export function zerosDeflated(mib: number): Buffer {
+  const chunk = deflateRawSync(Buffer.alloc(1 << 20), { level: 9, finishFlush: constants.Z_FULL_FLUSH })
+  const end = Buffer.from([0x03, 0x00]) // an empty final block (fixed Huffman)
+  const adler = Buffer.alloc(4)
+  adler.writeUInt32BE(((((mib * (1 << 20)) % 65521) << 16) | 1) >>> 0) // Adler-32 of zeros: a = 1, b = length
+  return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: mib }, () => chunk), end, adler])
+}
+
+/** The hostile PDFs: name -> bytes. Built once per suite (about 10 MB in all). */
+export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
+  const valid = Buffer.from(await makePdf(2))
+  const bomb1g = zerosDeflated(1024)
+  const bomb4g = deflateSync(zerosDeflated(4096))
+  const thousands = await PDFDocument.create()
+  for (let i = 0; i < 3000; i++) thousands.addPage([200, 200])
+  return {
+    empty: new Uint8Array(0),
+    'header only': Buffer.from('%PDF-1.7\n%%EOF\n'),
+    truncated: valid.subarray(0, Math.floor(valid.length / 2)),
+    'no trailer': valid.subarray(0, valid.lastIndexOf('trailer')),
+    encrypted: rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), `<< /Filter /Standard /V 1 /R 2 /O <${'00'.repeat(32)}> /U <${'00'.repeat(32)}> /P -4 >>`], {
+      trailer: `/Encrypt 5 0 R /ID [<${'11'.repeat(16)}> <${'11'.repeat(16)}>]`,
+    }),
+    'broken xref': rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET'))], { xref: 'garbage' }),
+    'no xref': rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET'))], { xref: 'none' }),
+    'page tree cycle': rawPdf([CATALOG, '<< /Type /Pages /Kids [3 0 R] /Count 1 >>', '<< /Type /Pages /Parent 2 0 R /Kids [2 0 R] /Count 1 >>']),
+    'no pages': rawPdf([CATALOG, '<< /Type /Pages /Kids [] /Count 0 >>']),
+    'lying page count': rawPdf([CATALOG, '<< /Type /Pages /Kids [3 0 R] /Count 2147483647 >>', PAGE, stream('', Buffer.from('BT ET'))]),
+    '3000 pages': await thousands.save(),
+    // 1 GiB of zeros behind 1 MB: a page's content stream.
+    'zip bomb (content stream)': rawPdf([CATALOG, PAGES, PAGE, stream('/Filter /FlateDecode', bomb1g)]),
+    // The same as an object stream, which PDF parsers inflate while loading the file.
+    'zip bomb (object stream)': rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), stream('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', bomb1g)]),
+    // 4 GiB behind a few KB: two FlateDecode filters in a row.
+    'zip bomb (filter chain)': rawPdf([CATALOG, PAGES, PAGE, stream('/Filter [/FlateDecode /FlateDecode]', bomb4g)]),
+    'png named pdf': Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
+  }
+}
+
+/** Path parameter values: NUL bytes, unicode, path separators, encodings that do not decode, huge numbers. */
+export const HOSTILE_IDS = [
+  '%00',
+  'envelope_abc%00',
+  '1%00',
+  '%2F',
+  '..%2F..%2Fetc%2Fpasswd',
+  '..',
+  '%5C..%5C',
+  '%E2%80%AE%F0%9F%92%A5',
+  encodeURIComponent('ключ-鍵'),
+  '%FF%FE',
+  '%C0%AE',
+  '%',
+  '%zz',
+  'x'.repeat(4000),
+  '-1',
+  '0',
+  '99999999999999999999999',
+  '1e308',
+  '0x10',
+  'envelope_' + 'a'.repeat(300),
+  '%0D%0ASet-Cookie:%20x=1',
+  'null',
+]
+
+/** Bodies that are not JSON, or JSON of the wrong shape. */
+export const MALFORMED_JSON = [
+  '{',
+  '{"envelopeId": ',
+  '[',
+  'nul',
+  '\u0000',
+  '\ufeff{}',
+  '{"a":1}}',
+  '{"a":1,}',
+  "{'a':1}",
+  'null',
+  '0',
+  '-1e999',
+  '"text"',
+  'true',
+  '[]',
+  '[{}]',
+  '{}',
+  '{"__proto__": {"admin": true}, "constructor": {"prototype": {"x": 1}}}',
+  '"\\u0000"',
+  '{"envelopeId": "envelope_\\u0000", "id": "\\u0000", "data": "\\ud800"}',
+]
+
+const KEYS = [
+  'envelopeId', 'envelopeItemId', 'recipientId', 'fieldId', 'id', 'ids', 'type', 'data', 'meta', 'title', 'externalId', 'visibility',
+  'email', 'name', 'role', 'signingOrder', 'page', 'positionX', 'positionY', 'width', 'height', 'fieldMeta', 'placeholder', 'matchAll',
+  'recipients', 'fields', 'label', 'url', 'events', 'secret', 'enabled', 'expiresIn', 'scope', 'embedOrigins', 'reason', 'documentId',
+  'templateId', 'documentIds', 'templateIds', 'prefillFields', 'distributeDocument', 'signer', 'nextSigner', 'value', 'sendEmail',
+  'override', 'directRecipientId', 'order', 'includeRecipients', 'includeFields', 'customDocumentData', 'version', 'orderByDirection',
+]
+
+const STRINGS = [
+  '', 'a', '\u0000', 'a\u0000b', 'x'.repeat(300), 'y'.repeat(70_000), '💥', '\u202e', '\ud800', '../../etc/passwd', '<script>alert(1)</script>',
+  "'; drop table envelopes; --", 'envelope_', 'envelope_0000000000000000', 'DOCUMENT', 'TEMPLATE', 'SIGNER', 'SIGNATURE', 'https://example.com',
+  'javascript:alert(1)', 'a@example.com', 'documentId:1', 'envelopeId:envelope_x', 'EVERYONE', '2024-13-45', 'NaN', '1', '-1',
+]
+const NUMBERS = [0, -1, 1, 2, 1.5, 100, 101, 2 ** 31, 2 ** 31 - 1, 2 ** 53 + 1, -(2 ** 63), 1e308, -1e-308]
+
+/** A random JSON value, nested at most `depth` deep; `ids` are real ids of the suite's resources. */
+export function randomValue(rng: Rng, ids: readonly (string | number)[], depth = 3): unknown {
+  const k = rng.int(depth > 0 ? 9 : 6)
+  switch (k) {
+    case 0:
+    case 1:
+      return rng.pick(STRINGS)
+    case 2:
+      return rng.pick(NUMBERS)
+    case 3:
+      return ids.length ? rng.pick(ids) : null
+    case 4:
+      return rng.pick([true, false, null])
+    case 5:
+      return rng.pick(ids.length ? [...ids, ...STRINGS] : STRINGS)
+    case 6:
+    case 7:
+      return randomObject(rng, ids, depth - 1)
+    default:
+      return Array.from({ length: rng.int(4) }, () => randomValue(rng, ids, depth - 1))
+  }
+}
+
+export function randomObject(rng: Rng, ids: readonly (string | number)[], depth = 3): Record<string, unknown> {
+  const o: Record<string, unknown> = {}
+  for (let i = rng.int(6); i >= 0; i--) o[rng.pick(KEYS)] = randomValue(rng, ids, depth)
+  return o
+}
+
+/** JSON nested `depth` levels deep, as arrays and as objects, inside a plausible body. */
+export const deepArray = (depth: number) => `{"envelopeId":"envelope_x","data":${'['.repeat(depth)}${']'.repeat(depth)}}`
+export const deepObject = (depth: number) => `{"fieldMeta":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)},"data":[{"fieldMeta":${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}}]}`
