@@ -2,7 +2,8 @@ import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
-import { authenticate } from './auth/principal.js'
+import { authenticate, tokenFromHeader, type Principal } from './auth/principal.js'
+import { addressKey } from './api/rate-limit.js'
 import { ApiError } from './errors.js'
 import { adminRoutes } from './api/admin.js'
 import { attachmentRoutes } from './api/attachment.js'
@@ -62,7 +63,17 @@ function apiGate(ctx: HostContext, preflight: Record<string, string>): Middlewar
     },
   })
   const authenticated = async (c: Context<AppEnv>, next: Next) => {
-    c.set('principal', await authenticate(ctx, c.req.header('authorization')))
+    let p: Principal
+    try {
+      p = await authenticate(ctx, c.req.header('authorization'))
+    } catch (err) {
+      // No valid token: counted by address, so guessing tokens is limited too.
+      ctx.rateLimit.hit(c, addressKey(c))
+      throw err
+    }
+    // A presign token counts with the API token that minted it.
+    ctx.rateLimit.hit(c, p.tokenId)
+    c.set('principal', p)
     await next()
   }
   return async (c, next) => {
@@ -113,12 +124,18 @@ function apiV1(ctx: HostContext) {
 function signingApi(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   r.use('*', bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large') } }))
+  // Fair use per recipient (or link) token as presented; without one, per address.
+  r.use('*', async (c, next) => {
+    const token = tokenFromHeader(c.req.header('authorization'))
+    ctx.rateLimit.hit(c, token ? `recipient:${token}` : addressKey(c))
+    await next()
+  })
   r.route('/', signingRoutes(ctx))
   return r
 }
 
 function errorResponse(err: Error, c: Context): Response {
-  if (err instanceof ApiError) return c.json(err.toJSON(), err.status)
+  if (err instanceof ApiError) return c.json(err.toJSON(), err.status, err.headers)
   if (err instanceof HTTPException && err.status < 500) {
     return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
   }

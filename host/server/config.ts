@@ -33,11 +33,16 @@ export interface HostConfig {
   smtpUrl: string | undefined
   /** The sender of every e-mail. */
   mailFrom: string
+  /** Fair use: requests per token (or address) per window and process; 0 = no limit. */
+  rateLimit: number
+  rateLimitWindowSeconds: number
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname)
 export const DEFAULT_APP_DIST_DIR = path.resolve(here, '../app/dist')
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024
+/** Per minute: above what one process serves one token (benchmarks and load tests stay under it); a backstop, not a plan. */
+export const DEFAULT_RATE_LIMIT = 1_000_000
 
 function intEnv(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback
@@ -63,6 +68,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     ...retryFromEnv(env),
     smtpUrl: env.SMTP_URL?.trim() || undefined,
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
+    rateLimit: intEnv('RATE_LIMIT', env.RATE_LIMIT, DEFAULT_RATE_LIMIT),
+    rateLimitWindowSeconds: Math.max(1, intEnv('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60)),
   }
 }
 

@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import { createServer, type Server } from 'node:http'
 import { createApp, withApiCors } from './app.js'
+import { RateLimiter } from './api/rate-limit.js'
 import { hostCaches } from './cache.js'
 import { createApiToken, revokeApiToken, type TokenExpiry } from './auth/api-tokens.js'
 import { loadPresignSecret } from './auth/presign.js'
@@ -74,7 +75,8 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       return sealing
     }
     const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, db })
-    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, mailbox: mail.kind === 'local' })
+    const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock })
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, mailbox: mail.kind === 'local' })
     const listener = withApiCors(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(listener)

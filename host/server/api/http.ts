@@ -11,6 +11,7 @@ import type { SealingKey } from '../pdf/sealing-key.js'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Client } from '../domain/audit.js'
 import type { Clock } from '../jobs/clock.js'
+import type { RateLimiter } from './rate-limit.js'
 
 /** What every handler can reach: the database, its caches, settings and the presign key. */
 export interface HostContext {
@@ -22,6 +23,8 @@ export interface HostContext {
   sealingKey: () => Promise<SealingKey>
   /** The time deadlines and reminders are scheduled from (tests drive it). */
   clock: Clock
+  /** Fair use: requests per token (or address) and window. */
+  rateLimit: RateLimiter
 }
 
 export type AppEnv = { Variables: { principal: Principal } }
