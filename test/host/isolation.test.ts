@@ -129,7 +129,7 @@ describe('isolation on every route', () => {
   /** The API's answers come from the host's base: /api/v2 paths as the client's, the others as they are. */
   const client = (auth: string): Api => {
     const a = api(host.url, auth)
-    return { ...a, send: (m: string, p: string, b?: object) => a.send(m, p.startsWith('/api/') ? p : `/api/v2${p}`, b) }
+    return { ...a, send: (m: string, p: string, b?: BodyInit | object) => a.send(m, p.startsWith('/api/') ? p : `/api/v2${p}`, b) }
   }
 
   it('enumerates the API routes from the app', () => {
