@@ -1,7 +1,8 @@
 /**
  * Host throughput on loopback, measured in one run so the ratios compare like with like:
  * (a) a bare node:http handler answering fixed JSON, (b) presign-token minting,
- * (c) GET /envelope/{id}, (d) POST /envelope/create with a one-page PDF.
+ * (c) GET /envelope/{id}, (d) POST /envelope/create with a one-page PDF; (a2) the smallest Hono app
+ * answering a POST from its JSON body, the framework's own floor under (b).
  * Targets: (b)/(a) >= 0.5, (c)/(a) >= 0.5. Then how cost grows: (e) create with 1, 10, 100 pages,
  * (f) GET /envelope with 10, 1,000, 10,000 envelopes in the team.   Run: npx tsx bench/host.ts  (DATABASE_URL: PostgreSQL)
  * Each line also gives the servers' CPU time per request (this process runs only the servers), a
@@ -15,6 +16,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { getRequestListener } from '@hono/node-server'
+import { Hono } from 'hono'
 import { PDFDocument } from 'pdf-lib'
 import { startHost } from '../host/server/start.js'
 
@@ -63,6 +66,14 @@ const bare = createServer((_req, res) => {
 })
 await new Promise<void>((resolve) => bare.listen(0, '127.0.0.1', resolve))
 const bareUrl = `http://127.0.0.1:${(bare.address() as AddressInfo).port}/`
+
+// The floor under (b): the smallest Hono app on @hono/node-server answering a POST from its JSON
+// body, with nothing of the host (no gate, token, validation or signing).
+const floorApp = new Hono()
+floorApp.post('/', async (c) => c.json({ token: 'x'.repeat(230), expiresIn: (JSON.parse(await c.req.text()) as { expiresIn: number }).expiresIn }))
+const floor = createServer(getRequestListener(floorApp.fetch))
+await new Promise<void>((resolve) => floor.listen(0, '127.0.0.1', resolve))
+const floorUrl = `http://127.0.0.1:${(floor.address() as AddressInfo).port}/`
 
 const dir = await mkdtemp(path.join(tmpdir(), 'host-bench-'))
 const host = await startHost({ port: 0, hostname: '127.0.0.1', dataDir: path.join(dir, 'data'), databaseUrl: process.env.DATABASE_URL })
@@ -116,6 +127,7 @@ try {
     headers: { ...auth, 'content-type': 'application/json' },
     bodyFile: presignFile,
   })
+  const floorRps = await measure('(a2) minimal Hono POST, JSON body', { url: floorUrl, method: 'POST', headers: { 'content-type': 'application/json' }, bodyFile: presignFile })
   const c = await measure('(c) GET /envelope/{id}', { url: `${host.apiUrl}/envelope/${id}`, headers: auth })
   await measure('(d) POST /envelope/create (1-page PDF)', {
     url: `${host.apiUrl}/envelope/create`,
@@ -125,6 +137,7 @@ try {
   })
   console.log(`\n(b)/(a) = ${(b / a).toFixed(2)}  (target >= 0.5)`)
   console.log(`(c)/(a) = ${(c / a).toFixed(2)}  (target >= 0.5)`)
+  console.log(`(a2)/(a) = ${(floorRps / a).toFixed(2)}  (what a POST costs on Hono and @hono/node-server alone; (b)/(a2) = ${(b / floorRps).toFixed(2)})`)
 
   console.log('\nHow cost grows: create with 1, 10, 100 blank pages')
   for (const pages of [1, 10, 100]) {
@@ -164,5 +177,6 @@ try {
 } finally {
   await host.close()
   bare.close()
+  floor.close()
   await rm(dir, { recursive: true, force: true })
 }

@@ -3,7 +3,7 @@ import { isMultiSign, matchSignRoute, readLaunch, LaunchError, type Launch } fro
 import { post, setParentOrigin, setPosting, watchHeight } from './bridge.js'
 import { applyTheme } from './theme.js'
 import { loadLanguage, setLanguage, t } from './i18n/index.js'
-import { loadSession } from './session.js'
+import { loadSession, sessionInPage } from './session.js'
 import { App } from './ui/App.js'
 import { ErrorScreen } from './ui/ErrorScreen.js'
 import './styles.css'
@@ -52,9 +52,10 @@ function startAuthoring(root: Root) {
     setParentOrigin(launch.options.parentOrigin)
     applyTheme(launch.options)
     setLanguage(launch.options.language)
-    // The token check starts before the first render, so network, the dictionary and rendering overlap.
-    const first = loadSession(launch)
-    first.catch(() => {}) // handled by App; avoids an unhandled rejection before it subscribes
+    // A create route whose session came in the page renders the editor at once; otherwise the
+    // token check starts before the first render, so network, the dictionary and rendering overlap.
+    const first = sessionInPage(launch) ?? loadSession(launch)
+    if (first instanceof Promise) first.catch(() => {}) // handled by App; avoids an unhandled rejection before it subscribes
     void loadLanguage(launch.options.language).then(() => root.render(<App launch={ready} first={first} />))
   }
 }

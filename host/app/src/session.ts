@@ -13,11 +13,9 @@ export async function loadSession(launch: Launch): Promise<Session> {
   // The service refuses a parent the team does not list (besides its frame-ancestors header).
   const parent = framingOrigin()
   const session = inlinedSession() ?? (await api.get<EmbeddingSession>(`/embedding/session${parent ? `?parentOrigin=${encodeURIComponent(parent)}` : ''}`))
-  const route = launch.route
-  if (!isEditRoute(route)) {
+  if (!isEditRoute(launch.route)) {
     if (session.scope) throw new ApiError(403, 'FORBIDDEN', 'a token scoped to one envelope cannot create new ones')
-    const type = route === 'template.create' ? 'TEMPLATE' : route === 'document.create' ? 'DOCUMENT' : (launch.options.type ?? 'DOCUMENT')
-    return { launch, api, envelope: null, draft: emptyDraft(type, language()) }
+    return createSession(launch, api)
   }
   const envelope = await loadEnvelope(api, launch)
   const { data: attachments } = await api.get<{ data: Attachment[] }>(`/envelope/attachment?envelopeId=${encodeURIComponent(envelope.id)}`)
@@ -25,13 +23,31 @@ export async function loadSession(launch: Launch): Promise<Session> {
 }
 
 /**
- * The session answer the service put in the page while serving it (only for a team that lists
- * no origins, so there is no parent to check); read once.
+ * A create route's session at once, before the first render, when the service put the token's
+ * answer in the page and it allows creating; otherwise null (loadSession asks, or reports why not).
  */
-function inlinedSession(): EmbeddingSession | null {
+export function sessionInPage(launch: Launch): Session | null {
+  if (!launch.token || isEditRoute(launch.route)) return null
+  const session = inlinedSession(false)
+  if (!session || session.scope) return null
+  inlinedSession(true)
+  return createSession(launch, createApi(launch.token))
+}
+
+function createSession(launch: Launch, api: Api): Session {
+  const route = launch.route
+  const type = route === 'template.create' ? 'TEMPLATE' : route === 'document.create' ? 'DOCUMENT' : (launch.options.type ?? 'DOCUMENT')
+  return { launch, api, envelope: null, draft: emptyDraft(type, language()) }
+}
+
+/**
+ * The session answer the service put in the page while serving it (only for a team that lists
+ * no origins, so there is no parent to check); taken (removed) once used.
+ */
+function inlinedSession(take = true): EmbeddingSession | null {
   const el = document.getElementById('embed-session')
   if (!el) return null
-  el.remove()
+  if (take) el.remove()
   try {
     return JSON.parse(el.textContent ?? '') as EmbeddingSession
   } catch {

@@ -39,8 +39,8 @@ export function embedErrorCode(e: unknown): string {
  * `first` is the session main.tsx started loading before React rendered anything, so the
  * network and the first render overlap; later loads (Keep editing) start here.
  */
-export function App({ launch, first }: { launch: Launch; first: Promise<Session> }) {
-  const [state, setState] = useState<State>({ kind: 'loading' })
+export function App({ launch, first }: { launch: Launch; first: Promise<Session> | Session }) {
+  const [state, setState] = useState<State>(() => (first instanceof Promise ? { kind: 'loading' } : { kind: 'editing', session: first }))
 
   const fail = useCallback((e: unknown) => {
     const code = embedErrorCode(e)
@@ -48,13 +48,17 @@ export function App({ launch, first }: { launch: Launch; first: Promise<Session>
     post({ type: 'embed-error', code, message: e instanceof Error ? e.message : String(e) })
   }, [])
 
-  const pending = useRef<Promise<Session> | null>(first)
+  const pending = useRef<Promise<Session> | null>(first instanceof Promise ? first : null)
   const start = useCallback(() => {
     const load = pending.current ?? loadSession(launch)
     pending.current = null
     load.then((session) => setState({ kind: 'editing', session }), fail)
   }, [launch, fail])
-  useEffect(start, [start])
+  // Nothing to wait for when the session came with the page.
+  const startsEditing = useRef(!(first instanceof Promise))
+  useEffect(() => {
+    if (!startsEditing.current) start()
+  }, [start])
 
   useEffect(() => {
     if (state.kind === 'editing' && !readyPosted) {
