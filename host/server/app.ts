@@ -140,7 +140,7 @@ function errorResponse(err: Error, c: Context): Response {
     return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
   }
   // The path only (query strings carry tokens), with a signing link's token masked.
-  console.error(`${c.req.method} ${c.req.path.replace(/\/sign\/[^/]+/, '/sign/***')} failed:`, err)
+  console.error(`${c.req.method} ${c.req.path.replace(/\/(sign|direct|d)\/[^/]+/g, '/$1/***')} failed:`, err)
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
 }
 

@@ -8,6 +8,8 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.test.ts'],
     environment: 'node',
+    // The host runs in the test process: nothing it logs may carry a credential.
+    setupFiles: ['../support/no-secrets-in-logs.ts'],
     globalSetup: ['./support/global-setup.ts'],
     testTimeout: 90_000,
     hookTimeout: 90_000,

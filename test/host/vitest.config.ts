@@ -8,6 +8,8 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.test.ts'],
     environment: 'node',
+    // The host runs in the test process: nothing it logs may carry a credential.
+    setupFiles: ['../support/no-secrets-in-logs.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
   },

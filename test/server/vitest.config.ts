@@ -5,6 +5,8 @@ export default defineConfig({
     name: 'server',
     root: import.meta.dirname,
     environment: 'node',
+    // The host runs in the test process: nothing it logs may carry a credential.
+    setupFiles: ['../support/no-secrets-in-logs.ts'],
     include: ['**/*.test.ts'],
     testTimeout: 30_000,
     hookTimeout: 120_000,
