@@ -38,11 +38,13 @@ describe('PDF text worker', () => {
 
   it('a search past its time ends the thread with 400 for that request; the next search gets a new thread', async () => {
     const pdf = await textPdf(2)
+    await findTexts(pdf, ['{{sign}}']) // a thread that has loaded pdf.js: the time limit counts the search, not the start
     PDF_TEXT_LIMITS.timeoutMs = 0
     const [stopped, queued] = [findTexts(pdf, ['{{sign}}']), findTexts(pdf, ['{{sign}}'])]
     expect(await refusal(stopped)).toEqual({ status: 400, code: 'INVALID_PDF' })
     Object.assign(PDF_TEXT_LIMITS, defaults)
-    expect(await refusal(queued)).toEqual({ status: 400, code: 'INVALID_PDF' })
+    // The one queued behind it starts on a new thread, once that has loaded, with the limits then in force.
+    expect((await queued).get('{{sign}}')).toHaveLength(2)
     expect((await findTexts(pdf, ['{{sign}}'])).get('{{sign}}')).toHaveLength(2)
   })
 })

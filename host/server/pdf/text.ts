@@ -30,6 +30,8 @@ const WORKER_URL = new URL('./text-worker.mjs', import.meta.url)
  */
 class PdfTextWorker {
   private worker: Worker | null = null
+  /** The thread has loaded pdf.js. Searches (and their timers) start only then: stopping a thread while it loads modules can take the whole process down. */
+  private ready = false
   private queue: Job[] = []
   private current: { id: number; job: Job; timer: NodeJS.Timeout } | null = null
   private nextId = 1
@@ -45,7 +47,12 @@ class PdfTextWorker {
     // execArgv: [] so the thread does not inherit tsx's loader (pdf.js loads ~5x slower through it).
     const w = new Worker(WORKER_URL, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: PDF_TEXT_LIMITS.heapMb } })
     w.on('message', (m: Reply & { ready?: boolean }) => {
-      if (m.ready || !this.current || m.id !== this.current.id) return
+      if (this.worker !== w) return
+      if (m.ready) {
+        this.ready = true
+        return this.pump()
+      }
+      if (!this.current || m.id !== this.current.id) return
       const { job, timer } = this.current
       clearTimeout(timer)
       this.current = null
@@ -62,25 +69,30 @@ class PdfTextWorker {
   /** The thread ended (crash, out of memory) or was stopped: fail the search it held, start afresh for the rest. */
   private died(w: Worker, why: string) {
     if (this.worker !== w) return
+    const started = this.ready
     this.worker = null
+    this.ready = false
     const held = this.current
     this.current = null
     if (held) {
       clearTimeout(held.timer)
       held.job.reject(unreadable(why))
     }
+    // A thread that died loading pdf.js fails the search waiting for it rather than retrying forever.
+    if (!started) this.queue.shift()?.reject(unreadable('the PDF engine did not start'))
     this.pump()
   }
 
   private pump() {
     if (this.current) return
-    const job = this.queue.shift()
-    if (!job) {
+    if (!this.queue.length) {
       this.worker?.unref() // idle: never keep the process alive
       return
     }
     const w = (this.worker ??= this.start())
     w.ref()
+    if (!this.ready) return // pumped again once the thread says it is ready
+    const job = this.queue.shift()!
     const id = this.nextId++
     const timer = setTimeout(() => {
       this.died(w, `searching it took longer than ${PDF_TEXT_LIMITS.timeoutMs / 1000} s`)
