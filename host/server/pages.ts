@@ -124,7 +124,12 @@ export function pageRoutes(ctx: HostContext) {
   r.get(DIRECT_ROUTES.page, standalone)
 
   r.get('/embed/assets/*', async (c) => {
-    const rel = decodeURIComponent(c.req.path.slice('/embed/assets/'.length))
+    let rel: string
+    try {
+      rel = decodeURIComponent(c.req.path.slice('/embed/assets/'.length))
+    } catch {
+      return c.notFound() // a malformed escape names no file
+    }
     const file = path.resolve(assetsDir, rel)
     if (!file.startsWith(assetsDir + path.sep)) return c.notFound()
     try {

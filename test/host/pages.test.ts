@@ -90,6 +90,9 @@ describe('authoring pages', () => {
     const escape = await fetch(`${host.url}/embed/assets/..%2F..%2Fsecret.txt`)
     expect(escape.status).toBe(404)
     expect(await escape.text()).not.toContain('outside')
+    // A malformed escape names no file: 404 with the error shape, not a server error.
+    const malformed = await fetch(`${host.url}/embed/assets/%E0%A4%A.js`)
+    expect([malformed.status, (await malformed.json()).code]).toEqual([404, 'NOT_FOUND'])
   })
 
   it('says the pages are not built when the dist folder is missing, and fails closed when the database is gone', async () => {
