@@ -181,6 +181,10 @@ describe('fuzz: hostile input on every route', () => {
         }
       }
     }
+    // The same in place of every wildcard (the pages' assets, the API docs' files...).
+    for (const route of servedRoutes({ wildcards: true }).filter((r) => r.path.endsWith('*'))) {
+      for (const bad of HOSTILE_IDS) await send('wildcard', route.method, route.path.replace('*', bad), { headers: adminHeaders(route.path) })
+    }
     // Separators that change the path itself, under each prefix.
     for (const p of ['/api/v2/envelope/item/%00/download', '/api/v2/envelope/..%2F..%2Fteam', '/api/v2/%2e%2e/%2e%2e/etc/passwd', '/embed/assets/..%2F..%2Fpackage.json', '/embed/assets/%00', '/api/v2/docs/assets/%00', '/mailbox/%00/attachments/%00', '/api/signing/item/%00', '//api/v2/envelope', '/api/v2//envelope']) {
       await send('path', 'GET', p)

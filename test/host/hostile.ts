@@ -111,6 +111,7 @@ export const HOSTILE_IDS = [
   '%C0%AE',
   '%',
   '%zz',
+  '%E0%A4%A',
   'x'.repeat(4000),
   '-1',
   '0',

@@ -9,11 +9,11 @@ export interface ServedRoute {
 
 /**
  * Every concrete route the host's app serves, read from its router (not from a list kept by hand),
- * so a new route shows up in every suite that walks them. Middleware (`ALL`) and wildcard
- * catch-alls are left out; the `/api/v2-beta` alias is left out unless asked for (it is the same
+ * so a new route shows up in every suite that walks them. Middleware (`ALL`) is left out, and
+ * wildcard routes (`/embed/assets/*`) unless asked for; the `/api/v2-beta` alias is left out unless asked for (it is the same
  * router as `/api/v2`). The app is built without a database: routes are registered, not run.
  */
-export function servedRoutes(opts: { beta?: boolean; mailbox?: boolean; admin?: boolean } = {}): ServedRoute[] {
+export function servedRoutes(opts: { beta?: boolean; mailbox?: boolean; admin?: boolean; wildcards?: boolean } = {}): ServedRoute[] {
   const app = createApp({
     db: {} as never,
     config: configFromEnv({}),
@@ -23,7 +23,7 @@ export function servedRoutes(opts: { beta?: boolean; mailbox?: boolean; admin?: 
   const seen = new Set<string>()
   const out: ServedRoute[] = []
   for (const r of app.routes) {
-    if (r.method === 'ALL' || r.path.endsWith('*')) continue
+    if (r.method === 'ALL' || (r.path.endsWith('*') && !opts.wildcards)) continue
     if (!opts.beta && r.path.startsWith('/api/v2-beta/')) continue
     const key = `${r.method} ${r.path}`
     if (seen.has(key)) continue
