@@ -88,7 +88,15 @@ export function pageRoutes(ctx: HostContext) {
    * The signing pages load their chunk only once the first one has run: name it in the page
    * (`<link rel=modulepreload>`, from Vite's manifest) so both download and compile together.
    */
+  // The manifest changes only with index.html (one build writes both): read it again only then.
+  let preloaded: { from: Buffer; page: Buffer<ArrayBuffer> } | null = null
   const signPreload = async (html: Buffer<ArrayBuffer>): Promise<Buffer<ArrayBuffer>> => {
+    if (preloaded?.from.equals(html)) return preloaded.page
+    const page = await withPreload(html)
+    preloaded = { from: html, page }
+    return page
+  }
+  const withPreload = async (html: Buffer<ArrayBuffer>): Promise<Buffer<ArrayBuffer>> => {
     try {
       const manifest = JSON.parse(await readFile(path.join(distDir, '.vite', 'manifest.json'), 'utf8')) as Record<string, { file?: string }>
       const file = manifest['src/sign/index.tsx']?.file
