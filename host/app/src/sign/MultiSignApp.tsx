@@ -32,17 +32,18 @@ export function MultiSignApp({ launch }: { launch: SignLaunch & { tokens: string
   const [loads, setLoads] = useState(0)
   const announced = useRef({ ready: false, all: false })
 
+  const apis = useMemo(() => launch.tokens.map((token) => signingApi(token)), [launch])
   const update = useCallback((i: number, change: Partial<Doc>) => setDocs((list) => list.map((d, j) => (j === i ? { ...d, ...change } : d))), [])
 
   // Every document's session, at once; again after a document closes (its state changed).
   useEffect(() => {
-    launch.tokens.forEach((token, i) =>
-      loadSigningSession(signingApi(token)).then(
+    apis.forEach((api, i) =>
+      loadSigningSession(api).then(
         (session) => update(i, { session, failure: null }),
         (e: unknown) => update(i, { failure: loadFailure(e) }),
       ),
     )
-  }, [launch, loads, update])
+  }, [apis, loads, update])
 
   const loaded = docs.every((d) => d.session || d.failure)
   const failed = docs.find((d) => d.failure)?.failure ?? null
@@ -68,7 +69,6 @@ export function MultiSignApp({ launch }: { launch: SignLaunch & { tokens: string
     post({ action: 'all-documents-completed', data: { documents } } satisfies AllDocumentsCompleted)
   })
 
-  const apis = useMemo(() => launch.tokens.map((token) => signingApi(token)), [launch])
   const multi = useMemo(
     () => ({ onOutcome: (o: Outcome) => setDocs((list) => list.map((d) => (d.token === o.data.token ? { ...d, outcome: o } : d))) }),
     [],
