@@ -167,6 +167,38 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(events[1]!.payload.recipients).toHaveLength(2)
   })
 
+  it.skipIf(skip)('announces a created envelope exactly as it reads it back', async () => {
+    // createEnvelope builds the DOCUMENT_CREATED payload from the rows it wrote, not by reading them again.
+    const own = (await host.createTeam({ name: 'Announcing', plan: 'free' })).id
+    const client = api(host.apiUrl, (await host.createApiToken({ name: 'announcing', teamId: own })).token)
+    const created = await client.post(
+      '/envelope/create',
+      form(
+        {
+          type: 'DOCUMENT',
+          title: 'Announced',
+          externalId: 'ext-announced',
+          visibility: 'ADMIN',
+          meta: { subject: 'Hello', timezone: 'Europe/Paris' },
+          recipients: [
+            { email: 'Cy@Example.com', name: 'Cy', role: 'SIGNER', signingOrder: 2, fields: [{ type: 'TEXT', page: 1, positionX: 5, positionY: 6, width: 7, height: 8, fieldMeta: { label: 'Name', required: true } }] },
+            { email: 'dee@example.com', name: 'Dee', role: 'APPROVER', fields: [{ identifier: 1, type: 'SIGNATURE', page: 2, positionX: 1.5, positionY: 2.25, width: 30, height: 5 }] },
+          ],
+        },
+        [
+          { bytes: await makePdf(1), name: 'one.pdf' },
+          { bytes: await makePdf(2), name: 'two.pdf' },
+        ],
+      ),
+    )
+    expect(created.status).toBe(200)
+    const read = (await client.get(`/envelope/${created.body.id}`)).body
+    const [event] = await host.db.query<{ payload: Record<string, unknown> }>(`select payload from events where envelope_id = $1 and event = 'DOCUMENT_CREATED'`, [created.body.id])
+    const { eventPayload } = await import('../../host/server/events/index.js')
+    expect(event!.payload).toEqual(JSON.parse(JSON.stringify(eventPayload('DOCUMENT_CREATED', read))))
+    expect(event!.payload).toMatchObject({ title: 'Announced', externalId: 'ext-announced', visibility: 'ADMIN', documentMeta: { subject: 'Hello', timezone: 'Europe/Paris' } })
+  })
+
   it.skipIf(skip)('numbers documents and templates per team and type, and finds them by legacy id', async () => {
     const t1 = await createEnvelope(client, { type: 'TEMPLATE', title: 'T1' })
     const d2 = await createEnvelope(client, { title: 'D2' })

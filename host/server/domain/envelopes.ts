@@ -12,9 +12,9 @@ import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { insertFields, placementIssues, throwIfIssues, type FieldPlacement } from './fields.js'
 import { newId } from './ids.js'
 import { insertItems } from './items.js'
-import { countDocument } from './plans.js'
+import { assertWithinPlan, usageMonth } from './plans.js'
 import { insertRecipients } from './recipients.js'
-import { findEnvelope, loadEnvelope, type Envelope, type EnvelopeRow } from './resources.js'
+import { findEnvelope, loadEnvelope, toEnvelope, type Envelope, type EnvelopeRow, type TeamInfo } from './resources.js'
 import { assertEditable, deletionKind, type EnvelopeType } from './status.js'
 
 export interface NewEnvelope {
@@ -33,23 +33,33 @@ export interface NewEnvelope {
 /** envelopes.internal_version: 1 for legacy documents and templates (the only ones API v1 serves), 2 otherwise. */
 export type LegacyVersion = 1 | 2
 
+/** A new envelope row with what its resource shows beside the row (see toEnvelope). */
+export type InsertedEnvelope = EnvelopeRow & { team: TeamInfo | null }
+
 /**
  * A new DRAFT envelope row: counts a document against the plan, takes the team's next legacy
  * number for its type (no gaps: a refused creation rolls the number back with it). Its parts are
- * the caller's to add.
+ * the caller's to add. One statement does all three and answers the row with its team and
+ * template number, so the caller can build the resource without reading it back.
  */
-export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope): Promise<string> {
-  if (e.type === 'DOCUMENT') await countDocument(tx, p.teamId, p.plan)
-  const id = newId.envelope()
-  // The team's next number and the row in one statement (one round trip fewer).
-  await tx.query(
-    `with counter as (
+export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope): Promise<InsertedEnvelope> {
+  const month = usageMonth()
+  const [row] = await tx.query<InsertedEnvelope & { documents: number | null }>(
+    `with usage as (
+       insert into team_usage (team_id, month, documents) select $2, $11, 1 where $3::text = 'DOCUMENT'
+       on conflict (team_id, month) do update set documents = team_usage.documents + 1 returning documents),
+     counter as (
        insert into team_counters (team_id, kind, value) values ($2, $3, 1)
-       on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value)
-     insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id)
-     select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10 from counter`,
+       on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value),
+     inserted as (
+       insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id)
+       select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10 from counter returning *)
+     select inserted.*, (select documents from usage) as documents,
+       (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = inserted.team_id) as team,
+       (select t.secondary_number from envelopes t where t.id = inserted.template_id) as template_number
+     from inserted`,
     [
-      id,
+      newId.envelope(),
       p.teamId,
       e.type,
       e.source,
@@ -59,9 +69,12 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.meta }),
       e.internalVersion ?? 2,
       e.templateId ?? null,
+      month,
     ],
   )
-  return id
+  const { documents, ...inserted } = row!
+  if (e.type === 'DOCUMENT') assertWithinPlan(p.plan, documents!, month)
+  return inserted
 }
 
 // ---- operations on whole envelopes (every door: API v2, the deprecated route maps) ----------
@@ -115,7 +128,7 @@ export async function createEnvelope(
   }
   throwIfIssues(issues)
 
-  const id = await insertEnvelope(tx, p, {
+  const envelope = await insertEnvelope(tx, p, {
     type: payload.type,
     source: payload.type,
     title: payload.title ?? files[0]!.name.replace(/\.pdf$/i, '').slice(0, 255),
@@ -124,14 +137,16 @@ export async function createEnvelope(
     meta: payload.meta,
     internalVersion: options.internalVersion,
   })
+  const id = envelope.id
   const items = await insertItems(tx, id, files, true)
   const recipients = await insertRecipients(tx, id, payload.recipients ?? [])
-  await insertFields(
+  const fields = await insertFields(
     tx,
     id,
     pending.map((f) => ({ ...f.field, recipientId: recipients[f.recipient]!.id, envelopeItemId: items[f.file]!.id })),
   )
-  const created = await loadEnvelope(tx, p, id)
+  // Built from the rows just written, as loadEnvelope would read them back.
+  const created = toEnvelope(envelope, items, recipients, fields, envelope.team, null)
   await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', created)
   await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { title: created.title, source: { type: 'DOCUMENT' }, type: payload.type })
   return id

@@ -1,5 +1,4 @@
 import { ApiError } from '../errors.js'
-import type { Queryable } from '../db/index.js'
 
 export const PLANS = ['free', 'individual', 'team', 'enterprise'] as const
 export type Plan = (typeof PLANS)[number]
@@ -13,16 +12,16 @@ export function assertEmbeddingAllowed(plan: string): void {
   }
 }
 
-/** Counts one more document for the team this month; refuses the one beyond the free plan's limit. */
-export async function countDocument(tx: Queryable, teamId: string, plan: string, now = new Date()): Promise<void> {
-  const month = now.toISOString().slice(0, 7)
-  const [row] = await tx.query<{ documents: number }>(
-    `insert into team_usage (team_id, month, documents) values ($1, $2, 1)
-     on conflict (team_id, month) do update set documents = team_usage.documents + 1
-     returning documents`,
-    [teamId, month],
-  )
-  if (plan === 'free' && row!.documents > FREE_PLAN_DOCUMENTS_PER_MONTH) {
+/** The month a document counts against (UTC), as team_usage.month holds it. */
+export const usageMonth = (now = new Date()) => now.toISOString().slice(0, 7)
+
+/**
+ * Refuses the document beyond the free plan's monthly limit, given the team's count for the month
+ * with it included (insertEnvelope counts it in the statement that writes the envelope; a refusal
+ * rolls both back).
+ */
+export function assertWithinPlan(plan: string, documents: number, month: string): void {
+  if (plan === 'free' && documents > FREE_PLAN_DOCUMENTS_PER_MONTH) {
     throw new ApiError(
       403,
       'PLAN_LIMIT_REACHED',

@@ -105,7 +105,7 @@ export async function duplicate(
 ): Promise<string> {
   const from = await findEnvelope(tx, p, input.envelopeId)
   const recipients = input.includeRecipients ?? true
-  const id = await insertEnvelope(tx, p, {
+  const { id } = await insertEnvelope(tx, p, {
     type: from.type,
     source: from.type,
     title: `${from.title} (copy)`.slice(0, 255),
@@ -196,7 +196,7 @@ export async function useTemplate(
   }
   throwIfIssues(issues)
 
-  const id = await insertEnvelope(tx, p, {
+  const { id } = await insertEnvelope(tx, p, {
     type: 'DOCUMENT',
     source: options.source ?? 'TEMPLATE',
     title: input.title ?? template.title,
