@@ -3,18 +3,88 @@ import { access, cp, mkdir, readFile, rename, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { PGlite } from '@electric-sql/pglite'
+import { PGlite, parse, protocol } from '@electric-sql/pglite'
 import { Hub, type Db, type Queryable } from './index.js'
 import { MIGRATIONS, migrate } from './migrations.js'
 
-function wrap(q: Pick<PGlite, 'query' | 'exec'>, notify: Queryable['notify']): Queryable {
+const { serialize } = protocol
+
+/**
+ * The embedded database's statements, each prepared once: the first call parses and plans the
+ * SQL as a named statement and reads its parameter types; every call then binds, describes and
+ * executes it in one batch, a single call into the engine. (PGlite's own query() makes six calls
+ * and parses and plans the text every time: about twice the cost of a typical statement here.)
+ * Parameters are serialized and rows parsed by PGlite's own type handlers, as its query() does.
+ * Callers hold PGlite's query lock.
+ */
+class Statements {
+  private readonly prepared = new Map<string, { name: string; types: number[] }>()
+  private count = 0
+
+  constructor(
+    private readonly pg: PGlite,
+    /** Distinct SQL texts kept prepared; the oldest is closed beyond this. */
+    private readonly max = 1000,
+  ) {}
+
+  async query<T>(sql: string, params: unknown[] = []): Promise<T[]> {
+    const s = this.prepared.get(sql) ?? (await this.prepare(sql))
+    const values = params.map((v, i) => {
+      if (v === null || v === undefined) return null
+      const serializer = this.pg.serializers[s.types[i]!]
+      return serializer ? serializer(v) : String(v)
+    })
+    const message = concat(serialize.bind({ statement: s.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync())
+    const { messages } = await this.pg.execProtocol(message, { syncToFs: false })
+    return (parse.parseResults(messages, this.pg.parsers)[0]?.rows ?? []) as T[]
+  }
+
+  private async prepare(sql: string): Promise<{ name: string; types: number[] }> {
+    const name = `s${++this.count}`
+    const closing = this.prepared.size >= this.max ? this.prepared.entries().next().value : undefined
+    if (closing) this.prepared.delete(closing[0])
+    const { messages } = await this.pg.execProtocol(
+      concat(
+        ...(closing ? [serialize.close({ type: 'S', name: closing[1].name })] : []),
+        serialize.parse({ name, text: sql, types: [] }),
+        serialize.describe({ type: 'S', name }),
+        serialize.sync(),
+      ),
+      { syncToFs: false },
+    )
+    const described = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined
+    const s = { name, types: described?.dataTypeIDs ?? [] }
+    this.prepared.set(sql, s)
+    return s
+  }
+}
+
+function concat(...parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
+  let at = 0
+  for (const p of parts) {
+    out.set(p, at)
+    at += p.length
+  }
+  return out
+}
+
+/** Queries through the prepared statements, under PGlite's query lock (inside a transaction: its lock is held already). */
+function wrap(pg: PGlite, statements: Statements, exec: (sql: string) => Promise<unknown>, inTransaction: boolean, notify: Queryable['notify']): Queryable {
   return {
     notify,
     async query<T>(sql: string, params?: unknown[]) {
-      return (await q.query<T>(sql, params as unknown[])).rows
+      const run = () => pg._runExclusiveQuery(() => statements.query<T>(sql, params))
+      if (inTransaction) return run()
+      // Outside a transaction: wait for any open one (as PGlite's query() does), then persist as it does.
+      return pg._runExclusiveTransaction(async () => {
+        const rows = await run()
+        await pg.syncToFs()
+        return rows
+      })
     },
     async exec(sql: string) {
-      await q.exec(sql)
+      await exec(sql)
     },
   }
 }
@@ -53,14 +123,15 @@ export async function openPglite(dataDir: string): Promise<Db> {
 /** One process per data directory, so notifications only ever concern this process. */
 async function open(dataDir: string): Promise<Db> {
   const pg = await PGlite.create(dataDir)
+  const statements = new Statements(pg)
   const hub = new Hub()
   return {
     engine: 'pglite',
     notificationsLive: true,
-    ...wrap(pg, async (channel, payload) => hub.emit(channel, payload)),
+    ...wrap(pg, statements, (sql) => pg.exec(sql), false, async (channel, payload) => hub.emit(channel, payload)),
     async transaction(fn) {
       const pending: [string, string][] = []
-      const result = await pg.transaction((tx) => fn(wrap(tx, async (c, p) => void pending.push([c, p]))))
+      const result = await pg.transaction((tx) => fn(wrap(pg, statements, (sql) => tx.exec(sql), true, async (c, p) => void pending.push([c, p]))))
       for (const [c, p] of pending) hub.emit(c, p)
       return result
     },
