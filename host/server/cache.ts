@@ -42,7 +42,7 @@ export class Cache<V> {
 export const CHANNELS = { envelopes: 'envelopes', apiTokens: 'api_tokens', teams: 'teams' } as const
 
 export interface HostCaches {
-  /** API tokens by `hash:<sha256>` and `id:<token id>`. */
+  /** Live API tokens by `token:<the token>` and `id:<token id>`; dropped whole on any token change. */
   tokens: Cache<TokenOwner>
   /** Envelope resources (serialized) by envelope id, for GET /envelope/{id}. */
   envelopes: Cache<CachedEnvelope>

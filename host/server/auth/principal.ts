@@ -2,7 +2,7 @@ import type { PresignScope } from '../../../src/protocol/index.js'
 import { ApiError } from '../errors.js'
 import type { HostContext } from '../api/http.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
-import { findToken, hashToken, isLive } from './api-tokens.js'
+import { findToken, isLive } from './api-tokens.js'
 import { verifyPresignToken } from './presign.js'
 
 /** Who is calling: a team's API token, or a presign token acting for that team (maybe scoped). */
@@ -29,8 +29,9 @@ export async function authenticate(ctx: Pick<HostContext, 'db' | 'presignSecret'
   const token = tokenFromHeader(header)
   if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header with an API token or presign token is required')
   if (token.startsWith('api_')) {
-    const hash = hashToken(token)
-    const owner = await ctx.cache.tokens.load(`hash:${hash}`, () => findToken(ctx.db, { token }))
+    // Keyed by the token as presented, so a known token costs one map lookup and no digest (the
+    // database holds digests only; findToken makes one on a miss). Only tokens that exist are kept.
+    const owner = await ctx.cache.tokens.load(`token:${token}`, () => findToken(ctx.db, { token }))
     if (!isLive(owner)) throw new ApiError(401, 'INVALID_API_TOKEN', 'the API token is unknown, revoked or expired')
     return { kind: 'api', tokenId: owner.tokenId, teamId: owner.teamId, plan: owner.plan }
   }
