@@ -1,6 +1,6 @@
 /**
  * Hostile inputs shared by the fuzz and isolation suites: a seeded generator, hand-built broken
- * PDFs (real bytes, no mocks) and the zip bomb, built without ever holding its inflated size.
+ * PDFs (real bytes, no mocks) and the zip and LZW bombs, built without ever holding its inflated size.
  */
 import { deflateRawSync, deflateSync, constants } from 'node:zlib'
 import { PDFDocument } from 'pdf-lib'
@@ -65,6 +65,86 @@ export function zerosDeflated(mib: number): Buffer {
   return Buffer.concat([Buffer.from([0x78, 0xda]), ...Array.from({ length: mib }, () => chunk), end, adler])
 }
 
+/** Packs LZW codes MSB first, each as wide as a PDF decoder (EarlyChange 1) reads it at that point. */
+function lzwWriter() {
+  const out: number[] = []
+  let bits = 0
+  let held = 0
+  let width = 9
+  let next = 258
+  const put = (code: number) => {
+    bits = (bits << width) | code
+    held += width
+    while (held >= 8) {
+      held -= 8
+      out.push((bits >>> held) & 0xff)
+    }
+    bits &= (1 << held) - 1
+  }
+  return {
+    /** A code; `adds`: the decoder adds a dictionary entry on reading it (every code but the first after a clear). */
+    code(code: number, adds: boolean) {
+      put(code)
+      if (code === 256) [width, next] = [9, 258]
+      else if (adds && next < 4096 && ++next + 1 >= 1 << width && width < 12) width++
+    },
+    get next() {
+      return next
+    },
+    end: () => {
+      put(257)
+      if (held) out.push((bits << (8 - held)) & 0xff)
+      return Buffer.from(out)
+    },
+  }
+}
+
+/** Standard LZW (PDF 32000-1, 7.4.4) of `data`: a real encoder, to check the decoded-size meter against a real decoder. */
+export function lzwEncode(data: Uint8Array): Buffer {
+  const w = lzwWriter()
+  let dict = new Map<string, number>()
+  w.code(256, false)
+  let current = ''
+  let first = true
+  for (const byte of data) {
+    const grown = current + String.fromCharCode(byte)
+    if (current === '' || dict.has(grown)) {
+      current = grown
+      continue
+    }
+    w.code(current.length === 1 ? current.charCodeAt(0) : dict.get(current)!, !first)
+    first = false
+    if (w.next >= 4095) {
+      w.code(256, false)
+      dict = new Map()
+      first = true
+    } else dict.set(grown, w.next)
+    current = String.fromCharCode(byte)
+  }
+  if (current) w.code(current.length === 1 ? current.charCodeAt(0) : dict.get(current)!, !first)
+  return w.end()
+}
+
+/**
+ * An LZW stream of at least `mib` MiB of zeros in a few hundred KB: after a clear, code 0 and then
+ * each next code, the string before plus one zero, so the strings grow 1, 2, 3... bytes long.
+ */
+export function zerosLzw(mib: number): Buffer {
+  const w = lzwWriter()
+  let remaining = mib * (1 << 20)
+  while (remaining > 0) {
+    w.code(256, false)
+    w.code(0, false)
+    let length = 1
+    remaining -= 1
+    while (remaining > 0 && w.next < 4095) {
+      w.code(w.next, true)
+      remaining -= ++length
+    }
+  }
+  return w.end()
+}
+
 /** The hostile PDFs: name -> bytes. Built once per suite (about 10 MB in all). */
 export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
   const valid = Buffer.from(await makePdf(2))
@@ -92,6 +172,8 @@ export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
     'zip bomb (object stream)': rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), stream('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', bomb1g)]),
     // 4 GiB behind a few KB: two FlateDecode filters in a row.
     'zip bomb (filter chain)': rawPdf([CATALOG, PAGES, PAGE, stream('/Filter [/FlateDecode /FlateDecode]', bomb4g)]),
+    // 1 GiB of zeros behind about 1 MB of LZW, as an object stream: PDF parsers decode those on load.
+    'lzw bomb (object stream)': rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), stream('/Type /ObjStm /N 1 /First 4 /Filter /LZWDecode', zerosLzw(1024))]),
     'png named pdf': Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
   }
 }
