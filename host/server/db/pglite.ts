@@ -8,6 +8,7 @@ import { Hub, type Db, type Queryable } from './index.js'
 import { MIGRATIONS, migrate } from './migrations.js'
 
 const { serialize } = protocol
+const BYTEA = 17
 
 /**
  * The embedded database's statements, each prepared once: the first call parses and plans the
@@ -31,6 +32,8 @@ class Statements {
     const s = this.prepared.get(sql) ?? (await this.prepare(sql))
     const values = params.map((v, i) => {
       if (v === null || v === undefined) return null
+      // Bytes go as they are, in the binary format, rather than spelled out in hex.
+      if (v instanceof Uint8Array && s.types[i] === BYTEA) return v
       const serializer = this.pg.serializers[s.types[i]!]
       return serializer ? serializer(v) : String(v)
     })
