@@ -37,7 +37,7 @@ class Statements {
       const serializer = this.pg.serializers[s.types[i]!]
       return serializer ? serializer(v) : String(v)
     })
-    const message = concat(serialize.bind({ statement: s.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync())
+    const message = Buffer.concat([serialize.bind({ statement: s.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()])
     const { messages } = await this.pg.execProtocol(message, { syncToFs: false })
     return (parse.parseResults(messages, this.pg.parsers)[0]?.rows ?? []) as T[]
   }
@@ -47,12 +47,12 @@ class Statements {
     const closing = this.prepared.size >= this.max ? this.prepared.entries().next().value : undefined
     if (closing) this.prepared.delete(closing[0])
     const { messages } = await this.pg.execProtocol(
-      concat(
+      Buffer.concat([
         ...(closing ? [serialize.close({ type: 'S', name: closing[1].name })] : []),
         serialize.parse({ name, text: sql, types: [] }),
         serialize.describe({ type: 'S', name }),
         serialize.sync(),
-      ),
+      ]),
       { syncToFs: false },
     )
     const described = messages.find((m) => m.name === 'parameterDescription') as { dataTypeIDs: number[] } | undefined
@@ -60,16 +60,6 @@ class Statements {
     this.prepared.set(sql, s)
     return s
   }
-}
-
-function concat(...parts: Uint8Array[]): Uint8Array {
-  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0))
-  let at = 0
-  for (const p of parts) {
-    out.set(p, at)
-    at += p.length
-  }
-  return out
 }
 
 /** Queries through the prepared statements, under PGlite's query lock (inside a transaction: its lock is held already). */
