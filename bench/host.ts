@@ -3,7 +3,7 @@
  * (a) a bare node:http handler answering fixed JSON, (b) presign-token minting,
  * (c) GET /envelope/{id}, (d) POST /envelope/create with a one-page PDF; (a2) the smallest Hono app
  * answering a POST from its JSON body, the framework's own floor under (b).
- * Targets: (b)/(a) >= 0.5, (c)/(a) >= 0.5. Then how cost grows: (e) create with 1, 10, 100 pages,
+ * Targets: (b)/(a) >= 0.5, (c)/(a) >= 0.5. Then how cost grows: (e) create with 1, 10, 100 pages (and 5 signers with 20 fields),
  * (f) GET /envelope with 10, 1,000, 10,000 envelopes in the team.   Run: npx tsx bench/host.ts  (DATABASE_URL: PostgreSQL)
  * Each line also gives the servers' CPU time per request (this process runs only the servers), a
  * figure that moves much less than req/s when other work shares the machine.
@@ -92,14 +92,20 @@ async function asciiPdf(pages: number): Promise<Buffer> {
   return pdf
 }
 const boundary = 'benchboundary7MA4YWxkTrZu0gW'
-const createBody = (pdf: Buffer) =>
+/** One signer with one signature field, or `signers` signers with `fields` fields shared out between them. */
+const createBody = (pdf: Buffer, signers = 1, fields = 1) =>
   Buffer.concat([
     Buffer.from(
       `--${boundary}\r\nContent-Disposition: form-data; name="payload"\r\n\r\n` +
         JSON.stringify({
           type: 'DOCUMENT',
           title: 'Bench',
-          recipients: [{ email: 'a@example.com', name: 'A', role: 'SIGNER', fields: [{ identifier: 0, type: 'SIGNATURE', page: 1, positionX: 10, positionY: 10, width: 20, height: 5 }] }],
+          recipients: Array.from({ length: signers }, (_, r) => ({
+            email: `signer${r}@example.com`,
+            name: `Signer ${r}`,
+            role: 'SIGNER',
+            fields: Array.from({ length: Math.ceil(fields / signers) }, (_, i) => ({ identifier: 0, type: 'SIGNATURE', page: 1, positionX: 10 + i, positionY: 10, width: 20, height: 5 })),
+          })),
         }) +
         `\r\n--${boundary}\r\nContent-Disposition: form-data; name="files"; filename="one.pdf"\r\nContent-Type: application/pdf\r\n\r\n`,
     ),
@@ -139,7 +145,7 @@ try {
   console.log(`(c)/(a) = ${(c / a).toFixed(2)}  (target >= 0.5)`)
   console.log(`(a2)/(a) = ${(floorRps / a).toFixed(2)}  (what a POST costs on Hono and @hono/node-server alone; (b)/(a2) = ${(b / floorRps).toFixed(2)})`)
 
-  console.log('\nHow cost grows: create with 1, 10, 100 blank pages')
+  console.log('\nHow cost grows: create with 1, 10, 100 blank pages, and with 5 signers and 20 fields')
   for (const pages of [1, 10, 100]) {
     const file = path.join(dir, `create-${pages}.multipart`)
     await writeFile(file, createBody(await asciiPdf(pages)))
@@ -150,6 +156,15 @@ try {
       bodyFile: file,
     })
   }
+
+  const busy = path.join(dir, 'create-fields.multipart')
+  await writeFile(busy, createBody(await asciiPdf(1), 5, 20))
+  await measure('(e) create, 1 page, 5 signers, 20 fields', {
+    url: `${host.apiUrl}/envelope/create`,
+    method: 'POST',
+    headers: { ...auth, 'content-type': `multipart/form-data; boundary=${boundary}` },
+    bodyFile: busy,
+  })
 
   console.log('\nHow cost grows: GET /envelope (first page of 20) with 10, 1,000, 10,000 envelopes in the team')
   for (const n of [10, 1_000, 10_000]) {

@@ -167,6 +167,50 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(events[1]!.payload.recipients).toHaveLength(2)
   })
 
+  it.skipIf(skip)('keeps recipients and fields as given, in order, whatever their text holds', async () => {
+    // Recipients and fields are written in one statement each, from arrays: text that array
+    // literals quote or escape must come back unchanged, and the order must hold.
+    const own = (await host.createTeam({ name: 'Texts', plan: 'team' })).id
+    const client = api(host.apiUrl, (await host.createApiToken({ name: 'texts', teamId: own })).token)
+    const names = ['NULL', 'a "quoted", {braced} \\ name', "O'Brien; drop table recipients", 'Zoë 鍵 🔑', 'back\\slash\\ and quote"']
+    const meta = { label: 'NULL', text: 'say "hi", {x} \\ y', nested: { list: [1, 'two', null] } }
+    const created = await client.post(
+      '/envelope/create',
+      form(
+        {
+          type: 'TEMPLATE',
+          title: 'Text',
+          recipients: names.map((name, i) => ({
+            email: `p${i}@example.com`,
+            name,
+            role: i % 2 ? 'CC' : 'SIGNER',
+            ...(i === 2 ? { signingOrder: 7 } : {}),
+            fields: i % 2 ? [] : [
+              { type: 'TEXT', page: 1, positionX: i + 0.125, positionY: 2, width: 3, height: 4, fieldMeta: { ...meta, label: name } },
+              { type: 'SIGNATURE', page: 1, positionX: i, positionY: 50, width: 10, height: 5 },
+            ],
+          })),
+        },
+        [{ bytes: await makePdf(1), name: 'one.pdf' }],
+      ),
+    )
+    expect(created.status).toBe(200)
+    const e = (await client.get(`/envelope/${created.body.id}`)).body
+    expect(e.recipients.map((r: { name: string }) => r.name)).toEqual(names)
+    expect(e.recipients[2].signingOrder).toBe(7)
+    expect(e.recipients[1].signingOrder).toBeNull()
+    const signers = e.recipients.filter((_: unknown, i: number) => i % 2 === 0)
+    expect(e.fields.map((f: { recipientId: number; type: string; positionX: number; fieldMeta: unknown }) => [f.recipientId, f.type, f.positionX, f.fieldMeta])).toEqual(
+      signers.flatMap((r: { id: number; name: string }) => {
+        const i = names.indexOf(r.name)
+        return [
+          [r.id, 'TEXT', i + 0.125, { ...meta, label: r.name }],
+          [r.id, 'SIGNATURE', i, null],
+        ]
+      }),
+    )
+  })
+
   it.skipIf(skip)('announces a created envelope exactly as it reads it back', async () => {
     // createEnvelope builds the DOCUMENT_CREATED payload from the rows it wrote, not by reading them again.
     const own = (await host.createTeam({ name: 'Announcing', plan: 'free' })).id

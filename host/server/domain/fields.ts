@@ -48,28 +48,30 @@ export function throwIfIssues(issues: ApiIssue[]): void {
   if (issues.length) throw badRequest(`invalid request: ${issues[0]!.path}: ${issues[0]!.message}`, issues)
 }
 
+/** New fields of an envelope, in one statement however many (rows in the order given, as insertRecipients). */
 export async function insertFields(tx: Queryable, envelopeId: string, list: FieldPlacement[]): Promise<FieldRow[]> {
-  const rows: FieldRow[] = []
-  for (const f of list) {
-    const [row] = await tx.query<FieldRow>(
-      `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
-      [
-        envelopeId,
-        f.envelopeItemId,
-        f.recipientId,
-        f.type,
-        f.page,
-        f.positionX,
-        f.positionY,
-        f.width,
-        f.height,
-        f.fieldMeta == null ? null : JSON.stringify(f.fieldMeta),
-      ],
-    )
-    rows.push(row!)
-  }
-  return rows
+  if (!list.length) return []
+  const rows = await tx.query<FieldRow>(
+    `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta)
+     select $1, f.item, f.recipient, f.type, f.page, f.x, f.y, f.width, f.height, f.meta
+     from unnest($2::text[], $3::int[], $4::text[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::jsonb[])
+       with ordinality as f (item, recipient, type, page, x, y, width, height, meta, n)
+     order by f.n
+     returning *`,
+    [
+      envelopeId,
+      list.map((f) => f.envelopeItemId),
+      list.map((f) => f.recipientId),
+      list.map((f) => f.type),
+      list.map((f) => f.page),
+      list.map((f) => f.positionX),
+      list.map((f) => f.positionY),
+      list.map((f) => f.width),
+      list.map((f) => f.height),
+      list.map((f) => (f.fieldMeta == null ? null : JSON.stringify(f.fieldMeta))),
+    ],
+  )
+  return rows.sort((a, b) => a.id - b.id)
 }
 
 export async function touch(tx: Queryable, envelopeId: string): Promise<void> {

@@ -7,17 +7,28 @@ import { newId } from './ids.js'
 import { findParent, toRecipient, type RecipientRow } from './resources.js'
 import type { EnvelopeType } from './status.js'
 
+/**
+ * New recipients of an envelope, in one statement however many (rows in the order given: ids
+ * are assigned in insertion order, and the rows are inserted in that order).
+ */
 export async function insertRecipients(tx: Queryable, envelopeId: string, list: RecipientInput[]): Promise<RecipientRow[]> {
-  const rows: RecipientRow[] = []
-  for (const r of list) {
-    const [row] = await tx.query<RecipientRow>(
-      `insert into recipients (envelope_id, email, name, role, token, signing_order)
-       values ($1, $2, $3, $4, $5, $6) returning *`,
-      [envelopeId, r.email.toLowerCase(), r.name, r.role, newId.recipientToken(), r.signingOrder ?? null],
-    )
-    rows.push(row!)
-  }
-  return rows
+  if (!list.length) return []
+  const rows = await tx.query<RecipientRow>(
+    `insert into recipients (envelope_id, email, name, role, token, signing_order)
+     select $1, r.email, r.name, r.role, r.token, r.signing_order
+     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) with ordinality as r (email, name, role, token, signing_order, n)
+     order by r.n
+     returning *`,
+    [
+      envelopeId,
+      list.map((r) => r.email.toLowerCase()),
+      list.map((r) => r.name),
+      list.map((r) => r.role),
+      list.map(() => newId.recipientToken()),
+      list.map((r) => r.signingOrder ?? null),
+    ],
+  )
+  return rows.sort((a, b) => a.id - b.id)
 }
 
 export type Recipient = ReturnType<typeof toRecipient>
