@@ -64,33 +64,56 @@ async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: Copy
   if (!o.recipients) return { recipients: [], recipientIds, fieldIds }
   const sources = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [from.id])
   const order = o.firstRecipient === undefined ? null : inSigningOrder(sources).sort((a, b) => Number(b.id === o.firstRecipient) - Number(a.id === o.firstRecipient))
-  const copies: RecipientRow[] = []
-  for (const r of sources) {
-    const change = o.recipientChanges?.get(r.id)
-    const signingOrder = order ? order.indexOf(r) + 1 : r.signing_order
-    const [row] = await tx.query<RecipientRow>(
-      `insert into recipients (envelope_id, email, name, role, token, signing_order, auth_options) values ($1, $2, $3, $4, $5, $6, $7) returning *`,
-      [toId, (change?.email ?? r.email).toLowerCase(), change?.name ?? r.name, r.role, newId.recipientToken(), signingOrder, r.auth_options && JSON.stringify(r.auth_options)],
-    )
-    copies.push(row!)
-    recipientIds.set(r.id, row!.id)
-  }
+  // All recipients in one statement, then all fields in one (rows in the order given, as insertRecipients).
+  const copies = sources.length
+    ? (
+        await tx.query<RecipientRow>(
+          `insert into recipients (envelope_id, email, name, role, token, signing_order, auth_options)
+           select $1, r.email, r.name, r.role, r.token, r.signing_order, r.auth_options
+           from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[]) with ordinality as r (email, name, role, token, signing_order, auth_options, n)
+           order by r.n
+           returning *`,
+          [
+            toId,
+            sources.map((r) => (o.recipientChanges?.get(r.id)?.email ?? r.email).toLowerCase()),
+            sources.map((r) => o.recipientChanges?.get(r.id)?.name ?? r.name),
+            sources.map((r) => r.role),
+            sources.map(() => newId.recipientToken()),
+            sources.map((r) => (order ? order.indexOf(r) + 1 : r.signing_order)),
+            sources.map((r) => r.auth_options && JSON.stringify(r.auth_options)),
+          ],
+        )
+      ).sort((a, b) => a.id - b.id)
+    : []
+  sources.forEach((r, i) => recipientIds.set(r.id, copies[i]!.id))
   if (!o.fields) return { recipients: copies, recipientIds, fieldIds }
   const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [from.id])
   const issues: ApiIssue[] = []
-  for (const f of fields) {
+  const copied = fields.filter((f) => {
     const item = itemIds.get(f.envelope_item_id)!
-    if (f.page > item.pages) {
-      issues.push(issue(['files'], `The replacement for item ${f.envelope_item_id} has ${item.pages} page(s); field ${f.id} is on page ${f.page}`))
-      continue
-    }
-    const value = o.prefill?.get(f.id)
-    const [copy] = await tx.query<{ id: number }>(
+    if (f.page <= item.pages) return true
+    issues.push(issue(['files'], `The replacement for item ${f.envelope_item_id} has ${item.pages} page(s); field ${f.id} is on page ${f.page}`))
+    return false
+  })
+  throwIfIssues(issues)
+  if (copied.length) {
+    // A prefilled field is copied inserted, with its value.
+    const rows = await tx.query<{ id: number }>(
       `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta, inserted, custom_text)
-       values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) returning id`,
-      [toId, item.id, recipientIds.get(f.recipient_id), f.type, f.page, f.position_x, f.position_y, f.width, f.height, f.field_meta && JSON.stringify(f.field_meta), value !== undefined, value ?? null],
+       select $1, m.item, m.recipient, f.type, f.page, f.position_x, f.position_y, f.width, f.height, f.field_meta, m.value is not null, m.value
+       from unnest($2::int[], $3::text[], $4::int[], $5::text[]) with ordinality as m (source, item, recipient, value, n)
+       join fields f on f.id = m.source
+       order by m.n
+       returning id`,
+      [
+        toId,
+        copied.map((f) => f.id),
+        copied.map((f) => itemIds.get(f.envelope_item_id)!.id),
+        copied.map((f) => recipientIds.get(f.recipient_id)),
+        copied.map((f) => o.prefill?.get(f.id) ?? null),
+      ],
     )
-    fieldIds.set(f.id, copy!.id)
+    rows.sort((a, b) => a.id - b.id).forEach((row, i) => fieldIds.set(copied[i]!.id, row.id))
   }
   throwIfIssues(issues)
   return { recipients: copies, recipientIds, fieldIds }
