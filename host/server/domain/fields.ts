@@ -48,14 +48,20 @@ export function throwIfIssues(issues: ApiIssue[]): void {
   if (issues.length) throw badRequest(`invalid request: ${issues[0]!.path}: ${issues[0]!.message}`, issues)
 }
 
-/** New fields of an envelope, in one statement however many (rows in the order given, as insertRecipients). */
-export async function insertFields(tx: Queryable, envelopeId: string, list: FieldPlacement[]): Promise<FieldRow[]> {
+/** A field to write: its placement, and a value filled in ahead of signing (a copy's prefill). */
+export type NewField = FieldPlacement & { value?: string | null | undefined }
+
+/**
+ * New fields of an envelope, in one statement however many (rows in the order given, as
+ * insertRecipients); a field with a value is written inserted, holding it.
+ */
+export async function insertFields(tx: Queryable, envelopeId: string, list: NewField[]): Promise<FieldRow[]> {
   if (!list.length) return []
   const rows = await tx.query<FieldRow>(
-    `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta)
-     select $1, f.item, f.recipient, f.type, f.page, f.x, f.y, f.width, f.height, f.meta
-     from unnest($2::text[], $3::int[], $4::text[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::jsonb[])
-       with ordinality as f (item, recipient, type, page, x, y, width, height, meta, n)
+    `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta, inserted, custom_text)
+     select $1, f.item, f.recipient, f.type, f.page, f.x, f.y, f.width, f.height, f.meta, f.value is not null, f.value
+     from unnest($2::text[], $3::int[], $4::text[], $5::int[], $6::float8[], $7::float8[], $8::float8[], $9::float8[], $10::jsonb[], $11::text[])
+       with ordinality as f (item, recipient, type, page, x, y, width, height, meta, value, n)
      order by f.n
      returning *`,
     [
@@ -69,6 +75,7 @@ export async function insertFields(tx: Queryable, envelopeId: string, list: Fiel
       list.map((f) => f.width),
       list.map((f) => f.height),
       list.map((f) => (f.fieldMeta == null ? null : JSON.stringify(f.fieldMeta))),
+      list.map((f) => f.value ?? null),
     ],
   )
   return rows.sort((a, b) => a.id - b.id)

@@ -7,16 +7,19 @@ import { newId } from './ids.js'
 import { findParent, toRecipient, type RecipientRow } from './resources.js'
 import type { EnvelopeType } from './status.js'
 
+/** A recipient to write: as the API takes it, plus the access options a copy carries over. */
+export type NewRecipient = RecipientInput & { authOptions?: RecipientRow['auth_options'] | undefined }
+
 /**
  * New recipients of an envelope, in one statement however many (rows in the order given: ids
  * are assigned in insertion order, and the rows are inserted in that order).
  */
-export async function insertRecipients(tx: Queryable, envelopeId: string, list: RecipientInput[]): Promise<RecipientRow[]> {
+export async function insertRecipients(tx: Queryable, envelopeId: string, list: NewRecipient[]): Promise<RecipientRow[]> {
   if (!list.length) return []
   const rows = await tx.query<RecipientRow>(
-    `insert into recipients (envelope_id, email, name, role, token, signing_order)
-     select $1, r.email, r.name, r.role, r.token, r.signing_order
-     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[]) with ordinality as r (email, name, role, token, signing_order, n)
+    `insert into recipients (envelope_id, email, name, role, token, signing_order, auth_options)
+     select $1, r.email, r.name, r.role, r.token, r.signing_order, r.auth_options
+     from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[]) with ordinality as r (email, name, role, token, signing_order, auth_options, n)
      order by r.n
      returning *`,
     [
@@ -26,6 +29,7 @@ export async function insertRecipients(tx: Queryable, envelopeId: string, list: 
       list.map((r) => r.role),
       list.map(() => newId.recipientToken()),
       list.map((r) => r.signingOrder ?? null),
+      list.map((r) => (r.authOptions ? JSON.stringify(r.authOptions) : null)),
     ],
   )
   return rows.sort((a, b) => a.id - b.id)

@@ -10,9 +10,10 @@ import type { UploadedPdf } from '../api/http.js'
 import { audit, type Actor } from './audit.js'
 import { insertEnvelope, type LegacyVersion } from './envelopes.js'
 import { storedValue } from './field-values.js'
-import { throwIfIssues } from './fields.js'
+import { insertFields, throwIfIssues } from './fields.js'
 import { newId } from './ids.js'
 import { insertItems } from './items.js'
+import { insertRecipients, type NewRecipient } from './recipients.js'
 import { distribute } from './lifecycle.js'
 import { inSigningOrder } from './turns.js'
 import { findEnvelope, loadEnvelope, type AttachmentRow, type EnvelopeRow, type FieldRow, type ItemRow, type RecipientRow } from './resources.js'
@@ -64,27 +65,17 @@ async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: Copy
   if (!o.recipients) return { recipients: [], recipientIds, fieldIds }
   const sources = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [from.id])
   const order = o.firstRecipient === undefined ? null : inSigningOrder(sources).sort((a, b) => Number(b.id === o.firstRecipient) - Number(a.id === o.firstRecipient))
-  // All recipients in one statement, then all fields in one (rows in the order given, as insertRecipients).
-  const copies = sources.length
-    ? (
-        await tx.query<RecipientRow>(
-          `insert into recipients (envelope_id, email, name, role, token, signing_order, auth_options)
-           select $1, r.email, r.name, r.role, r.token, r.signing_order, r.auth_options
-           from unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::int[], $7::jsonb[]) with ordinality as r (email, name, role, token, signing_order, auth_options, n)
-           order by r.n
-           returning *`,
-          [
-            toId,
-            sources.map((r) => (o.recipientChanges?.get(r.id)?.email ?? r.email).toLowerCase()),
-            sources.map((r) => o.recipientChanges?.get(r.id)?.name ?? r.name),
-            sources.map((r) => r.role),
-            sources.map(() => newId.recipientToken()),
-            sources.map((r) => (order ? order.indexOf(r) + 1 : r.signing_order)),
-            sources.map((r) => r.auth_options && JSON.stringify(r.auth_options)),
-          ],
-        )
-      ).sort((a, b) => a.id - b.id)
-    : []
+  const copies = await insertRecipients(
+    tx,
+    toId,
+    sources.map((r) => ({
+      email: o.recipientChanges?.get(r.id)?.email ?? r.email,
+      name: o.recipientChanges?.get(r.id)?.name ?? r.name,
+      role: r.role as NewRecipient['role'],
+      signingOrder: order ? order.indexOf(r) + 1 : r.signing_order,
+      authOptions: r.auth_options,
+    })),
+  )
   sources.forEach((r, i) => recipientIds.set(r.id, copies[i]!.id))
   if (!o.fields) return { recipients: copies, recipientIds, fieldIds }
   const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [from.id])
@@ -96,26 +87,24 @@ async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: Copy
     return false
   })
   throwIfIssues(issues)
-  if (copied.length) {
-    // A prefilled field is copied inserted, with its value.
-    const rows = await tx.query<{ id: number }>(
-      `insert into fields (envelope_id, envelope_item_id, recipient_id, type, page, position_x, position_y, width, height, field_meta, inserted, custom_text)
-       select $1, m.item, m.recipient, f.type, f.page, f.position_x, f.position_y, f.width, f.height, f.field_meta, m.value is not null, m.value
-       from unnest($2::int[], $3::text[], $4::int[], $5::text[]) with ordinality as m (source, item, recipient, value, n)
-       join fields f on f.id = m.source
-       order by m.n
-       returning id`,
-      [
-        toId,
-        copied.map((f) => f.id),
-        copied.map((f) => itemIds.get(f.envelope_item_id)!.id),
-        copied.map((f) => recipientIds.get(f.recipient_id)),
-        copied.map((f) => o.prefill?.get(f.id) ?? null),
-      ],
-    )
-    rows.sort((a, b) => a.id - b.id).forEach((row, i) => fieldIds.set(copied[i]!.id, row.id))
-  }
-  throwIfIssues(issues)
+  // A prefilled field is copied inserted, with its value.
+  const rows = await insertFields(
+    tx,
+    toId,
+    copied.map((f) => ({
+      envelopeItemId: itemIds.get(f.envelope_item_id)!.id,
+      recipientId: recipientIds.get(f.recipient_id)!,
+      type: f.type,
+      page: f.page,
+      positionX: f.position_x,
+      positionY: f.position_y,
+      width: f.width,
+      height: f.height,
+      fieldMeta: f.field_meta,
+      value: o.prefill?.get(f.id),
+    })),
+  )
+  copied.forEach((f, i) => fieldIds.set(f.id, rows[i]!.id))
   return { recipients: copies, recipientIds, fieldIds }
 }
 
