@@ -12,6 +12,7 @@ import { recipientActor, type Actor, type Client } from './audit.js'
 import { recordChange } from './changes.js'
 import { throwIfIssues } from './fields.js'
 import { newId, randomId } from './ids.js'
+import { insertRecipients } from './recipients.js'
 import { complete, open } from './lifecycle.js'
 import { findEnvelope, type EnvelopeRow, type RecipientRow } from './resources.js'
 import { mustAct } from './turns.js'
@@ -56,12 +57,7 @@ export async function createDirectLink(tx: Queryable, p: Principal, input: { env
   if (await linkOf(tx, e)) throw new ApiError(400, 'DIRECT_LINK_EXISTS', `template ${e.id} has a direct link already; delete it first`)
   let recipientId = input.recipientId
   if (recipientId === undefined) {
-    const [r] = await tx.query<{ id: number }>(`insert into recipients (envelope_id, email, name, role, token) values ($1, $2, $3, 'SIGNER', $4) returning id`, [
-      e.id,
-      PLACEHOLDER_RECIPIENT.email,
-      PLACEHOLDER_RECIPIENT.name,
-      newId.recipientToken(),
-    ])
+    const [r] = await insertRecipients(tx, e.id, [{ ...PLACEHOLDER_RECIPIENT, role: 'SIGNER' }])
     recipientId = r!.id
   } else {
     const [r] = await tx.query<RecipientRow>('select * from recipients where id = $1 and envelope_id = $2', [recipientId, e.id])
