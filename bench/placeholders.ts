@@ -1,5 +1,5 @@
 /**
- * Placeholder search (host/server/pdf/placeholders.ts) over PDFs of 100 and 500 text pages, the
+ * Placeholder search (host/server/pdf/text.ts, what placeholders.ts calls) over PDFs of 100 and 500 text pages, the
  * placeholder on the last page, each in a fresh process (cold: the PDF library is loaded by the
  * search, as on a host's first placeholder request). Target: 100 pages <= 1 s, 500 pages linear.
  *   npx tsx bench/placeholders.ts
@@ -28,8 +28,8 @@ async function textPdf(pages: number): Promise<Uint8Array> {
 if (process.argv[2] === '--child') {
   const bytes = new Uint8Array(await readFile(process.argv[3]!))
   const t0 = performance.now()
-  const { findPlaceholders } = await import('../host/server/pdf/placeholders.js')
-  const hits = await findPlaceholders(bytes, ['{{signature}}'])
+  const { findTexts } = await import('../host/server/pdf/text.js')
+  const hits = await findTexts(bytes, ['{{signature}}'])
   const ms = performance.now() - t0
   process.stdout.write(JSON.stringify({ ms, hits: hits.get('{{signature}}')?.length ?? 0 }))
 } else {

@@ -1,3 +1,4 @@
+import { PDFDocument, rgb } from 'pdf-lib'
 import type { Queryable } from '../db/index.js'
 import { issue, type ApiIssue } from '../errors.js'
 import type { FieldPlacement } from '../domain/fields.js'
@@ -14,12 +15,6 @@ export interface PlaceholderEntry {
   matchAll?: boolean | undefined
   fieldMeta?: Record<string, unknown> | null | undefined
 }
-
-/**
- * Every occurrence of each text, parsing the PDF once for all of them (pages in order, runs in
- * order within a page), in the PDF worker thread (text.ts).
- */
-export const findPlaceholders = findTexts
 
 /**
  * Places placeholder-form fields where their text occurs (first occurrence, or all with matchAll),
@@ -44,7 +39,7 @@ export async function placeFromPlaceholders(
     const [row] = await tx.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [item.document_data_id])
     cache.set(item.id, new Uint8Array(row!.bytes))
     const texts = [...new Set(entries.filter((x) => itemOf(x.value) === item).map((x) => x.value.placeholder))]
-    searched.set(item.id, await findPlaceholders(cache.get(item.id)!, texts))
+    searched.set(item.id, await findTexts(cache.get(item.id)!, texts))
   }
   for (const { index, value: v } of entries) {
     const item = itemOf(v)
@@ -82,8 +77,6 @@ export async function placeFromPlaceholders(
     }
   }
   if (issues.length) return { fields, issues }
-  // Loaded here, not at import: a search alone does not wait for it.
-  const { PDFDocument, rgb } = await import('pdf-lib')
   for (const [itemId, hits] of whiteouts) {
     const doc = await PDFDocument.load(cache.get(itemId)!, { updateMetadata: false })
     for (const h of hits) {
