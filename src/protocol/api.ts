@@ -250,7 +250,6 @@ export interface AuditLogPage {
   totalPages: number
 }
 
-/** A webhook endpoint of the team (host-specific configuration; see host/README.md). */
 /** The calling team (an extension of our host). */
 export interface Team {
   id: string
@@ -261,6 +260,7 @@ export interface Team {
   embedOrigins: string[] | null
 }
 
+/** A webhook endpoint of the team (host-specific configuration; see host/README.md). */
 export interface Webhook {
   id: string
   url: string
