@@ -24,6 +24,7 @@ interface Task {
   message: Record<string, unknown>
   transfer: ArrayBuffer[]
   timeoutMs: number | undefined
+  failure: ((why: string) => Error) | undefined
   resolve: (result: unknown) => void
   reject: (err: Error) => void
 }
@@ -53,16 +54,16 @@ export class WorkerPool {
   constructor(
     private readonly url: URL,
     readonly limits: PoolLimits,
-    /** The error a task gets when its thread dies or overruns (e.g. 400 INVALID_PDF: the input is to blame). */
+    /** The error a task gets when its thread dies or overruns (e.g. 400 INVALID_PDF: the input is to blame); a task may name its own. */
     private readonly failure: (why: string) => Error,
   ) {}
 
-  run<T>(message: Record<string, unknown>, options: { transfer?: ArrayBuffer[]; timeoutMs?: number } = {}): Promise<T> {
+  run<T>(message: Record<string, unknown>, options: { transfer?: ArrayBuffer[]; timeoutMs?: number; failure?: (why: string) => Error } = {}): Promise<T> {
     if (this.queue.length >= this.limits.queue) {
       return Promise.reject(new ApiError(503, 'BUSY', 'the server is busy with other documents; try again shortly', undefined, { 'Retry-After': '5' }))
     }
     return new Promise<T>((resolve, reject) => {
-      this.queue.push({ message, transfer: options.transfer ?? [], timeoutMs: options.timeoutMs, resolve: resolve as (r: unknown) => void, reject })
+      this.queue.push({ message, transfer: options.transfer ?? [], timeoutMs: options.timeoutMs, failure: options.failure, resolve: resolve as (r: unknown) => void, reject })
       this.pump()
     })
   }
@@ -102,10 +103,11 @@ export class WorkerPool {
     slot.current = null
     if (held) {
       clearTimeout(held.timer)
-      held.task.reject(this.failure(why))
+      held.task.reject((held.task.failure ?? this.failure)(why))
     }
     // A thread that died while loading fails the task waiting for it rather than retrying forever.
-    if (!slot.ready) this.queue.shift()?.reject(this.failure('the worker did not start'))
+    const waiting = slot.ready ? undefined : this.queue.shift()
+    waiting?.reject((waiting.failure ?? this.failure)('the worker did not start'))
     this.pump()
   }
 
