@@ -1,5 +1,7 @@
 import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, PDFString, PDFHexString, type PDFDocument, type PDFObject } from 'pdf-lib'
 
+/** Actions that run code, open files or send data: any dictionary of one of these kinds, referenced or not, stops being an action. */
+const ACTIVE_ACTIONS = new Set(['JavaScript', 'Launch', 'ImportData', 'SubmitForm', 'GoToE', 'GoToR', 'Rendition', 'RichMediaExecute', 'Sound', 'Movie'])
 /** Actions a reader may run from a link or bookmark without running code or opening anything but a page or a web address. */
 const SAFE_ACTIONS = new Set(['GoTo', 'URI', 'Named'])
 const name = (n: string) => PDFName.of(n)
@@ -34,6 +36,8 @@ export function stripActiveContent(doc: PDFDocument): string[] {
     for (const key of ['AA', 'JS']) if (dict.has(name(key))) dict.delete(name(key)), removed.add(key)
     // An action's chained actions (an outline item's /Next is its sibling, and stays).
     if (dict.has(name('S')) && dict.has(name('Next'))) dict.delete(name('Next')), removed.add('Next')
+    const kind = dict.lookup(name('S'))
+    if (kind instanceof PDFName && ACTIVE_ACTIONS.has(kind.decodeText())) dict.delete(name('S')), removed.add(kind.decodeText())
     const action = dict.lookup(name('A'))
     if (action instanceof PDFDict && !isSafeAction(action)) dict.delete(name('A')), removed.add('A')
     if (dict.lookup(name('Subtype')) === name('FileAttachment') && dict.has(name('FS'))) dict.delete(name('FS')), removed.add('FileAttachment')

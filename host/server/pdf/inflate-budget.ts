@@ -75,7 +75,7 @@ export function decodeEveryStream(doc: PDFDocument): string | null {
     const names = filter instanceof PDFName ? [filter] : filter instanceof PDFArray ? filter.asArray() : []
     const chain: string[] = names.map((n) => (n instanceof PDFName ? n.decodeText() : '?'))
     const upTo = chain.findIndex((n) => !DECODED.has(n))
-    if (upTo !== -1 && !IMAGE_FILTERS.has(chain[upTo]!)) return `a stream has the filter ${chain[upTo]}, which is not supported`
+    if (upTo !== -1 && !IMAGE_FILTERS.has(chain[upTo]!)) return `a stream has the filter /${chain[upTo]}, which is not supported`
     if (upTo === 0) continue
     let stream = object
     if (upTo > 0) {

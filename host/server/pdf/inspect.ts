@@ -50,5 +50,6 @@ export async function inspectHere(bytes: Uint8Array, name: string): Promise<Insp
   }
   if (pageCount < 1) throw invalidPdf(name, 'it has no pages')
   const removed = stripActiveContent(doc)
-  return { pageCount, removed, bytes: removed.length ? await doc.save({ updateFieldAppearances: false }) : bytes }
+  // Without object streams: every dictionary of the stored file stays readable as it is.
+  return { pageCount, removed, bytes: removed.length ? await doc.save({ updateFieldAppearances: false, useObjectStreams: false }) : bytes }
 }
