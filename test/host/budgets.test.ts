@@ -114,7 +114,7 @@ describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
     doc.catalog.set(PDFName.of('Names'), ctx.obj({ JavaScript: ctx.obj({ Names: [PDFString.of('x'), ctx.register(js('app.alert("names")'))] }), EmbeddedFiles: ctx.obj({ Names: [] }) }))
     const page = doc.getPage(0)
     page.node.set(PDFName.of('AA'), ctx.obj({ O: js('app.alert("page")') }))
-    const annotation = (action: object) => ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 10, 10], A: ctx.obj(action) }))
+    const annotation = (action: Record<string, any>) => ctx.register(ctx.obj({ Type: 'Annot', Subtype: 'Link', Rect: [0, 0, 10, 10], A: ctx.obj(action) }))
     const field = ctx.register(ctx.obj({ FT: 'Tx', T: PDFString.of('f'), Type: 'Annot', Subtype: 'Widget', Rect: [0, 0, 10, 10], AA: ctx.obj({ K: js('app.alert("key")') }) }))
     page.node.set(PDFName.of('Annots'), ctx.obj([
       annotation({ S: 'JavaScript', JS: PDFString.of('app.alert("link")') }),

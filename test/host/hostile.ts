@@ -196,6 +196,7 @@ export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
   const bomb4g = deflateSync(zerosDeflated(4096))
   const thousands = await PDFDocument.create()
   for (let i = 0; i < 3000; i++) thousands.addPage([200, 200])
+  const bypasses = meterBypasses(1024)
   return {
     empty: new Uint8Array(0),
     'header only': Buffer.from('%PDF-1.7\n%%EOF\n'),
@@ -218,6 +219,9 @@ export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
     'zip bomb (filter chain)': rawPdf([CATALOG, PAGES, PAGE, stream('/Filter [/FlateDecode /FlateDecode]', bomb4g)]),
     // 1 GiB of zeros behind about 1 MB of LZW, as an object stream: PDF parsers decode those on load.
     'lzw bomb (object stream)': rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), stream('/Type /ObjStm /N 1 /First 4 /Filter /LZWDecode', zerosLzw(1024))]),
+    // Two that went past the old keyword meter (meterBypasses has them all): a dictionary that lies, a stream within a stream.
+    'zip bomb (object stream that says it is an image)': bypasses['object stream that says it is an image']!,
+    'zip bomb (stream nested in an object stream)': bypasses['stream nested in an object stream']!,
     'png named pdf': Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
   }
 }
