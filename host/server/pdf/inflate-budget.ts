@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module'
-import { decodePDFRawStream, PDFArray, PDFName, PDFRawStream, type PDFDocument } from 'pdf-lib'
+import { constants, inflateSync } from 'node:zlib'
+import { PDFArray, PDFDict, PDFName, PDFRawStream, type PDFDocument } from 'pdf-lib'
 
 /**
  * Most bytes pdf-lib's decoders may produce for one file, all streams together (intermediate
@@ -15,28 +16,74 @@ export class InflateBudgetExceeded extends Error {
   }
 }
 
-// Every pdf-lib decoder (Flate, LZW, ASCII85, ASCIIHex, RunLength) grows its output through
-// DecodeStream.ensureBuffer: metering there counts whatever pdf-lib inflates, object streams on
-// load included, whatever the stream's dictionary or line endings say. The host imports pdf-lib's
-// CommonJS build (its package `main`), so this is the class its parser uses.
-const { default: DecodeStream } = createRequire(import.meta.url)('pdf-lib/cjs/core/streams/DecodeStream.js') as {
+// pdf-lib decodes every stream it reads (object streams on load, cross-reference streams, embedded
+// pages) through the module export `decodePDFRawStream`, looked up at each call: replacing it
+// routes all of them through one metered decoder, whatever the stream's dictionary or line ends
+// say. Flate is inflated natively, stopping at the budget; the other filters, and Flate data that
+// is corrupt (pdf-lib then keeps what came out before), go through pdf-lib's own decoders, whose
+// output grows through DecodeStream.ensureBuffer, metered too. The host imports pdf-lib's CommonJS
+// build (its package `main`), so these are the modules its parser uses.
+const load = createRequire(import.meta.url)
+const decodeModule = load('pdf-lib/cjs/core/streams/decode.js') as { decodePDFRawStream: (s: PDFRawStream) => { decode(): Uint8Array } }
+const { default: DecodeStream } = load('pdf-lib/cjs/core/streams/DecodeStream.js') as {
   default: { prototype: { ensureBuffer(this: object, requested: number): Uint8Array } }
 }
 let meter: { left: number; exceeded: boolean } | null = null
+
+/** Takes `n` bytes from the running budget; past it the budget stays spent (pdf-lib's parser may catch the error and read on; the caller checks). */
+function charge(n: number) {
+  if (!meter) return
+  meter.left -= n
+  if (meter.left < 0) meter.exceeded = true
+  if (meter.exceeded) throw new InflateBudgetExceeded()
+}
+
 const charged = new WeakMap<object, number>()
 const ensureBuffer = DecodeStream.prototype.ensureBuffer
 DecodeStream.prototype.ensureBuffer = function (requested) {
-  if (meter) {
-    const before = charged.get(this) ?? 0
-    if (requested > before) {
-      charged.set(this, requested)
-      meter.left -= requested - before
-      // Sticky: pdf-lib's parser may catch the error and read on; the caller checks `exceeded`.
-      if (meter.left < 0) meter.exceeded = true
-    }
-    if (meter.exceeded) throw new InflateBudgetExceeded()
+  const before = charged.get(this) ?? 0
+  if (meter && requested > before) {
+    charged.set(this, requested)
+    charge(requested - before)
   }
   return ensureBuffer.call(this, requested)
+}
+
+const pdfLibDecode = decodeModule.decodePDFRawStream
+decodeModule.decodePDFRawStream = function meteredDecode(stream) {
+  if (!meter) return pdfLibDecode(stream)
+  const filter = stream.dict.lookup(PDFName.of('Filter'))
+  const filters = filter instanceof PDFArray ? filter.asArray() : [filter]
+  // One filter at a time, so that each Flate step can be native.
+  let data = stream.contents
+  filters.forEach((f, i) => {
+    if (!f) return
+    if (f === PDFName.of('FlateDecode')) {
+      const out = inflateWithin(data)
+      if (out) return (data = out)
+    }
+    const parms = stream.dict.lookup(PDFName.of('DecodeParms'))
+    const one = PDFDict.withContext(stream.dict.context)
+    one.set(PDFName.of('Filter'), f)
+    const parm = parms instanceof PDFArray ? parms.get(i) : parms
+    if (parm) one.set(PDFName.of('DecodeParms'), parm)
+    data = pdfLibDecode(PDFRawStream.of(one, data)).decode()
+  })
+  return { decode: () => data }
+}
+
+/** Flate data inflated natively within the budget (charged), or null when it is corrupt. */
+function inflateWithin(data: Uint8Array): Uint8Array | null {
+  let out: Buffer
+  try {
+    // A truncated stream gives what it holds, as pdf-lib's decoder does.
+    out = inflateSync(data, { maxOutputLength: Math.max(1, meter!.left + 1), finishFlush: constants.Z_SYNC_FLUSH })
+  } catch (err) {
+    if (err instanceof RangeError) charge(meter!.left + 1)
+    return null
+  }
+  charge(out.length)
+  return new Uint8Array(out.buffer, out.byteOffset, out.length)
 }
 
 /**
@@ -85,7 +132,7 @@ export function decodeEveryStream(doc: PDFDocument): string | null {
       stream = PDFRawStream.of(dict, object.contents)
     }
     try {
-      decodePDFRawStream(stream).decode()
+      decodeModule.decodePDFRawStream(stream).decode()
     } catch (err) {
       if (err instanceof InflateBudgetExceeded) throw err
       // Corrupt data: what came out before it was counted; readers stop there too.
