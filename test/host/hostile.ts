@@ -48,10 +48,12 @@ export function rawPdf(bodies: (string | Buffer)[], opts: { trailer?: string; xr
   return Buffer.concat(parts)
 }
 
-const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'
-const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
-const PAGE = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'
-const stream = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')])
+/** Object bodies of a one-page PDF whose page's content is object 4. */
+export const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'
+export const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
+export const PAGE = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'
+/** A stream object's body. */
+export const stream = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')])
 
 /**
  * A zlib stream of `mib` MiB of zeros, built from one compressed MiB repeated: a full flush makes

@@ -3,12 +3,9 @@ import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { MAX_INFLATED_BYTES } from '../../host/server/pdf/inflate-budget.js'
 import { inspectPdf } from '../../host/server/pdf/inspect.js'
-import { lzwEncode, meterBypasses, rawPdf, zerosDeflated } from './hostile.js'
+import { CATALOG, lzwEncode, meterBypasses, PAGE, PAGES, rawPdf, stream, zerosDeflated } from './hostile.js'
 
-const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'
-const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
-const PAGE = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'
-const body = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')])
+const body = stream
 const onePage = (...extra: Buffer[]) => rawPdf([CATALOG, PAGES, PAGE, ...extra])
 const tooBig = { status: 400, code: 'INVALID_PDF', message: expect.stringContaining(`inflate to more than ${MAX_INFLATED_BYTES / 1024 / 1024} MiB`) }
 
