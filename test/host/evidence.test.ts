@@ -8,7 +8,8 @@
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { pdfText } from '../support/pdf-signature.js'
-import { api, form, makePdf, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { drivenClock } from '../../host/server/jobs/clock.js'
+import { api, form, makePdf, sealed, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
 const WORDS = ['{{a}}', '{{b}}', 'unlimited', '{{c}}']
@@ -122,6 +123,54 @@ describe.each(VARIANTS)('immutable evidence on $variant', ({ variant, skip }) =>
     const sealed = await c.get(`/envelope/item/${doc.envelopeItems[0].id}/download?version=signed`)
     expect(sealed.status).toBe(200)
     expect((await pdfText(sealed.body)).join('').replace(/\s+/g, '')).toContain(before)
+  })
+
+  it.skipIf(skip)('sealing runs after the last action commits; a failure is in the audit log, retried, and never certifies other bytes', async () => {
+    // Its own host: no background workers, a driven clock, two attempts one minute apart.
+    const clock = drivenClock()
+    const own = await startTestHost(variant, { clock, queueConcurrency: 0, retryMaxAttempts: 2, retryBaseMs: 60_000, retryFactor: 1, retryMaxMs: 60_000 })
+    try {
+      const c = api(own.apiUrl, (await own.createApiToken({ name: 'tests' })).token)
+      const signer = { email: 'a@example.com', name: 'A', role: 'SIGNER', fields: [{ ...box, type: 'SIGNATURE', positionX: 10, positionY: 80 }] }
+      const made = await ok(c.post('/envelope/create', form({ type: 'DOCUMENT', title: 'Deal', recipients: [signer] }, [{ bytes: await pdf(1, 'deal'), name: 'deal.pdf' }])), 'create')
+      await ok(c.post('/envelope/distribute', { envelopeId: made.id }), 'distribute')
+      const doc = (await c.get(`/envelope/${made.id}`)).body
+      const item = doc.envelopeItems[0]
+      const original = (await c.get(`/envelope/item/${item.id}/download`)).body as Uint8Array
+      const done = await api(`${own.url}/api/signing`, `Bearer ${doc.recipients[0].token}`).post('/complete', { fields: doc.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) })
+      expect(done.body.status).toBe('COMPLETED')
+      const types = async () => (await c.get(`/envelope/${made.id}/audit-log?perPage=100`)).body.data.map((a: any) => a.type)
+      const events = async () => (await own.db.query<{ event: string }>('select event from events where envelope_id = $1', [made.id])).map((x) => x.event)
+      expect(await types()).toContain('DOCUMENT_COMPLETED')
+      expect(await events()).not.toContain('DOCUMENT_COMPLETED')
+
+      // Someone with the database's own rights rewrites the file behind the service's back.
+      const swap = async (bytes: Uint8Array) => {
+        await own.db.exec('alter table document_data disable trigger document_data_immutable')
+        await own.db.query('update document_data set bytes = $2 where id = $1', [item.documentDataId, bytes])
+        await own.db.exec('alter table document_data enable trigger document_data_immutable')
+      }
+      await swap(await pdf(1, 'forged'))
+      await own.queue.drain()
+      const failed = (await c.get(`/envelope/${made.id}/audit-log?perPage=100`)).body.data.filter((a: any) => a.type === 'DOCUMENT_SEALING_FAILED')
+      expect(failed).toEqual([expect.objectContaining({ data: expect.objectContaining({ attempt: 1, final: false, error: expect.stringContaining('not the file that was sent') }) })])
+      const waiting = await c.get(`/envelope/item/${item.id}/download?version=signed`)
+      expect(waiting.status).toBe(409)
+      expect(waiting.body).toEqual({ message: expect.stringContaining('being sealed'), code: 'DOCUMENT_SEALING' })
+      expect(waiting.headers.get('retry-after')).toBe('2')
+      expect(await events()).not.toContain('DOCUMENT_COMPLETED')
+
+      // Put back, the retry a minute later seals the file that was sent, and announces it.
+      await swap(original)
+      clock.advance(61_000)
+      await sealed(own, made.id)
+      expect(await events()).toContain('DOCUMENT_COMPLETED')
+      const signed = await c.get(`/envelope/item/${item.id}/download?version=signed`)
+      expect(signed.status).toBe(200)
+      expect((await pdfText(signed.body)).join('').replace(/\s+/g, '')).toContain(sha(original))
+    } finally {
+      await own.stop()
+    }
   })
 
   for (const seed of [1, 2, 3]) {
