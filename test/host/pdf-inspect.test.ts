@@ -1,9 +1,10 @@
+import { randomBytes } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
-import { MAX_INFLATED_BYTES } from '../../host/server/pdf/inflate-budget.js'
+import { lzwDecode, MAX_INFLATED_BYTES } from '../../host/server/pdf/inflate-budget.js'
 import { inspectPdf } from '../../host/server/pdf/inspect.js'
-import { CATALOG, lzwEncode, meterBypasses, PAGE, PAGES, rawPdf, stream, zerosDeflated } from './hostile.js'
+import { CATALOG, lzwEncode, meterBypasses, PAGE, PAGES, rawPdf, stream, zerosDeflated, zerosLzw } from './hostile.js'
 
 const body = stream
 const onePage = (...extra: Buffer[]) => rawPdf([CATALOG, PAGES, PAGE, ...extra])
@@ -44,5 +45,33 @@ describe('every stream is decoded within one inflation budget, whatever its dict
     const pdf = onePage(body('/Filter /Fl', deflateSync(Buffer.from('BT ET'))))
     await expect(inspectPdf(pdf, 'abbreviated.pdf')).rejects.toMatchObject({ status: 400, code: 'INVALID_PDF', message: expect.stringContaining('/Fl') })
     expect((await PDFDocument.load(pdf)).getPageCount()).toBe(1)
+  })
+})
+
+/** pdf-lib's own LZW decoder, to check the host's against. */
+async function pdfLibLzw(data: Uint8Array): Promise<Uint8Array> {
+  // CommonJS modules with `exports.default`: the class is one or two `default`s deep depending on the loader's interop.
+  const pick = <T>(m: unknown): T => { const d = (m as { default: T & { default?: T } }).default; return d.default ?? d }
+  type Decoder = new (s: unknown, maybeLength?: number, earlyChange?: number) => { getBytes(): Uint8Array }
+  const LZWStream = pick<Decoder>(await import('pdf-lib/cjs/core/streams/LZWStream.js'))
+  const Stream = pick<new (b: Uint8Array) => unknown>(await import('pdf-lib/cjs/core/streams/Stream.js'))
+  return new LZWStream(new Stream(data), undefined, 1).getBytes()
+}
+
+describe('the LZW decoder the budget runs', () => {
+  it('decodes exactly what pdf-lib decodes; cut short, what came out before', async () => {
+    const text = Buffer.from('BT /F1 12 Tf 72 712 Td (TOBEORNOTTOBEORTOBEORNOT) Tj ET\n'.repeat(400))
+    const samples = [text, Buffer.alloc(50_000), randomBytes(30_000), Buffer.concat([randomBytes(5_000), Buffer.alloc(20_000, 7), text])]
+    for (const data of samples) {
+      const encoded = lzwEncode(data)
+      expect(Buffer.from(lzwDecode(encoded)).equals(data)).toBe(true)
+      expect(Buffer.from(await pdfLibLzw(encoded)).equals(data)).toBe(true)
+      // Cut short: what came out before (pdf-lib's reads a few junk codes past the end).
+      const cut = encoded.subarray(0, encoded.length >> 1)
+      const mine = Buffer.from(lzwDecode(cut))
+      expect(mine.length).toBeGreaterThan(0)
+      expect(Buffer.from(await pdfLibLzw(cut)).subarray(0, mine.length).equals(mine)).toBe(true)
+    }
+    expect(Buffer.from(lzwDecode(zerosLzw(1))).equals(Buffer.from(await pdfLibLzw(zerosLzw(1))))).toBe(true)
   })
 })

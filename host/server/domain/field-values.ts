@@ -2,7 +2,7 @@ import { TZDate } from '@date-fns/tz'
 import { format } from 'date-fns'
 import { de, enUS, fr } from 'date-fns/locale'
 import { SIGNATURE_FIELD_TYPES, type SigningFieldValue } from '../../../src/protocol/index.js'
-import { issue, type ApiIssue } from '../errors.js'
+import { ApiError, issue, type ApiIssue } from '../errors.js'
 import { MAX_PNG_PIXELS, readPngHeader } from '../images/png.js'
 import { MAX_SIGNATURE_BYTES } from '../images/signature.js'
 import { runHeavy } from '../workers/heavy.js'
@@ -79,24 +79,38 @@ export function storedValue(f: Pick<FieldRow, 'type' | 'field_meta'>, value: Sig
  */
 export async function normalizePictures<T extends { fields: { id: number; value: SigningFieldValue }[] }>(input: T): Promise<T> {
   const issues: ApiIssue[] = []
-  const fields = await Promise.all(
-    input.fields.map(async (f, i) => {
-      const m = typeof f.value === 'string' ? PNG_URL.exec(f.value) : null
-      if (!m) return f // storedValue judges anything else
-      const refuse = (why: string) => (issues.push(issue(['fields', i, 'value'], `The signature image cannot be used: ${why}`)), f)
-      const bytes = Buffer.from(m[1]!, 'base64')
-      if (bytes.byteLength > MAX_SIGNATURE_BYTES) return refuse(`it exceeds ${MAX_SIGNATURE_BYTES} bytes`)
-      // Before any thread decodes it: what it says it holds.
-      const header = readPngHeader(bytes)
-      if (typeof header === 'string') return refuse(`the image is ${header}`)
-      if (header.width * header.height > MAX_PNG_PIXELS) return refuse(`the image is ${header.width} x ${header.height} pixels; at most ${MAX_PNG_PIXELS.toLocaleString('en')} pixels are accepted`)
-      const done = await runHeavy('signature', { png: bytes }, { failure: (why) => new Error(why) }).catch((err: Error) => ({ refused: err.message }))
-      if ('refused' in done) return refuse(done.refused)
-      return { ...f, value: `data:image/png;base64,${Buffer.from(done.png).toString('base64')}` }
-    }),
-  )
+  // One decode per distinct picture (initials repeated on every page are one), one at a time.
+  const done = new Map<string, { png: string } | { refused: string }>()
+  const fields: T['fields'] = []
+  for (const [i, f] of input.fields.entries()) {
+    const m = typeof f.value === 'string' ? PNG_URL.exec(f.value) : null
+    if (!m) {
+      fields.push(f) // storedValue judges anything else
+      continue
+    }
+    let result = done.get(m[1]!)
+    if (!result) done.set(m[1]!, (result = await normalizePicture(Buffer.from(m[1]!, 'base64'))))
+    if ('refused' in result) issues.push(issue(['fields', i, 'value'], `The signature image cannot be used: ${result.refused}`))
+    fields.push('png' in result ? { ...f, value: `data:image/png;base64,${result.png}` } : f)
+  }
   throwIfIssues(issues)
   return { ...input, fields }
+}
+
+async function normalizePicture(bytes: Buffer): Promise<{ png: string } | { refused: string }> {
+  if (bytes.byteLength > MAX_SIGNATURE_BYTES) return { refused: `it exceeds ${MAX_SIGNATURE_BYTES} bytes` }
+  // Before any thread decodes it: what it says it holds.
+  const header = readPngHeader(bytes)
+  if (typeof header === 'string') return { refused: `the image is ${header}` }
+  if (header.width * header.height > MAX_PNG_PIXELS) {
+    return { refused: `the image is ${header.width} x ${header.height} pixels; at most ${MAX_PNG_PIXELS.toLocaleString('en')} pixels are accepted` }
+  }
+  // A thread that died or overran on it refuses the picture; a full queue (503) stays what it is.
+  const done = await runHeavy('signature', { png: bytes }, { failure: (why) => new Error(why) }).catch((err: Error) => {
+    if (err instanceof ApiError) throw err
+    return { refused: err.message }
+  })
+  return 'refused' in done ? done : { png: Buffer.from(done.png).toString('base64') }
 }
 
 const LOCALES = { en: enUS, de, fr } as Record<string, typeof enUS>

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module'
 import { constants, inflateSync } from 'node:zlib'
-import { PDFArray, PDFDict, PDFName, PDFRawStream, type PDFDocument } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, type PDFDocument } from 'pdf-lib'
 
 /**
  * Most bytes pdf-lib's decoders may produce for one file, all streams together (intermediate
@@ -32,7 +32,7 @@ let meter: { left: number; exceeded: boolean } | null = null
 
 /** Takes `n` bytes from the running budget; past it the budget stays spent (pdf-lib's parser may catch the error and read on; the caller checks). */
 function charge(n: number) {
-  if (!meter) return
+  if (!meter) return // outside a metered work (a test calling a decoder directly)
   meter.left -= n
   if (meter.left < 0) meter.exceeded = true
   if (meter.exceeded) throw new InflateBudgetExceeded()
@@ -58,18 +58,82 @@ decodeModule.decodePDFRawStream = function meteredDecode(stream) {
   let data = stream.contents
   filters.forEach((f, i) => {
     if (!f) return
+    const parms = stream.dict.lookup(PDFName.of('DecodeParms'))
+    const parm = parms instanceof PDFArray ? parms.lookup(i) : parms
     if (f === PDFName.of('FlateDecode')) {
       const out = inflateWithin(data)
       if (out) return (data = out)
     }
-    const parms = stream.dict.lookup(PDFName.of('DecodeParms'))
+    if (f === PDFName.of('LZWDecode')) {
+      const early = parm instanceof PDFDict ? parm.lookup(PDFName.of('EarlyChange')) : undefined
+      return (data = lzwDecode(data, early instanceof PDFNumber && early.asNumber() === 0 ? 0 : 1))
+    }
     const one = PDFDict.withContext(stream.dict.context)
     one.set(PDFName.of('Filter'), f)
-    const parm = parms instanceof PDFArray ? parms.get(i) : parms
     if (parm) one.set(PDFName.of('DecodeParms'), parm)
     data = pdfLibDecode(PDFRawStream.of(one, data)).decode()
   })
   return { decode: () => data }
+}
+
+/**
+ * An LZWDecode stream decoded (PDF 32000-1, 7.4.4) as pdf-lib's decoder does, but in one pass over
+ * typed arrays and charging each string against the running budget before writing it (pdf-lib's
+ * own is several times slower on long strings). Corrupt data: what came out before.
+ */
+export function lzwDecode(data: Uint8Array, earlyChange: 0 | 1 = 1): Uint8Array {
+  // Every string is a run of the output already written: an entry is where its string last came
+  // out and its length (the string before it plus the first byte of the next, which follows it).
+  const at = new Int32Array(4096)
+  const lengths = new Uint16Array(4096)
+  let out = new Uint8Array(Math.max(1024, data.length * 2))
+  let n = 0
+  let bits = 0
+  let held = 0
+  let width = 9
+  let next = 258
+  let previous = -1 // the last code out; -1 right after a clear
+  for (let i = 0; i < data.length; i++) {
+    bits = ((bits << 8) | data[i]!) & 0xfffff
+    held += 8
+    while (held >= width) {
+      held -= width
+      const code = (bits >>> held) & ((1 << width) - 1)
+      if (code === 256) {
+        width = 9
+        next = 258
+        previous = -1
+        continue
+      }
+      if (code === 257) return out.subarray(0, n)
+      // A code not yet defined is only valid as the next one (the string before plus its first byte).
+      const length = code < 256 ? 1 : code < next ? lengths[code]! : code === next && previous >= 0 ? lengths[previous]! + 1 : 0
+      if (!length) return out.subarray(0, n)
+      charge(length)
+      if (n + length > out.length) {
+        const grown = new Uint8Array(Math.max(out.length * 2, n + length))
+        grown.set(out.subarray(0, n))
+        out = grown
+      }
+      if (code < 256) out[n] = code
+      else if (code < next) out.copyWithin(n, at[code]!, at[code]! + length)
+      else {
+        out.copyWithin(n, at[previous]!, at[previous]! + length - 1)
+        out[n + length - 1] = out[n]!
+      }
+      if (previous >= 0 && next < 4096) {
+        at[next] = at[previous]!
+        lengths[next] = lengths[previous]! + 1
+        next++
+        if (next + earlyChange >= 1 << width && width < 12) width++
+      }
+      at[code] = n
+      lengths[code] = length
+      n += length
+      previous = code
+    }
+  }
+  return out.subarray(0, n)
 }
 
 /** Flate data inflated natively within the budget (charged), or null when it is corrupt. */

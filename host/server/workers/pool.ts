@@ -112,7 +112,7 @@ export class WorkerPool {
   }
 
   private pump() {
-    for (const slot of this.slots) if (!slot.current) slot.worker.unref() // idle: never keep the process alive
+    for (const slot of this.slots) if (slot.ready && !slot.current) slot.worker.unref() // idle: never keep the process alive
     while (this.queue.length) {
       const slot = this.slots.find((s) => s.ready && !s.current)
       if (!slot) {
