@@ -4,7 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate, tokenFromHeader, type Principal } from './auth/principal.js'
 import { addressKey } from './api/rate-limit.js'
-import { ApiError } from './errors.js'
+import { ApiError, UnknownLinkError } from './errors.js'
 import { adminRoutes } from './api/admin.js'
 import { attachmentRoutes } from './api/attachment.js'
 import { deprecatedRoutes, deprecation } from './api/deprecated.js'
@@ -125,10 +125,12 @@ function signingApi(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   r.use('*', bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large') } }))
   // Fair use per recipient (or link) token as presented; without one, per address.
+  // A token that names nothing counts by address too, so guessing tokens is limited as on the API.
   r.use('*', async (c, next) => {
     const token = tokenFromHeader(c.req.header('authorization'))
     ctx.rateLimit.hit(c, token ? `recipient:${token}` : addressKey(c))
     await next()
+    if (token && c.error instanceof UnknownLinkError) ctx.rateLimit.hit(c, addressKey(c))
   })
   r.route('/', signingRoutes(ctx))
   return r
