@@ -5,7 +5,7 @@
  * any other. The team manages the link (create, toggle, delete); the signing pages use it.
  */
 import type { DirectCompleteRequest, DirectSigningResult } from '../../../src/protocol/index.js'
-import type { Principal } from '../auth/principal.js'
+import { assertMayPublish, type Principal } from '../auth/principal.js'
 import { iso, type Queryable } from '../db/index.js'
 import { ApiError, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { recipientActor, type Actor, type Client } from './audit.js'
@@ -43,6 +43,7 @@ export type DirectLink = ReturnType<typeof toDirectLink>
 export const PLACEHOLDER_RECIPIENT = { email: 'direct.link@recipient.invalid', name: 'Direct link recipient' }
 
 async function templateOf(tx: Queryable, p: Principal, envelopeId: string): Promise<EnvelopeRow> {
+  assertMayPublish(p)
   const e = await findEnvelope(tx, p, envelopeId, true)
   if (e.type !== 'TEMPLATE') throw new ApiError(400, 'NOT_A_TEMPLATE', `${e.id} is a document; only a template has a direct link`)
   return e
