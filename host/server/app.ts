@@ -1,4 +1,3 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -34,22 +33,6 @@ const PREFLIGHT = {
 /** API v1 also takes PATCH and DELETE. */
 const V1_PREFLIGHT = { ...PREFLIGHT, 'Access-Control-Allow-Methods': 'GET,POST,PATCH,DELETE,OPTIONS' }
 
-/** /api/v2, its /api/v2-beta alias and the deprecated /api/v1, with or without a path after them. */
-const API_PATH = /^\/api\/(?:v2(?:-beta)?|v1)(?:[/?#]|$)/
-
-/**
- * CORS for any origin, no credentials, on every API response (errors and 404s included): the
- * header is set on the node response before the app runs. Set through Hono (c.header, or a
- * second header in c.json) it would turn each response's headers into a Headers object, which
- * @hono/node-server copies header by header instead of passing the plain object to writeHead.
- */
-export function withApiCors(listener: RequestListener): RequestListener {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    if (API_PATH.test(req.url ?? '')) res.setHeader('Access-Control-Allow-Origin', '*')
-    listener(req, res)
-  }
-}
-
 /**
  * The one gate of every API request (v2, its beta alias, v1): preflights, body size, then who is
  * calling (an API token, `Authorization: <token>` or `Bearer <token>`, or a presign token).
@@ -77,7 +60,7 @@ function apiGate(ctx: HostContext, preflight: Record<string, string>): Middlewar
     await next()
   }
   return async (c, next) => {
-    // Preflights end here; withApiCors gives every API response its Access-Control-Allow-Origin.
+    // Preflights end here; withBaseHeaders gives every API response its Access-Control-Allow-Origin.
     if (c.req.method === 'OPTIONS') return c.body(null, 204, preflight)
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       // A declared length is checked from the header alone; only a chunked body is metered as read.
