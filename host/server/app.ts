@@ -1,3 +1,4 @@
+import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
@@ -124,6 +125,9 @@ function errorResponse(err: Error, c: Context): Response {
   if (err instanceof HTTPException && err.status < 500) {
     return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
   }
+  // The client's request was cut before its body arrived (a slow body after its time budget, a
+  // peer gone): the connection is closed, nobody reads this answer and nothing went wrong here.
+  if ((c.env as HttpBindings | undefined)?.incoming?.readableAborted) return c.json({ message: 'the request was cut off', code: 'REQUEST_TIMEOUT' }, 408)
   // The path only (query strings carry tokens), with a signing link's token masked.
   console.error(`${c.req.method} ${c.req.path.replace(/\/(sign|direct|d)\/[^/]+/g, '/$1/***')} failed:`, err)
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
