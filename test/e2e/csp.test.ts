@@ -6,7 +6,7 @@ import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { makePdf } from './support/pdf.js'
 import { openPage, sendDocument, sig, signing, text } from './support/sign.js'
-import { mount, mountDeployed, startStack, type Stack } from './support/stack.js'
+import { createEnvelope, mount, mountDeployed, startStack, type Stack } from './support/stack.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
@@ -53,19 +53,10 @@ function maliciousCss(a: string): string {
   ].join('\n')
 }
 
+/** A template whose visitor fills a text field and signs, and its direct link. */
 async function directLink(title: string) {
-  const form = new FormData()
-  form.append(
-    'payload',
-    JSON.stringify({
-      type: 'TEMPLATE',
-      title,
-      recipients: [{ email: 'visitor@example.com', name: 'Visitor', role: 'SIGNER', fields: [text('Secret', 10, 20), sig(10, 80)] }],
-    }),
-  )
-  form.append('files', new Blob([new Uint8Array(await makePdf(title, 1))], { type: 'application/pdf' }), `${title}.pdf`)
-  const { id } = await stack.api<{ id: string }>('POST', '/envelope/create', form)
-  const t = await stack.api('GET', `/envelope/${id}`)
+  const files = [{ name: `${title}.pdf`, buffer: await makePdf(title, 1) }]
+  const t = await createEnvelope(stack, { type: 'TEMPLATE', title, files, recipients: [{ email: 'visitor@example.com', name: 'Visitor', role: 'SIGNER', fields: [text('Secret', 10, 20), sig(10, 80)] }] })
   return stack.api('POST', '/template/direct/create', { templateId: Number(t.secondaryId.split('_')[1]), directRecipientId: t.recipients[0].id })
 }
 
@@ -138,10 +129,7 @@ describe('every page kind runs under its policy without a violation', () => {
     expect(await create.frame.locator('body').evaluate((b) => getComputedStyle(b).color)).toBe('rgb(4, 5, 6)')
     await create.page.close()
 
-    const form = new FormData()
-    form.append('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Draft', recipients: [{ email: 'd@example.com', name: 'D', role: 'SIGNER' }] }))
-    form.append('files', new Blob([new Uint8Array(await makePdf('Draft', 1))], { type: 'application/pdf' }), 'draft.pdf')
-    const draft = await stack.api<{ id: string }>('POST', '/envelope/create', form)
+    const draft = await createEnvelope(stack, { type: 'DOCUMENT', title: 'Draft', files: [{ name: 'draft.pdf', buffer: await makePdf('Draft', 1) }], recipients: [{ email: 'd@example.com', name: 'D', role: 'SIGNER' }] })
     const update = await mount(stack, 'EmbedUpdateEnvelope', { presignToken: await stack.presign(), envelopeId: draft.id, onlyEditFields: true, css })
     // The fields step draws the PDF (pdf.js and its worker).
     await editor(update.page, update.frame).page(0, 1).waitFor()
