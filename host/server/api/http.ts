@@ -136,7 +136,8 @@ export async function multipartBody<S extends z.ZodType>(
     if (typeof part === 'string') throw badRequest(`files part ${i} is not a file`, [issue(['files', i], 'Expected a file')])
     const bytes = new Uint8Array(await part.arrayBuffer())
     const name = part.name || `document-${i + 1}.pdf`
-    files.push({ name, bytes, ...(await inspectPdf(bytes, name)) })
+    // The checked file: what is stored (active content removed).
+    files.push({ name, ...(await inspectPdf(bytes, name)) })
   }
   return { payload: parsed, files }
 }
