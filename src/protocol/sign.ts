@@ -3,6 +3,7 @@
  * options, the `{action, data}` messages it posts, and the signing API the pages call.
  */
 import { encodeOptions, type EmbedCssVars } from './options.js'
+import { id, str } from './check.js'
 import type { DocumentMeta, EnvelopeStatus, Field, FieldType, RecipientRole, SigningStatus, ReadStatus } from './api.js'
 
 /** `/sign/{token}` is the link recipients get; `/embed/sign/{token}` is the same page for iframes. */
@@ -60,7 +61,7 @@ export interface SignOptions {
 
 /** `{host}/embed/sign/{token}#{encodedOptions}`. */
 export function buildSignUrl(args: { host: string; token: string; options: SignOptions }): string {
-  return `${args.host.replace(/\/+$/, '')}${signPath('embed', args.token)}#${encodeOptions(args.options)}`
+  return `${args.host.replace(/\/+$/, '')}${SIGN_ROUTES.embed.replace(':token', encodeURIComponent(args.token))}#${encodeOptions(args.options)}`
 }
 
 // ---- messages --------------------------------------------------------------------------------
@@ -84,8 +85,6 @@ export type SignMessage =
   | { action: 'document-error'; data: string }
 export type SignAction = SignMessage['action']
 
-const str = (v: unknown) => typeof v === 'string'
-const id = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 const signed = (d: unknown): d is Record<string, unknown> => {
   if (!d || typeof d !== 'object') return false
   const m = d as Record<string, unknown>

@@ -6,6 +6,7 @@ import { t, type MessageKey } from '../i18n/index.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 import { Icon } from '../ui/icons.js'
 import { usePageCanvas } from '../ui/usePdf.js'
+import { reveal } from '../viewport.js'
 import { Dialog } from './Dialog.js'
 import { FieldDialog } from './FieldDialog.js'
 import { fieldName, FieldOverlay } from './FieldOverlay.js'
@@ -92,8 +93,8 @@ export function SignDocument(props: {
     const el = refs.current.get(f.id)
     if (!el) return
     const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    el.scrollIntoView({ block: 'center', behavior: smooth ? 'smooth' : 'auto' })
     el.focus({ preventScroll: true })
+    reveal(el, { block: 'center', smooth })
   }, [])
 
   const openField = useCallback(

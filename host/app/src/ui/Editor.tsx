@@ -9,6 +9,7 @@ import type { Session } from './App.js'
 import { FieldsStep } from './FieldsStep.js'
 import { FilesStep } from './FilesStep.js'
 import { Icon } from './icons.js'
+import { focusInView, reveal } from '../viewport.js'
 import { RecipientsStep } from './RecipientsStep.js'
 import { SettingsStep } from './SettingsStep.js'
 
@@ -63,8 +64,13 @@ export function Editor(props: {
       firstRender.current = false
       return
     }
-    headingRef.current?.focus()
+    // The new step starts at the top: there, in the user's view (the parent's, with auto-height).
     window.scrollTo({ top: 0 })
+    const heading = headingRef.current
+    if (heading) {
+      heading.focus({ preventScroll: true })
+      reveal(heading)
+    }
   }, [step])
 
   const index = steps.indexOf(step)
@@ -79,7 +85,7 @@ export function Editor(props: {
     setSaveError(null)
     if (found.length) {
       setStep(found[0]!.step)
-      requestAnimationFrame(() => alertRef.current?.focus())
+      requestAnimationFrame(() => focusInView(alertRef.current))
       return
     }
     setSaving(true)
@@ -98,7 +104,7 @@ export function Editor(props: {
       if (e instanceof ApiError && e.status === 401) return onFatal(e)
       const detail = e instanceof ApiError && e.issues.length ? e.issues.map((i) => i.message).join('; ') : e instanceof Error ? e.message : String(e)
       setSaveError(t('app.saveFailed', { message: detail }))
-      requestAnimationFrame(() => alertRef.current?.focus())
+      requestAnimationFrame(() => focusInView(alertRef.current))
     }
   }
 
