@@ -88,8 +88,12 @@ export function reveal(el: Element, o: { block?: 'center' | 'nearest'; smooth?: 
     askScroll(top + r.height / 2 - want / 2, want)
     return
   }
-  if (top >= band.top && top + r.height <= band.top + band.height) return
-  askScroll(top - margin, r.height + 2 * margin)
+  // Sticky bars cover the band's edges: the element's scroll margins say by how much.
+  const style = getComputedStyle(el)
+  const above = parseFloat(style.scrollMarginTop) || margin
+  const below = parseFloat(style.scrollMarginBottom) || margin
+  if (top - above >= band.top && top + r.height + below <= band.top + band.height) return
+  askScroll(top - above, r.height + above + below)
 }
 
 /**

@@ -18,7 +18,6 @@ const de: Messages = {
   'app.saving': 'Wird gespeichert …',
   'app.onlyFields': 'Hier können nur die Felder dieses Umschlags geändert werden.',
   'app.problems': 'Bitte korrigieren Sie Folgendes, bevor Sie fortfahren:',
-  'app.saveFailed': 'Die Änderungen konnten nicht gespeichert werden: {message}',
 
   'step.files': 'Dateien',
   'step.recipients': 'Empfänger',
@@ -145,6 +144,12 @@ const de: Messages = {
   'problem.signatureTypes': 'Erlauben Sie mindestens eine Unterschriftsart.',
   'problem.redirectUrl': 'Die Weiterleitungsadresse ist keine gültige Webadresse.',
   'problem.attachment': 'Jeder Link-Anhang braucht eine Bezeichnung und eine gültige Adresse.',
+  'problem.signatureField': 'Jede unterzeichnende Person braucht ein Signaturfeld: Platzieren Sie eines für jede unten markierte Person.',
+  'problem.fieldPage': 'Ein Feld liegt auf einer Seite, die die Datei nicht hat: Verschieben Sie es auf eine Seite oder löschen Sie es.',
+  'fields.needsSignature': 'Noch kein Signaturfeld',
+  'app.refused.MISSING_SIGNATURE_FIELD': 'Es konnte nicht gesendet werden: Jede unterzeichnende Person braucht ein Signaturfeld. Ihre Arbeit bleibt erhalten; fügen Sie die Felder hinzu und versuchen Sie es erneut.',
+  'app.refused.NETWORK': 'Der Dienst ist nicht erreichbar. Ihre Arbeit bleibt erhalten; versuchen Sie es erneut.',
+  'app.refused.other': 'Der Dienst hat es nicht angenommen ({code}). Ihre Arbeit bleibt erhalten; prüfen Sie die markierten Schritte und versuchen Sie es erneut.',
 
   'done.created.DOCUMENT': 'Dokument erstellt',
   'done.created.TEMPLATE': 'Vorlage erstellt',

@@ -17,7 +17,6 @@ const en = {
   'app.saving': 'Saving…',
   'app.onlyFields': 'Only the fields of this envelope can be changed here.',
   'app.problems': 'Please fix the following before you continue:',
-  'app.saveFailed': 'The changes could not be saved: {message}',
 
   'step.files': 'Files',
   'step.recipients': 'Recipients',
@@ -144,6 +143,12 @@ const en = {
   'problem.signatureTypes': 'Allow at least one signature type.',
   'problem.redirectUrl': 'The redirect address is not a valid web address.',
   'problem.attachment': 'Every link attachment needs a label and a valid address.',
+  'problem.signatureField': 'Every signer needs a signature field: place one for each signer marked below.',
+  'problem.fieldPage': 'A field is on a page its file does not have: move it onto a page or delete it.',
+  'fields.needsSignature': 'No signature field yet',
+  'app.refused.MISSING_SIGNATURE_FIELD': 'It could not be sent: every signer needs a signature field. Your work is kept; add the fields and try again.',
+  'app.refused.NETWORK': 'The service could not be reached. Your work is kept; try again.',
+  'app.refused.other': 'The service did not accept it ({code}). Your work is kept; check the marked steps and try again.',
 
   'done.created.DOCUMENT': 'Document created',
   'done.created.TEMPLATE': 'Template created',

@@ -18,7 +18,6 @@ const fr: Messages = {
   'app.saving': 'Enregistrement…',
   'app.onlyFields': 'Seuls les champs de cette enveloppe peuvent être modifiés ici.',
   'app.problems': 'Veuillez corriger les points suivants avant de continuer :',
-  'app.saveFailed': 'Les modifications n’ont pas pu être enregistrées : {message}',
 
   'step.files': 'Fichiers',
   'step.recipients': 'Destinataires',
@@ -145,6 +144,12 @@ const fr: Messages = {
   'problem.signatureTypes': 'Autorisez au moins un type de signature.',
   'problem.redirectUrl': 'L’adresse de redirection n’est pas une adresse web valide.',
   'problem.attachment': 'Chaque lien joint doit avoir un libellé et une adresse valide.',
+  'problem.signatureField': 'Chaque signataire doit avoir un champ de signature : placez-en un pour chaque signataire signalé ci-dessous.',
+  'problem.fieldPage': 'Un champ se trouve sur une page que son fichier n’a pas : déplacez-le sur une page ou supprimez-le.',
+  'fields.needsSignature': 'Pas encore de champ de signature',
+  'app.refused.MISSING_SIGNATURE_FIELD': 'L’envoi a échoué : chaque signataire doit avoir un champ de signature. Votre travail est conservé ; ajoutez les champs et réessayez.',
+  'app.refused.NETWORK': 'Le service est injoignable. Votre travail est conservé ; réessayez.',
+  'app.refused.other': 'Le service ne l’a pas accepté ({code}). Votre travail est conservé ; vérifiez les étapes signalées et réessayez.',
 
   'done.created.DOCUMENT': 'Document créé',
   'done.created.TEMPLATE': 'Modèle créé',
