@@ -196,3 +196,18 @@ export const SIGNATURE_FIELD_TYPES: readonly FieldType[] = ['SIGNATURE', 'FREE_S
 
 /** A direct link's result: the document made for the visitor, and their own signing token on it. */
 export interface DirectSigningResult extends SigningResult, Required<SignedData> {}
+
+/**
+ * A document's file name wherever it is downloaded or attached: `<title>.pdf`, and
+ * `<title> (signed).pdf` for the sealed version; a name any file system takes.
+ */
+export function downloadName(title: string, version: 'original' | 'signed' = 'original'): string {
+  const base = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\]+/g, ' ')
+    .replace(/\.pdf\s*$/i, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 150)
+  return `${base || 'document'}${version === 'signed' ? ' (signed)' : ''}.pdf`
+}

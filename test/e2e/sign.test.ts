@@ -248,7 +248,7 @@ describe('a parallel document', () => {
 
     // The done screen's download is the sealed PDF.
     const [download] = await Promise.all([pia.page.waitForEvent('download'), pia.page.getByRole('button', { name: 'Download the signed “Partnership.pdf”' }).click()])
-    expect(download.suggestedFilename()).toBe('Partnership.pdf')
+    expect(download.suggestedFilename()).toBe('Partnership (signed).pdf')
     const bytes = new Uint8Array(await readFile((await download.path())!))
     expect(verifyPdfSignature(bytes)).toMatchObject({ digestOk: true, signatureOk: true })
     const pages = await pdfText(bytes)

@@ -1,3 +1,4 @@
+import { downloadName } from '../../../src/protocol/index.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError, notFound } from '../errors.js'
 import { newId } from './ids.js'
@@ -57,5 +58,5 @@ export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersio
   const [data] = await db.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [
     signed ? item.signed_document_data_id : item.document_data_id,
   ])
-  return { title: signed ? item.title.replace(/(\.pdf)?$/i, ' (signed)$1') : item.title, bytes: new Uint8Array(data!.bytes) }
+  return { title: downloadName(item.title, signed ? 'signed' : 'original'), bytes: new Uint8Array(data!.bytes) }
 }
