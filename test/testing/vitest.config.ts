@@ -8,7 +8,5 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.test.{ts,tsx}'],
     environment: 'happy-dom',
-    // happy-dom loads no frame; this keeps it from logging each refusal (docs/testing.md).
-    environmentOptions: { happyDOM: { settings: { handleDisabledFileLoadingAsSuccess: true } } },
   },
 })
