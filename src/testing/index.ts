@@ -14,14 +14,13 @@
  * ```
  */
 import * as React from 'react'
-import {
-  decodeOptions,
-  type AllDocumentsCompleted,
-  type EmbedErrorCode,
-  type EmbedMessage,
-  type RejectedData,
-  type SignedData,
-  type SignMessage,
+import type {
+  AllDocumentsCompleted,
+  EmbedErrorCode,
+  EmbedMessage,
+  RejectedData,
+  SignedData,
+  SignMessage,
 } from '../protocol/index.js'
 
 export type { EmbedMessage, SignMessage, AllDocumentsCompleted, SignedData, RejectedData, EmbedErrorCode }
@@ -78,7 +77,9 @@ export function embedFrame(target?: Element | Document | null): EmbedFrame {
   const src = element.getAttribute('src')
   if (!src) throw new Error('envelope-embed/testing: the iframe has no src yet (the component renders it after mounting, and not at all with invalid options)')
   const url = new URL(src)
-  const options = url.hash.length > 1 ? decodeOptions(url.hash.slice(1)) : {}
+  // The hash as the protocol encodes it (encodeOptions), read here so that this entry shares no
+  // code with the browser one.
+  const options = (url.hash.length > 1 ? JSON.parse(decodeURIComponent(atob(url.hash.slice(1)))) : {}) as Record<string, unknown>
   const path = url.pathname
   const token = url.searchParams.get('token') ?? (/^\/embed\/(?:sign|direct)\/([^/]+)$/.exec(path)?.[1] ? decodeURIComponent(/^\/embed\/(?:sign|direct)\/([^/]+)$/.exec(path)![1]!) : null)
   const signing = /^\/embed\/(sign|direct)\/|^\/embed\/v1\/multisign/.test(path)
