@@ -18,6 +18,8 @@ const dataDir = resolve(root, process.env.DATA_DIR ?? '.data')
 const hostPort = Number(process.env.PORT ?? 3100)
 const storybookPort = Number(process.env.STORYBOOK_PORT ?? 6006)
 
+quietAborts()
+
 const children = new Set()
 let host
 let stopping = null
@@ -189,6 +191,23 @@ function run(command, args) {
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))))
     child.on('error', reject)
   })
+}
+
+/**
+ * A browser that leaves a page (switching stories does) drops its requests: the server then logs
+ * the reset connection with a full stack trace, which reads like a failure. Here it is one quiet
+ * line, once per burst; every other error is printed as before.
+ */
+function quietAborts() {
+  const ABORTED = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'])
+  const error = console.error.bind(console)
+  let last = 0
+  console.error = (...args) => {
+    const aborted = args.find((a) => a instanceof Error && (ABORTED.has(a.code) || ABORTED.has(a.cause?.code) || a.name === 'AbortError'))
+    if (!aborted) return error(...args)
+    if (Date.now() - last > 2000) console.log(`(a browser closed a request early: ${aborted.code ?? aborted.cause?.code ?? aborted.name})`)
+    last = Date.now()
+  }
 }
 
 /** Stops Storybook (its whole process group), then the host; once, whoever asks first. */
