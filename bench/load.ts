@@ -11,17 +11,13 @@
  *   LOAD_CLIENTS=10 LOAD_SECONDS=8 npx tsx bench/load.ts
  * Targets: 0 answers 5xx, 0 lost writes, 0 half-written envelopes.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { fileURLToPath } from 'node:url'
 import pg from 'pg'
 import { PDFDocument } from 'pdf-lib'
 import { startHost } from '../host/server/start.js'
-
-const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..')
-const CLI = path.join(ROOT, 'host/server/cli.ts')
+import { spawnHost } from './support/host-process.js'
 
 export interface LoadOptions {
   clients: number
@@ -61,35 +57,6 @@ interface Model {
   maybeFields: number
   status: 'DRAFT' | 'PENDING'
   maybeSent: boolean
-}
-
-/** A host process: `serve` on a free loopback port, its URL read from its first line. */
-async function spawnHost(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', CLI, 'serve'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  })
-  let err = ''
-  child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)))
-  const url = await new Promise<string>((resolve, reject) => {
-    let out = ''
-    const timer = setTimeout(() => reject(new Error(`the host did not start within 60 s: ${err}`)), 60_000)
-    child.stdout!.on('data', (d) => {
-      out += d
-      const m = /listening on (http:\/\/\S+)/.exec(out)
-      if (m) {
-        clearTimeout(timer)
-        resolve(m[1]!)
-      }
-    })
-    child.once('exit', (code) => {
-      clearTimeout(timer)
-      reject(new Error(`the host exited (${code}) before listening: ${err}`))
-    })
-  })
-  child.stdout!.resume()
-  return { child, url }
 }
 
 export async function runLoad(o: LoadOptions): Promise<LoadResult> {

@@ -11,6 +11,7 @@ const BENCHES = {
   seal: ['npx', 'tsx', 'bench/seal.ts'],
   delivery: ['npx', 'tsx', 'bench/delivery.ts'],
   load: ['npx', 'tsx', 'bench/load.ts'],
+  isolation: ['npx', 'tsx', 'bench/isolation.ts'],
 }
 
 const chosen = process.argv.slice(2)

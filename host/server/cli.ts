@@ -7,6 +7,9 @@ import { createTeam } from './domain/teams.js'
 import { ADMIN_SECRET_HEADER, DataDirBusy, lockDataDir, readLock } from './lock.js'
 import { EVENT_NAMES, type EventName } from './events/index.js'
 import { webhookOps, type Webhook, type WebhookCall } from './webhooks/store.js'
+import { jobSummary, retryFailed } from './jobs/queue.js'
+
+type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
 
 const USAGE = `usage: npm run host -- <command>
   serve                                     start the host (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, MAX_UPLOAD_BYTES)
@@ -19,7 +22,9 @@ const USAGE = `usage: npm run host -- <command>
   webhook create --url URL --events all|EVENT,EVENT... [--secret S] [--team ID]
                                             register a webhook; prints its id
   webhook list [--team ID]                  id, enabled, events, url
-  webhook calls ID [--team ID]              the webhook's latest deliveries`
+  webhook calls ID [--team ID]              the webhook's latest deliveries
+  jobs                                      queued work by kind and state (pending, running, done, failed)
+  jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts`
 
 /** The operator actions, run either on the database or through a running server's admin endpoints. */
 interface Ops {
@@ -30,6 +35,8 @@ interface Ops {
   createWebhook(o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }): Promise<Webhook>
   listWebhooks(teamId?: string): Promise<Webhook[]>
   webhookCalls(id: string, teamId?: string): Promise<WebhookCall[]>
+  listJobs(): Promise<JobCount[]>
+  retryJobs(kind?: string): Promise<number>
 }
 
 class CliError extends Error {}
@@ -54,6 +61,8 @@ function remoteOps(url: string, secret: string): Ops {
     listWebhooks: async (teamId) => (await call<{ data: Webhook[] }>(`/webhooks${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
     webhookCalls: async (id, teamId) =>
       (await call<{ data: WebhookCall[] }>(`/webhooks/${encodeURIComponent(id)}/calls${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
+    listJobs: async () => (await call<{ data: JobCount[] }>('/jobs')).data,
+    retryJobs: async (kind) => (await call<{ retried: number }>('/jobs/retry', kind ? { kind } : {})).retried,
   }
 }
 
@@ -66,6 +75,8 @@ async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Prom
       listTokens: () => listApiTokens(db),
       revokeToken: (id) => db.transaction((tx) => revokeApiToken(tx, id)),
       ...webhookOps(db, config.webhookAllowPrivateUrls),
+      listJobs: () => jobSummary(db),
+      retryJobs: (kind) => retryFailed(db, kind),
     })
   } finally {
     await db.close()
@@ -125,6 +136,7 @@ async function main(argv: string[]): Promise<void> {
       url: { type: 'string' },
       events: { type: 'string' },
       secret: { type: 'string' },
+      kind: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -193,6 +205,17 @@ async function main(argv: string[]): Promise<void> {
     for (const c of calls) {
       console.log([c.createdAt, c.event, `attempt ${c.attempt}`, c.responseStatus ?? c.error ?? '', `${c.durationMs} ms`].join('\t'))
     }
+    return
+  }
+  if (cmd === 'jobs' && !sub) {
+    const counts = await withOps(config, (ops) => ops.listJobs())
+    if (!counts.length) console.error('no jobs')
+    for (const j of counts) console.log([j.kind, j.status, j.count, j.next ?? ''].join('\t'))
+    return
+  }
+  if (cmd === 'jobs' && sub === 'retry') {
+    const n = await withOps(config, (ops) => ops.retryJobs(values.kind))
+    console.log(`${n} failed job(s) queued again`)
     return
   }
   if (cmd === 'team' && sub === 'create') {

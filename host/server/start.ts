@@ -18,6 +18,7 @@ import { Queue } from './jobs/queue.js'
 import { webhookJob } from './webhooks/deliver.js'
 import { expiryJob, reminderJob, type DeadlineHooks } from './domain/deadlines.js'
 import { emitFor } from './domain/lifecycle.js'
+import { SEAL_JOB, sealJob } from './domain/completion.js'
 import { mailJob } from './mail/job.js'
 import { MAIL_JOB, mailTurn } from './mail/notify.js'
 import { createMailTransport, type MailTransport } from './mail/transport.js'
@@ -89,7 +90,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const listening = `http://${host}:${address.port}`
     await lock?.publish({ url: listening, adminSecret: adminSecret! })
     const url = config.publicUrl ?? listening
-    const queue = await startQueue(db, config, clock, embedded, mail, () => url)
+    const queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey)
     let closing: Promise<void> | undefined
     return {
       url,
@@ -131,10 +132,19 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
  * running by a process that died is this host's to run again at once; on PostgreSQL its lease
  * has to run out first (another process may still be running it).
  */
-async function startQueue(db: Db, config: HostConfig, clock: Clock, embedded: boolean, transport: MailTransport, publicUrl: () => string): Promise<Queue> {
+async function startQueue(
+  db: Db,
+  config: HostConfig,
+  clock: Clock,
+  embedded: boolean,
+  transport: MailTransport,
+  publicUrl: () => string,
+  sealingKey: () => Promise<SealingKey>,
+): Promise<Queue> {
   const queue = new Queue(
     db,
     {
+      [SEAL_JOB]: sealJob(db, sealingKey, config.retryMaxAttempts),
       webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }),
       [MAIL_JOB]: mailJob({ db, transport, publicUrl }),
       expiry: expiryJob(db, clock, deadlineHooks),

@@ -144,9 +144,23 @@ describe('host CLI', { timeout: 240_000 }, () => {
     try {
       const created = await run(['token', 'create', '--name', 'pg'], { ...env, DATABASE_URL: url.toString() })
       expect(created.code, created.stderr).toBe(0)
-      const host = await startTestHost('pglite', { databaseUrl: url.toString() })
+      const host = await startTestHost('pglite', { databaseUrl: url.toString(), queueConcurrency: 0 })
       try {
         expect((await api(host.apiUrl, lastLine(created.stdout)).get('/envelope')).status).toBe(200)
+        // A job that failed its last attempt is listed, and run again on the operator's word.
+        await host.db.query(`insert into jobs (kind, payload, status, attempts, last_error) values ('seal', '{}', 'failed', 10, 'x'), ('mail', '{}', 'failed', 10, 'y')`)
+        const pgEnv = { ...env, DATABASE_URL: url.toString() }
+        const listed = await run(['jobs'], pgEnv)
+        expect(listed.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 3))).toEqual([
+          ['mail', 'failed', '1'],
+          ['seal', 'failed', '1'],
+        ])
+        const retried = await run(['jobs', 'retry', '--kind', 'seal'], pgEnv)
+        expect([retried.code, retried.stdout.trim()]).toEqual([0, '1 failed job(s) queued again'])
+        expect(await host.db.query(`select kind, status, attempts from jobs order by kind`)).toEqual([
+          { kind: 'mail', status: 'failed', attempts: 10 },
+          { kind: 'seal', status: 'pending', attempts: 0 },
+        ])
       } finally {
         await host.stop()
       }

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyPdfSignature, pdfText } from '../support/pdf-signature.js'
-import { api, createEnvelope, startTestHost, VARIANTS, type Api, SIGNATURE, type TestHost } from './support.js'
+import { api, createEnvelope, sealed, startTestHost, VARIANTS, type Api, SIGNATURE, type TestHost } from './support.js'
 
 const box = { page: 1, width: 20, height: 5 }
 
@@ -146,6 +146,8 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
     expect(completed.recipients.map((r: any) => r.signingStatus)).toEqual(['SIGNED', 'SIGNED', 'NOT_SIGNED'])
     expect((await carla!.session()).body.state).toBe('COMPLETED')
 
+    // DOCUMENT_COMPLETED follows once the sealing job has stored the sealed files.
+    await sealed(host, e.id)
     expect((await eventsOf(host, e.id)).map((x) => x.event)).toEqual([
       'DOCUMENT_CREATED',
       'DOCUMENT_SENT',
@@ -212,6 +214,7 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
     expect((await sign(b!)).body.status).toBe('PENDING')
     expect((await v!.complete({ fields: [] })).body.status).toBe('PENDING')
     expect((await sign(a!)).body.status).toBe('COMPLETED')
+    await sealed(host, e.id)
     const events = (await eventsOf(host, e.id)).map((x) => x.event)
     expect(events.filter((x) => x === 'DOCUMENT_SIGNED')).toHaveLength(2)
     expect(events.filter((x) => x === 'DOCUMENT_RECIPIENT_COMPLETED')).toHaveLength(3)

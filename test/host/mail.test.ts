@@ -12,7 +12,7 @@ import { MAIL_TEMPLATES, render, type MailData, type MailTemplate } from '../../
 import { createMailTransport, type MailMessage, type MailTransport } from '../../host/server/mail/transport.js'
 import { configFromEnv } from '../../host/server/config.js'
 import { verifyPdfSignature } from '../support/pdf-signature.js'
-import { api, createEnvelope, makePdf, PNG, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, createEnvelope, makePdf, PNG, sealed as sealingDone, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const NB = '\u00a0'
 const SIGNATURE = `data:image/png;base64,${PNG.toString('base64')}`
@@ -456,6 +456,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
       })
       await sign(doc.ann.token)
       expect((await sign(doc.bob.token)).status).toBe('COMPLETED')
+      await sealingDone(host, doc.id)
       const rows = await enqueued((tx) => mailCompleted(tx, doc.id))
       expect(rows.map((j) => [j.payload.template, j.payload.to])).toEqual([
         ['completed', 'ann@example.com'],

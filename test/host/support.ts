@@ -138,3 +138,17 @@ export async function createEnvelope(
   if (res.status !== 200) throw new Error(`create failed: ${res.status} ${JSON.stringify(res.body)}`)
   return (await client.get(`/envelope/${res.body.id}`)).body
 }
+
+/**
+ * Waits until the sealing job of a completed envelope has run (its sealed files exist and
+ * DOCUMENT_COMPLETED is out); a host whose queue does not run in the background is drained.
+ */
+export async function sealed(host: Host, envelopeId: string, timeoutMs = 30_000): Promise<void> {
+  const unsealed = async () =>
+    (await host.db.query('select 1 from envelope_items where envelope_id = $1 and signed_document_data_id is null', [envelopeId])).length
+  for (const until = Date.now() + timeoutMs; await unsealed(); ) {
+    if (Date.now() > until) throw new Error(`envelope ${envelopeId} was not sealed within ${timeoutMs} ms`)
+    if (host.config.queueConcurrency === 0) await host.queue.drain()
+    else await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}

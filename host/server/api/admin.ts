@@ -9,6 +9,7 @@ import { createTeam } from '../domain/teams.js'
 import { ADMIN_SECRET_HEADER } from '../lock.js'
 import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
+import { jobSummary, retryFailed } from '../jobs/queue.js'
 import { jsonBody, type AppEnv, type HostContext } from './http.js'
 import { StringId, stringParam } from './schemas.js'
 
@@ -43,6 +44,11 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
     return c.json(await ctx.db.transaction((tx) => createApiToken(tx, body)))
   })
   r.get('/tokens', async (c) => c.json({ data: await listApiTokens(ctx.db) }))
+  r.get('/jobs', async (c) => c.json({ data: await jobSummary(ctx.db) }))
+  r.post('/jobs/retry', async (c) => {
+    const { kind } = await jsonBody(c, z.object({ kind: z.string().min(1).max(50).optional() }))
+    return c.json({ retried: await retryFailed(ctx.db, kind) })
+  })
   r.post('/tokens/revoke', async (c) => {
     const { id } = await jsonBody(c, z.object({ id: StringId }))
     await ctx.db.transaction((tx) => revokeApiToken(tx, id))

@@ -245,8 +245,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
     r.get('/document/:id{[0-9]+}/download', async (c) => {
       const { version } = parse(DownloadQuery, c.req.query())
       const item = await firstItem(c)
-      const { title, bytes } = await itemPdf(ctx.db, item.id, version)
-      return pdfResponse(c, bytes, title)
+      const { title, bytes, sha256 } = await itemPdf(ctx.db, item.id, version)
+      return pdfResponse(c, bytes, title, sha256)
     })
     r.get('/document/:id{[0-9]+}/download-beta', async (c) => {
       const { version } = parse(DownloadQuery, c.req.query())

@@ -153,9 +153,11 @@ export function clientOf(c: Context): Client {
 export const publicOrigin = (ctx: HostContext, c: Context) => ctx.config.publicUrl ?? new URL(c.req.url).origin
 
 /** A PDF download: the file name kept readable for old clients, exact in filename*. */
-export function pdfResponse(c: Context, bytes: Uint8Array, title: string): Response {
+/** A PDF download; `sha256` (a stored file's hash) is stated as its RFC 9530 digest and ETag. */
+export function pdfResponse(c: Context, bytes: Uint8Array, title: string, sha256?: string): Response {
   const name = /\.pdf$/i.test(title) ? title : `${title}.pdf`
   return c.body(new Uint8Array(bytes), 200, {
+    ...(sha256 && { ETag: `"sha256-${sha256}"`, 'Repr-Digest': `sha-256=:${Buffer.from(sha256, 'hex').toString('base64')}:` }),
     'Content-Type': 'application/pdf',
     'Content-Length': String(bytes.byteLength),
     'Content-Disposition': `attachment; filename="${name.replace(/[^\w. -]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,

@@ -77,8 +77,8 @@ export function itemRoutes(ctx: HostContext) {
     const id = stringParam(c.req.param('id'), 'envelope item')
     const { version } = parse(DownloadQuery, c.req.query())
     await findParent(ctx.db, principal(c), 'envelope_items', id, 'envelope item')
-    const { title, bytes } = await itemPdf(ctx.db, id, version)
-    return pdfResponse(c, bytes, title)
+    const { title, bytes, sha256 } = await itemPdf(ctx.db, id, version)
+    return pdfResponse(c, bytes, title, sha256)
   })
 
   return r

@@ -50,7 +50,7 @@ function kindRoutes(kind: Kind): RouteDoc[] {
     routes.push(
       { method: 'post', path: '/document/distribute', summary: 'Send a document (use /envelope/distribute)', body: dep.DistributeLegacy, response: ENVELOPE },
       { method: 'post', path: '/document/redistribute', summary: 'Send a document again (use /envelope/redistribute)', body: dep.RedistributeLegacy, response: SUCCESS },
-      { method: 'get', path: '/document/{documentId}/download', summary: "The document's first file (use /envelope/item/{envelopeItemId}/download)", query: dep.DownloadQuery, response: 'pdf' },
+      { method: 'get', path: '/document/{documentId}/download', summary: "The document's first file (use /envelope/item/{envelopeItemId}/download)", query: dep.DownloadQuery, response: 'pdf', errors: [409] },
       { method: 'get', path: '/document/{documentId}/download-beta', summary: "Where to download the document's first file", query: dep.DownloadQuery, response: { description: 'The download link', schema: { type: 'object', properties: { downloadUrl: { type: 'string' }, filename: { type: 'string' }, contentType: { type: 'string' } } } } },
       { method: 'get', path: '/document/attachment', summary: 'List attachments (use GET /envelope/attachment)', query: P.attachmentQuery, response: { description: 'The attachments', schema: { type: 'object', properties: { data: { type: 'array', items: ref('Attachment') } } } } },
       { method: 'post', path: '/document/attachment/create', summary: 'Attach a link (use /envelope/attachment/create)', body: P.attachmentCreate, response: { description: 'The new attachment', schema: { type: 'object', properties: { id: { type: 'string' } } } } },

@@ -83,7 +83,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/item/create-many', tag: 'Items', summary: 'Add PDF files to an envelope', multipart: item.CreateManyPayload, response: { description: 'The new items', schema: dataOf('Item') } },
   { method: 'post', path: '/envelope/item/update-many', tag: 'Items', summary: 'Rename or reorder items', body: item.UpdateMany, response: { description: 'The items', schema: dataOf('Item') } },
   { method: 'post', path: '/envelope/item/delete', tag: 'Items', summary: 'Delete an item and its fields', body: item.DeleteBody, response: SUCCESS },
-  { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed)", query: item.DownloadQuery, response: 'pdf' },
+  { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed)", query: item.DownloadQuery, response: 'pdf', errors: [409] },
   // ---- recipients
   { method: 'post', path: '/envelope/recipient/create-many', tag: 'Recipients', summary: 'Add recipients', body: recipient.CreateMany, response: { description: 'The new recipients', schema: dataOf('Recipient') } },
   { method: 'get', path: '/envelope/recipient/{recipientId}', tag: 'Recipients', summary: 'Get a recipient', response: { description: 'The recipient', schema: ref('Recipient') } },
@@ -142,6 +142,7 @@ const ERROR_TEXT: Record<number, string> = {
   401: 'Missing, unknown, expired or revoked token (`UNAUTHORIZED`)',
   403: 'The token may not do this (`FORBIDDEN`): a presign token outside its scope, or the plan',
   404: 'Not found, or not visible to this token (`NOT_FOUND`)',
+  409: 'The document is complete and its signed PDF is still being sealed (`DOCUMENT_SEALING`, with `Retry-After`): try again shortly',
   413: 'The request body exceeds the upload limit (`PAYLOAD_TOO_LARGE`)',
   500: 'Internal error (`INTERNAL`)',
 }

@@ -8,7 +8,6 @@ import type { SigningSession } from '../../../src/protocol/index.js'
 import { tokenFromHeader } from '../auth/principal.js'
 import { iso } from '../db/index.js'
 import { ApiError } from '../errors.js'
-import { sealCompleted } from '../domain/completion.js'
 import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
 import { itemPdf } from '../domain/items.js'
 import { byToken, complete, open, rejectByToken, type RecipientContext } from '../domain/lifecycle.js'
@@ -91,8 +90,8 @@ export function signingRoutes(ctx: HostContext) {
     const id = stringParam(c.req.param('id'), 'envelope item')
     const [found] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [id, e.id])
     if (!found) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
-    const { title, bytes } = await itemPdf(ctx.db, id, version)
-    return pdfResponse(c, bytes, title)
+    const { title, bytes, sha256 } = await itemPdf(ctx.db, id, version)
+    return pdfResponse(c, bytes, title, sha256)
   }
   r.get('/item/:id', async (c) => {
     const { e } = await byToken(ctx.db, tokenOf(c), false)
@@ -102,9 +101,7 @@ export function signingRoutes(ctx: HostContext) {
   r.post('/complete', async (c) => {
     const token = tokenOf(c)
     const body = await jsonBody(c, CompleteBody)
-    // Outside the transaction: the first use may create and store the certificate.
-    const key = await ctx.sealingKey()
-    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, (tx, e) => sealCompleted(tx, e, key), ctx.clock.now()))
+    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, ctx.clock.now()))
     return c.json(result)
   })
 
@@ -126,8 +123,7 @@ export function signingRoutes(ctx: HostContext) {
   r.post('/direct/complete', async (c) => {
     const token = tokenOf(c)
     const body = await jsonBody(c, DirectCompleteBody)
-    const key = await ctx.sealingKey()
-    return c.json(await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, (tx, e) => sealCompleted(tx, e, key), ctx.clock.now())))
+    return c.json(await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now())))
   })
 
   return r

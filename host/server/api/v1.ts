@@ -131,8 +131,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const e = await resolveV1(ctx.db, principal(c), kind, number(c))
       const [item] = await itemsOf(ctx.db, e.id)
       if (!item) throw notFound('document file')
-      const { title, bytes } = await itemPdf(ctx.db, item.id, version)
-      return pdfResponse(c, bytes, title)
+      const { title, bytes, sha256 } = await itemPdf(ctx.db, item.id, version)
+      return pdfResponse(c, bytes, title, sha256)
     })
 
     r.route('/', v1PartRoutes(ctx))

@@ -1,8 +1,22 @@
-import { iso, type Queryable } from '../db/index.js'
+/**
+ * Sealing a completed envelope, as a job: the last recipient's action commits COMPLETED and
+ * enqueues it, so no request (and, on the embedded database, no other team) waits for the PDF
+ * work. DOCUMENT_COMPLETED (webhooks and the e-mails with the sealed PDFs) goes out when the
+ * sealed files exist. A failed attempt is recorded in the envelope's audit log and retried on the
+ * queue's schedule.
+ */
+import { CHANNELS } from '../cache.js'
+import { iso, type Db, type Queryable } from '../db/index.js'
+import { enqueue, type JobHandler } from '../jobs/queue.js'
+import { mailCompleted } from '../mail/notify.js'
 import { sealEnvelope, type SealInput, type SealRecipient } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
-import { newId } from './ids.js'
+import { audit, type Actor } from './audit.js'
+import { sha256Hex, storeFile } from './files.js'
+import { emitFor } from './lifecycle.js'
 import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
+
+export const SEAL_JOB = 'seal'
 
 const ACTIONS: Record<string, SealRecipient['action']> = {
   SIGNER: 'SIGNED',
@@ -12,13 +26,27 @@ const ACTIONS: Record<string, SealRecipient['action']> = {
   CC: 'CC',
 }
 
-/** What the sealed PDFs and the certificate are made of: the originals, the values, who did what from where. */
+/** The service itself, as the author of what it records on its own. */
+const SERVICE: Actor = { name: null, email: null, recipientId: null, tokenId: null, ipAddress: null, userAgent: null }
+
+/**
+ * What the sealed PDFs and the certificate are made of: the originals, the values, who did what
+ * from where. Each original is checked against the hash stored with it and the one recorded when
+ * the envelope was sent: a mismatch stops sealing rather than certify other bytes.
+ */
 export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInput> {
-  const items = await tx.query<{ id: string; title: string; bytes: Uint8Array }>(
-    `select i.id, i.title, d.bytes from envelope_items i join document_data d on d.id = i.document_data_id
+  const items = await tx.query<{ id: string; title: string; bytes: Uint8Array; sha256: string }>(
+    `select i.id, i.title, d.bytes, d.sha256 from envelope_items i join document_data d on d.id = i.document_data_id
      where i.envelope_id = $1 order by i.item_order, i.created_at, i.id`,
     [e.id],
   )
+  const sent = await sentHashes(tx, e.id)
+  for (const i of items) {
+    const actual = sha256Hex(i.bytes)
+    if (actual !== i.sha256 || (sent && sent.get(i.id) !== actual)) {
+      throw new Error(`envelope ${e.id}: item ${i.id} is not the file that was sent (sha256 ${actual})`)
+    }
+  }
   const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [e.id])
   const recipients = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [e.id])
   const completions = await tx.query<{ recipient_id: number; ip_address: string | null; user_agent: string | null }>(
@@ -29,7 +57,7 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
   const from = new Map(completions.map((c) => [c.recipient_id, c]))
   return {
     envelope: { id: e.id, title: e.title, completedAt: iso(e.completed_at) ?? new Date().toISOString() },
-    items: items.map((i) => ({ id: i.id, title: i.title, pdf: new Uint8Array(i.bytes) })),
+    items: items.map((i) => ({ id: i.id, title: i.title, pdf: new Uint8Array(i.bytes), sha256: i.sha256 })),
     fields: fields.map((f) => ({ ...toField(f), customText: f.custom_text })),
     recipients: recipients.map((r) => ({
       name: r.name,
@@ -43,19 +71,54 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
   }
 }
 
-/** Seals every item of a completed envelope and stores the results beside the originals. */
-export async function sealCompleted(tx: Queryable, e: EnvelopeRow, key: SealingKey): Promise<void> {
-  const [row] = await tx.query<{ completed_at: Date }>('select completed_at from envelopes where id = $1', [e.id])
-  e.completed_at = row!.completed_at
-  const sealed = await sealEnvelope(await sealInput(tx, e), key)
-  for (const { itemId, pdf } of sealed) {
-    const dataId = newId.documentData()
-    // page_count stays the original's: fields address those pages; the certificate follows them.
-    await tx.query(
-      `insert into document_data (id, bytes, size, page_count)
-       select $1, $2, $3, page_count from envelope_items where id = $4`,
-      [dataId, pdf, pdf.byteLength, itemId],
-    )
-    await tx.query('update envelope_items set signed_document_data_id = $2 where id = $1', [itemId, dataId])
+/** Each item's SHA-256 as DOCUMENT_SENT recorded it, or null for an envelope never sent (a direct link's). */
+export async function sentHashes(db: Queryable, envelopeId: string): Promise<Map<string, string> | null> {
+  const [row] = await db.query<{ data: { documents?: { envelopeItemId: string; sha256: string }[] } }>(
+    `select data from audit_logs where envelope_id = $1 and type = 'DOCUMENT_SENT' order by id limit 1`,
+    [envelopeId],
+  )
+  const documents = row?.data.documents
+  return documents ? new Map(documents.map((d) => [d.envelopeItemId, d.sha256])) : null
+}
+
+/** In the transaction that completes `e`: its sealing job (which then announces the completion). */
+export async function scheduleSealing(tx: Queryable, e: EnvelopeRow): Promise<void> {
+  await enqueue(tx, { kind: SEAL_JOB, payload: { envelopeId: e.id } })
+}
+
+const isSealed = async (db: Queryable, envelopeId: string) =>
+  !(await db.query('select 1 from envelope_items where envelope_id = $1 and signed_document_data_id is null limit 1', [envelopeId])).length
+
+/**
+ * The sealing job: reads the completed envelope (its parts no longer change), seals outside any
+ * transaction, then stores the sealed files, emits DOCUMENT_COMPLETED and queues the completion
+ * e-mails in one short transaction. Runs once per envelope even when retried or raced.
+ */
+export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttempts: number): JobHandler {
+  return async (job) => {
+    const envelopeId = String(job.payload.envelopeId)
+    const [e] = await db.query<EnvelopeRow>('select * from envelopes where id = $1', [envelopeId])
+    if (!e || e.status !== 'COMPLETED' || (await isSealed(db, e.id))) return
+    try {
+      const sealed = await sealEnvelope(await sealInput(db, e), await sealingKey())
+      await db.transaction(async (tx) => {
+        const [locked] = await tx.query<EnvelopeRow>('select * from envelopes where id = $1 for update', [e.id])
+        if (!locked || (await isSealed(tx, e.id))) return
+        for (const { itemId, pdf } of sealed) {
+          // page_count stays the original's: fields address those pages; the certificate follows them.
+          const [item] = await tx.query<{ page_count: number }>('select page_count from envelope_items where id = $1', [itemId])
+          const file = await storeFile(tx, pdf, item!.page_count)
+          await tx.query('update envelope_items set signed_document_data_id = $2 where id = $1', [itemId, file.id])
+        }
+        await tx.notify(CHANNELS.envelopes, e.id)
+        if (locked.deleted_at) return
+        await emitFor(tx, locked, 'DOCUMENT_COMPLETED')
+        await mailCompleted(tx, e.id)
+      })
+    } catch (err) {
+      const error = err instanceof Error ? err.message : String(err)
+      await audit(db, e, 'DOCUMENT_SEALING_FAILED', SERVICE, { attempt: job.attempts, final: job.attempts >= maxAttempts, error: error.slice(0, 500) })
+      throw err
+    }
   }
 }

@@ -125,7 +125,6 @@ export async function signDirectLink(
   token: string,
   client: Client,
   input: DirectCompleteRequest,
-  finish: (tx: Queryable, e: EnvelopeRow) => Promise<void>,
   now: Date,
 ): Promise<DirectSigningResult> {
   const { link, e: template, plan } = await byDirectToken(tx, token)
@@ -153,6 +152,6 @@ export async function signDirectLink(
   })
   throwIfIssues(issues)
   await open(tx, me.token, client)
-  const result = await complete(tx, me.token, client, { fields, ...(input.nextSigner ? { nextSigner: input.nextSigner } : {}) }, finish, now)
+  const result = await complete(tx, me.token, client, { fields, ...(input.nextSigner ? { nextSigner: input.nextSigner } : {}) }, now)
   return { ...result, token: me.token, documentId: made.envelope.secondary_number, recipientId: me.id, envelopeId: made.envelope.id }
 }

@@ -1,6 +1,7 @@
 import { downloadName } from '../../../src/protocol/index.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError, notFound } from '../errors.js'
+import { fileCte, fileParams, readFile } from './files.js'
 import { newId } from './ids.js'
 import type { ItemRow } from './resources.js'
 
@@ -23,12 +24,12 @@ export async function insertItems(tx: Queryable, envelopeId: string, files: NewI
       )) as [{ max: number }])
   const rows: ItemRow[] = []
   for (const [i, f] of files.entries()) {
-    // The file and its item in one statement (one round trip fewer per file).
+    // The file (stored, or found stored) and its item in one statement.
     const [row] = await tx.query<ItemRow>(
-      `with data as (insert into document_data (id, bytes, size, page_count) values ($5, $7, $8, $6))
+      `with ${fileCte(5)}
        insert into envelope_items (id, envelope_id, title, item_order, document_data_id, page_count)
-       values ($1, $2, $3, $4, $5, $6) returning *`,
-      [newId.envelopeItem(), envelopeId, f.name.slice(0, 255), max + i + 1, newId.documentData(), f.pageCount, f.bytes, f.bytes.byteLength],
+       select $1, $2, $3, $4, file.id, $9 from file limit 1 returning *`,
+      [newId.envelopeItem(), envelopeId, f.name.slice(0, 255), max + i + 1, ...fileParams(f.bytes, f.pageCount)],
     )
     rows.push(row!)
   }
@@ -41,22 +42,45 @@ export async function itemsOf(tx: Queryable, envelopeId: string): Promise<ItemRo
 
 export type PdfVersion = 'signed' | 'original'
 
+/** How long a download of a completed document waits for its sealed file before answering 409. */
+export const SEAL_WAIT_MS = 5000
+
+interface ItemFiles {
+  title: string
+  document_data_id: string
+  signed_document_data_id: string | null
+  status: string
+}
+const itemFiles = async (db: Queryable, itemId: string) =>
+  (
+    await db.query<ItemFiles>(
+      `select i.title, i.document_data_id, i.signed_document_data_id, e.status
+       from envelope_items i join envelopes e on e.id = i.envelope_id where i.id = $1`,
+      [itemId],
+    )
+  )[0]
+
 /**
  * An item's file: the sealed one once its envelope completed (the default then), else the
- * original; asking for `signed` before completion is a 400.
+ * original; asking for `signed` before completion is a 400. Between completion and the end of
+ * sealing (a job, normally well under a second) the signed version is waited for up to
+ * SEAL_WAIT_MS, then answered 409 DOCUMENT_SEALING with Retry-After.
  */
-export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersion): Promise<{ title: string; bytes: Uint8Array }> {
-  const [item] = await db.query<{ title: string; document_data_id: string; signed_document_data_id: string | null }>(
-    'select title, document_data_id, signed_document_data_id from envelope_items where id = $1',
-    [itemId],
-  )
+export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersion): Promise<{ title: string; bytes: Uint8Array; sha256: string }> {
+  let item = await itemFiles(db, itemId)
   if (!item) throw notFound('envelope item')
-  if (version === 'signed' && !item.signed_document_data_id) {
+  const signed = version === 'signed' || (version === undefined && item.status === 'COMPLETED')
+  // Completed but not sealed yet: the sealing job usually finishes in well under a second.
+  for (let step = 25, waited = 0; signed && item.status === 'COMPLETED' && !item.signed_document_data_id && waited < SEAL_WAIT_MS; waited += step, step = Math.min(step * 2, 500)) {
+    await new Promise((resolve) => setTimeout(resolve, step))
+    item = (await itemFiles(db, itemId)) ?? item
+  }
+  if (signed && !item.signed_document_data_id) {
+    if (item.status === 'COMPLETED') {
+      throw new ApiError(409, 'DOCUMENT_SEALING', 'the document is complete and its signed PDF is still being sealed: try again shortly', undefined, { 'Retry-After': '2' })
+    }
     throw new ApiError(400, 'DOCUMENT_NOT_COMPLETED', 'the signed version exists once every recipient has completed')
   }
-  const signed = version !== 'original' && item.signed_document_data_id
-  const [data] = await db.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [
-    signed ? item.signed_document_data_id : item.document_data_id,
-  ])
-  return { title: downloadName(item.title, signed ? 'signed' : 'original'), bytes: new Uint8Array(data!.bytes) }
+  const file = await readFile(db, signed ? item.signed_document_data_id! : item.document_data_id)
+  return { title: downloadName(item.title, signed ? 'signed' : 'original'), ...file }
 }

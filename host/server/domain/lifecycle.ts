@@ -17,7 +17,8 @@ import { findEnvelope, loadEnvelope, type EnvelopeRow, type FieldRow, type Recip
 import { nextStatus } from './status.js'
 import { mustAct, nextAfter, signingState, waitingBefore } from './turns.js'
 import { scheduleReminders, setDeadlines } from './deadlines.js'
-import { mailCancelled, mailCompleted, mailRejected, mailTurn } from '../mail/notify.js'
+import { mailCancelled, mailRejected, mailTurn } from '../mail/notify.js'
+import { scheduleSealing } from './completion.js'
 import { throwIfIssues } from './fields.js'
 
 /** Acting for the envelope's team where no token is involved (a recipient's action). */
@@ -88,7 +89,14 @@ export async function distribute(
   )
   await setStatus(tx, e, to)
   await setDeadlines(tx, e, sent, now)
-  await audit(tx, e, 'DOCUMENT_SENT', actor, { recipients: sent.map((r) => r.id), meta: input.meta ?? {} })
+  // The evidence of what was sent: each file's hash. Its bytes can no longer change (migration 8).
+  const documents = await tx.query<{ envelopeItemId: string; title: string; documentDataId: string; sha256: string }>(
+    `select i.id as "envelopeItemId", i.title, d.id as "documentDataId", d.sha256
+     from envelope_items i join document_data d on d.id = i.document_data_id
+     where i.envelope_id = $1 order by i.item_order, i.created_at, i.id`,
+    [e.id],
+  )
+  await audit(tx, e, 'DOCUMENT_SENT', actor, { recipients: sent.map((r) => r.id), meta: input.meta ?? {}, documents })
   await emitFor(tx, e, 'DOCUMENT_SENT')
   await turnsBegan(tx, e, whoseTurn(e, sent), now)
   return { envelope: e, recipients: sent }
@@ -181,15 +189,15 @@ function refuseUnlessReady(ctx: RecipientContext): void {
 
 /**
  * The recipient completes their part: fills their fields (DATE stamped now), signs, approves or
- * confirms viewing; maybe names the next signer. When nobody else has to act, `finish` completes
- * the envelope in the same transaction.
+ * confirms viewing; maybe names the next signer. When nobody else has to act, the envelope
+ * completes in the same transaction and its sealing job is queued (DOCUMENT_COMPLETED follows
+ * once the sealed files exist: domain/completion.ts).
  */
 export async function complete(
   tx: Queryable,
   token: string,
   client: Client,
   input: SigningCompleteRequest,
-  finish: (tx: Queryable, e: EnvelopeRow) => Promise<void>,
   now: Date,
 ): Promise<SigningResult> {
   const ctx = await byToken(tx, token, true)
@@ -248,10 +256,8 @@ export async function complete(
 
   if (all.filter(mustAct).every((x) => x.signing_status === 'SIGNED')) {
     await setStatus(tx, e, nextStatus(e.type, e.status, 'complete'), true)
-    await finish(tx, e)
     await audit(tx, e, 'DOCUMENT_COMPLETED', actor, { transactionId: randomId(24) })
-    await emitFor(tx, e, 'DOCUMENT_COMPLETED')
-    await mailCompleted(tx, e.id)
+    await scheduleSealing(tx, e)
   } else {
     await tx.notify(CHANNELS.envelopes, e.id)
     await turnsBegan(tx, e, whoseTurn(e, all).filter((x) => !waiting.includes(x)), now)

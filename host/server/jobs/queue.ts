@@ -192,3 +192,16 @@ export async function jobSummary(db: Queryable) {
   )
   return rows.map((r) => ({ kind: r.kind, status: r.status, count: r.count, next: iso(r.next) }))
 }
+
+/** Gives failed jobs (of one kind, or all) a fresh set of attempts, due now; answers how many. */
+export async function retryFailed(db: Db, kind?: string): Promise<number> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query(
+      `update jobs set status = 'pending', attempts = 0, run_at = now(), finished_at = null
+       where status = 'failed' and ($1::text is null or kind = $1) returning id`,
+      [kind ?? null],
+    )
+    if (rows.length) await tx.notify(JOBS_CHANNEL, kind ?? 'retry')
+    return rows.length
+  })
+}

@@ -4,8 +4,7 @@
  * retries with its backoff; a signing request or reminder that is no longer due (the document
  * was completed, cancelled, rejected or deleted, or the recipient acted meanwhile) is dropped.
  */
-import { downloadName } from '../../../src/protocol/index.js'
-import { signPath } from '../../../src/protocol/index.js'
+import { downloadName, signPath } from '../../../src/protocol/index.js'
 import type { Db } from '../db/index.js'
 import type { Job, JobHandler } from '../jobs/queue.js'
 import { MAIL_TEMPLATES, render, type MailTemplate, type RenderedMail } from './templates.js'

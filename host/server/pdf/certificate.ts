@@ -13,7 +13,7 @@ export interface CertificateContent {
 export function certificateContent(input: SealInput): CertificateContent {
   return {
     envelope: input.envelope,
-    items: input.items.map((item) => ({ title: item.title, sha256: createHash('sha256').update(item.pdf).digest('hex') })),
+    items: input.items.map((item) => ({ title: item.title, sha256: item.sha256 ?? createHash('sha256').update(item.pdf).digest('hex') })),
     recipients: input.recipients,
   }
 }

@@ -2,6 +2,7 @@ import { PDFDocument, rgb } from 'pdf-lib'
 import type { Queryable } from '../db/index.js'
 import { issue, type ApiIssue } from '../errors.js'
 import type { FieldPlacement } from '../domain/fields.js'
+import { readFile, replaceItemFile } from '../domain/files.js'
 import type { ItemRow } from '../domain/resources.js'
 import { findTexts, type Hit } from './text.js'
 
@@ -19,7 +20,7 @@ export interface PlaceholderEntry {
 /**
  * Places placeholder-form fields where their text occurs (first occurrence, or all with matchAll),
  * sized as the text unless width/height are given, and covers each found text with a white
- * rectangle in the stored PDF so it is absent from the signed document.
+ * rectangle in a new file for the item, so it is absent from the signed document.
  */
 export async function placeFromPlaceholders(
   tx: Queryable,
@@ -36,8 +37,7 @@ export async function placeFromPlaceholders(
   for (const { value: v } of entries) {
     const item = itemOf(v)
     if (!item || searched.has(item.id)) continue
-    const [row] = await tx.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [item.document_data_id])
-    cache.set(item.id, new Uint8Array(row!.bytes))
+    cache.set(item.id, (await readFile(tx, item.document_data_id)).bytes)
     const texts = [...new Set(entries.filter((x) => itemOf(x.value) === item).map((x) => x.value.placeholder))]
     searched.set(item.id, await findTexts(cache.get(item.id)!, texts))
   }
@@ -84,8 +84,8 @@ export async function placeFromPlaceholders(
       doc.getPage(h.page - 1).drawRectangle({ x: h.x - 1, y: h.y - h.h * 0.25, width: h.w + 2, height: h.h * 1.25, color: rgb(1, 1, 1) })
     }
     const bytes = await doc.save()
-    const item = items.find((i) => i.id === itemId)!
-    await tx.query('update document_data set bytes = $2, size = $3 where id = $1', [item.document_data_id, bytes, bytes.byteLength])
+    // A new file for this item alone: copies made from it (use, duplicate, direct links) keep theirs.
+    await replaceItemFile(tx, items.find((i) => i.id === itemId)!, bytes)
   }
   return { fields, issues }
 }

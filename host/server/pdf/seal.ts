@@ -33,7 +33,8 @@ export interface SealField {
 
 export interface SealInput {
   envelope: { id: string; title: string; completedAt: string }
-  items: { id: string; title: string; pdf: Uint8Array }[]
+  /** `sha256`: the file's stored hash (the certificate states it); computed from `pdf` when absent. */
+  items: { id: string; title: string; pdf: Uint8Array; sha256?: string }[]
   fields: SealField[]
   recipients: SealRecipient[]
 }

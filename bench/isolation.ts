@@ -1,0 +1,158 @@
+/**
+ * One team's heavy work never stalls another's. The host runs as its own process on the embedded
+ * database (the harder case: one engine for everyone). Team B reads one of its envelopes over and
+ * over (`GET /envelope/{id}`, one request at a time): first with nothing else going on, then while
+ * team A's 100,000-page document is sealed and PDF bombs are being uploaded. Prints both p99s and
+ * their ratio, measured in this one run. Target: busy p99 <= 2x idle p99.
+ *   npx tsx bench/isolation.ts      Env: ISOLATION_PAGES (default 100000), ISOLATION_IDLE_S (5)
+ */
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { deflateSync } from 'node:zlib'
+import { PDFDocument } from 'pdf-lib'
+import { startHost } from '../host/server/start.js'
+import { spawnHost } from './support/host-process.js'
+
+const PAGES = Number(process.env.ISOLATION_PAGES || 100_000)
+const IDLE_SECONDS = Number(process.env.ISOLATION_IDLE_S || 5)
+const TARGET_RATIO = 2
+
+/** A PDF of `pages` letter pages sharing one small content stream, written directly (pdf-lib would take minutes). */
+function manyPages(pages: number): Uint8Array {
+  const parts: string[] = ['%PDF-1.7\n']
+  const offsets: number[] = []
+  let length = parts[0]!.length
+  const add = (n: number, body: string) => {
+    offsets[n] = length
+    const text = `${n} 0 obj\n${body}\nendobj\n`
+    parts.push(text)
+    length += text.length
+  }
+  const content = 'BT /F1 12 Tf 72 720 Td (Page of a very long annex) Tj ET'
+  add(1, '<< /Type /Catalog /Pages 2 0 R >>')
+  const first = 5
+  add(2, `<< /Type /Pages /Count ${pages} /Kids [${Array.from({ length: pages }, (_, i) => `${first + i} 0 R`).join(' ')}] >>`)
+  add(3, `<< /Length ${content.length} >>\nstream\n${content}\nendstream`)
+  add(4, '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>')
+  for (let i = 0; i < pages; i++) add(first + i, '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 3 0 R /Resources << /Font << /F1 4 0 R >> >> >>')
+  const count = first + pages
+  const xref = [`xref\n0 ${count}\n`, '0000000000 65535 f \n', ...offsets.slice(1).map((o) => `${String(o).padStart(10, '0')} 00000 n \n`)].join('')
+  parts.push(xref, `trailer\n<< /Size ${count} /Root 1 0 R >>\nstartxref\n${length}\n%%EOF\n`)
+  return new TextEncoder().encode(parts.join(''))
+}
+
+/** A one-page PDF whose page content is a 0.5 MB deflate stream of zeros that inflates to 512 MiB. */
+function bomb(): Uint8Array {
+  const body = deflateSync(Buffer.alloc(512 * 1024 * 1024), { level: 9 })
+  return new Uint8Array(
+    Buffer.concat([
+      Buffer.from('%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Count 1 /Kids [3 0 R] >> endobj\n'),
+      Buffer.from('3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >> endobj\n'),
+      Buffer.from(`4 0 obj << /Length ${body.length} /Filter /FlateDecode >>\nstream\n`),
+      body,
+      Buffer.from('\nendstream\nendobj\ntrailer << /Root 1 0 R >>\n%%EOF\n'),
+    ]),
+  )
+}
+
+const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
+
+async function main() {
+  const dir = await mkdtemp(path.join(tmpdir(), 'host-isolation-'))
+  const dataDir = path.join(dir, 'data')
+  const setup = await startHost({ port: 0, hostname: '127.0.0.1', dataDir })
+  const a = await setup.createTeam({ name: 'Heavy', plan: 'enterprise' })
+  const b = await setup.createTeam({ name: 'Quiet', plan: 'enterprise' })
+  const tokenA = (await setup.createApiToken({ name: 'a', teamId: a.id })).token
+  const tokenB = (await setup.createApiToken({ name: 'b', teamId: b.id })).token
+  await setup.close()
+  const host = await spawnHost({ DATA_DIR: dataDir, APP_DIST_DIR: path.join(dir, 'no-app'), MAX_UPLOAD_BYTES: String(64 * 1024 * 1024) })
+  const base = `${host.url}/api/v2`
+  const call = async (token: string, p: string, init: RequestInit = {}) => {
+    const res = await fetch(base + p, { ...init, headers: { Authorization: token, ...(typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : {}) } })
+    const type = res.headers.get('content-type') ?? ''
+    return { status: res.status, body: type.includes('json') ? await res.json() : await res.arrayBuffer() }
+  }
+  const create = async (token: string, pdf: Uint8Array, payload: object) => {
+    const fd = new FormData()
+    fd.set('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Document', ...payload }))
+    fd.append('files', new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }), 'document.pdf')
+    return call(token, '/envelope/create', { method: 'POST', body: fd })
+  }
+
+  try {
+    const small = await PDFDocument.create()
+    small.addPage([612, 792])
+    const quiet = await create(tokenB, await small.save(), { title: 'Quiet' })
+    const read = async () => {
+      const t = performance.now()
+      const res = await call(tokenB, `/envelope/${quiet.body.id}`)
+      if (res.status !== 200) throw new Error(`GET answered ${res.status}`)
+      return performance.now() - t
+    }
+    for (let i = 0; i < 200; i++) await read() // warm-up
+    const idle: number[] = []
+    for (const until = Date.now() + IDLE_SECONDS * 1000; Date.now() < until; ) idle.push(await read())
+
+    // Team A: the huge document, sent to one signer with a signature on page 1.
+    process.stdout.write(`team A uploads ${PAGES.toLocaleString('en')} pages... `)
+    const huge = manyPages(PAGES)
+    let t = performance.now()
+    const made = await create(tokenA, huge, {
+      title: 'Annex',
+      recipients: [{ email: 'signer@example.com', name: 'Signer', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 80, width: 20, height: 5 }] }],
+    })
+    if (made.status !== 200) throw new Error(`create answered ${made.status}: ${JSON.stringify(made.body)}`)
+    console.log(`${(huge.byteLength / 1e6).toFixed(1)} MB, created in ${((performance.now() - t) / 1000).toFixed(1)} s`)
+    const sent = await call(tokenA, '/envelope/distribute', { method: 'POST', body: JSON.stringify({ envelopeId: made.body.id }) })
+    if (sent.status !== 200) throw new Error(`distribute answered ${sent.status}`)
+    const doc = (await call(tokenA, `/envelope/${made.body.id}`)).body
+    const signing = (p: string, body: object) =>
+      fetch(`${host.url}/api/signing${p}`, { method: 'POST', headers: { Authorization: `Bearer ${doc.recipients[0].token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
+    const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
+
+    // Sealing starts when the last signer completes; bombs are uploaded meanwhile.
+    const bombPdf = bomb()
+    let sealed = false
+    let bombs = 0
+    let refused = 0
+    const bombing = (async () => {
+      while (!sealed) {
+        const res = await create(tokenA, bombPdf, { title: 'Bomb' })
+        bombs++
+        if (res.status >= 400 && res.status < 500) refused++
+      }
+    })()
+    t = performance.now()
+    const done = await signing('/complete', { fields: doc.fields.map((f: any) => ({ id: f.id, value: `data:image/png;base64,${png.toString('base64')}` })) })
+    if (!done.ok) throw new Error(`complete answered ${done.status}: ${await done.text()}`)
+    const completedMs = performance.now() - t
+    const watching = (async () => {
+      while (!sealed) {
+        const res = await call(tokenA, `/envelope/item/${doc.envelopeItems[0].id}/download?version=signed`)
+        if (res.status === 200) sealed = true
+        else if (res.status !== 409) throw new Error(`signed download answered ${res.status}: ${JSON.stringify(res.body)}`)
+      }
+    })()
+    const busy: number[] = []
+    while (!sealed) busy.push(await read())
+    const sealMs = performance.now() - t
+    await watching
+    await bombing
+
+    const fmt = (ms: number) => `${ms.toFixed(1)} ms`
+    const ratio = percentile(busy, 99) / percentile(idle, 99)
+    console.log(`last signer's completion answered in ${fmt(completedMs)}; sealed ${fmt(sealMs)} after it`)
+    console.log(`bomb uploads meanwhile: ${bombs} (${refused} refused with 4xx)`)
+    console.log(`team B GET /envelope/{id}, idle: ${idle.length} requests, p50 ${fmt(percentile(idle, 50))}, p99 ${fmt(percentile(idle, 99))}`)
+    console.log(`team B GET /envelope/{id}, busy: ${busy.length} requests, p50 ${fmt(percentile(busy, 50))}, p99 ${fmt(percentile(busy, 99))}, max ${fmt(Math.max(...busy))}`)
+    console.log(`busy p99 / idle p99: ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT MET'})`)
+  } finally {
+    host.child.kill('SIGTERM')
+    await new Promise((resolve) => host.child.once('exit', resolve))
+    await rm(dir, { recursive: true, force: true })
+  }
+}
+
+await main()
