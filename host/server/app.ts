@@ -1,10 +1,10 @@
-import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http'
+import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate, tokenFromHeader, type Principal } from './auth/principal.js'
 import { addressKey } from './api/rate-limit.js'
-import { ApiError } from './errors.js'
+import { ApiError, UnknownLinkError } from './errors.js'
 import { adminRoutes } from './api/admin.js'
 import { attachmentRoutes } from './api/attachment.js'
 import { deprecatedRoutes, deprecation } from './api/deprecated.js'
@@ -35,22 +35,6 @@ const PREFLIGHT = {
 /** API v1 also takes PATCH and DELETE. */
 const V1_PREFLIGHT = { ...PREFLIGHT, 'Access-Control-Allow-Methods': 'GET,POST,PATCH,DELETE,OPTIONS' }
 
-/** /api/v2, its /api/v2-beta alias and the deprecated /api/v1, with or without a path after them. */
-const API_PATH = /^\/api\/(?:v2(?:-beta)?|v1)(?:[/?#]|$)/
-
-/**
- * CORS for any origin, no credentials, on every API response (errors and 404s included): the
- * header is set on the node response before the app runs. Set through Hono (c.header, or a
- * second header in c.json) it would turn each response's headers into a Headers object, which
- * @hono/node-server copies header by header instead of passing the plain object to writeHead.
- */
-export function withApiCors(listener: RequestListener): RequestListener {
-  return (req: IncomingMessage, res: ServerResponse) => {
-    if (API_PATH.test(req.url ?? '')) res.setHeader('Access-Control-Allow-Origin', '*')
-    listener(req, res)
-  }
-}
-
 /**
  * The one gate of every API request (v2, its beta alias, v1): preflights, body size, then who is
  * calling (an API token, `Authorization: <token>` or `Bearer <token>`, or a presign token).
@@ -78,7 +62,7 @@ function apiGate(ctx: HostContext, preflight: Record<string, string>): Middlewar
     await next()
   }
   return async (c, next) => {
-    // Preflights end here; withApiCors gives every API response its Access-Control-Allow-Origin.
+    // Preflights end here; withBaseHeaders gives every API response its Access-Control-Allow-Origin.
     if (c.req.method === 'OPTIONS') return c.body(null, 204, preflight)
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       // A declared length is checked from the header alone; only a chunked body is metered as read.
@@ -126,10 +110,12 @@ function signingApi(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   r.use('*', bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large') } }))
   // Fair use per recipient (or link) token as presented; without one, per address.
+  // A token that names nothing counts by address too, so guessing tokens is limited as on the API.
   r.use('*', async (c, next) => {
     const token = tokenFromHeader(c.req.header('authorization'))
     ctx.rateLimit.hit(c, token ? `recipient:${token}` : addressKey(c))
     await next()
+    if (token && c.error instanceof UnknownLinkError) ctx.rateLimit.hit(c, addressKey(c))
   })
   r.route('/', signingRoutes(ctx))
   return r
@@ -140,6 +126,9 @@ function errorResponse(err: Error, c: Context): Response {
   if (err instanceof HTTPException && err.status < 500) {
     return c.json({ message: err.message || 'bad request', code: err.status === 413 ? 'PAYLOAD_TOO_LARGE' : 'INVALID_REQUEST' }, err.status)
   }
+  // The client's request was cut before its body arrived (a slow body after its time budget, a
+  // peer gone): the connection is closed, nobody reads this answer and nothing went wrong here.
+  if ((c.env as HttpBindings | undefined)?.incoming?.readableAborted) return c.json({ message: 'the request was cut off', code: 'REQUEST_TIMEOUT' }, 408)
   // The path only (query strings carry tokens), with a signing link's token masked.
   console.error(`${c.req.method} ${c.req.path.replace(/\/(sign|direct|d)\/[^/]+/g, '/$1/***')} failed:`, err)
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)

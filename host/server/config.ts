@@ -36,6 +36,10 @@ export interface HostConfig {
   /** Fair use: requests per token (or address) per window and process; 0 = no limit. */
   rateLimit: number
   rateLimitWindowSeconds: number
+  /** Time for a whole request, body included (0: none); a slower client gets 408. */
+  requestTimeoutMs: number
+  /** Time for a request's headers (at most requestTimeoutMs). */
+  headersTimeoutMs: number
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname)
@@ -43,6 +47,10 @@ export const DEFAULT_APP_DIST_DIR = path.resolve(here, '../app/dist')
 export const DEFAULT_MAX_UPLOAD_BYTES = 25 * 1024 * 1024
 /** Per minute: above what one process serves one token (benchmarks and load tests stay under it); a backstop, not a plan. */
 export const DEFAULT_RATE_LIMIT = 1_000_000
+
+/** A whole request: 25 MiB (the largest upload) at about 2 Mbit/s. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000
+export const DEFAULT_HEADERS_TIMEOUT_MS = 15_000
 
 function intEnv(name: string, value: string | undefined, fallback: number): number {
   if (value === undefined || value === '') return fallback
@@ -70,6 +78,8 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
     rateLimit: intEnv('RATE_LIMIT', env.RATE_LIMIT, DEFAULT_RATE_LIMIT),
     rateLimitWindowSeconds: Math.max(1, intEnv('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60)),
+    requestTimeoutMs: intEnv('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS),
+    headersTimeoutMs: intEnv('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS),
   }
 }
 

@@ -23,6 +23,13 @@ export class ApiError extends Error {
   }
 }
 
+/** A recipient or direct-link token that names nothing: counted by the caller's address, as a bad API token is. */
+export class UnknownLinkError extends ApiError {
+  constructor(message: string) {
+    super(404, 'NOT_FOUND', message)
+  }
+}
+
 export const badRequest = (message: string, issues?: ApiIssue[]) => new ApiError(400, 'INVALID_REQUEST', message, issues)
 export const notFound = (what: string) => new ApiError(404, 'NOT_FOUND', `${what} not found`)
 export const forbidden = (message: string) => new ApiError(403, 'FORBIDDEN', message)

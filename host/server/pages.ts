@@ -7,7 +7,8 @@ import { authenticate } from './auth/principal.js'
 import { tokenOrNull } from './api/schemas.js'
 import { verifyPresignToken } from './auth/presign.js'
 import { sessionAnswer } from './api/embedding.js'
-import { frameAncestors, teamEmbedding } from './domain/teams.js'
+import { teamEmbedding } from './domain/teams.js'
+import { newNonce, pagePolicy } from './security-headers.js'
 
 const TYPES: Record<string, string> = {
   '.js': 'text/javascript; charset=utf-8',
@@ -30,20 +31,24 @@ const PAGE_HEADERS = {
   // in a Referer, never cache the page.
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
 }
-
-/**
- * The standalone signing pages (`/sign/{token}`, the link in the recipient's e-mail, and a
- * template's direct link `/d/{token}`) are never framed: a page that signs must not be dressed up
- * by someone else's. Their embeddable twins are `/embed/sign/{token}` and `/embed/direct/{token}`.
- */
-const STANDALONE_SIGN_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' }
 
 const NOT_BUILT = { message: 'authoring pages are not built: run npm run build:app', code: 'APP_NOT_BUILT' }
 
-/** The team whose page this is, from the credential in its address; null when it names none. */
-type TeamOf = (c: Context) => Promise<string | null | { teamId: string; session: object }>
+/**
+ * The teams whose page this is, from the credentials in its address (none when they name none),
+ * and for an authoring page the answer to GET /embedding/session it may carry.
+ */
+type TeamsOf = (c: Context) => Promise<{ teams: string[]; session?: object }>
+
+/**
+ * Who may frame a page showing the documents of `lists` (each team's list, null for anyone):
+ * only an origin every one of them allows.
+ */
+function commonOrigins(lists: (string[] | null)[]): string[] | null {
+  const set = lists.filter((l): l is string[] => l !== null)
+  return set.length ? set.reduce((all, l) => all.filter((o) => l.includes(o))) : null
+}
 
 /** The page with a tag added at the end of its head (unchanged without one). */
 function beforeHeadEnd(html: Buffer<ArrayBuffer>, tag: string): Buffer<ArrayBuffer> {
@@ -75,14 +80,17 @@ export function pageRoutes(ctx: HostContext) {
   // API token alive, the plan), and its answer to GET /embedding/session travels in the page,
   // saving the page that round trip. Only for a team without an origin list: with one, the page
   // asks itself, naming the parent the browser reports, and the API refuses a parent not listed.
-  const byPresign: TeamOf = async (c) => {
+  const byPresign: TeamsOf = async (c) => {
     const token = c.req.query('token')
-    if (!token) return null
+    if (!token) return { teams: [] }
     const p = await authenticate(ctx, `Bearer ${token}`).catch(() => null)
     // Refused (revoked, plan): the page shows the API's refusal, still under its team's frame-ancestors.
-    if (p?.kind !== 'presign') return verifyPresignToken(ctx.presignSecret, token).then((claims) => claims.teamId, () => null)
-    return (await teamEmbedding(ctx.db, ctx.cache.teams, p.teamId)).origins ? p.teamId : { teamId: p.teamId, session: sessionAnswer(p) }
+    if (p?.kind !== 'presign') return { teams: await verifyPresignToken(ctx.presignSecret, token).then((claims) => [claims.teamId], () => []) }
+    return (await teamEmbedding(ctx.db, ctx.cache.teams, p.teamId)).origins ? { teams: [p.teamId] } : { teams: [p.teamId], session: sessionAnswer(p) }
   }
+  const teamsOf = (find: (token: string | undefined) => Promise<string | null>, tokens: (c: Context) => string[]): TeamsOf => async (c) => ({
+    teams: [...new Set((await Promise.all(tokens(c).map(find))).filter((t): t is string => t !== null))],
+  })
 
   /**
    * The signing pages load their chunk only once the first one has run: name it in the page
@@ -106,7 +114,12 @@ export function pageRoutes(ctx: HostContext) {
     }
   }
 
-  const serve = (headers: Record<string, string>, teamOf?: TeamOf, signing = false) => async (c: Context) => {
+  /**
+   * One page answer: the page with a fresh nonce for the customer's <style> (read by the app from
+   * `meta[property=csp-nonce]`), under the policy of security-headers.ts. `teamsOf` absent: a
+   * standalone page, never framed.
+   */
+  const serve = (teamsOf: TeamsOf | null, signing = false) => async (c: Context) => {
     let html: Buffer<ArrayBuffer>
     try {
       html = await readFile(path.join(distDir, 'index.html'))
@@ -114,20 +127,24 @@ export function pageRoutes(ctx: HostContext) {
       return Response.json(NOT_BUILT, { status: 503, headers: { 'Cache-Control': 'no-store' } })
     }
     if (signing) html = await signPreload(html)
-    const team = teamOf && (await teamOf(c))
-    const teamId = typeof team === 'object' && team ? team.teamId : team
-    const csp = teamId ? frameAncestors(await teamEmbedding(ctx.db, ctx.cache.teams, teamId)) : null
+    const page = teamsOf ? await teamsOf(c) : null
+    const origins = page ? commonOrigins(await Promise.all(page.teams.map(async (t) => (await teamEmbedding(ctx.db, ctx.cache.teams, t)).origins))) : []
+    const nonce = newNonce()
     // Same-origin, never cached (no-store): what is inlined is what the token in the URL already says.
-    const body = typeof team === 'object' && team ? inline(html, team.session) : html
-    return new Response(body, { headers: csp ? { ...headers, 'Content-Security-Policy': csp } : headers })
+    const session = page?.session ? `<script type="application/json" id="embed-session">${scriptJson(page.session)}</script>` : ''
+    const body = beforeHeadEnd(html, `<meta property="csp-nonce" nonce="${nonce}">${session}`)
+    const headers = { ...PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(nonce, origins) }
+    // A standalone signing page is never framed: a page that signs must not be dressed up by someone else's.
+    return new Response(body, { headers: teamsOf ? headers : { ...headers, 'X-Frame-Options': 'DENY' } })
   }
-  const inline = (html: Buffer<ArrayBuffer>, session: object) => beforeHeadEnd(html, `<script type="application/json" id="embed-session">${scriptJson(session)}</script>`)
-  const authoring = serve(PAGE_HEADERS, byPresign)
+  const authoring = serve(byPresign)
   for (const route of Object.values(EMBED_ROUTES)) r.get(route, authoring)
-  r.get(MULTISIGN_ROUTE, serve(PAGE_HEADERS, (c) => byRecipient(c.req.query('token')), true))
-  r.get(SIGN_ROUTES.embed, serve(PAGE_HEADERS, (c) => byRecipient(c.req.param('token')), true))
-  r.get(DIRECT_ROUTES.embed, serve(PAGE_HEADERS, (c) => byDirectLink(c.req.param('token')), true))
-  const standalone = serve(STANDALONE_SIGN_HEADERS, undefined, true)
+  r.get(MULTISIGN_ROUTE, serve(teamsOf(byRecipient, (c) => c.req.queries('token') ?? []), true))
+  r.get(SIGN_ROUTES.embed, serve(teamsOf(byRecipient, (c) => [c.req.param('token')!]), true))
+  r.get(DIRECT_ROUTES.embed, serve(teamsOf(byDirectLink, (c) => [c.req.param('token')!]), true))
+  // The standalone pages (`/sign/{token}`, the link in the recipient's e-mail, and a template's
+  // direct link `/d/{token}`); their embeddable twins are /embed/sign and /embed/direct.
+  const standalone = serve(null, true)
   r.get(SIGN_ROUTES.page, standalone)
   r.get(DIRECT_ROUTES.page, standalone)
 

@@ -2,7 +2,9 @@ import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import { createServer, type Server } from 'node:http'
-import { createApp, withApiCors } from './app.js'
+import { createApp } from './app.js'
+import { withBaseHeaders } from './security-headers.js'
+import { answerClientErrors, requestBudgets } from './slow-requests.js'
 import { RateLimiter } from './api/rate-limit.js'
 import { hostCaches } from './cache.js'
 import { createApiToken, revokeApiToken, type TokenExpiry } from './auth/api-tokens.js'
@@ -78,9 +80,10 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, db })
     const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock })
     const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, mailbox: mail.kind === 'local' })
-    const listener = withApiCors(getRequestListener(app.fetch, { hostname: config.hostname }))
+    const listener = withBaseHeaders(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
-      const s = createServer(listener)
+      const s = createServer(requestBudgets(config), listener)
+      answerClientErrors(s)
       server = s
       s.once('error', reject)
       s.listen(config.port, config.hostname, () => resolve(s.address() as AddressInfo))

@@ -91,6 +91,30 @@ describe.each(VARIANTS)('template direct links on $variant', ({ variant, skip })
     expect(added).toMatchObject({ role: 'SIGNER', name: 'Direct link recipient' })
   })
 
+  it.skipIf(skip)('leaves publishing to unscoped tokens: a scoped presign token may not create, toggle or delete a link', async () => {
+    const team = await host.createTeam({ name: 'Publisher', plan: 'enterprise' })
+    const owner = api(host.apiUrl, (await host.createApiToken({ name: 'publisher', teamId: team.id })).token)
+    const t = await createEnvelope(owner, { type: 'TEMPLATE', title: 'Scoped', recipients: [{ email: 's@example.com', name: 'S', role: 'SIGNER' }] })
+    const n = templateNumber(t)
+    const presign = async (scope?: string) => api(host.apiUrl, (await owner.post('/embedding/create-presign-token', scope ? { scope } : {})).body.token)
+    const links = await count('template_direct_links')
+    for (const scope of [`templateId:${n}`, `envelopeId:${t.id}`]) {
+      const scoped = await presign(scope)
+      for (const [path, body] of [['create', { templateId: n }], ['toggle', { templateId: n, enabled: false }], ['delete', { templateId: n }]] as const) {
+        const res = await scoped.post(`/template/direct/${path}`, body)
+        expect([res.status, res.body.code], `${scope} ${path}`).toEqual([403, 'FORBIDDEN'])
+      }
+      expect(await count('template_direct_links')).toBe(links)
+    }
+    // Unscoped, the same team's presign token may.
+    const made = await (await presign()).post('/template/direct/create', { templateId: n })
+    expect(made.status).toBe(200)
+    const scoped = await presign(`templateId:${n}`)
+    expect((await scoped.post('/template/direct/toggle', { templateId: n, enabled: false })).status).toBe(403)
+    expect((await scoped.post('/template/direct/delete', { templateId: n })).status).toBe(403)
+    expect((await signing(made.body.token).get('/direct/session')).status).toBe(200)
+  })
+
   it.skipIf(skip)('refuses bad requests with the error shape and writes nothing', async () => {
     const t = await template()
     const links = await count('template_direct_links')

@@ -27,7 +27,9 @@ describe.each(VARIANTS)('who may frame a team\'s pages, on $variant', ({ variant
   })
 
   const presign = async (c: Api) => (await c.post('/embedding/create-presign-token', {})).body.token as string
-  const csp = async (p: string) => (await fetch(host.url + p)).headers.get('content-security-policy')
+  /** The page's frame-ancestors directive, or null without one (every page has a policy: see security-headers.test.ts). */
+  const csp = async (p: string) =>
+    ((await fetch(host.url + p)).headers.get('content-security-policy') ?? '').split(/;\s*/).find((d) => d.startsWith('frame-ancestors')) ?? null
 
   it.skipIf(skip)('the team lists its origins through the API; bad lists are refused and write nothing', async () => {
     expect((await client.get('/team')).body).toMatchObject({ plan: 'enterprise', embedOrigins: null })
@@ -75,6 +77,28 @@ describe.each(VARIANTS)('who may frame a team\'s pages, on $variant', ({ variant
     // The recipient still signs: framing says nothing about the signing API.
     const session = await api(`${host.url}/api/signing`, `Bearer ${recipient.token}`).get('/session')
     expect((await api(`${host.url}/api/signing`, `Bearer ${recipient.token}`).post('/complete', { fields: [{ id: session.body.fields[0].id, value: SIGNATURE }] })).status).toBe(200)
+  })
+
+  it.skipIf(skip)('the multi-sign page is framed only where every document it shows may be', async () => {
+    const sent = async (c: Api) => (await c.post('/envelope/distribute', { envelopeId: (await createEnvelope(c, { recipients: [{ email: 'm@example.com', name: 'M', role: 'SIGNER', fields: [{ ...sig, identifier: 0 }] }] })).id })).body.recipients[0].token as string
+    const mine = await sent(client)
+    const theirs = await sent(other)
+    const multi = (...tokens: string[]) => csp(`/embed/v1/multisign?${tokens.map((t) => `token=${t}`).join('&')}`)
+    await client.post('/team/update', { embedOrigins: null })
+    await other.post('/team/update', { embedOrigins: ['https://other.example'] })
+    // The first token's team allows anyone; the second one's does not.
+    expect(await multi(mine, theirs)).toBe('frame-ancestors https://other.example')
+    expect(await multi(theirs, mine)).toBe('frame-ancestors https://other.example')
+    // Two lists: only the origins both allow, 'none' when they share none.
+    await client.post('/team/update', { embedOrigins: ['https://app.example.com', 'https://other.example'] })
+    expect(await multi(mine, theirs)).toBe('frame-ancestors https://other.example')
+    await client.post('/team/update', { embedOrigins: ['https://app.example.com'] })
+    expect(await multi(mine, theirs)).toBe("frame-ancestors 'none'")
+    // An unknown token among them adds nothing.
+    expect(await multi('unknown-token', mine)).toBe('frame-ancestors https://app.example.com')
+    await client.post('/team/update', { embedOrigins: null })
+    await other.post('/team/update', { embedOrigins: null })
+    expect(await multi(mine, theirs)).toBeNull()
   })
 
   it.skipIf(skip)('a presign token is refused under a parent origin the team does not list', async () => {

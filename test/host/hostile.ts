@@ -2,7 +2,7 @@
  * Hostile inputs shared by the fuzz and isolation suites: a seeded generator, hand-built broken
  * PDFs (real bytes, no mocks) and the zip and LZW bombs, built without ever holding its inflated size.
  */
-import { deflateRawSync, deflateSync, constants } from 'node:zlib'
+import { crc32, deflateRawSync, deflateSync, constants } from 'node:zlib'
 import { PDFDocument } from 'pdf-lib'
 import { makePdf } from './support.js'
 
@@ -48,10 +48,12 @@ export function rawPdf(bodies: (string | Buffer)[], opts: { trailer?: string; xr
   return Buffer.concat(parts)
 }
 
-const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'
-const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
-const PAGE = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'
-const stream = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')])
+/** Object bodies of a one-page PDF whose page's content is object 4. */
+export const CATALOG = '<< /Type /Catalog /Pages 2 0 R >>'
+export const PAGES = '<< /Type /Pages /Kids [3 0 R] /Count 1 >>'
+export const PAGE = '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>'
+/** A stream object's body. */
+export const stream = (dict: string, data: Buffer) => Buffer.concat([Buffer.from(`<< ${dict} /Length ${data.length} >>\nstream\n`), data, Buffer.from('\nendstream')])
 
 /**
  * A zlib stream of `mib` MiB of zeros, built from one compressed MiB repeated: a full flush makes
@@ -145,6 +147,50 @@ export function zerosLzw(mib: number): Buffer {
   return w.end()
 }
 
+/**
+ * PDFs whose bombs went past the old keyword-scanning meter (it skipped `/Subtype /Image`, line
+ * ends other than `\n`, filter chains that did not start with zlib data), and the other places a
+ * parser inflates: name -> bytes, each hiding `mib` MiB of zeros.
+ */
+export function meterBypasses(mib: number): Record<string, Buffer> {
+  const bomb = zerosDeflated(mib)
+  const objStm = '/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode'
+  const raw = (dict: string, data: Buffer, keyword = 'stream\n', length = data.length) =>
+    Buffer.concat([Buffer.from(`<< ${dict} /Length ${length} >>\n${keyword}`, 'latin1'), data, Buffer.from('\nendstream')])
+  const body = (extra: Buffer) => rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), extra])
+  // A stream inside an object stream: the object stream itself inflates to little.
+  const nested = deflateSync(Buffer.concat([Buffer.from('6 0 '), raw('/Filter /FlateDecode', bomb)]))
+  return {
+    'object stream that says it is an image': body(raw(`${objStm} /Subtype /Image`, bomb)),
+    'image': body(raw('/Type /XObject /Subtype /Image /Width 1 /Height 1 /BitsPerComponent 8 /ColorSpace /DeviceGray /Filter /FlateDecode', bomb)),
+    'stream\\r': body(raw(objStm, bomb, 'stream\r')),
+    'stream \\r\\n': body(raw(objStm, bomb, 'stream \r\n')),
+    'stream\\r\\n with a lying /Length': body(raw(objStm, bomb, 'stream\r\n', 10)),
+    'cross-reference stream': body(raw('/Type /XRef /Size 6 /W [1 2 1] /Filter /FlateDecode', bomb)),
+    'two filters': body(raw('/Filter [/FlateDecode /FlateDecode]', deflateSync(bomb))),
+    'ASCIIHex then Flate': body(raw('/Filter [/ASCIIHexDecode /FlateDecode]', Buffer.from(bomb.toString('hex') + '>'))),
+    'LZW object stream': body(raw('/Type /ObjStm /N 1 /First 4 /Filter /LZWDecode', zerosLzw(mib))),
+    'stream nested in an object stream': body(raw('/Type /ObjStm /N 1 /First 4 /Filter /FlateDecode', nested)),
+  }
+}
+
+/** A PNG from its header fields and the bytes of its (one) IDAT chunk, CRCs right. */
+export function pngOf(h: { width: number; height: number; bitDepth?: number; colorType?: number; interlace?: 0 | 1 }, idat: Uint8Array): Buffer {
+  const chunk = (type: string, data: Uint8Array) => {
+    const out = Buffer.alloc(12 + data.length)
+    out.writeUInt32BE(data.length, 0)
+    out.write(type, 4, 'latin1')
+    out.set(data, 8)
+    out.writeUInt32BE(crc32(out.subarray(4, 8 + data.length)), 8 + data.length)
+    return out
+  }
+  const ihdr = Buffer.alloc(13)
+  ihdr.writeUInt32BE(h.width, 0)
+  ihdr.writeUInt32BE(h.height, 4)
+  ihdr.set([h.bitDepth ?? 8, h.colorType ?? 6, 0, 0, h.interlace ?? 0], 8)
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', new Uint8Array(0))])
+}
+
 /** The hostile PDFs: name -> bytes. Built once per suite (about 10 MB in all). */
 export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
   const valid = Buffer.from(await makePdf(2))
@@ -152,6 +198,7 @@ export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
   const bomb4g = deflateSync(zerosDeflated(4096))
   const thousands = await PDFDocument.create()
   for (let i = 0; i < 3000; i++) thousands.addPage([200, 200])
+  const bypasses = meterBypasses(1024)
   return {
     empty: new Uint8Array(0),
     'header only': Buffer.from('%PDF-1.7\n%%EOF\n'),
@@ -174,6 +221,9 @@ export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
     'zip bomb (filter chain)': rawPdf([CATALOG, PAGES, PAGE, stream('/Filter [/FlateDecode /FlateDecode]', bomb4g)]),
     // 1 GiB of zeros behind about 1 MB of LZW, as an object stream: PDF parsers decode those on load.
     'lzw bomb (object stream)': rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), stream('/Type /ObjStm /N 1 /First 4 /Filter /LZWDecode', zerosLzw(1024))]),
+    // Two that went past the old keyword meter (meterBypasses has them all): a dictionary that lies, a stream within a stream.
+    'zip bomb (object stream that says it is an image)': bypasses['object stream that says it is an image']!,
+    'zip bomb (stream nested in an object stream)': bypasses['stream nested in an object stream']!,
     'png named pdf': Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64'),
   }
 }

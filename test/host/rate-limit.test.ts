@@ -72,4 +72,23 @@ describe('fair use: a rate limit per token', () => {
     }
     expect((await signer.get('/api/signing/session'))).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } })
   })
+
+  it('counts wrong recipient and direct-link tokens on the signing API by address, each one different', async () => {
+    clock.advance(60_000)
+    const owner = api(host.apiUrl, (await host.createApiToken({ name: 'guessed' })).token)
+    const e = await createEnvelope(owner, {
+      recipients: [{ email: 'a@example.com', name: 'A', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 1, positionY: 1, width: 10, height: 5 }] }],
+    })
+    const sent = await owner.post('/envelope/distribute', { envelopeId: e.id })
+    const paths = ['/api/signing/session', '/api/signing/direct/session', '/api/signing/open', '/api/signing/direct/open']
+    for (let i = 0; i < LIMIT; i++) {
+      const path = paths[i % paths.length]!
+      const res = path.endsWith('open') ? await api(host.url, `Bearer guess${i}`).post(path, {}) : await api(host.url, `Bearer guess${i}`).get(path)
+      expect(res.status, path).toBe(404)
+    }
+    expect(await api(host.url, 'Bearer guess-next').get('/api/signing/session')).toMatchObject({ status: 429, body: { code: 'RATE_LIMITED' } })
+    expect((await api(host.url, 'Bearer guess-direct').get('/api/signing/direct/session')).status).toBe(429)
+    // The recipient whose token is right is not held back by the guesses made from its address.
+    expect((await api(host.url, `Bearer ${sent.body.recipients[0].token}`).get('/api/signing/session')).status).toBe(200)
+  })
 })

@@ -10,6 +10,7 @@ import { openDb, type Db } from '../../host/server/db/index.js'
 import { certificatePdf, sealEnvelope, type SealField, type SealInput, type SealRecipient } from '../../host/server/pdf/seal.js'
 import { generateP12, loadSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
 import { pdfText, verifyPdfSignature } from '../support/pdf-signature.js'
+import { pngOf } from './hostile.js'
 import { makePdf } from './support.js'
 
 let dir: string
@@ -353,6 +354,27 @@ describe('sealEnvelope', () => {
       expect(['Yes', 'Maybe']).toContain(row?.str)
     }
     expect(texts.some((t) => t.str === 'Option B')).toBe(true)
+  })
+
+  it('a picture stored before submissions were normalized is decoded within the budgets: a clear error, not gigabytes', { timeout: 20_000 }, async () => {
+    const huge = `data:image/png;base64,${pngOf({ width: 16000, height: 16000, bitDepth: 1, colorType: 0 }, deflateSync(Buffer.alloc(16000 * 2001))).toString('base64')}`
+    await expect(sealEnvelope(input([{ id: 'item_1', title: 'Vertrag', pdf: await makePdf(1) }], [field({ type: 'SIGNATURE', customText: huge })]), key)).rejects.toThrow(/SIGNATURE image on page 1 cannot be read: .*16000 x 16000/)
+  })
+
+  it('draws text whatever characters it holds (those the font lacks as blanks)', async () => {
+    const texts = ['😀 emoji', 'lone \ud800 surrogate', 'nul \u0000 byte', '中文字', 'עברית', '\u200b\ufeff\uffff']
+    const [sealed] = await sealEnvelope(input([{ id: 'item_1', title: 'Vertrag', pdf: await makePdf(1) }], texts.map((customText, i) => field({ type: 'TEXT', customText, positionY: 10 + i * 10 }))), key)
+    expect(verifyPdfSignature(sealed!.pdf)).toMatchObject({ digestOk: true, signatureOk: true })
+  })
+
+  it('a sealed copy carries no script or open action, even from a file stored before uploads were cleaned', async () => {
+    const doc = await PDFDocument.load(await makePdf(1))
+    doc.catalog.set(PDFName.of('OpenAction'), doc.context.obj({ S: 'JavaScript', JS: PDFString.of('app.alert(1)') }))
+    doc.getPage(0).node.set(PDFName.of('AA'), doc.context.obj({ O: doc.context.obj({ S: 'Launch', F: PDFString.of('calc.exe') }) }))
+    const [sealed] = await sealEnvelope(input([{ id: 'item_1', title: 'Vertrag', pdf: await doc.save() }], []), key)
+    const text = Buffer.from(sealed!.pdf).toString('latin1')
+    expect(['/OpenAction', '/JavaScript', '/AA', '/Launch'].filter((k) => text.includes(k))).toEqual([])
+    expect(verifyPdfSignature(sealed!.pdf)).toMatchObject({ digestOk: true, signatureOk: true })
   })
 
   it('refuses a field on a page the file does not have', async () => {

@@ -118,7 +118,8 @@ describe('webhooks', () => {
     try {
       const t = (await strict.createTeam({ name: 'S', plan: 'team' })).id
       const c = api(strict.apiUrl, (await strict.createApiToken({ name: 's', teamId: t })).token)
-      for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://192.168.0.10/x']) {
+      for (const url of ['http://127.0.0.1:8080/x', 'http://localhost/x', 'http://10.1.2.3/x', 'http://[::1]/x', 'http://169.254.169.254/latest', 'http://192.168.0.10/x',
+        'http://[::7f00:1]/x', 'http://[64:ff9b::7f00:1]/x', 'http://[fec0::1]/x', 'http://[2002:a00:1::1]/x', 'http://[2001:0:7f00:1::1]/x', 'http://[::ffff:10.0.0.1]/x']) {
         const res = await c.post('/webhook/create', { url, events: ['DOCUMENT_SENT'] })
         expect([res.status, res.body.code], url).toEqual([400, 'WEBHOOK_URL_NOT_ALLOWED'])
       }

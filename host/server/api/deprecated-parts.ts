@@ -3,6 +3,7 @@
  * numbers and old field names translated, then the operations of /envelope/field, /recipient and
  * /attachment, limited to envelopes of the route's type.
  */
+import { withoutAuthKeys } from './auth-options.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { createAttachment, deleteAttachment, listAttachments, updateAttachment } from '../domain/attachments.js'
@@ -10,7 +11,7 @@ import { createFields, deleteField, getField, updateFields } from '../domain/fie
 import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
 import { badRequest, issue } from '../errors.js'
 import { AttachmentData, AttachmentId } from './attachment.js'
-import { ID_KEY, TYPE, legacyField, newFieldNames, recipientsWithFields, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
+import { ID_KEY, TYPE, legacyField, newFieldNames, recipientsWithFields, resolve, type Kind } from './deprecated-shared.js'
 import { FieldPatch, parseFieldEntries } from './field.js'
 import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
 import { RecipientPatch, numericParam } from './recipient.js'
@@ -22,8 +23,8 @@ export const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown(
 const entries = <S extends z.ZodType>(schema: S, map: (v: unknown) => unknown, min = 1, max = 500) =>
   z.array(z.preprocess(map, schema)).min(min).max(max)
 
-const NewRecipient = z.preprocess(withoutAuthOptions, RecipientInput)
-const ChangedRecipient = z.preprocess(withoutAuthOptions, RecipientPatch)
+const NewRecipient = RecipientInput
+const ChangedRecipient = z.preprocess(withoutAuthKeys, RecipientPatch)
 
 /** The bodies and queries of the deprecated part routes (the same for /document and /template). */
 export const PartSchemas = {

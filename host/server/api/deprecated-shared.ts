@@ -40,13 +40,6 @@ export function newFieldNames(entry: unknown): unknown {
   return out
 }
 
-/** Keys the deployed service takes and this host does not keep (auth options): dropped, not refused. */
-export function withoutAuthOptions(entry: unknown): unknown {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry
-  const { accessAuth: _a, actionAuth: _b, ...rest } = entry as Record<string, unknown>
-  return rest
-}
-
 const numberOf = (env: Pick<Envelope, 'secondaryId'>) => Number(env.secondaryId.split('_')[1])
 
 /** A field as the legacy routes answer: the v2 field plus its legacy number and old coordinate names. */

@@ -4,6 +4,7 @@
  * envelopes of that type (the other type's number is 404), old field names become new ones, and
  * answers take the legacy shapes (deprecated-shared.ts). One middleware marks every answer.
  */
+import { withoutAuthKeys } from './auth-options.js'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
@@ -15,7 +16,7 @@ import { findEnvelope, getManyEnvelopes, listEnvelopes, loadEnvelope } from '../
 import { duplicate, useTemplate } from '../domain/templates.js'
 import { createDirectLink, deleteDirectLink, toggleDirectLink } from '../domain/direct-links.js'
 import { badRequest, issue, notFound } from '../errors.js'
-import { ID_KEY, TYPE, deprecatedView, newFieldNames, resolve, withoutAuthOptions, type Kind } from './deprecated-shared.js'
+import { ID_KEY, TYPE, deprecatedView, newFieldNames, resolve, type Kind } from './deprecated-shared.js'
 import { partRoutes } from './deprecated-parts.js'
 import { CreatePayload, ListQuery, UpdateBody } from './envelope.js'
 import { clientOf, jsonBody, multipartBody, parse, pdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
@@ -113,7 +114,7 @@ export function createPayloadFor(kind: Kind, fieldNames: (entry: unknown) => unk
     const o = v as Record<string, unknown>
     const recipients = Array.isArray(o.recipients)
       ? o.recipients.map((r) => {
-          const rec = withoutAuthOptions(r) as Record<string, unknown>
+          const rec = withoutAuthKeys(r) as Record<string, unknown>
           return Array.isArray(rec?.fields) ? { ...rec, fields: rec.fields.map(fieldNames) } : rec
         })
       : o.recipients

@@ -9,18 +9,7 @@ import path from 'node:path'
 import { Hono } from 'hono'
 import type { AppEnv } from './http.js'
 import { openApiDocument } from './openapi.js'
-
-export const DOCS_CSP = [
-  "default-src 'none'",
-  "script-src 'self'",
-  "style-src 'self'",
-  "img-src 'self' data:",
-  "font-src 'self'",
-  "connect-src 'self'",
-  "base-uri 'none'",
-  "form-action 'none'",
-  "frame-ancestors 'none'",
-].join('; ')
+import { DOCS_POLICY } from '../security-headers.js'
 
 /** Relative links: the same page works under /api/v2 and /api/v2-beta. */
 const PAGE = `<!doctype html>
@@ -70,7 +59,7 @@ const distFile = (name: string) => {
   return f
 }
 
-const HEADERS = { 'Content-Security-Policy': DOCS_CSP, 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' }
+const HEADERS = { 'Content-Security-Policy': DOCS_POLICY, 'Referrer-Policy': 'no-referrer' }
 
 /** GET /openapi.json, /docs and /docs/assets/*: mounted inside the API router, before its gate. */
 export function docsRoutes() {

@@ -3,6 +3,7 @@ import type { z } from 'zod'
 import type { Principal } from '../auth/principal.js'
 import type { PresignKey } from '../auth/presign.js'
 import type { Db } from '../db/index.js'
+import { refuseAuthOptions } from './auth-options.js'
 import { ApiError, badRequest, fromZod, issue } from '../errors.js'
 import type { HostConfig } from '../config.js'
 import type { HostCaches } from '../cache.js'
@@ -86,6 +87,7 @@ export async function jsonBody<S extends z.ZodType>(c: Ctx, schema: S): Promise<
   if (text.trim() === '') return parse(schema, undefined)
   const json = parseJsonText(text)
   if ('error' in json) throw badRequest(json.error === 'not valid JSON' ? 'the request body is not valid JSON' : `the request body is refused: ${json.error}`)
+  refuseAuthOptions(json.value)
   return parse(schema, json.value)
 }
 
@@ -124,6 +126,7 @@ export async function multipartBody<S extends z.ZodType>(
       ? badRequest('the payload part is not valid JSON', [issue(['payload'], 'Invalid JSON')])
       : badRequest(`the payload part is refused: ${json.error}`, [issue(['payload'], json.error)])
   }
+  refuseAuthOptions(json.value, ['payload'])
   const parsed = parse(schema, json.value, ['payload'])
   // `files[]` is how some clients (the deployed service's SDK among them) name the repeated part.
   const parts = fileParts.flatMap((name) => form.getAll(name))
@@ -133,7 +136,8 @@ export async function multipartBody<S extends z.ZodType>(
     if (typeof part === 'string') throw badRequest(`files part ${i} is not a file`, [issue(['files', i], 'Expected a file')])
     const bytes = new Uint8Array(await part.arrayBuffer())
     const name = part.name || `document-${i + 1}.pdf`
-    files.push({ name, bytes, ...(await inspectPdf(bytes, name)) })
+    // The checked file: what is stored (active content removed).
+    files.push({ name, ...(await inspectPdf(bytes, name)) })
   }
   return { payload: parsed, files }
 }

@@ -57,7 +57,7 @@ export class RateLimiter {
       })
     }
     // On the node response itself, as the CORS header: a header set through Hono would make every
-    // answer copy its headers one by one (see withApiCors in app.ts).
+    // answer copy its headers one by one (see withBaseHeaders in security-headers.ts).
     const out = (c.env as HttpBindings | undefined)?.outgoing
     if (out?.setHeader) {
       out.setHeader('RateLimit-Policy', this.policy)

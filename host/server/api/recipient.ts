@@ -1,3 +1,4 @@
+import { withoutAuthKeys } from './auth-options.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { notFound } from '../errors.js'
@@ -17,7 +18,7 @@ export const RecipientPatch = z
   })
   .strict()
 export const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientInput).min(1).max(100) })
-export const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientPatch).min(1).max(100) })
+export const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(z.preprocess(withoutAuthKeys, RecipientPatch)).min(1).max(100) })
 
 export const DeleteBody = z.object({ recipientId: NumericId })
 

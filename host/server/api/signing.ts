@@ -12,6 +12,7 @@ import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
 import { itemPdf } from '../domain/items.js'
 import { byToken, complete, open, rejectByToken, type RecipientContext } from '../domain/lifecycle.js'
 import { byDirectToken, signDirectLink } from '../domain/direct-links.js'
+import { normalizePictures } from '../domain/field-values.js'
 import { toField, type EnvelopeRow, type FieldRow, type ItemRow } from '../domain/resources.js'
 import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
 import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
@@ -100,7 +101,7 @@ export function signingRoutes(ctx: HostContext) {
 
   r.post('/complete', async (c) => {
     const token = tokenOf(c)
-    const body = await jsonBody(c, CompleteBody)
+    const body = await normalizePictures(await jsonBody(c, CompleteBody))
     const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, ctx.clock.now()))
     return c.json(result)
   })
@@ -122,7 +123,7 @@ export function signingRoutes(ctx: HostContext) {
   r.get('/direct/item/:id', async (c) => item(c, (await byDirectToken(ctx.db, tokenOf(c))).e, 'original'))
   r.post('/direct/complete', async (c) => {
     const token = tokenOf(c)
-    const body = await jsonBody(c, DirectCompleteBody)
+    const body = await normalizePictures(await jsonBody(c, DirectCompleteBody))
     return c.json(await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now())))
   })
 

@@ -4,21 +4,22 @@
  * then the operations of /envelope/recipient and /envelope/field, limited to documents. A
  * recipient or field of another document is 404.
  */
+import { withoutAuthKeys } from './auth-options.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { createFields, deleteField, getField, updateFields } from '../domain/fields.js'
 import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
 import { notFound } from '../errors.js'
-import { legacyField, withoutAuthOptions } from './deprecated-shared.js'
+import { legacyField } from './deprecated-shared.js'
 import { FieldPatch, parseFieldEntries } from './field.js'
 import { jsonBody, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
 import { RecipientPatch } from './recipient.js'
 import { RecipientInput } from './schemas.js'
 import { pathNumber, resolveV1, v1Field, v1FieldNames } from './v1-shared.js'
 
-const NewRecipient = z.preprocess(withoutAuthOptions, RecipientInput)
+const NewRecipient = RecipientInput
 /** A change of the recipient the path names (an `id` in the body is ignored). */
-const changedRecipient = (id: number) => z.preprocess((v) => ({ ...(withoutAuthOptions(v) as object), id }), RecipientPatch)
+const changedRecipient = (id: number) => z.preprocess((v) => ({ ...(withoutAuthKeys(v) as object), id }), RecipientPatch)
 /** A change of the field the path names, with v1 names. */
 const changedField = (id: number) => z.preprocess((v) => ({ ...(v1FieldNames(v) as object), id }), FieldPatch)
 const NewFields = z.union([z.array(z.record(z.string(), z.unknown())).min(1).max(500), z.record(z.string(), z.unknown())])

@@ -57,6 +57,14 @@ export function assertMayCreate(p: Principal): void {
   if (p.kind === 'presign' && p.scope) throw new ApiError(403, 'FORBIDDEN', `a presign token scoped to ${p.scopeText} cannot create envelopes`)
 }
 
+/**
+ * A direct link lets anyone make documents from its template: outside any one envelope, so
+ * creating, toggling or deleting one needs an unscoped token.
+ */
+export function assertMayPublish(p: Principal): void {
+  if (p.kind === 'presign' && p.scope) throw new ApiError(403, 'FORBIDDEN', `a presign token scoped to ${p.scopeText} cannot manage direct links`)
+}
+
 export function assertApiToken(p: Principal, what: string): void {
   if (p.kind !== 'api') throw new ApiError(403, 'FORBIDDEN', `${what} requires an API token, not a presign token`)
 }

@@ -5,9 +5,9 @@
  * any other. The team manages the link (create, toggle, delete); the signing pages use it.
  */
 import type { DirectCompleteRequest, DirectSigningResult } from '../../../src/protocol/index.js'
-import type { Principal } from '../auth/principal.js'
+import { assertMayPublish, type Principal } from '../auth/principal.js'
 import { iso, type Queryable } from '../db/index.js'
-import { ApiError, issue, notFound, type ApiIssue } from '../errors.js'
+import { ApiError, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { recipientActor, type Actor, type Client } from './audit.js'
 import { recordChange } from './changes.js'
 import { throwIfIssues } from './fields.js'
@@ -43,6 +43,7 @@ export type DirectLink = ReturnType<typeof toDirectLink>
 export const PLACEHOLDER_RECIPIENT = { email: 'direct.link@recipient.invalid', name: 'Direct link recipient' }
 
 async function templateOf(tx: Queryable, p: Principal, envelopeId: string): Promise<EnvelopeRow> {
+  assertMayPublish(p)
   const e = await findEnvelope(tx, p, envelopeId, true)
   if (e.type !== 'TEMPLATE') throw new ApiError(400, 'NOT_A_TEMPLATE', `${e.id} is a document; only a template has a direct link`)
   return e
@@ -107,7 +108,7 @@ export async function byDirectToken(tx: Queryable, token: string): Promise<Direc
      where l.token = $1 and l.enabled and e.deleted_at is null`,
     [token],
   )
-  if (!found) throw new ApiError(404, 'NOT_FOUND', 'this link is not valid or has been turned off')
+  if (!found) throw new UnknownLinkError('this link is not valid or has been turned off')
   const { plan, ...link } = found
   const [e] = await tx.query<EnvelopeRow>('select * from envelopes where id = $1', [link.envelope_id])
   const all = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [link.envelope_id])

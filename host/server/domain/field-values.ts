@@ -3,10 +3,13 @@ import { format } from 'date-fns'
 import { de, enUS, fr } from 'date-fns/locale'
 import { SIGNATURE_FIELD_TYPES, type SigningFieldValue } from '../../../src/protocol/index.js'
 import { issue, type ApiIssue } from '../errors.js'
+import { MAX_PNG_PIXELS, readPngHeader } from '../images/png.js'
+import { MAX_SIGNATURE_BYTES } from '../images/signature.js'
+import { runHeavy } from '../workers/heavy.js'
+import { throwIfIssues } from './fields.js'
 import type { FieldRow } from './resources.js'
 
-/** Largest signature image accepted, decoded. */
-export const MAX_SIGNATURE_BYTES = 512 * 1024
+const PNG_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/
 const PNG_MAGIC = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
@@ -40,7 +43,7 @@ export function storedValue(f: Pick<FieldRow, 'type' | 'field_meta'>, value: Sig
   }
   if (typeof value !== 'string') return bad('Expected a string')
   if (SIGNATURE_FIELD_TYPES.includes(f.type as never)) {
-    const m = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/.exec(value)
+    const m = PNG_URL.exec(value)
     if (!m) return bad('Expected a PNG image as a data:image/png;base64 URL')
     const bytes = Buffer.from(m[1]!, 'base64')
     if (bytes.byteLength > MAX_SIGNATURE_BYTES) return bad(`The signature image exceeds ${MAX_SIGNATURE_BYTES} bytes`)
@@ -66,6 +69,34 @@ export function storedValue(f: Pick<FieldRow, 'type' | 'field_meta'>, value: Sig
     default:
       return text
   }
+}
+
+/**
+ * The submission with every PNG picture (a signature or initials) decoded and re-encoded as the
+ * host stores it, in a heavy-work thread, before anything is written: sealing then only meets
+ * small, well-formed images. A picture past the budgets, or one that does not decode, is a 400 to
+ * its sender, naming the value (`fields.{i}.value`).
+ */
+export async function normalizePictures<T extends { fields: { id: number; value: SigningFieldValue }[] }>(input: T): Promise<T> {
+  const issues: ApiIssue[] = []
+  const fields = await Promise.all(
+    input.fields.map(async (f, i) => {
+      const m = typeof f.value === 'string' ? PNG_URL.exec(f.value) : null
+      if (!m) return f // storedValue judges anything else
+      const refuse = (why: string) => (issues.push(issue(['fields', i, 'value'], `The signature image cannot be used: ${why}`)), f)
+      const bytes = Buffer.from(m[1]!, 'base64')
+      if (bytes.byteLength > MAX_SIGNATURE_BYTES) return refuse(`it exceeds ${MAX_SIGNATURE_BYTES} bytes`)
+      // Before any thread decodes it: what it says it holds.
+      const header = readPngHeader(bytes)
+      if (typeof header === 'string') return refuse(`the image is ${header}`)
+      if (header.width * header.height > MAX_PNG_PIXELS) return refuse(`the image is ${header.width} x ${header.height} pixels; at most ${MAX_PNG_PIXELS.toLocaleString('en')} pixels are accepted`)
+      const done = await runHeavy('signature', { png: bytes }, { failure: (why) => new Error(why) }).catch((err: Error) => ({ refused: err.message }))
+      if ('refused' in done) return refuse(done.refused)
+      return { ...f, value: `data:image/png;base64,${Buffer.from(done.png).toString('base64')}` }
+    }),
+  )
+  throwIfIssues(issues)
+  return { ...input, fields }
 }
 
 const LOCALES = { en: enUS, de, fr } as Record<string, typeof enUS>

@@ -7,7 +7,7 @@ import type { SigningCompleteRequest, SigningResult } from '../../../src/protoco
 import type { Principal } from '../auth/principal.js'
 import { CHANNELS } from '../cache.js'
 import type { Queryable } from '../db/index.js'
-import { ApiError, badRequest, issue, notFound, type ApiIssue } from '../errors.js'
+import { ApiError, badRequest, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { emit, type EventName } from '../events/index.js'
 import { aboutRecipient, audit, emailSent, recipientActor, type Actor, type Client } from './audit.js'
 import { randomId } from './ids.js'
@@ -162,7 +162,7 @@ export async function byToken(tx: Queryable, token: string, lock: boolean): Prom
   const [e] = found
     ? await tx.query<EnvelopeRow>(`select * from envelopes where id = $1 and deleted_at is null${lock ? ' for update' : ''}`, [found.envelope_id])
     : []
-  if (!e) throw new ApiError(404, 'NOT_FOUND', 'this signing link is not valid')
+  if (!e) throw new UnknownLinkError('this signing link is not valid')
   const all = await tx.query<RecipientRow>(`select * from recipients where envelope_id = $1 order by id${lock ? ' for update' : ''}`, [e.id])
   return { e, r: all.find((x) => x.token === token)!, all }
 }

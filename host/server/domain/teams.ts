@@ -42,5 +42,3 @@ export async function setEmbedOrigins(tx: Queryable, teamId: string, origins: st
   await tx.notify(CHANNELS.teams, teamId)
 }
 
-/** The CSP that limits framing to a team's origins; null where the team allows anyone. */
-export const frameAncestors = (e: TeamEmbedding): string | null => (e.origins ? `frame-ancestors ${e.origins.length ? e.origins.join(' ') : "'none'"}` : null)

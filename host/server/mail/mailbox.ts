@@ -13,6 +13,7 @@ import { getConnInfo } from '@hono/node-server/conninfo'
 import { Hono, type Context } from 'hono'
 import { iso, type Queryable } from '../db/index.js'
 import { escapeHtml as esc } from './templates.js'
+import { MAILBOX_POLICY } from '../security-headers.js'
 
 const LIST_LIMIT = 500
 
@@ -21,12 +22,8 @@ const PAGE_HEADERS = {
   // Links in these pages are credentials: never send them on in a Referer, never cache them.
   'Referrer-Policy': 'no-referrer',
   'Cache-Control': 'no-store',
-  'X-Content-Type-Options': 'nosniff',
   'X-Frame-Options': 'DENY',
-  // No scripts anywhere (the framed message inherits this policy); inline styles only, for the
-  // page and the message's own inline-styled HTML.
-  'Content-Security-Policy':
-    "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'Content-Security-Policy': MAILBOX_POLICY,
 }
 
 const notFound = (c: Context, message: string) => c.json({ message, code: 'NOT_FOUND' }, 404, { 'Cache-Control': 'no-store' })
@@ -246,7 +243,6 @@ export function mailboxRoutes(db: Queryable) {
         'Content-Length': String(bytes.byteLength),
         'Cache-Control': 'no-store',
         'Referrer-Policy': 'no-referrer',
-        'X-Content-Type-Options': 'nosniff',
       })
     }),
   )

@@ -4,7 +4,10 @@ import { P12Signer } from '@signpdf/signer-p12'
 import { SignPdf } from '@signpdf/signpdf'
 import forge from 'node-forge'
 import { PDFDocument } from 'pdf-lib'
+import { runHeavy } from '../workers/heavy.js'
+import { stripActiveContent } from './active-content.js'
 import { appendCertificate, certificateContent, certificateDocument, certificatePageSize } from './certificate.js'
+import { withInflateBudget } from './inflate-budget.js'
 import { openSealingKey, type SealingKey } from './sealing-key.js'
 import { embedTextFont, stampFields } from './stamp.js'
 
@@ -50,13 +53,29 @@ export interface SealOptions {
 const SIGNER_NAME = 'envelope-embed host'
 const REASON = 'Sealed on completion'
 
-/** Each item's sealed PDF, in the order of input.items. */
-export async function sealEnvelope(input: SealInput, key: SealingKey, options: SealOptions = {}): Promise<{ itemId: string; pdf: Uint8Array }[]> {
+/** Longest a sealing may take (all its files) before its thread is stopped. */
+const SEAL_TIMEOUT_MS = 120_000
+const sealFailed = (why: string) => new Error(`sealing failed: ${why}`)
+
+/** Each item's sealed PDF, in the order of input.items. Runs in a heavy-work thread (workers/heavy.ts). */
+export function sealEnvelope(input: SealInput, key: SealingKey, options: SealOptions = {}): Promise<{ itemId: string; pdf: Uint8Array }[]> {
+  return runHeavy('seal', { input, key, options }, { failure: sealFailed, timeoutMs: SEAL_TIMEOUT_MS })
+}
+
+/** The certificate page(s) alone; sealed like the documents when a key is given. Runs in a heavy-work thread. */
+export function certificatePdf(input: SealInput, key?: SealingKey, options: SealOptions = {}): Promise<Uint8Array> {
+  return runHeavy('certificate', { input, key, options }, { failure: sealFailed, timeoutMs: SEAL_TIMEOUT_MS })
+}
+
+/** sealEnvelope's work, in this thread: every decode within the inflation budget, active content left out. */
+export async function sealHere(input: SealInput, key: SealingKey, options: SealOptions = {}): Promise<{ itemId: string; pdf: Uint8Array }[]> {
   const content = certificateContent(input)
   const sealed: { itemId: string; pdf: Uint8Array }[] = []
   // One file at a time: the work is CPU-bound, so interleaving would only hold more memory at once.
   for (const item of input.items) {
-    const doc = await PDFDocument.load(item.pdf, { updateMetadata: false })
+    const doc = await withInflateBudget(() => PDFDocument.load(item.pdf, { updateMetadata: false }))
+    // Files stored before uploads were cleaned may still carry scripts: a sealed copy never does.
+    stripActiveContent(doc)
     const font = await embedTextFont(doc)
     await stampFields(
       doc,
@@ -69,8 +88,8 @@ export async function sealEnvelope(input: SealInput, key: SealingKey, options: S
   return sealed
 }
 
-/** The certificate page(s) alone; sealed like the documents when a key is given. */
-export async function certificatePdf(input: SealInput, key?: SealingKey, options: SealOptions = {}): Promise<Uint8Array> {
+/** certificatePdf's work, in this thread. */
+export async function certificateHere(input: SealInput, key?: SealingKey, options: SealOptions = {}): Promise<Uint8Array> {
   const doc = await certificateDocument(input)
   return key ? signDocument(doc, key, options) : doc.save()
 }

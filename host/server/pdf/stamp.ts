@@ -11,6 +11,7 @@ import {
   type PDFImage,
   type PDFPage,
 } from 'pdf-lib'
+import { normalizeSignature } from '../images/signature.js'
 import type { SealField } from './seal.js'
 
 const INK = rgb(0, 0, 0)
@@ -110,7 +111,9 @@ async function stampField(page: PDFPage, field: SealField, value: string, box: B
       let image = images.get(value)
       if (!image) {
         const bytes = Buffer.from(value.slice(picture[0].length), 'base64')
-        image = picture[1]!.toLowerCase() === 'png' ? page.doc.embedPng(bytes) : page.doc.embedJpg(bytes)
+        // Pictures are normalized when submitted; one stored before that is decoded here within the same budgets (pdf-lib's own PNG decoder has none).
+        const png = () => page.doc.embedPng(normalizeSignature(bytes))
+        image = picture[1]!.toLowerCase() === 'png' ? Promise.resolve().then(png) : page.doc.embedJpg(bytes)
         images.set(value, image)
       }
       let embedded: PDFImage

@@ -1,6 +1,6 @@
 // The host's one pdf.js user: finds texts in a PDF. Plain JavaScript, started without the tsx
 // loader (pdf.js's 3 MB of modules load several times faster under plain node) and off the main
-// event loop. One request at a time; the parent bounds pages and time and restarts it on a crash.
+// event loop. One request at a time; its pool (workers/pool.ts) bounds time and memory and restarts it on a crash.
 import { parentPort } from 'node:worker_threads'
 
 // The legacy build's core-js replaces Array.prototype.push with a generic version (for an edge
@@ -20,7 +20,7 @@ async function find(bytes, texts, maxPages) {
   const doc = await pdfjs.getDocument({ data: bytes, isEvalSupported: false, disableFontFace: true, verbosity: 0 }).promise
   const found = Object.fromEntries(texts.map((t) => [t, []]))
   try {
-    if (doc.numPages > maxPages) return { error: 'TOO_MANY_PAGES', message: `the PDF has ${doc.numPages} pages; at most ${maxPages} are searched` }
+    if (doc.numPages > maxPages) return refused(`the PDF has ${doc.numPages} pages; at most ${maxPages} are searched`)
     for (let n = 1; n <= doc.numPages; n++) {
       const page = await doc.getPage(n)
       const box = page.view
@@ -42,14 +42,16 @@ async function find(bytes, texts, maxPages) {
   } finally {
     await doc.destroy()
   }
-  return { found }
+  return { result: found }
 }
+
+const refused = (why) => ({ error: { status: 400, code: 'INVALID_PDF', message: `the PDF cannot be searched: ${why}` } })
 
 parentPort.on('message', async ({ id, bytes, texts, maxPages }) => {
   try {
     parentPort.postMessage({ id, ...(await find(bytes, texts, maxPages)) })
   } catch (err) {
-    parentPort.postMessage({ id, error: 'UNREADABLE', message: err instanceof Error ? err.message : String(err) })
+    parentPort.postMessage({ id, ...refused('its text cannot be read') })
   }
 })
 parentPort.postMessage({ ready: true })

@@ -1,7 +1,8 @@
-import { lookup as dnsLookup, type LookupAddress } from 'node:dns'
+import type { LookupAddress } from 'node:dns'
+import { isIP } from 'node:net'
 import { request as httpRequest, type RequestOptions } from 'node:http'
 import { request as httpsRequest } from 'node:https'
-import { isPrivateAddress } from './addresses.js'
+import { AddressRefused, publicAddresses, type Resolve } from './addresses.js'
 
 export interface PostResult {
   /** The receiver's status, or null when it never answered (refused, timed out, ...). */
@@ -19,33 +20,36 @@ const MAX_ANSWER = 1024
  * unless private URLs are allowed the address is checked when the connection is made (not only
  * when the webhook was saved), so a name that later resolves inside the network is refused too.
  */
-export function postJson(
+export async function postJson(
   url: string,
   body: string,
   headers: Record<string, string>,
-  o: { timeoutMs: number; allowPrivate: boolean },
+  o: { timeoutMs: number; allowPrivate: boolean; resolve?: Resolve | undefined },
 ): Promise<PostResult> {
   const started = performance.now()
   const u = new URL(url)
-  const lookup: RequestOptions['lookup'] = (host, options, callback) =>
-    dnsLookup(host, { ...options, all: true }, (err, addresses: LookupAddress[]) => {
-      if (err) return callback(err, '', 4)
-      const blocked = !o.allowPrivate && addresses.find((a) => isPrivateAddress(a.address))
-      if (blocked) return callback(new Error(`${host} resolves to a private address (${blocked.address})`), '', 4)
-      if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, addresses)
-      callback(null, addresses[0]!.address, addresses[0]!.family)
-    })
+  let addresses: string[]
+  try {
+    // Resolved and checked once, then connected to exactly what was checked (no second lookup
+    // that a short-lived DNS answer could turn towards the inside).
+    addresses = await publicAddresses(u.hostname, o)
+  } catch (err) {
+    if (!(err instanceof AddressRefused)) throw err
+    return { status: null, body: null, error: err.message, durationMs: Math.round(performance.now() - started) }
+  }
+  const pinned = addresses.map((address) => ({ address, family: isIP(address) }))
+  const lookup: RequestOptions['lookup'] = (_host, options, callback) => {
+    if ((options as { all?: boolean }).all) return (callback as unknown as (e: null, a: LookupAddress[]) => void)(null, pinned)
+    callback(null, pinned[0]!.address, pinned[0]!.family)
+  }
   return new Promise((resolve) => {
     let settled = false
+    let timer: NodeJS.Timeout | undefined
     const done = (r: Omit<PostResult, 'durationMs'>) => {
       if (settled) return
       settled = true
       clearTimeout(timer)
       resolve({ ...r, durationMs: Math.round(performance.now() - started) })
-    }
-    const direct = /^\[?[\d.:a-f]+\]?$/i.test(u.hostname)
-    if (direct && !o.allowPrivate && isPrivateAddress(u.hostname.replace(/^\[|\]$/g, ''))) {
-      return done({ status: null, body: null, error: `${u.hostname} is a private address` })
     }
     const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
       u,
@@ -60,7 +64,7 @@ export function postJson(
         res.on('error', (err) => done({ status: res.statusCode ?? null, body: answer, error: err.message }))
       },
     )
-    const timer = setTimeout(() => {
+    timer = setTimeout(() => {
       req.destroy()
       done({ status: null, body: null, error: `no answer within ${o.timeoutMs} ms` })
     }, o.timeoutMs)

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type FrameLocator, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { startHost, type Host, type StartHostOptions } from '../../../host/server/start.js'
 import { presignScope, type PresignScope } from '../../../src/protocol/index.js'
@@ -22,7 +22,31 @@ export interface Stack {
   /** Calls the host's API v2 with the enterprise API token. */
   api<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>
   presign(o?: { scope?: PresignScope; expiresIn?: number }): Promise<string>
+  /**
+   * Content-Security-Policy violations of every page and frame opened in `browser` ("directive
+   * blocked-URL in path"). The pages must cause none: close() fails when any is left; a test
+   * that provokes them on purpose takes them out (`splice(0)`).
+   */
+  cspViolations: string[]
   close(): Promise<void>
+}
+
+const VIOLATION = '[csp-violation]'
+
+/** Every context of `browser` reports the policy violations of all its frames into `into`. */
+function watchCsp(browser: Browser, into: string[]): void {
+  const newContext = browser.newContext.bind(browser)
+  // Browser.newPage makes its context through this.newContext: both are covered.
+  browser.newContext = async (...args: Parameters<Browser['newContext']>): Promise<BrowserContext> => {
+    const context = await newContext(...args)
+    await context.addInitScript((tag: string) => {
+      document.addEventListener('securitypolicyviolation', (e) => console.error(`${tag} ${e.effectiveDirective} ${e.blockedURI} in ${location.pathname}`))
+    }, VIOLATION)
+    context.on('console', (m) => {
+      if (m.text().startsWith(VIOLATION)) into.push(m.text().slice(VIOLATION.length + 1))
+    })
+    return context
+  }
 }
 
 /**
@@ -36,6 +60,8 @@ export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 
   const { token: apiToken } = await host.createApiToken({ name: 'e2e', teamId: team.id, expires: 'never' })
   const parent = await serveDir(inject('parentDir'))
   const browser = await chromium.launch(chromiumLaunchOptions)
+  const cspViolations: string[] = []
+  watchCsp(browser, cspViolations)
   await mkdir(SCREENSHOTS, { recursive: true })
 
   const api = apiCaller(host.apiUrl, apiToken)
@@ -54,11 +80,13 @@ export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 
       })
       return token
     },
+    cspViolations,
     close: async () => {
       await browser.close()
       await new Promise((r) => parent.close(r))
       await host.close()
       await rm(dataDir, { recursive: true, force: true })
+      if (cspViolations.length) throw new Error(`Content-Security-Policy violations: ${cspViolations.join('; ')}`)
     },
   }
 }

@@ -1,0 +1,42 @@
+import type { Server } from 'node:http'
+import type { Duplex } from 'node:stream'
+
+/**
+ * Time budgets of one request: `headersTimeoutMs` for its headers, `requestTimeoutMs` for the
+ * whole of it, body included. Node enforces both (checking every `checkEveryMs`); a client too
+ * slow for them (a body trickled a byte at a time holds a connection and its upload buffer) gets
+ * 408 `{message, code: 'REQUEST_TIMEOUT'}` and the connection is closed. Other malformed HTTP
+ * gets the API's error shape as well, instead of Node's bare status line.
+ */
+export function requestBudgets(o: { requestTimeoutMs: number; headersTimeoutMs: number }) {
+  const requestTimeout = o.requestTimeoutMs
+  // Node requires headersTimeout <= requestTimeout (0 turns a budget off).
+  const headersTimeout = requestTimeout > 0 ? Math.min(o.headersTimeoutMs, requestTimeout) : o.headersTimeoutMs
+  const shortest = Math.min(...[requestTimeout, headersTimeout].filter((ms) => ms > 0), 30_000)
+  return {
+    requestTimeout,
+    headersTimeout,
+    // How late a budget may be noticed: a quarter of the shortest one, at most Node's default 30 s.
+    connectionsCheckingInterval: Math.max(25, Math.floor(shortest / 4)),
+  }
+}
+
+const ANSWERS: Record<string, [number, string, string, string]> = {
+  ERR_HTTP_REQUEST_TIMEOUT: [408, 'Request Timeout', 'REQUEST_TIMEOUT', 'the request was not received in time; send it faster'],
+  HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'the request headers are too large'],
+}
+const MALFORMED: [number, string, string, string] = [400, 'Bad Request', 'INVALID_REQUEST', 'malformed HTTP request']
+
+/** Answers what Node refuses before the app sees it (see requestBudgets) in the API's error shape. */
+export function answerClientErrors(server: Server): void {
+  server.on('clientError', (err: NodeJS.ErrnoException, socket: Duplex & { _httpMessage?: { headersSent?: boolean } }) => {
+    // A peer that went away, or an answer already under way: nothing can be said any more.
+    if (err.code === 'ECONNRESET' || !socket.writable || socket._httpMessage?.headersSent) return void socket.destroy()
+    const [status, reason, code, message] = ANSWERS[err.code ?? ''] ?? MALFORMED
+    const body = JSON.stringify({ message, code })
+    socket.end(
+      `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    )
+  })
+}

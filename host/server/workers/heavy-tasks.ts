@@ -1,0 +1,45 @@
+import { createHash } from 'node:crypto'
+import { normalizeSignature } from '../images/signature.js'
+import { inspectHere } from '../pdf/inspect.js'
+import { certificateHere, sealHere, type SealInput, type SealOptions } from '../pdf/seal.js'
+import type { SealingKey } from '../pdf/sealing-key.js'
+
+/** A fresh buffer of its own, safe to transfer (Buffers may share a pooled one). */
+const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice())
+
+/** One SealingKey object per key: it keeps the opened PKCS#12, too slow to open for every seal. */
+const keys = new Map<string, SealingKey>()
+function sealingKey(sent: SealingKey): SealingKey {
+  const p12 = Buffer.from(sent.p12) // arrives as a Uint8Array
+  const id = createHash('sha256').update(p12).update(sent.passphrase).digest('hex')
+  let key = keys.get(id)
+  if (!key) keys.set(id, (key = { ...sent, p12 }))
+  return key
+}
+
+/** What the heavy-work threads do (workers/heavy-worker.mjs); each answers its result and the buffers to transfer. */
+export const heavyTasks = {
+  async inspect({ bytes, name }: { bytes: Uint8Array; name: string }) {
+    const result = await inspectHere(bytes, name)
+    const stored = own(result.bytes)
+    return { result: { ...result, bytes: stored }, transfer: [stored.buffer as ArrayBuffer] }
+  },
+  async seal({ input, key, options }: { input: SealInput; key: SealingKey; options: SealOptions }) {
+    const result = (await sealHere(input, sealingKey(key), options)).map((s) => ({ ...s, pdf: own(s.pdf) }))
+    return { result, transfer: result.map((s) => s.pdf.buffer as ArrayBuffer) }
+  },
+  async certificate({ input, key, options }: { input: SealInput; key: SealingKey | undefined; options: SealOptions }) {
+    const result = own(await certificateHere(input, key && sealingKey(key), options))
+    return { result, transfer: [result.buffer as ArrayBuffer] }
+  },
+  /** The normalized signature, or why it is refused (a message for its sender). */
+  async signature({ png }: { png: Uint8Array }): Promise<{ result: { png: Uint8Array } | { refused: string }; transfer?: ArrayBuffer[] }> {
+    try {
+      const normalized = own(normalizeSignature(png))
+      return { result: { png: normalized }, transfer: [normalized.buffer as ArrayBuffer] }
+    } catch (err) {
+      return { result: { refused: (err as Error).message } }
+    }
+  },
+}
+export type HeavyTasks = typeof heavyTasks

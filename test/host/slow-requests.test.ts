@@ -1,0 +1,81 @@
+import { connect, type Socket } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { api, startTestHost, type TestHost } from './support.js'
+
+/** A raw connection: what was written back, and when the server closed it. */
+function rawConnection(port: number) {
+  const socket: Socket = connect(port, '127.0.0.1')
+  let answer = ''
+  socket.setEncoding('utf8')
+  socket.on('data', (d: string) => (answer += d))
+  socket.on('error', () => {})
+  const closed = new Promise<number>((resolve) => socket.on('close', () => resolve(performance.now())))
+  return { socket, closed, answer: () => answer }
+}
+
+/** Writes `bytes` one at a time every `everyMs` until the socket closes. */
+function trickle(socket: Socket, bytes: string, everyMs: number): () => void {
+  let i = 0
+  const timer = setInterval(() => {
+    if (socket.destroyed || i >= bytes.length) return clearInterval(timer)
+    socket.write(bytes[i++]!)
+  }, everyMs)
+  return () => clearInterval(timer)
+}
+
+describe('slow requests: a time budget for headers and the whole body', () => {
+  let host: TestHost
+  let token: string
+  const BUDGET = 800
+
+  beforeAll(async () => {
+    host = await startTestHost('pglite', { requestTimeoutMs: BUDGET, headersTimeoutMs: 400, queueConcurrency: 0 })
+    token = (await host.createApiToken({ name: 'slow' })).token
+  })
+  afterAll(() => host?.stop())
+  const port = () => Number(new URL(host.url).port)
+
+  it('cuts a body trickled one byte at a time with 408 in the error shape, and keeps serving', async () => {
+    const c = rawConnection(port())
+    const body = JSON.stringify({ type: 'DOCUMENT', title: 'x'.repeat(200) })
+    const started = performance.now()
+    c.socket.write(`POST /api/v2/envelope/get-many HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n`)
+    const stop = trickle(c.socket, body, 50)
+    const closedAt = await c.closed
+    stop()
+    // Cut within the budget and Node's check interval, long before the body could have arrived (10 s).
+    expect(closedAt - started).toBeGreaterThanOrEqual(BUDGET - 50)
+    expect(closedAt - started).toBeLessThan(BUDGET + 1500)
+    const [head, json] = c.answer().split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 408 /)
+    expect(head).toMatch(/content-type: application\/json/i)
+    expect(head).toMatch(/x-content-type-options: nosniff/i)
+    expect(JSON.parse(json!)).toEqual({ message: expect.any(String), code: 'REQUEST_TIMEOUT' })
+    expect((await api(host.apiUrl, token).get('/envelope')).status).toBe(200)
+  })
+
+  it('cuts headers that never end', async () => {
+    const c = rawConnection(port())
+    const started = performance.now()
+    c.socket.write('GET /api/v2/envelope HTTP/1.1\r\nHost: x\r\n')
+    const stop = trickle(c.socket, 'X-Slow: ' + 'a'.repeat(1000), 50)
+    const closedAt = await c.closed
+    stop()
+    expect(closedAt - started).toBeLessThan(BUDGET + 1500)
+    expect(c.answer()).toMatch(/^HTTP\/1\.1 408 /)
+    expect(JSON.parse(c.answer().split('\r\n\r\n')[1]!).code).toBe('REQUEST_TIMEOUT')
+  })
+
+  it('answers malformed HTTP in the error shape', async () => {
+    const c = rawConnection(port())
+    c.socket.write('NOT HTTP AT ALL\r\n\r\n')
+    await c.closed
+    expect(c.answer()).toMatch(/^HTTP\/1\.1 400 /)
+    expect(JSON.parse(c.answer().split('\r\n\r\n')[1]!)).toEqual({ message: expect.any(String), code: 'INVALID_REQUEST' })
+  })
+
+  it('leaves a request sent at a normal pace alone', async () => {
+    const res = await api(host.apiUrl, token).post('/envelope/get-many', { ids: [] })
+    expect(res.status).not.toBe(408)
+  })
+})

@@ -1,0 +1,25 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { inspectPdf } from '../../host/server/pdf/inspect.js'
+import { HEAVY_LIMITS } from '../../host/server/workers/heavy.js'
+import { makePdf } from './support.js'
+
+const defaults = { ...HEAVY_LIMITS }
+afterEach(() => Object.assign(HEAVY_LIMITS, defaults))
+
+const refusal = (p: Promise<unknown>) => p.then(() => null, (err: { status: number; code: string; message: string }) => ({ status: err.status, code: err.code, message: err.message }))
+
+describe('the heavy-work pool', () => {
+  it('a task past its time fails alone with a clear 400; the next task gets a new thread', async () => {
+    const pdf = await makePdf(1)
+    await inspectPdf(pdf, 'warm.pdf') // a thread that has loaded its modules: the limit counts the task, not the start
+    HEAVY_LIMITS.timeoutMs = 50
+    expect(await refusal(inspectPdf(await makePdf(2000), 'slow.pdf'))).toEqual({ status: 400, code: 'INVALID_PDF', message: expect.stringContaining('took longer than 0.05 s') })
+    HEAVY_LIMITS.timeoutMs = defaults.timeoutMs
+    await expect(inspectPdf(pdf, 'next.pdf')).resolves.toMatchObject({ pageCount: 1 })
+  })
+
+  it('a full queue answers 503 BUSY at once', async () => {
+    HEAVY_LIMITS.queue = 0
+    expect(await refusal(inspectPdf(await makePdf(1), 'queued.pdf'))).toMatchObject({ status: 503, code: 'BUSY' })
+  })
+})
