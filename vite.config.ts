@@ -8,6 +8,8 @@ const root = import.meta.dirname
 // The package's entries: the browser components, and the backend helpers once they exist.
 const entries: Record<string, string> = { index: resolve(root, 'src/index.ts') }
 if (existsSync(resolve(root, 'src/server/index.ts'))) entries['server/index'] = resolve(root, 'src/server/index.ts')
+// The helpers for customers' unit tests: their own entry, never part of the browser one.
+entries['testing/index'] = resolve(root, 'src/testing/index.ts')
 
 /**
  * Type declarations beside the bundles: `x.d.ts` for the ESM build and `x.d.cts` (imports pointing

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Plugin, ViteDevServer } from 'vite'
+import { readFile } from 'node:fs/promises'
+import { fileURLToPath } from 'node:url'
 import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
 import { WEBHOOK_EVENTS } from '../src/server/index.js'
 
@@ -10,13 +12,15 @@ import { WEBHOOK_EVENTS } from '../src/server/index.js'
  *
  *   POST /presign        the backend snippet of examples/backend.ts (presignHandler), unchanged
  *   POST /demo/envelope  {type} -> creates an envelope with a one-page PDF through the API, so the
- *                        update stories have something to edit: {envelopeId, secondaryId, legacyId}
- *   POST /demo/signing   {signingOrder?} -> creates a document for a signer and an approver and
- *                        sends it: {envelopeId, recipients: [{id, name, email, role, signingOrder,
+ *                        update stories have something to edit: {envelopeId, secondaryId, legacyId};
+ *                        {sample: true}: a draft document of examples/sample-contract.pdf, no recipient
+ *   GET  /demo/sample.pdf the sample contract, for the editor's file step
+ *   POST /demo/signing   {signingOrder?, key?} -> creates a document for a signer and an approver and
+ *                        sends it (with a key: the one sent before for it while still pending): {envelopeId, recipients: [{id, name, email, role, signingOrder,
  *                        token, signingUrl}]} (the tokens are credentials: a real backend hands
  *                        each one only to the signed-in user it belongs to)
  *   POST /demo/distribute {envelopeId} -> sends an envelope authored in a story: the same answer
- *   POST /demo/direct    -> creates a template (a visitor who signs, then an approver) with a direct
+ *   POST /demo/direct    {key?} -> creates a template (with a key: once per server) (a visitor who signs, then an approver) with a direct
  *                        link for the visitor: {templateId, templateNumber, token, url}
  *   GET  /demo/signed?envelopeId=  -> the sealed PDF of the envelope's first file
  *   POST /demo/webhook   the webhook receiver of examples/webhook-receiver.ts: the service's calls,
@@ -73,7 +77,8 @@ const ROUTES: Record<string, (call: Call) => Promise<void>> = {
   'POST /presign': (c) => presign(c.server, c.s, c.req, c.res, c.next),
   'POST /demo/envelope': (c) => createEnvelope(c.s, c.req, c.res),
   'POST /demo/signing': (c) => createAndSend(c.s, c.req, c.res),
-  'POST /demo/direct': (c) => createDirectLink(c.s, c.res),
+  'POST /demo/direct': async (c) => createDirectLink(c.s, await readJson(c.req), c.res),
+  'GET /demo/sample.pdf': (c) => samplePdf(c.res),
   'POST /demo/distribute': async (c) => distribute(c.s, String((await readJson(c.req)).envelopeId), c.res),
   'GET /demo/signed': (c) => signedPdf(c.s, c.query.get('envelopeId') ?? '', c.res),
   'POST /demo/webhook': async (c) => (await receiver(c.server, c.s)).handle(c.req, c.res),
@@ -205,6 +210,7 @@ async function registerWebhook(s: Settings, url: string): Promise<void> {
 
 async function createEnvelope(s: Settings, req: IncomingMessage, res: ServerResponse) {
   const body = await readJson(req)
+  if (body.sample === true) return createSampleDraft(s, res)
   const type = body.type === 'TEMPLATE' ? 'TEMPLATE' : 'DOCUMENT'
   const title = type === 'TEMPLATE' ? 'Service agreement (template)' : 'Service agreement'
   const payload = {
@@ -233,6 +239,27 @@ async function createEnvelope(s: Settings, req: IncomingMessage, res: ServerResp
   const envelope = (await got.json()) as { id: string; secondaryId: string }
   const legacyId = Number(envelope.secondaryId.split('_').pop())
   sendJson(res, 200, { envelopeId: envelope.id, secondaryId: envelope.secondaryId, legacyId })
+}
+
+/** A draft document of the sample contract, with no recipient yet: the loop's start without a file of one's own. */
+async function createSampleDraft(s: Settings, res: ServerResponse) {
+  const form = new FormData()
+  form.append('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Sample contract' }))
+  form.append('files', new Blob([new Uint8Array(await readFile(SAMPLE))], { type: 'application/pdf' }), 'Sample contract.pdf')
+  const created = await api(s, '/envelope/create', { method: 'POST', body: form })
+  if (!created.ok) return relay(res, created)
+  const { id } = (await created.json()) as { id: string }
+  const got = await api(s, `/envelope/${encodeURIComponent(id)}`)
+  if (!got.ok) return relay(res, got)
+  const envelope = (await got.json()) as { id: string; secondaryId: string }
+  sendJson(res, 200, { envelopeId: envelope.id, secondaryId: envelope.secondaryId, legacyId: Number(envelope.secondaryId.split('_').pop()) })
+}
+
+const SAMPLE = fileURLToPath(new URL('../examples/sample-contract.pdf', import.meta.url))
+
+async function samplePdf(res: ServerResponse) {
+  res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Disposition': 'attachment; filename="Sample contract.pdf"', 'Cache-Control': 'no-cache' })
+  res.end(await readFile(SAMPLE))
 }
 
 /** The agreement for a signer (signature, name, date, a text and a checkbox) and then an approver, as a `type` envelope. */
@@ -268,16 +295,38 @@ async function createAgreement(s: Settings, type: 'DOCUMENT' | 'TEMPLATE', signi
   return api(s, '/envelope/create', { method: 'POST', body: form })
 }
 
-/** The agreement as a document, sent. */
+/**
+ * What the stories sent, by their `key` (a story's id), for as long as this server runs: viewing a
+ * story again shows the same document while it can still be signed, instead of sending (and
+ * e-mailing) a new one each time. A document that is done (completed, rejected, cancelled) is
+ * replaced by a fresh one.
+ */
+const sentFor = new Map<string, unknown>()
+const directFor = new Map<string, unknown>()
+const keyOf = (body: Record<string, unknown>, ...parts: unknown[]) =>
+  typeof body.key === 'string' && body.key ? `${body.key} ${parts.join(' ')}` : null
+
+/** The agreement as a document, sent (or the one already sent for this key, while still pending). */
 async function createAndSend(s: Settings, req: IncomingMessage, res: ServerResponse) {
   const body = await readJson(req)
-  const created = await createAgreement(s, 'DOCUMENT', body.signingOrder === 'PARALLEL' ? 'PARALLEL' : 'SEQUENTIAL')
+  const order = body.signingOrder === 'PARALLEL' ? 'PARALLEL' : 'SEQUENTIAL'
+  const key = keyOf(body, order)
+  const known = key ? (sentFor.get(key) as { envelopeId: string } | undefined) : undefined
+  if (known) {
+    const got = await api(s, `/envelope/${encodeURIComponent(known.envelopeId)}`)
+    if (got.ok && ((await got.json()) as { status: string }).status === 'PENDING') return sendJson(res, 200, known)
+    sentFor.delete(key!)
+  }
+  const created = await createAgreement(s, 'DOCUMENT', order)
   if (!created.ok) return relay(res, created)
-  await distribute(s, ((await created.json()) as { id: string }).id, res)
+  await distribute(s, ((await created.json()) as { id: string }).id, res, (answer) => key && sentFor.set(key, answer))
 }
 
-/** The agreement as a template with a direct link for its signer: anyone with the link signs as them. */
-async function createDirectLink(s: Settings, res: ServerResponse) {
+/** The agreement as a template with a direct link for its signer: anyone with the link signs as them (one per key). */
+async function createDirectLink(s: Settings, body: Record<string, unknown>, res: ServerResponse) {
+  const key = keyOf(body)
+  const known = key ? directFor.get(key) : undefined
+  if (known) return sendJson(res, 200, known)
   const created = await createAgreement(s, 'TEMPLATE', 'SEQUENTIAL')
   if (!created.ok) return relay(res, created)
   const got = await api(s, `/envelope/${encodeURIComponent(((await created.json()) as { id: string }).id)}`)
@@ -291,10 +340,12 @@ async function createDirectLink(s: Settings, res: ServerResponse) {
   })
   if (!link.ok) return relay(res, link)
   const { token } = (await link.json()) as { token: string }
-  sendJson(res, 200, { templateId: template.id, templateNumber, token, url: `${s.hostUrl}/d/${encodeURIComponent(token)}` })
+  const answer = { templateId: template.id, templateNumber, token, url: `${s.hostUrl}/d/${encodeURIComponent(token)}` }
+  if (key) directFor.set(key, answer)
+  sendJson(res, 200, answer)
 }
 
-async function distribute(s: Settings, envelopeId: string, res: ServerResponse) {
+async function distribute(s: Settings, envelopeId: string, res: ServerResponse, keep?: (answer: object) => unknown) {
   const sent = await api(s, '/envelope/distribute', {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
@@ -303,17 +354,18 @@ async function distribute(s: Settings, envelopeId: string, res: ServerResponse) 
   if (!sent.ok) return relay(res, sent)
   type Sent = { id: number; name: string; email: string; role: string; signingOrder: number | null; token: string; signingUrl: string }
   const { id, recipients } = (await sent.json()) as { id: string; recipients: Sent[] }
-  const answer = recipients.map(({ id, name, email, role, signingOrder, token, signingUrl }) => ({ id, name, email, role, signingOrder, token, signingUrl }))
-  sendJson(res, 200, { envelopeId: id, recipients: answer })
+  const answer = { envelopeId: id, recipients: recipients.map(({ id, name, email, role, signingOrder, token, signingUrl }) => ({ id, name, email, role, signingOrder, token, signingUrl })) }
+  keep?.(answer)
+  sendJson(res, 200, answer)
 }
 
 async function signedPdf(s: Settings, envelopeId: string, res: ServerResponse) {
   const got = await api(s, `/envelope/${encodeURIComponent(envelopeId)}`)
   if (!got.ok) return relay(res, got)
-  const { envelopeItems } = (await got.json()) as { envelopeItems: { id: string }[] }
+  const { envelopeItems, title } = (await got.json()) as { envelopeItems: { id: string }[]; title: string }
   const pdf = await api(s, `/envelope/item/${encodeURIComponent(envelopeItems[0]!.id)}/download?version=signed`)
   if (!pdf.ok) return relay(res, pdf)
-  res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Disposition': 'inline; filename="signed.pdf"', 'Cache-Control': 'no-store' })
+  res.writeHead(200, { 'Content-Type': 'application/pdf', 'Content-Disposition': contentDisposition('inline', `${title} (signed).pdf`), 'Cache-Control': 'no-store' })
   res.end(Buffer.from(await pdf.arrayBuffer()))
 }
 
@@ -364,3 +416,9 @@ function sendJson(res: ServerResponse, status: number, body: unknown) {
 }
 
 const sendError = (res: ServerResponse, status: number, code: string, message: string) => sendJson(res, status, { message, code })
+
+/** A Content-Disposition naming a download after its document, safe for any title. */
+function contentDisposition(kind: 'inline' | 'attachment', name: string): string {
+  const ascii = name.replace(/[^\x20-\x7e]/g, '_').replace(/["\\]/g, '_')
+  return `${kind}; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`
+}

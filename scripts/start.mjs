@@ -18,6 +18,8 @@ const dataDir = resolve(root, process.env.DATA_DIR ?? '.data')
 const hostPort = Number(process.env.PORT ?? 3100)
 const storybookPort = Number(process.env.STORYBOOK_PORT ?? 6006)
 
+quietAborts()
+
 const children = new Set()
 let host
 let stopping = null
@@ -55,13 +57,15 @@ try {
     console.error(`Storybook exited (${code ?? 'signal'}); stopping the host.`)
     void stop(1)
   })
-  await waitForHttp(`http://127.0.0.1:${storybookPort}/`, storybook)
+  console.log('Starting the component demos (Storybook)...')
+  await storybookReady(`http://127.0.0.1:${storybookPort}`, storybook)
 
   console.log(`
   envelope-embed is running
 
     Component demos (Storybook)   http://127.0.0.1:${storybookPort}
-    Signing service (host)        ${host.url}    API ${host.apiUrl}
+    Signing service (host)        ${host.url}
+    API reference                 ${host.apiUrl}/docs
     ${process.env.SMTP_URL?.trim() ? 'E-mail                        sent through SMTP_URL' : `E-mail (local mailbox)        ${host.url}/mailbox`}
     Data                          ${dataDir}
 
@@ -163,9 +167,22 @@ async function waitForHttp(url, child) {
   for (;;) {
     if (child.exitCode !== null || child.signalCode !== null) throw new Error('Storybook did not start')
     const res = await fetch(url).catch(() => null)
-    if (res?.ok) return
+    if (res?.ok) return res
     await new Promise((r) => setTimeout(r, 500))
   }
+}
+
+/**
+ * Storybook answers its manager page long before a story can show: ready means its story index
+ * is built and the preview's modules (the first thing a story loads) have been bundled once, so
+ * the first story opened renders at once instead of after a spinner.
+ */
+async function storybookReady(base, child) {
+  await waitForHttp(`${base}/index.json`, child)
+  const preview = await (await waitForHttp(`${base}/iframe.html`, child)).text()
+  const modules = [...preview.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1], base).href)
+  // Vite transforms on request and pre-bundles dependencies on first sight: ask for each entry once.
+  await Promise.all(modules.map((url) => fetch(url).then((r) => r.arrayBuffer()).catch(() => null)))
 }
 
 function run(command, args) {
@@ -174,6 +191,23 @@ function run(command, args) {
     child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${command} ${args.join(' ')} exited with ${code}`))))
     child.on('error', reject)
   })
+}
+
+/**
+ * A browser that leaves a page (switching stories does) drops its requests: the server then logs
+ * the reset connection with a full stack trace, which reads like a failure. Here it is one quiet
+ * line, once per burst; every other error is printed as before.
+ */
+function quietAborts() {
+  const ABORTED = new Set(['ECONNRESET', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE', 'ECONNABORTED'])
+  const error = console.error.bind(console)
+  let last = 0
+  console.error = (...args) => {
+    const aborted = args.find((a) => a instanceof Error && (ABORTED.has(a.code) || ABORTED.has(a.cause?.code) || a.name === 'AbortError'))
+    if (!aborted) return error(...args)
+    if (Date.now() - last > 2000) console.log(`(a browser closed a request early: ${aborted.code ?? aborted.cause?.code ?? aborted.name})`)
+    last = Date.now()
+  }
 }
 
 /** Stops Storybook (its whole process group), then the host; once, whoever asks first. */

@@ -1,9 +1,11 @@
 import { useState, type CSSProperties } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
-import { EmbedCreateEnvelope, EmbedProvider, EmbedSignDocument, type DocumentCompletedEvent, type DocumentRejectedEvent } from '../src/index.js'
+import { EmbedCreateEnvelope, EmbedProvider, EmbedSignDocument, EmbedUpdateEnvelope, type DocumentCompletedEvent, type DocumentRejectedEvent } from '../src/index.js'
 import { callbacks } from './support/args.js'
 import {
+  createSampleDraft,
+  DemoError,
   distributeDemoEnvelope,
   hostUrl,
   presign,
@@ -110,6 +112,8 @@ export const TwoEmbeds: Story = {
 
 type Step =
   | { at: 'create' }
+  /** A draft to finish: the sample contract, or one the service would not send yet (kept, not lost). */
+  | { at: 'edit'; envelopeId: string; token: string }
   | { at: 'sending'; envelopeId: string }
   | { at: 'sign'; sent: SentEnvelope; current: number; done: number[] }
   | { at: 'completed'; sent: SentEnvelope }
@@ -130,17 +134,34 @@ function Loop({ args, token, start }: { args: Args; token?: string; start?: Sent
   const [step, setStep] = useState<Step>(start ? { at: 'sign', sent: start, current: actors(start)[0]?.id ?? 0, done: [] } : { at: 'create' })
   const [problem, setProblem] = useState<string>()
 
-  const created = ({ envelopeId }: { envelopeId: string }) => {
-    args.onEnvelopeCreated({ envelopeId })
+  // Your backend sends it (POST /envelope/distribute) and keeps the recipients' tokens. A refusal
+  // keeps the draft: the user finishes it in the editor and it is sent again; nothing is lost and
+  // no draft is left behind.
+  const send = (envelopeId: string) => {
+    setProblem(undefined)
     setStep({ at: 'sending', envelopeId })
-    // Your backend sends it (POST /envelope/distribute) and keeps the recipients' tokens.
     distributeDemoEnvelope(envelopeId).then(
       (sent) => setStep({ at: 'sign', sent, current: actors(sent)[0]?.id ?? 0, done: [] }),
-      (e: unknown) => {
-        setProblem(e instanceof Error ? e.message : String(e))
-        setStep({ at: 'create' })
+      async (e: unknown) => {
+        setProblem(refusal(e))
+        setStep({ at: 'edit', envelopeId, token: await presign({ scope: `envelopeId:${envelopeId}` }) })
       },
     )
+  }
+
+  const created = ({ envelopeId }: { envelopeId: string }) => {
+    args.onEnvelopeCreated({ envelopeId })
+    send(envelopeId)
+  }
+
+  const useSample = async () => {
+    setProblem(undefined)
+    try {
+      const { envelopeId } = await createSampleDraft()
+      setStep({ at: 'edit', envelopeId, token: await presign({ scope: `envelopeId:${envelopeId}` }) })
+    } catch (e) {
+      setProblem(refusal(e))
+    }
   }
 
   const completed = (event: DocumentCompletedEvent) => {
@@ -158,8 +179,8 @@ function Loop({ args, token, start }: { args: Args; token?: string; start?: Sent
     setStep({ at: 'rejected', sent: step.sent, by, reason: event.reason })
   }
 
-  const envelopeId = step.at === 'create' ? undefined : step.at === 'sending' ? step.envelopeId : step.sent.envelopeId
-  const number = step.at === 'create' ? 1 : step.at === 'sending' || step.at === 'sign' ? 2 : 3
+  const envelopeId = step.at === 'create' ? undefined : step.at === 'sending' || step.at === 'edit' ? step.envelopeId : step.sent.envelopeId
+  const number = step.at === 'create' || step.at === 'edit' ? 1 : step.at === 'sending' || step.at === 'sign' ? 2 : 3
 
   return (
     <EmbedProvider host={args.host} language={args.language} darkModeDisabled={args.darkModeDisabled} onError={args.onError}>
@@ -173,8 +194,29 @@ function Loop({ args, token, start }: { args: Args; token?: string; start?: Sent
         </ol>
         {problem && (
           <p role="alert" style={styles.problem}>
-            Could not send the document: {problem}. Every signer needs a signature field; create it again.
+            {problem}
           </p>
+        )}
+
+        {step.at === 'create' && (
+          <p style={styles.hint}>
+            No PDF at hand? <button type="button" onClick={useSample} style={styles.link}>Start from the sample contract</button> (
+            <a href={SAMPLE_PDF} download="Sample contract.pdf">
+              download it
+            </a>{' '}
+            to drop it in the editor yourself).
+          </p>
+        )}
+
+        {step.at === 'edit' && (
+          <EmbedUpdateEnvelope
+            key={step.envelopeId}
+            presignToken={step.token}
+            envelopeId={step.envelopeId}
+            style={{ width: '100%', height: 760 }}
+            onReady={args.onReady}
+            onEnvelopeUpdated={() => send(step.envelopeId)}
+          />
         )}
 
         {step.at === 'create' && token && (
@@ -270,10 +312,20 @@ export const WholeLoop: Story = {
   },
 }
 
+/** Why a step failed, in a sentence for the person trying the demo. */
+function refusal(e: unknown): string {
+  if (e instanceof DemoError && e.code === 'MISSING_SIGNATURE_FIELD')
+    return 'Not sent yet: every signer needs a signature field. The draft is kept below: add the fields and save, and it is sent.'
+  if (e instanceof DemoError) return `Not sent yet (${e.code}): ${e.detail}. The draft is kept below: fix it and save.`
+  return `The demo backend cannot be reached: ${e instanceof Error ? e.message : String(e)}.`
+}
+
+const SAMPLE_PDF = '/demo/sample.pdf'
+
 /** The same loop from step 2, with a document the demo backend created and sent (a signer, then an approver). */
 export const FromStep2: Story = {
   name: 'The whole loop, from step 2',
-  loaders: [async () => ({ sent: await sendDemoDocument() })],
+  loaders: [async ({ id }) => ({ sent: await sendDemoDocument('SEQUENTIAL', id) })],
   render: (args, { loaded }) => <Loop args={args} start={(loaded as { sent: SentEnvelope }).sent} />,
   play: async ({ args, canvasElement, loaded }) => {
     const { sent } = loaded as { sent: SentEnvelope }
@@ -311,5 +363,6 @@ const styles = {
   chosen: { borderColor: '#1f2937', boxShadow: 'inset 0 0 0 1px #1f2937' },
   role: { color: '#666' },
   hint: { margin: '0 0 8px', color: '#555', font: '12px/1.4 system-ui, sans-serif' },
+  link: { padding: 0, border: 0, background: 'none', color: '#1d4ed8', textDecoration: 'underline', cursor: 'pointer', font: 'inherit' },
   result: { padding: 16, border: '1px solid #e2e2e2', borderRadius: 8, font: '14px/1.5 system-ui, sans-serif' },
 } satisfies Record<string, CSSProperties>

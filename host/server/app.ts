@@ -22,6 +22,7 @@ import { templateRoutes } from './api/template.js'
 import { teamRoutes } from './api/team.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
+import { landingRoutes } from './landing.js'
 import { mailboxRoutes } from './mail/mailbox.js'
 
 const PREFLIGHT = {
@@ -144,6 +145,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   // The local mailbox exists only while no SMTP server is configured.
   if (ctx.mailbox) app.route('/', mailboxRoutes(ctx.db))
   app.route('/', pageRoutes(ctx))
+  app.route('/', landingRoutes(ctx))
 
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
   app.onError((err, c) => {

@@ -3,6 +3,7 @@
  * options, the `{action, data}` messages it posts, and the signing API the pages call.
  */
 import { encodeOptions, type EmbedCssVars } from './options.js'
+import { id, str } from './check.js'
 import type { DocumentMeta, EnvelopeStatus, Field, FieldType, RecipientRole, SigningStatus, ReadStatus } from './api.js'
 
 /** `/sign/{token}` is the link recipients get; `/embed/sign/{token}` is the same page for iframes. */
@@ -60,7 +61,7 @@ export interface SignOptions {
 
 /** `{host}/embed/sign/{token}#{encodedOptions}`. */
 export function buildSignUrl(args: { host: string; token: string; options: SignOptions }): string {
-  return `${args.host.replace(/\/+$/, '')}${signPath('embed', args.token)}#${encodeOptions(args.options)}`
+  return `${args.host.replace(/\/+$/, '')}${SIGN_ROUTES.embed.replace(':token', encodeURIComponent(args.token))}#${encodeOptions(args.options)}`
 }
 
 // ---- messages --------------------------------------------------------------------------------
@@ -84,8 +85,6 @@ export type SignMessage =
   | { action: 'document-error'; data: string }
 export type SignAction = SignMessage['action']
 
-const str = (v: unknown) => typeof v === 'string'
-const id = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
 const signed = (d: unknown): d is Record<string, unknown> => {
   if (!d || typeof d !== 'object') return false
   const m = d as Record<string, unknown>
@@ -197,3 +196,18 @@ export const SIGNATURE_FIELD_TYPES: readonly FieldType[] = ['SIGNATURE', 'FREE_S
 
 /** A direct link's result: the document made for the visitor, and their own signing token on it. */
 export interface DirectSigningResult extends SigningResult, Required<SignedData> {}
+
+/**
+ * A document's file name wherever it is downloaded or attached: `<title>.pdf`, and
+ * `<title> (signed).pdf` for the sealed version; a name any file system takes.
+ */
+export function downloadName(title: string, version: 'original' | 'signed' = 'original'): string {
+  const base = title
+    // eslint-disable-next-line no-control-regex
+    .replace(/[\u0000-\u001f\u007f/\\]+/g, ' ')
+    .replace(/\.pdf\s*$/i, '')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, 150)
+  return `${base || 'document'}${version === 'signed' ? ' (signed)' : ''}.pdf`
+}

@@ -125,6 +125,16 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
       clearTimeout(timer)
       grace = setTimeout(() => spoke || onReady(), READY_GRACE)
     }
+    // Auto-height: the frame's own viewport is all of it, so tell it where the parent's viewport
+    // lies over it (embed-viewport), once per animation frame after a scroll, resize or message.
+    // A frame removed before its animation frame has no window left to post to.
+    let raf = 0
+    const view = () =>
+      latest.current.autoHeight &&
+      (raf ||= requestAnimationFrame(() => {
+        raf = 0
+        el.contentWindow?.postMessage({ type: 'embed-viewport', top: -el.getBoundingClientRect().top, height: innerHeight }, origin)
+      }))
     // Anything from this frame ends the TIMEOUT wait; an extension also says the host speaks them.
     const onMessage = ({ source, origin: from, data }: MessageEvent) => {
       if (source !== el.contentWindow || from !== origin) return
@@ -135,16 +145,27 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
       else if (m?.type === 'embed-error') p.onError?.({ code: m.code, message: m.message })
       else if (m?.type === 'embed-resize') {
         if (p.autoHeight) setHeight(m.height)
+      } else if (m?.type === 'embed-scroll') {
+        // The band's margins make it the part scrolled into view, through any scrolling ancestor.
+        const s = el.style
+        s.scrollMargin = `${-m.top}px 0 ${m.top + m.height - el.offsetHeight}px`
+        el.scrollIntoView({ block: 'nearest' })
+        s.scrollMargin = ''
       } else return void (spec.receive(p, data, m) && onReady())
       spoke = true
+      view()
     }
     el.addEventListener('load', onLoad)
     addEventListener('message', onMessage)
+    addEventListener('scroll', view, true)
+    addEventListener('resize', view)
     return () => {
       clearTimeout(timer)
       clearTimeout(grace)
       el.removeEventListener('load', onLoad)
       removeEventListener('message', onMessage)
+      removeEventListener('scroll', view, true)
+      removeEventListener('resize', view)
     }
   }, [src])
 

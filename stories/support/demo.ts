@@ -16,12 +16,27 @@ export interface DemoEnvelope {
   legacyId: number
 }
 
+/** A refusal of the demo backend (or of the service behind it): its code and message, apart. */
+export class DemoError extends Error {
+  constructor(
+    readonly path: string,
+    readonly status: number,
+    readonly code: string,
+    readonly detail: string,
+  ) {
+    super(`${path}: ${status} ${code} ${detail}`.trim())
+  }
+}
+
 async function post<T>(path: string, body: unknown): Promise<T> {
   const res = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
   const json = (await res.json().catch(() => ({}))) as T & { message?: string; code?: string }
-  if (!res.ok) throw new Error(`${path}: ${res.status} ${json.code ?? ''} ${json.message ?? ''}`.trim())
+  if (!res.ok) throw new DemoError(path, res.status, json.code ?? 'HTTP_ERROR', json.message ?? '')
   return json
 }
+
+/** A draft document of the sample contract (examples/sample-contract.pdf), with no recipient yet. */
+export const createSampleDraft = () => post<DemoEnvelope>('/demo/envelope', { type: 'DOCUMENT', sample: true })
 
 /** A presign token from the demo backend (the backend snippet of examples/backend.ts). */
 export const presign = (request: { scope?: string; expiresIn?: number } = {}) =>
@@ -68,9 +83,13 @@ export interface SentRecipient {
   signingUrl: string
 }
 
-/** Creates a document for a signer and an approver and sends it (`/demo/signing`). */
-export const sendDemoDocument = (signingOrder: 'SEQUENTIAL' | 'PARALLEL' = 'SEQUENTIAL') =>
-  post<SentEnvelope>('/demo/signing', { signingOrder })
+/**
+ * Creates a document for a signer and an approver and sends it (`/demo/signing`). With a `key`
+ * (a story's id) the demo backend answers the document it sent for that key while it can still be
+ * signed, so viewing a story again does not send (and e-mail) another one.
+ */
+export const sendDemoDocument = (signingOrder: 'SEQUENTIAL' | 'PARALLEL' = 'SEQUENTIAL', key?: string) =>
+  post<SentEnvelope>('/demo/signing', { signingOrder, key })
 
 /** A template with a direct link, as the demo backend answers /demo/direct. */
 export interface DemoDirectLink {
@@ -83,15 +102,15 @@ export interface DemoDirectLink {
 }
 
 /** Creates a template with a direct link for its signer (`/demo/direct`). */
-export const createDemoDirectLink = () => post<DemoDirectLink>('/demo/direct', {})
+export const createDemoDirectLink = (key?: string) => post<DemoDirectLink>('/demo/direct', { key })
 
 /** What the direct-link stories' loader hands over: the link it made, unless a token was typed into the control. */
 export interface DirectLoaded {
   link?: DemoDirectLink
 }
 
-export const directLoader = async ({ args }: { args: { token?: string } }): Promise<DirectLoaded> =>
-  args.token ? {} : { link: await createDemoDirectLink() }
+export const directLoader = async ({ args, id }: { args: { token?: string }; id: string }): Promise<DirectLoaded> =>
+  args.token ? {} : { link: await createDemoDirectLink(id) }
 
 /** Sends an envelope authored in a story. */
 export const distributeDemoEnvelope = (envelopeId: string) => post<SentEnvelope>('/demo/distribute', { envelopeId })
@@ -104,9 +123,9 @@ export interface SignLoaded {
   sent?: SentEnvelope
 }
 
-/** Sends a fresh document for each render of a signing story (so each can be signed), unless `token` is set. */
-export const signingLoader = async ({ args }: { args: { token?: string } }): Promise<SignLoaded> =>
-  args.token ? {} : { sent: await sendDemoDocument() }
+/** The story's own document (sent once, again once it is done), unless `token` is set. */
+export const signingLoader = async ({ args, id }: { args: { token?: string }; id: string }): Promise<SignLoaded> =>
+  args.token ? {} : { sent: await sendDemoDocument('SEQUENTIAL', id) }
 
 /** One webhook event as the demo backend's receiver kept it (examples/webhook-receiver.ts). */
 export interface DemoEvent {

@@ -108,6 +108,8 @@ describe('@documenso/embed-react against our authoring pages', () => {
     expect(await frame.getByText('Signing order').count()).toBe(0)
     const roles = await frame.getByTestId('recipient-row').getByLabel('Role').locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value))
     expect(roles).toEqual(['SIGNER', 'APPROVER', 'ASSISTANT'])
+    await ui.step(/Fields/).click()
+    await ui.placeByClick('Signature', 0, 1, 0.3, 0.8)
 
     // Settings: the title is shown but read-only; language, time zone, e-mail and links are gone.
     await ui.step(/Settings/).click()
@@ -203,6 +205,9 @@ describe('@documenso/embed-react against our authoring pages', () => {
     await ui.addFiles([await pdfFile('Offer.pdf', 1)])
     await ui.step(/Recipients/).click()
     await ui.addRecipient('Client', 'client@example.com')
+    // A document's signer needs a signature field before Create.
+    await ui.step(/Fields/).click()
+    await ui.placeByClick('Signature', 0, 1, 0.3, 0.8)
     await ui.step(/Settings/).click()
     expect(await frame.getByLabel('Language for recipients').count()).toBe(0)
     expect(await frame.getByLabel('E-mail subject').count()).toBe(0)
@@ -243,7 +248,7 @@ describe('@documenso/embed-react against our authoring pages', () => {
         type,
         title: 'Old title',
         files: [await pdfFile('Form.pdf', 1)],
-        recipients: [{ name: 'Ann', email: 'ann@example.com', role: 'SIGNER', fields: [] }],
+        recipients: [{ name: 'Ann', email: 'ann@example.com', role: 'SIGNER', fields: [{ identifier: 0, type: 'SIGNATURE', page: 1, positionX: 10, positionY: 80, width: 24, height: 7 }] }],
       })
       const id = Number(env.secondaryId.split('_')[1])
       const { page, frame } = await mountDeployed(stack, component, { presignToken: await stack.presign({ scope: { kind, id } }), [kind]: id })

@@ -23,7 +23,7 @@ async function contract() {
           { identifier: 0, type: 'DATE', page: 2, positionX: 60, positionY: 70, width: 16, height: 4 },
         ],
       },
-      { name: 'Landlord', email: 'landlord@example.com', role: 'SIGNER', signingOrder: 2, fields: [] },
+      { name: 'Landlord', email: 'landlord@example.com', role: 'APPROVER', signingOrder: 2, fields: [] },
     ],
   })
 }
@@ -78,7 +78,7 @@ describe('edit an envelope', () => {
     expect(after.documentMeta.subject).toBe('Your lease')
     expect(after.recipients.map((r: any) => [r.name, r.email, r.role, r.signingOrder])).toEqual([
       ['Tenant Smith', 'tenant@example.com', 'SIGNER', 1],
-      ['Landlord', 'landlord@example.com', 'SIGNER', 2],
+      ['Landlord', 'landlord@example.com', 'APPROVER', 2],
       ['Witness', 'witness@example.com', 'CC', 3],
     ])
     // Same recipient and field ids where they were kept.

@@ -65,7 +65,7 @@ describe('the v1 routes answer with legacy numeric ids', () => {
         type,
         title: 'Old title',
         files: [await pdfFile('Form.pdf', 1)],
-        recipients: [{ name: 'Ann', email: 'ann@example.com', role: 'SIGNER', fields: [] }],
+        recipients: [{ name: 'Ann', email: 'ann@example.com', role: 'APPROVER', fields: [] }],
       })
       const id = legacy(env.secondaryId)
       const token = await stack.presign({ scope: { kind, id } })

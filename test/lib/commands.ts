@@ -44,7 +44,7 @@ export const commands: Record<string, BrowserCommand<never[]>> = {
     const out = await mkdtemp(join(tmpdir(), 'envelope-embed-build-'))
     try {
       await build({ root, configFile: join(root, 'vite.config.ts'), logLevel: 'silent', build: { outDir: out } })
-      const names = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'react/types.d.cts']
+      const names = ['index.js', 'index.cjs', 'index.d.ts', 'index.d.cts', 'react/types.d.cts', 'testing/index.js', 'testing/index.d.ts']
       const files = Object.fromEntries(await Promise.all(names.map(async (n) => [n, await readFile(join(out, n), 'utf8')])))
       const { gzip } = await bundleSize()
       return { files, gzip, budget: BUDGET }

@@ -23,6 +23,11 @@ export function setPosting(on: boolean): void {
   enabled = on
 }
 
+/** The embedding page's origin when the options name it. */
+export function parentOrigin(): string | null {
+  return target === '*' ? null : target
+}
+
 export function post(message: OutgoingMessage): void {
   if (!enabled || window.parent === window) return
   window.parent.postMessage(message, target)

@@ -1,6 +1,7 @@
 import { createRoot, type Root } from 'react-dom/client'
 import { isMultiSign, matchSignRoute, readLaunch, LaunchError, type Launch } from './boot.js'
 import { post, setParentOrigin, setPosting, watchHeight } from './bridge.js'
+import { watchViewport } from './viewport.js'
 import { applyTheme } from './theme.js'
 import { loadLanguage, setLanguage, t } from './i18n/index.js'
 import { loadSession, sessionInPage } from './session.js'
@@ -16,6 +17,7 @@ const sign = isMultiSign(location.pathname) ? { embedded: true } : matchSignRout
 if (sign) startSigning(root, sign.embedded)
 else startAuthoring(root)
 watchHeight()
+watchViewport()
 
 function startSigning(root: Root, embedded: boolean) {
   setPosting(embedded)

@@ -1,3 +1,4 @@
+import { downloadName } from '../../../src/protocol/index.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError, notFound } from '../errors.js'
 import { fileCte, fileParams, readFile } from './files.js'
@@ -81,5 +82,5 @@ export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersio
     throw new ApiError(400, 'DOCUMENT_NOT_COMPLETED', 'the signed version exists once every recipient has completed')
   }
   const file = await readFile(db, signed ? item.signed_document_data_id! : item.document_data_id)
-  return { title: signed ? item.title.replace(/(\.pdf)?$/i, ' (signed)$1') : item.title, ...file }
+  return { title: downloadName(item.title, signed ? 'signed' : 'original'), ...file }
 }

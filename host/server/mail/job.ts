@@ -4,7 +4,7 @@
  * retries with its backoff; a signing request or reminder that is no longer due (the document
  * was completed, cancelled, rejected or deleted, or the recipient acted meanwhile) is dropped.
  */
-import { signPath } from '../../../src/protocol/index.js'
+import { downloadName, signPath } from '../../../src/protocol/index.js'
 import type { Db } from '../db/index.js'
 import type { Job, JobHandler } from '../jobs/queue.js'
 import { MAIL_TEMPLATES, render, type MailTemplate, type RenderedMail } from './templates.js'
@@ -34,17 +34,8 @@ function payloadOf(job: Job): MailJobPayload {
   return p as MailJobPayload
 }
 
-/** "contract.pdf" -> "contract (signed).pdf": the item's title, a name any file system takes. */
-export function signedFileName(title: string): string {
-  const base = title
-    // eslint-disable-next-line no-control-regex
-    .replace(/[\u0000-\u001f\u007f/\\]+/g, ' ')
-    .replace(/\.pdf\s*$/i, '')
-    .replace(/\s+/g, ' ')
-    .trim()
-    .slice(0, 150)
-  return `${base || 'document'} (signed).pdf`
-}
+/** "contract.pdf" -> "contract (signed).pdf": the same name as every other download of it. */
+export const signedFileName = (title: string): string => downloadName(title, 'signed')
 
 interface RecipientState {
   token: string

@@ -38,10 +38,10 @@ export const checkbox = (label: string, options: string[], x: number, y: number)
 })
 
 /** Creates a one-file document with these recipients and their fields, and distributes it. */
-export async function sendDocument(stack: Stack, o: { title: string; recipients: RecipientIn[]; meta?: Record<string, unknown> }): Promise<Sent> {
+export async function sendDocument(stack: Stack, o: { title: string; recipients: RecipientIn[]; meta?: Record<string, unknown>; pages?: number }): Promise<Sent> {
   const form = new FormData()
   form.append('payload', JSON.stringify({ type: 'DOCUMENT', title: o.title, recipients: o.recipients, meta: o.meta }))
-  form.append('files', new Blob([new Uint8Array(await makePdf(o.title, 1))], { type: 'application/pdf' }), `${o.title}.pdf`)
+  form.append('files', new Blob([new Uint8Array(await makePdf(o.title, o.pages ?? 1))], { type: 'application/pdf' }), `${o.title}.pdf`)
   const { id } = await stack.api<{ id: string }>('POST', '/envelope/create', form)
   const sent = await stack.api<{ recipients: any[] }>('POST', '/envelope/distribute', { envelopeId: id })
   const envelope = await stack.api('GET', `/envelope/${id}`)

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import {
-  buildEmbedUrl, decodeOptions, encodeOptions, parseMessage, parsePresignScope, presignScope, type EmbedOptions,
+  buildEmbedUrl, decodeOptions, encodeOptions, parseMessage, parsePresignScope, parseViewportMessage, presignScope, type EmbedOptions,
 } from '../../../src/protocol/index.js'
 
 describe('options in the hash', () => {
@@ -52,6 +52,7 @@ describe('parseMessage', () => {
       { type: 'embed-ready' },
       { type: 'embed-error', code: 'TOKEN_EXPIRED', message: 'expired' },
       { type: 'embed-resize', height: 900 },
+      { type: 'embed-scroll', top: 1200, height: 480 },
     ]
     for (const m of messages) expect(parseMessage(m)).toBe(m)
   })
@@ -62,8 +63,20 @@ describe('parseMessage', () => {
       { type: 'envelope-created' }, { type: 'envelope-created', envelopeId: 5 }, { type: 'envelope-created', envelopeId: 'e', externalId: 5 },
       { type: 'document-created', documentId: 1.5 }, { type: 'document-created', documentId: 0 }, { type: 'template-updated', templateId: '4' },
       { type: 'embed-error', code: 'X' }, { type: 'embed-resize', height: -1 }, { type: 'embed-resize', height: NaN }, { type: 'embed-resize', height: 1e7 },
+      { type: 'embed-scroll', top: -1, height: 10 }, { type: 'embed-scroll', top: 10 }, { type: 'embed-scroll', top: '10', height: 10 },
     ]
     for (const b of bad) expect(parseMessage(b)).toBeNull()
+  })
+})
+
+describe('the viewport message (parent to frame)', () => {
+  it('carries the parent viewport over the frame, its top negative while the frame starts lower', () => {
+    expect(parseViewportMessage({ type: 'embed-viewport', top: -300, height: 844 })).toEqual({ type: 'embed-viewport', top: -300, height: 844 })
+    expect(parseViewportMessage({ type: 'embed-viewport', top: 2400, height: 900, extra: 1 })).toEqual({ type: 'embed-viewport', top: 2400, height: 900 })
+  })
+  it('returns null for anything else', () => {
+    for (const b of [null, 'embed-viewport', { type: 'embed-viewport' }, { type: 'embed-viewport', top: 0, height: -1 }, { type: 'embed-viewport', top: NaN, height: 1 }, { type: 'embed-resize', height: 1 }])
+      expect(parseViewportMessage(b)).toBeNull()
   })
 })
 

@@ -37,5 +37,9 @@ describe('the package build', () => {
     expect(files['index.d.cts']).not.toMatch(/from '\.[^']*\.js'/)
     expect(files['react/types.d.cts']).toContain('presignToken: string')
     expect(gzip).toBeLessThanOrEqual(budget)
+    // The testing helpers are their own entry: nothing of them, nor a chunk shared with them, in the browser one.
+    expect(files['testing/index.js']).toContain('function embedFrame')
+    expect(files['testing/index.d.ts']).toContain('embedFrame')
+    expect(files['index.js']).not.toMatch(/embedFrame|from "\.\//)
   }, 120_000) // a full build with declarations, on a busy machine
 })

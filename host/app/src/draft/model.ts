@@ -205,9 +205,29 @@ export type StepId = 'files' | 'recipients' | 'fields' | 'settings'
 export interface Problem {
   step: StepId
   /** i18n message key. */
-  message: 'problem.noFiles' | 'problem.email' | 'problem.fieldOptions' | 'problem.title' | 'problem.signatureTypes' | 'problem.redirectUrl' | 'problem.attachment'
+  message:
+    | 'problem.noFiles'
+    | 'problem.email'
+    | 'problem.fieldOptions'
+    | 'problem.title'
+    | 'problem.signatureTypes'
+    | 'problem.redirectUrl'
+    | 'problem.attachment'
+    | 'problem.signatureField'
+    | 'problem.fieldPage'
   /** The key of the offending item, recipient, field or attachment. */
   target?: string
+  /**
+   * A warning is shown but does not stop Create/Save: what is saved is valid, only a later step
+   * (using a template) needs it fixed. Everything else would be refused by the service.
+   */
+  warning?: boolean
+}
+
+/** Signers who have no signature field yet: the service refuses to send a document to them. */
+export function signersWithoutSignature(d: Draft): DraftRecipient[] {
+  const signed = new Set(d.fields.filter((f) => f.type === 'SIGNATURE' || f.type === 'FREE_SIGNATURE').map((f) => f.recipientKey))
+  return d.recipients.filter((r) => r.role === 'SIGNER' && !signed.has(r.key))
 }
 
 export const isEmail = (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim())
@@ -221,10 +241,21 @@ export function isUrl(s: string): boolean {
   }
 }
 
-export function validate(d: Draft): Problem[] {
+/**
+ * What would make the service refuse the envelope, or refuse to send it. `pageCounts` (by item
+ * key, where the file has been read) lets it check that every field is on a page of its file.
+ */
+export function validate(d: Draft, pageCounts: Record<string, number> = {}): Problem[] {
   const out: Problem[] = []
   if (!d.items.length) out.push({ step: 'files', message: 'problem.noFiles' })
   for (const r of d.recipients) if (!isEmail(r.email)) out.push({ step: 'recipients', message: 'problem.email', target: r.key })
+  // A document is made to be sent; a template can get its signature fields before it is used.
+  for (const r of signersWithoutSignature(d))
+    out.push({ step: 'fields', message: 'problem.signatureField', target: r.key, ...(d.type === 'TEMPLATE' && { warning: true }) })
+  for (const f of d.fields) {
+    const pages = pageCounts[f.itemKey]
+    if (pages && f.page > pages) out.push({ step: 'fields', message: 'problem.fieldPage', target: f.key })
+  }
   for (const f of d.fields)
     if ((f.type === 'RADIO' || f.type === 'DROPDOWN' || f.type === 'CHECKBOX') && !f.options.some((o) => o.trim()))
       out.push({ step: 'fields', message: 'problem.fieldOptions', target: f.key })

@@ -1,6 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { t } from '../i18n/index.js'
 import { Icon } from '../ui/icons.js'
+import { makeRoom, onBandChange, visibleBand } from '../viewport.js'
 
 /**
  * A modal on the native <dialog>: the browser keeps focus inside and makes the page behind
@@ -27,17 +28,41 @@ export function Dialog(props: {
   useEffect(() => {
     const dialog = ref.current!
     const opener = document.activeElement as HTMLElement | null
+    // The dialog sits in the part of the page the user sees (styles.css, viewport.ts), beside the
+    // control that opened it when there is room; when that part is too short for both, the parent
+    // scrolls to make room, keeping the control in view.
     dialog.showModal()
+    const box = dialog.firstElementChild as HTMLElement
+    box.style.cssText = 'max-height:none;flex:none'
+    const natural = box.offsetHeight
+    box.style.cssText = ''
+    const anchor = opener && opener !== document.body && opener.isConnected ? opener : null
+    const place = () => {
+      const band = visibleBand()
+      if (!band) return
+      const a = anchor?.getBoundingClientRect()
+      const end = band.top + band.height
+      const need = natural + 16
+      // Below the control, else above it, else the whole visible part.
+      const [from, to] = a && end - a.bottom >= need ? [a.bottom + 4, end] : a && a.top - band.top >= need ? [band.top, a.top - 4] : [band.top, end]
+      dialog.style.setProperty('--dialog-top', `${from}px`)
+      dialog.style.setProperty('--dialog-height', `${to - from}px`)
+    }
+    place()
+    const stop = onBandChange(place)
+    makeRoom(natural + 16, anchor)
     const first =
       (props.initialFocus && dialog.querySelector<HTMLElement>(props.initialFocus)) ||
       dialog.querySelector<HTMLElement>('.dialog-body input, .dialog-body select, .dialog-body textarea, .dialog-body button, .dialog-body [tabindex="0"]')
-    first?.focus()
+    // Never let focus scroll the customer's page: the dialog is already where the user looks.
+    first?.focus({ preventScroll: true })
     const cancel = (e: Event) => {
       e.preventDefault()
       onClose.current()
     }
     dialog.addEventListener('cancel', cancel)
     return () => {
+      stop()
       dialog.removeEventListener('cancel', cancel)
       dialog.close()
       // The opener may have been replaced while the dialog was open: give focus back if it is still there.

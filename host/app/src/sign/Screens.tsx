@@ -84,7 +84,7 @@ export function StateScreen({ api, session }: { api: Api; session: SigningSessio
       return (
         <Screen tone="success" icon="check" title={t('sign.state.COMPLETED.title')} testId="sign-state" state={session.state}>
           <p>{t('sign.state.COMPLETED', { title })}</p>
-          <Downloads api={api} items={session.envelope.items} />
+          <SealedDownloads api={api} items={session.envelope.items} />
         </Screen>
       )
     case 'REJECTED': {
@@ -119,7 +119,11 @@ function Reason({ text }: { text: string }) {
   )
 }
 
-/** After this recipient acted: what happened, the signed files if the envelope is complete, the redirect. */
+/**
+ * After this recipient acted: what happened, what happens next, and the document: the signed copy
+ * once the service has sealed it (sealing may finish a moment after the last signature: the page
+ * asks until it is there), or a copy of the original while others still have to act.
+ */
 export function DoneScreen(props: { api: Api; session: SigningSession; result: SigningResult; redirectUrl: string | null }) {
   const { session, result } = props
   const title = session.envelope.title
@@ -129,13 +133,96 @@ export function DoneScreen(props: { api: Api; session: SigningSession; result: S
       {complete ? (
         <>
           <p>{t('sign.done.complete')}</p>
-          <Downloads api={props.api} items={session.envelope.items} />
+          <Next text={t('sign.next.complete')} />
+          <SealedDownloads api={props.api} items={session.envelope.items} />
         </>
       ) : (
-        <p className="muted">{t('sign.done.pending')}</p>
+        <>
+          <p className="muted">{t('sign.done.pending')}</p>
+          <Next text={t('sign.next.pending')} />
+          <OriginalDownloads api={props.api} items={session.envelope.items} />
+        </>
       )}
       {props.redirectUrl && <Redirecting url={props.redirectUrl} />}
     </Screen>
+  )
+}
+
+function Next({ text }: { text: string }) {
+  return (
+    <section className="next-steps" aria-labelledby="next-steps-title">
+      <h2 id="next-steps-title" className="label">
+        {t('sign.next.title')}
+      </h2>
+      <p>{text}</p>
+    </section>
+  )
+}
+
+/** The signed files once the first one answers (the service seals them together); until then, a notice. */
+function SealedDownloads({ api, items }: { api: Api; items: Item[] }) {
+  const sealed = useSealed(api, items)
+  if (!sealed)
+    return (
+      <p className="muted sealing" role="status" data-testid="sealing">
+        <span className="spinner spinner-sm" aria-hidden="true" /> {t('sign.sealing')}
+      </p>
+    )
+  return <Downloads api={api} items={items} />
+}
+
+/** Asks for the first file's signed version until it answers (every 1.5 s, for up to 3 minutes). */
+function useSealed(api: Api, items: Item[]): boolean {
+  const [sealed, setSealed] = useState(false)
+  const first = [...items].sort((a, b) => a.order - b.order)[0]
+  useEffect(() => {
+    if (!first) return
+    let live = true
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const attempt = (n: number) =>
+      api.download(`/item/${encodeURIComponent(first.id)}?version=signed`).then(
+        () => live && setSealed(true),
+        () => {
+          if (live && n < 120) timer = setTimeout(() => void attempt(n + 1), 1500)
+        },
+      )
+    void attempt(0)
+    return () => {
+      live = false
+      clearTimeout(timer)
+    }
+  }, [api, first])
+  return sealed
+}
+
+/** While others still act: the original, as it was sent. */
+function OriginalDownloads({ api, items }: { api: Api; items: Item[] }) {
+  const [busy, setBusy] = useState(false)
+  const sorted = [...items].sort((a, b) => a.order - b.order)
+  return (
+    <div className="downloads">
+      <ul className="download-list">
+        {sorted.map((item) => (
+          <li key={item.id}>
+            <button
+              type="button"
+              className="btn download-button"
+              disabled={busy}
+              onClick={() => {
+                setBusy(true)
+                downloadItem(api, item, 'original')
+                  .catch(() => {})
+                  .finally(() => setBusy(false))
+              }}
+              aria-label={t('sign.downloadOriginal', { title: item.title })}
+            >
+              <Icon name="arrowDown" />
+              <span className="download-name">{sorted.length > 1 ? item.title : t('sign.downloadCopy')}</span>
+            </button>
+          </li>
+        ))}
+      </ul>
+    </div>
   )
 }
 

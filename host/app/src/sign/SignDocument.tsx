@@ -2,10 +2,11 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNod
 import type { SigningFieldValue, SigningResult, SignOptions } from '../../../../src/protocol/index.js'
 import { ApiError, type Api } from '../api.js'
 import { post } from '../bridge.js'
-import { t, type MessageKey } from '../i18n/index.js'
+import { t, tn, type MessageKey } from '../i18n/index.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 import { Icon } from '../ui/icons.js'
 import { usePageCanvas } from '../ui/usePdf.js'
+import { reveal } from '../viewport.js'
 import { Dialog } from './Dialog.js'
 import { FieldDialog } from './FieldDialog.js'
 import { fieldName, FieldOverlay } from './FieldOverlay.js'
@@ -64,6 +65,8 @@ export function SignDocument(props: {
   const [currentId, setCurrentId] = useState<number | null>(null)
   const [adopted, setAdopted] = useState<{ signature?: string; initials?: string }>({})
   const [notice, setNotice] = useState<{ text: string; tone: 'info' | 'error' } | null>(null)
+  // Zoom of the pages (a phone shows an A4 page's text at a few pixels): 100% fits the width.
+  const [zoom, setZoom] = useState(1)
   const refs = useRef(new Map<number, HTMLElement>())
   const progress = useMemo(() => progressOf(ordered, values), [ordered, values])
   const who = signerIdentity(session, options)
@@ -92,8 +95,8 @@ export function SignDocument(props: {
     const el = refs.current.get(f.id)
     if (!el) return
     const smooth = !window.matchMedia('(prefers-reduced-motion: reduce)').matches
-    el.scrollIntoView({ block: 'center', behavior: smooth ? 'smooth' : 'auto' })
     el.focus({ preventScroll: true })
+    reveal(el, { block: 'center', smooth })
   }, [])
 
   const openField = useCallback(
@@ -144,14 +147,27 @@ export function SignDocument(props: {
             {session.direct && !(who.name && who.email) ? t('sign.direct.intro') : t(`sign.as.${role}` as MessageKey, { name: who.name || who.email, email: who.email })}
           </p>
         </div>
-        {rejectable && (
-          <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => setOpen({ kind: 'reject' })} data-testid="reject">
-            {t('sign.reject.button')}
-          </button>
-        )}
+        <div className="sign-top-actions">
+          <div className="zoom" role="group" aria-label={t('sign.zoomLevel', { percent: Math.round(zoom * 100) })}>
+            <button type="button" className="btn btn-sm btn-icon-only" aria-label={t('sign.zoomOut')} disabled={zoom <= 1} onClick={() => setZoom((z) => Math.max(1, z - 0.5))}>
+              −
+            </button>
+            <span className="zoom-level" aria-hidden="true">
+              {Math.round(zoom * 100)}%
+            </span>
+            <button type="button" className="btn btn-sm btn-icon-only" aria-label={t('sign.zoomIn')} disabled={zoom >= 3} onClick={() => setZoom((z) => Math.min(3, z + 0.5))}>
+              +
+            </button>
+          </div>
+          {rejectable && (
+            <button type="button" className="btn btn-sm btn-danger-outline" onClick={() => setOpen({ kind: 'reject' })} data-testid="reject">
+              {t('sign.reject.button')}
+            </button>
+          )}
+        </div>
       </header>
 
-      <main className="sign-main">
+      <main className="sign-main" style={{ ['--zoom' as string]: zoom }} data-zoomed={zoom > 1 || undefined}>
         <p className={'sign-intro' + (role === 'CC' ? ' sign-intro-note' : '')}>{t(`sign.intro.${role}` as MessageKey)}</p>
         {sortedItems.map((item) => (
           <SignItem key={item.id} api={api} item={item} multiple={sortedItems.length > 1}>
@@ -196,12 +212,26 @@ export function SignDocument(props: {
                   <Icon name="arrowDown" />
                 </button>
               )}
-              <button type="button" className="btn btn-primary" onClick={onAction} data-testid="complete" aria-describedby="sign-notice">
+              {/* Until every required field is filled it says how many remain, and leads to the next one. */}
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={onAction}
+                data-testid="complete"
+                data-pending={remaining > 0 || undefined}
+                aria-describedby="sign-notice"
+              >
                 {t(`sign.action.${role}` as MessageKey)}
+                {remaining > 0 && (
+                  <span className="count-badge" aria-hidden="true">
+                    {tn('sign.remaining', remaining)}
+                  </span>
+                )}
               </button>
             </div>
           </div>
-          <p id="sign-notice" className={'sign-notice' + (notice?.tone === 'error' ? ' text-error' : '')} role={notice?.tone === 'error' ? 'alert' : 'status'} data-testid="notice">
+          {/* What only confirms (a signature added) is for screen readers; what asks for action is for everyone. */}
+          <p id="sign-notice" className={'sign-notice' + (notice?.tone === 'error' ? ' text-error' : ' sr-only')} role={notice?.tone === 'error' ? 'alert' : 'status'} data-testid="notice">
             {notice?.text}
           </p>
         </footer>

@@ -3,6 +3,7 @@
  * rules a value must meet, and the request and messages that complete it. No React here.
  */
 import {
+  downloadName,
   SIGNATURE_FIELD_TYPES,
   type SignedData,
   type SigningCompleteRequest,
@@ -276,8 +277,7 @@ export async function downloadItem(api: Api, item: { id: string; title: string }
   const url = URL.createObjectURL(new Blob([bytes], { type: 'application/pdf' }))
   const a = document.createElement('a')
   a.href = url
-  const base = item.title.trim() || 'document'
-  a.download = /\.pdf$/i.test(base) ? base : `${base}.pdf`
+  a.download = downloadName(item.title, version)
   document.body.append(a)
   a.click()
   a.remove()

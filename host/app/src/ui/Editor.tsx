@@ -9,6 +9,7 @@ import type { Session } from './App.js'
 import { FieldsStep } from './FieldsStep.js'
 import { FilesStep } from './FilesStep.js'
 import { Icon } from './icons.js'
+import { focusInView, reveal } from '../viewport.js'
 import { RecipientsStep } from './RecipientsStep.js'
 import { SettingsStep } from './SettingsStep.js'
 
@@ -23,12 +24,24 @@ export interface StepProps {
   setDraft: SetDraft
   /** Problems to show inline (after a failed Create/Save). */
   problems: Problem[]
+  /** Page count of each file read so far, by item key. */
+  pageCounts: Record<string, number>
+  onPages: (itemKey: string, count: number) => void
   /** Says something to screen readers. */
   announce: (text: string) => void
   goTo: (step: StepId) => void
 }
 
 const ALL_STEPS: StepId[] = ['files', 'recipients', 'fields', 'settings']
+
+/** The step where the user fixes what an API issue's path names (`recipients.0.email`, `title`, …). */
+function stepOfPath(path: string | undefined): StepId | null {
+  const [head, , sub] = (path ?? '').replace(/^payload\./, '').split('.')
+  if (head === 'recipients') return sub === 'fields' ? 'fields' : 'recipients'
+  if (head === 'files' || head === 'envelopeItems') return 'files'
+  if (head === 'title' || head === 'meta' || head === 'attachments') return 'settings'
+  return null
+}
 
 export function Editor(props: {
   session: Session
@@ -46,7 +59,11 @@ export function Editor(props: {
   const [problems, setProblems] = useState<Problem[]>([])
   const [saving, setSaving] = useState(false)
   const [saveError, setSaveError] = useState<string | null>(null)
+  /** The steps the service's refusal points at (from its issues' paths). */
+  const [refused, setRefused] = useState<StepId[]>([])
   const [announcement, setAnnouncement] = useState('')
+  const [pageCounts, setPageCounts] = useState<Record<string, number>>({})
+  const onPages = useCallback((itemKey: string, count: number) => setPageCounts((c) => (c[itemKey] === count ? c : { ...c, [itemKey]: count })), [])
   const headingRef = useRef<HTMLHeadingElement>(null)
   const alertRef = useRef<HTMLDivElement>(null)
   const firstRender = useRef(true)
@@ -55,7 +72,7 @@ export function Editor(props: {
   const announce = useCallback((text: string) => setAnnouncement((prev) => (prev === text ? text + '\u00a0' : text)), [])
 
   // Problems disappear from view as the user fixes them.
-  const visibleProblems = problems.length ? validate(draft).filter((p) => steps.includes(p.step)) : []
+  const visibleProblems = problems.length ? validate(draft, pageCounts).filter((p) => !p.warning && steps.includes(p.step)) : []
 
   const goTo = useCallback((s: StepId) => setStep(s), [])
   useEffect(() => {
@@ -63,9 +80,19 @@ export function Editor(props: {
       firstRender.current = false
       return
     }
-    headingRef.current?.focus()
+    // The new step starts at the top: there, in the user's view (the parent's, with auto-height).
     window.scrollTo({ top: 0 })
+    const heading = headingRef.current
+    if (heading) {
+      heading.focus({ preventScroll: true })
+      reveal(heading)
+    }
   }, [step])
+
+  // A new message after Create/Save is where the user looks next.
+  useEffect(() => {
+    if (saveError || problems.length) focusInView(alertRef.current)
+  }, [saveError, problems])
 
   const index = steps.indexOf(step)
 
@@ -74,12 +101,13 @@ export function Editor(props: {
     const final = features.title || draft.settings.title.trim()
       ? draft
       : { ...draft, settings: { ...draft.settings, title: draft.items[0]?.title || t('app.untitled') } }
-    const found = validate(final).filter((p) => steps.includes(p.step))
+    // Warnings never stop it: only what the service would refuse does.
+    const found = validate(final, pageCounts).filter((p) => !p.warning && steps.includes(p.step))
     setProblems(found)
     setSaveError(null)
+    setRefused([])
     if (found.length) {
       setStep(found[0]!.step)
-      requestAnimationFrame(() => alertRef.current?.focus())
       return
     }
     setSaving(true)
@@ -96,13 +124,14 @@ export function Editor(props: {
     } catch (e) {
       setSaving(false)
       if (e instanceof ApiError && e.status === 401) return onFatal(e)
-      const detail = e instanceof ApiError && e.issues.length ? e.issues.map((i) => i.message).join('; ') : e instanceof Error ? e.message : String(e)
-      setSaveError(t('app.saveFailed', { message: detail }))
-      requestAnimationFrame(() => alertRef.current?.focus())
+      // The draft stays as it is: a short message in the user's language, nothing lost.
+      const code = e instanceof ApiError ? e.code : 'INTERNAL'
+      if (e instanceof ApiError) setRefused(e.issues.map((i) => stepOfPath(i.path)).filter((x): x is StepId => x !== null))
+      setSaveError(code === 'NETWORK' || code === 'MISSING_SIGNATURE_FIELD' ? t(`app.refused.${code}`) : t('app.refused.other', { code }))
     }
   }
 
-  const stepProps: StepProps = { session, features, draft, setDraft, problems: visibleProblems, announce, goTo }
+  const stepProps: StepProps = { session, features, draft, setDraft, problems: visibleProblems, announce, goTo, pageCounts, onPages }
   const heading = isCreate
     ? t(draft.type === 'TEMPLATE' ? 'app.newTemplate' : 'app.newDocument')
     : t(draft.type === 'TEMPLATE' ? 'app.editTemplate' : 'app.editDocument')
@@ -132,7 +161,7 @@ export function Editor(props: {
       <nav className="steps" aria-label={t('app.steps')}>
         <ol>
           {steps.map((s, n) => {
-            const hasProblem = visibleProblems.some((p) => p.step === s)
+            const hasProblem = visibleProblems.some((p) => p.step === s) || refused.includes(s)
             return (
               <li key={s}>
                 <button

@@ -16,7 +16,7 @@ export function FieldInspector(props: {
   const { field: f, onChange } = props
   if (!f)
     return (
-      <div className="tool-section inspector">
+      <div className="tool-section inspector inspector-empty">
         <p className="label">{t('fields.selected')}</p>
         <p className="muted small">{t('fields.none')}</p>
       </div>

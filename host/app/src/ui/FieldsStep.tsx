@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
-import { makeField, updateField, type DraftField, type DraftItem } from '../draft/model.js'
+import { makeField, signersWithoutSignature, updateField, type DraftField, type DraftItem } from '../draft/model.js'
 import { t, tn } from '../i18n/index.js'
 import { FIELD_TYPES, type FieldType } from '../types.js'
 import type { StepProps } from './Editor.js'
@@ -12,7 +12,7 @@ import { usePdf } from './usePdf.js'
 type PageRef = { itemKey: string; page: number }
 
 export function FieldsStep(props: StepProps & { locked: boolean }) {
-  const { session, draft, setDraft, announce, goTo, locked, problems } = props
+  const { session, draft, setDraft, announce, goTo, locked, problems, pageCounts, onPages } = props
   const [recipientKey, setRecipientKey] = useState<string | null>(draft.recipients[0]?.key ?? null)
   const recipient = draft.recipients.find((r) => r.key === recipientKey) ?? draft.recipients[0] ?? null
   const [armed, setArmed] = useState<FieldType | null>(null)
@@ -21,8 +21,6 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
   const [focusField, setFocusField] = useState<string | null>(null)
   const [ghost, setGhost] = useState<{ type: FieldType; x: number; y: number } | null>(null)
   const suppressClick = useRef(false)
-  const [pageCounts, setPageCounts] = useState<Record<string, number>>({})
-  const onPages = useCallback((itemKey: string, count: number) => setPageCounts((c) => (c[itemKey] === count ? c : { ...c, [itemKey]: count })), [])
 
   const currentPage = current && draft.items.some((i) => i.key === current.itemKey) ? current : draft.items[0] ? { itemKey: draft.items[0].key, page: 1 } : null
 
@@ -120,6 +118,7 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
   const names = useMemo(() => new Map(draft.recipients.map((r) => [r.key, r.name.trim() || r.email.trim() || '?'])), [draft.recipients])
   const nameOf = useCallback((key: string) => names.get(key) ?? '?', [names])
   const selectedField = draft.fields.find((f) => f.key === selected) ?? null
+  const unsignedKeys = useMemo(() => new Set(signersWithoutSignature(draft).map((r) => r.key)), [draft])
 
   if (!draft.items.length || !draft.recipients.length) {
     const noFiles = !draft.items.length
@@ -146,13 +145,21 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
           <div className="recipient-picker" role="radiogroup" aria-labelledby="recipient-picker-label">
             {draft.recipients.map((r, n) => {
               const count = draft.fields.filter((f) => f.recipientKey === r.key).length
+              // Said as the user works, not only once Create fails.
+              const unsigned = unsignedKeys.has(r.key)
               return (
-                <label key={r.key} className="recipient-chip" style={{ ['--c' as string]: recipientColor(n) }}>
+                <label key={r.key} className="recipient-chip" style={{ ['--c' as string]: recipientColor(n) }} data-needs-signature={unsigned || undefined}>
                   <input type="radio" name="field-recipient" checked={recipient?.key === r.key} onChange={() => setRecipientKey(r.key)} />
                   <span className="dot" aria-hidden="true" />
                   <span className="recipient-chip-text">
                     <span className="recipient-chip-name">{r.name.trim() || r.email.trim() || t('recipients.label', { n: n + 1 })}</span>
                     <span className="muted small">{tn('fields.count', count)}</span>
+                    {unsigned && (
+                      <span className={'small chip-warning' + (problems.some((p) => p.target === r.key) ? ' text-error' : '')}>
+                        <Icon name="alert" size={12} />
+                        {t('fields.needsSignature')}
+                      </span>
+                    )}
                   </span>
                 </label>
               )

@@ -1,0 +1,140 @@
+/**
+ * envelope-embed/testing: drive the components in your own unit tests (Vitest or Jest, jsdom or
+ * happy-dom, Testing Library), with no service running. Render a component as your app does, then
+ * play the service's side of the wire: the frame's messages reach the component exactly as the
+ * service's would (from the iframe's window, with the `host` origin), typed from the same
+ * protocol definitions the components and the service use.
+ *
+ * ```tsx
+ * render(<EmbedCreateEnvelope host="https://sign.example.com" presignToken="t" type="DOCUMENT" onEnvelopeCreated={created} />)
+ * const frame = embedFrame()
+ * frame.ready()
+ * frame.envelopeCreated('envelope_1')
+ * expect(created).toHaveBeenCalledWith({ envelopeId: 'envelope_1' })
+ * ```
+ */
+import * as React from 'react'
+import type {
+  AllDocumentsCompleted,
+  EmbedErrorCode,
+  EmbedMessage,
+  RejectedData,
+  SignedData,
+  SignMessage,
+} from '../protocol/index.js'
+
+export type { EmbedMessage, SignMessage, AllDocumentsCompleted, SignedData, RejectedData, EmbedErrorCode }
+
+/** Anything the service's pages post to the embedding page. */
+export type FrameMessage = EmbedMessage | SignMessage | AllDocumentsCompleted
+
+export interface EmbedFrame {
+  /** The iframe element the component rendered. */
+  element: HTMLIFrameElement
+  /** Its address, and what the component put in it. */
+  url: URL
+  /** The `host` origin messages come from. */
+  origin: string
+  /** The page's path, e.g. `/embed/v2/authoring/envelope/create`. */
+  path: string
+  /** The presign token (authoring pages) or recipient token (signing pages). */
+  token: string | null
+  /** The options in the hash (externalId, features, css, language, parentOrigin, name, …). */
+  options: Record<string, unknown>
+  /** Posts any message as the frame: the component's guards and callbacks see it as the service's. */
+  post(message: FrameMessage | Record<string, unknown>): void
+  /** The frame's load event (a service without the extensions is ready on load). */
+  load(): void
+  /** `embed-ready` (authoring), or `document-ready` and `embed-ready` (signing). */
+  ready(): void
+  /** `embed-error`: the session cannot go on. Signing pages also send `document-error`. */
+  error(code: EmbedErrorCode | (string & {}), message?: string): void
+  /** `embed-resize`: the content height, for `autoHeight`. */
+  resize(height: number): void
+  /** `envelope-created` with the options' externalId, as the create page sends it. */
+  envelopeCreated(envelopeId: string): void
+  /** `envelope-updated` with the options' externalId. */
+  envelopeUpdated(envelopeId: string): void
+  /** The V1 pages' done messages (`document-created`, `template-updated`, …). */
+  legacy(type: 'document-created' | 'template-created' | 'document-updated' | 'template-updated', id: number): void
+  /** `field-signed` / `field-unsigned`, as the signing page sends them. */
+  fieldSigned(): void
+  fieldUnsigned(): void
+  /** `document-completed`: the recipient signed; defaults fill what is not given. */
+  completed(data?: Partial<SignedData>): void
+  /** `document-rejected` with the reason. */
+  rejected(reason: string, data?: Partial<SignedData>): void
+}
+
+/**
+ * The frame of a rendered component: `target` is the iframe, an element that holds it (your
+ * render's container), or nothing for the only iframe in the document.
+ */
+export function embedFrame(target?: Element | Document | null): EmbedFrame {
+  const scope = target ?? document
+  const element = scope instanceof HTMLIFrameElement ? scope : scope.querySelector('iframe')
+  if (!element) throw new Error('envelope-embed/testing: no iframe rendered (is the component mounted, with its required props?)')
+  const src = element.getAttribute('src')
+  if (!src) throw new Error('envelope-embed/testing: the iframe has no src yet (the component renders it after mounting, and not at all with invalid options)')
+  const url = new URL(src)
+  // The hash as the protocol encodes it (encodeOptions), read here so that this entry shares no
+  // code with the browser one.
+  const options = (url.hash.length > 1 ? JSON.parse(decodeURIComponent(atob(url.hash.slice(1)))) : {}) as Record<string, unknown>
+  const path = url.pathname
+  const token = url.searchParams.get('token') ?? (/^\/embed\/(?:sign|direct)\/([^/]+)$/.exec(path)?.[1] ? decodeURIComponent(/^\/embed\/(?:sign|direct)\/([^/]+)$/.exec(path)![1]!) : null)
+  const signing = /^\/embed\/(sign|direct)\/|^\/embed\/v1\/multisign/.test(path)
+  const externalId = typeof options.externalId === 'string' ? options.externalId : (url.searchParams.get('externalId') ?? null)
+
+  const post = (data: FrameMessage | Record<string, unknown>) => {
+    if (!element.isConnected) throw new Error('envelope-embed/testing: the iframe is no longer in the document')
+    // The iframe's window as the browser gives it: jsdom makes one; happy-dom, which loads no
+    // frame, has none (null), and then the component compares null with null, just as well.
+    const send = () => void window.dispatchEvent(new MessageEvent('message', { data, origin: url.origin, source: element.contentWindow }))
+    // Inside React's act() (React 18.3 and newer, development builds), so the callbacks' state
+    // updates are rendered when this returns, as Testing Library's own events are.
+    const act = (React as { act?: (cb: () => void) => void }).act
+    if (act) {
+      const was = (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT
+      ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true
+      try {
+        return act(send)
+      } catch (e) {
+        if (!/production/i.test(String(e))) throw e
+      } finally {
+        ;(globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = was
+      }
+    }
+    send()
+  }
+  const signed = (data: Partial<SignedData> = {}): SignedData => ({ token: token ?? 'token', documentId: 1, recipientId: 1, ...data })
+
+  return {
+    element,
+    url,
+    origin: url.origin,
+    path,
+    token,
+    options,
+    post,
+    load: () => void element.dispatchEvent(new Event('load')),
+    ready() {
+      if (signing) post({ action: 'document-ready' })
+      post({ type: 'embed-ready' })
+    },
+    error(code, message = String(code)) {
+      if (signing) post({ action: 'document-error', data: message })
+      post({ type: 'embed-error', code, message })
+    },
+    resize: (height) => post({ type: 'embed-resize', height }),
+    envelopeCreated: (envelopeId) => post({ type: 'envelope-created', envelopeId, externalId }),
+    envelopeUpdated: (envelopeId) => post({ type: 'envelope-updated', envelopeId, externalId }),
+    legacy(type, id) {
+      const key = type.startsWith('document') ? 'documentId' : 'templateId'
+      post({ type, [key]: id, externalId })
+    },
+    fieldSigned: () => post({ action: 'field-signed' }),
+    fieldUnsigned: () => post({ action: 'field-unsigned' }),
+    completed: (data) => post({ action: 'document-completed', data: signed(data) }),
+    rejected: (reason, data) => post({ action: 'document-rejected', data: { ...signed(data), reason } }),
+  }
+}

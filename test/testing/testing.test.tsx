@@ -1,0 +1,103 @@
+// The helpers customers use in their unit tests, used the way docs/testing.md shows: render our
+// components with Testing Library in happy-dom and play the service's side of the wire.
+import { cleanup, render, screen } from '@testing-library/react'
+import { useState } from 'react'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { EmbedCreateEnvelope, EmbedCreateDocumentV1, EmbedSignDocument, EmbedUpdateEnvelope } from '../../src/index.js'
+import { embedFrame } from '../../src/testing/index.js'
+
+const HOST = 'https://sign.example.com'
+afterEach(cleanup)
+
+/** A customer's component: the editor, then a confirmation once the document exists. */
+function NewContract({ onSaved }: { onSaved: (id: string) => void }) {
+  const [created, setCreated] = useState<string>()
+  const [problem, setProblem] = useState<string>()
+  if (created) return <p>Contract {created} saved</p>
+  return (
+    <>
+      {problem && <p role="alert">{problem}</p>}
+      <EmbedCreateEnvelope
+        host={HOST}
+        presignToken="presign-1"
+        type="DOCUMENT"
+        externalId="order-7"
+        onEnvelopeCreated={({ envelopeId }) => {
+          setCreated(envelopeId)
+          onSaved(envelopeId)
+        }}
+        onError={(e) => setProblem(`${e.code}: ${e.message}`)}
+      />
+    </>
+  )
+}
+
+describe('envelope-embed/testing', () => {
+  it('a customer component: the frame says created, the app moves on', async () => {
+    const saved = vi.fn()
+    const { container } = render(<NewContract onSaved={saved} />)
+    const frame = embedFrame(container)
+    expect(frame.path).toBe('/embed/v2/authoring/envelope/create')
+    expect(frame.token).toBe('presign-1')
+    expect(frame.options).toMatchObject({ type: 'DOCUMENT', externalId: 'order-7', parentOrigin: location.origin })
+    frame.ready()
+    frame.envelopeCreated('envelope_abc')
+    expect(saved).toHaveBeenCalledWith('envelope_abc')
+    expect(await screen.findByText('Contract envelope_abc saved')).toBeTruthy()
+  })
+
+  it('errors reach onError; messages from anywhere else are ignored, as in a browser', async () => {
+    const saved = vi.fn()
+    render(<NewContract onSaved={saved} />)
+    const frame = embedFrame()
+    // Another window, or the right window from another origin: nothing happens.
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'envelope-created', envelopeId: 'x', externalId: null }, origin: frame.origin, source: window }))
+    window.dispatchEvent(new MessageEvent('message', { data: { type: 'envelope-created', envelopeId: 'x', externalId: null }, origin: 'https://evil.example', source: frame.element.contentWindow }))
+    expect(saved).not.toHaveBeenCalled()
+    frame.error('TOKEN_EXPIRED', 'the presign token expired')
+    expect((await screen.findByRole('alert')).textContent).toBe('TOKEN_EXPIRED: the presign token expired')
+  })
+
+  it('onReady, autoHeight and the updated callback', () => {
+    const onReady = vi.fn()
+    const updated = vi.fn()
+    render(<EmbedUpdateEnvelope host={HOST} presignToken="p" envelopeId="envelope_1" autoHeight onReady={onReady} onEnvelopeUpdated={updated} />)
+    const frame = embedFrame()
+    expect(frame.path).toBe('/embed/v2/authoring/envelope/edit/envelope_1')
+    frame.ready()
+    expect(onReady).toHaveBeenCalledTimes(1)
+    frame.resize(1234)
+    expect(frame.element.style.height).toBe('1234px')
+    frame.envelopeUpdated('envelope_1')
+    expect(updated).toHaveBeenCalledWith({ envelopeId: 'envelope_1' })
+  })
+
+  it('the deprecated components: their legacy ids', () => {
+    const created = vi.fn()
+    vi.spyOn(console, 'warn').mockImplementation(() => {})
+    render(<EmbedCreateDocumentV1 host={HOST} presignToken="p" externalId="e" onDocumentCreated={created} />)
+    embedFrame().legacy('document-created', 42)
+    expect(created).toHaveBeenCalledWith({ documentId: 42, externalId: 'e' })
+  })
+
+  it('signing: ready, fields, completed and rejected', () => {
+    const cb = { onDocumentReady: vi.fn(), onFieldSigned: vi.fn(), onDocumentCompleted: vi.fn(), onDocumentRejected: vi.fn() }
+    render(<EmbedSignDocument host={HOST} token="recipient-token" name="Ann" {...cb} />)
+    const frame = embedFrame()
+    expect(frame.path).toBe('/embed/sign/recipient-token')
+    expect(frame.token).toBe('recipient-token')
+    expect(frame.options).toMatchObject({ name: 'Ann' })
+    frame.ready()
+    expect(cb.onDocumentReady).toHaveBeenCalledTimes(1)
+    frame.fieldSigned()
+    expect(cb.onFieldSigned).toHaveBeenCalledTimes(1)
+    frame.completed({ documentId: 7, recipientId: 3 })
+    expect(cb.onDocumentCompleted).toHaveBeenCalledWith({ token: 'recipient-token', documentId: 7, recipientId: 3 })
+    frame.rejected('wrong amount')
+    expect(cb.onDocumentRejected).toHaveBeenCalledWith({ token: 'recipient-token', documentId: 1, recipientId: 1, reason: 'wrong amount' })
+  })
+
+  it('says what is wrong when there is no frame', () => {
+    expect(() => embedFrame()).toThrow(/no iframe rendered/)
+  })
+})
