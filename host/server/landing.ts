@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
 import { publicOrigin, type HostContext } from './api/http.js'
+import { LANDING_POLICY } from './security-headers.js'
 
 /**
  * `/`: what someone who opens the host's address sees. A small page that says what this service is
@@ -40,9 +41,9 @@ ${ctx.mailbox ? link('/mailbox', 'Mailbox', 'The e-mails this host would have se
 </body>
 </html>
 `
-    return c.html(body, health.ok ? 200 : 503, { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff', 'Referrer-Policy': 'no-referrer' })
+    return c.html(body, health.ok ? 200 : 503, { 'Cache-Control': 'no-store', 'Content-Security-Policy': LANDING_POLICY, 'Referrer-Policy': 'no-referrer' })
   })
-  r.get('/landing.css', (c) => c.body(CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' }))
+  r.get('/landing.css', (c) => c.body(CSS, 200, { 'Content-Type': 'text/css; charset=utf-8', 'Cache-Control': 'no-cache' }))
   return r
 }
 

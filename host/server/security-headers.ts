@@ -63,6 +63,9 @@ export const DOCS_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ')
 
+/** The landing page (`/`): its own stylesheet only, no script, never framed. */
+export const LANDING_POLICY = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+
 /**
  * The local mailbox: no scripts at all (the framed message inherits this policy); inline styles
  * only, for the page and the message's own inline-styled HTML; nothing loaded from anywhere.

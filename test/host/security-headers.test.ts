@@ -80,7 +80,9 @@ describe('security headers on every answer', () => {
     expect(nonces.size).toBe(pages.length)
     // The standalone pages are never framed.
     for (const p of [`/sign/${token}`, `/d/${token}`]) expect(directives((await fetch(host.url + p)).headers.get('content-security-policy'))['frame-ancestors'], p).toEqual(["'none'"])
-    // The API reference and the mailbox: strict policies of their own.
+    // The landing page, the API reference and the mailbox: strict policies of their own.
+    const landing = directives((await fetch(`${host.url}/`)).headers.get('content-security-policy'))
+    expect([landing['default-src'], landing['style-src'], landing['script-src'], landing['frame-ancestors']]).toEqual([["'none'"], ["'self'"], undefined, ["'none'"]])
     expect(directives((await fetch(`${host.apiUrl}/docs`)).headers.get('content-security-policy'))['script-src']).toEqual(["'self'"])
     expect(directives((await fetch(`${host.url}/mailbox`)).headers.get('content-security-policy'))['default-src']).toEqual(["'none'"])
   })
