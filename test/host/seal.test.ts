@@ -390,7 +390,7 @@ describe('loadSealingKey', () => {
     const years = (cert.validity.notAfter.getTime() - cert.validity.notBefore.getTime()) / (365.25 * 24 * 3600e3)
     expect(years).toBeCloseTo(10, 1)
     const [row] = await db.query<{ value: string }>(`select value from settings where key = 'sealing_p12'`)
-    expect(Buffer.from(row!.value, 'base64').equals(key.p12)).toBe(true)
+    expect(Buffer.from(row!.value, 'base64').equals((key as { p12: Buffer }).p12)).toBe(true)
   })
 
   it('agrees on one key when several loads race on a fresh database', async () => {
