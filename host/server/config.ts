@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { DEFAULT_MAIL_FROM } from './mail/transport.js'
+import { SUBFILTERS, type SubFilter } from './pdf/pades.js'
 
 /** Settings of one host process; every field has an environment variable (see host/README.md). */
 export interface HostConfig {
@@ -36,6 +37,8 @@ export interface HostConfig {
   /** Fair use: requests per token (or address) per window and process; 0 = no limit. */
   rateLimit: number
   rateLimitWindowSeconds: number
+  /** How completed documents are sealed: the signature's form and the timestamp servers. */
+  sealing: { subFilter: SubFilter; tsaUrls: string[] }
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname)
@@ -70,7 +73,19 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
     rateLimit: intEnv('RATE_LIMIT', env.RATE_LIMIT, DEFAULT_RATE_LIMIT),
     rateLimitWindowSeconds: Math.max(1, intEnv('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60)),
+    sealing: sealingFromEnv(env),
   }
+}
+
+/** SEALING_SUBFILTER (default PAdES) and SEALING_TSA_URLS (space- or comma-separated, tried in order). */
+function sealingFromEnv(env: NodeJS.ProcessEnv): HostConfig['sealing'] {
+  const subFilter = (env.SEALING_SUBFILTER?.trim() || 'ETSI.CAdES.detached') as SubFilter
+  if (!SUBFILTERS.includes(subFilter)) throw new Error(`SEALING_SUBFILTER must be one of ${SUBFILTERS.join(', ')}, got "${subFilter}"`)
+  const tsaUrls = (env.SEALING_TSA_URLS ?? '').split(/[\s,]+/).filter(Boolean)
+  for (const url of tsaUrls) {
+    if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new Error(`SEALING_TSA_URLS: "${url}" is not an http(s) URL`)
+  }
+  return { subFilter, tsaUrls }
 }
 
 /**

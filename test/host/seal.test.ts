@@ -161,7 +161,7 @@ describe('sealEnvelope', () => {
     const doc = await PDFDocument.load(sealed!.pdf)
     const acroForm = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict)
     const text = Buffer.from(sealed!.pdf).toString('latin1')
-    expect(text).toContain('/SubFilter /adbe.pkcs7.detached')
+    expect(text).toContain('/SubFilter /ETSI.CAdES.detached')
     expect(text).toContain(`/Name ${PDFString.of('envelope-embed host').toString()}`)
     expect(text).toContain(`/Reason ${PDFString.of('Sealed on completion').toString()}`)
     expect(acroForm.get(PDFName.of('SigFlags'))?.toString()).toBe('3')

@@ -106,6 +106,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/cancel', tag: 'Lifecycle', summary: 'Cancel a pending document', body: lifecycle.CancelBody, response: SUCCESS },
   { method: 'get', path: '/envelope/{envelopeId}/audit-log', tag: 'Records', summary: 'The audit log of an envelope', query: lifecycle.AuditQuery, paramChecked: true, response: { description: 'A page of audit-log entries', schema: page('AuditLogEntry') } },
   { method: 'get', path: '/envelope/{envelopeId}/certificate/download', tag: 'Records', summary: 'Download the signing certificate (sealed PDF)', paramChecked: true, response: 'pdf' },
+  { method: 'get', path: '/envelope/{envelopeId}/audit-log/download', tag: 'Records', summary: 'Download the audit log as a sealed PDF', paramChecked: true, response: 'pdf' },
   // ---- webhooks
   { method: 'post', path: '/webhook/create', tag: 'Webhooks', summary: 'Create a webhook', body: webhook.CreateBody, response: { description: 'The webhook', schema: ref('Webhook') } },
   { method: 'get', path: '/webhook', tag: 'Webhooks', summary: "List the team's webhooks", response: { description: 'The webhooks', schema: dataOf('Webhook') } },

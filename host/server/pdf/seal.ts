@@ -1,5 +1,8 @@
 import { PDFDocument } from 'pdf-lib'
-import { appendCertificate, certificateContent, certificateDocument, certificatePageSize } from './certificate.js'
+import type { SealAuditEntry } from './audit-log-pdf.js'
+import { certificateDocument } from './certificate.js'
+import { appendEvidence } from './evidence-pages.js'
+import type { EvidenceLocale } from './evidence-text.js'
 import type { SealingKey } from './sealing-key.js'
 import { signDocument, type SealOptions } from './sign-document.js'
 import { embedTextFont, stampFields } from './stamp.js'
@@ -13,6 +16,14 @@ export interface SealRecipient {
   completedAt: string | null // ISO UTC
   ipAddress: string | null
   userAgent: string | null
+  /** The recipient's id, to find their steps in the audit log. */
+  id?: number
+  /** Their signature as drawn on the document (a data: URL), shown on the certificate. */
+  signatureImage?: string | null
+  /** Signed through a template's direct link (they named themselves) rather than a link sent by e-mail. */
+  direct?: boolean
+  /** Access checks the recipient passed (auth options' accessAuth). */
+  accessAuth?: string[]
 }
 
 export interface SealField {
@@ -30,16 +41,19 @@ export interface SealField {
 export interface SealInput {
   envelope: { id: string; title: string; completedAt: string }
   /** `sha256`: the file's stored hash (the certificate states it); computed from `pdf` when absent. */
-  items: { id: string; title: string; pdf: Uint8Array; sha256?: string }[]
+  items: { id: string; title: string; pdf: Uint8Array; sha256?: string; sealedSha256?: string }[]
   fields: SealField[]
   recipients: SealRecipient[]
+  /** The document's settings the evidence pages follow; absent = English, UTC, certificate only. */
+  meta?: EvidenceLocale & { includeSigningCertificate?: boolean; includeAuditLog?: boolean }
+  /** The envelope's audit log, oldest first: the recipients' histories and the audit-log pages. */
+  auditLog?: SealAuditEntry[]
 }
 
 export type { SealOptions }
 
 /** Each item's sealed PDF, in the order of input.items. */
 export async function sealEnvelope(input: SealInput, key: SealingKey, options: SealOptions = {}): Promise<{ itemId: string; pdf: Uint8Array }[]> {
-  const content = certificateContent(input)
   const sealed: { itemId: string; pdf: Uint8Array }[] = []
   // One file at a time: the work is CPU-bound, so interleaving would only hold more memory at once.
   for (const item of input.items) {
@@ -50,7 +64,7 @@ export async function sealEnvelope(input: SealInput, key: SealingKey, options: S
       input.fields.filter((f) => f.envelopeItemId === item.id),
       font,
     )
-    appendCertificate(doc, content, font, certificatePageSize(doc))
+    await appendEvidence(doc, input, font, key.source === 'database')
     sealed.push({ itemId: item.id, pdf: await signDocument(doc, key, options) })
   }
   return sealed
@@ -58,7 +72,7 @@ export async function sealEnvelope(input: SealInput, key: SealingKey, options: S
 
 /** The certificate page(s) alone; sealed like the documents when a key is given. */
 export async function certificatePdf(input: SealInput, key?: SealingKey, options: SealOptions = {}): Promise<Uint8Array> {
-  const doc = await certificateDocument(input)
+  const doc = await certificateDocument(input, key?.source === 'database')
   return key ? signDocument(doc, key, options) : doc.save()
 }
 
