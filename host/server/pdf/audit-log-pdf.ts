@@ -44,7 +44,7 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
   w.field(t.entries, String(content.entries.length))
   w.gap(12)
 
-  const timeWidth = 150
+  const timeWidth = 165
   const header = () => {
     w.room(16)
     w.gap(12)

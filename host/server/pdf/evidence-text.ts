@@ -58,6 +58,7 @@ const EN = {
     DOCUMENT_META_UPDATED: 'Settings changed',
     DOCUMENT_TITLE_UPDATED: 'Title changed',
     DOCUMENT_SEALING_FAILED: 'Sealing attempt failed',
+    CC: 'Received a copy',
   } as Record<string, string>,
 }
 export type EvidenceText = typeof EN
@@ -117,6 +118,7 @@ const DE: EvidenceText = {
     DOCUMENT_META_UPDATED: 'Einstellungen geändert',
     DOCUMENT_TITLE_UPDATED: 'Titel geändert',
     DOCUMENT_SEALING_FAILED: 'Versiegelung fehlgeschlagen',
+    CC: 'Kopie erhalten',
   },
 }
 
@@ -175,6 +177,7 @@ const FR: EvidenceText = {
     DOCUMENT_META_UPDATED: 'Paramètres modifiés',
     DOCUMENT_TITLE_UPDATED: 'Titre modifié',
     DOCUMENT_SEALING_FAILED: 'Échec du scellement',
+    CC: 'Copie reçue',
   },
 }
 
