@@ -37,6 +37,8 @@ export interface HostConfig {
   /** Fair use: requests per token (or address) per window and process; 0 = no limit. */
   rateLimit: number
   rateLimitWindowSeconds: number
+  /** POST /verify: requests per address and minute; 0 = no limit. */
+  verifyRateLimit: number
   /** How completed documents are sealed: the signature's form and the timestamp servers. */
   sealing: { subFilter: SubFilter; tsaUrls: string[] }
 }
@@ -73,6 +75,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
     rateLimit: intEnv('RATE_LIMIT', env.RATE_LIMIT, DEFAULT_RATE_LIMIT),
     rateLimitWindowSeconds: Math.max(1, intEnv('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60)),
+    verifyRateLimit: intEnv('VERIFY_RATE_LIMIT', env.VERIFY_RATE_LIMIT, 30),
     sealing: sealingFromEnv(env),
   }
 }
