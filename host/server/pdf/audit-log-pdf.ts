@@ -34,14 +34,13 @@ export interface AuditLogContent {
 export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font: Awaited<ReturnType<typeof embedTextFont>>, size: [number, number] = [...PageSizes.A4]): void {
   const t = evidenceText(content.locale.language)
   const w = new PageWriter(doc, font, size, `${t.auditLog} · ${content.envelope.title} · ${content.envelope.id}`)
-  w.newPage()
-  w.line(t.auditLog, { size: 20 })
-  w.gap(6)
-  w.field(t.title, content.envelope.title)
-  w.field(t.envelopeId, content.envelope.id)
-  if (content.envelope.status) w.field(t.status, content.envelope.status)
-  w.field(t.generated, evidenceTime(content.generatedAt, content.locale))
-  w.field(t.entries, String(content.entries.length))
+  w.heading(t.auditLog, [
+    [t.title, content.envelope.title],
+    [t.envelopeId, content.envelope.id],
+    ...(content.envelope.status ? [[t.status, content.envelope.status] as [string, string]] : []),
+    [t.generated, evidenceTime(content.generatedAt, content.locale)],
+    [t.entries, String(content.entries.length)],
+  ])
   w.gap(12)
 
   const timeWidth = 165

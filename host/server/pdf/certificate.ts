@@ -45,12 +45,11 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
   const t = evidenceText(content.locale.language)
   const time = (iso: string | null | undefined) => evidenceTime(iso, content.locale)
   const w = new PageWriter(doc, font, size, `${t.certificate} · ${content.envelope.title} · ${content.envelope.id}`)
-  w.newPage()
-  w.line(t.certificate, { size: 20 })
-  w.gap(6)
-  w.field(t.title, content.envelope.title)
-  w.field(t.envelopeId, content.envelope.id)
-  w.field(t.completed, time(content.envelope.completedAt))
+  w.heading(t.certificate, [
+    [t.title, content.envelope.title],
+    [t.envelopeId, content.envelope.id],
+    [t.completed, time(content.envelope.completedAt)],
+  ])
   if (content.demonstration) {
     w.gap(8)
     w.line(t.demoNote, { size: 8.5, color: ACCENT })

@@ -34,6 +34,14 @@ export class PageWriter {
     this.textWidth = this.width - 2 * MARGIN
   }
 
+  /** The first page's title and the facts under it. */
+  heading(title: string, facts: [label: string, value: string][]): void {
+    this.newPage()
+    this.line(title, { size: 20 })
+    this.gap(6)
+    for (const [label, value] of facts) this.field(label, value)
+  }
+
   newPage(): void {
     this.page = this.doc.addPage([this.width, this.height])
     this.pages.push(this.page)
