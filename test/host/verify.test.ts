@@ -50,7 +50,7 @@ describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
     expect(res.body.document).toEqual({ title: 'Lease 4B', completedAt: expect.any(String), recipients: [{ name: 'Jana', role: 'SIGNER', completedAt: expect.any(String) }] })
     // The same through a form, as curl -F sends it.
     const form = new FormData()
-    form.set('file', new Blob([sealedPdf], { type: 'application/pdf' }), 'lease.pdf')
+    form.set('file', new Blob([new Uint8Array(sealedPdf)], { type: 'application/pdf' }), 'lease.pdf')
     expect((await anyone.post('/verify', form)).body).toMatchObject({ valid: true })
   })
 
