@@ -40,6 +40,17 @@ const PAGE_HEADERS = {
  */
 const STANDALONE_SIGN_HEADERS = { ...PAGE_HEADERS, 'Content-Security-Policy': "frame-ancestors 'none'", 'X-Frame-Options': 'DENY' }
 
+/**
+ * /verify, the public page that checks a PDF's seal: never framed, and only this host's own built
+ * script, styles and API (the file goes to POST /api/v2/verify).
+ */
+const VERIFY_HEADERS = {
+  ...PAGE_HEADERS,
+  'Content-Security-Policy':
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+  'X-Frame-Options': 'DENY',
+}
+
 const NOT_BUILT = { message: 'authoring pages are not built: run npm run build:app', code: 'APP_NOT_BUILT' }
 
 /** The team whose page this is, from the credential in its address; null when it names none. */
@@ -130,6 +141,7 @@ export function pageRoutes(ctx: HostContext) {
   const standalone = serve(STANDALONE_SIGN_HEADERS, undefined, true)
   r.get(SIGN_ROUTES.page, standalone)
   r.get(DIRECT_ROUTES.page, standalone)
+  r.get('/verify', serve(VERIFY_HEADERS))
 
   r.get('/embed/assets/*', async (c) => {
     let rel: string
