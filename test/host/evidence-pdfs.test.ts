@@ -10,7 +10,7 @@ import { extractSignature, hasTool, pdfsig } from '../support/outside-checks.js'
 import { pdfText, verifyPdfSignature } from '../support/pdf-signature.js'
 import { makeTestCa } from '../support/test-pki.js'
 import { startTsa, type TsaServer } from '../support/tsa-server.js'
-import { api, createEnvelope, sealed, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, completeOneSigner, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const HAS_PDFSIG = hasTool('pdfsig')
 
@@ -30,25 +30,9 @@ describe.each(VARIANTS)('evidence PDFs on $variant', ({ variant, skip }) => {
     await tsa?.close()
   })
 
-  /** A one-signer document completed through the signing API; its id and item id. */
-  async function complete(meta: Record<string, unknown>) {
-    const e = await createEnvelope(client, {
-      title: 'Mietvertrag',
-      meta,
-      recipients: [{ email: 'jana@example.com', name: 'Jana Weiß', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
-    })
-    const sent = await client.post('/envelope/distribute', { envelopeId: e.id })
-    expect(sent.status).toBe(200)
-    const token = sent.body.recipients[0].token
-    const signer = api(`${host.url}/api/signing`, `Bearer ${token}`)
-    const agent = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' }
-    await signer.post('/open', {}, agent)
-    const session = (await signer.get('/session')).body
-    const done = await signer.post('/complete', { fields: session.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) }, agent)
-    expect(done.status).toBe(200)
-    await sealed(host, e.id)
-    return { id: e.id as string, itemId: e.envelopeItems[0].id as string }
-  }
+  const AGENT = { 'user-agent': 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36' }
+  const complete = (meta: Record<string, unknown>) =>
+    completeOneSigner(host, client, { title: 'Mietvertrag', meta, signer: { name: 'Jana Weiß', email: 'jana@example.com' } }, AGENT)
 
   it.skipIf(skip)('seals with a signature timestamp and appends certificate and audit log in the document’s language and time', async () => {
     const { id, itemId } = await complete({ language: 'de', timezone: 'Europe/Berlin', dateFormat: 'dd.MM.yyyy HH:mm', includeAuditLog: true })

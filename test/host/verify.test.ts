@@ -5,7 +5,7 @@
  */
 import { PDFDocument } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, createEnvelope, makePdf, sealed, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, completeOneSigner, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
   let host: TestHost
@@ -18,16 +18,8 @@ describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
     host = await startTestHost(variant, { verifyRateLimit: 12, maxUploadBytes: 2 * 1024 * 1024 })
     client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'tests' })).token}`)
     anyone = api(host.apiUrl)
-    const e = await createEnvelope(client, {
-      title: 'Lease 4B',
-      recipients: [{ email: 'jana@example.com', name: 'Jana', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
-    })
-    const sent = await client.post('/envelope/distribute', { envelopeId: e.id })
-    const signer = api(`${host.url}/api/signing`, `Bearer ${sent.body.recipients[0].token}`)
-    const session = (await signer.get('/session')).body
-    await signer.post('/complete', { fields: session.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) })
-    await sealed(host, e.id)
-    sealedPdf = (await client.get(`/envelope/item/${e.envelopeItems[0].id}/download`)).body
+    const { itemId } = await completeOneSigner(host, client, { title: 'Lease 4B' })
+    sealedPdf = (await client.get(`/envelope/item/${itemId}/download`)).body
   }, 60_000)
   afterAll(async () => {
     await host?.stop()
