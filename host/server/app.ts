@@ -4,6 +4,7 @@ import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate, tokenFromHeader, type Principal } from './auth/principal.js'
 import { addressKey } from './api/rate-limit.js'
+import { verifyRoutes } from './api/verify.js'
 import { ApiError, UnknownLinkError } from './errors.js'
 import { adminRoutes } from './api/admin.js'
 import { attachmentRoutes } from './api/attachment.js'
@@ -79,6 +80,8 @@ function api(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   // The API's self-description (openapi.json, docs): public, so before the gate.
   r.route('/', docsRoutes())
+  // Checking a PDF's seal is public too, with its own limits (api/verify.ts).
+  r.route('/', verifyRoutes(ctx))
   // One gate for every API request: CORS, body size, then who is calling.
   r.use('*', apiGate(ctx, PREFLIGHT))
   // Fixed paths before the envelope module's /envelope/:id.

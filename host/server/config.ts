@@ -1,5 +1,6 @@
 import path from 'node:path'
 import { DEFAULT_MAIL_FROM } from './mail/transport.js'
+import { SUBFILTERS, type SubFilter } from './pdf/pades.js'
 
 /** Settings of one host process; every field has an environment variable (see host/README.md). */
 export interface HostConfig {
@@ -40,6 +41,10 @@ export interface HostConfig {
   requestTimeoutMs: number
   /** Time for a request's headers (at most requestTimeoutMs). */
   headersTimeoutMs: number
+  /** POST /verify: requests per address and minute; 0 = no limit. */
+  verifyRateLimit: number
+  /** How completed documents are sealed: the signature's form and the timestamp servers. */
+  sealing: { subFilter: SubFilter; tsaUrls: string[] }
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname)
@@ -80,7 +85,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     rateLimitWindowSeconds: Math.max(1, intEnv('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60)),
     requestTimeoutMs: intEnv('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS),
     headersTimeoutMs: intEnv('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS),
+    verifyRateLimit: intEnv('VERIFY_RATE_LIMIT', env.VERIFY_RATE_LIMIT, 30),
+    sealing: sealingFromEnv(env),
   }
+}
+
+/** SEALING_SUBFILTER (default PAdES) and SEALING_TSA_URLS (space- or comma-separated, tried in order). */
+function sealingFromEnv(env: NodeJS.ProcessEnv): HostConfig['sealing'] {
+  const subFilter = (env.SEALING_SUBFILTER?.trim() || 'ETSI.CAdES.detached') as SubFilter
+  if (!SUBFILTERS.includes(subFilter)) throw new Error(`SEALING_SUBFILTER must be one of ${SUBFILTERS.join(', ')}, got "${subFilter}"`)
+  const tsaUrls = (env.SEALING_TSA_URLS ?? '').split(/[\s,]+/).filter(Boolean)
+  for (const url of tsaUrls) {
+    if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new Error(`SEALING_TSA_URLS: "${url}" is not an http(s) URL`)
+  }
+  return { subFilter, tsaUrls }
 }
 
 /**

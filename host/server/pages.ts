@@ -147,6 +147,8 @@ export function pageRoutes(ctx: HostContext) {
   const standalone = serve(null, true)
   r.get(SIGN_ROUTES.page, standalone)
   r.get(DIRECT_ROUTES.page, standalone)
+  // The public page that checks a PDF's seal: standalone (never framed), the same policy.
+  r.get('/verify', serve(null))
 
   r.get('/embed/assets/*', async (c) => {
     let rel: string

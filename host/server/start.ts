@@ -147,7 +147,7 @@ async function startQueue(
   const queue = new Queue(
     db,
     {
-      [SEAL_JOB]: sealJob(db, sealingKey, config.retryMaxAttempts),
+      [SEAL_JOB]: sealJob(db, sealingKey, config.retryMaxAttempts, config.sealing),
       webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }),
       [MAIL_JOB]: mailJob({ db, transport, publicUrl }),
       expiry: expiryJob(db, clock, deadlineHooks),

@@ -38,6 +38,10 @@ export interface DocumentMeta {
   envelopeExpirationPeriod?: ExpirationPeriod | null
   /** When to remind a recipient whose turn it is; null = never. */
   reminderSettings?: ReminderSettings | null
+  /** The sealed PDF ends with the signing certificate. Default true. */
+  includeSigningCertificate?: boolean
+  /** The sealed PDF ends with the audit log (after the certificate). Default false. */
+  includeAuditLog?: boolean
 }
 
 export type PeriodUnit = 'day' | 'week' | 'month' | 'year'
@@ -192,6 +196,8 @@ export const DEFAULT_DOCUMENT_META: DocumentMeta = {
   emailSettings: null,
   envelopeExpirationPeriod: null,
   reminderSettings: null,
+  includeSigningCertificate: true,
+  includeAuditLog: false,
 }
 
 /** The legacy numeric id in a secondaryId: `document_42` -> 42; null when there is none. */

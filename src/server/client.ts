@@ -204,6 +204,8 @@ export function createClient(options: ConnectionOptions) {
         get(`/envelope/${id(envelopeId)}/audit-log`, s.auditLogPage, o, { page: q.page, perPage: q.perPage, orderByDirection: q.orderByDirection }),
       /** The signing certificate (PDF bytes): the envelope, its recipients and their actions. */
       certificate: (envelopeId: string, o?: CallOptions): Promise<Uint8Array> => bytes(`/envelope/${id(envelopeId)}/certificate/download`, o),
+      /** The whole audit log as a sealed PDF. */
+      auditLogPdf: (envelopeId: string, o?: CallOptions): Promise<Uint8Array> => bytes(`/envelope/${id(envelopeId)}/audit-log/download`, o),
     },
 
     items: {

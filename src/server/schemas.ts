@@ -76,6 +76,8 @@ export const documentMeta = obj<DocumentMeta>({
   emailSettings: nullable(record),
   envelopeExpirationPeriod: optional(nullable(record as Schema<ExpirationPeriod>)),
   reminderSettings: optional(nullable(obj<ReminderSettings>({ sendAfter: record as Schema<ReminderPeriod>, repeatEvery: record as Schema<ReminderPeriod> }))),
+  includeSigningCertificate: optional(bool),
+  includeAuditLog: optional(bool),
 })
 
 export const envelopeSummary = obj<EnvelopeSummary>({

@@ -152,3 +152,29 @@ export async function sealed(host: Host, envelopeId: string, timeoutMs = 30_000)
     else await new Promise((resolve) => setTimeout(resolve, 20))
   }
 }
+
+/**
+ * A one-signer document (one SIGNATURE field) created, sent and signed through the API, then
+ * sealed: its id and item id. `headers` go with the signer's requests (a user agent, say).
+ */
+export async function completeOneSigner(
+  host: Host,
+  client: Api,
+  payload: Record<string, unknown> & { signer?: { name: string; email: string } },
+  headers: Record<string, string> = {},
+): Promise<{ id: string; itemId: string }> {
+  const { signer: who = { name: 'Jana', email: 'jana@example.com' }, ...rest } = payload
+  const e = await createEnvelope(client, {
+    ...rest,
+    recipients: [{ ...who, role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
+  })
+  const sent = await client.post('/envelope/distribute', { envelopeId: e.id })
+  if (sent.status !== 200) throw new Error(`distribute failed: ${sent.status} ${JSON.stringify(sent.body)}`)
+  const signer = api(`${host.url}/api/signing`, `Bearer ${sent.body.recipients[0].token}`)
+  await signer.post('/open', {}, headers)
+  const session = (await signer.get('/session')).body
+  const done = await signer.post('/complete', { fields: session.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) }, headers)
+  if (done.status !== 200) throw new Error(`complete failed: ${done.status} ${JSON.stringify(done.body)}`)
+  await sealed(host, e.id)
+  return { id: e.id, itemId: e.envelopeItems[0].id }
+}

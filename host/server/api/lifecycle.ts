@@ -6,6 +6,7 @@ import { sealInput } from '../domain/completion.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
 import { cancel, distribute, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
 import { findEnvelope, toRecipient, type EnvelopeRow, type RecipientRow } from '../domain/resources.js'
+import { auditLogPdf } from '../pdf/audit-log-pdf.js'
 import { certificatePdf } from '../pdf/seal.js'
 import { numericParam } from './recipient.js'
 import { clientOf, jsonBody, parse, pdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
@@ -75,9 +76,17 @@ export function lifecycleRoutes(ctx: HostContext) {
     return c.json(await auditPage(ctx.db, e.id, { page: q.page, perPage: q.perPage, desc: q.orderByDirection === 'desc' }))
   })
 
+  r.get('/envelope/:id/audit-log/download', async (c) => {
+    const e = await findEnvelope(ctx.db, principal(c), parse(EnvelopeId, c.req.param('id')))
+    const input = await sealInput(ctx.db, e)
+    const content = { envelope: { id: e.id, title: e.title, status: e.status }, locale: input.meta!, entries: input.auditLog!, generatedAt: new Date().toISOString() }
+    const pdf = await auditLogPdf(content, await ctx.sealingKey(), ctx.config.sealing)
+    return pdfResponse(c, pdf, `${e.title} - audit log.pdf`)
+  })
+
   r.get('/envelope/:id/certificate/download', async (c) => {
     const e = await findEnvelope(ctx.db, principal(c), parse(EnvelopeId, c.req.param('id')))
-    const pdf = await certificatePdf(await sealInput(ctx.db, e), await ctx.sealingKey())
+    const pdf = await certificatePdf(await sealInput(ctx.db, e), await ctx.sealingKey(), ctx.config.sealing)
     return pdfResponse(c, pdf, `${e.title} - certificate.pdf`)
   })
 

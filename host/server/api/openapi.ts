@@ -45,6 +45,8 @@ export interface RouteDoc {
   deprecated?: boolean
   /** No API token needed. */
   public?: boolean
+  /** The body is one PDF: raw (application/pdf) or the `file` part of a form. */
+  pdfBody?: boolean
 }
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
@@ -106,6 +108,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/cancel', tag: 'Lifecycle', summary: 'Cancel a pending document', body: lifecycle.CancelBody, response: SUCCESS },
   { method: 'get', path: '/envelope/{envelopeId}/audit-log', tag: 'Records', summary: 'The audit log of an envelope', query: lifecycle.AuditQuery, paramChecked: true, response: { description: 'A page of audit-log entries', schema: page('AuditLogEntry') } },
   { method: 'get', path: '/envelope/{envelopeId}/certificate/download', tag: 'Records', summary: 'Download the signing certificate (sealed PDF)', paramChecked: true, response: 'pdf' },
+  { method: 'get', path: '/envelope/{envelopeId}/audit-log/download', tag: 'Records', summary: 'Download the audit log as a sealed PDF', paramChecked: true, response: 'pdf' },
   // ---- webhooks
   { method: 'post', path: '/webhook/create', tag: 'Webhooks', summary: 'Create a webhook', body: webhook.CreateBody, response: { description: 'The webhook', schema: ref('Webhook') } },
   { method: 'get', path: '/webhook', tag: 'Webhooks', summary: "List the team's webhooks", response: { description: 'The webhooks', schema: dataOf('Webhook') } },
@@ -115,6 +118,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'get', path: '/webhook/{webhookId}/calls', tag: 'Webhooks', summary: "A webhook's delivery attempts, newest first", query: webhook.CallsQuery, paramChecked: true, response: { description: 'A page of calls', schema: page('WebhookCall') } },
   { method: 'post', path: '/webhook/call/{callId}/resend', tag: 'Webhooks', summary: 'Deliver a call again', response: SUCCESS },
   // ---- this document
+  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, signatures: { type: 'array', items: { type: 'object' } }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'signatures', 'document'] } } },
   { method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', public: true, response: { description: 'The OpenAPI 3.1 document', schema: { type: 'object' } } },
   ...DEPRECATED_ROUTES,
 ]
@@ -144,11 +148,12 @@ const ERROR_TEXT: Record<number, string> = {
   404: 'Not found, or not visible to this token (`NOT_FOUND`)',
   409: 'The document is complete and its signed PDF is still being sealed (`DOCUMENT_SEALING`, with `Retry-After`): try again shortly',
   413: 'The request body exceeds the upload limit (`PAYLOAD_TOO_LARGE`)',
+  429: 'Too many requests from this address or token (`RATE_LIMITED`, with `Retry-After`)',
   500: 'Internal error (`INTERNAL`)',
 }
 
 function errorsOf(r: RouteDoc): number[] {
-  if (r.public) return [500]
+  if (r.public) return [...(r.errors ?? []), 500].sort()
   const input = !!(r.body || r.multipart || r.query || r.paramChecked)
   const set = new Set<number>([...(input ? [400] : []), 401, 403, 404, ...(r.method === 'post' ? [413] : []), ...(r.errors ?? []), 500])
   return [...set].sort()
@@ -186,6 +191,13 @@ function operation(r: RouteDoc) {
           encoding: { payload: { contentType: 'application/json' }, [files]: { contentType: 'application/pdf' } },
         },
       },
+    }
+  }
+  if (r.pdfBody) {
+    const pdf = { type: 'string', contentMediaType: 'application/pdf' }
+    requestBody = {
+      required: true,
+      content: { 'application/pdf': { schema: pdf }, 'multipart/form-data': { schema: { type: 'object', properties: { file: pdf }, required: ['file'] } } },
     }
   }
   const ok =

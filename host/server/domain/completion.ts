@@ -9,14 +9,18 @@ import { CHANNELS } from '../cache.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
 import { enqueue, type JobHandler } from '../jobs/queue.js'
 import { mailCompleted } from '../mail/notify.js'
-import { sealEnvelope, type SealInput, type SealRecipient } from '../pdf/seal.js'
+import { sealEnvelope, type SealInput, type SealOptions, type SealRecipient } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
-import { audit, type Actor } from './audit.js'
+import { audit, auditPage, type Actor } from './audit.js'
+import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import { sha256Hex, storeFile } from './files.js'
 import { emitFor } from './lifecycle.js'
 import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 
 export const SEAL_JOB = 'seal'
+
+/** The audit-log entries the evidence pages read; an envelope's log holds far fewer (reminders are bounded). */
+const MAX_AUDIT_ENTRIES = 10_000
 
 const ACTIONS: Record<string, SealRecipient['action']> = {
   SIGNER: 'SIGNED',
@@ -35,8 +39,9 @@ const SERVICE: Actor = { name: null, email: null, recipientId: null, tokenId: nu
  * the envelope was sent: a mismatch stops sealing rather than certify other bytes.
  */
 export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInput> {
-  const items = await tx.query<{ id: string; title: string; bytes: Uint8Array; sha256: string }>(
-    `select i.id, i.title, d.bytes, d.sha256 from envelope_items i join document_data d on d.id = i.document_data_id
+  const items = await tx.query<{ id: string; title: string; bytes: Uint8Array; sha256: string; sealed_sha256: string | null }>(
+    `select i.id, i.title, d.bytes, d.sha256, s.sha256 as sealed_sha256 from envelope_items i join document_data d on d.id = i.document_data_id
+     left join document_data s on s.id = i.signed_document_data_id
      where i.envelope_id = $1 order by i.item_order, i.created_at, i.id`,
     [e.id],
   )
@@ -49,15 +54,22 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
   }
   const fields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [e.id])
   const recipients = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [e.id])
-  const completions = await tx.query<{ recipient_id: number; ip_address: string | null; user_agent: string | null }>(
-    `select recipient_id, ip_address, user_agent from audit_logs
-     where envelope_id = $1 and type = 'DOCUMENT_RECIPIENT_COMPLETED' order by id`,
-    [e.id],
-  )
-  const from = new Map(completions.map((c) => [c.recipient_id, c]))
+  const auditLog = (await auditPage(tx, e.id, { page: 1, perPage: MAX_AUDIT_ENTRIES, desc: false })).data
+  const from = new Map(auditLog.filter((a) => a.type === 'DOCUMENT_RECIPIENT_COMPLETED').map((a) => [a.recipientId, { ip_address: a.ipAddress, user_agent: a.userAgent }]))
+  const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
+  const signatureOf = (recipientId: number) =>
+    fields.find((f) => f.recipient_id === recipientId && (f.type === 'SIGNATURE' || f.type === 'FREE_SIGNATURE') && f.custom_text?.startsWith('data:image/'))?.custom_text
   return {
     envelope: { id: e.id, title: e.title, completedAt: iso(e.completed_at) ?? new Date().toISOString() },
-    items: items.map((i) => ({ id: i.id, title: i.title, pdf: new Uint8Array(i.bytes), sha256: i.sha256 })),
+    items: items.map((i) => ({ id: i.id, title: i.title, pdf: new Uint8Array(i.bytes), sha256: i.sha256, sealedSha256: i.sealed_sha256 ?? undefined })),
+    meta: {
+      dateFormat: meta.dateFormat,
+      timezone: meta.timezone,
+      language: meta.language,
+      includeSigningCertificate: meta.includeSigningCertificate,
+      includeAuditLog: meta.includeAuditLog,
+    },
+    auditLog,
     fields: fields.map((f) => ({ ...toField(f), customText: f.custom_text })),
     recipients: recipients.map((r) => ({
       name: r.name,
@@ -67,6 +79,10 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
       completedAt: iso(r.signed_at),
       ipAddress: from.get(r.id)?.ip_address ?? null,
       userAgent: from.get(r.id)?.user_agent ?? null,
+      id: r.id,
+      signatureImage: signatureOf(r.id) ?? null,
+      direct: e.source === 'TEMPLATE_DIRECT_LINK' && r.role === 'SIGNER',
+      accessAuth: r.auth_options?.accessAuth ?? [],
     })),
   }
 }
@@ -94,13 +110,13 @@ const isSealed = async (db: Queryable, envelopeId: string) =>
  * transaction, then stores the sealed files, emits DOCUMENT_COMPLETED and queues the completion
  * e-mails in one short transaction. Runs once per envelope even when retried or raced.
  */
-export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttempts: number): JobHandler {
+export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttempts: number, options: SealOptions = {}): JobHandler {
   return async (job) => {
     const envelopeId = String(job.payload.envelopeId)
     const [e] = await db.query<EnvelopeRow>('select * from envelopes where id = $1', [envelopeId])
     if (!e || e.status !== 'COMPLETED' || (await isSealed(db, e.id))) return
     try {
-      const sealed = await sealEnvelope(await sealInput(db, e), await sealingKey())
+      const sealed = await sealEnvelope(await sealInput(db, e), await sealingKey(), options)
       await db.transaction(async (tx) => {
         const [locked] = await tx.query<EnvelopeRow>('select * from envelopes where id = $1 for update', [e.id])
         if (!locked || (await isSealed(tx, e.id))) return

@@ -27,6 +27,9 @@ export const DocumentMetaSchema = z.object({
     })
     .strict()
     .nullable(),
+  /** The sealed PDF ends with the signing certificate (default) and/or the audit log. */
+  includeSigningCertificate: z.boolean(),
+  includeAuditLog: z.boolean(),
 })
 export type DocumentMeta = z.infer<typeof DocumentMetaSchema>
 

@@ -1,37 +1,37 @@
 import { createHash } from 'node:crypto'
-import { PDFDocument, PageSizes, rgb, type PDFFont, type PDFPage } from 'pdf-lib'
+import { PDFDocument, PageSizes, type PDFFont, type PDFImage } from 'pdf-lib'
+import type { SealAuditEntry } from './audit-log-pdf.js'
+import { DEFAULT_LOCALE, evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text.js'
+import { ACCENT, INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import type { SealInput, SealRecipient } from './seal.js'
 import { embedTextFont } from './stamp.js'
+import { describeClient } from './user-agent.js'
 
 /** What the certificate states; the files' hashes are taken once per envelope, not per page drawn. */
 export interface CertificateContent {
   envelope: SealInput['envelope']
-  items: { title: string; sha256: string }[]
+  items: { title: string; sha256: string; sealedSha256?: string }[]
   recipients: SealRecipient[]
+  locale: EvidenceLocale
+  auditLog: SealAuditEntry[]
+  /** Sealed with the self-signed key the host made for itself: the page says it is a demonstration. */
+  demonstration: boolean
 }
 
-export function certificateContent(input: SealInput): CertificateContent {
+export function certificateContent(input: SealInput, demonstration = false): CertificateContent {
   return {
     envelope: input.envelope,
-    items: input.items.map((item) => ({ title: item.title, sha256: item.sha256 ?? createHash('sha256').update(item.pdf).digest('hex') })),
+    items: input.items.map((item) => ({
+      title: item.title,
+      sha256: item.sha256 ?? createHash('sha256').update(item.pdf).digest('hex'),
+      sealedSha256: item.sealedSha256,
+    })),
     recipients: input.recipients,
+    locale: input.meta ?? DEFAULT_LOCALE,
+    auditLog: input.auditLog ?? [],
+    demonstration,
   }
 }
-
-const ROLES: Record<SealRecipient['role'], string> = { SIGNER: 'Signer', APPROVER: 'Approver', VIEWER: 'Viewer', ASSISTANT: 'Assistant', CC: 'CC' }
-const ACTIONS: Record<SealRecipient['action'], string> = {
-  SIGNED: 'Signed',
-  APPROVED: 'Approved',
-  VIEWED: 'Viewed',
-  ASSISTED: 'Assisted',
-  CC: 'Received a copy',
-}
-
-const MARGIN = 50
-const LABEL_WIDTH = 80
-const INK = rgb(0, 0, 0)
-const MUTED = rgb(0.35, 0.35, 0.35)
-const RULE = rgb(0.8, 0.8, 0.8)
 
 /** A4 unless the document's pages are Letter, so the certificate prints on the same paper. */
 export function certificatePageSize(doc: PDFDocument): [number, number] {
@@ -41,103 +41,104 @@ export function certificatePageSize(doc: PDFDocument): [number, number] {
 }
 
 /** Appends the certificate page(s) to `doc`, as many as the recipients need. */
-export function appendCertificate(doc: PDFDocument, content: CertificateContent, font: PDFFont, size: [number, number] = [...PageSizes.A4]): void {
-  const [pageWidth, pageHeight] = size
-  const textWidth = pageWidth - 2 * MARGIN
-  const pages: PDFPage[] = []
-  let page!: PDFPage
-  let y = 0
-  const newPage = () => {
-    page = doc.addPage(size)
-    pages.push(page)
-    y = pageHeight - MARGIN
-  }
-  /** Starts a new page unless `height` more points fit on this one. */
-  const room = (height: number) => {
-    if (!pages.length || y - height < MARGIN + 20) newPage()
-  }
-  const line = (text: string, opts: { size?: number; x?: number; width?: number; color?: typeof INK } = {}) => {
-    const s = opts.size ?? 10
-    const rows = wrap(text, font, s, opts.width ?? textWidth)
-    for (const row of rows) {
-      room(s * 1.4)
-      y -= s * 1.4
-      page.drawText(row, { x: MARGIN + (opts.x ?? 0), y, size: s, font, color: opts.color ?? INK })
-    }
-  }
-  /** A label and its value, the value wrapped in the column right of the label. */
-  const field = (label: string, value: string, s = 10) => {
-    const rows = wrap(value, font, s, textWidth - LABEL_WIDTH)
-    room(s * 1.4)
-    y -= s * 1.4
-    page.drawText(label, { x: MARGIN, y, size: s, font, color: MUTED })
-    rows.forEach((row, i) => {
-      if (i > 0) {
-        room(s * 1.4)
-        y -= s * 1.4
-      }
-      page.drawText(row, { x: MARGIN + LABEL_WIDTH, y, size: s, font, color: INK })
-    })
-  }
-  const gap = (points: number) => {
-    y -= points
+export async function appendCertificate(doc: PDFDocument, content: CertificateContent, font: PDFFont, size: [number, number] = [...PageSizes.A4]): Promise<void> {
+  const t = evidenceText(content.locale.language)
+  const time = (iso: string | null | undefined) => evidenceTime(iso, content.locale)
+  const w = new PageWriter(doc, font, size, `${t.certificate} · ${content.envelope.title} · ${content.envelope.id}`)
+  w.heading(t.certificate, [
+    [t.title, content.envelope.title],
+    [t.envelopeId, content.envelope.id],
+    [t.completed, time(content.envelope.completedAt)],
+  ])
+  if (content.demonstration) {
+    w.gap(8)
+    w.line(t.demoNote, { size: 8.5, color: ACCENT })
   }
 
-  newPage()
-  line('Signing certificate', { size: 20 })
-  gap(8)
-  field('Envelope ID', content.envelope.id)
-  field('Title', content.envelope.title)
-  field('Completed', isoUtc(content.envelope.completedAt))
-
-  gap(14)
-  line('Documents', { size: 13 })
+  w.gap(14)
+  w.line(t.documents, { size: 13 })
+  w.gap(2)
+  w.rule(INK, 0.6)
   for (const item of content.items) {
-    room(4 * 14)
-    gap(4)
-    line(item.title, { size: 10 })
-    line(`SHA-256 of the original file: ${item.sha256}`, { size: 8, x: 10, width: textWidth - 10, color: MUTED })
+    w.room(4 * 14)
+    w.gap(4)
+    w.line(item.title, { size: 10 })
+    w.field(t.sentHash, item.sha256, { size: 7.5, labelWidth: 95 })
+    if (item.sealedSha256) w.field(t.sealedHash, item.sealedSha256, { size: 7.5, labelWidth: 95 })
   }
 
-  gap(14)
-  line('Recipients', { size: 13 })
+  w.gap(16)
+  w.line(t.recipients, { size: 13 })
+  w.gap(2)
+  w.rule(INK, 0.6)
   for (const r of content.recipients) {
-    // Keep a recipient on one page when the block fits on one (7 rows, user agent mostly 2).
-    room(9 * 14 + 10)
-    gap(6)
-    page.drawLine({ start: { x: MARGIN, y }, end: { x: pageWidth - MARGIN, y }, thickness: 0.5, color: RULE })
-    gap(2)
-    line(r.name || r.email, { size: 11 })
-    field('E-mail', r.email)
-    field('Role', ROLES[r.role] ?? r.role)
-    field('Action', ACTIONS[r.action] ?? r.action)
-    field('Time', r.completedAt ? isoUtc(r.completedAt) : '—')
-    field('IP address', r.ipAddress || '—')
-    field('User agent', r.userAgent || '—', 8)
+    const trail = trailOf(r, content.auditLog)
+    const image = await signatureImage(doc, r.signatureImage)
+    // Keep a recipient together on one page when the block fits on one.
+    w.room(8 * 14 + trail.length * 12 + (image ? 50 : 0))
+    w.gap(8)
+    w.line(r.name || r.email, { size: 11.5 })
+    const top = w.y
+    w.field(t.email, r.email)
+    w.field(t.role, t.roles[r.role] ?? r.role)
+    w.field(t.verified, verification(r, t))
+    w.field(t.ipAddress, r.ipAddress || t.none)
+    w.field(t.client, describeClient(r.userAgent) ?? t.none)
+    if (image) {
+      // The signature at the right of the details, as it was drawn on the document.
+      w.page.drawText(t.signature, { x: w.left + w.textWidth - 150, y: top - 12, size: 7.5, font, color: MUTED })
+      w.image(image, w.textWidth - 150, 150, 48, top - 16)
+      w.page.drawLine({ start: { x: w.left + w.textWidth - 150, y: top - 66 }, end: { x: w.left + w.textWidth, y: top - 66 }, thickness: 0.4, color: RULE })
+      w.y = Math.min(w.y, top - 70)
+    }
+    w.gap(4)
+    w.line(t.history, { size: 8, color: MUTED })
+    for (const step of trail.length ? trail : [{ at: r.completedAt, what: r.action }]) {
+      w.field(time(step.at), t.events[step.what] ?? step.what, { size: 8, x: 10, labelWidth: 190 })
+    }
+    w.gap(6)
+    w.rule()
   }
+  w.finish(`${t.sealNote} ${content.envelope.id}`, t.page)
+}
 
-  const note =
-    'This document is sealed with a digital signature of the envelope-embed host. Any change made to it after sealing invalidates the signature.'
-  const noteRows = wrap(note, font, 7, textWidth - 80)
-  pages.forEach((p, i) => {
-    noteRows.forEach((row, j) => p.drawText(row, { x: MARGIN, y: MARGIN - 10 - j * 9, size: 7, font, color: MUTED }))
-    const number = `Page ${i + 1} of ${pages.length}`
-    p.drawText(number, { x: pageWidth - MARGIN - font.widthOfTextAtSize(number, 7), y: MARGIN - 10, size: 7, font, color: MUTED })
+/** The recipient's steps from the audit log (event keys of EvidenceText.events): sent, opened, reminders, their action. */
+function trailOf(r: SealRecipient, log: SealAuditEntry[]): { at: string; what: string }[] {
+  if (r.id === undefined) return []
+  return log.flatMap((e) => {
+    const about = e.recipientId === r.id || (e.type === 'EMAIL_SENT' && e.data.recipientId === r.id)
+    if (!about) return []
+    if (e.type === 'EMAIL_SENT') return [{ at: e.createdAt, what: e.data.emailType === 'REMINDER' ? 'REMINDER' : 'EMAIL_SENT' }]
+    if (e.type === 'DOCUMENT_RECIPIENT_COMPLETED') return [{ at: e.createdAt, what: r.action }]
+    return [{ at: e.createdAt, what: e.type }]
   })
 }
 
+/** How the recipient was identified: the link's channel and any access checks. */
+function verification(r: SealRecipient, t: ReturnType<typeof evidenceText>): string {
+  const channel = r.direct ? t.directLink : t.emailLink
+  const checks = (r.accessAuth ?? []).filter(Boolean)
+  return checks.length ? `${channel}; ${checks.join(', ')}` : channel
+}
+
+async function signatureImage(doc: PDFDocument, dataUrl: string | null | undefined): Promise<PDFImage | null> {
+  const picture = dataUrl ? /^data:image\/(png|jpe?g);base64,/i.exec(dataUrl) : null
+  if (!picture) return null
+  try {
+    const bytes = Buffer.from(dataUrl!.slice(picture[0].length), 'base64')
+    return picture[1]!.toLowerCase() === 'png' ? await doc.embedPng(bytes) : await doc.embedJpg(bytes)
+  } catch {
+    return null // an image the reader cannot decode is left out rather than fail the seal
+  }
+}
+
 /** The certificate alone, as its own document (unsaved, so it can still be sealed). */
-export async function certificateDocument(input: SealInput): Promise<PDFDocument> {
+export async function certificateDocument(input: SealInput, demonstration = false): Promise<PDFDocument> {
   const doc = await PDFDocument.create({ updateMetadata: false })
   doc.setTitle(`Signing certificate: ${input.envelope.title}`)
   doc.setProducer('envelope-embed host')
-  appendCertificate(doc, certificateContent(input), await embedTextFont(doc))
+  await appendCertificate(doc, certificateContent(input, demonstration), await embedTextFont(doc))
   return doc
-}
-
-function isoUtc(value: string): string {
-  const date = new Date(value)
-  return Number.isNaN(date.getTime()) ? value : date.toISOString()
 }
 
 /** Longest value shown: user agents and names come from the signer and could be anything. */

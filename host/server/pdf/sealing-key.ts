@@ -1,25 +1,28 @@
-import { createPrivateKey, generateKeyPair, randomBytes, type KeyObject } from 'node:crypto'
+import { createPrivateKey, generateKeyPair, randomBytes, X509Certificate, type KeyObject } from 'node:crypto'
 import { readFile } from 'node:fs/promises'
 import { promisify } from 'node:util'
 import forge from 'node-forge'
 import type { Queryable } from '../db/index.js'
 
-/** The certificate and key that seal completed documents, as a PKCS#12 and its passphrase. */
-export interface SealingKey {
-  p12: Buffer
-  passphrase: string
+/**
+ * The certificate and key that seal completed documents: a PKCS#12 and its passphrase, or a PEM
+ * private key and PEM certificates. Plain data, so it can be handed to a worker thread.
+ */
+export type SealingKey = {
   certificatePem: string
-  /** Generated on first start and kept in the database, or read from SEALING_P12_FILE. */
-  source: 'database' | 'file'
-}
+  /**
+   * `database`: generated on the first start and kept in the settings table (a self-signed
+   * demonstration seal); `file`: SEALING_P12_FILE; `pem`: SEALING_CERT_FILE and SEALING_KEY_FILE.
+   */
+  source: 'database' | 'file' | 'pem'
+} & ({ p12: Buffer; passphrase: string } | { privateKeyPem: string; passphrase: string; chainPem: string })
 
-/** The PKCS#12 opened once: decrypting it takes a PBKDF and a cipher, too slow to repeat per seal. */
+/** The key opened once: decrypting a PKCS#12 takes a PBKDF and a cipher, too slow to repeat per seal. */
 export interface OpenedSealingKey {
   /** The private key, for node:crypto (which signs natively). */
   signingKey: KeyObject
-  certificate: forge.pki.Certificate
-  /** Every certificate of the file (the signer's first), embedded in each signature. */
-  chain: forge.pki.Certificate[]
+  /** Every certificate (DER), the signer's first, embedded in each signature. */
+  certificates: Buffer[]
 }
 
 const opened = new WeakMap<SealingKey, OpenedSealingKey>()
@@ -36,6 +39,7 @@ const DATABASE_PASSPHRASE = ''
  * Processes sharing one database agree on one key: the first insert wins and all read it back.
  */
 export async function loadSealingKey(db: Queryable, env: NodeJS.ProcessEnv = process.env): Promise<SealingKey> {
+  if (env.SEALING_CERT_FILE || env.SEALING_KEY_FILE) return loadPem(env)
   const file = env.SEALING_P12_FILE
   if (file) return loadFromFile(file, env.SEALING_P12_PASSWORD ?? '')
   if (env.SEALING_P12_PASSWORD) throw new Error('SEALING_P12_PASSWORD is set but SEALING_P12_FILE is not: give the file too, or unset both')
@@ -73,19 +77,60 @@ function keyFrom(p12: Buffer, passphrase: string, source: SealingKey['source'], 
     const message = (err as Error).message
     throw fail(/MAC could not be verified|Invalid password/i.test(message) ? 'wrong password (SEALING_P12_PASSWORD)' : message)
   }
-  const key: SealingKey = { p12, passphrase, certificatePem: forge.pki.certificateToPem(parsed.certificate), source }
+  const key: SealingKey = { p12, passphrase, certificatePem: new X509Certificate(parsed.certificates[0]!).toString(), source }
   opened.set(key, parsed)
   return key
 }
 
-/** The key and certificates inside the PKCS#12, opened once per SealingKey object. */
+/**
+ * SEALING_CERT_FILE (PEM: the sealing certificate, then its chain) and SEALING_KEY_FILE (a PEM
+ * private key, PKCS#8 or PKCS#1, RSA or EC; encrypted ones take SEALING_KEY_PASSWORD).
+ */
+async function loadPem(env: NodeJS.ProcessEnv): Promise<SealingKey> {
+  const read = async (name: 'SEALING_CERT_FILE' | 'SEALING_KEY_FILE') => {
+    const file = env[name]
+    if (!file) throw new Error(`${name} is not set: SEALING_CERT_FILE and SEALING_KEY_FILE go together`)
+    try {
+      return await readFile(file, 'utf8')
+    } catch (err) {
+      throw new Error(`${name} ${file} cannot be read: ${(err as Error).message}`)
+    }
+  }
+  const key = { chainPem: await read('SEALING_CERT_FILE'), privateKeyPem: await read('SEALING_KEY_FILE'), passphrase: env.SEALING_KEY_PASSWORD ?? '' }
+  let parsed: OpenedSealingKey
+  try {
+    parsed = openPem(key.privateKeyPem, key.passphrase, key.chainPem)
+  } catch (err) {
+    throw new Error(`SEALING_CERT_FILE/SEALING_KEY_FILE cannot be used: ${(err as Error).message}`)
+  }
+  const sealingKey: SealingKey = { ...key, certificatePem: new X509Certificate(parsed.certificates[0]!).toString(), source: 'pem' }
+  opened.set(sealingKey, parsed)
+  return sealingKey
+}
+
+/** The key and certificates, opened once per SealingKey object. */
 export function openSealingKey(key: SealingKey): OpenedSealingKey {
   let parsed = opened.get(key)
   if (!parsed) {
-    parsed = openP12(key.p12, key.passphrase)
+    parsed = 'p12' in key ? openP12(key.p12, key.passphrase) : openPem(key.privateKeyPem, key.passphrase, key.chainPem)
     opened.set(key, parsed)
   }
   return parsed
+}
+
+function openPem(privateKeyPem: string, passphrase: string, chainPem: string): OpenedSealingKey {
+  let signingKey: KeyObject
+  try {
+    signingKey = createPrivateKey({ key: privateKeyPem, format: 'pem', passphrase })
+  } catch (err) {
+    throw new Error(`the private key cannot be read (${(err as Error).message}); is SEALING_KEY_PASSWORD right?`)
+  }
+  const blocks = chainPem.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []
+  const certificates = blocks.map((pem) => new X509Certificate(pem))
+  // The sealing certificate is the one for the private key, wherever it stands in the file.
+  const own = certificates.find((c) => c.checkPrivateKey(signingKey))
+  if (!own) throw new Error(certificates.length ? 'no certificate in the file is for the private key' : 'the certificate file holds no PEM certificate')
+  return { signingKey, certificates: [own, ...certificates.filter((c) => c !== own)].map((c) => c.raw) }
 }
 
 function openP12(p12: Buffer, passphrase: string): OpenedSealingKey {
@@ -107,10 +152,10 @@ function openP12(p12: Buffer, passphrase: string): OpenedSealingKey {
   }
   const certificate = certificates.find(matches)
   if (!certificate) throw new Error('it holds no certificate for its private key')
+  const toDer = (c: forge.pki.Certificate) => Buffer.from(forge.asn1.toDer(forge.pki.certificateToAsn1(c)).getBytes(), 'binary')
   return {
     signingKey: createPrivateKey(forge.pki.privateKeyToPem(privateKey)),
-    certificate,
-    chain: [certificate, ...certificates.filter((c) => c !== certificate)],
+    certificates: [certificate, ...certificates.filter((c) => c !== certificate)].map(toDer),
   }
 }
 

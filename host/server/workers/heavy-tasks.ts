@@ -7,13 +7,14 @@ import type { SealingKey } from '../pdf/sealing-key.js'
 /** A fresh buffer of its own, safe to transfer (Buffers may share a pooled one). */
 const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice())
 
-/** One SealingKey object per key: it keeps the opened PKCS#12, too slow to open for every seal. */
+/** One SealingKey object per key: the opened key is kept per object, too slow to open for every seal. */
 const keys = new Map<string, SealingKey>()
 function sealingKey(sent: SealingKey): SealingKey {
-  const p12 = Buffer.from(sent.p12) // arrives as a Uint8Array
-  const id = createHash('sha256').update(p12).update(sent.passphrase).digest('hex')
+  // A PKCS#12 arrives as a Uint8Array; a PEM key as text.
+  const received: SealingKey = 'p12' in sent ? { ...sent, p12: Buffer.from(sent.p12) } : sent
+  const id = createHash('sha256').update('p12' in received ? received.p12 : received.privateKeyPem).update(received.passphrase).update(received.certificatePem).digest('hex')
   let key = keys.get(id)
-  if (!key) keys.set(id, (key = { ...sent, p12 }))
+  if (!key) keys.set(id, (key = received))
   return key
 }
 

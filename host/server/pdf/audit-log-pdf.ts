@@ -1,0 +1,115 @@
+/**
+ * The audit trail as a PDF: every entry of the envelope's log, oldest first, with its time in the
+ * document's format and zone, who acted from where, and the entry's details in words.
+ */
+import { PageSizes, PDFDocument } from 'pdf-lib'
+import type { SealingKey } from './sealing-key.js'
+import { signDocument, type SealOptions } from './sign-document.js'
+import { evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text.js'
+import { INK, MUTED, PageWriter, RULE } from './page-writer.js'
+import { embedTextFont } from './stamp.js'
+import { describeClient } from './user-agent.js'
+
+/** An audit-log entry as the API lists it (only what the PDF shows). */
+export interface SealAuditEntry {
+  type: string
+  createdAt: string
+  name: string | null
+  email: string | null
+  recipientId: number | null
+  ipAddress: string | null
+  userAgent: string | null
+  data: Record<string, unknown>
+}
+
+export interface AuditLogContent {
+  envelope: { id: string; title: string; status?: string }
+  locale: EvidenceLocale
+  entries: SealAuditEntry[]
+  /** When the PDF is made (ISO); shown in its header. */
+  generatedAt: string
+}
+
+/** Appends the audit-log pages to `doc`. */
+export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font: Awaited<ReturnType<typeof embedTextFont>>, size: [number, number] = [...PageSizes.A4]): void {
+  const t = evidenceText(content.locale.language)
+  const w = new PageWriter(doc, font, size, `${t.auditLog} · ${content.envelope.title} · ${content.envelope.id}`)
+  w.heading(t.auditLog, [
+    [t.title, content.envelope.title],
+    [t.envelopeId, content.envelope.id],
+    ...(content.envelope.status ? [[t.status, content.envelope.status] as [string, string]] : []),
+    [t.generated, evidenceTime(content.generatedAt, content.locale)],
+    [t.entries, String(content.entries.length)],
+  ])
+  w.gap(12)
+
+  const timeWidth = 165
+  const header = () => {
+    w.room(16)
+    w.gap(12)
+    w.page.drawText(t.time, { x: w.left, y: w.y, size: 8, font, color: MUTED })
+    w.page.drawText(`${t.event} · ${t.by} · ${t.details}`, { x: w.left + timeWidth, y: w.y, size: 8, font, color: MUTED })
+    w.gap(5)
+    w.rule(INK, 0.6)
+  }
+  header()
+  let pageOfHeader = w.page
+  for (const entry of content.entries) {
+    const title = t.events[entry.type === 'EMAIL_SENT' && entry.data.emailType === 'REMINDER' ? 'REMINDER' : entry.type] ?? entry.type
+    const by = [entry.name, entry.email ? `<${entry.email}>` : null].filter(Boolean).join(' ') || 'Service'
+    const from = [entry.ipAddress, describeClient(entry.userAgent)].filter(Boolean).join(' · ')
+    const details = describeData(entry)
+    const rows = 2 + (from ? 1 : 0) + (details ? w.rowsOf(details, 7.5, w.textWidth - timeWidth) : 0)
+    w.room(rows * 11 + 8)
+    if (w.page !== pageOfHeader) {
+      header()
+      pageOfHeader = w.page
+    }
+    w.gap(12)
+    const top = w.y
+    w.page.drawText(evidenceTime(entry.createdAt, content.locale), { x: w.left, y: top, size: 8, font, color: INK })
+    w.page.drawText(title, { x: w.left + timeWidth, y: top, size: 9, font, color: INK })
+    w.line(by, { size: 8, x: timeWidth, color: MUTED, lead: 1.35 })
+    if (from) w.line(from, { size: 7.5, x: timeWidth, color: MUTED, lead: 1.35 })
+    if (details) w.line(details, { size: 7.5, x: timeWidth, color: MUTED, lead: 1.35 })
+    w.gap(5)
+    w.rule(RULE, 0.4)
+  }
+  w.finish(`${t.auditLog}: ${content.envelope.title} (${content.envelope.id})`, t.page)
+}
+
+/** The audit log alone, as its own document (unsaved, so it can still be sealed). */
+export async function auditLogDocument(content: AuditLogContent): Promise<PDFDocument> {
+  const doc = await PDFDocument.create({ updateMetadata: false })
+  doc.setTitle(`${evidenceText(content.locale.language).auditLog}: ${content.envelope.title}`)
+  doc.setProducer('envelope-embed host')
+  appendAuditLog(doc, content, await embedTextFont(doc))
+  return doc
+}
+
+/** What an entry's data says, in one line: the fields people read, never raw JSON. */
+function describeData(entry: SealAuditEntry): string {
+  const d = entry.data ?? {}
+  const parts: string[] = []
+  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : null)
+  if (entry.type === 'EMAIL_SENT') parts.push(`${text(d.emailType) ?? ''} → ${text(d.recipientEmail) ?? ''}`.trim())
+  if (Array.isArray(d.documents)) {
+    for (const doc of d.documents as { title?: string; sha256?: string }[]) parts.push(`${doc.title ?? ''} SHA-256 ${doc.sha256 ?? ''}`.trim())
+  }
+  if (Array.isArray(d.changes)) {
+    for (const c of d.changes as { type?: string; from?: unknown; to?: unknown }[]) parts.push(`${c.type}: ${text(c.from) ?? '—'} → ${text(c.to) ?? '—'}`)
+  }
+  for (const key of ['reason', 'error', 'from', 'to', 'title', 'expiresAt', 'type', 'transactionId'] as const) {
+    const v = text(d[key])
+    if (v !== null && !(entry.type === 'EMAIL_SENT' && key === 'type')) parts.push(`${key}: ${v}`)
+  }
+  const auth = [...((d.accessAuth as unknown[]) ?? []), ...((d.actionAuth as unknown[]) ?? [])].map(text).filter(Boolean)
+  if (auth.length) parts.push(`auth: ${auth.join(', ')}`)
+  return parts.join(' · ')
+}
+
+/** The audit log as a PDF file, sealed like the documents when a key is given. */
+export async function auditLogPdf(content: AuditLogContent, key?: SealingKey, options: SealOptions = {}): Promise<Uint8Array> {
+  const doc = await auditLogDocument(content)
+  return key ? signDocument(doc, key, options) : doc.save()
+}

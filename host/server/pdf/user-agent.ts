@@ -1,0 +1,36 @@
+/** A short, readable client for people ("Chrome 124 on Windows"); the full string stays in the audit log. */
+export function describeClient(userAgent: string | null | undefined): string | null {
+  if (!userAgent) return null
+  const ua = userAgent.slice(0, 1000)
+  const browser = firstMatch(ua, [
+    [/Edg(?:e|A|iOS)?\/(\d+)/, 'Edge'],
+    [/OPR\/(\d+)/, 'Opera'],
+    [/SamsungBrowser\/(\d+)/, 'Samsung Internet'],
+    [/Firefox\/(\d+)/, 'Firefox'],
+    [/FxiOS\/(\d+)/, 'Firefox'],
+    [/CriOS\/(\d+)/, 'Chrome'],
+    [/HeadlessChrome\/(\d+)/, 'Headless Chrome'],
+    [/Chrom(?:e|ium)\/(\d+)/, 'Chrome'],
+    [/Version\/(\d+)[.\d]* (?:Mobile\/\S+ )?Safari\//, 'Safari'],
+    [/^curl\/(\d+)/, 'curl'],
+    [/^node(?:-fetch)?\b|undici/, 'Node.js'],
+  ])
+  const system = firstMatch(ua, [
+    [/Windows NT/, 'Windows'],
+    [/iPhone|iPad|iPod/, 'iOS'],
+    [/Android/, 'Android'],
+    [/CrOS/, 'ChromeOS'],
+    [/Mac OS X|Macintosh/, 'macOS'],
+    [/Linux/, 'Linux'],
+  ])
+  if (!browser && !system) return ua.length > 60 ? `${ua.slice(0, 60)}…` : ua
+  return [browser ?? 'Unknown browser', system].filter(Boolean).join(' on ')
+}
+
+function firstMatch(ua: string, rules: [RegExp, string][]): string | null {
+  for (const [pattern, name] of rules) {
+    const m = pattern.exec(ua)
+    if (m) return m[1] ? `${name} ${m[1]}` : name
+  }
+  return null
+}

@@ -1,0 +1,172 @@
+/**
+ * Checks the signatures of a PDF anyone hands in, independently of how it was made: for each one,
+ * whether the bytes it covers are unchanged (digest and signature), whether it covers the whole
+ * file (nothing appended after it), when it was made and timestamped, and by which certificate.
+ * Reads the signature dictionaries from the raw bytes, as a reader does; the caller has already
+ * parsed the file with the bounded upload checks (inspect.ts).
+ */
+import { verify as verifySignature, X509Certificate } from 'node:crypto'
+import { parseSignedData, sha256, type ParsedSignedData } from './cms.js'
+import { bytesOf, childrenOf, OID, toDer } from './der.js'
+import { readTimestampToken } from './tsa.js'
+
+export interface CertificateSummary {
+  subject: string
+  issuer: string
+  serialNumber: string
+  validFrom: string
+  validTo: string
+  selfSigned: boolean
+  sha256Fingerprint: string
+}
+
+export interface SignatureReport {
+  /** PAdES (ETSI.CAdES.detached), adbe.pkcs7.detached, ... as the signature dictionary names it. */
+  subFilter: string | null
+  /** The bytes the signature covers are the bytes that were signed, and the signature is the certificate's. */
+  intact: boolean
+  /** Nothing was added to the file after this signature (it ends where the file ends). */
+  coversWholeDocument: boolean
+  /** The signing time the signature dictionary states (/M); a claim of the signer, not a proof. */
+  signedAt: string | null
+  /** An RFC 3161 signature timestamp: when a timestamp authority saw the signature, and whether its token checks out. */
+  timestamp: { time: string; intact: boolean; authority: string | null } | null
+  certificate: CertificateSummary | null
+  /** Why it is not intact, when it is not. */
+  problem?: string
+}
+
+/** At most this many signatures are checked in one file (each costs a parse and a hash of the file). */
+const MAX_SIGNATURES = 20
+
+export function verifyPdfSignatures(pdf: Uint8Array): SignatureReport[] {
+  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
+  const text = bytes.toString('latin1')
+  const reports: SignatureReport[] = []
+  for (const match of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
+    if (reports.length >= MAX_SIGNATURES) break
+    reports.push(checkOne(bytes, text, match.index, match.slice(1, 5).map(Number) as [number, number, number, number]))
+  }
+  return reports
+}
+
+function checkOne(bytes: Buffer, text: string, at: number, [start, length1, start2, length2]: [number, number, number, number]): SignatureReport {
+  const dictionary = dictionaryAround(text, at)
+  const report: SignatureReport = {
+    subFilter: /\/SubFilter\s*\/([A-Za-z0-9.#_-]+)/.exec(dictionary)?.[1] ?? null,
+    intact: false,
+    coversWholeDocument: false,
+    signedAt: pdfDate(/\/M\s*\(([^)]*)\)/.exec(dictionary)?.[1]),
+    timestamp: null,
+    certificate: null,
+  }
+  const fail = (problem: string) => Object.assign(report, { problem })
+  const inFile = (n: number) => Number.isSafeInteger(n) && n >= 0 && n <= bytes.length
+  if (start !== 0 || ![length1, start2, length2].every(inFile) || start2 < length1 || start2 + length2 > bytes.length) {
+    return fail('its byte range does not describe this file')
+  }
+  const hex = /^<([0-9a-fA-F]*)>$/.exec(text.slice(length1, start2))?.[1]
+  if (hex === undefined) return fail('the bytes it leaves out are not its /Contents')
+  report.coversWholeDocument = start2 + length2 === bytes.length
+  let signed: ParsedSignedData
+  try {
+    signed = parseSignedData(Buffer.from(hex, 'hex'))
+  } catch {
+    return fail('its /Contents are not a CMS signature')
+  }
+  const certificate = signerCertificate(signed)
+  if (!certificate) return fail('it carries no certificate for its signer')
+  report.certificate = summary(certificate)
+  const covered = Buffer.concat([bytes.subarray(0, length1), bytes.subarray(start2, start2 + length2)])
+  const problem = checkSignerInfo(signed, sha256(covered), certificate)
+  if (problem) return fail(problem)
+  report.intact = true
+  const [token] = signed.signer.unsignedAttributes.get(OID.signatureTimeStampToken) ?? []
+  if (token) report.timestamp = checkTimestamp(toDer(token), signed.signer.signature)
+  return report
+}
+
+/**
+ * The digest in the signed attributes is the covered bytes' digest, the signature over those
+ * attributes verifies with the certificate's key, and a signing-certificate-v2 names this
+ * certificate. Null when all hold, else what failed.
+ */
+function checkSignerInfo(signed: ParsedSignedData, digest: Buffer, certificate: X509Certificate): string | null {
+  const { signer } = signed
+  if (signer.digestAlgorithm !== OID.sha256) return 'it uses a digest algorithm other than SHA-256'
+  if (!signer.signedAttributes) return 'it has no signed attributes'
+  const [messageDigest] = signer.attributes.get(OID.messageDigest) ?? []
+  if (!messageDigest || !bytesOf(messageDigest).equals(digest)) return 'the document was changed after it was signed'
+  let ok = false
+  try {
+    ok = verifySignature('sha256', signer.signedAttributes, certificate.publicKey, signer.signature)
+  } catch {
+    ok = false
+  }
+  if (!ok) return 'the signature does not match its certificate'
+  const [essV2] = signer.attributes.get(OID.signingCertificateV2) ?? []
+  if (essV2) {
+    const certHash = childrenOf(childrenOf(childrenOf(essV2)[0])[0]).find((n) => n.type === 4 && n.tagClass === 0)
+    if (!certHash || !bytesOf(certHash).equals(sha256(certificate.raw))) return 'its signing-certificate attribute names another certificate'
+  }
+  return null
+}
+
+/** A token over this signature value whose own signature checks out with its authority's certificate. */
+function checkTimestamp(token: Buffer, signature: Buffer): SignatureReport['timestamp'] {
+  try {
+    const info = readTimestampToken(token)
+    const signed = parseSignedData(token)
+    const authority = signerCertificate(signed)
+    const intact = Boolean(authority) && info.digest.equals(sha256(signature)) && checkSignerInfo(signed, sha256(signed.content!), authority!) === null
+    return { time: info.time.toISOString(), intact, authority: authority ? commonName(authority.subject) : null }
+  } catch {
+    return { time: '', intact: false, authority: null }
+  }
+}
+
+/** The certificate the SignerInfo names by issuer and serial number; else the first one. */
+function signerCertificate(signed: ParsedSignedData): X509Certificate | null {
+  const certificates = signed.certificates.flatMap((der) => {
+    try {
+      return [new X509Certificate(der)]
+    } catch {
+      return []
+    }
+  })
+  const serial = childrenOf(signed.signer.sid)[1]
+  const wanted = serial ? bytesOf(serial).toString('hex').replace(/^(00)+/, '').toUpperCase() : null
+  return certificates.find((c) => c.serialNumber.replace(/^(00)+/, '').toUpperCase() === wanted) ?? certificates[0] ?? null
+}
+
+function summary(c: X509Certificate): CertificateSummary {
+  return {
+    subject: commonName(c.subject),
+    issuer: commonName(c.issuer),
+    serialNumber: c.serialNumber,
+    validFrom: new Date(c.validFrom).toISOString(),
+    validTo: new Date(c.validTo).toISOString(),
+    selfSigned: c.subject === c.issuer && c.verify(c.publicKey),
+    sha256Fingerprint: c.fingerprint256,
+  }
+}
+
+/** "CN=..., O=..." from node's multi-line distinguished name. */
+const commonName = (dn: string) => dn.split('\n').filter(Boolean).reverse().join(', ')
+
+/** The signature dictionary around a /ByteRange: from its object's start to its end. */
+function dictionaryAround(text: string, at: number): string {
+  const from = Math.max(text.lastIndexOf(' obj', at), at - 4096, 0)
+  const end = text.indexOf('endobj', at)
+  return text.slice(from, end < 0 ? at + 4096 : Math.min(end, at + 64 * 1024)).replace(/\/Contents\s*<[0-9a-fA-F]*>/, '')
+}
+
+/** A PDF date (D:YYYYMMDDHHmmSSOHH'mm') as ISO, or null. */
+function pdfDate(value: string | undefined): string | null {
+  const m = value && /^D:(\d{4})(\d\d)?(\d\d)?(\d\d)?(\d\d)?(\d\d)?([Z+-])?(\d\d)?'?(\d\d)?/.exec(value)
+  if (!m) return null
+  const [, y, mo = '01', d = '01', h = '00', mi = '00', s = '00', sign = 'Z', oh = '00', om = '00'] = m
+  const zone = sign === 'Z' ? 'Z' : `${sign}${oh}:${om}`
+  const date = new Date(`${y}-${mo}-${d}T${h}:${mi}:${s}${zone}`)
+  return Number.isNaN(date.getTime()) ? null : date.toISOString()
+}

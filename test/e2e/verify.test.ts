@@ -1,0 +1,82 @@
+/**
+ * The /verify page in Chromium, under its strict Content-Security-Policy: a sealed file of the
+ * host is reported intact with its document, a changed copy as changed; on a desktop and a phone
+ * viewport, without a single CSP violation.
+ */
+import path from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makePdf, PNG } from '../host/support.js'
+import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+
+describe('the verification page', () => {
+  let stack: Stack
+  let sealedPdf: Buffer
+
+  beforeAll(async () => {
+    stack = await startStack()
+    const form = new FormData()
+    form.set(
+      'payload',
+      JSON.stringify({
+        type: 'DOCUMENT',
+        title: 'Lease 4B',
+        recipients: [{ email: 'jana@example.com', name: 'Jana', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
+      }),
+    )
+    form.set('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'lease.pdf')
+    const auth = { Authorization: `Bearer ${stack.apiToken}` }
+    const created = await (await fetch(`${stack.host.apiUrl}/envelope/create`, { method: 'POST', headers: auth, body: form })).json()
+    const envelope = await stack.api<any>('GET', `/envelope/${created.id}`)
+    const sent = await stack.api<any>('POST', '/envelope/distribute', { envelopeId: created.id })
+    const signing = { Authorization: `Bearer ${sent.recipients[0].token}`, 'content-type': 'application/json' }
+    const session = await (await fetch(`${stack.host.url}/api/signing/session`, { headers: signing })).json()
+    const value = `data:image/png;base64,${PNG.toString('base64')}`
+    await fetch(`${stack.host.url}/api/signing/complete`, { method: 'POST', headers: signing, body: JSON.stringify({ fields: session.fields.map((f: any) => ({ id: f.id, value })) }) })
+    const itemId = envelope.envelopeItems[0].id
+    for (let i = 0; i < 200; i++) {
+      const res = await fetch(`${stack.host.apiUrl}/envelope/item/${itemId}/download`, { headers: auth })
+      if (res.status === 200) {
+        sealedPdf = Buffer.from(await res.arrayBuffer())
+        break
+      }
+      await new Promise((r) => setTimeout(r, 100))
+    }
+    expect(sealedPdf).toBeDefined()
+  })
+  afterAll(async () => {
+    await stack?.close()
+  })
+
+  for (const viewport of [
+    { name: 'desktop', width: 1280, height: 900 },
+    { name: 'phone', width: 390, height: 844 },
+  ]) {
+    it(`reports a sealed file and a changed copy (${viewport.name}), with no CSP violation`, async () => {
+      const context = await stack.browser.newContext({ viewport, isMobile: viewport.name === 'phone' })
+      const page = await context.newPage()
+      const violations: string[] = []
+      page.on('console', (m) => {
+        if (/Content Security Policy/i.test(m.text())) violations.push(m.text())
+      })
+      const res = await page.goto(`${stack.host.url}/verify`)
+      expect(res?.headers()['content-security-policy']).toContain("script-src 'self'")
+      await page.getByText('Verify a signed document').first().waitFor()
+
+      await page.getByTestId('verify-file').setInputFiles({ name: 'lease.pdf', mimeType: 'application/pdf', buffer: sealedPdf })
+      await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain('The seal is intact')
+      expect(await page.getByTestId('verify-document').textContent()).toContain('Lease 4B')
+      expect(await page.getByTestId('verify-signature').textContent()).toContain('PAdES')
+      await page.screenshot({ path: path.join(SCREENSHOTS, `verify-${viewport.name}.png`), fullPage: true })
+
+      const changed = Buffer.from(sealedPdf)
+      const at = changed.indexOf('/MediaBox')
+      changed[at + 12] = changed[at + 12] === 0x31 ? 0x32 : 0x31
+      await page.getByTestId('verify-file').setInputFiles({ name: 'changed.pdf', mimeType: 'application/pdf', buffer: changed })
+      await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain('changed after it was signed')
+      expect(await page.getByTestId('verify-document').count()).toBe(0)
+      await page.screenshot({ path: path.join(SCREENSHOTS, `verify-${viewport.name}-changed.png`), fullPage: true })
+      expect(violations).toEqual([])
+      await context.close()
+    })
+  }
+})
