@@ -80,6 +80,8 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
       emailSettings: null,
       envelopeExpirationPeriod: null,
       reminderSettings: null,
+      includeSigningCertificate: true,
+      includeAuditLog: false,
       // What the deployed clients' models require (host/README.md): the settings live on the envelope.
       id: e.id,
       emailId: null,

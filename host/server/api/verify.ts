@@ -46,7 +46,11 @@ export function verifyRoutes(ctx: HostContext) {
 async function fileOf(c: Context): Promise<Uint8Array> {
   const type = c.req.header('content-type') ?? ''
   if (type.startsWith('multipart/form-data')) {
-    const file = (await c.req.parseBody())['file']
+    // A form that does not parse is the sender's mistake (400), not ours.
+    const form = await c.req.parseBody().catch(() => {
+      throw badRequest('the form cannot be read: send the PDF as the `file` part of a multipart/form-data body')
+    })
+    const file = form['file']
     if (!(file instanceof File)) throw badRequest('send the PDF as the `file` part of the form', [issue(['file'], 'Required')])
     return new Uint8Array(await file.arrayBuffer())
   }
