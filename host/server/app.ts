@@ -25,6 +25,11 @@ import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
 import { landingRoutes } from './landing.js'
 import { mailboxRoutes } from './mail/mailbox.js'
+import { consoleRoutes } from './console/index.js'
+import { cookiePrincipal } from './console/gate.js'
+
+/** The console's requests are small JSON bodies. */
+const CONSOLE_MAX_BODY = 64 * 1024
 
 const PREFLIGHT = {
   'Access-Control-Allow-Origin': '*',
@@ -51,7 +56,9 @@ function apiGate(ctx: HostContext, preflight: Record<string, string>): Middlewar
   const authenticated = async (c: Context<AppEnv>, next: Next) => {
     let p: Principal
     try {
-      p = await authenticate(ctx, c.req.header('authorization'))
+      // The console calls the API with its session cookie (and its anti-forgery header) instead of a token.
+      const header = c.req.header('authorization')
+      p = (!header && (await cookiePrincipal(c, ctx))) || (await authenticate(ctx, header))
     } catch (err) {
       // No valid token: counted by address, so guessing tokens is limited too.
       ctx.rateLimit.hit(c, addressKey(c))
@@ -124,6 +131,19 @@ function signingApi(ctx: HostContext) {
   return r
 }
 
+/** The console's API: small bodies, fair use per address (sign-in has its own limits, people/throttle.ts). */
+function consoleApi(ctx: HostContext) {
+  const r = new Hono()
+  r.use('*', bodyLimit({ maxSize: CONSOLE_MAX_BODY, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large') } }))
+  r.use('*', async (c, next) => {
+    c.header('Cache-Control', 'no-store')
+    ctx.rateLimit.hit(c, `console:${addressKey(c)}`)
+    await next()
+  })
+  r.route('/', consoleRoutes(ctx))
+  return r
+}
+
 function errorResponse(err: Error, c: Context): Response {
   if (err instanceof ApiError) return c.json(err.toJSON(), err.status, err.headers)
   if (err instanceof HTTPException && err.status < 500) {
@@ -144,6 +164,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   app.route('/api/v2-beta', v2)
   app.route('/api/v1', apiV1(ctx))
   app.route('/api/signing', signingApi(ctx))
+  app.route('/api/console', consoleApi(ctx))
   app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
   // The local mailbox exists only while no SMTP server is configured.
   if (ctx.mailbox) app.route('/', mailboxRoutes(ctx.db))

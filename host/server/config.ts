@@ -45,6 +45,10 @@ export interface HostConfig {
   verifyRateLimit: number
   /** How completed documents are sealed: the signature's form and the timestamp servers. */
   sealing: { subFilter: SubFilter; tsaUrls: string[] }
+  /** Who may create an account once the first one exists: `invite` (an invitation's address only) or `open` (anyone). */
+  signup: 'invite' | 'open'
+  /** How long a console session lasts after signing in. */
+  sessionLifetimeMs: number
 }
 
 const here = path.dirname(new URL(import.meta.url).pathname)
@@ -87,7 +91,15 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     headersTimeoutMs: intEnv('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS),
     verifyRateLimit: intEnv('VERIFY_RATE_LIMIT', env.VERIFY_RATE_LIMIT, 30),
     sealing: sealingFromEnv(env),
+    signup: signupFromEnv(env.SIGNUP),
+    sessionLifetimeMs: Math.max(1, intEnv('SESSION_DAYS', env.SESSION_DAYS, 30)) * 24 * 3600_000,
   }
+}
+
+function signupFromEnv(value: string | undefined): HostConfig['signup'] {
+  const v = value?.trim() || 'invite'
+  if (v !== 'invite' && v !== 'open') throw new Error(`SIGNUP must be invite or open, got "${value}"`)
+  return v
 }
 
 /** SEALING_SUBFILTER (default PAdES) and SEALING_TSA_URLS (space- or comma-separated, tried in order). */

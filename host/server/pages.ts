@@ -149,6 +149,9 @@ export function pageRoutes(ctx: HostContext) {
   r.get(DIRECT_ROUTES.page, standalone)
   // The public page that checks a PDF's seal: standalone (never framed), the same policy.
   r.get('/verify', serve(null))
+  // The team console: standalone, never framed; it signs people in (console/).
+  r.get('/console', serve(null))
+  r.get('/console/*', serve(null))
 
   r.get('/embed/assets/*', async (c) => {
     let rel: string

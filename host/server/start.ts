@@ -1,4 +1,4 @@
-import { randomBytes } from 'node:crypto'
+import { createHmac, createSecretKey, randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import { createServer, type Server } from 'node:http'
@@ -22,6 +22,8 @@ import { expiryJob, reminderJob, type DeadlineHooks } from './domain/deadlines.j
 import { emitFor } from './domain/lifecycle.js'
 import { SEAL_JOB, sealJob } from './domain/completion.js'
 import { mailJob } from './mail/job.js'
+import { ACCOUNT_MAIL_JOB, accountMailJob } from './people/mail.js'
+import type { KeyObject } from 'node:crypto'
 import { MAIL_JOB, mailTurn } from './mail/notify.js'
 import { createMailTransport, type MailTransport } from './mail/transport.js'
 
@@ -70,6 +72,8 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   let server: Server | undefined
   try {
     const presignSecret = await loadPresignSecret(db)
+    // Its own key for the links sent by e-mail, derived so that neither use can stand in for the other.
+    const linkKey = createSecretKey(createHmac('sha256', presignSecret.sign).update('account-links').digest())
     const adminSecret = embedded ? randomBytes(32).toString('base64url') : null
     let sealing: Promise<SealingKey> | undefined
     const sealingKey = () => {
@@ -79,7 +83,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     }
     const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, db })
     const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock })
-    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, mailbox: mail.kind === 'local' })
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, linkKey, mailbox: mail.kind === 'local' })
     const listener = withBaseHeaders(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(requestBudgets(config), listener)
@@ -93,7 +97,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const listening = `http://${host}:${address.port}`
     await lock?.publish({ url: listening, adminSecret: adminSecret! })
     const url = config.publicUrl ?? listening
-    const queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey)
+    const queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey, linkKey)
     let closing: Promise<void> | undefined
     return {
       url,
@@ -143,6 +147,7 @@ async function startQueue(
   transport: MailTransport,
   publicUrl: () => string,
   sealingKey: () => Promise<SealingKey>,
+  linkKey: KeyObject,
 ): Promise<Queue> {
   const queue = new Queue(
     db,
@@ -150,6 +155,7 @@ async function startQueue(
       [SEAL_JOB]: sealJob(db, sealingKey, config.retryMaxAttempts, config.sealing),
       webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }),
       [MAIL_JOB]: mailJob({ db, transport, publicUrl }),
+      [ACCOUNT_MAIL_JOB]: accountMailJob({ db, transport, publicUrl, linkKey }),
       expiry: expiryJob(db, clock, deadlineHooks),
       reminder: reminderJob(db, clock, deadlineHooks),
     },

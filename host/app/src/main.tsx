@@ -12,11 +12,14 @@ import './styles.css'
 const root = createRoot(document.getElementById('root')!)
 /** The public page that checks a PDF's seal (its own chunk; host/server/pages.ts serves it). */
 const VERIFY_PATH = '/verify'
+/** The team console (its own chunk). */
+const CONSOLE_PATH = '/console'
 
 // Two kinds of page, one app: the recipient's signing page is its own chunk, loaded only on
 // its routes, so the authoring page's first chunk carries none of it.
 const sign = isMultiSign(location.pathname) ? { embedded: true } : matchSignRoute(location.pathname)
 if (location.pathname === VERIFY_PATH) void import('./verify/index.js').then((m) => m.mount(root))
+else if (location.pathname === CONSOLE_PATH || location.pathname.startsWith(`${CONSOLE_PATH}/`)) void import('./console/index.js').then((m) => m.mount(root))
 else if (sign) startSigning(root, sign.embedded)
 else startAuthoring(root)
 watchHeight()

@@ -1,3 +1,4 @@
+import type { KeyObject } from 'node:crypto'
 import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { Principal } from '../auth/principal.js'
@@ -26,6 +27,8 @@ export interface HostContext {
   clock: Clock
   /** Fair use: requests per token (or address) and window. */
   rateLimit: RateLimiter
+  /** The key of the links sent by e-mail (people/links.ts). */
+  linkKey: KeyObject
 }
 
 export type AppEnv = { Variables: { principal: Principal } }

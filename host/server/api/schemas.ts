@@ -3,7 +3,7 @@ import { FIELD_TYPES, RECIPIENT_ROLES } from '../../../src/protocol/index.js'
 import { notFound } from '../errors.js'
 
 /** Request schemas shared by several resources (types flow from these). */
-export const VISIBILITIES = ['EVERYONE', 'MANAGER_AND_ABOVE', 'ADMIN'] as const
+export { VISIBILITIES } from '../people/roles.js'
 
 export const EnvelopeId = z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id (envelope_...)')
 /**

@@ -4,10 +4,16 @@ import type { HostContext } from '../api/http.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
 import { findToken, isLive } from './api-tokens.js'
 import { verifyPresignToken } from './presign.js'
+import type { Role } from '../people/roles.js'
 
-/** Who is calling: a team's API token, or a presign token acting for that team (maybe scoped). */
+/**
+ * Who is calling: a team's API token, a presign token acting for that team (maybe scoped), or a
+ * member signed in to the console (whose role and the envelope's visibility decide what they see;
+ * tokenId names the session for rate limits and the audit log).
+ */
 export type Principal =
   | { kind: 'api'; teamId: string; plan: string; tokenId: string }
+  | { kind: 'user'; teamId: string; plan: string; tokenId: string; userId: string; role: Role; email: string; name: string }
   | {
       kind: 'presign'
       teamId: string
@@ -66,5 +72,5 @@ export function assertMayPublish(p: Principal): void {
 }
 
 export function assertApiToken(p: Principal, what: string): void {
-  if (p.kind !== 'api') throw new ApiError(403, 'FORBIDDEN', `${what} requires an API token, not a presign token`)
+  if (p.kind === 'presign') throw new ApiError(403, 'FORBIDDEN', `${what} requires an API token, not a presign token`)
 }

@@ -17,11 +17,12 @@ export interface Actor extends Client {
   tokenId: string | null
 }
 
+/** A token acts for the team as a whole; a console member is named (their session is not a token). */
 export const teamActor = (p: Principal, client: Client): Actor => ({
-  name: null,
-  email: null,
+  name: p.kind === 'user' ? p.name || null : null,
+  email: p.kind === 'user' ? p.email : null,
   recipientId: null,
-  tokenId: p.tokenId,
+  tokenId: p.kind === 'user' ? null : p.tokenId,
   ...client,
 })
 

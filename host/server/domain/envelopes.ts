@@ -52,8 +52,8 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
        insert into team_counters (team_id, kind, value) values ($2, $3, 1)
        on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value),
      inserted as (
-       insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id)
-       select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10 from counter returning *)
+       insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id, created_by)
+       select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10, $12 from counter returning *)
      select inserted.*, (select documents from usage) as documents,
        (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = inserted.team_id) as team,
        (select t.secondary_number from envelopes t where t.id = inserted.template_id) as template_number
@@ -70,6 +70,7 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       e.internalVersion ?? 2,
       e.templateId ?? null,
       month,
+      p.kind === 'user' ? p.userId : null,
     ],
   )
   const { documents, ...inserted } = row!

@@ -18,6 +18,13 @@ export const newId = {
   attachment: () => `attachment_${randomId()}`,
   webhook: () => `webhook_${randomId()}`,
   webhookCall: () => `webhook_call_${randomId()}`,
+  user: () => `user_${randomId()}`,
+  session: () => `session_${randomId()}`,
+  invitation: () => `invitation_${randomId()}`,
+  accountLink: () => `link_${randomId(24)}`,
+  challenge: () => `challenge_${randomId(24)}`,
+  /** The cookie of a signed-in browser. */
+  sessionToken: () => randomBytes(32).toString('base64url'),
   /** Secret that lets one recipient act on one envelope. */
   recipientToken: () => randomBytes(24).toString('base64url'),
   /** Public secret of a template's direct link. */

@@ -5,6 +5,7 @@ import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { secondaryId } from './ids.js'
 import type { EnvelopeStatus, EnvelopeType } from './status.js'
+import { visibilitiesFor, type Visibility } from '../people/roles.js'
 
 /** Database rows (snake_case) and the API resources they become (src/protocol/api.ts, documented in host/README.md). */
 export interface EnvelopeRow {
@@ -27,6 +28,8 @@ export interface EnvelopeRow {
   updated_at: Date | string
   completed_at: Date | string | null
   deleted_at: Date | string | null
+  /** The member who made it in the console; null when made through a token or a link. */
+  created_by: string | null
 }
 
 export interface ItemRow {
@@ -194,6 +197,10 @@ export type Envelope = ReturnType<typeof toEnvelope>
 export function visibleTo(p: Principal, params: unknown[]): string {
   params.push(p.teamId)
   let sql = `e.team_id = $${params.length} and e.deleted_at is null`
+  if (p.kind === 'user') {
+    params.push(p.userId)
+    sql += ` and (e.created_by = $${params.length} or e.visibility in (${visibilitiesFor(p.role).map((v) => `'${v}'`).join(', ')}))`
+  }
   if (p.kind === 'presign' && p.scope) {
     params.push(p.scope.id)
     if (p.scope.kind === 'envelopeId') sql += ` and e.id = $${params.length}`
@@ -251,12 +258,15 @@ export interface CachedEnvelope {
   teamId: string
   type: EnvelopeType
   number: number
+  visibility: string
+  createdBy: string | null
   json: string
 }
 
 /** visibleTo, for an envelope already in hand. */
-export function canSee(p: Principal, e: Pick<CachedEnvelope, 'id' | 'teamId' | 'type' | 'number'>): boolean {
+export function canSee(p: Principal, e: Pick<CachedEnvelope, 'id' | 'teamId' | 'type' | 'number' | 'visibility' | 'createdBy'>): boolean {
   if (e.teamId !== p.teamId) return false
+  if (p.kind === 'user') return e.createdBy === p.userId || visibilitiesFor(p.role).includes(e.visibility as Visibility)
   if (p.kind !== 'presign' || !p.scope) return true
   if (p.scope.kind === 'envelopeId') return e.id === p.scope.id
   return e.type === (p.scope.kind === 'documentId' ? 'DOCUMENT' : 'TEMPLATE') && e.number === p.scope.id
@@ -266,7 +276,15 @@ export function canSee(p: Principal, e: Pick<CachedEnvelope, 'id' | 'teamId' | '
 export async function loadForCache(db: Queryable, id: string): Promise<CachedEnvelope | null> {
   const [r] = await db.query<Loaded>(`select e.*, ${CHILDREN}${FIELDS} from envelopes e where e.id = $1 and e.deleted_at is null`, [id])
   if (!r) return null
-  return { id: r.id, teamId: r.team_id, type: r.type, number: r.secondary_number, json: JSON.stringify(assemble(r)) }
+  return {
+    id: r.id,
+    teamId: r.team_id,
+    type: r.type,
+    number: r.secondary_number,
+    visibility: r.visibility,
+    createdBy: r.created_by,
+    json: JSON.stringify(assemble(r)),
+  }
 }
 
 /** The envelope owning a child row (item, recipient, field, attachment), checked like findEnvelope. */

@@ -82,7 +82,7 @@ export const oneLine = (s: string) =>
 /** Only http(s) links become buttons and anchors. */
 const safeUrl = (url: string) => (/^https?:\/\//i.test(url) ? url : '#')
 
-type Block =
+export type Block =
   | { kind: 'p'; text: string }
   /** Someone's own words (the team's message, a reason): several lines, set off from the rest. */
   | { kind: 'quote'; label?: string; text: string }
@@ -92,7 +92,7 @@ type Block =
   | { kind: 'small'; text: string }
   | { kind: 'list'; label: string; items: string[] }
 
-interface Layout {
+export interface Layout {
   lang: MailLanguage
   s: MailStrings
   subject: string
@@ -175,7 +175,7 @@ function blockText(b: Block, s: MailStrings): string {
   }
 }
 
-function layout(l: Layout): RenderedMail {
+export function layout(l: Layout): RenderedMail {
   const html = `<!DOCTYPE html>
 <html lang="${l.lang}">
 <head>

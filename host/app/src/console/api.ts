@@ -1,0 +1,58 @@
+/**
+ * The console's calls: its own API (`/api/console`) and API v2 with the session cookie, both
+ * same-origin and carrying the session's anti-forgery token. A 401 means the session ended:
+ * the shell goes back to sign-in.
+ */
+let csrf = ''
+const signedOutListeners = new Set<() => void>()
+
+export function setCsrfToken(token: string): void {
+  csrf = token
+}
+
+export function onSignedOut(listener: () => void): () => void {
+  signedOutListeners.add(listener)
+  return () => signedOutListeners.delete(listener)
+}
+
+export class ApiFailure extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly issues?: { path: (string | number)[]; message: string }[],
+  ) {
+    super(message)
+  }
+}
+
+async function call<T>(url: string, init: { method?: string; body?: unknown; raw?: boolean } = {}): Promise<T> {
+  const res = await fetch(url, {
+    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+    headers: { 'x-csrf-token': csrf, ...(init.body !== undefined && { 'content-type': 'application/json' }) },
+    ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+    credentials: 'same-origin',
+  })
+  if (!res.ok) {
+    const err = (await res.json().catch(() => ({}))) as { message?: string; code?: string; issues?: ApiFailure['issues'] }
+    if (res.status === 401 && !url.includes('/auth/')) for (const l of signedOutListeners) l()
+    throw new ApiFailure(res.status, err.code ?? 'ERROR', err.message ?? `the request failed (${res.status})`, err.issues)
+  }
+  return (init.raw ? res : await res.json()) as T
+}
+
+/** `/api/console{path}`. */
+export const consoleApi = <T>(path: string, init?: { method?: string; body?: unknown }) => call<T>(`/api/console${path}`, init)
+
+/** `/api/v2{path}` as the signed-in member. */
+export const v2 = <T>(path: string, init?: { method?: string; body?: unknown }) => call<T>(`/api/v2${path}`, init)
+
+/** A download through API v2 (the browser keeps the file): fetched with the token, saved as a blob. */
+export async function download(path: string, fallbackName: string): Promise<void> {
+  const res = await call<Response>(`/api/v2${path}`, { raw: true })
+  const name = /filename\*=UTF-8''([^;]+)/.exec(res.headers.get('content-disposition') ?? '')?.[1]
+  const url = URL.createObjectURL(await res.blob())
+  const a = Object.assign(document.createElement('a'), { href: url, download: name ? decodeURIComponent(name) : fallbackName })
+  a.click()
+  setTimeout(() => URL.revokeObjectURL(url), 10_000)
+}

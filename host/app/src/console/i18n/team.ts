@@ -1,0 +1,9 @@
+import type { AreaMessages } from './index.js'
+
+/** The team screens' words. */
+const messages: AreaMessages = {
+  en: {},
+  de: {},
+  fr: {},
+}
+export default messages

@@ -1,0 +1,50 @@
+import { useEffect, useState } from 'react'
+
+/** The console's routes are paths under /console; navigation is history.pushState, no reload. */
+export function navigate(path: string, o: { replace?: boolean } = {}): void {
+  if (o.replace) history.replaceState(null, '', path)
+  else history.pushState(null, '', path)
+  dispatchEvent(new PopStateEvent('popstate'))
+}
+
+export function usePath(): string {
+  const [path, setPath] = useState(location.pathname)
+  useEffect(() => {
+    const on = () => setPath(location.pathname)
+    addEventListener('popstate', on)
+    return () => removeEventListener('popstate', on)
+  }, [])
+  return path
+}
+
+/** A screen of the console: a path pattern (`:name` parameters) and what it shows. */
+export interface ConsoleRoute {
+  pattern: string
+  /** Open routes show without a session (sign-in, sign-up, e-mailed links). */
+  open?: boolean
+  render: (params: Record<string, string>) => React.ReactNode
+}
+
+export function match(pattern: string, path: string): Record<string, string> | null {
+  const want = pattern.split('/').filter(Boolean)
+  const got = path.split('/').filter(Boolean)
+  if (want.length !== got.length) return null
+  const params: Record<string, string> = {}
+  for (const [i, part] of want.entries()) {
+    if (part.startsWith(':')) params[part.slice(1)] = decodeURIComponent(got[i]!)
+    else if (part !== got[i]) return null
+  }
+  return params
+}
+
+/** A link that navigates inside the console. */
+export function linkProps(href: string) {
+  return {
+    href,
+    onClick: (e: React.MouseEvent) => {
+      if (e.metaKey || e.ctrlKey || e.shiftKey || e.button !== 0) return
+      e.preventDefault()
+      navigate(href)
+    },
+  }
+}

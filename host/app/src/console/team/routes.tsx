@@ -1,0 +1,4 @@
+import type { ConsoleRoute } from '../router.js'
+
+/** The team settings' screens. */
+export const teamRoutes: ConsoleRoute[] = []

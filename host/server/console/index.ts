@@ -1,0 +1,22 @@
+/**
+ * The console's API (`/api/console`): the routes only people signed in to the service use
+ * (accounts, teams, members, settings). Documents are read and changed through API v2 itself,
+ * with the session cookie in place of a token (console/gate.ts, cookiePrincipal), so the
+ * console and every other door share one set of operations.
+ */
+import { Hono } from 'hono'
+import type { HostContext } from '../api/http.js'
+import { consoleGate, type ConsoleEnv } from './gate.js'
+import { sessionRoutes } from './session-routes.js'
+
+/** Paths that need no session (they start one, or act on an e-mailed link). */
+const OPEN = [/^\/me$/, /^\/auth\/(sign-in|sign-up|link|reset|verify)(\/|$)/, /^\/invitations\/peek$/]
+/** Paths a half-signed-in session (second factor owed) may call. */
+const HALF_OPEN = [/^\/auth\/second-factor(\/|$)/, /^\/auth\/sign-out$/]
+
+export function consoleRoutes(ctx: HostContext) {
+  const r = new Hono<ConsoleEnv>()
+  r.use('*', consoleGate(ctx, (p) => OPEN.some((re) => re.test(p)), (p) => HALF_OPEN.some((re) => re.test(p))))
+  r.route('/', sessionRoutes(ctx))
+  return r
+}

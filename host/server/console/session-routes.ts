@@ -1,0 +1,88 @@
+/**
+ * The console's own session: who is signed in (with the anti-forgery token the console sends
+ * back), signing in with a password, signing out, switching team.
+ */
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { clientOf, jsonBody, type Ctx, type HostContext } from '../api/http.js'
+import { createSession, csrfToken, revokeSession, setSessionTeam } from '../auth/sessions.js'
+import { ApiError } from '../errors.js'
+import { userByEmail } from '../people/users.js'
+import { verifyPassword, MAX_PASSWORD_LENGTH } from '../people/passwords.js'
+import { teamsOf } from '../people/members.js'
+import { callerOf, clearSessionCookie, setSessionCookie, type ConsoleCaller, type ConsoleEnv } from './gate.js'
+
+export const consoleBody = <S extends z.ZodType>(c: Context, schema: S) => jsonBody(c as unknown as Ctx, schema)
+
+/** What the console needs to draw itself for the signed-in user. */
+export function meAnswer(caller: ConsoleCaller) {
+  return {
+    user: caller.user,
+    teams: caller.teams,
+    team: caller.team,
+    sessionId: caller.session.id,
+    csrfToken: csrfToken(caller.token),
+  }
+}
+
+/** A fresh session for `userId`, in the cookie; `secondFactorDue` while TOTP or a passkey is still owed. */
+export async function signIn(c: Context, ctx: HostContext, userId: string, secondFactorDue: boolean): Promise<void> {
+  const client = clientOf(c)
+  const teams = await teamsOf(ctx.db, userId)
+  const { session, token } = await ctx.db.transaction((tx) =>
+    createSession(tx, {
+      userId,
+      teamId: teams[0]?.teamId ?? null,
+      secondFactorDue,
+      userAgent: client.userAgent ?? '',
+      ip: client.ipAddress ?? '',
+      lifetimeMs: ctx.config.sessionLifetimeMs,
+      now: ctx.clock.now(),
+    }),
+  )
+  setSessionCookie(c, ctx, token, new Date(session.expiresAt))
+}
+
+/** One answer for every failed password sign-in: it never says whether the account exists. */
+export const badCredentials = () => new ApiError(401, 'INVALID_CREDENTIALS', 'the e-mail address or the password is wrong')
+
+const SignInBody = z.object({ email: z.string().max(254), password: z.string().max(MAX_PASSWORD_LENGTH) })
+const SwitchBody = z.object({ teamId: z.string().max(100) })
+
+export function sessionRoutes(ctx: HostContext) {
+  const r = new Hono<ConsoleEnv>()
+
+  r.get('/me', async (c) => {
+    const caller = await callerOf(c, ctx, { secondFactorDue: true })
+    if (!caller) throw new ApiError(401, 'SIGNED_OUT', 'not signed in')
+    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email } })
+    return c.json(meAnswer(caller))
+  })
+
+  r.post('/auth/sign-in', async (c) => {
+    const body = await consoleBody(c, SignInBody)
+    const user = await userByEmail(ctx.db, body.email)
+    // The same work whether or not the account exists (verifyPassword hashes either way).
+    const ok = await verifyPassword(body.password, user?.passwordHash ?? null)
+    if (!user || !ok) throw badCredentials()
+    if (!user.emailVerified) throw new ApiError(403, 'EMAIL_NOT_VERIFIED', 'confirm your e-mail address first: follow the link we sent you')
+    await signIn(c, ctx, user.id, user.totpEnabled)
+    return c.json({ secondFactorDue: user.totpEnabled })
+  })
+
+  r.post('/auth/sign-out', async (c) => {
+    const caller = c.get('caller')
+    await ctx.db.transaction((tx) => revokeSession(tx, caller.user.id, caller.session.id))
+    clearSessionCookie(c, ctx)
+    return c.json({ signedOut: true })
+  })
+
+  r.post('/teams/switch', async (c) => {
+    const caller = c.get('caller')
+    const { teamId } = await consoleBody(c, SwitchBody)
+    if (!caller.teams.some((t) => t.teamId === teamId)) throw new ApiError(404, 'NOT_FOUND', `team ${teamId} not found`)
+    await ctx.db.transaction((tx) => setSessionTeam(tx, caller.session.id, teamId))
+    return c.json({ teamId })
+  })
+  return r
+}

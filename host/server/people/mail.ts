@@ -1,0 +1,86 @@
+/**
+ * The account e-mails (verify, reset, sign-in link, invitation): one job kind on the one queue,
+ * rendered at send time in the reader's language with the envelope e-mails' layout. The job
+ * carries the link's row id only; the link's value is derived here (links.ts), and a link used
+ * or replaced before the job runs is not sent.
+ */
+import type { KeyObject } from 'node:crypto'
+import type { Db, Queryable } from '../db/index.js'
+import { enqueue, type JobHandler } from '../jobs/queue.js'
+import { MAIL_STRINGS, mailLanguage, type MailLanguage } from '../mail/i18n.js'
+import { layout, oneLine, type Block } from '../mail/templates.js'
+import type { MailTransport } from '../mail/transport.js'
+import { linkValue, type LinkPurpose } from './links.js'
+
+export const ACCOUNT_MAIL_JOB = 'account-mail'
+
+export interface AccountMailPayload {
+  linkId: string
+  purpose: LinkPurpose
+  to: string
+  language: MailLanguage
+  /** Invitations: the team and who invited. */
+  teamName?: string | undefined
+  inviter?: string | undefined
+}
+
+export async function sendAccountMail(tx: Queryable, p: AccountMailPayload): Promise<void> {
+  await enqueue(tx, { kind: ACCOUNT_MAIL_JOB, payload: { ...p } })
+}
+
+/** The console path a link opens; the value travels in the fragment, which no server or Referer sees. */
+export const linkUrl = (origin: string, purpose: LinkPurpose, value: string) => `${origin.replace(/\/+$/, '')}/console/link/${purpose}#${value}`
+
+interface Words {
+  subject: string
+  heading: string
+  body: string
+  button: string
+  note: string
+}
+
+const WORDS: Record<MailLanguage, (p: AccountMailPayload) => Words> = {
+  en: (p) =>
+    ({
+      verify: { subject: 'Confirm your e-mail address', heading: 'Confirm your e-mail address', body: 'Confirm that this address is yours to finish setting up your account.', button: 'Confirm address', note: 'The link works once, for 24 hours. If you did not create an account, ignore this message.' },
+      reset: { subject: 'Reset your password', heading: 'Reset your password', body: 'Someone asked to reset the password of the account with this address. Choose a new password with the link below.', button: 'Choose a new password', note: 'The link works once, for one hour. If you did not ask for it, ignore this message: your password stays as it is.' },
+      signin: { subject: 'Your sign-in link', heading: 'Sign in', body: 'Use the link below to sign in to your account.', button: 'Sign in', note: 'The link works once, for 15 minutes. If you did not ask for it, ignore this message.' },
+      invite: { subject: `Join ${p.teamName ?? 'a team'}`, heading: `Join ${p.teamName ?? 'a team'}`, body: `${p.inviter ?? 'A team member'} invited you to join ${p.teamName ?? 'their team'}.`, button: 'Accept the invitation', note: 'The invitation is valid for 7 days.' },
+    })[p.purpose],
+  de: (p) =>
+    ({
+      verify: { subject: 'Bestätigen Sie Ihre E-Mail-Adresse', heading: 'Bestätigen Sie Ihre E-Mail-Adresse', body: 'Bestätigen Sie, dass diese Adresse Ihnen gehört, um Ihr Konto fertig einzurichten.', button: 'Adresse bestätigen', note: 'Der Link gilt einmal, 24 Stunden lang. Wenn Sie kein Konto angelegt haben, ignorieren Sie diese Nachricht.' },
+      reset: { subject: 'Passwort zurücksetzen', heading: 'Passwort zurücksetzen', body: 'Jemand möchte das Passwort des Kontos mit dieser Adresse zurücksetzen. Wählen Sie über den Link ein neues Passwort.', button: 'Neues Passwort wählen', note: 'Der Link gilt einmal, eine Stunde lang. Wenn Sie das nicht angefordert haben, ignorieren Sie diese Nachricht.' },
+      signin: { subject: 'Ihr Anmeldelink', heading: 'Anmelden', body: 'Melden Sie sich mit dem folgenden Link bei Ihrem Konto an.', button: 'Anmelden', note: 'Der Link gilt einmal, 15 Minuten lang. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht.' },
+      invite: { subject: `Einladung in ${p.teamName ?? 'ein Team'}`, heading: `Einladung in ${p.teamName ?? 'ein Team'}`, body: `${p.inviter ?? 'Ein Teammitglied'} hat Sie in ${p.teamName ?? 'sein Team'} eingeladen.`, button: 'Einladung annehmen', note: 'Die Einladung gilt 7 Tage.' },
+    })[p.purpose],
+  fr: (p) =>
+    ({
+      verify: { subject: 'Confirmez votre adresse e-mail', heading: 'Confirmez votre adresse e-mail', body: 'Confirmez que cette adresse est la vôtre pour terminer la création de votre compte.', button: 'Confirmer l’adresse', note: 'Le lien fonctionne une fois, pendant 24 heures. Si vous n’avez pas créé de compte, ignorez ce message.' },
+      reset: { subject: 'Réinitialiser votre mot de passe', heading: 'Réinitialiser votre mot de passe', body: 'Quelqu’un a demandé à réinitialiser le mot de passe du compte lié à cette adresse. Choisissez un nouveau mot de passe avec le lien ci-dessous.', button: 'Choisir un nouveau mot de passe', note: 'Le lien fonctionne une fois, pendant une heure. Si vous ne l’avez pas demandé, ignorez ce message.' },
+      signin: { subject: 'Votre lien de connexion', heading: 'Se connecter', body: 'Utilisez le lien ci-dessous pour vous connecter à votre compte.', button: 'Se connecter', note: 'Le lien fonctionne une fois, pendant 15 minutes. Si vous ne l’avez pas demandé, ignorez ce message.' },
+      invite: { subject: `Rejoindre ${p.teamName ?? 'une équipe'}`, heading: `Rejoindre ${p.teamName ?? 'une équipe'}`, body: `${p.inviter ?? 'Un membre de l’équipe'} vous invite à rejoindre ${p.teamName ?? 'son équipe'}.`, button: 'Accepter l’invitation', note: 'L’invitation est valable 7 jours.' },
+    })[p.purpose],
+}
+
+export function accountMailJob(deps: { db: Db; transport: MailTransport; publicUrl: () => string; linkKey: KeyObject }): JobHandler {
+  return async (job) => {
+    const p = job.payload as unknown as AccountMailPayload
+    const [live] = await deps.db.query('select 1 from account_links where id = $1 and used_at is null and expires_at > now()', [p.linkId])
+    if (!live) return // used or replaced meanwhile: nothing to send
+    const lang = mailLanguage(p.language)
+    const clean = { ...p, teamName: p.teamName && oneLine(p.teamName), inviter: p.inviter && oneLine(p.inviter) }
+    const w = WORDS[lang](clean)
+    const url = linkUrl(deps.publicUrl(), p.purpose, linkValue(deps.linkKey, p.linkId))
+    const s = MAIL_STRINGS[lang]
+    const blocks: Block[] = [
+      { kind: 'p', text: w.body },
+      { kind: 'button', label: w.button, url },
+      { kind: 'link', before: s.linkFallback, url },
+      { kind: 'small', text: w.note },
+    ]
+    const team = clean.teamName || 'Envelope'
+    const rendered = layout({ lang, s, subject: w.subject, preheader: w.body, teamName: team, heading: w.heading, blocks, footer: s.footer(team) })
+    await deps.transport.send({ to: p.to, ...rendered, template: `account-${p.purpose}` })
+  }
+}

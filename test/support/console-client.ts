@@ -1,0 +1,62 @@
+/**
+ * A console member at HTTP level, as the browser is: a cookie jar of one session, the session's
+ * anti-forgery token, and the host's own Origin on every request.
+ */
+import type { Db } from '../../host/server/db/index.js'
+import { addMember } from '../../host/server/people/members.js'
+import type { Role } from '../../host/server/people/roles.js'
+import { createUser } from '../../host/server/people/users.js'
+
+export interface ConsoleClient {
+  cookie: string
+  csrf: string
+  /** `/api/console{path}` with the session. */
+  console(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>
+  /** `/api/v2{path}` with the session instead of a token. */
+  v2(path: string, init?: { method?: string; body?: unknown; headers?: Record<string, string> }): Promise<Response>
+}
+
+export const TEST_PASSWORD = 'correct horse battery'
+
+/** A verified account (ADMIN of the default team when it is the first), member of `teamId` with `role` when given. */
+export async function makeUser(db: Db, email: string, o: { teamId?: string; role?: Role; password?: string } = {}) {
+  return db.transaction(async (tx) => {
+    const { user } = await createUser(tx, { email, password: o.password ?? TEST_PASSWORD, verified: true })
+    if (o.teamId) await addMember(tx, { teamId: o.teamId, userId: user.id, role: o.role ?? 'MEMBER' })
+    return user
+  })
+}
+
+/** The session cookie a Set-Cookie header starts. */
+export const sessionCookieOf = (res: Response) => /(?:__Host-)?envelope_session=[^;]*/.exec(res.headers.get('set-cookie') ?? '')?.[0] ?? ''
+
+export function consoleClient(url: string, cookie: string, csrf: string): ConsoleClient {
+  const send = (base: string) => (path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) =>
+    fetch(`${url}${base}${path}`, {
+      method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+      headers: {
+        cookie,
+        origin: url,
+        'x-csrf-token': csrf,
+        ...(init.body !== undefined && { 'content-type': 'application/json' }),
+        ...init.headers,
+      },
+      ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+    })
+  return { cookie, csrf, console: send('/api/console'), v2: send('/api/v2') }
+}
+
+/** Signs in with e-mail and password; throws unless the console opens at once (no second factor). */
+export async function signInAs(url: string, email: string, password = TEST_PASSWORD): Promise<ConsoleClient> {
+  const res = await fetch(`${url}/api/console/auth/sign-in`, {
+    method: 'POST',
+    headers: { origin: url, 'content-type': 'application/json' },
+    body: JSON.stringify({ email, password }),
+  })
+  if (!res.ok) throw new Error(`sign-in as ${email}: ${res.status} ${await res.text()}`)
+  const cookie = sessionCookieOf(res)
+  const me = await fetch(`${url}/api/console/me`, { headers: { cookie } })
+  const body = (await me.json()) as { csrfToken?: string }
+  if (!body.csrfToken) throw new Error(`sign-in as ${email}: no session (${JSON.stringify(body)})`)
+  return consoleClient(url, cookie, body.csrfToken)
+}
