@@ -71,7 +71,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       const admin = await signInAs(host.url, 'admin@example.com')
       const form = new FormData()
       form.set('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Console draft' }))
-      form.append('files', new Blob([await makePdf(1)], { type: 'application/pdf' }), 'a.pdf')
+      form.append('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'a.pdf')
       const created = await fetch(`${host.apiUrl}/envelope/create`, {
         method: 'POST',
         headers: { cookie: admin.cookie, origin: host.url, 'x-csrf-token': admin.csrf },

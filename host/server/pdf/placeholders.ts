@@ -1,6 +1,6 @@
-import { PDFDocument, rgb } from 'pdf-lib'
 import type { Queryable } from '../db/index.js'
-import { issue, type ApiIssue } from '../errors.js'
+import { ApiError, issue, type ApiIssue } from '../errors.js'
+import { runHeavy } from '../workers/heavy.js'
 import type { FieldPlacement } from '../domain/fields.js'
 import { readFile, replaceItemFile } from '../domain/files.js'
 import type { ItemRow } from '../domain/resources.js'
@@ -78,12 +78,8 @@ export async function placeFromPlaceholders(
   }
   if (issues.length) return { fields, issues }
   for (const [itemId, hits] of whiteouts) {
-    const doc = await PDFDocument.load(cache.get(itemId)!, { updateMetadata: false })
-    for (const h of hits) {
-      // Cover descenders below the baseline too.
-      doc.getPage(h.page - 1).drawRectangle({ x: h.x - 1, y: h.y - h.h * 0.25, width: h.w + 2, height: h.h * 1.25, color: rgb(1, 1, 1) })
-    }
-    const bytes = await doc.save()
+    const boxes = hits.map((h) => ({ page: h.page, x: h.x, y: h.y, w: h.w, h: h.h }))
+    const bytes = await runHeavy('whiteOut', { bytes: cache.get(itemId)!, boxes }, { failure: (why) => new ApiError(400, 'INVALID_PDF', `the placeholder text could not be covered: ${why}`) })
     // A new file for this item alone: copies made from it (use, duplicate, direct links) keep theirs.
     await replaceItemFile(tx, items.find((i) => i.id === itemId)!, bytes)
   }
