@@ -50,6 +50,7 @@ try {
     retryMaxAttempts: 5,
   })
   const demo = await demoTeam(host)
+  const consoleAccess = await demoConsole(host, demo.teamId)
 
   const storybook = spawnStorybook({ ENVELOPE_HOST_URL: host.url, ENVELOPE_API_KEY: demo.token, ENVELOPE_WEBHOOK_SECRET: demo.webhookSecret })
   storybook.on('exit', (code) => {
@@ -67,6 +68,8 @@ try {
     Signing service (host)        ${host.url}
     API reference                 ${host.apiUrl}/docs
     ${process.env.SMTP_URL?.trim() ? 'E-mail                        sent through SMTP_URL' : `E-mail (local mailbox)        ${host.url}/mailbox`}
+    Team console                  ${host.url}/console
+                                  ${consoleAccess}
     Data                          ${dataDir}
 
   Press Ctrl-C to stop.
@@ -89,7 +92,7 @@ async function demoTeam(host) {
   const save = (o) => saveDemo(file, { ...o, webhookSecret })
   if (saved?.token && (await canPresign(host, saved.token))) {
     if (saved.webhookSecret !== webhookSecret) await save(saved)
-    return { token: saved.token, webhookSecret }
+    return { token: saved.token, webhookSecret, teamId: saved.teamId }
   }
 
   let teamId = saved?.teamId
@@ -100,7 +103,21 @@ async function demoTeam(host) {
   }
   await save({ teamId, tokenId: created.id, token: created.token })
   console.log(`Created the demo team and its API token (${file}).`)
-  return { token: created.token, webhookSecret }
+  return { token: created.token, webhookSecret, teamId }
+}
+
+/**
+ * The console's way in: the demo team's admin account (DEMO_ADMIN_EMAIL, default
+ * admin@demo.localhost) and a fresh one-time sign-in link, sent by e-mail (the local mailbox
+ * without SMTP, which only a person on this machine can open). The link is never printed.
+ */
+async function demoConsole(host, teamId) {
+  const email = process.env.DEMO_ADMIN_EMAIL?.trim() || 'admin@demo.localhost'
+  const { mailOperatorSignIn } = await tsImport('../host/server/people/operator.ts', import.meta.url)
+  await host.db.transaction((tx) => mailOperatorSignIn(tx, { email, name: 'Demo admin', teamId, role: 'ADMIN' }))
+  return process.env.SMTP_URL?.trim()
+    ? `sign in as ${email} with the one-time link e-mailed to it`
+    : `sign in as ${email} with the one-time link in the mailbox (${host.url}/mailbox)`
 }
 
 async function saveDemo(file, demo) {

@@ -27,6 +27,8 @@ export function landingRoutes(ctx: HostContext & { mailbox: boolean }) {
 <h1>Signing service</h1>
 <p class="lead">This host serves the e-signature API v2 and the pages that the <code>envelope-embed</code> components load in their iframes: authoring of documents and templates, and signing.</p>
 <ul class="links">
+${link('/console', 'Team console', 'Sign in to see your team’s documents and templates, and to run its members, API tokens, webhooks and settings')}
+${link('/verify', 'Verify a document', 'Check the seal of a PDF this service completed')}
 ${link('/api/v2/docs', 'API reference', `Every route of ${origin}/api/v2, with its schemas (OpenAPI at /api/v2/openapi.json)`)}
 ${ctx.mailbox ? link('/mailbox', 'Mailbox', 'The e-mails this host would have sent: no SMTP server is configured') : ''}
 </ul>
