@@ -142,11 +142,12 @@ export function jsonSchema(schema: z.ZodType): JsonSchema {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid request (`INVALID_REQUEST` with `issues`) or a rule of the operation refused it (its own code)',
+  400: 'Invalid request (`INVALID_REQUEST` with `issues`), `authOptions` naming a method this host does not enforce (`AUTH_METHOD_NOT_SUPPORTED`), or a rule of the operation refused it (its own code)',
   401: 'Missing, unknown, expired or revoked token (`UNAUTHORIZED`)',
   403: 'The token may not do this (`FORBIDDEN`): a presign token outside its scope, or the plan',
   404: 'Not found, or not visible to this token (`NOT_FOUND`)',
   409: 'The document is complete and its signed PDF is still being sealed (`DOCUMENT_SEALING`, with `Retry-After`): try again shortly',
+  408: 'The request body did not arrive within the time budget (`REQUEST_TIMEOUT`; REQUEST_TIMEOUT_MS)',
   413: 'The request body exceeds the upload limit (`PAYLOAD_TOO_LARGE`)',
   429: 'Too many requests from this address or token (`RATE_LIMITED`, with `Retry-After`)',
   500: 'Internal error (`INTERNAL`)',
@@ -155,7 +156,7 @@ const ERROR_TEXT: Record<number, string> = {
 function errorsOf(r: RouteDoc): number[] {
   if (r.public) return [...(r.errors ?? []), 500].sort()
   const input = !!(r.body || r.multipart || r.query || r.paramChecked)
-  const set = new Set<number>([...(input ? [400] : []), 401, 403, 404, ...(r.method === 'post' ? [413] : []), ...(r.errors ?? []), 500])
+  const set = new Set<number>([...(input ? [400] : []), 401, 403, 404, ...(r.method === 'post' ? [408, 413] : []), ...(r.errors ?? []), 500])
   return [...set].sort()
 }
 
