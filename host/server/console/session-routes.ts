@@ -56,7 +56,8 @@ export function sessionRoutes(ctx: HostContext) {
   r.get('/me', async (c) => {
     const caller = await callerOf(c, ctx, { secondFactorDue: true })
     if (!caller) throw new ApiError(401, 'SIGNED_OUT', 'not signed in')
-    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email } })
+    // Half signed in: the second-factor step sends its code with the anti-forgery token too.
+    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email }, csrfToken: csrfToken(caller.token) })
     return c.json(meAnswer(caller))
   })
 
