@@ -1,4 +1,4 @@
-import { useCallback, useState, type ReactNode } from 'react'
+import { useCallback, useId, useState, type ReactNode } from 'react'
 import { ApiFailure } from '../api.js'
 import { ct } from '../i18n/index.js'
 import { linkProps } from '../router.js'
@@ -81,7 +81,7 @@ export function useAction() {
   return { busy, error, setError, run }
 }
 
-/** A labelled input. */
+/** A labelled input; its hint (outside the label, so not part of the name) describes it. */
 export function Field(props: {
   label: string
   type?: string
@@ -95,11 +95,14 @@ export function Field(props: {
   minLength?: number
   readOnly?: boolean
 }) {
-  const hintId = props.hint ? `hint-${props.label.replace(/\W+/g, '-')}` : undefined
+  const id = useId()
   return (
-    <label className="form-field">
-      <span className="label">{props.label}</span>
+    <div className="form-field">
+      <label className="label" htmlFor={id}>
+        {props.label}
+      </label>
       <input
+        id={id}
         className="input"
         type={props.type ?? 'text'}
         value={props.value}
@@ -110,14 +113,14 @@ export function Field(props: {
         autoFocus={props.autoFocus}
         minLength={props.minLength}
         readOnly={props.readOnly}
-        aria-describedby={hintId}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
       />
       {props.hint && (
-        <span className="muted small" id={hintId}>
+        <span className="muted small" id={`${id}-hint`}>
           {props.hint}
         </span>
       )}
-    </label>
+    </div>
   )
 }
 
