@@ -114,7 +114,7 @@ describe('the console account, end to end', () => {
     await expect.poll(() => page.getByText('10 recovery codes left.').count()).toBe(1)
 
     // Register a passkey with Chromium's virtual authenticator.
-    await page.getByLabel('Name of the new passkey').fill('Test laptop')
+    await page.getByLabel(/Name of the new passkey/).fill('Test laptop')
     await page.getByRole('button', { name: 'Add a passkey' }).click()
     await page.getByText('Test laptop', { exact: true }).waitFor()
     await shots(page, 'page-full')
@@ -186,6 +186,16 @@ describe('the console account, end to end', () => {
     await page.getByText('This browser').waitFor()
     expect(await page.locator('.console-table tbody tr').count()).toBeGreaterThanOrEqual(1)
     await shots(page, 'page-signed-in-again')
+
+    // Passkeys: rename, then remove (after the confirmation).
+    await page.getByRole('button', { name: 'Rename Test laptop' }).click()
+    await page.getByLabel('Name', { exact: true }).last().fill('Work laptop')
+    await page.getByRole('button', { name: 'Save' }).last().click()
+    await page.getByText('Work laptop', { exact: true }).waitFor()
+    page.once('dialog', (d) => void d.accept())
+    await page.getByRole('button', { name: 'Remove Work laptop' }).click()
+    await page.getByText('No passkeys yet.').waitFor()
+    expect(await stack.host.db.query('select id from passkeys')).toEqual([])
     expect(errors).toEqual([])
     await page.close()
   })

@@ -84,7 +84,7 @@ export function PasskeysSection({ passkeys, onChanged }: { passkeys: Passkey[]; 
       )}
       {supported ? (
         <form className="account-inline" onSubmit={add}>
-          <Field label={ct('account.passkeys.newName')} value={name} onChange={setName} hint={ct('account.passkeys.newNameHint')} />
+          <Field label={ct('account.passkeys.newName')} value={name} onChange={setName} />
           <button className="btn btn-primary" type="submit" disabled={busy}>
             {ct('account.passkeys.add')}
           </button>

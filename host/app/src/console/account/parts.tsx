@@ -23,7 +23,7 @@ export function OtherWaysIn({ except }: { except?: string }) {
     ['/console/sign-up', 'account.signUpLink'],
     ['/console/reset', 'account.forgotLink'],
     ['/console/sign-in/link', 'account.emailLinkLink'],
-  ].filter(([href]) => href !== except)
+  ].filter(([href]) => href !== (except ?? location.pathname))
   return (
     <nav className="account-ways small" aria-label={ct('account.waysIn')}>
       {ways.map(([href, key]) => (

@@ -91,8 +91,7 @@ const messages: AreaMessages = {
     'account.passkeys.intro': 'Sign in with your fingerprint, face or device PIN instead of a password.',
     'account.passkeys.none': 'No passkeys yet.',
     'account.passkeys.name': 'Name',
-    'account.passkeys.newName': 'Name of the new passkey',
-    'account.passkeys.newNameHint': 'For example “Work laptop”.',
+    'account.passkeys.newName': 'Name of the new passkey (for example “Work laptop”)',
     'account.passkeys.add': 'Add a passkey',
     'account.passkeys.added': 'Added {date}',
     'account.passkeys.used': 'last used {date}',
@@ -111,6 +110,7 @@ const messages: AreaMessages = {
     'account.error.LINK_INVALID': 'This link is not valid: it was used, replaced by a newer one, or has expired. Ask for a new one.',
     'account.error.EMAIL_NOT_VERIFIED': 'Confirm your e-mail address first: follow the link we sent you, or ask for a sign-in link.',
     'account.error.PASSKEY_INVALID': 'The passkey could not be verified. Try again.',
+    'account.error.NO_PASSKEY': 'This account has no passkey yet.',
   },
   de: {
     'account.waysIn': 'Andere Wege zur Anmeldung',
@@ -201,8 +201,7 @@ const messages: AreaMessages = {
     'account.passkeys.intro': 'Melden Sie sich mit Fingerabdruck, Gesicht oder Geräte-PIN statt mit einem Passwort an.',
     'account.passkeys.none': 'Noch keine Passkeys.',
     'account.passkeys.name': 'Name',
-    'account.passkeys.newName': 'Name des neuen Passkeys',
-    'account.passkeys.newNameHint': 'Zum Beispiel „Arbeitslaptop“.',
+    'account.passkeys.newName': 'Name des neuen Passkeys (zum Beispiel „Arbeitslaptop“)',
     'account.passkeys.add': 'Passkey hinzufügen',
     'account.passkeys.added': 'Hinzugefügt {date}',
     'account.passkeys.used': 'zuletzt verwendet {date}',
@@ -221,6 +220,7 @@ const messages: AreaMessages = {
     'account.error.LINK_INVALID': 'Dieser Link ist nicht gültig: Er wurde verwendet, durch einen neueren ersetzt oder ist abgelaufen. Fordern Sie einen neuen an.',
     'account.error.EMAIL_NOT_VERIFIED': 'Bestätigen Sie zuerst Ihre E-Mail-Adresse über den zugesandten Link, oder fordern Sie einen Anmeldelink an.',
     'account.error.PASSKEY_INVALID': 'Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut.',
+    'account.error.NO_PASSKEY': 'Dieses Konto hat noch keinen Passkey.',
   },
   fr: {
     'account.waysIn': 'Autres façons de se connecter',
@@ -311,8 +311,7 @@ const messages: AreaMessages = {
     'account.passkeys.intro': 'Connectez-vous avec votre empreinte, votre visage ou le code de l’appareil au lieu d’un mot de passe.',
     'account.passkeys.none': 'Aucune clé d’accès pour l’instant.',
     'account.passkeys.name': 'Nom',
-    'account.passkeys.newName': 'Nom de la nouvelle clé',
-    'account.passkeys.newNameHint': 'Par exemple « Ordinateur du bureau ».',
+    'account.passkeys.newName': 'Nom de la nouvelle clé (par exemple « Ordinateur du bureau »)',
     'account.passkeys.add': 'Ajouter une clé d’accès',
     'account.passkeys.added': 'Ajoutée le {date}',
     'account.passkeys.used': 'utilisée le {date}',
@@ -331,6 +330,7 @@ const messages: AreaMessages = {
     'account.error.LINK_INVALID': 'Ce lien n’est pas valide : il a été utilisé, remplacé par un plus récent, ou a expiré. Demandez-en un nouveau.',
     'account.error.EMAIL_NOT_VERIFIED': 'Confirmez d’abord votre adresse e-mail avec le lien envoyé, ou demandez un lien de connexion.',
     'account.error.PASSKEY_INVALID': 'La clé d’accès n’a pas pu être vérifiée. Réessayez.',
+    'account.error.NO_PASSKEY': 'Ce compte n’a pas encore de clé d’accès.',
   },
 }
 export default messages
