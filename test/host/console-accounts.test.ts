@@ -231,6 +231,33 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await a.console(`/account/sessions/${otherId}/revoke`, { body: {} })).status).toBe(404)
       expect((await other.console('/me')).status).toBe(200)
     })
+
+    it('bad input on every account route is a 4xx with {message, code}, and changes nothing', async () => {
+      await makeUser(host.db, 'hostile@example.com')
+      const me = await signInAs(host.url, 'hostile@example.com')
+      const before = await host.db.query('select password_hash, name, totp_secret from users where email = $1', ['hostile@example.com'])
+      const bodies: unknown[] = [null, [], 'text', { email: 42 }, { link: 'x'.repeat(500) }, { code: {} }, { challengeId: 'nope', response: { id: 7 } }, { name: 'x'.repeat(300) }]
+      const paths = [
+        '/auth/sign-up', '/auth/verify', '/auth/reset', '/auth/reset/complete', '/auth/link', '/auth/link/complete', '/auth/passkey/verify',
+        '/auth/second-factor/totp', '/auth/second-factor/recovery', '/auth/second-factor/passkey/verify',
+        '/account/name', '/account/password', '/account/totp/confirm', '/account/totp/disable', '/account/passkeys', '/account/sessions/nope/revoke',
+      ]
+      for (const path of paths) {
+        for (const body of bodies) {
+          const res = await me.console(path, { body })
+          const text = await res.text()
+          expect(res.status, `${path} ${JSON.stringify(body)}: ${text}`).toBeGreaterThanOrEqual(400)
+          expect(res.status, `${path} ${JSON.stringify(body)}: ${text}`).toBeLessThan(500)
+          expect(JSON.parse(text), path).toMatchObject({ message: expect.any(String), code: expect.any(String) })
+        }
+      }
+      for (const [method, path] of [['PATCH', '/account/passkeys/nope'], ['DELETE', '/account/passkeys/nope']] as const) {
+        const res = await me.console(path, { method, body: { name: 'x' } })
+        expect(res.status).toBe(404)
+      }
+      expect(await host.db.query('select password_hash, name, totp_secret from users where email = $1', ['hostile@example.com'])).toEqual(before)
+      expect((await me.console('/me')).status).toBe(200)
+    })
   })
 }
 

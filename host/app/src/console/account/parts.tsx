@@ -1,14 +1,22 @@
-import { useCallback, useId, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useId, useRef, useState, type ReactNode } from 'react'
 import { ApiFailure } from '../api.js'
 import { ct } from '../i18n/index.js'
 import { linkProps } from '../router.js'
 
 /** The card the screens before sign-in share: a title, its content and links to the other ways in. */
 export function AuthCard({ id, title, children, links = true }: { id: string; title: string; children: ReactNode; links?: boolean }) {
+  const heading = useRef<HTMLHeadingElement>(null)
+  // Moving between these screens unmounts the link that was clicked: put focus on the new title
+  // (unless a field took it), so keyboards and screen readers start at the top of the new screen.
+  useEffect(() => {
+    if (!document.activeElement || document.activeElement === document.body) heading.current?.focus()
+  }, [id])
   return (
     <main className="console-auth" id="content">
       <section className="card card-pad stack" aria-labelledby={id}>
-        <h1 id={id}>{title}</h1>
+        <h1 id={id} ref={heading} tabIndex={-1}>
+          {title}
+        </h1>
         {children}
       </section>
       {links && <OtherWaysIn />}
