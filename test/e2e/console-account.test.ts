@@ -64,8 +64,9 @@ describe('the console account, end to end', () => {
     await shots(page, 'sign-in')
     await page.getByRole('link', { name: 'Create an account' }).click()
 
-    // Sign up: the first account of the instance.
+    // Sign up: the first account of the instance. The new screen's title has the focus.
     await page.getByRole('heading', { name: 'Create an account' }).waitFor()
+    expect(await page.evaluate(() => document.activeElement?.id)).toBe('sign-up-title')
     await page.getByLabel('Name').fill('Ada Lovelace')
     await page.getByLabel('E-mail address').fill(EMAIL)
     await page.getByLabel('Password').fill(PASSWORD)
@@ -196,6 +197,13 @@ describe('the console account, end to end', () => {
     await page.getByRole('button', { name: 'Remove Work laptop' }).click()
     await page.getByText('No passkeys yet.').waitFor()
     expect(await stack.host.db.query('select id from passkeys')).toEqual([])
+
+    // The screens speak the reader's language.
+    await page.evaluate(() => localStorage.setItem('console.language', 'fr'))
+    await page.goto(`${base}/console/sign-in/link`)
+    await page.getByRole('heading', { name: 'Se connecter par un lien e-mail' }).waitFor()
+    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).waitFor()
+    await shots(page, 'email-link-fr')
     expect(errors).toEqual([])
     await page.close()
   })
