@@ -196,6 +196,14 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       const account = await (await full.console('/account')).json()
       expect(account.totp).toEqual({ enabled: true, recoveryCodesLeft: 9 })
 
+      // Guessing codes meets the throttle (the same 429 as for passwords).
+      const guesser = await clientFor(host, (await post(host, '/auth/sign-in', { email: 'totp@example.com', password: TEST_PASSWORD })).cookie)
+      const statuses: number[] = []
+      for (let i = 0; i < 11; i++) statuses.push((await guesser.console('/auth/second-factor/totp', { body: { code: '000000' } })).status)
+      expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true)
+      expect(statuses[10]).toBe(429)
+      await host.db.query('delete from auth_throttle')
+
       expect((await full.console('/account/totp/disable', { body: { password: 'wrong password!' } })).status).toBe(401)
       expect((await full.console('/account/totp/disable', { body: { password: TEST_PASSWORD } })).status).toBe(200)
       expect((await post(host, '/auth/sign-in', { email: 'totp@example.com', password: TEST_PASSWORD })).body).toEqual({ secondFactorDue: false })

@@ -33,6 +33,9 @@ export async function signUp(
   // Bad input is refused the same way whether or not the address has an account.
   const problem = !isEmail(normaliseEmail(o.email)) ? 'a valid e-mail address is required' : passwordProblem(o.password)
   if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
+  // The lock createUser takes, taken before the rule is read: two sign-ups on an empty instance
+  // cannot both pass as "the first account".
+  await tx.query('select pg_advisory_xact_lock(7310452)')
   if (!(await signUpAllowed(tx, config, o.email, o.now))) {
     throw new ApiError(403, 'SIGNUP_CLOSED', 'this service takes new accounts by invitation only: ask a team admin to invite you')
   }
