@@ -9,7 +9,13 @@ import { AuthCard, ErrorAlert, Field, messageOf, useAction } from './parts.js'
  * neither in the history nor shown over a shoulder.
  */
 export function LinkLanding({ purpose }: { purpose: string }) {
-  const [value] = useState(() => decodeURIComponent(location.hash.slice(1)))
+  const [value] = useState(() => {
+    try {
+      return decodeURIComponent(location.hash.slice(1))
+    } catch {
+      return '' // a mangled link: shown as incomplete
+    }
+  })
   useEffect(() => {
     if (purpose === 'invite') {
       // Invitations are the team screens' to accept: hand the value on in the fragment.
