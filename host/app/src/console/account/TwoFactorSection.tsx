@@ -67,9 +67,7 @@ export function TwoFactorSection({ totp, onChanged }: { totp: AccountData['totp'
         </div>
       ) : step.kind === 'setup' ? (
         <form className="stack" onSubmit={confirm}>
-          <ol className="account-steps">
-            <li>{ct('account.totp.scan')}</li>
-          </ol>
+          <p>{ct('account.totp.scan')}</p>
           <div className="account-totp-setup">
             <QrCode text={step.uri} label={ct('account.totp.qrLabel')} />
             <div className="stack-sm">
