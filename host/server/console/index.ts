@@ -8,9 +8,11 @@ import { Hono } from 'hono'
 import type { HostContext } from '../api/http.js'
 import { consoleGate, type ConsoleEnv } from './gate.js'
 import { sessionRoutes } from './session-routes.js'
+import { accountAuthRoutes } from './account-auth-routes.js'
+import { accountRoutes } from './account-routes.js'
 
 /** Paths that need no session (they start one, or act on an e-mailed link). */
-const OPEN = [/^\/me$/, /^\/auth\/(sign-in|sign-up|link|reset|verify)(\/|$)/, /^\/invitations\/peek$/]
+const OPEN = [/^\/me$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/peek$/]
 /** Paths a half-signed-in session (second factor owed) may call. */
 const HALF_OPEN = [/^\/auth\/second-factor(\/|$)/, /^\/auth\/sign-out$/]
 
@@ -18,5 +20,7 @@ export function consoleRoutes(ctx: HostContext) {
   const r = new Hono<ConsoleEnv>()
   r.use('*', consoleGate(ctx, (p) => OPEN.some((re) => re.test(p)), (p) => HALF_OPEN.some((re) => re.test(p))))
   r.route('/', sessionRoutes(ctx))
+  r.route('/', accountAuthRoutes(ctx))
+  r.route('/', accountRoutes(ctx))
   return r
 }

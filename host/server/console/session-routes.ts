@@ -10,6 +10,7 @@ import { ApiError } from '../errors.js'
 import { userByEmail } from '../people/users.js'
 import { verifyPassword, MAX_PASSWORD_LENGTH } from '../people/passwords.js'
 import { teamsOf } from '../people/members.js'
+import { throttled } from '../people/throttle.js'
 import { callerOf, clearSessionCookie, setSessionCookie, type ConsoleCaller, type ConsoleEnv } from './gate.js'
 
 export const consoleBody = <S extends z.ZodType>(c: Context, schema: S) => jsonBody(c as unknown as Ctx, schema)
@@ -55,15 +56,19 @@ export function sessionRoutes(ctx: HostContext) {
   r.get('/me', async (c) => {
     const caller = await callerOf(c, ctx, { secondFactorDue: true })
     if (!caller) throw new ApiError(401, 'SIGNED_OUT', 'not signed in')
-    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email } })
+    // Half signed in: the second-factor step sends its code with the anti-forgery token too.
+    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email }, csrfToken: csrfToken(caller.token) })
     return c.json(meAnswer(caller))
   })
 
   r.post('/auth/sign-in', async (c) => {
     const body = await consoleBody(c, SignInBody)
     const user = await userByEmail(ctx.db, body.email)
-    // The same work whether or not the account exists (verifyPassword hashes either way).
-    const ok = await verifyPassword(body.password, user?.passwordHash ?? null)
+    // The same work whether or not the account exists (verifyPassword hashes either way), and the
+    // same throttle: the address typed is counted, account or not.
+    const ok = await throttled(ctx.db, { email: body.email, ip: clientOf(c).ipAddress ?? '' }, ctx.clock.now(), async () =>
+      (await verifyPassword(body.password, user?.passwordHash ?? null)) && !!user,
+    )
     if (!user || !ok) throw badCredentials()
     if (!user.emailVerified) throw new ApiError(403, 'EMAIL_NOT_VERIFIED', 'confirm your e-mail address first: follow the link we sent you')
     await signIn(c, ctx, user.id, user.totpEnabled)

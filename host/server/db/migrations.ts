@@ -452,6 +452,15 @@ alter table api_tokens add column created_by text references users (id) on delet
 alter table api_tokens add column last_used_at timestamptz;
 `,
   },
+  {
+    version: 10,
+    sql: `
+-- The last TOTP time step a code was accepted for (people/totp.ts): a code works once, and no
+-- older one works after it.
+alter table users add column totp_last_step bigint;
+create index auth_challenges_expiry on auth_challenges (expires_at);
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {

@@ -1,6 +1,8 @@
 import { useState, type FormEvent } from 'react'
-import { ApiFailure, consoleApi } from './api.js'
+import { consoleApi } from './api.js'
 import { ct } from './i18n/index.js'
+import { passkeyAssertion, passkeysSupported } from './account/passkey.js'
+import { messageOf, OtherWaysIn } from './account/parts.js'
 
 /** E-mail and password; what follows (a second factor, the console) is the shell's to show. */
 export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
@@ -17,7 +19,21 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
       await consoleApi('/auth/sign-in', { body: { email, password } })
       onSignedIn()
     } catch (err) {
-      setError(err instanceof ApiFailure ? err.message : String(err))
+      setError(messageOf(err))
+    } finally {
+      setBusy(false)
+    }
+  }
+
+  // A passkey names its account: no address to type.
+  const withPasskey = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      await passkeyAssertion('sign-in')
+      onSignedIn()
+    } catch (err) {
+      setError(messageOf(err))
     } finally {
       setBusy(false)
     }
@@ -43,7 +59,16 @@ export function SignIn({ onSignedIn }: { onSignedIn: () => void }) {
         <button className="btn btn-primary" type="submit" disabled={busy}>
           {busy ? ct('signIn.working') : ct('signIn.submit')}
         </button>
+        {passkeysSupported() && (
+          <>
+            <p className="account-divider">{ct('account.or')}</p>
+            <button className="btn btn-secondary" type="button" disabled={busy} onClick={() => void withPasskey()}>
+              {ct('account.passkeySignIn')}
+            </button>
+          </>
+        )}
       </form>
+      <OtherWaysIn except="/console" />
     </main>
   )
 }

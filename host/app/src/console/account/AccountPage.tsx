@@ -1,0 +1,50 @@
+import { useCallback, useEffect, useState } from 'react'
+import { consoleApi } from '../api.js'
+import { ct } from '../i18n/index.js'
+import type { Me } from '../me.js'
+import { ErrorAlert, messageOf } from './parts.js'
+import { PasskeysSection } from './PasskeysSection.js'
+import { PasswordSection } from './PasswordSection.js'
+import { ProfileSection } from './ProfileSection.js'
+import { SessionsSection } from './SessionsSection.js'
+import { TwoFactorSection } from './TwoFactorSection.js'
+
+/** GET /api/console/account. */
+export interface AccountData {
+  user: Me['user']
+  sessions: { id: string; current: boolean; createdAt: string; lastSeenAt: string; ip: string; client: string | null }[]
+  totp: { enabled: boolean; recoveryCodesLeft: number }
+  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
+}
+
+/** `/console/account`: the signed-in person's name, password, sessions, two-factor and passkeys. */
+export function AccountPage() {
+  const [data, setData] = useState<AccountData | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  const load = useCallback(async () => {
+    try {
+      setData(await consoleApi<AccountData>('/account'))
+    } catch (err) {
+      setError(messageOf(err))
+    }
+  }, [])
+  useEffect(() => void load(), [load])
+
+  return (
+    <div className="account-page stack">
+      <h1>{ct('account.page.title')}</h1>
+      <ErrorAlert error={error} />
+      {!data ? (
+        <p role="status">{ct('account.loading')}</p>
+      ) : (
+        <>
+          <ProfileSection user={data.user} />
+          <PasswordSection hasPassword={data.user.hasPassword} onChanged={load} />
+          <TwoFactorSection totp={data.totp} onChanged={load} />
+          <PasskeysSection passkeys={data.passkeys} onChanged={load} />
+          <SessionsSection sessions={data.sessions} onChanged={load} />
+        </>
+      )}
+    </div>
+  )
+}

@@ -1,0 +1,169 @@
+/**
+ * Getting into an account without a session: sign up, confirm the address, reset the password,
+ * sign in with an e-mailed link or a passkey; and the second step of a sign-in when two-factor is
+ * on (a TOTP code, a recovery code or a passkey). Answers about an address never tell whether it
+ * has an account.
+ */
+import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import { clientOf, type HostContext } from '../api/http.js'
+import { completeSecondFactor, revokeOtherSessions } from '../auth/sessions.js'
+import { ApiError } from '../errors.js'
+import { consumeLink, createLink } from '../people/links.js'
+import { sendAccountMail } from '../people/mail.js'
+import { MAX_PASSWORD_LENGTH } from '../people/passwords.js'
+import { authenticationOptions, finishAuthentication } from '../people/passkeys.js'
+import { signUp } from '../people/sign-up.js'
+import { clearFailures, throttled } from '../people/throttle.js'
+import { totpState, useRecoveryCode, useTotpCode } from '../people/totp.js'
+import { markEmailVerified, setPassword, userByEmail, userById } from '../people/users.js'
+import type { ConsoleEnv } from './gate.js'
+import { consoleBody, signIn } from './session-routes.js'
+
+const Language = z.enum(['en', 'de', 'fr']).default('en')
+const Email = z.string().max(254)
+const LinkValue = z.string().min(1).max(200)
+const SignUpBody = z.object({ email: Email, name: z.string().max(255).default(''), password: z.string().max(MAX_PASSWORD_LENGTH), language: Language })
+const AddressBody = z.object({ email: Email, language: Language })
+const LinkBody = z.object({ link: LinkValue })
+const ResetBody = z.object({ link: LinkValue, password: z.string().max(MAX_PASSWORD_LENGTH) })
+const CodeBody = z.object({ code: z.string().max(64) })
+const PasskeyBody = z.object({ challengeId: z.string().max(100), response: z.record(z.string(), z.unknown()) })
+
+/** What every request about an address answers, whether or not it has an account. */
+const SENT = { sent: true }
+
+export const throttleKeys = (c: Context, email: string) => ({ email, ip: clientOf(c).ipAddress ?? '' })
+
+export function accountAuthRoutes(ctx: HostContext) {
+  const r = new Hono<ConsoleEnv>()
+  const now = () => ctx.clock.now()
+
+  r.post('/auth/sign-up', async (c) => {
+    const body = await consoleBody(c, SignUpBody)
+    await ctx.db.transaction((tx) => signUp(tx, ctx.config, { ...body, now: now() }))
+    return c.json(SENT)
+  })
+
+  r.post('/auth/verify', async (c) => {
+    const { link } = await consoleBody(c, LinkBody)
+    const userId = await ctx.db.transaction(async (tx) => {
+      const l = await consumeLink(tx, ctx.linkKey, link, 'verify', now())
+      if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
+      await markEmailVerified(tx, l.userId)
+      return l.userId
+    })
+    return c.json(await signInAfterLink(c, userId))
+  })
+
+  /** Mails a reset link when the address has an account; the same answer when it has none. */
+  r.post('/auth/reset', async (c) => {
+    const { email, language } = await consoleBody(c, AddressBody)
+    await mailLinkIfAccount(email, 'reset', language)
+    return c.json(SENT)
+  })
+
+  r.post('/auth/reset/complete', async (c) => {
+    const { link, password } = await consoleBody(c, ResetBody)
+    const userId = await ctx.db.transaction(async (tx) => {
+      const l = await consumeLink(tx, ctx.linkKey, link, 'reset', now())
+      if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
+      // A refused password throws before the transaction ends: the link stays good for another try.
+      await setPassword(tx, l.userId, password)
+      await markEmailVerified(tx, l.userId)
+      // Whoever knew the old password is signed out everywhere.
+      await revokeOtherSessions(tx, l.userId, null)
+      await clearFailures(tx, l.email)
+      return l.userId
+    })
+    return c.json(await signInAfterLink(c, userId))
+  })
+
+  r.post('/auth/link', async (c) => {
+    const { email, language } = await consoleBody(c, AddressBody)
+    await mailLinkIfAccount(email, 'signin', language)
+    return c.json(SENT)
+  })
+
+  r.post('/auth/link/complete', async (c) => {
+    const { link } = await consoleBody(c, LinkBody)
+    const userId = await ctx.db.transaction(async (tx) => {
+      const l = await consumeLink(tx, ctx.linkKey, link, 'signin', now())
+      if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
+      const user = await userById(tx, l.userId)
+      if (user && !user.emailVerified) {
+        // The address is proven only now: a password set before was set by someone who never
+        // proved it (perhaps to wait for its owner), so it goes.
+        await tx.query('update users set password_hash = null where id = $1', [user.id])
+        await markEmailVerified(tx, user.id)
+      }
+      return l.userId
+    })
+    return c.json(await signInAfterLink(c, userId))
+  })
+
+  // Passkey sign-in, without an address: any passkey of this site names its account.
+  r.post('/auth/passkey/options', async (c) => c.json(await authenticationOptions(ctx.db, ctx, c, null)))
+
+  r.post('/auth/passkey/verify', async (c) => {
+    const body = await consoleBody(c, PasskeyBody)
+    const userId = await finishAuthentication(ctx.db, ctx, c, { challengeId: body.challengeId, response: body.response as unknown as AuthenticationResponseJSON }, null)
+    // A passkey with user verification is two factors in itself.
+    await signIn(c, ctx, userId, false)
+    return c.json({ secondFactorDue: false })
+  })
+
+  // The second step (half-open: the session from the password is there, the console is not yet).
+  r.post('/auth/second-factor/totp', async (c) => {
+    const caller = c.get('caller')
+    const { code } = await consoleBody(c, CodeBody)
+    const ok = await throttled(ctx.db, throttleKeys(c, caller.user.email), now(), async () => {
+      const { secret, enabled } = await totpState(ctx.db, caller.user.id)
+      return enabled && secret !== null && (await useTotpCode(ctx.db, caller.user.id, secret, code, now()))
+    })
+    if (!ok) throw wrongCode()
+    await ctx.db.transaction((tx) => completeSecondFactor(tx, caller.session.id))
+    return c.json({ secondFactorDue: false })
+  })
+
+  r.post('/auth/second-factor/recovery', async (c) => {
+    const caller = c.get('caller')
+    const { code } = await consoleBody(c, CodeBody)
+    const ok = await throttled(ctx.db, throttleKeys(c, caller.user.email), now(), () => useRecoveryCode(ctx.db, caller.user.id, code))
+    if (!ok) throw wrongCode()
+    await ctx.db.transaction((tx) => completeSecondFactor(tx, caller.session.id))
+    return c.json({ secondFactorDue: false })
+  })
+
+  r.post('/auth/second-factor/passkey/options', async (c) => c.json(await authenticationOptions(ctx.db, ctx, c, c.get('caller').user.id)))
+
+  r.post('/auth/second-factor/passkey/verify', async (c) => {
+    const caller = c.get('caller')
+    const body = await consoleBody(c, PasskeyBody)
+    await finishAuthentication(ctx.db, ctx, c, { challengeId: body.challengeId, response: body.response as unknown as AuthenticationResponseJSON }, caller.user.id)
+    await ctx.db.transaction((tx) => completeSecondFactor(tx, caller.session.id))
+    return c.json({ secondFactorDue: false })
+  })
+
+  async function mailLinkIfAccount(email: string, purpose: 'reset' | 'signin', language: 'en' | 'de' | 'fr') {
+    const user = await userByEmail(ctx.db, email)
+    if (!user) return
+    await ctx.db.transaction(async (tx) => {
+      const linkId = await createLink(tx, { purpose, email: user.email, userId: user.id, now: now() })
+      await sendAccountMail(tx, { linkId, purpose, to: user.email, language })
+    })
+  }
+
+  /** A link proves the address, not the second factor: with two-factor on, the session is half open. */
+  async function signInAfterLink(c: Context, userId: string) {
+    const user = await userById(ctx.db, userId)
+    if (!user) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
+    await signIn(c, ctx, user.id, user.totpEnabled)
+    return { secondFactorDue: user.totpEnabled }
+  }
+
+  return r
+}
+
+const wrongCode = () => new ApiError(401, 'INVALID_CODE', 'the code is wrong or was used already')

@@ -1,0 +1,153 @@
+/**
+ * The account page's API: name, password, sessions, two-factor (TOTP and recovery codes) and
+ * passkeys of the signed-in user. Changing the password or turning two-factor off needs proof
+ * (the current password, or a code), under the same throttle as signing in.
+ */
+import type { RegistrationResponseJSON } from '@simplewebauthn/server'
+import { Hono } from 'hono'
+import { z } from 'zod'
+import type { HostContext } from '../api/http.js'
+import { listSessions, revokeOtherSessions, revokeSession } from '../auth/sessions.js'
+import { ApiError } from '../errors.js'
+import { deletePasskey, finishRegistration, listPasskeys, registrationOptions, renamePasskey } from '../people/passkeys.js'
+import { MAX_PASSWORD_LENGTH, verifyPassword } from '../people/passwords.js'
+import { throttled } from '../people/throttle.js'
+import { disableTotp, newTotpSecret, recoveryCodesLeft, replaceRecoveryCodes, totpState, totpUri, useTotpCode } from '../people/totp.js'
+import { setPassword, userByEmail } from '../people/users.js'
+import { describeClient } from '../pdf/user-agent.js'
+import { throttleKeys } from './account-auth-routes.js'
+import type { ConsoleEnv } from './gate.js'
+import { consoleBody } from './session-routes.js'
+
+const NameBody = z.object({ name: z.string().max(255) })
+const PasswordBody = z.object({ current: z.string().max(MAX_PASSWORD_LENGTH), password: z.string().max(MAX_PASSWORD_LENGTH) })
+const CodeBody = z.object({ code: z.string().max(64) })
+const DisableBody = z.object({ code: z.string().max(64).optional(), password: z.string().max(MAX_PASSWORD_LENGTH).optional() })
+const PasskeyName = z.string().max(100)
+const RegisterBody = z.object({ challengeId: z.string().max(100), response: z.record(z.string(), z.unknown()), name: PasskeyName.default('') })
+
+export function accountRoutes(ctx: HostContext) {
+  const r = new Hono<ConsoleEnv>()
+  const now = () => ctx.clock.now()
+
+  r.get('/account', async (c) => {
+    const { user, session } = c.get('caller')
+    const sessions = await listSessions(ctx.db, user.id, now())
+    return c.json({
+      user,
+      sessions: sessions.map((s) => ({
+        id: s.id,
+        current: s.id === session.id,
+        createdAt: s.createdAt,
+        lastSeenAt: s.lastSeenAt,
+        ip: s.ip,
+        client: describeClient(s.userAgent),
+      })),
+      totp: { enabled: user.totpEnabled, recoveryCodesLeft: user.totpEnabled ? await recoveryCodesLeft(ctx.db, user.id) : 0 },
+      passkeys: await listPasskeys(ctx.db, user.id),
+    })
+  })
+
+  r.post('/account/name', async (c) => {
+    const { name } = await consoleBody(c, NameBody)
+    await ctx.db.query('update users set name = $2 where id = $1', [c.get('caller').user.id, name.trim()])
+    return c.json({ name: name.trim() })
+  })
+
+  r.post('/account/password', async (c) => {
+    const { user, session } = c.get('caller')
+    const body = await consoleBody(c, PasswordBody)
+    const stored = await userByEmail(ctx.db, user.email)
+    // Accounts made by link or passkey may have no password yet: they set one without a current one.
+    if (stored?.passwordHash) {
+      const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), () => verifyPassword(body.current, stored.passwordHash))
+      if (!ok) throw new ApiError(401, 'INVALID_CREDENTIALS', 'the current password is wrong')
+    }
+    await ctx.db.transaction(async (tx) => {
+      await setPassword(tx, user.id, body.password)
+      await revokeOtherSessions(tx, user.id, session.id)
+    })
+    return c.json({ changed: true })
+  })
+
+  r.post('/account/sessions/:id/revoke', async (c) => {
+    const { user } = c.get('caller')
+    const done = await ctx.db.transaction((tx) => revokeSession(tx, user.id, c.req.param('id')))
+    if (!done) throw new ApiError(404, 'NOT_FOUND', 'session not found')
+    return c.json({ revoked: true })
+  })
+
+  r.post('/account/sessions/revoke-others', async (c) => {
+    const { user, session } = c.get('caller')
+    await ctx.db.transaction((tx) => revokeOtherSessions(tx, user.id, session.id))
+    return c.json({ revoked: true })
+  })
+
+  /** A new secret, not yet on: the account keeps signing in as before until a code confirms it. */
+  r.post('/account/totp/setup', async (c) => {
+    const { user } = c.get('caller')
+    if (user.totpEnabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
+    const secret = newTotpSecret()
+    await ctx.db.query('update users set totp_secret = $2, totp_last_step = null where id = $1', [user.id, secret])
+    return c.json({ secret, uri: totpUri(secret, user.email, 'Envelope') })
+  })
+
+  r.post('/account/totp/confirm', async (c) => {
+    const { user } = c.get('caller')
+    const { code } = await consoleBody(c, CodeBody)
+    const { secret, enabled } = await totpState(ctx.db, user.id)
+    if (enabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
+    if (!secret) throw new ApiError(409, 'TOTP_NOT_SET_UP', 'start setting up two-factor authentication first')
+    const recoveryCodes = await ctx.db.transaction(async (tx) => {
+      if (!(await useTotpCode(tx, user.id, secret, code, now()))) throw new ApiError(400, 'INVALID_CODE', 'the code is wrong: check the time on your phone and try the next code')
+      await tx.query('update users set totp_enabled_at = $2 where id = $1', [user.id, now()])
+      return replaceRecoveryCodes(tx, user.id)
+    })
+    return c.json({ recoveryCodes })
+  })
+
+  r.post('/account/totp/disable', async (c) => {
+    const { user } = c.get('caller')
+    const body = await consoleBody(c, DisableBody)
+    const { secret, enabled } = await totpState(ctx.db, user.id)
+    if (!enabled || !secret) throw new ApiError(409, 'TOTP_NOT_ENABLED', 'two-factor authentication is off')
+    const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), async () => {
+      if (body.code) return useTotpCode(ctx.db, user.id, secret, body.code, now())
+      if (body.password) return verifyPassword(body.password, (await userByEmail(ctx.db, user.email))?.passwordHash ?? null)
+      return false
+    })
+    if (!ok) throw new ApiError(401, 'INVALID_CODE', 'give a current code from your app, or your password')
+    await ctx.db.transaction((tx) => disableTotp(tx, user.id))
+    return c.json({ enabled: false })
+  })
+
+  r.post('/account/recovery-codes', async (c) => {
+    const { user } = c.get('caller')
+    if (!user.totpEnabled) throw new ApiError(409, 'TOTP_NOT_ENABLED', 'two-factor authentication is off')
+    return c.json({ recoveryCodes: await ctx.db.transaction((tx) => replaceRecoveryCodes(tx, user.id)) })
+  })
+
+  r.post('/account/passkeys/options', async (c) => c.json(await registrationOptions(ctx.db, ctx, c, c.get('caller').user)))
+
+  r.post('/account/passkeys', async (c) => {
+    const body = await consoleBody(c, RegisterBody)
+    const passkey = await finishRegistration(ctx.db, ctx, c, c.get('caller').user, {
+      challengeId: body.challengeId,
+      response: body.response as unknown as RegistrationResponseJSON,
+      name: body.name,
+    })
+    return c.json(passkey)
+  })
+
+  r.patch('/account/passkeys/:id', async (c) => {
+    const { name } = await consoleBody(c, z.object({ name: PasskeyName }))
+    return c.json(await ctx.db.transaction((tx) => renamePasskey(tx, c.get('caller').user.id, c.req.param('id'), name)))
+  })
+
+  r.delete('/account/passkeys/:id', async (c) => {
+    await ctx.db.transaction((tx) => deletePasskey(tx, c.get('caller').user.id, c.req.param('id')))
+    return c.json({ deleted: true })
+  })
+
+  return r
+}
