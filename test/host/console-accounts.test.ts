@@ -240,6 +240,22 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await other.console('/me')).status).toBe(200)
     })
 
+    it('e-mails are budgeted per address: the sixth request in a window is 429 for an account and for an unknown address alike', async () => {
+      await makeUser(host.db, 'flooded@example.com')
+      const before = await mailCount(host, 'flooded@example.com')
+      for (const email of ['flooded@example.com', 'ghost-flood@example.com']) {
+        for (let i = 0; i < 5; i++) expect((await post(host, i % 2 ? '/auth/reset' : '/auth/link', { email })).status).toBe(200)
+      }
+      const known = await post(host, '/auth/reset', { email: 'FLOODED@example.com' })
+      const ghost = await post(host, '/auth/link', { email: 'ghost-flood@example.com' })
+      expect(known.status).toBe(429)
+      expect(known.body.code).toBe('TOO_MANY_REQUESTS')
+      expect(Number(known.headers.get('retry-after'))).toBeGreaterThan(0)
+      expect(ghost.body).toEqual(known.body)
+      // Five links were asked for; only the newest of each kind is live, and no sixth was sent.
+      expect((await mailCount(host, 'flooded@example.com')) - before).toBeLessThanOrEqual(5)
+    })
+
     it('bad input on every account route is a 4xx with {message, code}, and changes nothing', async () => {
       await makeUser(host.db, 'hostile@example.com')
       const me = await signInAs(host.url, 'hostile@example.com')

@@ -15,7 +15,7 @@ import { sendAccountMail } from '../people/mail.js'
 import { MAX_PASSWORD_LENGTH } from '../people/passwords.js'
 import { authenticationOptions, finishAuthentication } from '../people/passkeys.js'
 import { signUp } from '../people/sign-up.js'
-import { clearFailures, throttled } from '../people/throttle.js'
+import { clearFailures, throttled, spend, mailBudgets, CHALLENGES_PER_IP } from '../people/throttle.js'
 import { totpState, useRecoveryCode, useTotpCode } from '../people/totp.js'
 import { markEmailVerified, setPassword, userByEmail, userById } from '../people/users.js'
 import type { ConsoleEnv } from './gate.js'
@@ -42,6 +42,7 @@ export function accountAuthRoutes(ctx: HostContext) {
 
   r.post('/auth/sign-up', async (c) => {
     const body = await consoleBody(c, SignUpBody)
+    await spend(ctx.db, mailBudgets(body.email, clientOf(c).ipAddress ?? ''), now())
     await ctx.db.transaction((tx) => signUp(tx, ctx.config, { ...body, now: now() }))
     return c.json(SENT)
   })
@@ -60,6 +61,7 @@ export function accountAuthRoutes(ctx: HostContext) {
   /** Mails a reset link when the address has an account; the same answer when it has none. */
   r.post('/auth/reset', async (c) => {
     const { email, language } = await consoleBody(c, AddressBody)
+    await spend(ctx.db, mailBudgets(email, clientOf(c).ipAddress ?? ''), now())
     await mailLinkIfAccount(email, 'reset', language)
     return c.json(SENT)
   })
@@ -82,6 +84,7 @@ export function accountAuthRoutes(ctx: HostContext) {
 
   r.post('/auth/link', async (c) => {
     const { email, language } = await consoleBody(c, AddressBody)
+    await spend(ctx.db, mailBudgets(email, clientOf(c).ipAddress ?? ''), now())
     await mailLinkIfAccount(email, 'signin', language)
     return c.json(SENT)
   })
@@ -104,7 +107,11 @@ export function accountAuthRoutes(ctx: HostContext) {
   })
 
   // Passkey sign-in, without an address: any passkey of this site names its account.
-  r.post('/auth/passkey/options', async (c) => c.json(await authenticationOptions(ctx.db, ctx, c, null)))
+  r.post('/auth/passkey/options', async (c) => {
+    const ip = clientOf(c).ipAddress
+    if (ip) await spend(ctx.db, [{ key: `challenge-ip:${ip}`, limit: CHALLENGES_PER_IP }], now())
+    return c.json(await authenticationOptions(ctx.db, ctx, c, null))
+  })
 
   r.post('/auth/passkey/verify', async (c) => {
     const body = await consoleBody(c, PasskeyBody)

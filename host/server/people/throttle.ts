@@ -76,3 +76,37 @@ export async function throttled(db: Queryable, k: ThrottleKeys, now: Date, attem
   else await recordFailure(db, k, now)
   return ok
 }
+
+/** E-mails one address may be sent (sign-up, reset, sign-in links) in one window, and requests for them from one network address. */
+export const MAILS_PER_ADDRESS = 5
+export const MAIL_REQUESTS_PER_IP = 30
+/** Passkey sign-in challenges one network address may ask for in one window. */
+export const CHALLENGES_PER_IP = 100
+
+/**
+ * Spends one unit of `key`'s budget (every request counts, not only failures): for requests that
+ * cost us something whatever their outcome (an e-mail sent, a challenge stored). 429
+ * TOO_MANY_REQUESTS over the budget; the keys are what was typed, so the answer hints at nothing.
+ */
+export async function spend(db: Queryable, budgets: { key: string; limit: number }[], now: Date): Promise<void> {
+  for (const { key, limit } of budgets) {
+    const [row] = await db.query<{ window_start: Date; failures: number }>(
+      `insert into auth_throttle (key, window_start, failures) values ($1, $2, 1)
+       on conflict (key) do update set
+         failures = case when auth_throttle.window_start <= $3 then 1 else auth_throttle.failures + 1 end,
+         window_start = case when auth_throttle.window_start <= $3 then excluded.window_start else auth_throttle.window_start end
+       returning window_start, failures`,
+      [key, now, new Date(now.getTime() - THROTTLE_WINDOW_MS)],
+    )
+    if (row!.failures > limit) {
+      const retry = Math.max(1, Math.ceil((new Date(row!.window_start).getTime() + THROTTLE_WINDOW_MS - now.getTime()) / 1000))
+      throw new ApiError(429, 'TOO_MANY_REQUESTS', `too many requests: try again in ${Math.ceil(retry / 60)} minutes`, undefined, { 'Retry-After': String(retry) })
+    }
+  }
+}
+
+/** The budgets of a request that e-mails `email`. */
+export const mailBudgets = (email: string, ip: string) => [
+  { key: `mail:${normaliseEmail(email)}`, limit: MAILS_PER_ADDRESS },
+  ...(ip ? [{ key: `mail-ip:${ip}`, limit: MAIL_REQUESTS_PER_IP }] : []),
+]
