@@ -3,6 +3,7 @@ import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate, tokenFromHeader, type Principal } from './auth/principal.js'
+import { noteTokenUse } from './auth/api-tokens.js'
 import { addressKey } from './api/rate-limit.js'
 import { verifyRoutes } from './api/verify.js'
 import { ApiError, UnknownLinkError } from './errors.js'
@@ -66,6 +67,7 @@ function apiGate(ctx: HostContext, preflight: Record<string, string>): Middlewar
     }
     // A presign token counts with the API token that minted it.
     ctx.rateLimit.hit(c, p.tokenId)
+    if (p.kind !== 'user') noteTokenUse(ctx.db, p.tokenId)
     c.set('principal', p)
     await next()
   }

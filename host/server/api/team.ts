@@ -4,7 +4,8 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { assertApiToken } from '../auth/principal.js'
+import { actingUser, assertTeamRole } from '../auth/principal.js'
+import { recordActivity } from '../people/activity.js'
 import { setEmbedOrigins, teamEmbedding } from '../domain/teams.js'
 import { ApiError } from '../errors.js'
 import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
@@ -50,15 +51,18 @@ export function teamRoutes(ctx: HostContext) {
 
   r.get('/team', async (c) => {
     const p = principal(c)
-    assertApiToken(p, 'reading team settings')
+    assertTeamRole(p, 'reading team settings', 'MEMBER')
     return c.json(await team(p.teamId))
   })
 
   r.post('/team/update', async (c) => {
     const p = principal(c)
-    assertApiToken(p, 'changing team settings')
+    assertTeamRole(p, 'changing team settings', 'ADMIN')
     const body = await jsonBody(c, TeamUpdateBody)
-    await ctx.db.transaction((tx) => setEmbedOrigins(tx, p.teamId, body.embedOrigins))
+    await ctx.db.transaction(async (tx) => {
+      await setEmbedOrigins(tx, p.teamId, body.embedOrigins)
+      await recordActivity(tx, { teamId: p.teamId, userId: actingUser(p), action: 'team.updated', details: { embedOrigins: body.embedOrigins } })
+    })
     return c.json(await team(p.teamId))
   })
 

@@ -1,8 +1,10 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { assertApiToken } from '../auth/principal.js'
+import { actingUser, assertTeamRole } from '../auth/principal.js'
+import type { Queryable } from '../db/index.js'
+import { recordActivity, type TeamAction } from '../people/activity.js'
 import { EVENT_NAMES } from '../events/index.js'
-import { createWebhook, deleteWebhook, getWebhook, listWebhooks, resendCall, updateWebhook, webhookCalls } from '../webhooks/store.js'
+import { sendTestEvent, createWebhook, deleteWebhook, getWebhook, listWebhooks, resendCall, updateWebhook, webhookCalls } from '../webhooks/store.js'
 import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
 import { stringParam } from './schemas.js'
 
@@ -26,31 +28,55 @@ export function webhookRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   const team = (c: Ctx) => {
     const p = principal(c)
-    assertApiToken(p, 'managing webhooks')
+    assertTeamRole(p, 'managing webhooks', 'MANAGER')
     return p.teamId
   }
+  const log = (c: Ctx, tx: Queryable, action: TeamAction, target: string, details: object = {}) =>
+    recordActivity(tx, { teamId: principal(c).teamId, userId: actingUser(principal(c)), action, target, details })
   const allowPrivate = ctx.config.webhookAllowPrivateUrls
 
   r.post('/webhook/create', async (c) => {
     const teamId = team(c)
     const body = await jsonBody(c, CreateBody)
-    return c.json(await ctx.db.transaction((tx) => createWebhook(tx, teamId, body, allowPrivate)))
+    return c.json(
+      await ctx.db.transaction(async (tx) => {
+        const hook = await createWebhook(tx, teamId, body, allowPrivate)
+        await log(c, tx, 'webhook.created', hook.id, { url: hook.url, events: hook.events })
+        return hook
+      }),
+    )
   })
   r.get('/webhook', async (c) => c.json({ data: await listWebhooks(ctx.db, team(c)) }))
   r.post('/webhook/update', async (c) => {
     const teamId = team(c)
     const { id, ...patch } = await jsonBody(c, UpdateBody)
-    return c.json(await ctx.db.transaction((tx) => updateWebhook(tx, teamId, id, patch, allowPrivate)))
+    return c.json(
+      await ctx.db.transaction(async (tx) => {
+        const hook = await updateWebhook(tx, teamId, id, patch, allowPrivate)
+        // What changed, without the secret's value.
+        await log(c, tx, 'webhook.updated', id, { ...patch, ...(patch.secret !== undefined && { secret: 'changed' }) })
+        return hook
+      }),
+    )
   })
   r.post('/webhook/delete', async (c) => {
     const teamId = team(c)
     const { id } = await jsonBody(c, DeleteBody)
-    await ctx.db.transaction((tx) => deleteWebhook(tx, teamId, id))
+    await ctx.db.transaction(async (tx) => {
+      await deleteWebhook(tx, teamId, id)
+      await log(c, tx, 'webhook.deleted', id)
+    })
     return c.json({ success: true })
   })
   r.post('/webhook/call/:callId/resend', async (c) => {
     const teamId = team(c)
     await ctx.db.transaction((tx) => resendCall(tx, teamId, stringParam(c.req.param('callId'), 'webhook call')))
+    return c.json({ success: true })
+  })
+  r.post('/webhook/:id/test', async (c) => {
+    const teamId = team(c)
+    const id = parse(WebhookId, c.req.param('id'))
+    await ctx.db.transaction((tx) => sendTestEvent(tx, teamId, id))
     return c.json({ success: true })
   })
   r.get('/webhook/:id/calls', async (c) => {

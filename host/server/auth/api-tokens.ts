@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js'
 import type { Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
 import { defaultTeamId, teamExists } from '../domain/teams.js'
+import { recordActivity } from '../people/activity.js'
 
 /** The spec's expiry choices: 7 days, 1/3/6/12 months, never. */
 export const TOKEN_EXPIRIES = ['7d', '1m', '3m', '6m', '12m', 'never'] as const
@@ -31,7 +32,7 @@ export interface ApiTokenInfo {
 
 export async function createApiToken(
   db: Queryable,
-  o: { name: string; teamId?: string | undefined; expires?: TokenExpiry | undefined },
+  o: { name: string; teamId?: string | undefined; expires?: TokenExpiry | undefined; createdBy?: string | null },
 ): Promise<{ id: string; token: string; teamId: string; expiresAt: string | null }> {
   if (!o.name.trim() || o.name.length > 255) throw new ApiError(400, 'INVALID_REQUEST', 'token name must be 1 to 255 characters')
   const expires = o.expires ?? 'never'
@@ -41,13 +42,15 @@ export async function createApiToken(
   const id = newId.apiToken()
   const token = `api_${randomBytes(24).toString('base64url')}`
   const expiresAt = expiryDate(expires)
-  await db.query('insert into api_tokens (id, team_id, name, token_hash, expires_at) values ($1, $2, $3, $4, $5)', [
+  await db.query('insert into api_tokens (id, team_id, name, token_hash, expires_at, created_by) values ($1, $2, $3, $4, $5, $6)', [
     id,
     teamId,
     o.name,
     hashToken(token),
     expiresAt,
+    o.createdBy ?? null,
   ])
+  await recordActivity(db, { teamId, userId: o.createdBy ?? null, action: 'token.created', target: id, details: { name: o.name, expires } })
   return { id, token, teamId, expiresAt: expiresAt?.toISOString() ?? null }
 }
 
@@ -67,10 +70,41 @@ export async function listApiTokens(db: Queryable): Promise<ApiTokenInfo[]> {
 }
 
 /** Revoking deletes the token: its next request, and those of presign tokens it minted, get 401. */
-export async function revokeApiToken(db: Queryable, id: string): Promise<void> {
-  const rows = await db.query('delete from api_tokens where id = $1 returning id', [id])
-  if (!rows.length) throw new ApiError(404, 'NOT_FOUND', `API token ${id} not found`)
+export async function revokeApiToken(db: Queryable, id: string, o: { teamId?: string; by?: string | null } = {}): Promise<void> {
+  const rows = await db.query<{ team_id: string; name: string }>(
+    'delete from api_tokens where id = $1 and ($2::text is null or team_id = $2) returning team_id, name',
+    [id, o.teamId ?? null],
+  )
+  if (!rows[0]) throw new ApiError(404, 'NOT_FOUND', `API token ${id} not found`)
   await db.notify(CHANNELS.apiTokens, id)
+  await recordActivity(db, { teamId: rows[0].team_id, userId: o.by ?? null, action: 'token.revoked', target: id, details: { name: rows[0].name } })
+}
+
+/** A team's tokens as its settings page lists them: never their values. */
+export async function listTeamTokens(db: Queryable, teamId: string, now = Date.now()) {
+  const rows = await db.query<{ id: string; name: string; created_at: Date; expires_at: Date | null; last_used_at: Date | null; email: string | null }>(
+    `select a.id, a.name, a.created_at, a.expires_at, a.last_used_at, u.email from api_tokens a left join users u on u.id = a.created_by
+     where a.team_id = $1 order by a.created_at desc, a.id`,
+    [teamId],
+  )
+  return rows.map((r) => ({
+    id: r.id,
+    name: r.name,
+    createdAt: new Date(r.created_at).toISOString(),
+    createdBy: r.email,
+    expiresAt: r.expires_at ? new Date(r.expires_at).toISOString() : null,
+    expired: r.expires_at !== null && new Date(r.expires_at).getTime() <= now,
+    lastUsedAt: r.last_used_at ? new Date(r.last_used_at).toISOString() : null,
+  }))
+}
+
+/** When each token was last used: written at most once a minute per token and process, not per request. */
+const lastWritten = new Map<string, number>()
+export function noteTokenUse(db: Queryable, tokenId: string, now = Date.now()): void {
+  if (now - (lastWritten.get(tokenId) ?? 0) < 60_000) return
+  if (lastWritten.size > 10_000) lastWritten.clear()
+  lastWritten.set(tokenId, now)
+  db.query('update api_tokens set last_used_at = $2 where id = $1', [tokenId, new Date(now)]).catch(() => lastWritten.delete(tokenId))
 }
 
 export interface TokenOwner {

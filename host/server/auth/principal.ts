@@ -4,7 +4,7 @@ import type { HostContext } from '../api/http.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
 import { findToken, isLive } from './api-tokens.js'
 import { verifyPresignToken } from './presign.js'
-import type { Role } from '../people/roles.js'
+import { atLeast, type Role } from '../people/roles.js'
 
 /**
  * Who is calling: a team's API token, a presign token acting for that team (maybe scoped), or a
@@ -74,3 +74,15 @@ export function assertMayPublish(p: Principal): void {
 export function assertApiToken(p: Principal, what: string): void {
   if (p.kind === 'presign') throw new ApiError(403, 'FORBIDDEN', `${what} requires an API token, not a presign token`)
 }
+
+/**
+ * A team setting (webhooks, framing origins): API tokens may, presign tokens may not, and a console
+ * member needs `role` or above.
+ */
+export function assertTeamRole(p: Principal, what: string, role: Role): void {
+  assertApiToken(p, what)
+  if (p.kind === 'user' && !atLeast(p.role, role)) throw new ApiError(403, 'FORBIDDEN', `${what} needs the ${role} role or above`)
+}
+
+/** Who acts, for a team's activity log: the console member, or null for a token. */
+export const actingUser = (p: Principal): string | null => (p.kind === 'user' ? p.userId : null)

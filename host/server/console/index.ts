@@ -10,9 +10,10 @@ import { consoleGate, type ConsoleEnv } from './gate.js'
 import { sessionRoutes } from './session-routes.js'
 import { accountAuthRoutes } from './account-auth-routes.js'
 import { accountRoutes } from './account-routes.js'
+import { teamRoutes } from './team-routes.js'
 
 /** Paths that need no session (they start one, or act on an e-mailed link). */
-const OPEN = [/^\/me$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/peek$/]
+const OPEN = [/^\/me$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/(peek|accept)$/]
 /** Paths a half-signed-in session (second factor owed) may call. */
 const HALF_OPEN = [/^\/auth\/second-factor(\/|$)/, /^\/auth\/sign-out$/]
 
@@ -22,5 +23,6 @@ export function consoleRoutes(ctx: HostContext) {
   r.route('/', sessionRoutes(ctx))
   r.route('/', accountAuthRoutes(ctx))
   r.route('/', accountRoutes(ctx))
+  r.route('/', teamRoutes(ctx))
   return r
 }

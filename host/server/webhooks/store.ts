@@ -93,6 +93,19 @@ export async function recordEvent(tx: Queryable, teamId: string, event: EventNam
   if (row!.jobs) await tx.notify(JOBS_CHANNEL, 'webhook')
 }
 
+/**
+ * A test delivery to one webhook (from the console's "send test event"): its first event, with a
+ * payload that says it is a test, through the same queue, signing and call log as real events.
+ */
+export async function sendTestEvent(tx: Queryable, teamId: string, id: string): Promise<void> {
+  const hook = await findRow(tx, teamId, id)
+  const [ev] = await tx.query<{ id: number }>(
+    `insert into events (team_id, event, envelope_id, payload) values ($1, $2, '', $3) returning id`,
+    [teamId, hook.events[0], JSON.stringify({ test: true, message: 'A test event sent from the team console' })],
+  )
+  await enqueue(tx, { kind: 'webhook', payload: { webhookId: id, eventId: ev!.id, resent: true } })
+}
+
 interface CallRow {
   id: string
   webhook_id: string
