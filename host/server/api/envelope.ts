@@ -5,6 +5,7 @@ import { assertMayCreate } from '../auth/principal.js'
 import { notFound } from '../errors.js'
 import { createEnvelope, deleteEnvelope, updateEnvelope } from '../domain/envelopes.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
+import { ENVELOPE_STATUSES } from '../domain/status.js'
 import { canSee, getManyEnvelopes, listEnvelopes, loadForCache } from '../domain/resources.js'
 import { clientOf, jsonBody, multipartBody, parse, principal, type AppEnv, type HostContext } from './http.js'
 import { teamActor } from '../domain/audit.js'
@@ -39,6 +40,9 @@ export const UpdateBody = z.object({
 
 export const ListQuery = z.object({
   type: z.enum(['DOCUMENT', 'TEMPLATE']).optional(),
+  /** Words of the title, or of a recipient's name or e-mail address (case-insensitive). */
+  query: z.string().trim().max(200).optional(),
+  status: z.enum(ENVELOPE_STATUSES).optional(),
   page: z.coerce.number().int().min(1).default(1),
   perPage: z.coerce.number().int().min(1).max(100).default(20),
 })

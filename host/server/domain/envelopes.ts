@@ -1,3 +1,4 @@
+import { ApiError } from '../errors.js'
 import type { Principal } from '../auth/principal.js'
 import type { UploadedPdf } from '../api/http.js'
 import type { RecipientInput } from '../api/schemas.js'
@@ -13,6 +14,7 @@ import { insertFields, placementIssues, throwIfIssues, type FieldPlacement } fro
 import { newId } from './ids.js'
 import { insertItems } from './items.js'
 import { assertWithinPlan, usageMonth } from './plans.js'
+import { visibilitiesFor, type Visibility } from '../people/roles.js'
 import { insertRecipients } from './recipients.js'
 import { findEnvelope, loadEnvelope, toEnvelope, type Envelope, type EnvelopeRow, type TeamInfo } from './resources.js'
 import { assertEditable, deletionKind, type EnvelopeType } from './status.js'
@@ -43,6 +45,7 @@ export type InsertedEnvelope = EnvelopeRow & { team: TeamInfo | null }
  * template number, so the caller can build the resource without reading it back.
  */
 export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope): Promise<InsertedEnvelope> {
+  assertMayGrant(p, e.visibility)
   const month = usageMonth()
   const [row] = await tx.query<InsertedEnvelope & { documents: number | null }>(
     `with usage as (
@@ -76,6 +79,18 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
   const { documents, ...inserted } = row!
   if (e.type === 'DOCUMENT') assertWithinPlan(p.plan, documents!, month)
   return inserted
+}
+
+/**
+ * A console member may not hide an envelope above their own role (a MEMBER setting ADMIN would make
+ * a document only admins and they themselves see, which is not the member's to decide). Tokens act
+ * for the whole team and may set any visibility.
+ */
+function assertMayGrant(p: Principal, visibility: string | undefined): void {
+  if (p.kind !== 'user' || !visibility) return
+  if (!visibilitiesFor(p.role).includes(visibility as Visibility)) {
+    throw new ApiError(403, 'VISIBILITY_NOT_ALLOWED', `a ${p.role} may not set visibility ${visibility}: it is above their own role`)
+  }
 }
 
 // ---- operations on whole envelopes (every door: API v2, the deprecated route maps) ----------
@@ -164,6 +179,7 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
   const e = await findEnvelope(tx, p, input.envelopeId, true)
   assertEditable(e)
   const d = input.data ?? {}
+  assertMayGrant(p, d.visibility)
   await tx.query(
     `update envelopes set title = coalesce($2, title), visibility = coalesce($3, visibility),
        external_id = case when $4 then $5 else external_id end, document_meta = $6

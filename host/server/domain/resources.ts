@@ -310,11 +310,27 @@ export async function findParent(
 export async function listEnvelopes(
   db: Queryable,
   p: Principal,
-  q: { type?: EnvelopeType | undefined; page: number; perPage: number; internalVersion?: number | undefined; withFields?: boolean },
+  q: {
+    type?: EnvelopeType | undefined
+    query?: string | undefined
+    status?: EnvelopeStatus | undefined
+    page: number
+    perPage: number
+    internalVersion?: number | undefined
+    withFields?: boolean
+  },
 ): Promise<{ data: Envelope[]; count: number }> {
   const params: unknown[] = []
+  // LIKE's own characters in what was typed match themselves.
+  const pattern = q.query ? `%${q.query.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%` : null
   const conditions = [
     ...(q.type ? [`e.type = $${params.push(q.type)}`] : []),
+    ...(q.status ? [`e.status = $${params.push(q.status)}`] : []),
+    ...(pattern
+      ? [
+          `(e.title ilike $${params.push(pattern)} or exists (select 1 from recipients r where r.envelope_id = e.id and (r.email ilike $${params.length} or r.name ilike $${params.length})))`,
+        ]
+      : []),
     ...(q.internalVersion ? [`e.internal_version = $${params.push(q.internalVersion)}`] : []),
   ]
   const where = conditions.join(' and ')

@@ -1,0 +1,102 @@
+/**
+ * Visibility walked: each role (ADMIN, MANAGER, MEMBER) against envelopes of each visibility made
+ * by someone else, for every kind of action, through API v2 with the console session: seen and
+ * acted on exactly when the role reaches the visibility (404 otherwise, as another team's); the
+ * creator always; API tokens always. A member cannot set a visibility above their role.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
+import { makePdf, postgresUnavailable, startTestHost, type TestHost, type Variant } from './support.js'
+
+const pgSkip = await postgresUnavailable()
+if (pgSkip) console.warn(`visibility: PostgreSQL variant skipped: ${pgSkip}`)
+
+const ROLES = ['ADMIN', 'MANAGER', 'MEMBER'] as const
+const VISIBILITIES = ['EVERYONE', 'MANAGER_AND_ABOVE', 'ADMIN'] as const
+const sees = (role: (typeof ROLES)[number], v: (typeof VISIBILITIES)[number]) =>
+  v === 'EVERYONE' || (v === 'MANAGER_AND_ABOVE' && role !== 'MEMBER') || (v === 'ADMIN' && role === 'ADMIN')
+
+for (const variant of ['pglite', 'postgres'] as Variant[]) {
+  describe.skipIf(variant === 'postgres' && pgSkip !== null)(`visibility (${variant})`, () => {
+    let host: TestHost
+    let token: string
+    const people = {} as Record<(typeof ROLES)[number] | 'CREATOR', ConsoleClient>
+
+    /** An envelope made by the creator (an ADMIN, so any visibility is theirs to set) with one signer. */
+    async function make(visibility: string, type: 'DOCUMENT' | 'TEMPLATE' = 'DOCUMENT'): Promise<{ id: string; itemId: string }> {
+      const form = new FormData()
+      form.set('payload', JSON.stringify({ type, title: `${type} ${visibility}`, visibility, recipients: [{ email: 'signer@example.com', name: 'S', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }] }))
+      form.append('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'a.pdf')
+      const c = people.CREATOR
+      const res = await fetch(`${host.apiUrl}/envelope/create`, { method: 'POST', headers: { cookie: c.cookie, origin: host.url, 'x-csrf-token': c.csrf }, body: form })
+      expect(res.status).toBe(200)
+      const { id } = (await res.json()) as { id: string }
+      const env = await (await c.v2(`/envelope/${id}`)).json()
+      return { id, itemId: env.envelopeItems[0].id }
+    }
+
+    beforeAll(async () => {
+      host = await startTestHost(variant)
+      await makeUser(host.db, 'creator@example.com')
+      const teamId = (await host.db.query<{ team_id: string }>('select team_id from team_members'))[0]!.team_id
+      people.CREATOR = await signInAs(host.url, 'creator@example.com')
+      for (const role of ROLES) {
+        await makeUser(host.db, `${role.toLowerCase()}@example.com`, { teamId, role })
+        people[role] = await signInAs(host.url, `${role.toLowerCase()}@example.com`)
+      }
+      token = (await host.createApiToken({ name: 't', teamId })).token
+    })
+    afterAll(() => host?.stop())
+
+    for (const v of VISIBILITIES) {
+      it(`${v}: read, download and act exactly when the role reaches it`, async () => {
+        for (const role of ROLES) {
+          const me = people[role]
+          const doc = await make(v)
+          const want = sees(role, v) ? 200 : 404
+          const list = await (await me.v2('/envelope?type=DOCUMENT&perPage=100')).json()
+          expect(list.data.some((e: any) => e.id === doc.id), `${role} lists ${v}`).toBe(sees(role, v))
+          const reads = [`/envelope/${doc.id}`, `/envelope/${doc.id}/audit-log`, `/envelope/item/${doc.itemId}/download`]
+          for (const path of reads) expect((await me.v2(path)).status, `${role} GET ${path} of ${v}`).toBe(want)
+          const many = await (await me.v2('/envelope/get-many', { body: { ids: { type: 'envelopeId', ids: [doc.id] } } })).json()
+          expect(many.data.length, `${role} get-many ${v}`).toBe(sees(role, v) ? 1 : 0)
+          expect((await me.v2('/envelope/update', { body: { envelopeId: doc.id, data: { title: 'renamed' } } })).status, `${role} update ${v}`).toBe(want)
+          expect((await me.v2('/envelope/duplicate', { body: { envelopeId: doc.id } })).status, `${role} duplicate ${v}`).toBe(want)
+          expect((await me.v2('/envelope/distribute', { body: { envelopeId: doc.id } })).status, `${role} distribute ${v}`).toBe(want)
+          if (sees(role, v)) expect((await me.v2('/envelope/redistribute', { body: { envelopeId: doc.id, recipients: [] } })).status).toBeLessThan(500)
+          expect((await me.v2('/envelope/delete', { body: { envelopeId: doc.id } })).status, `${role} delete ${v}`).toBe(want)
+
+          const template = await make(v, 'TEMPLATE')
+          const useForm = new FormData()
+          useForm.set('payload', JSON.stringify({ envelopeId: template.id }))
+          const used = await fetch(`${host.apiUrl}/envelope/use`, { method: 'POST', headers: { cookie: me.cookie, origin: host.url, 'x-csrf-token': me.csrf }, body: useForm })
+          expect(used.status, `${role} use template ${v}`).toBe(want)
+        }
+      })
+    }
+
+    it('the creator always sees their own; an API token sees everything; a member cannot set a visibility above their role', async () => {
+      const form = new FormData()
+      form.set('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Mine', visibility: 'ADMIN' }))
+      form.append('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'a.pdf')
+      const m = people.MEMBER
+      const refused = await fetch(`${host.apiUrl}/envelope/create`, { method: 'POST', headers: { cookie: m.cookie, origin: host.url, 'x-csrf-token': m.csrf }, body: form })
+      expect(refused.status).toBe(403)
+      expect((await refused.json()).code).toBe('VISIBILITY_NOT_ALLOWED')
+
+      const own = await make('ADMIN')
+      // Made by the creator (an ADMIN); the MEMBER's own EVERYONE document then lowered by an admin to ADMIN stays theirs.
+      const form2 = new FormData()
+      form2.set('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Member draft' }))
+      form2.append('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'a.pdf')
+      const mine = (await (await fetch(`${host.apiUrl}/envelope/create`, { method: 'POST', headers: { cookie: m.cookie, origin: host.url, 'x-csrf-token': m.csrf }, body: form2 })).json()) as { id: string }
+      expect((await people.ADMIN.v2('/envelope/update', { body: { envelopeId: mine.id, data: { visibility: 'ADMIN' } } })).status).toBe(200)
+      expect((await m.v2(`/envelope/${mine.id}`)).status).toBe(200)
+      expect((await m.v2('/envelope/update', { body: { envelopeId: mine.id, data: { visibility: 'MANAGER_AND_ABOVE' } } })).status).toBe(403)
+
+      for (const id of [own.id, mine.id]) {
+        expect((await fetch(`${host.apiUrl}/envelope/${id}`, { headers: { authorization: token } })).status).toBe(200)
+      }
+    })
+  })
+}
