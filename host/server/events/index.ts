@@ -2,24 +2,8 @@ import type { Queryable } from '../db/index.js'
 import type { Envelope } from '../domain/resources.js'
 import { recordEvent } from '../webhooks/store.js'
 
-/** Every event the service emits (spec "Event kinds"). */
-export const EVENT_NAMES = [
-  'DOCUMENT_CREATED',
-  'DOCUMENT_SENT',
-  'DOCUMENT_OPENED',
-  'DOCUMENT_SIGNED',
-  'DOCUMENT_RECIPIENT_COMPLETED',
-  'DOCUMENT_COMPLETED',
-  'DOCUMENT_REJECTED',
-  'DOCUMENT_CANCELLED',
-  'RECIPIENT_EXPIRED',
-  'DOCUMENT_REMINDER_SENT',
-  'TEMPLATE_CREATED',
-  'TEMPLATE_UPDATED',
-  'TEMPLATE_DELETED',
-  'TEMPLATE_USED',
-] as const
-export type EventName = (typeof EVENT_NAMES)[number]
+import { EVENT_NAMES, type EventName } from '../../../src/protocol/index.js'
+export { EVENT_NAMES, type EventName }
 
 /** Events whose payload is the full one; the others carry the reduced payload. */
 const FULL_PAYLOAD = new Set<EventName>(['DOCUMENT_CREATED', 'DOCUMENT_SENT', 'DOCUMENT_COMPLETED', 'DOCUMENT_CANCELLED'])

@@ -3,6 +3,7 @@ import { ApiFailure, consoleApi, onSignedOut, setCsrfToken } from './api.js'
 import { accountRoutes, SecondFactorStep } from './account/routes.js'
 import { documentRoutes } from './documents/routes.js'
 import { teamRoutes } from './team/routes.js'
+import { PENDING_INVITATION } from './team/Invitation.js'
 import { CONSOLE_LANGUAGES, consoleLanguage, ct, setConsoleLanguage, type ConsoleLanguage } from './i18n/index.js'
 import { MeCtx, type Me } from './me.js'
 import { linkProps, match, navigate, usePath, type ConsoleRoute } from './router.js'
@@ -31,6 +32,8 @@ export function ConsoleApp() {
       if ('secondFactorDue' in me) return setState({ kind: 'second-factor' })
       setCsrfToken(me.csrfToken)
       setState({ kind: 'in', me })
+      // An invitation opened before signing in is taken up again now.
+      if (sessionStorage.getItem(PENDING_INVITATION) && location.pathname !== '/console/invitation') navigate('/console/invitation')
     } catch (err) {
       if (err instanceof ApiFailure && err.status === 401) setState({ kind: 'signed-out' })
       else setState({ kind: 'failed', message: err instanceof Error ? err.message : String(err) })

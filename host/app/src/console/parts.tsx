@@ -1,0 +1,97 @@
+import { useCallback, useId, useState, type ReactNode } from 'react'
+import { ApiFailure } from './api.js'
+import { ct } from './i18n/index.js'
+
+/** What every console screen shares: an error line, a notice, one action at a time. */
+
+export function ErrorAlert({ error }: { error: string | null }) {
+  return error ? (
+    <p className="alert alert-error" role="alert">
+      {error}
+    </p>
+  ) : null
+}
+
+export function Notice({ children }: { children: ReactNode }) {
+  return (
+    <p className="alert" role="status">
+      {children}
+    </p>
+  )
+}
+
+/** A failure's message: the console's own words for the codes it knows, else the server's. */
+export function messageOf(err: unknown): string {
+  if (err instanceof ApiFailure) {
+    const key = `account.error.${err.code}`
+    const own = ct(key)
+    return own === key ? err.message : own
+  }
+  // The browser's WebAuthn dialog closed or refused: no need to show its technical text.
+  if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) return ct('account.error.passkeyCancelled')
+  return err instanceof Error ? err.message : String(err)
+}
+
+/** Runs one action at a time: `busy` while it runs, its failure's message in `error`. */
+export function useAction() {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  const run = useCallback(async (action: () => Promise<void>) => {
+    setBusy(true)
+    setError(null)
+    try {
+      await action()
+    } catch (err) {
+      setError(messageOf(err))
+    } finally {
+      setBusy(false)
+    }
+  }, [])
+  return { busy, error, setError, run }
+}
+
+/** A labelled input; its hint (outside the label, so not part of the name) describes it. */
+export function Field(props: {
+  label: string
+  type?: string
+  value: string
+  onChange: (v: string) => void
+  autoComplete?: string
+  required?: boolean
+  hint?: string
+  inputMode?: 'numeric' | 'text'
+  autoFocus?: boolean
+  minLength?: number
+  readOnly?: boolean
+}) {
+  const id = useId()
+  return (
+    <div className="form-field">
+      <label className="label" htmlFor={id}>
+        {props.label}
+      </label>
+      <input
+        id={id}
+        className="input"
+        type={props.type ?? 'text'}
+        value={props.value}
+        onChange={(e) => props.onChange(e.target.value)}
+        autoComplete={props.autoComplete}
+        required={props.required}
+        inputMode={props.inputMode}
+        autoFocus={props.autoFocus}
+        minLength={props.minLength}
+        readOnly={props.readOnly}
+        aria-describedby={props.hint ? `${id}-hint` : undefined}
+      />
+      {props.hint && (
+        <span className="muted small" id={`${id}-hint`}>
+          {props.hint}
+        </span>
+      )}
+    </div>
+  )
+}
+
+/** The console's language as the mail job names it. */
+export { consoleLanguage as mailLanguage } from './i18n/index.js'

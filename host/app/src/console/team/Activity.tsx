@@ -1,0 +1,63 @@
+import { useEffect, useState } from 'react'
+import { consoleApi } from '../api.js'
+import { ct, formatDateTime } from '../i18n/index.js'
+import { atLeast, useMe } from '../me.js'
+import { ErrorAlert, messageOf } from '../parts.js'
+import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
+
+interface Entry {
+  id: number
+  action: string
+  target: string | null
+  details: Record<string, unknown>
+  createdAt: string
+  by: { email: string; name: string } | null
+}
+
+/** `/console/settings/activity`: who changed what in the team's settings, newest first. */
+export function Activity() {
+  const { me } = useMe()
+  const allowed = atLeast(me.team?.role, 'MANAGER')
+  const [page, setPage] = useState(1)
+  const [data, setData] = useState<{ data: Entry[]; totalPages: number } | null>(null)
+  const [error, setError] = useState<string | null>(null)
+  useEffect(() => {
+    if (allowed) consoleApi<{ data: Entry[]; totalPages: number }>(`/team/activity?page=${page}&perPage=25`).then(setData, (e) => setError(messageOf(e)))
+  }, [page, allowed, me.team?.teamId])
+  if (!allowed) return <SettingsLayout title={ct('team.activity.title')}><NeedsRole role="MANAGER" /></SettingsLayout>
+  return (
+    <SettingsLayout title={ct('team.activity.title')}>
+      <ErrorAlert error={error} />
+      {!data ? (
+        <p role="status">{ct('shell.loading')}</p>
+      ) : data.data.length === 0 ? (
+        <p className="muted">{ct('team.activity.none')}</p>
+      ) : (
+        <ol className="team-timeline">
+          {data.data.map((e) => (
+            <li key={e.id}>
+              <time dateTime={e.createdAt} className="muted small">
+                {formatDateTime(e.createdAt)}
+              </time>
+              <div>
+                <strong>{e.by ? e.by.name || e.by.email : ct('team.activity.token')}</strong> {ct(`team.activity.${e.action}`)}
+                {e.target && <span className="muted"> · {String(e.details.name ?? e.details.url ?? e.target)}</span>}
+              </div>
+            </li>
+          ))}
+        </ol>
+      )}
+      {data && data.totalPages > 1 && (
+        <nav className="team-actions" aria-label={ct('team.activity.pages')}>
+          <button className="btn btn-sm btn-secondary" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+            {ct('team.previous')}
+          </button>
+          <span className="muted small">{ct('team.pageOf', { page, pages: data.totalPages })}</span>
+          <button className="btn btn-sm btn-secondary" type="button" disabled={page >= data.totalPages} onClick={() => setPage(page + 1)}>
+            {ct('team.next')}
+          </button>
+        </nav>
+      )}
+    </SettingsLayout>
+  )
+}

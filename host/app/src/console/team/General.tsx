@@ -1,0 +1,127 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { consoleApi, v2 } from '../api.js'
+import { ct } from '../i18n/index.js'
+import { atLeast, useMe } from '../me.js'
+import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
+import { navigate } from '../router.js'
+import { SettingsLayout } from './SettingsLayout.js'
+
+interface Usage {
+  name: string
+  plan: string
+  month: string
+  documents: number
+  documentLimit: number | null
+  embedding: boolean
+}
+
+/** `/console/settings`: the team's name, plan and usage, who may frame its pages, and a new team. */
+export function General() {
+  const { me, reload } = useMe()
+  const admin = atLeast(me.team?.role, 'ADMIN')
+  const [usage, setUsage] = useState<Usage | null>(null)
+  const [name, setName] = useState('')
+  const [origins, setOrigins] = useState('')
+  const [newTeam, setNewTeam] = useState('')
+  const [saved, setSaved] = useState<string | null>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const action = useAction()
+
+  const load = useCallback(async () => {
+    try {
+      const u = await consoleApi<Usage>('/team')
+      setUsage(u)
+      setName(u.name)
+      const team = await v2<{ embedOrigins: string[] | null }>('/team')
+      setOrigins((team.embedOrigins ?? []).join('\n'))
+    } catch (err) {
+      setLoadError(messageOf(err))
+    }
+  }, [])
+  useEffect(() => void load(), [load, me.team?.teamId])
+
+  const rename = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      await consoleApi('/team/rename', { body: { name } })
+      await reload()
+      setSaved(ct('team.saved'))
+    })
+  }
+  const saveOrigins = (e: FormEvent) => {
+    e.preventDefault()
+    const list = origins.split(/[\s,]+/).filter(Boolean)
+    void action.run(async () => {
+      await v2('/team/update', { body: { embedOrigins: list.length ? list : null } })
+      setSaved(ct('team.saved'))
+    })
+  }
+  const create = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      await consoleApi('/teams', { body: { name: newTeam } })
+      await reload()
+      navigate('/console/settings')
+    })
+  }
+
+  return (
+    <SettingsLayout title={ct('team.general.title')}>
+      <ErrorAlert error={loadError ?? action.error} />
+      {saved && <Notice>{saved}</Notice>}
+      {usage && (
+        <>
+          <section className="card card-pad stack" aria-labelledby="team-plan">
+            <h2 id="team-plan">{ct('team.plan.title')}</h2>
+            <p>
+              {ct('team.plan.current', { plan: ct(`team.plan.${usage.plan}`) })}{' '}
+              {usage.documentLimit !== null
+                ? ct('team.plan.usageLimited', { documents: usage.documents, limit: usage.documentLimit, month: usage.month })
+                : ct('team.plan.usage', { documents: usage.documents, month: usage.month })}
+            </p>
+            {usage.documentLimit !== null && (
+              <progress className="team-usage" max={usage.documentLimit} value={Math.min(usage.documents, usage.documentLimit)} aria-label={ct('team.plan.meter')} />
+            )}
+            <p className="muted">{usage.embedding ? ct('team.plan.embeddingOn') : ct('team.plan.embeddingOff')}</p>
+          </section>
+          <form className="card card-pad stack" onSubmit={rename} aria-labelledby="team-name">
+            <h2 id="team-name">{ct('team.name.title')}</h2>
+            <Field label={ct('team.name.label')} value={name} onChange={setName} required readOnly={!admin} />
+            {admin && (
+              <div>
+                <button className="btn btn-primary" type="submit" disabled={action.busy}>
+                  {ct('team.save')}
+                </button>
+              </div>
+            )}
+          </form>
+          <form className="card card-pad stack" onSubmit={saveOrigins} aria-labelledby="team-embedding">
+            <h2 id="team-embedding">{ct('team.embedding.title')}</h2>
+            <p className="muted">{ct('team.embedding.help')}</p>
+            <label className="form-field">
+              <span className="label">{ct('team.embedding.label')}</span>
+              <textarea className="input" rows={3} value={origins} readOnly={!admin} onChange={(e) => setOrigins(e.target.value)} placeholder="https://app.example.com" />
+            </label>
+            {admin && (
+              <div>
+                <button className="btn btn-primary" type="submit" disabled={action.busy}>
+                  {ct('team.save')}
+                </button>
+              </div>
+            )}
+          </form>
+        </>
+      )}
+      <form className="card card-pad stack" onSubmit={create} aria-labelledby="team-new">
+        <h2 id="team-new">{ct('team.new.title')}</h2>
+        <p className="muted">{ct('team.new.help')}</p>
+        <Field label={ct('team.new.label')} value={newTeam} onChange={setNewTeam} required />
+        <div>
+          <button className="btn btn-secondary" type="submit" disabled={action.busy}>
+            {ct('team.new.submit')}
+          </button>
+        </div>
+      </form>
+    </SettingsLayout>
+  )
+}

@@ -1,0 +1,157 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { consoleApi } from '../api.js'
+import { ct, formatDateTime } from '../i18n/index.js'
+import { atLeast, useMe } from '../me.js'
+import { ErrorAlert, Field, messageOf, useAction } from '../parts.js'
+import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
+
+interface Token {
+  id: string
+  name: string
+  createdAt: string
+  createdBy: string | null
+  expiresAt: string | null
+  expired: boolean
+  lastUsedAt: string | null
+}
+
+/** The spec's expiry choices. */
+const EXPIRIES = ['7d', '1m', '3m', '6m', '12m', 'never'] as const
+
+/** `/console/settings/tokens`: the team's API tokens; a new one's value is shown once. */
+export function Tokens() {
+  const { me } = useMe()
+  const [tokens, setTokens] = useState<Token[] | null>(null)
+  const [name, setName] = useState('')
+  const [expires, setExpires] = useState<(typeof EXPIRIES)[number]>('3m')
+  const [created, setCreated] = useState<{ name: string; token: string } | null>(null)
+  const [copied, setCopied] = useState(false)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const action = useAction()
+  const allowed = atLeast(me.team?.role, 'MANAGER')
+
+  const load = useCallback(async () => {
+    try {
+      setTokens((await consoleApi<{ data: Token[] }>('/team/tokens')).data)
+    } catch (err) {
+      setLoadError(messageOf(err))
+    }
+  }, [])
+  useEffect(() => {
+    if (allowed) void load()
+  }, [load, allowed, me.team?.teamId])
+
+  if (!allowed) return <SettingsLayout title={ct('team.tokens.title')}><NeedsRole role="MANAGER" /></SettingsLayout>
+
+  const create = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      const t = await consoleApi<{ token: string }>('/team/tokens', { body: { name, expires } })
+      setCreated({ name, token: t.token })
+      setCopied(false)
+      setName('')
+      await load()
+    })
+  }
+  const copy = async () => {
+    if (!created) return
+    await navigator.clipboard.writeText(created.token)
+    setCopied(true)
+  }
+
+  return (
+    <SettingsLayout title={ct('team.tokens.title')}>
+      <p className="muted">{ct('team.tokens.help')}</p>
+      <ErrorAlert error={loadError ?? action.error} />
+      {created && (
+        <section className="card card-pad stack team-secret" aria-labelledby="token-created" role="region">
+          <h2 id="token-created">{ct('team.tokens.created', { name: created.name })}</h2>
+          <p>{ct('team.tokens.once')}</p>
+          <code className="team-token" data-testid="new-token">{created.token}</code>
+          <div className="team-actions">
+            <button className="btn btn-primary" type="button" onClick={() => void copy()}>
+              {copied ? ct('team.tokens.copied') : ct('team.tokens.copy')}
+            </button>
+            <button className="btn btn-secondary" type="button" onClick={() => setCreated(null)}>
+              {ct('team.tokens.done')}
+            </button>
+          </div>
+        </section>
+      )}
+      <form className="card card-pad stack" onSubmit={create} aria-labelledby="token-new">
+        <h2 id="token-new">{ct('team.tokens.new')}</h2>
+        <div className="team-inline">
+          <Field label={ct('team.tokens.name')} value={name} onChange={setName} required autoComplete="off" />
+          <label className="form-field">
+            <span className="label">{ct('team.tokens.expires')}</span>
+            <select className="input" value={expires} onChange={(e) => setExpires(e.target.value as (typeof EXPIRIES)[number])}>
+              {EXPIRIES.map((x) => (
+                <option key={x} value={x}>
+                  {ct(`team.tokens.expiry.${x}`)}
+                </option>
+              ))}
+            </select>
+          </label>
+          <button className="btn btn-primary" type="submit" disabled={action.busy}>
+            {ct('team.tokens.create')}
+          </button>
+        </div>
+      </form>
+      <section className="card card-pad stack" aria-labelledby="tokens-list">
+        <h2 id="tokens-list">{ct('team.tokens.list')}</h2>
+        {!tokens ? (
+          <p role="status">{ct('shell.loading')}</p>
+        ) : tokens.length === 0 ? (
+          <p className="muted">{ct('team.tokens.none')}</p>
+        ) : (
+          <table className="console-table">
+            <thead>
+              <tr>
+                <th scope="col">{ct('team.tokens.name')}</th>
+                <th scope="col">{ct('team.tokens.createdAt')}</th>
+                <th scope="col">{ct('team.tokens.expires')}</th>
+                <th scope="col">{ct('team.tokens.lastUsed')}</th>
+                <th scope="col">
+                  <span className="sr-only">{ct('team.actions')}</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {tokens.map((t) => (
+                <tr key={t.id}>
+                  <td>
+                    <strong>{t.name}</strong>
+                    {t.createdBy && <div className="muted small">{t.createdBy}</div>}
+                  </td>
+                  <td data-label={ct('team.tokens.createdAt')}>{formatDateTime(t.createdAt)}</td>
+                  <td data-label={ct('team.tokens.expires')}>
+                    {t.expiresAt ? formatDateTime(t.expiresAt) : ct('team.tokens.expiry.never')}
+                    {t.expired && <span className="badge"> {ct('team.tokens.expired')}</span>}
+                  </td>
+                  <td data-label={ct('team.tokens.lastUsed')}>{t.lastUsedAt ? formatDateTime(t.lastUsedAt) : ct('team.tokens.never')}</td>
+                  <td>
+                    <button
+                      className="btn btn-sm btn-danger-outline"
+                      type="button"
+                      disabled={action.busy}
+                      aria-label={ct('team.tokens.revokeNamed', { name: t.name })}
+                      onClick={() =>
+                        confirm(ct('team.tokens.revokeConfirm', { name: t.name })) &&
+                        void action.run(async () => {
+                          await consoleApi('/team/tokens/revoke', { body: { id: t.id } })
+                          await load()
+                        })
+                      }
+                    >
+                      {ct('team.tokens.revoke')}
+                    </button>
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
+      </section>
+    </SettingsLayout>
+  )
+}

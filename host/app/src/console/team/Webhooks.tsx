@@ -1,0 +1,209 @@
+import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { EVENT_NAMES } from '../../../../../src/protocol/events.js'
+import { v2 } from '../api.js'
+import { ct, formatDateTime } from '../i18n/index.js'
+import { atLeast, useMe } from '../me.js'
+import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
+import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
+
+interface Webhook {
+  id: string
+  url: string
+  events: string[]
+  enabled: boolean
+  createdAt: string
+}
+interface Call {
+  id: string
+  event: string
+  attempt: number
+  url: string
+  requestBody: unknown
+  responseStatus: number | null
+  responseBody: string | null
+  error: string | null
+  durationMs: number
+  createdAt: string
+}
+
+/** `/console/settings/webhooks`: where the team's events are delivered, each delivery's log, resend and a test. */
+export function Webhooks() {
+  const { me } = useMe()
+  const allowed = atLeast(me.team?.role, 'MANAGER')
+  const [hooks, setHooks] = useState<Webhook[] | null>(null)
+  const [open, setOpen] = useState<string | null>(null)
+  const [url, setUrl] = useState('')
+  const [secret, setSecret] = useState('')
+  const [events, setEvents] = useState<string[]>(['DOCUMENT_COMPLETED'])
+  const [notice, setNotice] = useState<string | null>(null)
+  const [loadError, setLoadError] = useState<string | null>(null)
+  const action = useAction()
+
+  const load = useCallback(async () => {
+    try {
+      setHooks((await v2<{ data: Webhook[] }>('/webhook')).data)
+    } catch (err) {
+      setLoadError(messageOf(err))
+    }
+  }, [])
+  useEffect(() => {
+    if (allowed) void load()
+  }, [load, allowed, me.team?.teamId])
+
+  if (!allowed) return <SettingsLayout title={ct('team.webhooks.title')}><NeedsRole role="MANAGER" /></SettingsLayout>
+
+  const create = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => {
+      const hook = await v2<Webhook>('/webhook/create', { body: { url, events, ...(secret && { secret }) } })
+      setUrl('')
+      setSecret('')
+      setOpen(hook.id)
+      await load()
+    })
+  }
+  const toggle = (name: string) => setEvents((list) => (list.includes(name) ? list.filter((x) => x !== name) : [...list, name]))
+  const run = (fn: () => Promise<unknown>, done?: string) =>
+    void action.run(async () => {
+      await fn()
+      if (done) setNotice(done)
+      await load()
+    })
+
+  return (
+    <SettingsLayout title={ct('team.webhooks.title')}>
+      <p className="muted">{ct('team.webhooks.help')}</p>
+      <ErrorAlert error={loadError ?? action.error} />
+      {notice && <Notice>{notice}</Notice>}
+      <section className="card card-pad stack" aria-labelledby="hooks-list">
+        <h2 id="hooks-list">{ct('team.webhooks.list')}</h2>
+        {!hooks ? (
+          <p role="status">{ct('shell.loading')}</p>
+        ) : hooks.length === 0 ? (
+          <p className="muted">{ct('team.webhooks.none')}</p>
+        ) : (
+          <ul className="team-list">
+            {hooks.map((h) => (
+              <li key={h.id} className="stack-sm">
+                <div className="team-row">
+                  <div>
+                    <strong className="team-url">{h.url}</strong>
+                    <div className="muted small">{h.events.join(', ')}</div>
+                  </div>
+                  <span className="badge">{h.enabled ? ct('team.webhooks.enabled') : ct('team.webhooks.disabled')}</span>
+                </div>
+                <div className="team-actions">
+                  <button className="btn btn-sm btn-secondary" type="button" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
+                    {ct('team.webhooks.calls')}
+                  </button>
+                  <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => run(() => v2(`/webhook/${h.id}/test`, { body: {} }), ct('team.webhooks.testSent'))}>
+                    {ct('team.webhooks.test')}
+                  </button>
+                  <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => run(() => v2('/webhook/update', { body: { id: h.id, enabled: !h.enabled } }))}>
+                    {h.enabled ? ct('team.webhooks.disable') : ct('team.webhooks.enable')}
+                  </button>
+                  <button
+                    className="btn btn-sm btn-danger-outline"
+                    type="button"
+                    disabled={action.busy}
+                    onClick={() => confirm(ct('team.webhooks.deleteConfirm', { url: h.url })) && run(() => v2('/webhook/delete', { body: { id: h.id } }))}
+                  >
+                    {ct('team.webhooks.delete')}
+                  </button>
+                </div>
+                {open === h.id && <CallLog webhookId={h.id} />}
+              </li>
+            ))}
+          </ul>
+        )}
+      </section>
+      <form className="card card-pad stack" onSubmit={create} aria-labelledby="hook-new">
+        <h2 id="hook-new">{ct('team.webhooks.new')}</h2>
+        <Field label={ct('team.webhooks.url')} type="url" value={url} onChange={setUrl} required autoComplete="off" />
+        <Field label={ct('team.webhooks.secret')} value={secret} onChange={setSecret} autoComplete="off" hint={ct('team.webhooks.secretHint')} />
+        <fieldset className="team-events">
+          <legend className="label">{ct('team.webhooks.events')}</legend>
+          {EVENT_NAMES.map((name) => (
+            <label key={name} className="choice">
+              <input type="checkbox" checked={events.includes(name)} onChange={() => toggle(name)} />
+              <span>{name}</span>
+            </label>
+          ))}
+        </fieldset>
+        <div>
+          <button className="btn btn-primary" type="submit" disabled={action.busy || events.length === 0}>
+            {ct('team.webhooks.create')}
+          </button>
+        </div>
+      </form>
+    </SettingsLayout>
+  )
+}
+
+/** One webhook's deliveries, newest first, refreshed every few seconds while open. */
+function CallLog({ webhookId }: { webhookId: string }) {
+  const [calls, setCalls] = useState<Call[] | null>(null)
+  const action = useAction()
+  const load = useCallback(async () => setCalls((await v2<{ data: Call[] }>(`/webhook/${webhookId}/calls?perPage=20`)).data), [webhookId])
+  useEffect(() => {
+    void load().catch(() => {})
+    const timer = setInterval(() => void load().catch(() => {}), 3000)
+    return () => clearInterval(timer)
+  }, [load])
+  if (!calls) return <p role="status">{ct('shell.loading')}</p>
+  return (
+    <div className="stack-sm">
+      <ErrorAlert error={action.error} />
+      {calls.length === 0 ? (
+        <p className="muted">{ct('team.webhooks.noCalls')}</p>
+      ) : (
+        <table className="console-table" aria-label={ct('team.webhooks.calls')}>
+          <thead>
+            <tr>
+              <th scope="col">{ct('team.webhooks.when')}</th>
+              <th scope="col">{ct('team.webhooks.event')}</th>
+              <th scope="col">{ct('team.webhooks.status')}</th>
+              <th scope="col">{ct('team.webhooks.detail')}</th>
+              <th scope="col">
+                <span className="sr-only">{ct('team.actions')}</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {calls.map((c) => (
+              <tr key={c.id}>
+                <td>{formatDateTime(c.createdAt)}</td>
+                <td data-label={ct('team.webhooks.event')}>{c.event}</td>
+                <td data-label={ct('team.webhooks.status')}>
+                  <span className="badge">{c.responseStatus ?? ct('team.webhooks.noAnswer')}</span> <span className="muted small">{c.durationMs} ms</span>
+                </td>
+                <td data-label={ct('team.webhooks.detail')}>
+                  <details>
+                    <summary>{ct('team.webhooks.requestResponse')}</summary>
+                    <pre className="team-pre">{JSON.stringify(c.requestBody, null, 2)}</pre>
+                    <pre className="team-pre">{c.error ?? c.responseBody ?? ''}</pre>
+                  </details>
+                </td>
+                <td>
+                  <button
+                    className="btn btn-sm btn-secondary"
+                    type="button"
+                    disabled={action.busy}
+                    onClick={() =>
+                      void action.run(async () => {
+                        await v2(`/webhook/call/${c.id}/resend`, { body: {} })
+                        await load()
+                      })
+                    }
+                  >
+                    {ct('team.webhooks.resend')}
+                  </button>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </div>
+  )
+}
