@@ -133,7 +133,9 @@ export function pageRoutes(ctx: HostContext) {
     // Same-origin, never cached (no-store): what is inlined is what the token in the URL already says.
     const session = page?.session ? `<script type="application/json" id="embed-session">${scriptJson(page.session)}</script>` : ''
     const body = beforeHeadEnd(html, `<meta property="csp-nonce" nonce="${nonce}">${session}`)
-    const headers = { ...PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(nonce, origins) }
+    // A team's list of parents never shuts out this host's own console, which frames the editor for members.
+    const ancestors = origins ? [...origins, "'self'"] : null
+    const headers = { ...PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(nonce, teamsOf ? ancestors : origins) }
     // A standalone signing page is never framed: a page that signs must not be dressed up by someone else's.
     return new Response(body, { headers: teamsOf ? headers : { ...headers, 'X-Frame-Options': 'DENY' } })
   }

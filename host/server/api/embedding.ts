@@ -5,7 +5,7 @@ import { assertApiToken, type Principal } from '../auth/principal.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { ApiError } from '../errors.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
-import { jsonBody, parse, principal, type AppEnv, type HostContext } from './http.js'
+import { publicOrigin, jsonBody, parse, principal, type AppEnv, type HostContext } from './http.js'
 import { assertParentAllowed, Origin } from './team.js'
 
 export const SessionQuery = z.object({ parentOrigin: Origin.optional() })
@@ -44,7 +44,7 @@ export function embeddingRoutes(ctx: HostContext) {
     const p = principal(c)
     if (p.kind !== 'presign') throw new ApiError(403, 'FORBIDDEN', 'this endpoint takes a presign token, not an API token')
     const { parentOrigin } = parse(SessionQuery, c.req.query())
-    await assertParentAllowed(ctx, p.teamId, parentOrigin)
+    await assertParentAllowed(ctx, p.teamId, parentOrigin, publicOrigin(ctx, c))
     return c.json(sessionAnswer(p))
   })
 

@@ -70,8 +70,9 @@ export function teamRoutes(ctx: HostContext) {
 }
 
 /** The embedding session's parent check: a team that lists origins refuses a page framed by another. */
-export async function assertParentAllowed(ctx: HostContext, teamId: string, parentOrigin: string | undefined): Promise<void> {
-  if (!parentOrigin) return
+export async function assertParentAllowed(ctx: HostContext, teamId: string, parentOrigin: string | undefined, ownOrigin?: string): Promise<void> {
+  // The host's own console frames the editor for its members, whatever the team's list says.
+  if (!parentOrigin || parentOrigin === ownOrigin) return
   const { origins } = await teamEmbedding(ctx.db, ctx.cache.teams, teamId)
   if (origins && !origins.includes(parentOrigin)) throw new ApiError(403, 'FRAME_ANCESTOR_NOT_ALLOWED', `this team's pages may not be embedded by ${parentOrigin}`)
 }

@@ -101,6 +101,7 @@ export async function listTeamTokens(db: Queryable, teamId: string, now = Date.n
 /** When each token was last used: written at most once a minute per token and process, not per request. */
 const lastWritten = new Map<string, number>()
 export function noteTokenUse(db: Queryable, tokenId: string, now = Date.now()): void {
+  if (!tokenId.startsWith('token_')) return // a console session's editor token: no API token to mark
   if (now - (lastWritten.get(tokenId) ?? 0) < 60_000) return
   if (lastWritten.size > 10_000) lastWritten.clear()
   lastWritten.set(tokenId, now)

@@ -42,6 +42,7 @@ export async function authenticate(ctx: Pick<HostContext, 'db' | 'presignSecret'
     return { kind: 'api', tokenId: owner.tokenId, teamId: owner.teamId, plan: owner.plan }
   }
   const claims = await verifyPresignToken(ctx.presignSecret, token)
+  if (claims.tokenId.startsWith(SESSION_PREFIX)) return memberEditorToken(ctx, claims)
   const owner = await ctx.cache.tokens.load(`id:${claims.tokenId}`, () => findToken(ctx.db, { id: claims.tokenId }))
   if (!isLive(owner) || owner.teamId !== claims.teamId) {
     throw new ApiError(401, 'INVALID_TOKEN', 'the API token that minted this presign token was revoked or has expired')
@@ -56,6 +57,23 @@ export async function authenticate(ctx: Pick<HostContext, 'db' | 'presignSecret'
     scopeText: claims.scope,
     expiresAt: claims.expiresAt,
   }
+}
+
+const SESSION_PREFIX = 'session_'
+
+/**
+ * A presign token the console minted for a member to open one envelope in the editor: scoped to
+ * that envelope (checked visible to the member when minted), alive while the member's session is
+ * and they are still in the team. Not an embedding: no plan is needed.
+ */
+async function memberEditorToken(ctx: Pick<HostContext, 'db'>, claims: Awaited<ReturnType<typeof verifyPresignToken>>): Promise<Principal> {
+  const [row] = await ctx.db.query<{ plan: string }>(
+    `select t.plan from user_sessions s join team_members m on m.user_id = s.user_id join teams t on t.id = m.team_id
+     where s.id = $1 and s.expires_at > now() and not s.second_factor_due and m.team_id = $2`,
+    [claims.tokenId, claims.teamId],
+  )
+  if (!row || !claims.parsedScope) throw new ApiError(401, 'INVALID_TOKEN', 'the session that minted this token has ended')
+  return { kind: 'presign', teamId: claims.teamId, plan: row.plan, tokenId: claims.tokenId, scope: claims.parsedScope, scopeText: claims.scope, expiresAt: claims.expiresAt }
 }
 
 /** Creating envelopes and minting presign tokens need more than a scoped presign token. */

@@ -11,6 +11,7 @@ import { sessionRoutes } from './session-routes.js'
 import { accountAuthRoutes } from './account-auth-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { teamRoutes } from './team-routes.js'
+import { documentRoutes } from './document-routes.js'
 
 /** Paths that need no session (they start one, or act on an e-mailed link). */
 const OPEN = [/^\/me$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/(peek|accept)$/]
@@ -24,5 +25,6 @@ export function consoleRoutes(ctx: HostContext) {
   r.route('/', accountAuthRoutes(ctx))
   r.route('/', accountRoutes(ctx))
   r.route('/', teamRoutes(ctx))
+  r.route('/', documentRoutes(ctx))
   return r
 }

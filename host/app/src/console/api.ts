@@ -26,11 +26,12 @@ export class ApiFailure extends Error {
   }
 }
 
-async function call<T>(url: string, init: { method?: string; body?: unknown; raw?: boolean } = {}): Promise<T> {
+async function call<T>(url: string, init: { method?: string; body?: unknown; form?: FormData; raw?: boolean } = {}): Promise<T> {
+  const json = init.body !== undefined
   const res = await fetch(url, {
-    method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-    headers: { 'x-csrf-token': csrf, ...(init.body !== undefined && { 'content-type': 'application/json' }) },
-    ...(init.body !== undefined && { body: JSON.stringify(init.body) }),
+    method: init.method ?? (json || init.form ? 'POST' : 'GET'),
+    headers: { 'x-csrf-token': csrf, ...(json && { 'content-type': 'application/json' }) },
+    ...(json ? { body: JSON.stringify(init.body) } : init.form ? { body: init.form } : {}),
     credentials: 'same-origin',
   })
   if (!res.ok) {
@@ -46,6 +47,9 @@ export const consoleApi = <T>(path: string, init?: { method?: string; body?: unk
 
 /** `/api/v2{path}` as the signed-in member. */
 export const v2 = <T>(path: string, init?: { method?: string; body?: unknown }) => call<T>(`/api/v2${path}`, init)
+
+/** A multipart request to `/api/v2{path}` (uploads, template use). */
+export const v2Form = <T>(path: string, form: FormData) => call<T>(`/api/v2${path}`, { form })
 
 /** A download through API v2 (the browser keeps the file): fetched with the token, saved as a blob. */
 export async function download(path: string, fallbackName: string): Promise<void> {

@@ -12,6 +12,8 @@ export function usePath(): string {
   useEffect(() => {
     const on = () => setPath(location.pathname)
     addEventListener('popstate', on)
+    // A screen may have moved on before this listened (children's effects run first): catch up.
+    on()
     return () => removeEventListener('popstate', on)
   }, [])
   return path
