@@ -8,6 +8,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fillRoute, servedRoutes, type ServedRoute } from './routes.js'
 import { api, createEnvelope, form, makePdf, startTestHost, type Api, type TestHost } from './support.js'
+import { makeUser, signInAs } from '../support/console-client.js'
 
 interface Victim {
   envelopeId: string
@@ -144,6 +145,17 @@ describe('isolation on every route', () => {
     secrets.push(rival.token)
     // Its own lists, creations and settings may succeed; none of them shows the victim.
     const leaks = await sweep(client(rival.token), 'rival', own)
+    expect(leaks).toEqual([])
+    expect(await snapshot()).toEqual(before)
+  })
+
+  it("another team's console member, calling the API with the session, reaches nothing of the victim's on any route", async () => {
+    await makeUser(host.db, 'rival.admin@example.com') // the first account: admin of the default team
+    const rival = await signInAs(host.url, 'rival.admin@example.com')
+    const a = api(host.url)
+    const session = { cookie: rival.cookie, origin: host.url, 'x-csrf-token': rival.csrf }
+    const member: Api = { ...a, send: (m, p, b) => a.send(m, p.startsWith('/api/') ? p : `/api/v2${p}`, b, session) }
+    const leaks = await sweep(member, 'member', own)
     expect(leaks).toEqual([])
     expect(await snapshot()).toEqual(before)
   })
