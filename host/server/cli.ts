@@ -8,6 +8,9 @@ import { ADMIN_SECRET_HEADER, DataDirBusy, lockDataDir, readLock } from './lock.
 import { EVENT_NAMES, type EventName } from './events/index.js'
 import { webhookOps, type Webhook, type WebhookCall } from './webhooks/store.js'
 import { jobSummary, retryFailed } from './jobs/queue.js'
+import { listUsers, mailOperatorSignIn } from './people/operator.js'
+import { isRole, type Role } from './people/roles.js'
+import { defaultTeamId } from './domain/teams.js'
 
 type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
 
@@ -23,6 +26,10 @@ const USAGE = `usage: npm run host -- <command>
                                             register a webhook; prints its id
   webhook list [--team ID]                  id, enabled, events, url
   webhook calls ID [--team ID]              the webhook's latest deliveries
+  user create --email EMAIL [--name NAME] [--team ID] [--role ADMIN|MANAGER|MEMBER | --admin]
+                                            an account (verified) in a team (the default team with --admin and no --team),
+                                            and a one-time sign-in link e-mailed to it (SMTP or the local mailbox); nothing secret is printed
+  user list                                 accounts, their teams and roles
   jobs                                      queued work by kind and state (pending, running, done, failed)
   jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts`
 
@@ -35,6 +42,8 @@ interface Ops {
   createWebhook(o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }): Promise<Webhook>
   listWebhooks(teamId?: string): Promise<Webhook[]>
   webhookCalls(id: string, teamId?: string): Promise<WebhookCall[]>
+  createUser(o: { email: string; name?: string; teamId?: string; role?: Role }): Promise<{ userId: string; created: boolean }>
+  listUsers(): Promise<Awaited<ReturnType<typeof listUsers>>>
   listJobs(): Promise<JobCount[]>
   retryJobs(kind?: string): Promise<number>
 }
@@ -61,6 +70,8 @@ function remoteOps(url: string, secret: string): Ops {
     listWebhooks: async (teamId) => (await call<{ data: Webhook[] }>(`/webhooks${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
     webhookCalls: async (id, teamId) =>
       (await call<{ data: WebhookCall[] }>(`/webhooks/${encodeURIComponent(id)}/calls${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
+    createUser: (o) => call('/users', o),
+    listUsers: async () => (await call<{ data: Awaited<ReturnType<typeof listUsers>> }>('/users')).data,
     listJobs: async () => (await call<{ data: JobCount[] }>('/jobs')).data,
     retryJobs: async (kind) => (await call<{ retried: number }>('/jobs/retry', kind ? { kind } : {})).retried,
   }
@@ -75,6 +86,8 @@ async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Prom
       listTokens: () => listApiTokens(db),
       revokeToken: (id) => db.transaction((tx) => revokeApiToken(tx, id)),
       ...webhookOps(db, config.webhookAllowPrivateUrls),
+      createUser: (o) => db.transaction(async (tx) => mailOperatorSignIn(tx, { ...o, teamId: o.teamId ?? (o.role === 'ADMIN' ? await defaultTeamId(tx) : undefined) })),
+      listUsers: () => listUsers(db),
       listJobs: () => jobSummary(db),
       retryJobs: (kind) => retryFailed(db, kind),
     })
@@ -137,6 +150,9 @@ async function main(argv: string[]): Promise<void> {
       events: { type: 'string' },
       secret: { type: 'string' },
       kind: { type: 'string' },
+      email: { type: 'string' },
+      role: { type: 'string' },
+      admin: { type: 'boolean' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -205,6 +221,21 @@ async function main(argv: string[]): Promise<void> {
     for (const c of calls) {
       console.log([c.createdAt, c.event, `attempt ${c.attempt}`, c.responseStatus ?? c.error ?? '', `${c.durationMs} ms`].join('\t'))
     }
+    return
+  }
+  if (cmd === 'user' && sub === 'create') {
+    const role = (values.admin ? 'ADMIN' : values.role?.toUpperCase()) as Role | undefined
+    if (role && !isRole(role)) throw new CliError('--role must be ADMIN, MANAGER or MEMBER')
+    const email = need(values.email, '--email')
+    const out = await withOps(config, (ops) => ops.createUser({ email, ...(values.name && { name: values.name }), ...(values.team && { teamId: values.team }), ...(role && { role }) }))
+    console.error(`${out.created ? 'created' : 'found'} ${email}; a one-time sign-in link is e-mailed to it (sent by the host's queue, through SMTP or to the local mailbox)`)
+    console.log(out.userId)
+    return
+  }
+  if (cmd === 'user' && sub === 'list') {
+    const users = await withOps(config, (ops) => ops.listUsers())
+    if (!users.length) console.error('no accounts')
+    for (const u of users) console.log([u.id, u.email, u.verified ? 'verified' : 'unverified', u.teams.map((t) => `${t.teamId}:${t.role}`).join(',')].join('\t'))
     return
   }
   if (cmd === 'jobs' && !sub) {

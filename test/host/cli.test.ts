@@ -73,6 +73,16 @@ describe('host CLI', { timeout: 240_000 }, () => {
     expect(badExpiry.stderr).toContain('--expires must be one of')
     const badTeam = await run(['token', 'create', '--name', 'x', '--team', 'team_nope'], env)
     expect(badTeam.code).toBe(1)
+    // Accounts: made by the same operation as npm start's (a verified account and a mailed link); nothing secret printed.
+    const user = await run(['user', 'create', '--email', 'Ops@Example.com', '--name', 'Ops', '--team', team.stdout.trim(), '--role', 'manager'], env)
+    expect(user.code, user.stderr).toBe(0)
+    expect(user.stdout.trim()).toMatch(/^user_[a-z0-9]{16}$/)
+    expect(user.stdout + user.stderr).not.toMatch(/link_|#/)
+    const users = await run(['user', 'list'], env)
+    // The first account of the instance also administers the default team.
+    expect(users.stdout).toMatch(new RegExp(`^${user.stdout.trim()}\tops@example.com\tverified\tteam_[a-z0-9]+:ADMIN,${team.stdout.trim()}:MANAGER$`, 'm'))
+    const badRole = await run(['user', 'create', '--email', 'x@example.com', '--role', 'owner'], env)
+    expect([badRole.code, badRole.stderr.trim()]).toEqual([1, '--role must be ADMIN, MANAGER or MEMBER'])
     expect(existsSync(path.join(env.DATA_DIR!, 'host.json'))).toBe(false)
   })
 
@@ -112,6 +122,17 @@ describe('host CLI', { timeout: 240_000 }, () => {
       expect([calls.code, calls.stderr.trim()]).toEqual([0, 'no deliveries yet'])
       const bad = await run(['webhook', 'create', '--url', 'https://203.0.113.10/in', '--events', 'NOPE'], env)
       expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('unknown event NOPE')])
+
+      // An admin account through the server: its sign-in link arrives in the local mailbox.
+      const admin = await run(['user', 'create', '--email', 'admin@example.com', '--admin'], env)
+      expect(admin.code, admin.stderr).toBe(0)
+      expect((await run(['user', 'list'], env)).stdout).toMatch(/admin@example.com\tverified\tteam_[a-z0-9]+:ADMIN/)
+      let mailbox = ''
+      for (let i = 0; i < 100 && !mailbox.includes('admin@example.com'); i++) {
+        mailbox = await (await fetch(`${url}/mailbox`)).text()
+        if (!mailbox.includes('admin@example.com')) await new Promise((r) => setTimeout(r, 100))
+      }
+      expect(mailbox).toContain('Your sign-in link')
 
       // The admin endpoints answer loopback callers with the secret only.
       expect((await fetch(`${url}/_admin/tokens`)).status).toBe(404)

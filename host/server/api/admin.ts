@@ -5,7 +5,9 @@ import { z } from 'zod'
 import { TOKEN_EXPIRIES, createApiToken, listApiTokens, revokeApiToken } from '../auth/api-tokens.js'
 import { ApiError } from '../errors.js'
 import { PLANS } from '../domain/plans.js'
-import { createTeam } from '../domain/teams.js'
+import { createTeam, defaultTeamId } from '../domain/teams.js'
+import { listUsers, mailOperatorSignIn } from '../people/operator.js'
+import { ROLES } from '../people/roles.js'
 import { ADMIN_SECRET_HEADER } from '../lock.js'
 import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
@@ -45,6 +47,13 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
   })
   r.get('/tokens', async (c) => c.json({ data: await listApiTokens(ctx.db) }))
   r.get('/jobs', async (c) => c.json({ data: await jobSummary(ctx.db) }))
+  r.post('/users', async (c) => {
+    const body = await jsonBody(c, z.object({ email: z.string().max(254), name: z.string().max(255).optional(), teamId: StringId.optional(), role: z.enum(ROLES).optional() }))
+    return c.json(
+      await ctx.db.transaction(async (tx) => mailOperatorSignIn(tx, { ...body, teamId: body.teamId ?? (body.role === 'ADMIN' ? await defaultTeamId(tx) : undefined) })),
+    )
+  })
+  r.get('/users', async (c) => c.json({ data: await listUsers(ctx.db) }))
   r.post('/jobs/retry', async (c) => {
     const { kind } = await jsonBody(c, z.object({ kind: z.string().min(1).max(50).optional() }))
     return c.json({ retried: await retryFailed(ctx.db, kind) })
