@@ -4,7 +4,7 @@
  * (c) GET /envelope/{id}, (d) POST /envelope/create with a one-page PDF; (a2) the smallest Hono app
  * answering a POST from its JSON body, the framework's own floor under (b).
  * Targets: (b)/(a) >= 0.5, (c)/(a) >= 0.5. Then how cost grows: (e) create with 1, 10, 100 pages (and 5 signers with 20 fields),
- * (f) GET /envelope with 10, 1,000, 10,000 envelopes in the team.   Run: npx tsx bench/host.ts  (DATABASE_URL: PostgreSQL)
+ * (f) GET /envelope with 10, 1,000, 10,000 envelopes in the team; (g) the same searched (`query`, the console's search).   Run: npx tsx bench/host.ts  (DATABASE_URL: PostgreSQL)
  * Each line also gives the servers' CPU time per request (this process runs only the servers), a
  * figure that moves much less than req/s when other work shares the machine.
  * Env: BENCH_SECONDS (default 5), BENCH_CONNECTIONS (default 10).
@@ -180,6 +180,8 @@ try {
     )
     await host.db.query('analyze envelopes')
     await measure(`(f) GET /envelope, ${n} in the team`, { url: `${host.apiUrl}/envelope`, headers: { Authorization: listToken } })
+    // The console's search: a substring of the title or of a recipient's name or e-mail.
+    await measure(`(g) GET /envelope?query=, ${n} in the team`, { url: `${host.apiUrl}/envelope?query=Listed%20${n}`, headers: { Authorization: listToken } })
     if (n === 10_000) {
       const plan = await host.db.query<{ 'QUERY PLAN': string }>(
         `explain select e.id from envelopes e where e.team_id = $1 and e.deleted_at is null order by e.created_at desc, e.id desc limit 20`,
