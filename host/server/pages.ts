@@ -119,7 +119,7 @@ export function pageRoutes(ctx: HostContext) {
    * `meta[property=csp-nonce]`), under the policy of security-headers.ts. `teamsOf` absent: a
    * standalone page, never framed.
    */
-  const serve = (teamsOf: TeamsOf | null, signing = false) => async (c: Context) => {
+  const serve = (teamsOf: TeamsOf | null, signing = false, authoring = false) => async (c: Context) => {
     let html: Buffer<ArrayBuffer>
     try {
       html = await readFile(path.join(distDir, 'index.html'))
@@ -134,12 +134,12 @@ export function pageRoutes(ctx: HostContext) {
     const session = page?.session ? `<script type="application/json" id="embed-session">${scriptJson(page.session)}</script>` : ''
     const body = beforeHeadEnd(html, `<meta property="csp-nonce" nonce="${nonce}">${session}`)
     // A team's list of parents never shuts out this host's own console, which frames the editor for members.
-    const ancestors = origins ? [...origins, "'self'"] : null
-    const headers = { ...PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(nonce, teamsOf ? ancestors : origins) }
+    const ancestors = authoring && origins ? [...origins, "'self'"] : origins
+    const headers = { ...PAGE_HEADERS, 'Content-Security-Policy': pagePolicy(nonce, ancestors) }
     // A standalone signing page is never framed: a page that signs must not be dressed up by someone else's.
     return new Response(body, { headers: teamsOf ? headers : { ...headers, 'X-Frame-Options': 'DENY' } })
   }
-  const authoring = serve(byPresign)
+  const authoring = serve(byPresign, false, true)
   for (const route of Object.values(EMBED_ROUTES)) r.get(route, authoring)
   r.get(MULTISIGN_ROUTE, serve(teamsOf(byRecipient, (c) => c.req.queries('token') ?? []), true))
   r.get(SIGN_ROUTES.embed, serve(teamsOf(byRecipient, (c) => [c.req.param('token')!]), true))

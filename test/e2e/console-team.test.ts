@@ -12,7 +12,8 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
-import { makePdf, PNG } from '../host/support.js'
+import pg from 'pg'
+import { DATABASE_TEST_URL, makePdf, PNG, postgresUnavailable } from '../host/support.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 
 let stack: Stack
@@ -27,7 +28,7 @@ const receiver = createServer((req, res) => {
   })
 })
 
-async function shots(page: Page, name: string) {
+async function screens(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `console-${name}-1280.png`), fullPage: true })
   await page.setViewportSize({ width: 390, height: 844 })
   await page.screenshot({ path: join(SCREENSHOTS, `console-${name}-390.png`), fullPage: true })
@@ -67,159 +68,175 @@ async function sealedBytes(itemId: string): Promise<Buffer> {
   throw new Error('never sealed')
 }
 
-beforeAll(async () => {
-  stack = await startStack({ host: { webhookAllowPrivateUrls: true, queuePollMs: 100 } })
-  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
-  teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
-  await makeUser(stack.host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
-})
-afterAll(async () => {
-  receiver.close()
-  await stack?.close()
-})
+beforeAll(() => new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r)))
+afterAll(() => void receiver.close())
 
-describe('the team console', () => {
-  test('documents, templates, tokens, webhooks, members and visibility', async () => {
-    const lease = await completedDocument('Lease 4B')
-    const hidden = await completedDocument('Board minutes', 'ADMIN')
-    const draftForm = new FormData()
-    draftForm.set('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Offer letter', recipients: [{ email: 'linus@example.com', name: 'Linus', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }] }))
-    draftForm.set('files', new Blob([new Uint8Array(await makePdf(2))], { type: 'application/pdf' }), 'offer.pdf')
-    const draft = await (await fetch(`${stack.host.apiUrl}/envelope/create`, { method: 'POST', headers: { Authorization: `Bearer ${stack.apiToken}` }, body: draftForm })).json()
-    const tplForm = new FormData()
-    tplForm.set('payload', JSON.stringify({ type: 'TEMPLATE', title: 'NDA', recipients: [{ email: 'signer@example.com', name: 'Signer', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }] }))
-    tplForm.set('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'nda.pdf')
-    const template = await (await fetch(`${stack.host.apiUrl}/envelope/create`, { method: 'POST', headers: { Authorization: `Bearer ${stack.apiToken}` }, body: tplForm })).json()
-    const sealed = await sealedBytes(lease.itemId)
+const pgSkip = await postgresUnavailable()
 
-    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
-    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.host.url })
-    const page = await context.newPage()
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
-    page.on('dialog', (d) => void d.accept())
-
-    // Sign in; the account is in two teams: switch to the one with the documents.
-    await page.goto(`${stack.host.url}/console`)
-    await page.getByLabel('E-mail address').fill('ada@example.com')
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByRole('heading', { name: 'Documents' }).waitFor()
-    await page.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'E2E' })
-    await page.getByRole('link', { name: 'Lease 4B' }).waitFor()
-    await shots(page, 'documents')
-
-    // Search by a recipient's name, open the document, its timeline and its sealed PDF.
-    await page.getByLabel('Search').fill('grace hop')
-    await page.getByRole('button', { name: 'Search' }).click()
-    await expect.poll(() => page.getByRole('link', { name: /Lease 4B|Board minutes|Offer letter/ }).count()).toBe(2)
-    await page.getByRole('link', { name: 'Lease 4B' }).click()
-    await page.getByRole('heading', { name: 'Lease 4B' }).waitFor()
-    await page.getByRole('heading', { name: 'Timeline' }).waitFor()
-    await expect.poll(() => page.locator('.team-timeline li').count()).toBeGreaterThanOrEqual(4)
-    await shots(page, 'document-completed')
-    const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Signed PDF' }).click()])
-    const saved = await pdf.path()
-    const { readFile } = await import('node:fs/promises')
-    expect(Buffer.compare(await readFile(saved!), sealed)).toBe(0)
-
-    // A draft in the same editor as the embed, then sent.
-    await page.goto(`${stack.host.url}/console/documents/${draft.id}`)
-    await page.getByRole('button', { name: 'Open in the editor' }).click()
-    const editor = page.frameLocator('iframe[title="Editor"]')
-    await editor.getByText('Offer letter').first().waitFor()
-    await shots(page, 'document-editor')
-    await page.getByRole('button', { name: 'Close the editor' }).click()
-    await page.getByRole('button', { name: 'Send for signing' }).click()
-    await expect.poll(() => page.locator('.docs-status').first().textContent()).toBe('Waiting for signatures')
-    await shots(page, 'document-pending')
-
-    // A template: a document made from it, its direct link made, copied and turned off.
-    await page.goto(`${stack.host.url}/console/templates`)
-    await page.getByRole('link', { name: 'NDA' }).click()
-    await page.getByRole('button', { name: 'Create a direct link' }).click()
-    const link = (await page.getByTestId('direct-link').textContent())!
-    expect(link).toMatch(/\/d\/[\w-]+$/)
-    await page.getByRole('button', { name: 'Copy link' }).click()
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
-    await page.getByRole('button', { name: 'Turn off' }).click()
-    await page.getByText('The link is off: it opens nothing.').waitFor()
-    await shots(page, 'template')
-    const direct = await stack.api<any>('GET', `/envelope/${template.id}`)
-    expect(direct.directLink.enabled).toBe(false)
-    await page.getByLabel('E-mail address').fill('new.signer@example.com')
-    await page.getByRole('button', { name: 'Create document' }).click()
-    await page.getByRole('heading', { name: 'NDA' }).waitFor()
-    await expect.poll(() => page.getByText('new.signer@example.com').count()).toBeGreaterThan(0)
-
-    // An API token: shown once, works, revoked, refused.
-    await page.goto(`${stack.host.url}/console/settings/tokens`)
-    await page.getByLabel('Name').fill('Billing server')
-    await page.getByRole('button', { name: 'Create token' }).click()
-    const token = (await page.getByTestId('new-token').textContent())!
-    await shots(page, 'settings-tokens')
-    const asToken = () => fetch(`${stack.host.apiUrl}/envelope`, { headers: { Authorization: `Bearer ${token}` } })
-    expect((await asToken()).status).toBe(200)
-    await page.getByRole('button', { name: 'Done' }).click()
-    await page.getByRole('button', { name: 'Revoke Billing server' }).click()
-    await expect.poll(async () => (await asToken()).status).toBe(401)
-
-    // A webhook: a test delivery in its log, then resent.
-    await page.goto(`${stack.host.url}/console/settings/webhooks`)
-    await page.getByLabel('URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`)
-    await page.getByRole('button', { name: 'Add webhook' }).click()
-    await page.getByRole('button', { name: 'Send test event' }).click()
-    await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(1)
-    await expect.poll(() => page.getByRole('button', { name: 'Resend' }).count(), { timeout: 20_000 }).toBe(1)
-    await shots(page, 'settings-webhooks')
-    await page.getByRole('button', { name: 'Resend' }).click()
-    await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(2)
-
-    // An invitation, accepted from the e-mail in another browser, as a MEMBER.
-    await page.goto(`${stack.host.url}/console/settings/members`)
-    await page.getByLabel('E-mail address').fill('mia@example.com')
-    await page.getByRole('button', { name: 'Send invitation' }).click()
-    await page.getByText('An invitation is on its way to mia@example.com.').waitFor()
-    await shots(page, 'settings-members')
-    let mail = ''
-    for (let i = 0; i < 100 && !mail; i++) {
-      await stack.host.queue.drain()
-      mail = (await stack.host.db.query<{ text: string }>(`select text from mails where to_address = 'mia@example.com'`))[0]?.text ?? ''
-      if (!mail) await new Promise((r) => setTimeout(r, 100))
-    }
-    const invite = /http\S+\/console\/\S+#[\w.-]+/.exec(mail)![0]
-    const other = await stack.browser.newContext({ viewport: { width: 390, height: 844 } })
-    const mia = await other.newPage()
-    await mia.goto(invite)
-    await mia.getByRole('heading', { name: 'Join E2E' }).waitFor({ timeout: 10_000 }).catch(async (e) => {
-      throw new Error(`${e.message}\n${invite}\n${mia.url()}\n${await mia.locator('body').innerText()}`)
+for (const variant of ['pglite', 'postgres'] as const) {
+  describe.skipIf(variant === 'postgres' && pgSkip !== null)(`the team console (${variant})`, () => {
+    const schema = `console_e2e_${Date.now().toString(36)}`
+    beforeAll(async () => {
+      hits.length = 0
+      const url = new URL(DATABASE_TEST_URL)
+      url.searchParams.set('schema', schema)
+      stack = await startStack({ host: { webhookAllowPrivateUrls: true, queuePollMs: 100, ...(variant === 'postgres' && { databaseUrl: url.toString() }) } })
+      teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
+      await makeUser(stack.host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
     })
-    await mia.screenshot({ path: join(SCREENSHOTS, 'console-invitation-390.png'), fullPage: true })
-    await mia.getByLabel('Your name').fill('Mia Member')
-    await mia.getByLabel('Password').fill('a long enough password')
-    await mia.getByRole('button', { name: 'Create account and join' }).click()
-    await mia.getByRole('heading', { name: 'Documents' }).waitFor()
-    await mia.getByRole('link', { name: 'Lease 4B' }).waitFor()
-    // Visibility: the ADMIN-only document is not among a MEMBER's.
-    expect(await mia.getByRole('link', { name: 'Board minutes' }).count()).toBe(0)
-    const asMia = await signInAs(stack.host.url, 'mia@example.com', 'a long enough password')
-    await asMia.console('/teams/switch', { body: { teamId } })
-    expect((await asMia.v2(`/envelope/${hidden.id}`)).status).toBe(404)
-    expect((await asMia.v2(`/envelope/${lease.id}`)).status).toBe(200)
-    await other.close()
-    await page.reload()
-    await page.getByText('mia@example.com').first().waitFor()
+    afterAll(async () => {
+      await stack?.close()
+      if (variant === 'postgres') {
+        const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
+        await client.connect()
+        await client.query(`drop schema if exists ${schema} cascade`)
+        await client.end()
+      }
+    })
 
-    // The activity log tells who did what.
-    await page.goto(`${stack.host.url}/console/settings/activity`)
-    await page.getByText('revoked an API token').waitFor()
-    await page.getByText('added a webhook').waitFor()
-    await shots(page, 'settings-activity')
-    await page.goto(`${stack.host.url}/console/settings`)
-    await page.getByRole('heading', { name: 'Plan and usage' }).waitFor()
-    await shots(page, 'settings-general')
+    test('documents, templates, tokens, webhooks, members and visibility', async () => {
+      const shots = (page: Page, name: string) => (variant === 'pglite' ? screens(page, name) : Promise.resolve())
+      const lease = await completedDocument('Lease 4B')
+      const hidden = await completedDocument('Board minutes', 'ADMIN')
+      const draftForm = new FormData()
+      draftForm.set('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Offer letter', recipients: [{ email: 'linus@example.com', name: 'Linus', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }] }))
+      draftForm.set('files', new Blob([new Uint8Array(await makePdf(2))], { type: 'application/pdf' }), 'offer.pdf')
+      const draft = await (await fetch(`${stack.host.apiUrl}/envelope/create`, { method: 'POST', headers: { Authorization: `Bearer ${stack.apiToken}` }, body: draftForm })).json()
+      const tplForm = new FormData()
+      tplForm.set('payload', JSON.stringify({ type: 'TEMPLATE', title: 'NDA', recipients: [{ email: 'signer@example.com', name: 'Signer', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }] }))
+      tplForm.set('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'nda.pdf')
+      const template = await (await fetch(`${stack.host.apiUrl}/envelope/create`, { method: 'POST', headers: { Authorization: `Bearer ${stack.apiToken}` }, body: tplForm })).json()
+      const sealed = await sealedBytes(lease.itemId)
 
-    expect(errors).toEqual([])
-    await context.close()
+      const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, acceptDownloads: true })
+      await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.host.url })
+      const page = await context.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      page.on('dialog', (d) => void d.accept())
+
+      // Sign in; the account is in two teams: switch to the one with the documents.
+      await page.goto(`${stack.host.url}/console`)
+      await page.getByLabel('E-mail address').fill('ada@example.com')
+      await page.getByLabel('Password').fill(TEST_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      await page.getByRole('heading', { name: 'Documents' }).waitFor()
+      await page.getByRole('combobox', { name: 'Team' }).selectOption({ label: 'E2E' })
+      await page.getByRole('link', { name: 'Lease 4B' }).waitFor()
+      await shots(page, 'documents')
+
+      // Search by a recipient's name, open the document, its timeline and its sealed PDF.
+      await page.getByLabel('Search').fill('grace hop')
+      await page.getByRole('button', { name: 'Search' }).click()
+      await expect.poll(() => page.getByRole('link', { name: /Lease 4B|Board minutes|Offer letter/ }).count()).toBe(2)
+      await page.getByRole('link', { name: 'Lease 4B' }).click()
+      await page.getByRole('heading', { name: 'Lease 4B' }).waitFor()
+      await page.getByRole('heading', { name: 'Timeline' }).waitFor()
+      await expect.poll(() => page.locator('.team-timeline li').count()).toBeGreaterThanOrEqual(4)
+      await shots(page, 'document-completed')
+      const [pdf] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Signed PDF' }).click()])
+      const saved = await pdf.path()
+      const { readFile } = await import('node:fs/promises')
+      expect(Buffer.compare(await readFile(saved!), sealed)).toBe(0)
+
+      // A draft in the same editor as the embed, then sent.
+      await page.goto(`${stack.host.url}/console/documents/${draft.id}`)
+      await page.getByRole('button', { name: 'Open in the editor' }).click()
+      const editor = page.frameLocator('iframe[title="Editor"]')
+      await editor.getByText('Offer letter').first().waitFor()
+      await shots(page, 'document-editor')
+      await page.getByRole('button', { name: 'Close the editor' }).click()
+      await page.getByRole('button', { name: 'Send for signing' }).click()
+      await expect.poll(() => page.locator('.docs-status').first().textContent()).toBe('Waiting for signatures')
+      await shots(page, 'document-pending')
+
+      // A template: a document made from it, its direct link made, copied and turned off.
+      await page.goto(`${stack.host.url}/console/templates`)
+      await page.getByRole('link', { name: 'NDA' }).click()
+      await page.getByRole('button', { name: 'Create a direct link' }).click()
+      const link = (await page.getByTestId('direct-link').textContent())!
+      expect(link).toMatch(/\/d\/[\w-]+$/)
+      await page.getByRole('button', { name: 'Copy link' }).click()
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(link)
+      await page.getByRole('button', { name: 'Turn off' }).click()
+      await page.getByText('The link is off: it opens nothing.').waitFor()
+      await shots(page, 'template')
+      const direct = await stack.api<any>('GET', `/envelope/${template.id}`)
+      expect(direct.directLink.enabled).toBe(false)
+      await page.getByLabel('E-mail address').fill('new.signer@example.com')
+      await page.getByRole('button', { name: 'Create document' }).click()
+      await page.getByRole('heading', { name: 'NDA' }).waitFor()
+      await expect.poll(() => page.getByText('new.signer@example.com').count()).toBeGreaterThan(0)
+
+      // An API token: shown once, works, revoked, refused.
+      await page.goto(`${stack.host.url}/console/settings/tokens`)
+      await page.getByLabel('Name').fill('Billing server')
+      await page.getByRole('button', { name: 'Create token' }).click()
+      const token = (await page.getByTestId('new-token').textContent())!
+      await shots(page, 'settings-tokens')
+      const asToken = () => fetch(`${stack.host.apiUrl}/envelope`, { headers: { Authorization: `Bearer ${token}` } })
+      expect((await asToken()).status).toBe(200)
+      await page.getByRole('button', { name: 'Done' }).click()
+      await page.getByRole('button', { name: 'Revoke Billing server' }).click()
+      await expect.poll(async () => (await asToken()).status).toBe(401)
+
+      // A webhook: a test delivery in its log, then resent.
+      await page.goto(`${stack.host.url}/console/settings/webhooks`)
+      await page.getByLabel('URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`)
+      await page.getByRole('button', { name: 'Add webhook' }).click()
+      await page.getByRole('button', { name: 'Send test event' }).click()
+      await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(1)
+      await expect.poll(() => page.getByRole('button', { name: 'Resend' }).count(), { timeout: 20_000 }).toBe(1)
+      await shots(page, 'settings-webhooks')
+      await page.getByRole('button', { name: 'Resend' }).click()
+      await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(2)
+
+      // An invitation, accepted from the e-mail in another browser, as a MEMBER.
+      await page.goto(`${stack.host.url}/console/settings/members`)
+      await page.getByLabel('E-mail address').fill('mia@example.com')
+      await page.getByRole('button', { name: 'Send invitation' }).click()
+      await page.getByText('An invitation is on its way to mia@example.com.').waitFor()
+      await shots(page, 'settings-members')
+      let mail = ''
+      for (let i = 0; i < 100 && !mail; i++) {
+        await stack.host.queue.drain()
+        mail = (await stack.host.db.query<{ text: string }>(`select text from mails where to_address = 'mia@example.com'`))[0]?.text ?? ''
+        if (!mail) await new Promise((r) => setTimeout(r, 100))
+      }
+      const invite = /http\S+\/console\/\S+#[\w.-]+/.exec(mail)![0]
+      const other = await stack.browser.newContext({ viewport: { width: 390, height: 844 } })
+      const mia = await other.newPage()
+      await mia.goto(invite)
+      await mia.getByRole('heading', { name: 'Join E2E' }).waitFor({ timeout: 10_000 }).catch(async (e) => {
+        throw new Error(`${e.message}\n${invite}\n${mia.url()}\n${await mia.locator('body').innerText()}`)
+      })
+      if (variant === 'pglite') await mia.screenshot({ path: join(SCREENSHOTS, 'console-invitation-390.png'), fullPage: true })
+      await mia.getByLabel('Your name').fill('Mia Member')
+      await mia.getByLabel('Password').fill('a long enough password')
+      await mia.getByRole('button', { name: 'Create account and join' }).click()
+      await mia.getByRole('heading', { name: 'Documents' }).waitFor()
+      await mia.getByRole('link', { name: 'Lease 4B' }).waitFor()
+      // Visibility: the ADMIN-only document is not among a MEMBER's.
+      expect(await mia.getByRole('link', { name: 'Board minutes' }).count()).toBe(0)
+      const asMia = await signInAs(stack.host.url, 'mia@example.com', 'a long enough password')
+      await asMia.console('/teams/switch', { body: { teamId } })
+      expect((await asMia.v2(`/envelope/${hidden.id}`)).status).toBe(404)
+      expect((await asMia.v2(`/envelope/${lease.id}`)).status).toBe(200)
+      await other.close()
+      await page.reload()
+      await page.getByText('mia@example.com').first().waitFor()
+
+      // The activity log tells who did what.
+      await page.goto(`${stack.host.url}/console/settings/activity`)
+      await page.getByText('revoked an API token').waitFor()
+      await page.getByText('added a webhook').waitFor()
+      await shots(page, 'settings-activity')
+      await page.goto(`${stack.host.url}/console/settings`)
+      await page.getByRole('heading', { name: 'Plan and usage' }).waitFor()
+      await shots(page, 'settings-general')
+
+      expect(errors).toEqual([])
+      await context.close()
+    })
   })
-})
+}

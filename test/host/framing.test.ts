@@ -49,8 +49,9 @@ describe.each(VARIANTS)('who may frame a team\'s pages, on $variant', ({ variant
   it.skipIf(skip)("pages of a team with a list send frame-ancestors with it; other teams' pages and bad tokens do not", async () => {
     await client.post('/team/update', { embedOrigins: ['https://app.example.com', 'http://localhost:3000'] })
     const policy = 'frame-ancestors https://app.example.com http://localhost:3000'
-    expect(await csp(`/embed/v2/authoring/envelope/create?token=${await presign(client)}`)).toBe(policy)
-    expect(await csp(`/embed/v1/authoring/document/edit/1?token=${await presign(client)}`)).toBe(policy)
+    // The authoring pages also admit this host itself: its console frames the editor for members.
+    expect(await csp(`/embed/v2/authoring/envelope/create?token=${await presign(client)}`)).toBe(`${policy} 'self'`)
+    expect(await csp(`/embed/v1/authoring/document/edit/1?token=${await presign(client)}`)).toBe(`${policy} 'self'`)
     expect(await csp(`/embed/v2/authoring/envelope/create?token=${await presign(other)}`)).toBeNull()
     expect(await csp('/embed/v2/authoring/envelope/create?token=not.a.token')).toBeNull()
     expect(await csp('/embed/v2/authoring/envelope/create')).toBeNull()
