@@ -2,16 +2,14 @@ import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import pg from 'pg'
+import { DATABASE_TEST_URL, postgresUnavailable } from '../host/support.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 
 let stack: Stack
 /** The host by name, not by IP address: WebAuthn needs a domain for its relying party. */
 let base: string
-beforeAll(async () => {
-  stack = await startStack()
-  base = stack.host.url.replace('127.0.0.1', 'localhost')
-})
-afterAll(() => stack?.close())
+const pgSkip = await postgresUnavailable()
 
 const EMAIL = 'ada@example.com'
 const PASSWORD = 'analytical engine 1843'
@@ -33,7 +31,7 @@ async function mailLink(purpose: string, since: number): Promise<{ id: number; v
 const codeAt = (secret: string, at: number) => new TOTP({ secret: Secret.fromBase32(secret), digits: 6, period: 30 }).generate({ timestamp: at })
 
 /** Full-page screenshots at 1280 and 390 px wide. */
-async function shots(page: Page, name: string) {
+async function screens(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `console-account-${name}-1280.png`), fullPage: true })
   await page.setViewportSize({ width: 390, height: 844 })
   await page.screenshot({ path: join(SCREENSHOTS, `console-account-${name}-390.png`), fullPage: true })
@@ -47,164 +45,185 @@ async function signOut(page: Page) {
   await page.getByRole('heading', { name: 'Sign in' }).waitFor()
 }
 
-describe('the console account, end to end', () => {
-  test('sign up, confirm by mail, password, TOTP, passkey, e-mail link, reset', async () => {
-    const page = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } })
-    const errors: string[] = []
-    page.on('pageerror', (e) => errors.push(e.message))
-    const cdp = await page.context().newCDPSession(page)
-    await cdp.send('WebAuthn.enable')
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+for (const variant of ['pglite', 'postgres'] as const) {
+  describe.skipIf(variant === 'postgres' && pgSkip !== null)(`the console account, end to end (${variant})`, () => {
+    const schema = `account_e2e_${Date.now().toString(36)}`
+    beforeAll(async () => {
+      const url = new URL(DATABASE_TEST_URL)
+      url.searchParams.set('schema', schema)
+      stack = await startStack(variant === 'postgres' ? { host: { databaseUrl: url.toString() } } : {})
+      base = stack.host.url.replace('127.0.0.1', 'localhost')
+    })
+    afterAll(async () => {
+      await stack?.close()
+      if (variant === 'postgres') {
+        const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
+        await client.connect()
+        await client.query(`drop schema if exists ${schema} cascade`)
+        await client.end()
+      }
     })
 
-    // Sign-in page, with every other way in.
-    await page.goto(`${base}/console`)
-    await page.getByRole('heading', { name: 'Sign in' }).waitFor()
-    await shots(page, 'sign-in')
-    await page.getByRole('link', { name: 'Create an account' }).click()
+    test('sign up, confirm by mail, password, TOTP, passkey, e-mail link, reset', async () => {
+      // Screenshots once (the pages are the same on either database).
+      const shots = (page: Page, name: string) => (variant === 'pglite' ? screens(page, name) : Promise.resolve())
+      const page = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } })
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      const cdp = await page.context().newCDPSession(page)
+      await cdp.send('WebAuthn.enable')
+      await cdp.send('WebAuthn.addVirtualAuthenticator', {
+        options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+      })
 
-    // Sign up: the first account of the instance. The new screen's title has the focus.
-    await page.getByRole('heading', { name: 'Create an account' }).waitFor()
-    expect(await page.evaluate(() => document.activeElement?.id)).toBe('sign-up-title')
-    await page.getByLabel('Name').fill('Ada Lovelace')
-    await page.getByLabel('E-mail address').fill(EMAIL)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await shots(page, 'sign-up')
-    await page.getByRole('button', { name: 'Create account' }).click()
-    await expect.poll(() => page.getByRole('status').textContent()).toContain(`we sent a message to ${EMAIL}`)
-    await shots(page, 'sign-up-sent')
+      // Sign-in page, with every other way in.
+      await page.goto(`${base}/console`)
+      await page.getByRole('heading', { name: 'Sign in' }).waitFor()
+      await shots(page, 'sign-in')
+      await page.getByRole('link', { name: 'Create an account' }).click()
 
-    // The address is not confirmed yet: password sign-in says so.
-    await page.goto(`${base}/console`)
-    await page.getByLabel('E-mail address').fill(EMAIL)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('Confirm your e-mail address first')
+      // Sign up: the first account of the instance. The new screen's title has the focus.
+      await page.getByRole('heading', { name: 'Create an account' }).waitFor()
+      expect(await page.evaluate(() => document.activeElement?.id)).toBe('sign-up-title')
+      await page.getByLabel('Name').fill('Ada Lovelace')
+      await page.getByLabel('E-mail address').fill(EMAIL)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await shots(page, 'sign-up')
+      await page.getByRole('button', { name: 'Create account' }).click()
+      await expect.poll(() => page.getByRole('status').textContent()).toContain(`we sent a message to ${EMAIL}`)
+      await shots(page, 'sign-up-sent')
 
-    // The verification link from the mailbox signs in; its value leaves the address bar.
-    const verify = await mailLink('verify', 0)
-    await page.goto(`${base}/console/link/verify#${verify.value}`)
-    await signedIn(page)
-    expect(page.url()).not.toContain(verify.value)
-    await signOut(page)
+      // The address is not confirmed yet: password sign-in says so.
+      await page.goto(`${base}/console`)
+      await page.getByLabel('E-mail address').fill(EMAIL)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('Confirm your e-mail address first')
 
-    // Password sign-in, then the account page.
-    await page.getByLabel('E-mail address').fill(EMAIL)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await signedIn(page)
-    await page.getByRole('link', { name: 'Account' }).click()
-    await page.getByRole('heading', { name: 'Your account' }).waitFor()
-    expect(await page.getByLabel('E-mail address').inputValue()).toBe(EMAIL)
-    await shots(page, 'page')
+      // The verification link from the mailbox signs in; its value leaves the address bar.
+      const verify = await mailLink('verify', 0)
+      await page.goto(`${base}/console/link/verify#${verify.value}`)
+      await signedIn(page)
+      expect(page.url()).not.toContain(verify.value)
+      await signOut(page)
 
-    // TOTP: scan (read the key shown for manual entry), confirm, recovery codes once.
-    await page.getByRole('button', { name: 'Turn on' }).click()
-    await page.getByRole('img', { name: /QR code/ }).waitFor()
-    const secret = (await page.locator('.account-secret').textContent())!.replace(/\s+/g, '')
-    await shots(page, 'totp-setup')
-    const confirmedAt = Date.now()
-    await page.getByLabel('Code from the app').fill(codeAt(secret, confirmedAt))
-    await page.getByRole('button', { name: 'Confirm and turn on' }).click()
-    await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor()
-    const recovery = await page.locator('.account-codes code').allTextContents()
-    expect(recovery).toHaveLength(10)
-    await shots(page, 'recovery-codes')
-    await page.getByRole('button', { name: 'I saved them' }).click()
-    await expect.poll(() => page.getByText('10 recovery codes left.').count()).toBe(1)
+      // Password sign-in, then the account page.
+      await page.getByLabel('E-mail address').fill(EMAIL)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      await signedIn(page)
+      await page.getByRole('link', { name: 'Account' }).click()
+      await page.getByRole('heading', { name: 'Your account' }).waitFor()
+      expect(await page.getByLabel('E-mail address').inputValue()).toBe(EMAIL)
+      await shots(page, 'page')
 
-    // Register a passkey with Chromium's virtual authenticator.
-    await page.getByLabel(/Name of the new passkey/).fill('Test laptop')
-    await page.getByRole('button', { name: 'Add a passkey' }).click()
-    await page.getByText('Test laptop', { exact: true }).waitFor()
-    await shots(page, 'page-full')
+      // TOTP: scan (read the key shown for manual entry), confirm, recovery codes once.
+      await page.getByRole('button', { name: 'Turn on' }).click()
+      await page.getByRole('img', { name: /QR code/ }).waitFor()
+      const secret = (await page.locator('.account-secret').textContent())!.replace(/\s+/g, '')
+      await shots(page, 'totp-setup')
+      const confirmedAt = Date.now()
+      await page.getByLabel('Code from the app').fill(codeAt(secret, confirmedAt))
+      await page.getByRole('button', { name: 'Confirm and turn on' }).click()
+      await page.getByRole('heading', { name: 'Your recovery codes' }).waitFor()
+      const recovery = await page.locator('.account-codes code').allTextContents()
+      expect(recovery).toHaveLength(10)
+      await shots(page, 'recovery-codes')
+      await page.getByRole('button', { name: 'I saved them' }).click()
+      await expect.poll(() => page.getByText('10 recovery codes left.').count()).toBe(1)
 
-    // Password sign-in now asks for the second factor: a code of a later step than the one used.
-    await signOut(page)
-    await page.getByLabel('E-mail address').fill(EMAIL)
-    await page.getByLabel('Password').fill(PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
-    await shots(page, 'second-factor')
-    await page.getByLabel('Code', { exact: true }).fill(codeAt(secret, confirmedAt))
-    await page.getByRole('button', { name: 'Continue' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('wrong or was used already')
-    await page.getByLabel('Code', { exact: true }).fill(codeAt(secret, confirmedAt + 30_000))
-    await page.getByRole('button', { name: 'Continue' }).click()
-    await signedIn(page)
-    await signOut(page)
+      // Register a passkey with Chromium's virtual authenticator.
+      await page.getByLabel(/Name of the new passkey/).fill('Test laptop')
+      await page.getByRole('button', { name: 'Add a passkey' }).click()
+      await page.getByText('Test laptop', { exact: true }).waitFor()
+      await shots(page, 'page-full')
 
-    // A passkey alone signs in (no address, no second factor).
-    await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
-    await signedIn(page)
-    await page.getByRole('link', { name: 'Account' }).click()
-    await expect.poll(() => page.getByText(/last used/).count()).toBe(1)
-    await signOut(page)
+      // Password sign-in now asks for the second factor: a code of a later step than the one used.
+      await signOut(page)
+      await page.getByLabel('E-mail address').fill(EMAIL)
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
+      await shots(page, 'second-factor')
+      await page.getByLabel('Code', { exact: true }).fill(codeAt(secret, confirmedAt))
+      await page.getByRole('button', { name: 'Continue' }).click()
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('wrong or was used already')
+      await page.getByLabel('Code', { exact: true }).fill(codeAt(secret, confirmedAt + 30_000))
+      await page.getByRole('button', { name: 'Continue' }).click()
+      await signedIn(page)
+      await signOut(page)
 
-    // The e-mailed sign-in link; with two-factor on, a recovery code completes it.
-    await page.getByRole('link', { name: 'E-mail me a sign-in link' }).click()
-    await page.getByLabel('E-mail address').fill(EMAIL)
-    await shots(page, 'email-link')
-    await page.getByRole('button', { name: 'Send the link' }).click()
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('a sign-in link is on its way')
-    const signinLink = await mailLink('signin', verify.id)
-    await page.goto(`${base}/console/link/signin#${signinLink.value}`)
-    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
-    expect(page.url()).not.toContain(signinLink.value)
-    await page.getByRole('button', { name: 'Use a recovery code' }).click()
-    await page.getByLabel('Recovery code').fill(recovery[0]!)
-    await page.getByRole('button', { name: 'Continue' }).click()
-    await signedIn(page)
-    await signOut(page)
+      // A passkey alone signs in (no address, no second factor).
+      await page.getByRole('button', { name: 'Sign in with a passkey' }).click()
+      await signedIn(page)
+      await page.getByRole('link', { name: 'Account' }).click()
+      await expect.poll(() => page.getByText(/last used/).count()).toBe(1)
+      await signOut(page)
 
-    // Reset: request, then the new password from the link, then the passkey as second factor.
-    await page.getByRole('link', { name: 'Forgot your password?' }).click()
-    await page.getByLabel('E-mail address').fill(EMAIL)
-    await shots(page, 'reset')
-    await page.getByRole('button', { name: 'Send the link' }).click()
-    await expect.poll(() => page.getByRole('status').textContent()).toContain('a link to reset its password is on its way')
-    const reset = await mailLink('reset', signinLink.id)
-    await page.goto(`${base}/console/link/reset#${reset.value}`)
-    await page.getByRole('heading', { name: 'Choose a new password' }).waitFor()
-    expect(page.url()).toBe(`${base}/console/link/reset`)
-    await shots(page, 'reset-new-password')
-    await page.getByLabel('New password', { exact: true }).fill('difference engine 1822')
-    await page.getByRole('button', { name: 'Save and sign in' }).click()
-    await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
-    await page.getByRole('button', { name: 'Use a passkey' }).click()
-    await signedIn(page)
+      // The e-mailed sign-in link; with two-factor on, a recovery code completes it.
+      await page.getByRole('link', { name: 'E-mail me a sign-in link' }).click()
+      await page.getByLabel('E-mail address').fill(EMAIL)
+      await shots(page, 'email-link')
+      await page.getByRole('button', { name: 'Send the link' }).click()
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('a sign-in link is on its way')
+      const signinLink = await mailLink('signin', verify.id)
+      await page.goto(`${base}/console/link/signin#${signinLink.value}`)
+      await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
+      expect(page.url()).not.toContain(signinLink.value)
+      await page.getByRole('button', { name: 'Use a recovery code' }).click()
+      await page.getByLabel('Recovery code').fill(recovery[0]!)
+      await page.getByRole('button', { name: 'Continue' }).click()
+      await signedIn(page)
+      await signOut(page)
 
-    // Used links do not work again.
-    await page.goto(`${base}/console/link/reset#${reset.value}`)
-    await page.getByLabel('New password', { exact: true }).fill('another password 99')
-    await page.getByRole('button', { name: 'Save and sign in' }).click()
-    await expect.poll(() => page.getByRole('alert').textContent()).toContain('This link is not valid')
-    await shots(page, 'link-used')
+      // Reset: request, then the new password from the link, then the passkey as second factor.
+      await page.getByRole('link', { name: 'Forgot your password?' }).click()
+      await page.getByLabel('E-mail address').fill(EMAIL)
+      await shots(page, 'reset')
+      await page.getByRole('button', { name: 'Send the link' }).click()
+      await expect.poll(() => page.getByRole('status').textContent()).toContain('a link to reset its password is on its way')
+      const reset = await mailLink('reset', signinLink.id)
+      await page.goto(`${base}/console/link/reset#${reset.value}`)
+      await page.getByRole('heading', { name: 'Choose a new password' }).waitFor()
+      expect(page.url()).toBe(`${base}/console/link/reset`)
+      await shots(page, 'reset-new-password')
+      await page.getByLabel('New password', { exact: true }).fill('difference engine 1822')
+      await page.getByRole('button', { name: 'Save and sign in' }).click()
+      await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
+      await page.getByRole('button', { name: 'Use a passkey' }).click()
+      await signedIn(page)
 
-    // The sessions list names this browser.
-    await page.goto(`${base}/console/account`)
-    await page.getByText('This browser').waitFor()
-    expect(await page.locator('.console-table tbody tr').count()).toBeGreaterThanOrEqual(1)
-    await shots(page, 'page-signed-in-again')
+      // Used links do not work again.
+      await page.goto(`${base}/console/link/reset#${reset.value}`)
+      await page.getByLabel('New password', { exact: true }).fill('another password 99')
+      await page.getByRole('button', { name: 'Save and sign in' }).click()
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('This link is not valid')
+      await shots(page, 'link-used')
 
-    // Passkeys: rename, then remove (after the confirmation).
-    await page.getByRole('button', { name: 'Rename Test laptop' }).click()
-    await page.getByLabel('Name', { exact: true }).last().fill('Work laptop')
-    await page.getByRole('button', { name: 'Save' }).last().click()
-    await page.getByText('Work laptop', { exact: true }).waitFor()
-    page.once('dialog', (d) => void d.accept())
-    await page.getByRole('button', { name: 'Remove Work laptop' }).click()
-    await page.getByText('No passkeys yet.').waitFor()
-    expect(await stack.host.db.query('select id from passkeys')).toEqual([])
+      // The sessions list names this browser.
+      await page.goto(`${base}/console/account`)
+      await page.getByText('This browser').waitFor()
+      expect(await page.locator('.console-table tbody tr').count()).toBeGreaterThanOrEqual(1)
+      await shots(page, 'page-signed-in-again')
 
-    // The screens speak the reader's language.
-    await page.evaluate(() => localStorage.setItem('console.language', 'fr'))
-    await page.goto(`${base}/console/sign-in/link`)
-    await page.getByRole('heading', { name: 'Se connecter par un lien e-mail' }).waitFor()
-    await page.getByRole('link', { name: 'Mot de passe oublié ?' }).waitFor()
-    await shots(page, 'email-link-fr')
-    expect(errors).toEqual([])
-    await page.close()
+      // Passkeys: rename, then remove (after the confirmation).
+      await page.getByRole('button', { name: 'Rename Test laptop' }).click()
+      await page.getByLabel('Name', { exact: true }).last().fill('Work laptop')
+      await page.getByRole('button', { name: 'Save' }).last().click()
+      await page.getByText('Work laptop', { exact: true }).waitFor()
+      page.once('dialog', (d) => void d.accept())
+      await page.getByRole('button', { name: 'Remove Work laptop' }).click()
+      await page.getByText('No passkeys yet.').waitFor()
+      expect(await stack.host.db.query('select id from passkeys')).toEqual([])
+
+      // The screens speak the reader's language.
+      await page.evaluate(() => localStorage.setItem('console.language', 'fr'))
+      await page.goto(`${base}/console/sign-in/link`)
+      await page.getByRole('heading', { name: 'Se connecter par un lien e-mail' }).waitFor()
+      await page.getByRole('link', { name: 'Mot de passe oublié ?' }).waitFor()
+      await shots(page, 'email-link-fr')
+      expect(errors).toEqual([])
+      await page.close()
+    })
   })
-})
+}
