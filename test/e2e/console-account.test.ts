@@ -2,9 +2,8 @@ import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import pg from 'pg'
-import { DATABASE_TEST_URL, postgresUnavailable } from '../host/support.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { postgresUnavailable } from '../host/support.js'
+import { SCREENSHOTS, startStackOn, type Stack } from './support/stack.js'
 
 let stack: Stack
 /** The host by name, not by IP address: WebAuthn needs a domain for its relying party. */
@@ -47,22 +46,11 @@ async function signOut(page: Page) {
 
 for (const variant of ['pglite', 'postgres'] as const) {
   describe.skipIf(variant === 'postgres' && pgSkip !== null)(`the console account, end to end (${variant})`, () => {
-    const schema = `account_e2e_${Date.now().toString(36)}`
     beforeAll(async () => {
-      const url = new URL(DATABASE_TEST_URL)
-      url.searchParams.set('schema', schema)
-      stack = await startStack(variant === 'postgres' ? { host: { databaseUrl: url.toString() } } : {})
+      stack = await startStackOn(variant)
       base = stack.host.url.replace('127.0.0.1', 'localhost')
     })
-    afterAll(async () => {
-      await stack?.close()
-      if (variant === 'postgres') {
-        const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
-        await client.connect()
-        await client.query(`drop schema if exists ${schema} cascade`)
-        await client.end()
-      }
-    })
+    afterAll(() => stack?.close())
 
     test('sign up, confirm by mail, password, TOTP, passkey, e-mail link, reset', async () => {
       // Screenshots once (the pages are the same on either database).

@@ -12,9 +12,8 @@ import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
-import pg from 'pg'
-import { DATABASE_TEST_URL, makePdf, PNG, postgresUnavailable } from '../host/support.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { makePdf, PNG, postgresUnavailable } from '../host/support.js'
+import { SCREENSHOTS, startStackOn, type Stack } from './support/stack.js'
 
 let stack: Stack
 let teamId: string
@@ -75,24 +74,13 @@ const pgSkip = await postgresUnavailable()
 
 for (const variant of ['pglite', 'postgres'] as const) {
   describe.skipIf(variant === 'postgres' && pgSkip !== null)(`the team console (${variant})`, () => {
-    const schema = `console_e2e_${Date.now().toString(36)}`
     beforeAll(async () => {
       hits.length = 0
-      const url = new URL(DATABASE_TEST_URL)
-      url.searchParams.set('schema', schema)
-      stack = await startStack({ host: { webhookAllowPrivateUrls: true, queuePollMs: 100, ...(variant === 'postgres' && { databaseUrl: url.toString() }) } })
+      stack = await startStackOn(variant, { host: { webhookAllowPrivateUrls: true, queuePollMs: 100 } })
       teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
       await makeUser(stack.host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
     })
-    afterAll(async () => {
-      await stack?.close()
-      if (variant === 'postgres') {
-        const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
-        await client.connect()
-        await client.query(`drop schema if exists ${schema} cascade`)
-        await client.end()
-      }
-    })
+    afterAll(() => stack?.close())
 
     test('documents, templates, tokens, webhooks, members and visibility', async () => {
       const shots = (page: Page, name: string) => (variant === 'pglite' ? screens(page, name) : Promise.resolve())

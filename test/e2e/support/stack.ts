@@ -10,6 +10,8 @@ import { startHost, type Host, type StartHostOptions } from '../../../host/serve
 import { presignScope, type PresignScope } from '../../../src/protocol/index.js'
 import { chromiumLaunchOptions } from '../../support/chromium.js'
 import { apiCaller } from './api.js'
+import pg from 'pg'
+import { DATABASE_TEST_URL } from '../../host/support.js'
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../../test-results/e2e/', import.meta.url))
 
@@ -180,4 +182,28 @@ export async function tallShot(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
   await page.setViewportSize(viewport)
   await iframe.evaluate((el, h) => (el.style.height = h), before)
+}
+
+/**
+ * A stack on the embedded database, or on PostgreSQL in a schema of its own that close() drops:
+ * for the suites that run on both.
+ */
+export async function startStackOn(variant: 'pglite' | 'postgres', opts: { host?: Omit<StartHostOptions, 'port' | 'hostname' | 'dataDir' | 'appDistDir'> } = {}): Promise<Stack> {
+  if (variant === 'pglite') return startStack(opts)
+  const schema = `e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const url = new URL(DATABASE_TEST_URL)
+  url.searchParams.set('schema', schema)
+  const stack = await startStack({ host: { ...opts.host, databaseUrl: url.toString() } })
+  const close = stack.close
+  stack.close = async () => {
+    try {
+      await close()
+    } finally {
+      const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
+      await client.connect()
+      await client.query(`drop schema if exists ${schema} cascade`)
+      await client.end()
+    }
+  }
+  return stack
 }

@@ -95,3 +95,49 @@ export function Field(props: {
 
 /** The console's language as the mail job names it. */
 export { consoleLanguage as mailLanguage } from './i18n/index.js'
+
+/** A console table's header row: its columns, and an unlabelled actions column read out to screen readers. */
+export function TableHead({ columns, actions = false }: { columns: string[]; actions?: boolean }) {
+  return (
+    <thead>
+      <tr>
+        {columns.map((c) => (
+          <th key={c} scope="col">
+            {c}
+          </th>
+        ))}
+        {actions && (
+          <th scope="col">
+            <span className="sr-only">{ct('team.actions')}</span>
+          </th>
+        )}
+      </tr>
+    </thead>
+  )
+}
+
+/** A person as the console lists them: the name, with the address beneath (or the address alone). */
+export function PersonCell({ name, email }: { name: string; email: string }) {
+  return (
+    <td>
+      <strong>{name || email}</strong>
+      {name && <div className="muted small">{email}</div>}
+    </td>
+  )
+}
+
+/** Previous / page n of m / next, for a paged list. */
+export function Pager({ page, pages, label, onPage }: { page: number; pages: number; label: string; onPage: (page: number) => void }) {
+  if (pages <= 1) return null
+  return (
+    <nav className="team-actions" aria-label={label}>
+      <button className="btn btn-sm btn-secondary" type="button" disabled={page <= 1} onClick={() => onPage(page - 1)}>
+        {ct('team.previous')}
+      </button>
+      <span className="muted small">{ct('team.pageOf', { page, pages })}</span>
+      <button className="btn btn-sm btn-secondary" type="button" disabled={page >= pages} onClick={() => onPage(page + 1)}>
+        {ct('team.next')}
+      </button>
+    </nav>
+  )
+}

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { v2 } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { useMe } from '../me.js'
-import { ErrorAlert, messageOf } from '../parts.js'
+import { ErrorAlert, Pager, messageOf } from '../parts.js'
 import { linkProps } from '../router.js'
 import type { Envelope, Page } from './types.js'
 
@@ -113,17 +113,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
               ))}
             </tbody>
           </table>
-          {data.totalPages > 1 && (
-            <nav className="team-actions" aria-label={ct('documents.pages')}>
-              <button className="btn btn-sm btn-secondary" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                {ct('team.previous')}
-              </button>
-              <span className="muted small">{ct('team.pageOf', { page, pages: data.totalPages })}</span>
-              <button className="btn btn-sm btn-secondary" type="button" disabled={page >= data.totalPages} onClick={() => setPage(page + 1)}>
-                {ct('team.next')}
-              </button>
-            </nav>
-          )}
+          <Pager page={page} pages={data.totalPages} label={ct('documents.pages')} onPage={setPage} />
         </>
       )}
     </div>

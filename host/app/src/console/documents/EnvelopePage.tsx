@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { download, v2 } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
-import { ErrorAlert, Notice, messageOf, useAction } from '../parts.js'
+import { ErrorAlert, Notice, PersonCell, TableHead, messageOf, useAction } from '../parts.js'
 import { linkProps, navigate } from '../router.js'
 import { Editor } from './Editor.js'
 import { TemplateTools } from './TemplateTools.js'
@@ -170,20 +170,11 @@ export function EnvelopePage({ id }: { id: string }) {
           <p className="muted">{ct('documents.noRecipients')}</p>
         ) : (
           <table className="console-table">
-            <thead>
-              <tr>
-                <th scope="col">{ct('documents.person')}</th>
-                <th scope="col">{ct('documents.role')}</th>
-                <th scope="col">{ct('documents.progress')}</th>
-              </tr>
-            </thead>
+            <TableHead columns={[ct('documents.person'), ct('documents.role'), ct('documents.progress')]} />
             <tbody>
               {env.recipients.map((r) => (
                 <tr key={r.id}>
-                  <td>
-                    <strong>{r.name || r.email}</strong>
-                    {r.name && <div className="muted small">{r.email}</div>}
-                  </td>
+                  <PersonCell name={r.name} email={r.email} />
                   <td data-label={ct('documents.role')}>{ct(`documents.role.${r.role}`)}</td>
                   <td data-label={ct('documents.progress')}>{progressOf(r)}</td>
                 </tr>

@@ -2,7 +2,7 @@ import { useEffect, useState } from 'react'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
-import { ErrorAlert, messageOf } from '../parts.js'
+import { ErrorAlert, Pager, messageOf } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 
 interface Entry {
@@ -47,17 +47,7 @@ export function Activity() {
           ))}
         </ol>
       )}
-      {data && data.totalPages > 1 && (
-        <nav className="team-actions" aria-label={ct('team.activity.pages')}>
-          <button className="btn btn-sm btn-secondary" type="button" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-            {ct('team.previous')}
-          </button>
-          <span className="muted small">{ct('team.pageOf', { page, pages: data.totalPages })}</span>
-          <button className="btn btn-sm btn-secondary" type="button" disabled={page >= data.totalPages} onClick={() => setPage(page + 1)}>
-            {ct('team.next')}
-          </button>
-        </nav>
-      )}
+      {data && <Pager page={page} pages={data.totalPages} label={ct('team.activity.pages')} onPage={setPage} />}
     </SettingsLayout>
   )
 }

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { consoleApi } from '../api.js'
 import { consoleLanguage, ct, formatDate, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe, type Role } from '../me.js'
-import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
+import { ErrorAlert, Field, Notice, PersonCell, TableHead, messageOf, useAction } from '../parts.js'
 import { navigate } from '../router.js'
 import { SettingsLayout } from './SettingsLayout.js'
 
@@ -102,23 +102,11 @@ export function Members() {
           <p role="status">{ct('shell.loading')}</p>
         ) : (
           <table className="console-table">
-            <thead>
-              <tr>
-                <th scope="col">{ct('team.members.person')}</th>
-                <th scope="col">{ct('team.members.role')}</th>
-                <th scope="col">{ct('team.members.joined')}</th>
-                <th scope="col">
-                  <span className="sr-only">{ct('team.actions')}</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={[ct('team.members.person'), ct('team.members.role'), ct('team.members.joined')]} actions />
             <tbody>
               {members.map((m) => (
                 <tr key={m.userId}>
-                  <td>
-                    <strong>{m.name || m.email}</strong>
-                    {m.name && <div className="muted small">{m.email}</div>}
-                  </td>
+                  <PersonCell name={m.name} email={m.email} />
                   <td data-label={ct('team.members.role')}>
                     {admin && m.userId !== me.user.id ? (
                       <select
@@ -169,16 +157,7 @@ export function Members() {
             <p className="muted">{ct('team.invitations.none')}</p>
           ) : (
             <table className="console-table">
-              <thead>
-                <tr>
-                  <th scope="col">{ct('team.members.email')}</th>
-                  <th scope="col">{ct('team.members.role')}</th>
-                  <th scope="col">{ct('team.invitations.expires')}</th>
-                  <th scope="col">
-                    <span className="sr-only">{ct('team.actions')}</span>
-                  </th>
-                </tr>
-              </thead>
+              <TableHead columns={[ct('team.members.email'), ct('team.members.role'), ct('team.invitations.expires')]} actions />
               <tbody>
                 {invitations.map((i) => (
                   <tr key={i.id}>

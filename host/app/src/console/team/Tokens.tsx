@@ -2,7 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
-import { ErrorAlert, Field, messageOf, useAction } from '../parts.js'
+import { ErrorAlert, Field, TableHead, messageOf, useAction } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 
 interface Token {
@@ -105,17 +105,7 @@ export function Tokens() {
           <p className="muted">{ct('team.tokens.none')}</p>
         ) : (
           <table className="console-table">
-            <thead>
-              <tr>
-                <th scope="col">{ct('team.tokens.name')}</th>
-                <th scope="col">{ct('team.tokens.createdAt')}</th>
-                <th scope="col">{ct('team.tokens.expires')}</th>
-                <th scope="col">{ct('team.tokens.lastUsed')}</th>
-                <th scope="col">
-                  <span className="sr-only">{ct('team.actions')}</span>
-                </th>
-              </tr>
-            </thead>
+            <TableHead columns={[ct('team.tokens.name'), ct('team.tokens.createdAt'), ct('team.tokens.expires'), ct('team.tokens.lastUsed')]} actions />
             <tbody>
               {tokens.map((t) => (
                 <tr key={t.id}>

@@ -1,30 +1,12 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { EVENT_NAMES } from '../../../../../src/protocol/events.js'
+import type { Webhook, WebhookCall as Call } from '../../../../../src/protocol/api.js'
 import { v2 } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
-import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
+import { ErrorAlert, Field, Notice, TableHead, messageOf, useAction } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 
-interface Webhook {
-  id: string
-  url: string
-  events: string[]
-  enabled: boolean
-  createdAt: string
-}
-interface Call {
-  id: string
-  event: string
-  attempt: number
-  url: string
-  requestBody: unknown
-  responseStatus: number | null
-  responseBody: string | null
-  error: string | null
-  durationMs: number
-  createdAt: string
-}
 
 /** `/console/settings/webhooks`: where the team's events are delivered, each delivery's log, resend and a test. */
 export function Webhooks() {
@@ -158,17 +140,7 @@ function CallLog({ webhookId }: { webhookId: string }) {
         <p className="muted">{ct('team.webhooks.noCalls')}</p>
       ) : (
         <table className="console-table" aria-label={ct('team.webhooks.calls')}>
-          <thead>
-            <tr>
-              <th scope="col">{ct('team.webhooks.when')}</th>
-              <th scope="col">{ct('team.webhooks.event')}</th>
-              <th scope="col">{ct('team.webhooks.status')}</th>
-              <th scope="col">{ct('team.webhooks.detail')}</th>
-              <th scope="col">
-                <span className="sr-only">{ct('team.actions')}</span>
-              </th>
-            </tr>
-          </thead>
+          <TableHead columns={[ct('team.webhooks.when'), ct('team.webhooks.event'), ct('team.webhooks.status'), ct('team.webhooks.detail')]} actions />
           <tbody>
             {calls.map((c) => (
               <tr key={c.id}>
