@@ -79,8 +79,8 @@ describe('host CLI', { timeout: 240_000 }, () => {
     expect(user.stdout.trim()).toMatch(/^user_[a-z0-9]{16}$/)
     expect(user.stdout + user.stderr).not.toMatch(/link_|#/)
     const users = await run(['user', 'list'], env)
-    // The first account of the instance also administers the default team.
-    expect(users.stdout).toMatch(new RegExp(`^${user.stdout.trim()}\tops@example.com\tverified\tteam_[a-z0-9]+:ADMIN,${team.stdout.trim()}:MANAGER$`, 'm'))
+    // In the team named: the first account of an instance joins the default team only when no team is named.
+    expect(users.stdout).toMatch(new RegExp(`^${user.stdout.trim()}\tops@example.com\tverified\t${team.stdout.trim()}:MANAGER$`, 'm'))
     const badRole = await run(['user', 'create', '--email', 'x@example.com', '--role', 'owner'], env)
     expect([badRole.code, badRole.stderr.trim()]).toEqual([1, '--role must be ADMIN, MANAGER or MEMBER'])
     expect(existsSync(path.join(env.DATA_DIR!, 'host.json'))).toBe(false)

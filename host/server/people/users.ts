@@ -59,11 +59,11 @@ export async function hasUsers(db: Queryable): Promise<boolean> {
 /**
  * A new account. On an instance without accounts, the first one becomes the ADMIN of the default
  * team (the team that CLI-made tokens and their documents belong to), so whoever sets the instance
- * up can run it from the console. 409 EMAIL_TAKEN when the address has an account.
+ * up can run it from the console; unless the caller is about to put it in a team (joinsTeam). 409 EMAIL_TAKEN when the address has an account.
  */
 export async function createUser(
   tx: Queryable,
-  o: { email: string; name?: string | undefined; password?: string | undefined; verified?: boolean },
+  o: { email: string; name?: string | undefined; password?: string | undefined; verified?: boolean; joinsTeam?: boolean },
 ): Promise<{ user: User; firstOnInstance: boolean }> {
   const email = normaliseEmail(o.email)
   if (!isEmail(email)) throw new ApiError(400, 'INVALID_REQUEST', 'a valid e-mail address is required')
@@ -83,7 +83,8 @@ export async function createUser(
   )
   if (!rows[0]) throw new ApiError(409, 'EMAIL_TAKEN', 'an account with this e-mail address exists')
   const user = toUser(rows[0])
-  if (first) await addMember(tx, { teamId: await defaultTeamId(tx), userId: user.id, role: 'ADMIN' })
+  // Unless the caller puts the account in a team of its own choosing (joinsTeam).
+  if (first && !o.joinsTeam) await addMember(tx, { teamId: await defaultTeamId(tx), userId: user.id, role: 'ADMIN' })
   return { user, firstOnInstance: first }
 }
 
