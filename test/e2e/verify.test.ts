@@ -79,4 +79,26 @@ describe('the verification page', () => {
       await context.close()
     })
   }
+
+  it('speaks the reader\'s language: German and French', async () => {
+    for (const [locale, title, intact, changedText] of [
+      ['de-DE', 'Ein unterschriebenes Dokument prüfen', 'Das Siegel ist intakt', 'nach der Unterschrift verändert'],
+      ['fr-FR', 'Vérifier un document signé', 'Le sceau est intact', 'modifié après sa signature'],
+    ] as const) {
+      const context = await stack.browser.newContext({ locale, viewport: { width: 390, height: 844 }, isMobile: true })
+      const page = await context.newPage()
+      await page.goto(`${stack.host.url}/verify`)
+      await page.getByRole('heading', { name: title }).waitFor()
+      expect(await page.evaluate(() => document.documentElement.lang)).toBe(locale.slice(0, 2))
+      await page.getByTestId('verify-file').setInputFiles({ name: 'lease.pdf', mimeType: 'application/pdf', buffer: sealedPdf })
+      await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain(intact)
+      await page.screenshot({ path: path.join(SCREENSHOTS, `verify-${locale}.png`), fullPage: true })
+      const changed = Buffer.from(sealedPdf)
+      const at = changed.indexOf('/MediaBox')
+      changed[at + 12] = changed[at + 12] === 0x31 ? 0x32 : 0x31
+      await page.getByTestId('verify-file').setInputFiles({ name: 'changed.pdf', mimeType: 'application/pdf', buffer: changed })
+      await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain(changedText)
+      await context.close()
+    }
+  })
 })

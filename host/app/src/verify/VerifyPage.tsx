@@ -1,4 +1,8 @@
 import { useRef, useState, type DragEvent } from 'react'
+import { verifyLanguage, vt, type VerifyWord } from './words.js'
+
+const roleWord = (role: string) => (`role_${role}` in ROLE_KEYS ? vt(`role_${role}` as VerifyWord) : role.toLowerCase())
+const ROLE_KEYS = { role_SIGNER: 1, role_APPROVER: 1, role_VIEWER: 1, role_CC: 1, role_ASSISTANT: 1 }
 
 interface Signature {
   subFilter: string | null
@@ -20,7 +24,7 @@ interface Result {
 
 type State = { kind: 'idle' } | { kind: 'checking'; name: string } | { kind: 'done'; name: string; result: Result } | { kind: 'failed'; message: string }
 
-const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'medium' }) : '—')
+const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(verifyLanguage, { dateStyle: 'medium', timeStyle: 'medium' }) : '—')
 
 export function VerifyPage() {
   const [state, setState] = useState<State>({ kind: 'idle' })
@@ -32,10 +36,10 @@ export function VerifyPage() {
     try {
       const res = await fetch('/api/v2/verify', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: file })
       const body = await res.json()
-      if (!res.ok) setState({ kind: 'failed', message: body.message ?? `The check failed (${res.status}).` })
+      if (!res.ok) setState({ kind: 'failed', message: body.message ?? vt('failed', { status: res.status }) })
       else setState({ kind: 'done', name: file.name, result: body as Result })
     } catch {
-      setState({ kind: 'failed', message: 'The file could not be sent. Check the connection and try again.' })
+      setState({ kind: 'failed', message: vt('offline') })
     }
   }
   const onDrop = (e: DragEvent) => {
@@ -47,8 +51,8 @@ export function VerifyPage() {
 
   return (
     <main className="verify">
-      <h1>Verify a signed document</h1>
-      <p className="verify-lead">Choose a PDF you received. It is checked on this server and not kept.</p>
+      <h1>{vt('title')}</h1>
+      <p className="verify-lead">{vt('lead')}</p>
       <label
         className={`verify-drop${dragging ? ' is-dragging' : ''}`}
         onDragOver={(e) => {
@@ -69,10 +73,10 @@ export function VerifyPage() {
             e.target.value = ''
           }}
         />
-        <span className="verify-drop-title">Drop a PDF here or choose a file</span>
+        <span className="verify-drop-title">{vt('drop')}</span>
       </label>
       <section aria-live="polite">
-        {state.kind === 'checking' && <p className="verify-status">Checking {state.name}…</p>}
+        {state.kind === 'checking' && <p className="verify-status">{vt('checking', { name: state.name })}</p>}
         {state.kind === 'failed' && (
           <p className="verify-verdict is-bad" role="alert">
             {state.message}
@@ -86,37 +90,37 @@ export function VerifyPage() {
 
 function Report({ name, result }: { name: string; result: Result }) {
   const verdict = !result.signatures.length
-    ? 'This file carries no signature.'
+    ? vt('noSignature')
     : result.valid
-      ? 'The seal is intact: the file has not been changed since it was signed.'
-      : 'This file was changed after it was signed, or a signature does not check out.'
+      ? vt('intact')
+      : vt('broken')
   return (
     <div className="verify-report">
       <p className={`verify-verdict ${result.valid ? 'is-good' : 'is-bad'}`} data-testid="verify-verdict">
         {verdict}
       </p>
       <dl className="verify-facts">
-        <dt>File</dt>
+        <dt>{vt('file')}</dt>
         <dd>{name}</dd>
-        <dt>Pages</dt>
+        <dt>{vt('pages')}</dt>
         <dd>{result.pageCount}</dd>
         <dt>SHA-256</dt>
         <dd className="verify-hash">{result.sha256}</dd>
       </dl>
       {result.document && (
         <div className="verify-card" data-testid="verify-document">
-          <h2>Completed on this service</h2>
+          <h2>{vt('completedHere')}</h2>
           <dl className="verify-facts">
-            <dt>Title</dt>
+            <dt>{vt('docTitle')}</dt>
             <dd>{result.document.title}</dd>
-            <dt>Completed</dt>
+            <dt>{vt('completed')}</dt>
             <dd>{when(result.document.completedAt)}</dd>
-            <dt>Recipients</dt>
+            <dt>{vt('recipients')}</dt>
             <dd>
               <ul>
                 {result.document.recipients.map((r, i) => (
                   <li key={i}>
-                    {r.name || '—'} ({r.role.toLowerCase()}){r.completedAt ? `, ${when(r.completedAt)}` : ''}
+                    {r.name || '—'} ({roleWord(r.role)}){r.completedAt ? `, ${when(r.completedAt)}` : ''}
                   </li>
                 ))}
               </ul>
@@ -127,28 +131,29 @@ function Report({ name, result }: { name: string; result: Result }) {
       {result.signatures.map((s, i) => (
         <div className="verify-card" key={i} data-testid="verify-signature">
           <h2>
-            Signature {i + 1} <span className={`verify-badge ${s.intact && s.coversWholeDocument ? 'is-good' : 'is-bad'}`}>{s.intact ? (s.coversWholeDocument ? 'Intact, whole file' : 'Intact, but content was added after it') : 'Broken'}</span>
+            {vt('signature', { n: i + 1 })}{' '}
+            <span className={`verify-badge ${s.intact && s.coversWholeDocument ? 'is-good' : 'is-bad'}`}>{s.intact ? (s.coversWholeDocument ? vt('intactWhole') : vt('intactAdded')) : vt('brokenBadge')}</span>
           </h2>
           <dl className="verify-facts">
             {s.problem && (
               <>
-                <dt>Problem</dt>
+                <dt>{vt('problem')}</dt>
                 <dd>{s.problem}</dd>
               </>
             )}
-            <dt>Form</dt>
+            <dt>{vt('form')}</dt>
             <dd>{s.subFilter === 'ETSI.CAdES.detached' ? 'PAdES (ETSI.CAdES.detached)' : s.subFilter ?? '—'}</dd>
-            <dt>Signed</dt>
+            <dt>{vt('signed')}</dt>
             <dd>{when(s.signedAt)}</dd>
-            <dt>Timestamp</dt>
-            <dd>{s.timestamp ? `${when(s.timestamp.time)} by ${s.timestamp.authority ?? 'an unnamed authority'}${s.timestamp.intact ? '' : ' (does not check out)'}` : 'none'}</dd>
+            <dt>{vt('timestamp')}</dt>
+            <dd>{s.timestamp ? vt('timestampBy', { when: when(s.timestamp.time), authority: s.timestamp.authority ?? vt('unnamedAuthority') }) + (s.timestamp.intact ? '' : vt('timestampBad')) : vt('none')}</dd>
             {s.certificate && (
               <>
-                <dt>Certificate</dt>
+                <dt>{vt('certificate')}</dt>
                 <dd>{s.certificate.subject}</dd>
-                <dt>Issued by</dt>
-                <dd>{s.certificate.selfSigned ? `${s.certificate.issuer} (self-signed: a demonstration seal)` : s.certificate.issuer}</dd>
-                <dt>Valid</dt>
+                <dt>{vt('issuedBy')}</dt>
+                <dd>{s.certificate.selfSigned ? vt('selfSigned', { issuer: s.certificate.issuer }) : s.certificate.issuer}</dd>
+                <dt>{vt('valid')}</dt>
                 <dd>
                   {when(s.certificate.validFrom)} – {when(s.certificate.validTo)}
                 </dd>

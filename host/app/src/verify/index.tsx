@@ -6,9 +6,11 @@
  */
 import type { Root } from 'react-dom/client'
 import { VerifyPage } from './VerifyPage.js'
+import { verifyLanguage, vt } from './words.js'
 import './verify.css'
 
 export function mount(root: Root): void {
-  document.title = 'Verify a signed document'
+  document.title = vt('title')
+  document.documentElement.lang = verifyLanguage
   root.render(<VerifyPage />)
 }
