@@ -141,3 +141,8 @@ export function Pager({ page, pages, label, onPage }: { page: number; pages: num
     </nav>
   )
 }
+
+/** A new password: the length the service asks for, said beside the field, and what password managers need to offer one. */
+export function NewPasswordField({ label, value, onChange, autoFocus }: { label: string; value: string; onChange: (v: string) => void; autoFocus?: boolean }) {
+  return <Field label={label} type="password" value={value} onChange={onChange} autoComplete="new-password" required minLength={10} hint={ct('account.passwordHint')} {...(autoFocus && { autoFocus })} />
+}

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
-import { AuthCard, ErrorAlert, Field, messageOf, useAction } from './parts.js'
+import { AuthCard, ErrorAlert, Field, NewPasswordField, messageOf, useAction } from './parts.js'
 
 /**
  * Where an e-mailed link lands: `/console/link/<purpose>#<value>`. The value is read from the
@@ -65,17 +65,7 @@ function ResetPassword({ value }: { value: string }) {
       <form className="stack" onSubmit={submit}>
         <p className="muted">{ct('account.reset.newIntro')}</p>
         <ErrorAlert error={error} />
-        <Field
-          label={ct('account.newPassword')}
-          type="password"
-          value={password}
-          onChange={setPassword}
-          autoComplete="new-password"
-          required
-          minLength={10}
-          autoFocus
-          hint={ct('account.passwordHint')}
-        />
+        <NewPasswordField label={ct('account.newPassword')} value={password} onChange={setPassword} autoFocus />
         <button className="btn btn-primary" type="submit" disabled={busy}>
           {busy ? ct('account.working') : ct('account.reset.save')}
         </button>

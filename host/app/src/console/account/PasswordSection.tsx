@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
-import { ErrorAlert, Field, Notice, useAction } from './parts.js'
+import { ErrorAlert, Field, NewPasswordField, Notice, useAction } from './parts.js'
 import { Section } from './Section.js'
 
 /** A new password needs the current one (when there is one); every other session ends with it. */
@@ -29,16 +29,7 @@ export function PasswordSection({ hasPassword, onChanged }: { hasPassword: boole
         {hasPassword && (
           <Field label={ct('account.currentPassword')} type="password" value={current} onChange={setCurrent} autoComplete="current-password" required />
         )}
-        <Field
-          label={ct('account.newPassword')}
-          type="password"
-          value={password}
-          onChange={setPassword}
-          autoComplete="new-password"
-          required
-          minLength={10}
-          hint={ct('account.passwordHint')}
-        />
+        <NewPasswordField label={ct('account.newPassword')} value={password} onChange={setPassword} />
         <div>
           <button className="btn btn-primary" type="submit" disabled={busy}>
             {ct('account.password.submit')}

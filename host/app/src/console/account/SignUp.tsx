@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { consoleApi } from '../api.js'
 import { consoleLanguage, ct } from '../i18n/index.js'
-import { AuthCard, ErrorAlert, Field, Notice, useAction } from './parts.js'
+import { AuthCard, ErrorAlert, Field, NewPasswordField, Notice, useAction } from './parts.js'
 
 /** A new account: the server mails a link to confirm the address (or a sign-in link, when it has an account already). */
 export function SignUp() {
@@ -28,16 +28,7 @@ export function SignUp() {
           <ErrorAlert error={error} />
           <Field label={ct('account.name')} value={name} onChange={setName} autoComplete="name" />
           <Field label={ct('account.email')} type="email" value={email} onChange={setEmail} autoComplete="email" required />
-          <Field
-            label={ct('account.password')}
-            type="password"
-            value={password}
-            onChange={setPassword}
-            autoComplete="new-password"
-            required
-            minLength={10}
-            hint={ct('account.passwordHint')}
-          />
+          <NewPasswordField label={ct('account.password')} value={password} onChange={setPassword} />
           <button className="btn btn-primary" type="submit" disabled={busy}>
             {busy ? ct('account.working') : ct('account.signUp.submit')}
           </button>

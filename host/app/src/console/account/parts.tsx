@@ -42,4 +42,4 @@ export function OtherWaysIn({ except }: { except?: string }) {
   )
 }
 
-export { ErrorAlert, Field, Notice, mailLanguage, messageOf, useAction } from '../parts.js'
+export { ErrorAlert, Field, NewPasswordField, Notice, mailLanguage, messageOf, useAction } from '../parts.js'

@@ -136,7 +136,6 @@ const messages: AreaMessages = {
     'team.invitation.signInFirst': 'Sign in as {email} first, then open the invitation again (this tab remembers it).',
     'team.invitation.newAccount': 'Create your account to join.',
     'team.invitation.name': 'Your name',
-    'team.invitation.passwordHint': 'At least 10 characters.',
     'team.invitation.join': 'Create account and join',
   },
   de: {
@@ -273,7 +272,6 @@ const messages: AreaMessages = {
     'team.invitation.signInFirst': 'Melden Sie sich zuerst als {email} an und öffnen Sie die Einladung dann erneut (dieser Tab merkt sie sich).',
     'team.invitation.newAccount': 'Legen Sie Ihr Konto an, um beizutreten.',
     'team.invitation.name': 'Ihr Name',
-    'team.invitation.passwordHint': 'Mindestens 10 Zeichen.',
     'team.invitation.join': 'Konto anlegen und beitreten',
   },
   fr: {
@@ -410,7 +408,6 @@ const messages: AreaMessages = {
     'team.invitation.signInFirst': 'Connectez-vous d’abord en tant que {email}, puis rouvrez l’invitation (cet onglet s’en souvient).',
     'team.invitation.newAccount': 'Créez votre compte pour rejoindre l’équipe.',
     'team.invitation.name': 'Votre nom',
-    'team.invitation.passwordHint': 'Au moins 10 caractères.',
     'team.invitation.join': 'Créer le compte et rejoindre',
   },
 }

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiFailure, consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
-import { ErrorAlert, Field, messageOf, useAction } from '../parts.js'
+import { ErrorAlert, Field, NewPasswordField, messageOf, useAction } from '../parts.js'
 
 /** Where an invitation's link waits while its reader signs in first. */
 export const PENDING_INVITATION = 'console.invitation'
@@ -86,7 +86,7 @@ export function Invitation() {
               <form className="stack" onSubmit={accept}>
                 <p className="muted">{ct('team.invitation.newAccount')}</p>
                 <Field label={ct('team.invitation.name')} value={name} onChange={setName} autoComplete="name" required />
-                <Field label={ct('signIn.password')} type="password" value={password} onChange={setPassword} autoComplete="new-password" required minLength={10} hint={ct('team.invitation.passwordHint')} />
+                <NewPasswordField label={ct('signIn.password')} value={password} onChange={setPassword} />
                 <button className="btn btn-primary" type="submit" disabled={action.busy}>
                   {ct('team.invitation.join')}
                 </button>
