@@ -122,6 +122,30 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await m.v2(`/envelope/${mine.id}`)).status).toBe(200)
       expect((await m.v2('/envelope/update', { body: { envelopeId: mine.id, data: { visibility: 'MANAGER_AND_ABOVE' } } })).status).toBe(403)
 
+      // The deprecated routes (the deployed SDK's document.create / document.update) take and give
+      // `visibility` too, under the same rule.
+      const legacy = (who: ConsoleClient, visibility: string) => {
+        const f = new FormData()
+        f.set('payload', JSON.stringify({ title: 'Legacy', visibility }))
+        f.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'a.pdf')
+        return fetch(`${host.apiUrl}/document/create`, { method: 'POST', headers: { cookie: who.cookie, origin: host.url, 'x-csrf-token': who.csrf }, body: f })
+      }
+      const pdf = await makePdf(1)
+      const tooHigh = await legacy(m, 'MANAGER_AND_ABOVE')
+      expect(tooHigh.status).toBe(403)
+      expect((await tooHigh.json()).code).toBe('VISIBILITY_NOT_ALLOWED')
+      const made = await legacy(people.MANAGER, 'MANAGER_AND_ABOVE')
+      expect(made.status).toBe(200)
+      const { id: n } = (await made.json()) as { id: number }
+      expect((await (await people.MANAGER.v2(`/document/${n}`)).json()).visibility).toBe('MANAGER_AND_ABOVE')
+      expect((await m.v2(`/document/${n}`)).status).toBe(404)
+      const raised = await people.MANAGER.v2('/document/update', { body: { documentId: n, data: { visibility: 'ADMIN' } } })
+      expect(raised.status).toBe(403)
+      const lowered = await people.MANAGER.v2('/document/update', { body: { documentId: n, data: { visibility: 'EVERYONE' } } })
+      expect(lowered.status).toBe(200)
+      expect((await lowered.json()).visibility).toBe('EVERYONE')
+      expect((await m.v2(`/document/${n}`)).status).toBe(200)
+
       for (const id of [own.id, mine.id]) {
         expect((await fetch(`${host.apiUrl}/envelope/${id}`, { headers: { authorization: token } })).status).toBe(200)
       }
