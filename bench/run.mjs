@@ -12,6 +12,7 @@ const BENCHES = {
   delivery: ['npx', 'tsx', 'bench/delivery.ts'],
   load: ['npx', 'tsx', 'bench/load.ts'],
   isolation: ['npx', 'tsx', 'bench/isolation.ts'],
+  'console-list': ['npx', 'tsx', 'bench/console-list.ts'],
 }
 
 const chosen = process.argv.slice(2)

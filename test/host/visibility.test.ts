@@ -58,6 +58,29 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
           expect(list.data.some((e: any) => e.id === doc.id), `${role} lists ${v}`).toBe(sees(role, v))
           const reads = [`/envelope/${doc.id}`, `/envelope/${doc.id}/audit-log`, `/envelope/item/${doc.itemId}/download`]
           for (const path of reads) expect((await me.v2(path)).status, `${role} GET ${path} of ${v}`).toBe(want)
+          // The other doors to the same envelope: the cached GET (asked again), files, a child by its
+          // own id, the deprecated v2 routes (by number), the direct link.
+          const [row] = await host.db.query<{ n: number; rid: number }>(
+            'select e.secondary_number as n, r.id as rid from envelopes e join recipients r on r.envelope_id = e.id where e.id = $1',
+            [doc.id],
+          )
+          const doors: [string, Promise<Response>][] = [
+            ['cached GET', me.v2(`/envelope/${doc.id}`)],
+            ['audit-log PDF', me.v2(`/envelope/${doc.id}/audit-log/download`)],
+            ['certificate', me.v2(`/envelope/${doc.id}/certificate/download`)],
+            ['recipient by id', me.v2(`/envelope/recipient/${row!.rid}`)],
+            ['deprecated GET', me.v2(`/document/${row!.n}`)],
+            ['deprecated download', me.v2(`/document/${row!.n}/download`)],
+          ]
+          for (const [door, res] of doors) {
+            const status = (await res).status
+            if (sees(role, v)) expect(status, `${role} ${door} of ${v}`).not.toBe(404)
+            else expect(status, `${role} ${door} of ${v}`).toBe(404)
+          }
+          if (!sees(role, v)) {
+            expect((await me.v2('/envelope/redistribute', { body: { envelopeId: doc.id, recipients: [row!.rid] } })).status, `${role} redistribute ${v}`).toBe(404)
+            expect((await me.v2('/document/redistribute', { body: { documentId: row!.n, recipients: [row!.rid] } })).status, `${role} deprecated redistribute ${v}`).toBe(404)
+          }
           const many = await (await me.v2('/envelope/get-many', { body: { ids: { type: 'envelopeId', ids: [doc.id] } } })).json()
           expect(many.data.length, `${role} get-many ${v}`).toBe(sees(role, v) ? 1 : 0)
           expect((await me.v2('/envelope/update', { body: { envelopeId: doc.id, data: { title: 'renamed' } } })).status, `${role} update ${v}`).toBe(want)
@@ -67,6 +90,11 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
           expect((await me.v2('/envelope/delete', { body: { envelopeId: doc.id } })).status, `${role} delete ${v}`).toBe(want)
 
           const template = await make(v, 'TEMPLATE')
+          if (!sees(role, v)) {
+            const [t] = await host.db.query<{ n: number }>('select secondary_number as n from envelopes where id = $1', [template.id])
+            expect((await me.v2('/template/direct/create', { body: { templateId: t!.n } })).status, `${role} direct link of ${v}`).toBe(404)
+            expect((await me.v2(`/template/${t!.n}`)).status, `${role} deprecated template GET ${v}`).toBe(404)
+          }
           const useForm = new FormData()
           useForm.set('payload', JSON.stringify({ envelopeId: template.id }))
           const used = await fetch(`${host.apiUrl}/envelope/use`, { method: 'POST', headers: { cookie: me.cookie, origin: host.url, 'x-csrf-token': me.csrf }, body: useForm })
@@ -93,6 +121,30 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await people.ADMIN.v2('/envelope/update', { body: { envelopeId: mine.id, data: { visibility: 'ADMIN' } } })).status).toBe(200)
       expect((await m.v2(`/envelope/${mine.id}`)).status).toBe(200)
       expect((await m.v2('/envelope/update', { body: { envelopeId: mine.id, data: { visibility: 'MANAGER_AND_ABOVE' } } })).status).toBe(403)
+
+      // The deprecated routes (the deployed SDK's document.create / document.update) take and give
+      // `visibility` too, under the same rule.
+      const legacy = (who: ConsoleClient, visibility: string) => {
+        const f = new FormData()
+        f.set('payload', JSON.stringify({ title: 'Legacy', visibility }))
+        f.append('file', new Blob([new Uint8Array(pdf)], { type: 'application/pdf' }), 'a.pdf')
+        return fetch(`${host.apiUrl}/document/create`, { method: 'POST', headers: { cookie: who.cookie, origin: host.url, 'x-csrf-token': who.csrf }, body: f })
+      }
+      const pdf = await makePdf(1)
+      const tooHigh = await legacy(m, 'MANAGER_AND_ABOVE')
+      expect(tooHigh.status).toBe(403)
+      expect((await tooHigh.json()).code).toBe('VISIBILITY_NOT_ALLOWED')
+      const made = await legacy(people.MANAGER, 'MANAGER_AND_ABOVE')
+      expect(made.status).toBe(200)
+      const { id: n } = (await made.json()) as { id: number }
+      expect((await (await people.MANAGER.v2(`/document/${n}`)).json()).visibility).toBe('MANAGER_AND_ABOVE')
+      expect((await m.v2(`/document/${n}`)).status).toBe(404)
+      const raised = await people.MANAGER.v2('/document/update', { body: { documentId: n, data: { visibility: 'ADMIN' } } })
+      expect(raised.status).toBe(403)
+      const lowered = await people.MANAGER.v2('/document/update', { body: { documentId: n, data: { visibility: 'EVERYONE' } } })
+      expect(lowered.status).toBe(200)
+      expect((await lowered.json()).visibility).toBe('EVERYONE')
+      expect((await m.v2(`/document/${n}`)).status).toBe(200)
 
       for (const id of [own.id, mine.id]) {
         expect((await fetch(`${host.apiUrl}/envelope/${id}`, { headers: { authorization: token } })).status).toBe(200)
