@@ -11,7 +11,8 @@ import { iso, type Queryable } from '../db/index.js'
 import { sha256Hex } from '../domain/files.js'
 import { ApiError, badRequest, issue } from '../errors.js'
 import { inspectPdf } from '../pdf/inspect.js'
-import { verifyPdfSignatures, type SignatureReport } from '../pdf/verify.js'
+import type { SignatureReport } from '../pdf/verify.js'
+import { runHeavy } from '../workers/heavy.js'
 import type { AppEnv, HostContext } from './http.js'
 import { addressKey, RateLimiter } from './rate-limit.js'
 
@@ -19,7 +20,10 @@ export interface VerifyResult {
   sha256: string
   pageCount: number
   signatures: SignatureReport[]
-  /** Every signature intact, the last one covering the whole file, and at least one signature. */
+  /**
+   * At least one signature; every one intact; and nothing after any of them but what long-term
+   * validation adds (updatesAfter 'none' or 'validation').
+   */
   valid: boolean
   /** The completed document of this service whose sealed file has exactly these bytes. */
   document: { title: string; completedAt: string | null; recipients: { name: string; role: string; completedAt: string | null }[] } | null
@@ -62,13 +66,13 @@ async function fileOf(c: Context): Promise<Uint8Array> {
 
 export async function verifyUpload(db: Queryable, bytes: Uint8Array): Promise<VerifyResult> {
   const { pageCount } = await inspectPdf(bytes, 'the file')
-  const signatures = verifyPdfSignatures(bytes)
+  const signatures = await runHeavy('verify', { bytes }, { failure: (why) => badRequest(`the file's signatures cannot be checked: ${why}`) })
   const sha256 = sha256Hex(bytes)
   return {
     sha256,
     pageCount,
     signatures,
-    valid: signatures.length > 0 && signatures.every((s) => s.intact) && signatures.at(-1)!.coversWholeDocument,
+    valid: signatures.length > 0 && signatures.every((s) => s.intact && s.updatesAfter !== 'changes'),
     document: await sealedDocument(db, sha256),
   }
 }

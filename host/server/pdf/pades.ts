@@ -51,8 +51,11 @@ export function signingCertificateV2(certificate: Buffer) {
 /** UTCTime through 2049, GeneralizedTime after (RFC 5652 11.3). */
 const time = (date: Date) => (date.getUTCFullYear() < 2050 ? utcTime(date) : generalizedTime(date))
 
+/** Bytes kept for a timestamp token with its authority's chain. */
+export const TIMESTAMP_BUDGET = 16_384
+
 /** Bytes of /Contents to reserve: the certificates, a signer info and, with a timestamp, a token with its own chain. */
 export function contentsBudget(certificates: Buffer[], timestamped: boolean): number {
   const chain = certificates.reduce((n, c) => n + c.length, 0)
-  return chain + 4096 + (timestamped ? 16_384 : 0)
+  return chain + 4096 + (timestamped ? TIMESTAMP_BUDGET : 0)
 }

@@ -5,10 +5,14 @@
 import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib'
 import { SignPdf, Signer as SignPdfSigner } from '@signpdf/signpdf'
 import type { PDFDocument } from 'pdf-lib'
-import { sha256 } from './cms.js'
-import { contentsBudget, pdfSignatureCms, type SubFilter } from './pades.js'
+import { parseSignedData, sha256 } from './cms.js'
+import { OID, toDer } from './der.js'
+import { appendLongTermValidation } from './long-term.js'
+import { contentsBudget, pdfSignatureCms, TIMESTAMP_BUDGET, type SubFilter } from './pades.js'
+import { collectValidationData, crlUrlsOf } from './revocation.js'
 import type { SealingKey } from './sealing-key.js'
 import { localSigner, type Signer } from './signer.js'
+import { requestTimestamp } from './tsa.js'
 
 /** How documents are sealed; plain data, so it crosses into a worker thread as it is. */
 export interface SealOptions {
@@ -20,7 +24,7 @@ export interface SealOptions {
   subFilter?: SubFilter
   /** RFC 3161 timestamp servers, tried in order (SEALING_TSA_URLS); none = no signature timestamp. */
   tsaUrls?: string[]
-  /** Per timestamp server. Default 10 s. */
+  /** Per timestamp server and per CRL download. Default 10 s. */
   tsaTimeoutMs?: number
 }
 
@@ -50,11 +54,28 @@ export async function signDocument(doc: PDFDocument, key: SealingKey, options: S
   })
   // Classic cross-reference table: @signpdf finds /ByteRange and /Contents in the plain bytes.
   const bytes = await doc.save({ useObjectStreams: false })
-  const cms = new CmsSigner(signer, (digest) =>
-    pdfSignatureCms(digest, signer, { subFilter, signingTime, tsaUrls, timeoutMs: options.tsaTimeoutMs }),
+  let made: Buffer | undefined
+  const cms = new CmsSigner(signer, async (digest) =>
+    (made = await pdfSignatureCms(digest, signer, { subFilter, signingTime, tsaUrls, timeoutMs: options.tsaTimeoutMs })),
   )
   const signed = await new SignPdf().sign(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), cms, signingTime)
-  return new Uint8Array(signed.buffer, signed.byteOffset, signed.byteLength)
+  if (subFilter !== 'ETSI.CAdES.detached' || !tsaUrls.length || !made) return new Uint8Array(signed.buffer, signed.byteOffset, signed.byteLength)
+  return longTerm(doc, signed, made, tsaUrls, options.tsaTimeoutMs)
+}
+
+/**
+ * B-LT and B-LTA, when the seal's chains (its own and its timestamp authority's) name CRLs: the
+ * certificates and CRLs in a DSS dictionary and a document timestamp over them. A revoked
+ * certificate, or a CRL that cannot be had, fails the sealing (it is retried) rather than
+ * quietly giving a seal of a lower level than the certificate promises.
+ */
+async function longTerm(doc: PDFDocument, signed: Buffer, cms: Buffer, tsaUrls: string[], timeoutMs?: number): Promise<Uint8Array> {
+  const parsed = parseSignedData(cms)
+  const [token] = parsed.signer.unsignedAttributes.get(OID.signatureTimeStampToken) ?? []
+  const chains = [parsed.certificates, token ? parseSignedData(toDer(token)).certificates : []]
+  if (!chains.flat().some((c) => crlUrlsOf(c).length)) return new Uint8Array(signed.buffer, signed.byteOffset, signed.byteLength)
+  const data = await collectValidationData(chains, { timeoutMs })
+  return appendLongTermValidation(doc, signed, data, (digest) => requestTimestamp(digest, tsaUrls, { timeoutMs }), TIMESTAMP_BUDGET)
 }
 
 /** @signpdf's hook: it hands over the bytes the ByteRange covers and places what comes back. */

@@ -8,6 +8,7 @@
 import { verify as verifySignature, X509Certificate } from 'node:crypto'
 import { parseSignedData, sha256, type ParsedSignedData } from './cms.js'
 import { bytesOf, childrenOf, OID, toDer } from './der.js'
+import { updatesAfter, type UpdatesAfter } from './revisions.js'
 import { readTimestampToken } from './tsa.js'
 
 export interface CertificateSummary {
@@ -21,12 +22,22 @@ export interface CertificateSummary {
 }
 
 export interface SignatureReport {
-  /** PAdES (ETSI.CAdES.detached), adbe.pkcs7.detached, ... as the signature dictionary names it. */
+  /** A signature, or a document timestamp (ETSI.RFC3161: a timestamp authority's token over the file as it was). */
+  kind: 'signature' | 'document-timestamp'
+  /** PAdES (ETSI.CAdES.detached), adbe.pkcs7.detached, ETSI.RFC3161, ... as the signature dictionary names it. */
   subFilter: string | null
   /** The bytes the signature covers are the bytes that were signed, and the signature is the certificate's. */
   intact: boolean
   /** Nothing was added to the file after this signature (it ends where the file ends). */
   coversWholeDocument: boolean
+  /**
+   * What the file adds after it: 'none'; 'validation' (only what long-term validation adds:
+   * revocation data, invisible signature fields, document timestamps; the document reads as
+   * signed); 'changes' (anything else: a page added, content replaced).
+   */
+  updatesAfter: UpdatesAfter
+  /** The PAdES baseline level a PAdES signature reaches in this file: B-B, B-T, B-LT or B-LTA; null for other kinds. */
+  level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null
   /** The signing time the signature dictionary states (/M); a claim of the signer, not a proof. */
   signedAt: string | null
   /** An RFC 3161 signature timestamp: when a timestamp authority saw the signature, and whether its token checks out. */
@@ -39,23 +50,49 @@ export interface SignatureReport {
 /** At most this many signatures are checked in one file (each costs a parse and a hash of the file). */
 const MAX_SIGNATURES = 20
 
-export function verifyPdfSignatures(pdf: Uint8Array): SignatureReport[] {
+/** Each signature's report, in the order of the file. Loads the file's revisions: run it in a heavy-work thread. */
+export async function verifyPdfSignatures(pdf: Uint8Array): Promise<SignatureReport[]> {
   const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
   const text = bytes.toString('latin1')
-  const reports: SignatureReport[] = []
+  const found: { report: SignatureReport; end: number }[] = []
   for (const match of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
-    if (reports.length >= MAX_SIGNATURES) break
-    reports.push(checkOne(bytes, text, match.index, match.slice(1, 5).map(Number) as [number, number, number, number]))
+    if (found.length >= MAX_SIGNATURES) break
+    const range = match.slice(1, 5).map(Number) as [number, number, number, number]
+    found.push({ report: checkOne(bytes, text, match.index, range), end: range[2] + range[3] })
   }
+  const after = new Map<number, Promise<UpdatesAfter>>()
+  for (const { report, end } of found) {
+    if (report.coversWholeDocument || !report.certificate) continue
+    if (!after.has(end)) after.set(end, updatesAfter(bytes, end))
+    report.updatesAfter = await after.get(end)!
+  }
+  const reports = found.sort((a, b) => a.end - b.end).map((f) => f.report)
+  reports.forEach((report, i) => (report.level = levelOf(report, reports.slice(i + 1), text.slice(found[i]!.end))))
   return reports
+}
+
+/**
+ * B-B a PAdES signature; B-T with an intact signature timestamp; B-LT when a later validation
+ * update brings revocation data (a DSS with CRLs or OCSP answers); B-LTA when a document
+ * timestamp follows that.
+ */
+function levelOf(report: SignatureReport, later: SignatureReport[], rest: string): SignatureReport['level'] {
+  if (report.kind !== 'signature' || report.subFilter !== 'ETSI.CAdES.detached' || !report.intact) return null
+  if (!report.timestamp?.intact) return 'B-B'
+  if (report.updatesAfter !== 'validation' || !/\/(CRLs|OCSPs)\s*\[\s*\d/.test(rest)) return 'B-T'
+  return later.some((s) => s.kind === 'document-timestamp' && s.intact) ? 'B-LTA' : 'B-LT'
 }
 
 function checkOne(bytes: Buffer, text: string, at: number, [start, length1, start2, length2]: [number, number, number, number]): SignatureReport {
   const dictionary = dictionaryAround(text, at)
+  const subFilter = /\/SubFilter\s*\/([A-Za-z0-9.#_-]+)/.exec(dictionary)?.[1] ?? null
   const report: SignatureReport = {
-    subFilter: /\/SubFilter\s*\/([A-Za-z0-9.#_-]+)/.exec(dictionary)?.[1] ?? null,
+    kind: subFilter === 'ETSI.RFC3161' ? 'document-timestamp' : 'signature',
+    subFilter,
     intact: false,
     coversWholeDocument: false,
+    updatesAfter: 'none',
+    level: null,
     signedAt: pdfDate(/\/M\s*\(([^)]*)\)/.exec(dictionary)?.[1]),
     timestamp: null,
     certificate: null,
@@ -78,11 +115,19 @@ function checkOne(bytes: Buffer, text: string, at: number, [start, length1, star
   if (!certificate) return fail('it carries no certificate for its signer')
   report.certificate = summary(certificate)
   const covered = Buffer.concat([bytes.subarray(0, length1), bytes.subarray(start2, start2 + length2)])
+  if (report.kind === 'document-timestamp') {
+    // The token itself is the signature: a timestamp authority's, over the covered bytes' digest.
+    const timestamp = checkTimestamp(Buffer.from(hex, 'hex'), sha256(covered))
+    report.timestamp = timestamp
+    report.signedAt = timestamp?.time || null
+    report.intact = Boolean(timestamp?.intact)
+    return report.intact ? report : fail('the document was changed after it was timestamped, or the token does not check out')
+  }
   const problem = checkSignerInfo(signed, sha256(covered), certificate)
   if (problem) return fail(problem)
   report.intact = true
   const [token] = signed.signer.unsignedAttributes.get(OID.signatureTimeStampToken) ?? []
-  if (token) report.timestamp = checkTimestamp(toDer(token), signed.signer.signature)
+  if (token) report.timestamp = checkTimestamp(toDer(token), sha256(signed.signer.signature))
   return report
 }
 
@@ -112,13 +157,13 @@ function checkSignerInfo(signed: ParsedSignedData, digest: Buffer, certificate: 
   return null
 }
 
-/** A token over this signature value whose own signature checks out with its authority's certificate. */
-function checkTimestamp(token: Buffer, signature: Buffer): SignatureReport['timestamp'] {
+/** A token over `digest` (of a signature value, or of a document) whose own signature checks out with its authority's certificate. */
+function checkTimestamp(token: Buffer, digest: Buffer): SignatureReport['timestamp'] {
   try {
     const info = readTimestampToken(token)
     const signed = parseSignedData(token)
     const authority = signerCertificate(signed)
-    const intact = Boolean(authority) && info.digest.equals(sha256(signature)) && checkSignerInfo(signed, sha256(signed.content!), authority!) === null
+    const intact = Boolean(authority) && info.digest.equals(digest) && checkSignerInfo(signed, sha256(signed.content!), authority!) === null
     return { time: info.time.toISOString(), intact, authority: authority ? commonName(authority.subject) : null }
   } catch {
     return { time: '', intact: false, authority: null }

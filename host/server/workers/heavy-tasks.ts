@@ -3,6 +3,7 @@ import { normalizeSignature } from '../images/signature.js'
 import { inspectHere } from '../pdf/inspect.js'
 import { certificateHere, sealHere, type SealInput, type SealOptions } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
+import { verifyPdfSignatures } from '../pdf/verify.js'
 import { whiteOutHere, type Box } from '../pdf/white-out.js'
 
 /** A fresh buffer of its own, safe to transfer (Buffers may share a pooled one). */
@@ -33,6 +34,9 @@ export const heavyTasks = {
   async certificate({ input, key, options }: { input: SealInput; key: SealingKey | undefined; options: SealOptions }) {
     const result = own(await certificateHere(input, key && sealingKey(key), options))
     return { result, transfer: [result.buffer as ArrayBuffer] }
+  },
+  async verify({ bytes }: { bytes: Uint8Array }) {
+    return { result: await verifyPdfSignatures(bytes) }
   },
   async whiteOut({ bytes, boxes }: { bytes: Uint8Array; boxes: Box[] }) {
     const result = own(await whiteOutHere(bytes, boxes))

@@ -5,9 +5,12 @@ const roleWord = (role: string) => (`role_${role}` in ROLE_KEYS ? vt(`role_${rol
 const ROLE_KEYS = { role_SIGNER: 1, role_APPROVER: 1, role_VIEWER: 1, role_CC: 1, role_ASSISTANT: 1 }
 
 interface Signature {
+  kind: 'signature' | 'document-timestamp'
   subFilter: string | null
   intact: boolean
   coversWholeDocument: boolean
+  updatesAfter: 'none' | 'validation' | 'changes'
+  level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null
   signedAt: string | null
   timestamp: { time: string; intact: boolean; authority: string | null } | null
   certificate: { subject: string; issuer: string; validFrom: string; validTo: string; selfSigned: boolean; sha256Fingerprint: string } | null
@@ -23,6 +26,16 @@ interface Result {
 }
 
 type State = { kind: 'idle' } | { kind: 'checking'; name: string } | { kind: 'done'; name: string; result: Result } | { kind: 'failed'; message: string }
+
+const LEVEL_WORDS = { 'B-B': 'level_BB', 'B-T': 'level_BT', 'B-LT': 'level_BLT', 'B-LTA': 'level_BLTA' } as const
+
+/** The badge: intact over the whole file, intact with only validation data after it, or not. */
+function badge(s: Signature): { good: boolean; text: string } {
+  if (!s.intact) return { good: false, text: vt('brokenBadge') }
+  if (s.coversWholeDocument) return { good: true, text: vt('intactWhole') }
+  if (s.updatesAfter === 'validation') return { good: true, text: vt('intactValidation') }
+  return { good: false, text: vt('intactAdded') }
+}
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(verifyLanguage, { dateStyle: 'medium', timeStyle: 'medium' }) : '—')
 
@@ -131,8 +144,8 @@ function Report({ name, result }: { name: string; result: Result }) {
       {result.signatures.map((s, i) => (
         <div className="verify-card" key={i} data-testid="verify-signature">
           <h2>
-            {vt('signature', { n: i + 1 })}{' '}
-            <span className={`verify-badge ${s.intact && s.coversWholeDocument ? 'is-good' : 'is-bad'}`}>{s.intact ? (s.coversWholeDocument ? vt('intactWhole') : vt('intactAdded')) : vt('brokenBadge')}</span>
+            {vt(s.kind === 'document-timestamp' ? 'documentTimestamp' : 'signature', { n: i + 1 })}{' '}
+            <span className={`verify-badge ${badge(s).good ? 'is-good' : 'is-bad'}`}>{badge(s).text}</span>
           </h2>
           <dl className="verify-facts">
             {s.problem && (
@@ -142,10 +155,20 @@ function Report({ name, result }: { name: string; result: Result }) {
               </>
             )}
             <dt>{vt('form')}</dt>
-            <dd>{s.subFilter === 'ETSI.CAdES.detached' ? 'PAdES (ETSI.CAdES.detached)' : s.subFilter ?? '—'}</dd>
-            <dt>{vt('signed')}</dt>
-            <dd>{when(s.signedAt)}</dd>
-            <dt>{vt('timestamp')}</dt>
+            <dd>{s.subFilter === 'ETSI.CAdES.detached' ? 'PAdES (ETSI.CAdES.detached)' : s.kind === 'document-timestamp' ? vt('rfc3161') : (s.subFilter ?? '—')}</dd>
+            {s.level && (
+              <>
+                <dt>{vt('level')}</dt>
+                <dd data-testid="verify-level">{vt(LEVEL_WORDS[s.level])}</dd>
+              </>
+            )}
+            {s.kind === 'signature' && (
+              <>
+                <dt>{vt('signed')}</dt>
+                <dd>{when(s.signedAt)}</dd>
+              </>
+            )}
+            <dt>{vt(s.kind === 'document-timestamp' ? 'timestamped' : 'timestamp')}</dt>
             <dd>{s.timestamp ? vt('timestampBy', { when: when(s.timestamp.time), authority: s.timestamp.authority ?? vt('unnamedAuthority') }) + (s.timestamp.intact ? '' : vt('timestampBad')) : vt('none')}</dd>
             {s.certificate && (
               <>

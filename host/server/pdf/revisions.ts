@@ -1,0 +1,166 @@
+/**
+ * What a PDF's later incremental updates did to a signed revision. A seal that does not reach the
+ * end of the file is still good when everything after it only adds validation data (a DSS
+ * dictionary), invisible signature fields and document timestamps: that is how B-LT and B-LTA
+ * are made. Anything else that changes what the document shows (a page added, content or an
+ * annotation replaced, a visible field) is a change.
+ *
+ * The check compares the objects as the signed revision has them with the whole file's, walking
+ * from the catalog: each object reached that the later updates redefine or add must be one of the
+ * few a validation update may touch, and differ only in what such an update adds.
+ */
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib'
+import { withInflateBudget } from './inflate-budget.js'
+
+export type UpdatesAfter = 'none' | 'validation' | 'changes'
+
+/** `end`: where the signed revision ends (its ByteRange's last byte). */
+export async function updatesAfter(file: Uint8Array, end: number): Promise<UpdatesAfter> {
+  if (end >= file.length) return 'none'
+  let before: PDFDocument
+  let after: PDFDocument
+  try {
+    ;[before, after] = await withInflateBudget(() =>
+      Promise.all([load(file.subarray(0, end)), load(file)]),
+    )
+  } catch {
+    return 'changes'
+  }
+  return onlyValidation(before, after) ? 'validation' : 'changes'
+}
+
+const load = (bytes: Uint8Array) => PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true, throwOnInvalidObject: true })
+
+const name = (key: string) => PDFName.of(key)
+
+function onlyValidation(before: PDFDocument, after: PDFDocument): boolean {
+  const root = after.context.trailerInfo.Root
+  const signedRoot = before.context.trailerInfo.Root
+  if (!(root instanceof PDFRef) || !(signedRoot instanceof PDFRef) || root.tag !== signedRoot.tag) return false
+  const cache = new Map<PDFDocument, Map<string, string | null>>([
+    [before, new Map()],
+    [after, new Map()],
+  ])
+  const bytes = (doc: PDFDocument, ref: PDFRef): string | null => {
+    const known = cache.get(doc)!
+    if (!known.has(ref.tag)) {
+      const object = doc.context.lookup(ref)
+      known.set(ref.tag, object === undefined ? null : text(object))
+    }
+    return known.get(ref.tag)!
+  }
+  const formRef = after.catalog.get(name('AcroForm'))
+  const accounted = new Set<string>() // changed objects found to change only as a validation update may
+  const added = new Set<string>() // the new invisible signature fields: not walked into
+  const seen = new Set<string>()
+  const stack: PDFObject[] = [root]
+  while (stack.length) {
+    const value = stack.pop()!
+    if (!(value instanceof PDFRef)) {
+      stack.push(...childrenOf(value, false))
+      continue
+    }
+    if (seen.has(value.tag) || added.has(value.tag)) continue
+    seen.add(value.tag)
+    const object = after.context.lookup(value)
+    if (object === undefined) continue
+    if (!accounted.has(value.tag) && bytes(before, value) !== bytes(after, value)) {
+      const change = allowedChange(before, after, value, object, value.tag === root.tag, formRef)
+      if (!change) return false
+      change.accounted.forEach((tag) => accounted.add(tag))
+      change.added.forEach((tag) => added.add(tag))
+    }
+    stack.push(...childrenOf(object, value.tag === root.tag))
+  }
+  return true
+}
+
+interface Change {
+  /** Changed objects this change accounts for (the object itself, an indirect array it grows). */
+  accounted: string[]
+  /** Signature fields it adds. */
+  added: string[]
+}
+const merge = (tag: string, grown: Change | null): Change | null => grown && { accounted: [tag, ...grown.accounted], added: grown.added }
+
+/** What a walk goes on to: a dictionary's values (the catalog's DSS left out), an array's items, a stream's dictionary. */
+function childrenOf(object: PDFObject, isCatalog: boolean): PDFObject[] {
+  if (object instanceof PDFArray) return object.asArray()
+  const dict = object instanceof PDFDict ? object : (object as { dict?: PDFDict }).dict
+  if (!(dict instanceof PDFDict)) return []
+  return dict.entries().filter(([key]) => !(isCatalog && key === name('DSS'))).map(([, v]) => v)
+}
+
+/** When `ref` (changed) differs from its signed revision only as a validation update may change it: what it accounts for; else null. */
+function allowedChange(before: PDFDocument, after: PDFDocument, ref: PDFRef, object: PDFObject, isCatalog: boolean, formRef: PDFObject | undefined): Change | null {
+  const old = before.context.lookup(ref)
+  if (!(object instanceof PDFDict) || !(old instanceof PDFDict)) return null
+  if (isCatalog) {
+    // The catalog may gain a DSS and a form (or its form's fields, when the form is direct).
+    if (!sameExcept(old, object, ['DSS', 'AcroForm'])) return null
+    const oldForm = old.get(name('AcroForm'))
+    const form = object.get(name('AcroForm'))
+    const unchanged = { accounted: [ref.tag], added: [] }
+    if (form instanceof PDFRef || (oldForm && form && text(oldForm) === text(form))) return unchanged
+    if (!(form instanceof PDFDict)) return oldForm ? null : unchanged
+    const oldDict = oldForm ? before.context.lookup(oldForm) : undefined
+    return merge(ref.tag, formChange(before, after, oldDict instanceof PDFDict ? oldDict : undefined, form))
+  }
+  if (formRef instanceof PDFRef && ref.tag === formRef.tag) return merge(ref.tag, formChange(before, after, old, object))
+  if (object.get(name('Type')) === name('Page')) {
+    if (!sameExcept(old, object, ['Annots'])) return null
+    return merge(ref.tag, grownBySignatures(before, after, old.get(name('Annots')), object.get(name('Annots'))))
+  }
+  return null
+}
+
+/** A form that gained signature fields (and SigFlags), nothing else. */
+function formChange(before: PDFDocument, after: PDFDocument, old: PDFDict | undefined, form: PDFDict): Change | null {
+  if (old && !sameExcept(old, form, ['Fields', 'SigFlags'])) return null
+  if (!old && form.keys().some((k) => k !== name('Fields') && k !== name('SigFlags'))) return null
+  return grownBySignatures(before, after, old?.get(name('Fields')), form.get(name('Fields')))
+}
+
+/**
+ * An array (of annotations or fields) that kept its items and gained only invisible signature
+ * fields: new objects, FT /Sig, with a zero-area rectangle.
+ */
+function grownBySignatures(before: PDFDocument, after: PDFDocument, oldEntry: PDFObject | undefined, entry: PDFObject | undefined): Change | null {
+  const oldItems = oldEntry ? (before.context.lookup(oldEntry) as PDFArray | undefined)?.asArray() ?? [] : []
+  const array = entry ? after.context.lookup(entry) : undefined
+  if (!(array instanceof PDFArray)) return oldItems.length ? null : { accounted: [], added: [] }
+  const items = array.asArray()
+  if (items.length < oldItems.length || oldItems.some((item, i) => text(item) !== text(items[i]!))) return null
+  for (const added of items.slice(oldItems.length)) {
+    if (!(added instanceof PDFRef) || before.context.lookup(added) !== undefined) return null
+    const field = after.context.lookup(added)
+    if (!(field instanceof PDFDict) || field.get(name('FT')) !== name('Sig') || !invisible(after, field)) return null
+  }
+  // The added fields show nothing: they are not walked into.
+  return { accounted: entry instanceof PDFRef ? [entry.tag] : [], added: items.slice(oldItems.length).map((r) => (r as PDFRef).tag) }
+}
+
+function invisible(doc: PDFDocument, field: PDFDict): boolean {
+  const rect = doc.context.lookup(field.get(name('Rect')))
+  if (!(rect instanceof PDFArray)) return !field.has(name('AP'))
+  const [x1, y1, x2, y2] = rect.asArray().map((n) => (doc.context.lookup(n) instanceof PDFNumber ? (doc.context.lookup(n) as PDFNumber).asNumber() : NaN))
+  return x1 === x2 || y1 === y2
+}
+
+/** The two dictionaries hold the same values under every key but `except`. */
+function sameExcept(a: PDFDict, b: PDFDict, except: string[]): boolean {
+  const skip = new Set(except.map(name))
+  const keys = new Set([...a.keys(), ...b.keys()].filter((k) => !skip.has(k)))
+  for (const key of keys) {
+    const x = a.get(key)
+    const y = b.get(key)
+    if (x === undefined || y === undefined ? x !== y : text(x) !== text(y)) return false
+  }
+  return true
+}
+
+function text(object: PDFObject): string {
+  const out = new Uint8Array(object.sizeInBytes())
+  object.copyBytesInto(out, 0)
+  return Buffer.from(out.buffer, out.byteOffset, out.byteLength).toString('latin1')
+}
