@@ -5,7 +5,13 @@
  */
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sealEnvelope } from '../../host/server/pdf/seal.js'
+import type { SealingKey } from '../../host/server/pdf/sealing-key.js'
 import { makePdf, PNG } from '../host/support.js'
+import { startCrlServer } from '../support/crl-server.js'
+import { addPageIncrementally } from '../support/incremental.js'
+import { makeTestCa } from '../support/test-pki.js'
+import { startTsa } from '../support/tsa-server.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 
 describe('the verification page', () => {
@@ -79,6 +85,45 @@ describe('the verification page', () => {
       await context.close()
     })
   }
+
+  it('shows a B-LTA seal with its document timestamp, and a page added later as a change (desktop and phone)', async () => {
+    // Sealed here, under a test CA whose certificates name a CRL, with a timestamp server: B-LTA.
+    const ca = makeTestCa('verify page test root')
+    const crl = await startCrlServer(ca)
+    const tsa = await startTsa(ca.issue('verify page test TSA', 'timestamping', { crlUrl: crl.url }))
+    let lta: Uint8Array
+    try {
+      const seal = ca.issue('verify page test seal', 'seal', { crlUrl: crl.url })
+      const key: SealingKey = { source: 'pem', privateKeyPem: seal.privateKeyPem, passphrase: '', certificatePem: seal.certificatePem, chainPem: seal.chainPem }
+      const input = { envelope: { id: 'e', title: 'Lease 4C', completedAt: new Date().toISOString() }, items: [{ id: 'i', title: 'Lease 4C', pdf: await makePdf(1) }], fields: [], recipients: [] }
+      lta = (await sealEnvelope(input, key, { tsaUrls: [tsa.url] }))[0]!.pdf
+    } finally {
+      await tsa.close()
+      await crl.close()
+    }
+    for (const viewport of [
+      { name: 'desktop', width: 1280, height: 900 },
+      { name: 'phone', width: 390, height: 844 },
+    ]) {
+      const context = await stack.browser.newContext({ viewport, isMobile: viewport.name === 'phone' })
+      const page = await context.newPage()
+      await page.goto(`${stack.host.url}/verify`)
+      await page.getByTestId('verify-file').setInputFiles({ name: 'lease-lta.pdf', mimeType: 'application/pdf', buffer: Buffer.from(lta) })
+      await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain('The seal is intact')
+      const cards = page.getByTestId('verify-signature')
+      expect(await cards.count()).toBe(2)
+      expect(await cards.nth(0).textContent()).toContain('only validation data was added after it')
+      expect(await page.getByTestId('verify-level').textContent()).toContain('PAdES B-LTA')
+      expect(await cards.nth(1).textContent()).toContain('Document timestamp 2')
+      expect(await cards.nth(1).textContent()).toContain('verify page test TSA')
+      await page.screenshot({ path: path.join(SCREENSHOTS, `verify-lta-${viewport.name}.png`), fullPage: true })
+
+      await page.getByTestId('verify-file').setInputFiles({ name: 'edited.pdf', mimeType: 'application/pdf', buffer: await addPageIncrementally(lta) })
+      await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain('changed after it was signed')
+      expect(await cards.nth(0).textContent()).toContain('content was added after it')
+      await context.close()
+    }
+  })
 
   it('speaks the reader\'s language: German and French', async () => {
     for (const [locale, title, intact, changedText] of [

@@ -49,6 +49,24 @@ export interface RouteDoc {
   pdfBody?: boolean
 }
 
+/** One signature of POST /verify's answer (pdf/verify.ts SignatureReport). */
+const VERIFIED_SIGNATURE = {
+  type: 'object',
+  properties: {
+    kind: { type: 'string', enum: ['signature', 'document-timestamp'] },
+    subFilter: { type: ['string', 'null'], description: 'ETSI.CAdES.detached (PAdES), adbe.pkcs7.detached, ETSI.RFC3161 (a document timestamp), ...' },
+    intact: { type: 'boolean', description: 'The bytes it covers are the bytes signed, and the signature is its certificate\'s' },
+    coversWholeDocument: { type: 'boolean', description: 'It ends where the file ends' },
+    updatesAfter: { type: 'string', enum: ['none', 'validation', 'changes'], description: "What the file adds after it: nothing; only long-term validation data (DSS, invisible signature fields, document timestamps); or changes to the document" },
+    level: { type: ['string', 'null'], enum: ['B-B', 'B-T', 'B-LT', 'B-LTA', null], description: 'The PAdES baseline level of a PAdES signature in this file' },
+    signedAt: { type: ['string', 'null'], format: 'date-time' },
+    timestamp: { type: ['object', 'null'], properties: { time: { type: 'string' }, intact: { type: 'boolean' }, authority: { type: ['string', 'null'] } } },
+    certificate: { type: ['object', 'null'], properties: { subject: { type: 'string' }, issuer: { type: 'string' }, serialNumber: { type: 'string' }, validFrom: { type: 'string' }, validTo: { type: 'string' }, selfSigned: { type: 'boolean' }, sha256Fingerprint: { type: 'string' } } },
+    problem: { type: 'string', description: 'Why it is not intact' },
+  },
+  required: ['kind', 'subFilter', 'intact', 'coversWholeDocument', 'updatesAfter', 'level', 'signedAt', 'timestamp', 'certificate'],
+}
+
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const dataOf = (name: string): JsonSchema => ({ type: 'object', properties: { data: { type: 'array', items: ref(name) } }, required: ['data'] })
 const SUCCESS = { description: 'Done', schema: ref('Success') }
@@ -119,7 +137,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/webhook/call/{callId}/resend', tag: 'Webhooks', summary: 'Deliver a call again', response: SUCCESS },
   { method: 'post', path: '/webhook/{webhookId}/test', tag: 'Webhooks', summary: 'Send a test delivery of the webhook\'s first event (payload `{test: true}`), logged like any call', paramChecked: true, response: SUCCESS },
   // ---- this document
-  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, signatures: { type: 'array', items: { type: 'object' } }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'signatures', 'document'] } } },
+  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'signatures', 'document'] } } },
   { method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', public: true, response: { description: 'The OpenAPI 3.1 document', schema: { type: 'object' } } },
   ...DEPRECATED_ROUTES,
 ]
