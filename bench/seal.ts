@@ -11,8 +11,9 @@ import { deflateSync, crc32 } from 'node:zlib'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { openDb } from '../host/server/db/index.js'
 import { sealEnvelope, type SealField, type SealInput, type SealRecipient } from '../host/server/pdf/seal.js'
-import { loadSealingKey } from '../host/server/pdf/sealing-key.js'
+import { loadSealingKey, type SealingKey } from '../host/server/pdf/sealing-key.js'
 import { makeTestCa } from '../test/support/test-pki.js'
+import { startCrlServer } from '../test/support/crl-server.js'
 import { startTsa } from '../test/support/tsa-server.js'
 
 const RUNS = Number(process.env.BENCH_RUNS || 7)
@@ -142,7 +143,14 @@ try {
   // The same with a signature timestamp from an RFC 3161 server on loopback (a test CA's TSA, in
   // this process: a round trip and one more RSA signature, no network latency counted).
   const tsa = await startTsa(makeTestCa('bench timestamp root').issue('bench TSA', 'timestamping'))
-  console.log('  one file, a text field per page and one signature (PAdES B-B; B-T with a loopback timestamp server):')
+  // B-LTA: a CA-issued sealing certificate and TSA that name a CRL (served on loopback): each seal
+  // fetches and checks the CRL, then appends the DSS and a document timestamp.
+  const ltaCa = makeTestCa('bench LTA root')
+  const crl = await startCrlServer(ltaCa)
+  const ltaTsa = await startTsa(ltaCa.issue('bench LTA TSA', 'timestamping', { crlUrl: crl.url }))
+  const ltaSeal = ltaCa.issue('bench LTA seal', 'seal', { crlUrl: crl.url })
+  const ltaKey: SealingKey = { source: 'pem', privateKeyPem: ltaSeal.privateKeyPem, passphrase: '', certificatePem: ltaSeal.certificatePem, chainPem: ltaSeal.chainPem }
+  console.log('  one file, a text field per page and one signature (PAdES B-B; B-T with a loopback timestamp server; B-LTA with a loopback CRL too):')
   for (const pages of [1, 10, 100]) {
     const pdf = await contract(pages)
     const fields: SealField[] = Array.from({ length: pages }, (_, i) => ({
@@ -157,12 +165,15 @@ try {
     const timestamped = await timeRuns(async () => {
       await sealEnvelope(input, key, { tsaUrls: [tsa.url] })
     })
+    const longTerm = await timeRuns(async () => {
+      await sealEnvelope(input, ltaKey, { tsaUrls: [ltaTsa.url] })
+    })
     console.log(
       `    ${String(pages).padStart(3)} pages: ${ms.toFixed(0).padStart(5)} ms   ${(ms / pages).toFixed(2).padStart(6)} ms/page   (${(size / 1024).toFixed(0)} KB)` +
-        `   with a timestamp: ${timestamped.toFixed(0).padStart(5)} ms`,
+        `   B-T: ${timestamped.toFixed(0).padStart(5)} ms   B-LTA: ${longTerm.toFixed(0).padStart(5)} ms`,
     )
   }
-  await tsa.close()
+  await Promise.all([tsa.close(), ltaTsa.close(), crl.close()])
 } finally {
   await db.close()
   await rm(dir, { recursive: true, force: true })

@@ -53,7 +53,7 @@ describe.each(VARIANTS)('evidence PDFs on $variant', ({ variant, skip }) => {
     const text = pages.slice(certificate).join('\n')
     expect(text).toMatch(/\d\d\.\d\d\.\d{4} \d\d:\d\d:\d\d \(Europe\/Berlin\)/)
     expect(text).not.toMatch(/\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z/)
-    expect(text).toContain('Chrome 131 on Windows')
+    expect(text).toContain('Chrome 131 unter Windows')
     expect(text).toContain('Unterschrieben')
     expect(text).toContain('Geöffnet')
     expect(text).toContain('Link per E-Mail an diese Adresse')

@@ -16,6 +16,13 @@ describe('describeClient', () => {
     expect(describeClient(null)).toBeNull()
     expect(describeClient(`Agent ${'x'.repeat(200)}`)).toHaveLength(61)
   })
+
+  it('in the reader\'s language', () => {
+    const windows = 'Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/131.0.0.0 Safari/537.36'
+    expect(describeClient(windows, evidenceText('de'))).toBe('Chrome 131 unter Windows')
+    expect(describeClient(windows, evidenceText('fr'))).toBe('Chrome 131 sur Windows')
+    expect(describeClient('Mozilla/5.0 (Macintosh; Intel Mac OS X 14_4)', evidenceText('fr'))).toBe('Navigateur inconnu sur macOS')
+  })
 })
 
 describe('evidence times and words', () => {

@@ -57,7 +57,7 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
   for (const entry of content.entries) {
     const title = t.events[entry.type === 'EMAIL_SENT' && entry.data.emailType === 'REMINDER' ? 'REMINDER' : entry.type] ?? entry.type
     const by = [entry.name, entry.email ? `<${entry.email}>` : null].filter(Boolean).join(' ') || 'Service'
-    const from = [entry.ipAddress, describeClient(entry.userAgent)].filter(Boolean).join(' · ')
+    const from = [entry.ipAddress, describeClient(entry.userAgent, t)].filter(Boolean).join(' · ')
     const details = describeData(entry)
     const rows = 2 + (from ? 1 : 0) + (details ? w.rowsOf(details, 7.5, w.textWidth - timeWidth) : 0)
     w.room(rows * 11 + 8)

@@ -83,7 +83,7 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
     w.field(t.role, t.roles[r.role] ?? r.role)
     w.field(t.verified, verification(r, t))
     w.field(t.ipAddress, r.ipAddress || t.none)
-    w.field(t.client, describeClient(r.userAgent) ?? t.none)
+    w.field(t.client, describeClient(r.userAgent, t) ?? t.none)
     if (image) {
       // The signature at the right of the details, as it was drawn on the document.
       w.page.drawText(t.signature, { x: w.left + w.textWidth - 150, y: top - 12, size: 7.5, font, color: MUTED })
@@ -116,6 +116,8 @@ function trailOf(r: SealRecipient, log: SealAuditEntry[]): { at: string; what: s
 
 /** How the recipient was identified: the link's channel and any access checks. */
 function verification(r: SealRecipient, t: ReturnType<typeof evidenceText>): string {
+  // A copy's recipient opened nothing that needed them to be verified.
+  if (r.action === 'CC') return t.none
   const channel = r.direct ? t.directLink : t.emailLink
   const checks = (r.accessAuth ?? []).filter(Boolean)
   return checks.length ? `${channel}; ${checks.join(', ')}` : channel

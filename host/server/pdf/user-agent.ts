@@ -1,5 +1,8 @@
-/** A short, readable client for people ("Chrome 124 on Windows"); the full string stays in the audit log. */
-export function describeClient(userAgent: string | null | undefined): string | null {
+/**
+ * A short, readable client for people ("Chrome 124 on Windows"); the full string stays in the audit
+ * log. `words` put it in the reader's language ("Chrome 124 unter Windows").
+ */
+export function describeClient(userAgent: string | null | undefined, words = { clientOn: 'on', unknownBrowser: 'Unknown browser' }): string | null {
   if (!userAgent) return null
   const ua = userAgent.slice(0, 1000)
   const browser = firstMatch(ua, [
@@ -24,7 +27,7 @@ export function describeClient(userAgent: string | null | undefined): string | n
     [/Linux/, 'Linux'],
   ])
   if (!browser && !system) return ua.length > 60 ? `${ua.slice(0, 60)}…` : ua
-  return [browser ?? 'Unknown browser', system].filter(Boolean).join(' on ')
+  return [browser ?? words.unknownBrowser, system].filter(Boolean).join(` ${words.clientOn} `)
 }
 
 function firstMatch(ua: string, rules: [RegExp, string][]): string | null {
