@@ -15,6 +15,8 @@ import type { Plan } from './domain/plans.js'
 import { createTeam } from './domain/teams.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
 import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
+import { RECIPIENT_CODE_JOB } from './api/signing-auth.js'
+import { recipientCodeJob } from './mail/code-mail.js'
 import { systemClock, type Clock } from './jobs/clock.js'
 import { Queue } from './jobs/queue.js'
 import { webhookJob } from './webhooks/deliver.js'
@@ -156,6 +158,7 @@ async function startQueue(
       webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }),
       [MAIL_JOB]: mailJob({ db, transport, publicUrl }),
       [ACCOUNT_MAIL_JOB]: accountMailJob({ db, transport, publicUrl, linkKey }),
+      [RECIPIENT_CODE_JOB]: recipientCodeJob({ db, transport, linkKey }),
       expiry: expiryJob(db, clock, deadlineHooks),
       reminder: reminderJob(db, clock, deadlineHooks),
     },

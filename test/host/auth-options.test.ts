@@ -2,8 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { refuseAuthOptions } from '../../host/server/api/auth-options.js'
 import { api, createEnvelope, makePdf, startTestHost, type Api, type TestHost } from './support.js'
 
-/** Recipient authentication is not built: every door refuses a request that asks for it, and accepts one that asks for nothing. */
-describe('recipient authentication is refused, never dropped', () => {
+/**
+ * Recipient authentication is taken where a route reads it (API v2 envelope create and update,
+ * recipient create-many and update-many) and kept on copies; every other door refuses a request
+ * that asks for a method rather than drop it, and accepts one that asks for nothing.
+ */
+describe('recipient authentication is taken or refused, never dropped', () => {
   let host: TestHost
   let client: Api
   let v1: Api
@@ -24,34 +28,61 @@ describe('recipient authentication is refused, never dropped', () => {
     return f
   }
   const signer = { email: 's@example.com', name: 'S', role: 'SIGNER' }
-  /** Every way the deployed clients and the typed client ask for a method. */
-  const ASKING: [string, (o: object) => object][] = [
-    ['recipient accessAuth', (o) => ({ ...o, recipients: [{ ...signer, accessAuth: ['ACCOUNT'] }] })],
-    ['recipient actionAuth', (o) => ({ ...o, recipients: [{ ...signer, actionAuth: ['PASSKEY'] }] })],
-    ['recipient actionAuth with EXPLICIT_NONE and a method', (o) => ({ ...o, recipients: [{ ...signer, actionAuth: ['EXPLICIT_NONE', 'PASSWORD'] }] })],
-    ['recipient authOptions', (o) => ({ ...o, recipients: [{ ...signer, authOptions: { accessAuth: [], actionAuth: ['TWO_FACTOR_AUTH'] } }] })],
-    ['recipient accessAuth as a string', (o) => ({ ...o, recipients: [{ ...signer, accessAuth: 'ACCOUNT' }] })],
-    ['globalAccessAuth', (o) => ({ ...o, globalAccessAuth: ['ACCOUNT'] })],
-    ['globalActionAuth', (o) => ({ ...o, globalActionAuth: ['PASSKEY'] })],
-    ['envelope authOptions', (o) => ({ ...o, authOptions: { globalAccessAuth: ['TWO_FACTOR_AUTH'], globalActionAuth: [] } })],
+  /** Every way the deployed clients and the typed client ask for a method, and what the envelope then shows. */
+  const none = { accessAuth: [], actionAuth: [] }
+  const noGlobal = { globalAccessAuth: [], globalActionAuth: [] }
+  const ASKING: [string, (o: object) => object, { recipient: object; envelope: object }][] = [
+    ['recipient accessAuth', (o) => ({ ...o, recipients: [{ ...signer, accessAuth: ['ACCOUNT'] }] }), { recipient: { accessAuth: ['ACCOUNT'], actionAuth: [] }, envelope: noGlobal }],
+    ['recipient actionAuth', (o) => ({ ...o, recipients: [{ ...signer, actionAuth: ['PASSKEY'] }] }), { recipient: { accessAuth: [], actionAuth: ['PASSKEY'] }, envelope: noGlobal }],
+    [
+      'recipient actionAuth with EXPLICIT_NONE and a method',
+      (o) => ({ ...o, recipients: [{ ...signer, actionAuth: ['EXPLICIT_NONE', 'PASSWORD'] }] }),
+      { recipient: { accessAuth: [], actionAuth: ['EXPLICIT_NONE', 'PASSWORD'] }, envelope: noGlobal },
+    ],
+    [
+      'recipient authOptions',
+      (o) => ({ ...o, recipients: [{ ...signer, authOptions: { accessAuth: [], actionAuth: ['TWO_FACTOR_AUTH'] } }] }),
+      { recipient: { accessAuth: [], actionAuth: ['TWO_FACTOR_AUTH'] }, envelope: noGlobal },
+    ],
+    ['globalAccessAuth', (o) => ({ ...o, globalAccessAuth: ['ACCOUNT'] }), { recipient: none, envelope: { globalAccessAuth: ['ACCOUNT'], globalActionAuth: [] } }],
+    ['globalActionAuth', (o) => ({ ...o, globalActionAuth: ['PASSKEY', 'PASSWORD'] }), { recipient: none, envelope: { globalAccessAuth: [], globalActionAuth: ['PASSKEY', 'PASSWORD'] } }],
+    [
+      'envelope authOptions',
+      (o) => ({ ...o, authOptions: { globalAccessAuth: ['TWO_FACTOR_AUTH'], globalActionAuth: [] } }),
+      { recipient: none, envelope: { globalAccessAuth: ['TWO_FACTOR_AUTH'], globalActionAuth: [] } },
+    ],
   ]
   const refused = (res: { status: number; body: any }, what: string) => {
     expect([res.status, res.body.code], what).toEqual([400, 'AUTH_METHOD_NOT_SUPPORTED'])
-    expect(res.body.message, what).toMatch(/not supported/)
+    expect(res.body.message, what).toMatch(/not taken on this route/)
     expect(res.body.issues?.[0]?.path, what).toMatch(/Auth$/)
   }
 
-  it('API v2 envelope create: every form is a 400 and writes nothing; asking for nothing passes', async () => {
+  it('API v2 envelope create takes every form and shows it back; unknown methods are a 400 that writes nothing', async () => {
+    for (const [what, ask, shown] of ASKING) {
+      const res = await client.post('/envelope/create', await form(ask({ type: 'DOCUMENT', title: 'A', recipients: [signer] })))
+      expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(200)
+      const e = (await client.get(`/envelope/${res.body.id}`)).body
+      expect(e.authOptions, what).toEqual(shown.envelope)
+      expect(e.recipients[0].authOptions, what).toEqual(shown.recipient)
+    }
     const before = await count('envelopes')
-    for (const [what, ask] of ASKING) refused(await client.post('/envelope/create', await form(ask({ type: 'DOCUMENT', title: 'A' }))), what)
-    const template = ASKING[0]![1]({ type: 'TEMPLATE', title: 'T' })
-    refused(await client.post('/envelope/create', await form(template)), 'template')
+    for (const bad of [
+      { recipients: [{ ...signer, accessAuth: 'ACCOUNT' }] },
+      { recipients: [{ ...signer, accessAuth: ['PASSKEY'] }] },
+      { globalActionAuth: ['EXPLICIT_NONE'] },
+      { globalAccessAuth: ['SMS'] },
+    ]) {
+      const res = await client.post('/envelope/create', await form({ type: 'DOCUMENT', title: 'Bad', ...bad }))
+      expect([res.status, res.body.code], JSON.stringify(bad)).toEqual([400, 'INVALID_REQUEST'])
+      expect(res.body.issues[0].path, JSON.stringify(bad)).toMatch(/^payload\./)
+    }
     expect(await count('envelopes')).toBe(before)
     const nothing = {
       type: 'DOCUMENT',
       title: 'Nothing asked',
       globalAccessAuth: [],
-      globalActionAuth: ['EXPLICIT_NONE'],
+      globalActionAuth: [],
       authOptions: { globalAccessAuth: null, globalActionAuth: [] },
       recipients: [{ ...signer, accessAuth: [], actionAuth: ['EXPLICIT_NONE'], authOptions: { accessAuth: null, actionAuth: [] } }],
     }
@@ -62,7 +93,7 @@ describe('recipient authentication is refused, never dropped', () => {
     expect(free.status, JSON.stringify(free.body)).toBe(200)
   })
 
-  it('API v2 recipients, envelope update, template use; the deprecated routes; API v1', async () => {
+  it('API v2 recipients and envelope update take methods; a template\'s are kept by use; the other doors refuse', async () => {
     const doc = await createEnvelope(client, { type: 'DOCUMENT', recipients: [signer] })
     const tpl = await createEnvelope(client, { type: 'TEMPLATE', recipients: [signer] })
     const legacy = (e: any) => Number(e.secondaryId.split('_')[1])
@@ -70,10 +101,21 @@ describe('recipient authentication is refused, never dropped', () => {
     // API v1 sees the documents made through the legacy doors only.
     const old = (await client.post('/document/create', await form({ title: 'Old', recipients: [signer] }))).body
     const oldRecipient = (await v1.get(`/documents/${old.id}`)).body.recipients[0].id
+    const added = await client.post('/envelope/recipient/create-many', { envelopeId: doc.id, data: [{ ...signer, email: 't@example.com', accessAuth: ['ACCOUNT'] }] })
+    expect(added.body.data[0].authOptions).toEqual({ accessAuth: ['ACCOUNT'], actionAuth: [] })
+    const changed = await client.post('/envelope/recipient/update-many', { envelopeId: doc.id, data: [{ id: r, actionAuth: ['PASSKEY'] }] })
+    expect(changed.body.data[0].authOptions).toEqual({ accessAuth: [], actionAuth: ['PASSKEY'] })
+    const updated = await client.post('/envelope/update', { envelopeId: doc.id, data: { globalAccessAuth: ['TWO_FACTOR_AUTH'] } })
+    expect(updated.body.authOptions).toEqual({ globalAccessAuth: ['TWO_FACTOR_AUTH'], globalActionAuth: [] })
+    // A template's methods, its own and its recipients', are the document's made from it.
+    await client.post('/envelope/update', { envelopeId: tpl.id, data: { globalActionAuth: ['PASSWORD'] } })
+    await client.post('/envelope/recipient/update-many', { envelopeId: tpl.id, data: [{ id: tpl.recipients[0].id, accessAuth: ['TWO_FACTOR_AUTH'] }] })
+    const made = await client.post('/envelope/use', await form({ envelopeId: tpl.id }))
+    const fromTemplate = (await client.get(`/envelope/${made.body.id}`)).body
+    expect(fromTemplate.authOptions).toEqual({ globalAccessAuth: [], globalActionAuth: ['PASSWORD'] })
+    expect(fromTemplate.recipients[0].authOptions).toEqual({ accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: [] })
+
     const cases: [string, () => Promise<{ status: number; body: any }>][] = [
-      ['recipient create-many', () => client.post('/envelope/recipient/create-many', { envelopeId: doc.id, data: [{ ...signer, accessAuth: ['ACCOUNT'] }] })],
-      ['recipient update-many', () => client.post('/envelope/recipient/update-many', { envelopeId: doc.id, data: [{ id: r, actionAuth: ['PASSKEY'] }] })],
-      ['envelope update', () => client.post('/envelope/update', { envelopeId: doc.id, data: { globalAccessAuth: ['ACCOUNT'] } })],
       ['envelope use', async () => client.post('/envelope/use', await form({ envelopeId: tpl.id, recipients: [{ id: tpl.recipients[0].id, email: 'x@example.com', actionAuth: ['ACCOUNT'] }] }))],
       ['template use (deprecated)', () => client.post('/template/use', { templateId: legacy(tpl), recipients: [{ id: tpl.recipients[0].id, email: 'x@example.com', name: 'X', accessAuth: ['ACCOUNT'] }] })],
       ['document recipient create (deprecated)', () => client.post('/document/recipient/create', { documentId: legacy(doc), recipient: { ...signer, accessAuth: ['ACCOUNT'] } })],
@@ -88,7 +130,7 @@ describe('recipient authentication is refused, never dropped', () => {
     const envelopes = await count('envelopes')
     for (const [what, send] of cases) refused(await send(), what)
     expect([await count('recipients'), await count('envelopes')]).toEqual([recipients, envelopes])
-    expect((await client.get(`/envelope/${doc.id}`)).body.recipients[0].authOptions).toEqual({ accessAuth: [], actionAuth: [] })
+    expect((await client.get(`/envelope/${doc.id}`)).body.recipients[0].authOptions).toEqual({ accessAuth: [], actionAuth: ['PASSKEY'] })
 
     // Asking for nothing passes on the strict schemas too.
     expect((await client.post('/envelope/recipient/update-many', { envelopeId: doc.id, data: [{ id: r, name: 'Same', accessAuth: [], actionAuth: ['EXPLICIT_NONE'] }] })).status).toBe(200)

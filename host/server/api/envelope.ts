@@ -1,4 +1,4 @@
-import { withoutAuthKeys } from './auth-options.js'
+import { AUTH_AT, withoutAuthKeys } from './auth-options.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
@@ -9,6 +9,7 @@ import { ENVELOPE_STATUSES } from '../domain/status.js'
 import { canSee, getManyEnvelopes, listEnvelopes, loadForCache } from '../domain/resources.js'
 import { clientOf, jsonBody, multipartBody, parse, principal, type AppEnv, type HostContext } from './http.js'
 import { teamActor } from '../domain/audit.js'
+import { EnvelopeAuthInput } from '../domain/recipient-auth.js'
 import { CreatePayloadField, EnvelopeId, RecipientInput, VISIBILITIES } from './schemas.js'
 
 export const CreatePayload = z.object({
@@ -18,22 +19,19 @@ export const CreatePayload = z.object({
   visibility: z.enum(VISIBILITIES).optional(),
   meta: DocumentMetaPatchSchema.optional(),
   recipients: z.array(RecipientInput.extend({ fields: z.array(CreatePayloadField).max(500).optional() })).max(100).optional(),
+  ...EnvelopeAuthInput,
 })
 
 export const UpdateBody = z.object({
   envelopeId: EnvelopeId,
-  // Envelope authentication asking for nothing is dropped; asking for a method never gets here (auth-options.ts).
   data: z
-    .preprocess(
-      withoutAuthKeys,
-      z
-        .object({
-          title: z.string().trim().min(1).max(255).optional(),
-          externalId: z.string().max(255).nullish(),
-          visibility: z.enum(VISIBILITIES).optional(),
-        })
-        .strict(),
-    )
+    .object({
+      title: z.string().trim().min(1).max(255).optional(),
+      externalId: z.string().max(255).nullish(),
+      visibility: z.enum(VISIBILITIES).optional(),
+      ...EnvelopeAuthInput,
+    })
+    .strict()
     .optional(),
   meta: DocumentMetaPatchSchema.optional(),
 })
@@ -62,7 +60,7 @@ export function envelopeRoutes(ctx: HostContext) {
   r.post('/envelope/create', async (c) => {
     const p = principal(c)
     assertMayCreate(p)
-    const { payload, files } = await multipartBody(c, CreatePayload)
+    const { payload, files } = await multipartBody(c, CreatePayload, undefined, { authAt: AUTH_AT.envelopeCreate })
     const id = await ctx.db.transaction((tx) => createEnvelope(tx, p, teamActor(p, clientOf(c)), payload, files))
     return c.json({ id })
   })
@@ -80,7 +78,7 @@ export function envelopeRoutes(ctx: HostContext) {
 
   r.post('/envelope/update', async (c) => {
     const p = principal(c)
-    const body = await jsonBody(c, UpdateBody)
+    const body = await jsonBody(c, UpdateBody, { authAt: AUTH_AT.envelopeUpdate })
     return c.json(await ctx.db.transaction((tx) => updateEnvelope(tx, p, teamActor(p, clientOf(c)), body)))
   })
 

@@ -85,12 +85,12 @@ export function parseJsonText(text: string): { value: unknown } | { error: strin
 }
 
 /** The JSON body, whatever its Content-Type claims (curl -d sends form encoding); empty = undefined. */
-export async function jsonBody<S extends z.ZodType>(c: Ctx, schema: S): Promise<z.infer<S>> {
+export async function jsonBody<S extends z.ZodType>(c: Ctx, schema: S, options: { authAt?: RegExp } = {}): Promise<z.infer<S>> {
   const text = await c.req.text()
   if (text.trim() === '') return parse(schema, undefined)
   const json = parseJsonText(text)
   if ('error' in json) throw badRequest(json.error === 'not valid JSON' ? 'the request body is not valid JSON' : `the request body is refused: ${json.error}`)
-  refuseAuthOptions(json.value)
+  refuseAuthOptions(json.value, [], options.authAt)
   return parse(schema, json.value)
 }
 
@@ -109,6 +109,7 @@ export async function multipartBody<S extends z.ZodType>(
   schema: S,
   /** The names of the file parts (the deprecated create routes also take the old single `file`). */
   fileParts: string[] = ['files', 'files[]'],
+  options: { authAt?: RegExp } = {},
 ): Promise<{ payload: z.infer<S>; files: UploadedPdf[] }> {
   if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
     throw badRequest('the request must be multipart/form-data with a payload part and files parts')
@@ -129,7 +130,7 @@ export async function multipartBody<S extends z.ZodType>(
       ? badRequest('the payload part is not valid JSON', [issue(['payload'], 'Invalid JSON')])
       : badRequest(`the payload part is refused: ${json.error}`, [issue(['payload'], json.error)])
   }
-  refuseAuthOptions(json.value, ['payload'])
+  refuseAuthOptions(json.value, ['payload'], options.authAt)
   const parsed = parse(schema, json.value, ['payload'])
   // `files[]` is how some clients (the deployed service's SDK among them) name the repeated part.
   const parts = fileParts.flatMap((name) => form.getAll(name))

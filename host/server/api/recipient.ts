@@ -1,4 +1,5 @@
-import { withoutAuthKeys } from './auth-options.js'
+import { AUTH_AT } from './auth-options.js'
+import { RecipientAuthInput } from '../domain/recipient-auth.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { notFound } from '../errors.js'
@@ -15,10 +16,11 @@ export const RecipientPatch = z
     name: z.string().trim().max(255).optional(),
     role: RecipientInput.shape.role.optional(),
     signingOrder: RecipientInput.shape.signingOrder,
+    ...RecipientAuthInput,
   })
   .strict()
 export const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientInput).min(1).max(100) })
-export const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(z.preprocess(withoutAuthKeys, RecipientPatch)).min(1).max(100) })
+export const UpdateMany = z.object({ envelopeId: EnvelopeId, data: z.array(RecipientPatch).min(1).max(100) })
 
 export const DeleteBody = z.object({ recipientId: NumericId })
 
@@ -33,12 +35,12 @@ export function recipientRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
 
   r.post('/envelope/recipient/create-many', async (c) => {
-    const body = await jsonBody(c, CreateMany)
+    const body = await jsonBody(c, CreateMany, { authAt: AUTH_AT.recipients })
     return c.json({ data: await createRecipients(ctx.db, principal(c), body.envelopeId, body.data) })
   })
 
   r.post('/envelope/recipient/update-many', async (c) => {
-    const body = await jsonBody(c, UpdateMany)
+    const body = await jsonBody(c, UpdateMany, { authAt: AUTH_AT.recipients })
     return c.json({ data: await updateRecipients(ctx.db, principal(c), body.envelopeId, body.data) })
   })
 

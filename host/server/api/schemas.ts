@@ -1,3 +1,4 @@
+import { RecipientAuthInput } from '../domain/recipient-auth.js'
 import { z } from 'zod'
 import { FIELD_TYPES, RECIPIENT_ROLES } from '../../../src/protocol/index.js'
 import { notFound } from '../errors.js'
@@ -29,6 +30,7 @@ export const RecipientInput = z.object({
   name: z.string().trim().max(255).default(''),
   role: z.enum(RECIPIENT_ROLES),
   signingOrder: z.int().min(1).max(1000).nullish(),
+  ...RecipientAuthInput,
 })
 export type RecipientInput = z.infer<typeof RecipientInput>
 

@@ -17,17 +17,20 @@ import { toField, type EnvelopeRow, type FieldRow, type ItemRow } from '../domai
 import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
 import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
 import { stringParam } from './schemas.js'
+import { ActionProof, assertAccess, proveAction, signingAuthRoutes } from './signing-auth.js'
 
 const Value = z.union([z.string().max(1_000_000), z.array(z.string().max(1000)).max(100)])
 const CompleteBody = z.object({
   fields: z.array(z.object({ id: z.int().min(1), value: Value })).max(1000),
   nextSigner: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }).optional(),
+  /** What the recipient proves for this action, when their authentication asks for it. */
+  auth: ActionProof.optional(),
 })
-const DirectCompleteBody = CompleteBody.extend({
+const DirectCompleteBody = CompleteBody.omit({ auth: true }).extend({
   signer: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }),
   externalId: z.string().max(255).optional(),
 })
-const RejectBody = z.object({ reason: z.string().trim().min(1).max(500) })
+const RejectBody = z.object({ reason: z.string().trim().min(1).max(500), auth: ActionProof.optional() })
 const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
 
 function tokenOf(c: Context): string {
@@ -79,11 +82,19 @@ async function session(ctx: HostContext, { e, r, all }: RecipientContext, direct
 export function signingRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
 
-  r.get('/session', async (c) => c.json(await session(ctx, await byToken(ctx.db, tokenOf(c), false))))
+  // Nothing of the document before the recipient passed the access check their authentication asks for.
+  const allowed = async (c: Context) => {
+    const rc = await byToken(ctx.db, tokenOf(c), false)
+    return { rc, accessAuth: assertAccess(ctx, c, rc) }
+  }
+  r.route('/auth', signingAuthRoutes(ctx, (c) => byToken(ctx.db, tokenOf(c), false)))
+
+  r.get('/session', async (c) => c.json(await session(ctx, (await allowed(c)).rc)))
 
   r.post('/open', async (c) => {
     const token = tokenOf(c)
-    await ctx.db.transaction((tx) => open(tx, token, clientOf(c)))
+    const { accessAuth } = await allowed(c)
+    await ctx.db.transaction((tx) => open(tx, token, clientOf(c), accessAuth))
     return c.json({ success: true })
   })
 
@@ -95,21 +106,25 @@ export function signingRoutes(ctx: HostContext) {
     return pdfResponse(c, bytes, title, sha256)
   }
   r.get('/item/:id', async (c) => {
-    const { e } = await byToken(ctx.db, tokenOf(c), false)
+    const { e } = (await allowed(c)).rc
     return item(c, e, parse(DownloadQuery, c.req.query()).version ?? 'original')
   })
 
   r.post('/complete', async (c) => {
     const token = tokenOf(c)
-    const body = await normalizePictures(await jsonBody(c, CompleteBody))
-    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, ctx.clock.now()))
+    const { rc } = await allowed(c)
+    const { auth, ...body } = await normalizePictures(await jsonBody(c, CompleteBody))
+    const actionAuth = await proveAction(ctx, c, rc, auth)
+    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, ctx.clock.now(), actionAuth))
     return c.json(result)
   })
 
   r.post('/reject', async (c) => {
     const token = tokenOf(c)
-    const { reason } = await jsonBody(c, RejectBody)
-    await ctx.db.transaction((tx) => rejectByToken(tx, token, clientOf(c), reason))
+    const { rc } = await allowed(c)
+    const { reason, auth } = await jsonBody(c, RejectBody)
+    const actionAuth = await proveAction(ctx, c, rc, auth)
+    await ctx.db.transaction((tx) => rejectByToken(tx, token, clientOf(c), reason, actionAuth))
     return c.json({ success: true })
   })
 

@@ -52,6 +52,7 @@ export type AuditType =
   | 'DOCUMENT_CANCELLED'
   | 'DOCUMENT_DELETED'
   | 'DOCUMENT_RECIPIENT_EXPIRED'
+  | 'RECIPIENT_AUTH_LOCKED'
 
 /** Who an entry is about, as the deployed service's audit data names it. */
 export const aboutRecipient = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>) => ({

@@ -15,6 +15,7 @@ import { newId } from './ids.js'
 import { insertItems } from './items.js'
 import { assertWithinPlan, usageMonth } from './plans.js'
 import { visibilitiesFor, type Visibility } from '../people/roles.js'
+import { envelopeAuthFrom, type EnvelopeAuth, type EnvelopeAuthGiven } from './recipient-auth.js'
 import { insertRecipients } from './recipients.js'
 import { findEnvelope, loadEnvelope, toEnvelope, type Envelope, type EnvelopeRow, type TeamInfo } from './resources.js'
 import { assertEditable, deletionKind, type EnvelopeType } from './status.js'
@@ -30,6 +31,13 @@ export interface NewEnvelope {
   internalVersion?: LegacyVersion | undefined
   /** The template a document is made from (its envelope id). */
   templateId?: string | undefined
+  /** Envelope-wide recipient authentication; none when absent. */
+  authOptions?: EnvelopeAuth | EnvelopeRow['auth_options'] | undefined
+}
+
+/** The envelope's methods as stored: null when it asks for none. */
+function storedEnvelopeAuth(auth: NewEnvelope['authOptions']): string | null {
+  return auth && (auth.globalAccessAuth.length || auth.globalActionAuth.length) ? JSON.stringify(auth) : null
 }
 
 /** envelopes.internal_version: 1 for legacy documents and templates (the only ones API v1 serves), 2 otherwise. */
@@ -55,8 +63,8 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
        insert into team_counters (team_id, kind, value) values ($2, $3, 1)
        on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value),
      inserted as (
-       insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id, created_by)
-       select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10, $12 from counter returning *)
+       insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id, created_by, auth_options)
+       select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10, $12, $13::jsonb from counter returning *)
      select inserted.*, (select documents from usage) as documents,
        (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = inserted.team_id) as team,
        (select t.secondary_number from envelopes t where t.id = inserted.template_id) as template_number
@@ -74,6 +82,7 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       e.templateId ?? null,
       month,
       p.kind === 'user' ? p.userId : null,
+      storedEnvelopeAuth(e.authOptions),
     ],
   )
   const { documents, ...inserted } = row!
@@ -100,7 +109,7 @@ export interface CreateFieldInput extends Omit<FieldPlacement, 'recipientId' | '
   identifier?: number | string | undefined
 }
 
-export interface CreateEnvelopeInput {
+export type CreateEnvelopeInput = EnvelopeAuthGiven & {
   type: EnvelopeType
   title?: string | undefined
   externalId?: string | null | undefined
@@ -152,6 +161,7 @@ export async function createEnvelope(
     visibility: payload.visibility,
     meta: payload.meta,
     internalVersion: options.internalVersion,
+    authOptions: envelopeAuthFrom(payload),
   })
   const id = envelope.id
   const items = await insertItems(tx, id, files, true)
@@ -170,7 +180,7 @@ export async function createEnvelope(
 
 export interface UpdateEnvelopeInput {
   envelopeId: string
-  data?: { title?: string | undefined; externalId?: string | null | undefined; visibility?: string | undefined } | undefined
+  data?: ({ title?: string | undefined; externalId?: string | null | undefined; visibility?: string | undefined } & EnvelopeAuthGiven) | undefined
   meta?: Partial<DocumentMeta> | undefined
 }
 
@@ -180,9 +190,11 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
   assertEditable(e)
   const d = input.data ?? {}
   assertMayGrant(p, d.visibility)
+  const auth = envelopeAuthFrom(d)
   await tx.query(
     `update envelopes set title = coalesce($2, title), visibility = coalesce($3, visibility),
-       external_id = case when $4 then $5 else external_id end, document_meta = $6
+       external_id = case when $4 then $5 else external_id end, document_meta = $6,
+       auth_options = case when $7 then $8::jsonb else auth_options end
      where id = $1`,
     [
       e.id,
@@ -191,6 +203,8 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
       d.externalId !== undefined,
       d.externalId ?? null,
       JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }),
+      auth !== undefined,
+      storedEnvelopeAuth(auth),
     ],
   )
   await recordChange(tx, p, e)

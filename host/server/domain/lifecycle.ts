@@ -171,12 +171,12 @@ export async function byToken(tx: Queryable, token: string, lock: boolean): Prom
  * The first view of a sent document: readStatus OPENED and DOCUMENT_OPENED, once. A link that
  * shows only a wait or end screen (not your turn, expired...) has not shown the document.
  */
-export async function open(tx: Queryable, token: string, client: Client): Promise<void> {
+export async function open(tx: Queryable, token: string, client: Client, accessAuth: string[] = []): Promise<void> {
   const { e, r, all } = await byToken(tx, token, true)
   if (r.read_status === 'OPENED' || signingState(e, all, r) !== 'READY') return
   await tx.query(`update recipients set read_status = 'OPENED' where id = $1`, [r.id])
   await tx.notify(CHANNELS.envelopes, e.id)
-  await audit(tx, e, 'DOCUMENT_OPENED', recipientActor(r, client), { ...aboutRecipient(r), accessAuth: [] })
+  await audit(tx, e, 'DOCUMENT_OPENED', recipientActor(r, client), { ...aboutRecipient(r), accessAuth })
   await emitFor(tx, e, 'DOCUMENT_OPENED')
 }
 
@@ -199,6 +199,8 @@ export async function complete(
   client: Client,
   input: SigningCompleteRequest,
   now: Date,
+  /** The methods the recipient proved for this action (domain/recipient-auth.ts), for the audit log. */
+  actionAuth: string[] = [],
 ): Promise<SigningResult> {
   const ctx = await byToken(tx, token, true)
   refuseUnlessReady(ctx)
@@ -250,7 +252,7 @@ export async function complete(
       dictatedBy: r.id,
     })
   }
-  await audit(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED', actor, { ...aboutRecipient(r), actionAuth: [], fields: [...values.keys()] })
+  await audit(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED', actor, { ...aboutRecipient(r), actionAuth, fields: [...values.keys()] })
   if (r.role === 'SIGNER') await emitFor(tx, e, 'DOCUMENT_SIGNED')
   await emitFor(tx, e, 'DOCUMENT_RECIPIENT_COMPLETED')
 
@@ -266,17 +268,17 @@ export async function complete(
 }
 
 /** The recipient declines with a reason. */
-export async function rejectByToken(tx: Queryable, token: string, client: Client, reason: string): Promise<void> {
+export async function rejectByToken(tx: Queryable, token: string, client: Client, reason: string, actionAuth: string[] = []): Promise<void> {
   const ctx = await byToken(tx, token, true)
   refuseUnlessReady(ctx)
-  await reject(tx, ctx.e, ctx.r, reason, recipientActor(ctx.r, client))
+  await reject(tx, ctx.e, ctx.r, reason, recipientActor(ctx.r, client), actionAuth)
 }
 
 /**
  * One recipient declines: their signingStatus REJECTED with the reason, DOCUMENT_REJECTED (its
  * payload still PENDING, as the spec's sample), then the envelope REJECTED: nobody else can act.
  */
-async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: string, actor: Actor): Promise<RecipientRow> {
+async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: string, actor: Actor, actionAuth: string[] = []): Promise<RecipientRow> {
   if (e.status !== 'PENDING') throw new ApiError(400, 'INVALID_STATUS_TRANSITION', `cannot reject for a recipient of a ${e.type.toLowerCase()} in status ${e.status}`)
   if (r.signing_status !== 'NOT_SIGNED') throw new ApiError(400, 'ALREADY_COMPLETED', `recipient ${r.id} has already ${r.signing_status === 'SIGNED' ? 'completed' : 'rejected'}`)
   if (!mustAct(r)) throw new ApiError(400, 'CC_CANNOT_ACT', 'a CC recipient has nothing to reject')
@@ -284,7 +286,7 @@ async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: st
     `update recipients set signing_status = 'REJECTED', rejection_reason = $2 where id = $1 returning *`,
     [r.id, reason],
   )
-  await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { ...aboutRecipient(r), reason, isExternal: actor.recipientId === null })
+  await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { ...aboutRecipient(r), reason, isExternal: actor.recipientId === null, actionAuth })
   await emitFor(tx, e, 'DOCUMENT_REJECTED')
   await setStatus(tx, e, nextStatus(e.type, e.status, 'reject'))
   await mailRejected(tx, e.id, r.id, reason)

@@ -4,11 +4,12 @@ import type { RecipientInput } from '../api/schemas.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { editEnvelope } from './changes.js'
 import { newId } from './ids.js'
+import { recipientAuthFrom, type RecipientAuthGiven } from './recipient-auth.js'
 import { findParent, toRecipient, type RecipientRow } from './resources.js'
 import type { EnvelopeType } from './status.js'
 
-/** A recipient to write: as the API takes it, plus the access options a copy carries over. */
-export type NewRecipient = RecipientInput & { authOptions?: RecipientRow['auth_options'] | undefined }
+/** A recipient to write: as the API takes it, or as a copy carries it over (its methods included). */
+export type NewRecipient = Omit<RecipientInput, 'accessAuth' | 'actionAuth' | 'authOptions'> & RecipientAuthGiven
 
 /**
  * New recipients of an envelope, in one statement however many (rows in the order given: ids
@@ -29,7 +30,10 @@ export async function insertRecipients(tx: Queryable, envelopeId: string, list: 
       list.map((r) => r.role),
       list.map(() => newId.recipientToken()),
       list.map((r) => r.signingOrder ?? null),
-      list.map((r) => (r.authOptions ? JSON.stringify(r.authOptions) : null)),
+      list.map((r) => {
+        const auth = recipientAuthFrom(r)
+        return auth && (auth.accessAuth.length || auth.actionAuth.length) ? JSON.stringify(auth) : null
+      }),
     ],
   )
   return rows.sort((a, b) => a.id - b.id)
@@ -37,7 +41,7 @@ export async function insertRecipients(tx: Queryable, envelopeId: string, list: 
 
 export type Recipient = ReturnType<typeof toRecipient>
 
-export interface RecipientPatch {
+export type RecipientPatch = RecipientAuthGiven & {
   id: number
   email?: string | undefined
   name?: string | undefined
@@ -58,11 +62,23 @@ export function updateRecipients(db: Db, p: Principal, envelopeId: string, data:
   return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => {
     const rows: RecipientRow[] = []
     for (const [i, d] of data.entries()) {
+      const auth = recipientAuthFrom(d)
       const [row] = await tx.query<RecipientRow>(
         `update recipients set email = coalesce($3, email), name = coalesce($4, name), role = coalesce($5, role),
-           signing_order = case when $6 then $7 else signing_order end
+           signing_order = case when $6 then $7 else signing_order end,
+           auth_options = case when $8 then $9::jsonb else auth_options end
          where id = $1 and envelope_id = $2 returning *`,
-        [d.id, e.id, d.email?.toLowerCase() ?? null, d.name ?? null, d.role ?? null, d.signingOrder !== undefined, d.signingOrder ?? null],
+        [
+          d.id,
+          e.id,
+          d.email?.toLowerCase() ?? null,
+          d.name ?? null,
+          d.role ?? null,
+          d.signingOrder !== undefined,
+          d.signingOrder ?? null,
+          auth !== undefined,
+          auth && (auth.accessAuth.length || auth.actionAuth.length) ? JSON.stringify(auth) : null,
+        ],
       )
       if (!row) throw badRequest(`invalid request: data.${i}.id: Recipient not found in this envelope`, [issue(['data', i, 'id'], 'Recipient not found in this envelope')])
       rows.push(row)

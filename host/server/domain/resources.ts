@@ -30,6 +30,8 @@ export interface EnvelopeRow {
   deleted_at: Date | string | null
   /** The member who made it in the console; null when made through a token or a link. */
   created_by: string | null
+  /** Envelope-wide recipient authentication (domain/recipient-auth.ts); null: none. */
+  auth_options: { globalAccessAuth: string[]; globalActionAuth: string[] } | null
 }
 
 export interface ItemRow {
@@ -151,7 +153,7 @@ export const toAttachment = (r: AttachmentRow) => ({ id: r.id, type: r.type, lab
 function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined, link: DirectLinkRow | null | undefined) {
   const number = team?.number ?? 0
   return {
-    authOptions: { globalAccessAuth: [] as string[], globalActionAuth: [] as string[] },
+    authOptions: { globalAccessAuth: e.auth_options?.globalAccessAuth ?? [], globalActionAuth: e.auth_options?.globalActionAuth ?? [] },
     formValues: null as Record<string, string | number | boolean> | null,
     publicTitle: '',
     publicDescription: '',

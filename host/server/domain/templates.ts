@@ -124,6 +124,7 @@ export async function duplicate(
     externalId: from.external_id,
     visibility: from.visibility,
     meta: from.document_meta,
+    authOptions: from.auth_options,
   })
   await copyParts(tx, from, id, { recipients, fields: recipients && (input.includeFields ?? true) })
   await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, {
@@ -217,6 +218,7 @@ export async function useTemplate(
     meta: template.document_meta,
     internalVersion: options.internalVersion,
     templateId: template.id,
+    authOptions: template.auth_options,
   })
   const copied = await copyParts(tx, template, id, { recipients: true, fields: true, recipientChanges, files: replacements, prefill, firstRecipient: options.firstRecipient })
   let recipients = copied.recipients

@@ -1,0 +1,241 @@
+/**
+ * The signing pages' authentication steps (domain/recipient-auth.ts), mounted at
+ * /api/signing/auth beside the signing API, with the gates the signing routes call: the access
+ * check before anything of the document is answered, the action proof before a signature,
+ * approval or rejection counts. Every secret is checked under the throttle of the recipient's
+ * address and the caller's network address (people/throttle.ts): a locked recipient is told when
+ * to try again (429 with Retry-After), and the sender sees the lock in the audit log.
+ */
+import { Hono, type Context } from 'hono'
+import { z } from 'zod'
+import type { Queryable } from '../db/index.js'
+import { enqueue } from '../jobs/queue.js'
+import { aboutRecipient, audit, recipientActor } from '../domain/audit.js'
+import type { RecipientContext } from '../domain/lifecycle.js'
+import {
+  CODES_PER_RECIPIENT,
+  grantMethod,
+  issueGrant,
+  maskEmail,
+  newCode,
+  requiredAuth,
+  useCode,
+  type AccessMethod,
+  type CodePurpose,
+  type Required,
+} from '../domain/recipient-auth.js'
+import { ApiError } from '../errors.js'
+import { authenticationOptions, finishAuthentication } from '../people/passkeys.js'
+import { verifyPassword } from '../people/passwords.js'
+import { assertNotThrottled, MAIL_REQUESTS_PER_IP, recordFailure, spend, clearFailures, THROTTLE_WINDOW_MS } from '../people/throttle.js'
+import { totpState, useTotpCode } from '../people/totp.js'
+import { createUser, userByEmail } from '../people/users.js'
+import { clientOf, jsonBody, type AppEnv, type HostContext } from './http.js'
+
+export const RECIPIENT_CODE_JOB = 'recipient-code'
+export const GRANT_HEADER = 'x-recipient-auth'
+
+const Secret = z.string().min(1).max(256)
+const Code = z.string().trim().min(4).max(12)
+const Passkey = z.object({ challengeId: z.string().min(1).max(200), response: z.record(z.string(), z.unknown()) })
+
+/** What a recipient proves when acting (the `auth` of complete and reject). */
+export const ActionProof = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('PASSWORD'), password: Secret }),
+  z.object({ method: z.literal('TWO_FACTOR_AUTH'), code: Code }),
+  z.object({ method: z.literal('PASSKEY'), passkey: Passkey }),
+  z.object({ method: z.literal('ACCOUNT') }),
+])
+export type ActionProof = z.infer<typeof ActionProof>
+
+const AccessBody = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('TWO_FACTOR_AUTH'), code: Code }),
+  z.object({ method: z.literal('ACCOUNT'), password: Secret, code: Code.optional() }),
+])
+const CodeBody = z.object({ purpose: z.enum(['access', 'action']) })
+const AccountBody = z.object({ name: z.string().trim().max(255).optional(), password: Secret })
+
+const authRequired = (what: string, methods: readonly string[]) =>
+  new ApiError(401, 'AUTH_REQUIRED', `${what} needs one of: ${methods.join(', ')}`)
+const authFailed = () => new ApiError(401, 'AUTH_FAILED', 'that did not check out: try again')
+
+/** The access check of the signing routes: the methods the grant proves, or 401 AUTH_REQUIRED. */
+export function assertAccess(ctx: HostContext, c: Context, { e, r }: RecipientContext): AccessMethod[] {
+  const { access } = requiredAuth(e, r)
+  if (!access.length) return []
+  const method = grantMethod(ctx.linkKey, r, c.req.header(GRANT_HEADER), ctx.clock.now())
+  if (!method || !access.includes(method)) throw authRequired('this document', access)
+  return [method]
+}
+
+/** The recipient's account, when one with a verified address is theirs. */
+async function accountOf(db: Queryable, email: string) {
+  const user = await userByEmail(db, email)
+  return user && user.emailVerified ? user : null
+}
+
+/**
+ * Runs `attempt` under the throttle of the recipient and the caller's address: refused while
+ * locked (429, Retry-After), a failure counted, the lock written to the audit log when it begins.
+ */
+async function guarded(ctx: HostContext, c: Context, rc: RecipientContext, attempt: () => Promise<boolean>): Promise<void> {
+  const keys = { email: rc.r.email, ip: clientOf(c).ipAddress ?? '' }
+  const now = ctx.clock.now()
+  await assertNotThrottled(ctx.db, keys, now)
+  if (await attempt()) return clearFailures(ctx.db, rc.r.email)
+  await recordFailure(ctx.db, keys, now)
+  try {
+    await assertNotThrottled(ctx.db, keys, now)
+  } catch (locked) {
+    await audit(ctx.db, rc.e, 'RECIPIENT_AUTH_LOCKED', recipientActor(rc.r, clientOf(c)), {
+      ...aboutRecipient(rc.r),
+      until: new Date(now.getTime() + THROTTLE_WINDOW_MS).toISOString(),
+    })
+    throw locked
+  }
+  throw authFailed()
+}
+
+/** A code of the account's authenticator app, or else the code sent by e-mail. */
+async function codeMatches(ctx: HostContext, rc: RecipientContext, purpose: CodePurpose, code: string): Promise<boolean> {
+  const user = await accountOf(ctx.db, rc.r.email)
+  if (user) {
+    const totp = await totpState(ctx.db, user.id)
+    if (totp.enabled && totp.secret && /^\d{6}$/.test(code) && (await useTotpCode(ctx.db, user.id, totp.secret, code, ctx.clock.now()))) return true
+  }
+  return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, purpose, code, ctx.clock.now()))
+}
+
+/** The account password, and its second factor when the account has one. */
+async function accountMatches(ctx: HostContext, rc: RecipientContext, password: string, code: string | undefined): Promise<boolean> {
+  const user = await userByEmail(ctx.db, rc.r.email)
+  const ok = await verifyPassword(password, user?.emailVerified ? user.passwordHash : null)
+  if (!ok || !user) return false
+  const totp = await totpState(ctx.db, user.id)
+  if (!totp.enabled) return true
+  if (!code) throw new ApiError(401, 'TOTP_REQUIRED', 'this account also needs a code from its authenticator app')
+  return useTotpCode(ctx.db, user.id, totp.secret!, code, ctx.clock.now())
+}
+
+/**
+ * The action proof of complete and reject: the methods it proves (for the audit log), [] when
+ * none is required; 401 AUTH_REQUIRED or AUTH_FAILED otherwise.
+ */
+export async function proveAction(ctx: HostContext, c: Context, rc: RecipientContext, proof: ActionProof | undefined): Promise<Required['action']> {
+  const { action } = requiredAuth(rc.e, rc.r)
+  if (!action.length) return []
+  if (!proof || !(action as string[]).includes(proof.method)) throw authRequired('this action', action)
+  switch (proof.method) {
+    case 'ACCOUNT':
+      if (grantMethod(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now()) !== 'ACCOUNT') throw authRequired('this action', ['ACCOUNT (sign in first)'])
+      break
+    case 'PASSWORD':
+      await guarded(ctx, c, rc, async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
+      break
+    case 'TWO_FACTOR_AUTH':
+      await guarded(ctx, c, rc, () => codeMatches(ctx, rc, 'action', proof.code))
+      break
+    case 'PASSKEY': {
+      const user = await accountOf(ctx.db, rc.r.email)
+      await guarded(ctx, c, rc, async () => {
+        if (!user) return false
+        const response = proof.passkey.response as unknown as Parameters<typeof finishAuthentication>[3]['response']
+        return ctx.db
+          .transaction((tx) => finishAuthentication(tx, ctx, c, { challengeId: proof.passkey.challengeId, response }, user.id))
+          .then((id) => id === user.id)
+          .catch((err) => {
+            if (err instanceof ApiError && err.status === 400) return false
+            throw err
+          })
+      })
+      break
+    }
+  }
+  return [proof.method]
+}
+
+/** The routes; `recipient` reads the recipient of the request's token (401/404 otherwise). */
+export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => Promise<RecipientContext>) {
+  const r = new Hono<AppEnv>()
+
+  // What the page must ask for; answered before any access check (it is what the check needs).
+  r.get('/', async (c) => {
+    const rc = await recipient(c)
+    const required = requiredAuth(rc.e, rc.r)
+    const user = await accountOf(ctx.db, rc.r.email)
+    const granted = grantMethod(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
+    return c.json({
+      access: { required: required.access, satisfied: !required.access.length || (granted !== null && required.access.includes(granted)) },
+      action: { required: required.action },
+      email: maskEmail(rc.r.email),
+      account: user
+        ? { exists: true, password: Boolean(user.passwordHash), totp: (await totpState(ctx.db, user.id)).enabled, passkeys: await hasPasskeys(ctx.db, user.id) }
+        : { exists: false, password: false, totp: false, passkeys: false },
+    })
+  })
+
+  // A code by e-mail, for the access check or the action; a bounded number per recipient and address.
+  r.post('/code', async (c) => {
+    const rc = await recipient(c)
+    const { purpose } = await jsonBody(c, CodeBody)
+    const required = requiredAuth(rc.e, rc.r)
+    const methods: readonly string[] = purpose === 'access' ? required.access : required.action
+    if (!methods.includes('TWO_FACTOR_AUTH')) throw new ApiError(400, 'INVALID_REQUEST', `no code is needed for ${purpose === 'access' ? 'opening this document' : 'this action'}`)
+    const now = ctx.clock.now()
+    await spend(
+      ctx.db,
+      [
+        { key: `recipient-code:${rc.r.id}`, limit: CODES_PER_RECIPIENT },
+        { key: `mail-ip:${clientOf(c).ipAddress ?? ''}`, limit: MAIL_REQUESTS_PER_IP },
+      ],
+      now,
+    )
+    const code = await ctx.db.transaction(async (tx) => {
+      const made = await newCode(tx, rc.r, purpose, now)
+      await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: made.id } })
+      return made
+    })
+    return c.json({ sentTo: maskEmail(rc.r.email), expiresAt: code.expiresAt.toISOString() })
+  })
+
+  // The access check: a code, or the account's password (and its second factor).
+  r.post('/access', async (c) => {
+    const rc = await recipient(c)
+    const body = await jsonBody(c, AccessBody)
+    const { access } = requiredAuth(rc.e, rc.r)
+    // An account sign-in also proves ACCOUNT for actions, whatever the access check asks.
+    const { action } = requiredAuth(rc.e, rc.r)
+    if (!access.includes(body.method) && !(body.method === 'ACCOUNT' && action.includes('ACCOUNT'))) {
+      throw new ApiError(400, 'INVALID_REQUEST', `${body.method} is not asked of this recipient`)
+    }
+    await guarded(ctx, c, rc, () => (body.method === 'ACCOUNT' ? accountMatches(ctx, rc, body.password, body.code) : codeMatches(ctx, rc, 'access', body.code)))
+    return c.json(issueGrant(ctx.linkKey, rc.r, body.method, ctx.clock.now()))
+  })
+
+  // A recipient without an account makes one with their own address, which their link proves.
+  r.post('/account', async (c) => {
+    const rc = await recipient(c)
+    const { name, password } = await jsonBody(c, AccountBody)
+    const { access, action } = requiredAuth(rc.e, rc.r)
+    if (![...access, ...action].some((m) => m === 'ACCOUNT' || m === 'PASSWORD' || m === 'PASSKEY')) {
+      throw new ApiError(400, 'INVALID_REQUEST', 'no account is asked of this recipient')
+    }
+    await ctx.db.transaction((tx) => createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true, joinsTeam: true }))
+    return c.json(issueGrant(ctx.linkKey, rc.r, 'ACCOUNT', ctx.clock.now()))
+  })
+
+  // A WebAuthn challenge for a passkey of the recipient's account.
+  r.post('/passkey', async (c) => {
+    const rc = await recipient(c)
+    const user = await accountOf(ctx.db, rc.r.email)
+    if (!user) throw new ApiError(409, 'NO_PASSKEY', 'the recipient has no account with a passkey')
+    await spend(ctx.db, [{ key: `recipient-passkey:${rc.r.id}`, limit: 100 }], ctx.clock.now())
+    return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user.id)))
+  })
+
+  return r
+}
+
+async function hasPasskeys(db: Queryable, userId: string): Promise<boolean> {
+  return (await db.query('select 1 from passkeys where user_id = $1 limit 1', [userId])).length > 0
+}

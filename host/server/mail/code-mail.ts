@@ -1,0 +1,54 @@
+/**
+ * The one-time code a recipient asks for on the signing page (domain/recipient-auth.ts), sent
+ * by a job on the one queue in the document's language. The job carries the code row's id; the
+ * code is derived here with the host's key, so it is in no job payload, table or log. A code
+ * used, expired or replaced before the job runs is not sent.
+ */
+import type { KeyObject } from 'node:crypto'
+import type { Db } from '../db/index.js'
+import { codeValue } from '../domain/recipient-auth.js'
+import type { JobHandler } from '../jobs/queue.js'
+import { MAIL_STRINGS, mailLanguage, type MailLanguage } from './i18n.js'
+import { layout, oneLine } from './templates.js'
+import type { MailTransport } from './transport.js'
+
+const WORDS: Record<MailLanguage, { subject: string; body: (title: string) => string; note: string }> = {
+  en: { subject: 'Your signing code', body: (t) => `Enter this code on the signing page of "${t}":`, note: 'The code works once, for 10 minutes. If you did not ask for it, ignore this message.' },
+  de: { subject: 'Ihr Code zum Unterschreiben', body: (t) => `Geben Sie diesen Code auf der Seite von „${t}“ ein:`, note: 'Der Code gilt einmal, 10 Minuten lang. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht.' },
+  fr: { subject: 'Votre code de signature', body: (t) => `Saisissez ce code sur la page de signature de « ${t} » :`, note: 'Le code fonctionne une fois, pendant 10 minutes. Si vous ne l’avez pas demandé, ignorez ce message.' },
+}
+
+export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkKey: KeyObject }): JobHandler {
+  return async (job) => {
+    const { codeId } = job.payload as { codeId: string }
+    const [row] = await deps.db.query<{ email: string; name: string; title: string; document_meta: { language?: string } | null; team: string | null }>(
+      `select r.email, r.name, e.title, e.document_meta, t.name as team
+       from recipient_auth_codes c join recipients r on r.id = c.recipient_id join envelopes e on e.id = r.envelope_id
+       left join teams t on t.id = e.team_id
+       where c.id = $1 and c.used_at is null and c.expires_at > now()`,
+      [codeId],
+    )
+    if (!row) return
+    const lang = mailLanguage(row.document_meta?.language)
+    const w = WORDS[lang]
+    const s = MAIL_STRINGS[lang]
+    const team = oneLine(row.team || 'Envelope')
+    const code = codeValue(deps.linkKey, codeId)
+    const rendered = layout({
+      lang,
+      s,
+      subject: w.subject,
+      preheader: w.body(oneLine(row.title)),
+      teamName: team,
+      heading: w.subject,
+      blocks: [
+        { kind: 'p', text: s.greeting(row.name?.trim() || null) },
+        { kind: 'p', text: w.body(oneLine(row.title)) },
+        { kind: 'quote', text: code },
+        { kind: 'small', text: w.note },
+      ],
+      footer: s.footer(team),
+    })
+    await deps.transport.send({ to: row.email, ...rendered, template: 'recipient-code' })
+  }
+}
