@@ -14,7 +14,7 @@ import { aboutRecipient, audit, recipientActor } from '../domain/audit.js'
 import type { RecipientContext } from '../domain/lifecycle.js'
 import {
   CODES_PER_RECIPIENT,
-  grantMethod,
+  grantMethods,
   issueGrant,
   maskEmail,
   newCode,
@@ -63,9 +63,9 @@ const authFailed = () => new ApiError(401, 'AUTH_FAILED', 'that did not check ou
 export function assertAccess(ctx: HostContext, c: Context, { e, r }: RecipientContext): AccessMethod[] {
   const { access } = requiredAuth(e, r)
   if (!access.length) return []
-  const method = grantMethod(ctx.linkKey, r, c.req.header(GRANT_HEADER), ctx.clock.now())
-  if (!method || !access.includes(method)) throw authRequired('this document', access)
-  return [method]
+  const passed = grantMethods(ctx.linkKey, r, c.req.header(GRANT_HEADER), ctx.clock.now()).filter((m) => access.includes(m))
+  if (!passed.length) throw authRequired('this document', access)
+  return passed.slice(0, 1)
 }
 
 /** The recipient's account, when one with a verified address is theirs. */
@@ -127,7 +127,7 @@ export async function proveAction(ctx: HostContext, c: Context, rc: RecipientCon
   if (!proof || !(action as string[]).includes(proof.method)) throw authRequired('this action', action)
   switch (proof.method) {
     case 'ACCOUNT':
-      if (grantMethod(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now()) !== 'ACCOUNT') throw authRequired('this action', ['ACCOUNT (sign in first)'])
+      if (!grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
       break
     case 'PASSWORD':
       await guarded(ctx, c, rc, async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
@@ -157,15 +157,18 @@ export async function proveAction(ctx: HostContext, c: Context, rc: RecipientCon
 /** The routes; `recipient` reads the recipient of the request's token (401/404 otherwise). */
 export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => Promise<RecipientContext>) {
   const r = new Hono<AppEnv>()
+  // A new grant keeps what the page's current one proves (an access code, then an account sign-in).
+  const held = (c: Context, rc: RecipientContext) => grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
 
   // What the page must ask for; answered before any access check (it is what the check needs).
   r.get('/', async (c) => {
     const rc = await recipient(c)
     const required = requiredAuth(rc.e, rc.r)
     const user = await accountOf(ctx.db, rc.r.email)
-    const granted = grantMethod(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
+    const granted = grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
     return c.json({
-      access: { required: required.access, satisfied: !required.access.length || (granted !== null && required.access.includes(granted)) },
+      access: { required: required.access, satisfied: !required.access.length || granted.some((m) => required.access.includes(m)) },
+      signedIn: granted.includes('ACCOUNT'),
       action: { required: required.action },
       email: maskEmail(rc.r.email),
       account: user
@@ -209,7 +212,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
       throw new ApiError(400, 'INVALID_REQUEST', `${body.method} is not asked of this recipient`)
     }
     await guarded(ctx, c, rc, () => (body.method === 'ACCOUNT' ? accountMatches(ctx, rc, body.password, body.code) : codeMatches(ctx, rc, 'access', body.code)))
-    return c.json(issueGrant(ctx.linkKey, rc.r, body.method, ctx.clock.now()))
+    return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), body.method], ctx.clock.now()))
   })
 
   // A recipient without an account makes one with their own address, which their link proves.
@@ -221,7 +224,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
       throw new ApiError(400, 'INVALID_REQUEST', 'no account is asked of this recipient')
     }
     await ctx.db.transaction((tx) => createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true, joinsTeam: true }))
-    return c.json(issueGrant(ctx.linkKey, rc.r, 'ACCOUNT', ctx.clock.now()))
+    return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
   })
 
   // A WebAuthn challenge for a passkey of the recipient's account.

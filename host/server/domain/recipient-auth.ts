@@ -100,24 +100,24 @@ export const GRANT_MS = 2 * 3600_000
 
 const mac = (key: KeyObject, text: string) => createHmac('sha256', key).update(text).digest('base64url')
 
-/** A grant for `r` (by `method`), valid until now + GRANT_MS. */
-export function issueGrant(key: KeyObject, r: Pick<RecipientRow, 'id' | 'token'>, method: AccessMethod, now: Date): { grant: string; expiresAt: string } {
+/** A grant for `r` proving `methods` (the access check passed, an account signed in), valid until now + GRANT_MS. */
+export function issueGrant(key: KeyObject, r: Pick<RecipientRow, 'id' | 'token'>, methods: AccessMethod[], now: Date): { grant: string; expiresAt: string } {
   const expires = Math.floor((now.getTime() + GRANT_MS) / 1000)
-  const body = `${r.id}.${method}.${expires}`
+  const body = `${r.id}.${[...new Set(methods)].sort().join('+')}.${expires}`
   return { grant: `${body}.${mac(key, `recipient-grant|${r.token}|${body}`)}`, expiresAt: new Date(expires * 1000).toISOString() }
 }
 
-/** The method a grant presented for `r` proves, or null (absent, forged, another recipient's, expired). */
-export function grantMethod(key: KeyObject, r: Pick<RecipientRow, 'id' | 'token'>, grant: string | undefined, now: Date): AccessMethod | null {
-  if (!grant || grant.length > 200) return null
+/** The methods a grant presented for `r` proves; [] when absent, forged, another recipient's or expired. */
+export function grantMethods(key: KeyObject, r: Pick<RecipientRow, 'id' | 'token'>, grant: string | undefined, now: Date): AccessMethod[] {
+  if (!grant || grant.length > 200) return []
   const parts = grant.split('.')
-  if (parts.length !== 4) return null
-  const [id, method, expires, tag] = parts as [string, string, string, string]
-  const expected = Buffer.from(mac(key, `recipient-grant|${r.token}|${id}.${method}.${expires}`))
+  if (parts.length !== 4) return []
+  const [id, methods, expires, tag] = parts as [string, string, string, string]
+  const expected = Buffer.from(mac(key, `recipient-grant|${r.token}|${id}.${methods}.${expires}`))
   const given = Buffer.from(tag)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return null
-  if (id !== String(r.id) || Number(expires) * 1000 <= now.getTime()) return null
-  return (ACCESS_METHODS as readonly string[]).includes(method) ? (method as AccessMethod) : null
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return []
+  if (id !== String(r.id) || Number(expires) * 1000 <= now.getTime()) return []
+  return methods.split('+').filter((m): m is AccessMethod => (ACCESS_METHODS as readonly string[]).includes(m))
 }
 
 // ---- One-time codes sent by e-mail.
@@ -160,7 +160,7 @@ export async function useCode(tx: Queryable, key: KeyObject, r: Pick<RecipientRo
   const given = Buffer.from(code.replace(/\s/g, '').slice(0, 12).padEnd(expected.length, ' ').slice(0, expected.length))
   const ok = code.replace(/\s/g, '').length === expected.length && timingSafeEqual(given, expected)
   if (ok) await tx.query('update recipient_auth_codes set used_at = $2 where id = $1', [row.id, now])
-  else await tx.query('update recipient_auth_codes set attempts = attempts + 1, used_at = case when attempts + 1 >= $2 then $3 else null end where id = $1', [row.id, CODE_ATTEMPTS, now])
+  else await tx.query('update recipient_auth_codes set attempts = attempts + 1, used_at = case when attempts + 1 >= $2 then $3::timestamptz else null end where id = $1', [row.id, CODE_ATTEMPTS, now])
   return ok
 }
 

@@ -1,0 +1,236 @@
+/**
+ * Recipient authentication on both databases: each access method (none, ACCOUNT,
+ * TWO_FACTOR_AUTH) × each action method (none, ACCOUNT, PASSWORD, TWO_FACTOR_AUTH, PASSKEY or
+ * PASSWORD) × set on the recipient or on the envelope × sign, approve and reject. Nothing of the
+ * document is answered before the access check; no action counts without its proof; the audit
+ * log says which method was used. Then the abuse limits: codes single-use and bounded, a lock
+ * after repeated failures that the sender sees, and no code in any job or table.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { api, createEnvelope, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+
+const ACCESS = [[], ['ACCOUNT'], ['TWO_FACTOR_AUTH']] as const
+const ACTION = [[], ['ACCOUNT'], ['PASSWORD'], ['TWO_FACTOR_AUTH'], ['PASSKEY', 'PASSWORD']] as const
+const FIELD = { type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }
+
+describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip }) => {
+  let host: TestHost
+  let client: Api
+  let n = 0
+
+  beforeAll(async () => {
+    if (skip) return
+    host = await startTestHost(variant, { queuePollMs: 20 })
+    client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'auth' })).token}`)
+  }, 60_000)
+  afterAll(async () => {
+    await host?.stop()
+  })
+
+  /** The newest code mailed to `to` (the queue sends it within moments). */
+  async function mailedCode(to: string, after: number): Promise<string> {
+    for (let i = 0; i < 200; i++) {
+      const [row] = await host.db.query<{ id: number; text: string }>(
+        `select id, text from mails where to_address = $1 and template = 'recipient-code' and id > $2 order by id desc limit 1`,
+        [to, after],
+      )
+      if (row) return /\b(\d{6})\b/.exec(row.text)![1]!
+      await new Promise((r) => setTimeout(r, 25))
+    }
+    throw new Error(`no code was mailed to ${to}`)
+  }
+  const lastMail = async () => (await host.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from mails'))[0]!.id
+
+  /** A signer's API: its token, and the grant once it has one. */
+  function recipientApi(token: string) {
+    let grant: string | undefined
+    const headers = (): Record<string, string> => (grant ? { 'x-recipient-auth': grant } : {})
+    const base = api(`${host.url}/api/signing`, `Bearer ${token}`)
+    return {
+      get: (p: string) => base.get(p, headers()),
+      post: (p: string, body?: object) => base.post(p, body ?? {}, headers()),
+      setGrant: (g: string) => void (grant = g),
+      grant: () => grant,
+    }
+  }
+  type RecipientApi = ReturnType<typeof recipientApi>
+
+  async function passAccess(s: RecipientApi, email: string, methods: readonly string[]) {
+    if (!methods.length) return
+    const method = methods[0]!
+    if (method === 'TWO_FACTOR_AUTH') {
+      const after = await lastMail()
+      const sent = await s.post('/auth/code', { purpose: 'access' })
+      expect(sent.status, JSON.stringify(sent.body)).toBe(200)
+      expect(sent.body.sentTo).toMatch(/^\w\*+@example\.com$/)
+      const code = await mailedCode(email, after)
+      const wrong = await s.post('/auth/access', { method, code: code === '000000' ? '111111' : '000000' })
+      expect([wrong.status, wrong.body.code]).toEqual([401, 'AUTH_FAILED'])
+      const ok = await s.post('/auth/access', { method, code })
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+      s.setGrant(ok.body.grant)
+      // Single use.
+      expect((await s.post('/auth/access', { method, code })).body.code).toBe('CODE_EXPIRED')
+    } else {
+      expect((await s.post('/auth/access', { method, password: 'not the password' })).body.code).toBe('AUTH_FAILED')
+      const ok = await s.post('/auth/access', { method, password: TEST_PASSWORD })
+      expect(ok.status, JSON.stringify(ok.body)).toBe(200)
+      s.setGrant(ok.body.grant)
+    }
+  }
+
+  /** The proof of `methods[0]` (of `methods[1]` after a refused passkey). */
+  async function proofFor(s: RecipientApi, email: string, methods: readonly string[], act: (auth: object) => Promise<{ status: number; body: any }>, alreadySignedIn: boolean) {
+    let method = methods[0]!
+    if (method === 'PASSKEY') {
+      // This recipient has no passkey: a made-up assertion fails; any of the methods will do, so the password does.
+      const bogus = await act({ method: 'PASSKEY', passkey: { challengeId: 'x', response: { id: 'nope', rawId: 'nope', type: 'public-key', response: {} } } })
+      expect([bogus.status, bogus.body.code]).toEqual([401, 'AUTH_FAILED'])
+      method = methods[1]!
+    }
+    if (method === 'PASSWORD') {
+      expect((await act({ method, password: 'wrong password' })).body.code).toBe('AUTH_FAILED')
+      return { method, password: TEST_PASSWORD }
+    }
+    if (method === 'TWO_FACTOR_AUTH') {
+      const after = await lastMail()
+      expect((await s.post('/auth/code', { purpose: 'action' })).status).toBe(200)
+      return { method, code: await mailedCode(email, after) }
+    }
+    // ACCOUNT: signed in on this page (a grant for the account), for the access check or now.
+    if (alreadySignedIn) return { method: 'ACCOUNT' }
+    expect((await act({ method: 'ACCOUNT' })).body.code).toBe('AUTH_REQUIRED')
+    const signedIn = await s.post('/auth/access', { method: 'ACCOUNT', password: TEST_PASSWORD })
+    expect(signedIn.status, JSON.stringify(signedIn.body)).toBe(200)
+    s.setGrant(signedIn.body.grant)
+    return { method: 'ACCOUNT' }
+  }
+
+  const combos = ACCESS.flatMap((access) => ACTION.flatMap((action) => (['recipient', 'envelope'] as const).map((level) => ({ access, action, level }))))
+
+  it.skipIf(skip)(
+    `every access method × every action method × recipient or envelope level × sign, approve, reject (${combos.length} envelopes)`,
+    async () => {
+      for (const { access, action, level } of combos) {
+        const what = `access ${access.join('|') || 'none'}, action ${action.join('|') || 'none'}, on the ${level}`
+        const k = n++
+        const emails = [`s${k}@example.com`, `a${k}@example.com`, `r${k}@example.com`]
+        const needsAccount = [...access, ...action].some((m) => m !== 'TWO_FACTOR_AUTH')
+        if (needsAccount) for (const email of emails) await makeUser(host.db, email)
+        const own = level === 'recipient' ? { accessAuth: [...access], actionAuth: [...action] } : {}
+        const e = await createEnvelope(client, {
+          type: 'DOCUMENT',
+          title: what,
+          ...(level === 'envelope' ? { globalAccessAuth: [...access], globalActionAuth: [...action] } : {}),
+          recipients: [
+            { email: emails[0], name: 'Signer', role: 'SIGNER', ...own, fields: [FIELD] },
+            { email: emails[1], name: 'Approver', role: 'APPROVER', ...own },
+            { email: emails[2], name: 'Rejecter', role: 'SIGNER', ...own, fields: [FIELD] },
+          ],
+        })
+        const sent = await client.post('/envelope/distribute', { envelopeId: e.id })
+        expect(sent.status, what).toBe(200)
+        for (const [i, op] of (['sign', 'approve', 'reject'] as const).entries()) {
+          const s = recipientApi(sent.body.recipients[i].token)
+          const email = emails[i]!
+          const info = (await s.get('/auth')).body
+          expect(info, what).toMatchObject({ access: { required: [...access], satisfied: access.length === 0 }, action: { required: [...action] } })
+          if (access.length) {
+            for (const door of ['/session', '/item/' + e.envelopeItems[0].id]) expect((await s.get(door)).body.code, `${what}: ${door}`).toBe('AUTH_REQUIRED')
+            expect((await s.post('/open')).status).toBe(401)
+          }
+          await passAccess(s, email, access)
+          const session = await s.get('/session')
+          expect(session.status, what).toBe(200)
+          expect((await s.post('/open')).status).toBe(200)
+          const act = (auth?: object) =>
+            op === 'reject'
+              ? s.post('/reject', { reason: 'Not mine', ...(auth ? { auth } : {}) })
+              : s.post('/complete', { fields: session.body.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })), ...(auth ? { auth } : {}) })
+          let used: string[] = []
+          if (action.length) {
+            expect((await act()).body.code, `${what}: ${op} without proof`).toBe('AUTH_REQUIRED')
+            const proof = await proofFor(s, email, action, act, access[0] === 'ACCOUNT')
+            used = [(proof as { method: string }).method]
+            const done = await act(proof)
+            expect(done.status, `${what}: ${op}: ${JSON.stringify(done.body)}`).toBe(200)
+          } else expect((await act()).status, `${what}: ${op}`).toBe(200)
+
+          const log = await host.db.query<{ type: string; data: any }>('select type, data from audit_logs where envelope_id = $1 and recipient_id = $2 order by id', [
+            e.id,
+            sent.body.recipients[i].id,
+          ])
+          expect(log.find((l) => l.type === 'DOCUMENT_OPENED')?.data.accessAuth, what).toEqual(access.length ? [access[0]] : [])
+          const acted = log.find((l) => l.type === (op === 'reject' ? 'DOCUMENT_RECIPIENT_REJECTED' : 'DOCUMENT_RECIPIENT_COMPLETED'))
+          expect(acted?.data.actionAuth, `${what}: ${op}`).toEqual(used)
+        }
+        // Each combination starts with a clean slate of failed attempts.
+        await host.db.query('delete from auth_throttle')
+      }
+    },
+    600_000,
+  )
+
+  it.skipIf(skip)('EXPLICIT_NONE on a recipient lifts the envelope\'s action method; a grant is bound to its link', async () => {
+    const e = await createEnvelope(client, {
+      type: 'DOCUMENT',
+      globalActionAuth: ['PASSWORD'],
+      globalAccessAuth: ['TWO_FACTOR_AUTH'],
+      recipients: [
+        { email: 'free@example.com', name: 'Free', role: 'SIGNER', actionAuth: ['EXPLICIT_NONE'], fields: [FIELD] },
+        { email: 'other@example.com', name: 'Other', role: 'SIGNER', fields: [FIELD] },
+      ],
+    })
+    const sent = (await client.post('/envelope/distribute', { envelopeId: e.id })).body
+    const free = recipientApi(sent.recipients[0].token)
+    expect((await free.get('/auth')).body).toMatchObject({ access: { required: ['TWO_FACTOR_AUTH'] }, action: { required: [] } })
+    await passAccess(free, 'free@example.com', ['TWO_FACTOR_AUTH'])
+    const session = await free.get('/session')
+    expect((await free.post('/complete', { fields: session.body.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) })).status).toBe(200)
+    // The free recipient's grant opens nothing of the other's.
+    const other = recipientApi(sent.recipients[1].token)
+    other.setGrant(free.grant()!)
+    expect((await other.get('/session')).body.code).toBe('AUTH_REQUIRED')
+    expect((await other.get('/auth')).body.access.satisfied).toBe(false)
+  })
+
+  it.skipIf(skip)('codes: bounded resends, spent after five wrong tries; ten failures lock the recipient, and the sender sees it; no code in jobs', async () => {
+    const e = await createEnvelope(client, {
+      type: 'DOCUMENT',
+      recipients: [{ email: 'guess@example.com', name: 'Guess', role: 'SIGNER', accessAuth: ['TWO_FACTOR_AUTH'], fields: [FIELD] }],
+    })
+    const sent = (await client.post('/envelope/distribute', { envelopeId: e.id })).body
+    const s = recipientApi(sent.recipients[0].token)
+    const after = await lastMail()
+    expect((await s.post('/auth/code', { purpose: 'access' })).status).toBe(200)
+    const code = await mailedCode('guess@example.com', after)
+    const jobs = await host.db.query<{ payload: unknown }>(`select payload from jobs where kind = 'recipient-code'`)
+    expect(JSON.stringify(jobs)).not.toContain(code)
+    expect(JSON.stringify(await host.db.query('select * from recipient_auth_codes'))).not.toContain(code)
+    const wrong = code === '000000' ? '999999' : '000000'
+    for (let i = 0; i < 5; i++) expect((await s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code: wrong })).body.code).toBe('AUTH_FAILED')
+    // Five wrong tries spend the code: the right one no longer works.
+    expect((await s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code })).body.code).toBe('CODE_EXPIRED')
+    // Four more codes may be sent in the window; the sixth request is refused.
+    for (let i = 0; i < 4; i++) expect((await s.post('/auth/code', { purpose: 'access' })).status).toBe(200)
+    const tooMany = await s.post('/auth/code', { purpose: 'access' })
+    expect([tooMany.status, tooMany.body.code]).toEqual([429, 'TOO_MANY_REQUESTS'])
+    // Five more failures (ten in all) lock the recipient: told when to try again.
+    let last = { status: 0, body: {} as any, headers: new Headers() }
+    for (let i = 0; i < 6 && last.status !== 429; i++) last = await s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code: wrong }) as typeof last
+    expect([last.status, last.body.code]).toEqual([429, 'TOO_MANY_ATTEMPTS'])
+    expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(60)
+    const locked = await host.db.query<{ data: any }>(`select data from audit_logs where envelope_id = $1 and type = 'RECIPIENT_AUTH_LOCKED'`, [e.id])
+    expect(locked).toHaveLength(1)
+    expect(locked[0]!.data).toMatchObject({ recipientEmail: 'guess@example.com', until: expect.any(String) })
+    const audit = (await client.get(`/envelope/${e.id}/audit-log`)).body
+    expect(JSON.stringify(audit)).toContain('RECIPIENT_AUTH_LOCKED')
+    // Nothing asks for a code where none is needed, and a forged grant opens nothing.
+    const plain = await createEnvelope(client, { type: 'DOCUMENT', recipients: [{ email: 'p@example.com', name: 'P', role: 'SIGNER', fields: [FIELD] }] })
+    const p = recipientApi((await client.post('/envelope/distribute', { envelopeId: plain.id })).body.recipients[0].token)
+    expect((await p.post('/auth/code', { purpose: 'access' })).status).toBe(400)
+    s.setGrant(`${sent.recipients[0].id}.TWO_FACTOR_AUTH.${Math.floor(Date.now() / 1000) + 3600}.forged`)
+    expect((await s.get('/session')).body.code).toBe('AUTH_REQUIRED')
+  })
+})
