@@ -19,8 +19,10 @@ export class ApiError extends Error {
 export type Api = ReturnType<typeof createApi>
 
 export function createApi(token: string, base = '/api/v2') {
+  // Headers every later request carries (a signing page's grant: kept in memory, never a cookie).
+  const extra: Record<string, string> = {}
   async function request<T>(method: string, path: string, body?: BodyInit, json = false): Promise<T> {
-    const headers: Record<string, string> = { Authorization: `Bearer ${token}` }
+    const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...extra }
     if (json) headers['Content-Type'] = 'application/json'
     let res: Response
     try {
@@ -43,5 +45,6 @@ export function createApi(token: string, base = '/api/v2') {
       return request<T>('POST', path, form)
     },
     download: (path: string) => request<ArrayBuffer>('GET', path),
+    setHeader: (name: string, value: string) => void (extra[name] = value),
   }
 }

@@ -8,7 +8,7 @@ import { downloadItem, type LoadFailure, type SigningSession } from './session.j
 type Tone = 'success' | 'error' | 'info' | 'wait'
 
 /** A screen with one message: its heading takes focus, so a screen reader reads it at once. */
-function Screen(props: { tone: Tone; icon: IconName; title: string; children?: ReactNode; testId: string; state?: string }) {
+export function Screen(props: { tone: Tone; icon: IconName; title: string; children?: ReactNode; testId: string; state?: string }) {
   const heading = useRef<HTMLHeadingElement>(null)
   // Only when this document has focus already: an embed must not pull focus out of its parent's page.
   useEffect(() => void (document.hasFocus() && heading.current?.focus({ preventScroll: true })), [])

@@ -1,9 +1,10 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { DirectSigningResult, SignedData, SigningResult } from '../../../../src/protocol/index.js'
-import type { Api } from '../api.js'
+import { ApiError, type Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
+import { AccessGate, ActionAuthDialog, loadAuthInfo, type ActionProof, type AuthInfo } from './AuthSteps.js'
 import { DoneScreen, FailureScreen, Loading, RejectedScreen, StateScreen } from './Screens.js'
 import { SignDocument } from './SignDocument.js'
 import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
@@ -11,6 +12,7 @@ import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, s
 type View =
   | { kind: 'loading' }
   | { kind: 'failure'; failure: LoadFailure }
+  | { kind: 'auth'; info: AuthInfo }
   | { kind: 'session'; session: SigningSession }
   | { kind: 'done'; api: Api; session: SigningSession; result: SigningResult; redirectUrl: string | null }
   | { kind: 'rejected'; session: SigningSession; reason: string }
@@ -60,7 +62,15 @@ export function SignApp({
           api.post('/open', {}).catch(() => {})
         }
       },
-      (e: unknown) => {
+      async (e: unknown) => {
+        // The sender asked for an access check: its steps first, then the document.
+        if (e instanceof ApiError && e.code === 'AUTH_REQUIRED' && !launch.direct) {
+          const info = await loadAuthInfo(api).catch(() => null)
+          if (info) {
+            await loadLanguage(launch.options.language ?? info.language)
+            return setView({ kind: 'auth', info })
+          }
+        }
         const failure = loadFailure(e)
         setView({ kind: 'failure', failure })
         const message = e instanceof Error ? e.message : String(e)
@@ -70,6 +80,19 @@ export function SignApp({
     )
   }, [api, launch])
   useEffect(load, [load])
+
+  // The proof an action needs, asked for when the recipient acts (none: undefined; closed: null).
+  const [asking, setAsking] = useState<{ info: AuthInfo; resolve: (proof: ActionProof | null) => void } | null>(null)
+  const prove = useCallback(async (): Promise<ActionProof | undefined | null> => {
+    if (launch.direct) return undefined
+    const info = await loadAuthInfo(api).catch(() => null)
+    if (!info?.action.required.length) return undefined
+    return new Promise((resolve) => setAsking({ info, resolve }))
+  }, [api, launch])
+  const answer = (proof: ActionProof | null) => {
+    asking?.resolve(proof)
+    setAsking(null)
+  }
 
   // Ready once a session is on screen, whatever its state.
   const shown = view.kind === 'session'
@@ -118,17 +141,23 @@ export function SignApp({
       return <Loading />
     case 'failure':
       return <FailureScreen failure={view.failure} onRetry={load} />
+    case 'auth':
+      return <AccessGate api={api} info={view.info} onPassed={load} />
     case 'session':
       return view.session.state === 'READY' ? (
-        <SignDocument
-          api={api}
-          session={view.session}
-          options={launch.options}
-          externalId={launch.externalId}
-          onCompleted={(r) => completed(view.session, r)}
-          onRejected={(reason) => rejected(view.session, reason)}
-          onStale={load}
-        />
+        <>
+          <SignDocument
+            api={api}
+            session={view.session}
+            options={launch.options}
+            externalId={launch.externalId}
+            prove={prove}
+            onCompleted={(r) => completed(view.session, r)}
+            onRejected={(reason) => rejected(view.session, reason)}
+            onStale={load}
+          />
+          {asking && <ActionAuthDialog api={api} info={asking.info} onProof={answer} onClose={() => answer(null)} />}
+        </>
       ) : (
         <StateScreen api={api} session={view.session} />
       )

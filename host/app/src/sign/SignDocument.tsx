@@ -55,6 +55,8 @@ export function SignDocument(props: {
   onRejected: (reason: string) => void
   /** The state changed on the service (someone else acted): load it again. */
   onStale: () => void
+  /** The proof the recipient's authentication asks for when acting: undefined when none, null when they gave up. */
+  prove?: () => Promise<object | undefined | null>
 }) {
   const { api, session, options } = props
   const { envelope, recipient } = session
@@ -269,9 +271,9 @@ export function SignDocument(props: {
         />
       )}
       {open?.kind === 'complete' && (
-        <CompleteDialog api={api} session={session} values={values} options={options} externalId={props.externalId} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
+        <CompleteDialog api={api} session={session} values={values} options={options} externalId={props.externalId} prove={props.prove} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
       )}
-      {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
+      {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} prove={props.prove} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
     </div>
   )
 }
@@ -376,6 +378,7 @@ function CompleteDialog(props: {
   values: Values
   options: SignOptions
   externalId?: string | undefined
+  prove?: (() => Promise<object | undefined | null>) | undefined
   onClose: () => void
   onCompleted: (r: SigningResult) => void
   onStale: () => void
@@ -409,7 +412,9 @@ function CompleteDialog(props: {
     try {
       const request = completeRequest(session, props.values, next ?? undefined)
       const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}) } : request
-      const result = await props.api.post<SigningResult>('/complete', body)
+      const auth = await props.prove?.()
+      if (auth === null) return setBusy(false)
+      const result = await props.api.post<SigningResult>('/complete', auth ? { ...body, auth } : body)
       props.onCompleted(result)
     } catch (e) {
       setBusy(false)
@@ -509,7 +514,14 @@ function CompleteDialog(props: {
 
 const REASON_MAX = 500
 
-function RejectDialog(props: { api: Api; title: string; onClose: () => void; onRejected: (reason: string) => void; onStale: () => void }) {
+function RejectDialog(props: {
+  api: Api
+  title: string
+  prove?: (() => Promise<object | undefined | null>) | undefined
+  onClose: () => void
+  onRejected: (reason: string) => void
+  onStale: () => void
+}) {
   const [reason, setReason] = useState('')
   const [busy, setBusy] = useState(false)
   const [error, setError] = useState<string | null>(null)
@@ -526,7 +538,9 @@ function RejectDialog(props: { api: Api; title: string; onClose: () => void; onR
     setBusy(true)
     setError(null)
     try {
-      await props.api.post('/reject', { reason: text })
+      const auth = await props.prove?.()
+      if (auth === null) return setBusy(false)
+      await props.api.post('/reject', { reason: text, ...(auth ? { auth } : {}) })
       props.onRejected(text)
     } catch (e) {
       setBusy(false)

@@ -1,0 +1,305 @@
+/**
+ * The recipient's authentication steps (host/server/api/signing-auth.ts): the access gate shown
+ * before the document, and the proof asked for when signing, approving or rejecting. A passed
+ * check gives a grant the page keeps in memory and sends as a header: no cookie, so it works in
+ * a customer's frame where the browser blocks third-party cookies.
+ */
+import { useId, useState, type FormEvent } from 'react'
+import { ApiError, type Api } from '../api.js'
+import { t, type MessageKey } from '../i18n/index.js'
+import { Dialog } from './Dialog.js'
+import { Screen } from './Screens.js'
+
+export interface AuthInfo {
+  access: { required: ('ACCOUNT' | 'TWO_FACTOR_AUTH')[]; satisfied: boolean }
+  action: { required: ('ACCOUNT' | 'PASSKEY' | 'TWO_FACTOR_AUTH' | 'PASSWORD')[] }
+  signedIn: boolean
+  email: string
+  language: string
+  account: { exists: boolean; password: boolean; totp: boolean; passkeys: boolean }
+}
+
+export type ActionProof =
+  | { method: 'PASSWORD'; password: string }
+  | { method: 'TWO_FACTOR_AUTH'; code: string }
+  | { method: 'ACCOUNT' }
+  | { method: 'PASSKEY'; passkey: { challengeId: string; response: unknown } }
+
+export const GRANT_HEADER = 'X-Recipient-Auth'
+export const loadAuthInfo = (api: Api) => api.get<AuthInfo>('/auth')
+
+/** A refusal in the steps' words. */
+function messageOf(e: unknown): string {
+  if (!(e instanceof ApiError)) return t('sign.auth.error', { message: String(e) })
+  if (e.code === 'AUTH_FAILED') return t('sign.auth.failed')
+  if (e.code === 'CODE_EXPIRED') return t('sign.auth.expired')
+  if (e.status === 429) return t('sign.auth.locked', { message: e.message })
+  return t('sign.auth.error', { message: e.message })
+}
+
+/** Sends a code by e-mail, then takes it (or one from the account's authenticator app). */
+function CodeStep({ api, info, purpose, onCode }: { api: Api; info: AuthInfo; purpose: 'access' | 'action'; onCode: (code: string) => Promise<void> }) {
+  const [sent, setSent] = useState(false)
+  const [code, setCode] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const id = useId()
+  const send = async () => {
+    setBusy(true)
+    setError(null)
+    try {
+      await api.post('/auth/code', { purpose })
+      setSent(true)
+    } catch (e) {
+      setError(messageOf(e))
+    } finally {
+      setBusy(false)
+    }
+  }
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      await onCode(code.trim())
+    } catch (err) {
+      setError(messageOf(err))
+      setBusy(false)
+    }
+  }
+  return (
+    <form className="auth-step" onSubmit={submit} data-testid="auth-code">
+      <p>{sent ? t('sign.auth.codeSent', { email: info.email }) : t('sign.auth.codeLead', { email: info.email })}</p>
+      {(sent || info.account.totp) && (
+        <div className="auth-field">
+          <label className="label" htmlFor={`${id}-code`}>{t('sign.auth.code')}</label>
+          <input
+            id={`${id}-code`}
+            className="input auth-code-input"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={8}
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            data-testid="auth-code-input"
+          />
+          <p className="muted small">{t('sign.auth.codeHint')}</p>
+        </div>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="auth-buttons">
+        {(sent || info.account.totp) && (
+          <button type="submit" className="btn btn-primary" disabled={busy || code.trim().length < 6} data-testid="auth-confirm">
+            {t('sign.auth.confirm')}
+          </button>
+        )}
+        <button type="button" className={`btn ${sent ? 'btn-secondary' : 'btn-primary'}`} disabled={busy} onClick={send} data-testid="auth-send-code">
+          {sent ? t('sign.auth.resend') : t('sign.auth.sendCode')}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+/** Signs in with the recipient's account (password, and its authenticator code when it has one), or makes the account. */
+function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant: (grant: string) => void }) {
+  const [name, setName] = useState('')
+  const [password, setPassword] = useState('')
+  const [code, setCode] = useState('')
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+  const id = useId()
+  const create = !info.account.exists
+  const submit = async (e: FormEvent) => {
+    e.preventDefault()
+    setBusy(true)
+    setError(null)
+    try {
+      const { grant } = create
+        ? await api.post<{ grant: string }>('/auth/account', { name: name.trim() || undefined, password })
+        : await api.post<{ grant: string }>('/auth/access', { method: 'ACCOUNT', password, ...(code.trim() ? { code: code.trim() } : {}) })
+      onGrant(grant)
+    } catch (err) {
+      setError(messageOf(err))
+      setBusy(false)
+    }
+  }
+  return (
+    <form className="auth-step" onSubmit={submit} data-testid="auth-account">
+      <p>{create ? t('sign.auth.noAccount', { email: info.email }) : t('sign.auth.signInLead', { email: info.email })}</p>
+      {create && (
+        <div className="auth-field">
+          <label className="label" htmlFor={`${id}-name`}>{t('sign.auth.name')}</label>
+          <input id={`${id}-name`} className="input" autoComplete="name" value={name} onChange={(e) => setName(e.target.value)} />
+        </div>
+      )}
+      <div className="auth-field">
+        <label className="label" htmlFor={`${id}-password`}>{create ? t('sign.auth.newPassword') : t('sign.auth.password', { email: info.email })}</label>
+        <input
+          id={`${id}-password`}
+          className="input"
+          type="password"
+          autoComplete={create ? 'new-password' : 'current-password'}
+          value={password}
+          onChange={(e) => setPassword(e.target.value)}
+          data-testid="auth-password"
+        />
+      </div>
+      {!create && info.account.totp && (
+        <div className="auth-field">
+          <label className="label" htmlFor={`${id}-totp`}>{t('sign.auth.totp')}</label>
+          <input id={`${id}-totp`} className="input" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+        </div>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+      <div className="auth-buttons">
+        <button type="submit" className="btn btn-primary" disabled={busy || !password} data-testid="auth-sign-in">
+          {create ? t('sign.auth.createAccount') : t('sign.auth.signIn')}
+        </button>
+      </div>
+    </form>
+  )
+}
+
+/** Before the document: the access check the sender asked for. */
+export function AccessGate({ api, info, onPassed }: { api: Api; info: AuthInfo; onPassed: () => void }) {
+  const [method, setMethod] = useState(info.access.required[0]!)
+  const granted = (grant: string) => {
+    api.setHeader(GRANT_HEADER, grant)
+    onPassed()
+  }
+  return (
+    <Screen tone="info" icon="users" title={t('sign.auth.title')} testId="auth-gate">
+      <p>{t('sign.auth.accessLead')}</p>
+      <MethodTabs methods={info.access.required} current={method} onChange={setMethod} />
+        {method === 'TWO_FACTOR_AUTH' ? (
+          <CodeStep
+            api={api}
+            info={info}
+            purpose="access"
+            onCode={async (code) => granted((await api.post<{ grant: string }>('/auth/access', { method: 'TWO_FACTOR_AUTH', code })).grant)}
+          />
+        ) : (
+          <AccountStep api={api} info={info} onGrant={granted} />
+        )}
+    </Screen>
+  )
+}
+
+function MethodTabs<M extends string>({ methods, current, onChange }: { methods: M[]; current: M; onChange: (m: M) => void }) {
+  if (methods.length < 2) return null
+  return (
+    <div className="auth-methods" role="group" aria-label={t('sign.auth.orUse')}>
+      {methods.map((m) => (
+        <button key={m} type="button" className={`btn btn-small ${m === current ? 'btn-primary' : 'btn-secondary'}`} aria-pressed={m === current} onClick={() => onChange(m)}>
+          {t(`sign.auth.method.${m}` as MessageKey)}
+        </button>
+      ))}
+    </div>
+  )
+}
+
+/**
+ * When signing, approving or rejecting: collects the proof the sender asked for and resolves
+ * with it (the action's request carries it), or closes.
+ */
+export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; info: AuthInfo; onProof: (proof: ActionProof) => void; onClose: () => void }) {
+  const [method, setMethod] = useState(info.action.required[0]!)
+  const [error, setError] = useState<string | null>(null)
+  const [password, setPassword] = useState('')
+  const id = useId()
+
+  const passkey = async () => {
+    setError(null)
+    try {
+      const { startAuthentication, browserSupportsWebAuthn } = await import('@simplewebauthn/browser')
+      if (!browserSupportsWebAuthn()) return setError(t('sign.auth.passkeyUnsupported'))
+      const { challengeId, options } = await api.post<{ challengeId: string; options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>('/auth/passkey', {})
+      const response = await startAuthentication({ optionsJSON: options })
+      onProof({ method: 'PASSKEY', passkey: { challengeId, response } })
+    } catch (e) {
+      setError(e instanceof ApiError ? messageOf(e) : t('sign.auth.passkeyUnsupported'))
+    }
+  }
+
+  return (
+    <Dialog
+      title={t('sign.auth.actionTitle')}
+      description={t('sign.auth.actionLead')}
+      onClose={onClose}
+      testId="auth-action"
+      footer={
+        <button type="button" className="btn btn-secondary" onClick={onClose}>
+          {t('sign.auth.cancel')}
+        </button>
+      }
+    >
+      <MethodTabs methods={info.action.required} current={method} onChange={setMethod} />
+      {method === 'TWO_FACTOR_AUTH' && <CodeStep api={api} info={info} purpose="action" onCode={async (code) => onProof({ method: 'TWO_FACTOR_AUTH', code })} />}
+      {method === 'ACCOUNT' &&
+        (info.signedIn ? (
+          <div className="auth-buttons">
+            <button type="button" className="btn btn-primary" onClick={() => onProof({ method: 'ACCOUNT' })} data-testid="auth-confirm">
+              {t('sign.auth.confirm')}
+            </button>
+          </div>
+        ) : (
+          <AccountStep
+            api={api}
+            info={info}
+            onGrant={(grant) => {
+              api.setHeader(GRANT_HEADER, grant)
+              onProof({ method: 'ACCOUNT' })
+            }}
+          />
+        ))}
+      {method === 'PASSWORD' && (
+        <form
+          className="auth-step"
+          onSubmit={(e) => {
+            e.preventDefault()
+            onProof({ method: 'PASSWORD', password })
+          }}
+        >
+          <div className="auth-field">
+            <label className="label" htmlFor={`${id}-password`}>{t('sign.auth.password', { email: info.email })}</label>
+            <input
+              id={`${id}-password`}
+              className="input"
+              type="password"
+              autoComplete="current-password"
+              value={password}
+              onChange={(e) => setPassword(e.target.value)}
+              data-testid="auth-password"
+            />
+          </div>
+          <div className="auth-buttons">
+            <button type="submit" className="btn btn-primary" disabled={!password} data-testid="auth-confirm">
+              {t('sign.auth.confirm')}
+            </button>
+          </div>
+        </form>
+      )}
+      {method === 'PASSKEY' && (
+        <div className="auth-buttons">
+          <button type="button" className="btn btn-primary" onClick={passkey} data-testid="auth-passkey">
+            {t('sign.auth.passkey')}
+          </button>
+        </div>
+      )}
+      {error && (
+        <p className="field-error" role="alert">
+          {error}
+        </p>
+      )}
+    </Dialog>
+  )
+}

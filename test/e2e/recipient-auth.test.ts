@@ -1,0 +1,157 @@
+// Verified signers in Chromium: a code by e-mail through a real SMTP server before the document
+// is shown and the account password when signing (desktop and phone); an embedded signer, in a
+// browser that blocks third-party cookies, who signs in with their account and its authenticator
+// app, and confirms with a fresh authenticator code. Screenshots of every step.
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
+import { Secret, TOTP } from 'otpauth'
+import { chromium, type Browser } from 'playwright-core'
+import { SMTPServer } from 'smtp-server'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { newTotpSecret } from '../../host/server/people/totp.js'
+import { chromiumLaunchOptions } from '../support/chromium.js'
+import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
+import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+
+const inbox: ParsedMail[] = []
+let smtp: SMTPServer
+let stack: Stack
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    closeTimeout: 1000,
+    onData(stream, _session, done) {
+      simpleParser(stream).then(
+        (mail) => {
+          inbox.push(mail)
+          done()
+        },
+        (err: Error) => done(err),
+      )
+    },
+  })
+  const port = await new Promise<number>((resolve) => {
+    const server = smtp.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
+  })
+  stack = await startStack({ host: { smtpUrl: `smtp://127.0.0.1:${port}`, queuePollMs: 50 } })
+})
+afterAll(async () => {
+  await stack?.close()
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()))
+})
+
+const addresses = (a: AddressObject | AddressObject[] | undefined) => [a ?? []].flat().flatMap((o) => o.value.map((v) => v.address))
+const codesTo = (email: string) => inbox.filter((m) => addresses(m.to).includes(email) && /code/i.test(m.subject ?? ''))
+
+describe('verified signers', () => {
+  for (const viewport of [DESKTOP, PHONE]) {
+    const size = viewport === PHONE ? 'phone' : 'desktop'
+    test(`a code by e-mail opens the document; the account password signs it (${size})`, async () => {
+      const email = `vera-${size}@example.com`
+      await makeUser(stack.host.db, email)
+      const doc = await sendDocument(stack, {
+        title: `Rental agreement ${size}`,
+        recipients: [{ email, name: 'Vera Verified', role: 'SIGNER', fields: [sig(10, 80)], accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['PASSWORD'] } as never],
+      })
+      const { page, context, errors } = await openPage(stack, doc.recipient(email).signingUrl, viewport)
+      const gate = page.getByTestId('auth-gate')
+      await gate.waitFor()
+      expect(await gate.textContent()).toMatch(/v\*+@example\.com/)
+      // Nothing of the document before the code.
+      expect(await page.getByTestId('sign-document').count()).toBe(0)
+      await signShot(page, `auth-code-${size}`)
+      await page.getByTestId('auth-send-code').click()
+      await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+      const mail = codesTo(email)[0]!
+      expect(mail.subject).toBe('Your signing code')
+      const code = /\b(\d{6})\b/.exec(mail.text ?? '')![1]!
+      await page.getByTestId('auth-code-input').fill(code === '000000' ? '111111' : '000000')
+      await page.getByTestId('auth-confirm').click()
+      await expect.poll(() => gate.getByRole('alert').textContent()).toContain('did not match')
+      await signShot(page, `auth-code-wrong-${size}`)
+      await page.getByTestId('auth-code-input').fill(code)
+      await page.getByTestId('auth-confirm').click()
+
+      const s = signing(page)
+      await s.ready()
+      await (await s.drawSignature()).adopt()
+      await s.complete()
+      const confirm = page.getByTestId('auth-action')
+      await confirm.waitFor()
+      await confirm.getByTestId('auth-password').fill('not my password')
+      await signShot(page, `auth-password-${size}`)
+      await confirm.getByTestId('auth-confirm').click()
+      // A wrong password is refused by the service; the dialog asks again on the next try.
+      await expect.poll(() => page.getByRole('dialog', { name: 'Sign the document?' }).getByRole('alert').textContent()).toContain('did not check out')
+      await page.getByRole('dialog', { name: 'Sign the document?' }).getByRole('button', { name: 'Complete signing', exact: true }).click()
+      await confirm.waitFor()
+      await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
+      await confirm.getByTestId('auth-confirm').click()
+      await expect.poll(() => s.heading().textContent()).toBe(`You signed “Rental agreement ${size}”`)
+      expect(errors).toEqual([])
+      await context.close()
+
+      const log = await stack.api<any>('GET', `/envelope/${doc.id}/audit-log?perPage=100`)
+      const entries = log.data as { type: string; data: any }[]
+      expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
+      expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
+    })
+  }
+
+  test('an embedded signer with third-party cookies blocked: account sign-in with an authenticator, a fresh code to sign', async () => {
+    const email = 'ada@example.com'
+    const user = await makeUser(stack.host.db, email)
+    const secret = newTotpSecret()
+    await stack.host.db.query('update users set totp_secret = $2, totp_enabled_at = now() where id = $1', [user.id, secret])
+    const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) })
+    const doc = await sendDocument(stack, {
+      title: 'Board resolution',
+      recipients: [{ email, name: 'Ada Account', role: 'SIGNER', fields: [sig(10, 80)], accessAuth: ['ACCOUNT'], actionAuth: ['TWO_FACTOR_AUTH'] } as never],
+    })
+
+    const blocking: Browser = await chromium.launch({ ...chromiumLaunchOptions, args: [...chromiumLaunchOptions.args, '--test-third-party-cookie-phaseout'] })
+    try {
+      const page = await blocking.newPage({ viewport: { width: 1280, height: 900 } })
+      await page.goto(stack.parentUrl)
+      await page.evaluate(
+        ([host, token]) => window.mount('EmbedSignDocument', { host, token }),
+        [stack.host.url, doc.recipient(email).token] as const,
+      )
+      const frame = page.frameLocator('iframe')
+      const gate = frame.getByTestId('auth-gate')
+      await gate.waitFor()
+      // The frame (127.0.0.1 in a localhost page) cannot keep a cookie: the steps need none.
+      const inner = page.frames().find((f) => f.url().startsWith(stack.host.url))!
+      expect(await inner.evaluate(() => ((document.cookie = 'probe=1; SameSite=None'), document.cookie.includes('probe')))).toBe(false)
+
+      await gate.getByTestId('auth-password').fill(TEST_PASSWORD)
+      await gate.getByLabel('Code from your authenticator app').fill(totp.generate())
+      await page.screenshot({ path: join(SCREENSHOTS, 'auth-account-embed.png') })
+      await gate.getByTestId('auth-sign-in').click()
+
+      const s = signing(page, frame)
+      await s.ready()
+      await (await s.drawSignature()).adopt()
+      await s.complete()
+      const confirm = frame.getByTestId('auth-action')
+      await confirm.waitFor()
+      // The account has an authenticator: its next code, without an e-mail.
+      await confirm.getByTestId('auth-code-input').fill(totp.generate({ timestamp: Date.now() + 30_000 }))
+      await page.screenshot({ path: join(SCREENSHOTS, 'auth-totp-embed.png') })
+      await confirm.getByTestId('auth-confirm').click()
+      await expect.poll(() => s.heading().textContent()).toBe('You signed “Board resolution”')
+      expect(codesTo(email)).toEqual([])
+    } finally {
+      await blocking.close()
+    }
+    const log = await stack.api<any>('GET', `/envelope/${doc.id}/audit-log?perPage=100`)
+    const entries = log.data as { type: string; data: any }[]
+    expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['ACCOUNT'])
+    expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
+  })
+})
