@@ -213,6 +213,32 @@ describe('@documenso/sdk-typescript against the host', () => {
     expect(signed.data.map((x) => x.type)).toEqual(['DOCUMENT_CREATED', 'DOCUMENT_SENT', 'DOCUMENT_OPENED', 'DOCUMENT_RECIPIENT_COMPLETED', 'DOCUMENT_COMPLETED'])
   })
 
+  step('envelopes.create with authOptions and globalAccessAuth; recipients.createMany and envelopes.update with methods', async () => {
+    const { id } = await sdk.envelopes.create({
+      payload: {
+        title: 'Verified signers',
+        type: 'DOCUMENT',
+        globalAccessAuth: ['TWO_FACTOR_AUTH'],
+        globalActionAuth: ['PASSWORD'],
+        recipients: [
+          { email: 'vi@example.com', name: 'Vi', role: 'SIGNER', actionAuth: ['PASSKEY', 'TWO_FACTOR_AUTH'] },
+          { email: 'no@example.com', name: 'No', role: 'SIGNER', actionAuth: ['EXPLICIT_NONE'] },
+        ],
+      },
+      files: [{ fileName: 'verified.pdf', content: new Blob([pdf as Uint8Array<ArrayBuffer>], { type: 'application/pdf' }) }],
+    })
+    const e = await sdk.envelopes.get({ envelopeId: id })
+    expect(e.authOptions).toEqual({ globalAccessAuth: ['TWO_FACTOR_AUTH'], globalActionAuth: ['PASSWORD'] })
+    expect(e.recipients.map((r) => r.authOptions)).toEqual([
+      { accessAuth: [], actionAuth: ['PASSKEY', 'TWO_FACTOR_AUTH'] },
+      { accessAuth: [], actionAuth: ['EXPLICIT_NONE'] },
+    ])
+    const added = await sdk.envelopes.recipients.createMany({ envelopeId: id, data: [{ email: 'ac@example.com', name: 'Ac', role: 'SIGNER', accessAuth: ['ACCOUNT'] }] })
+    expect(added.data[0]!.authOptions).toEqual({ accessAuth: ['ACCOUNT'], actionAuth: [] })
+    const updated = await sdk.envelopes.update({ envelopeId: id, data: { globalAccessAuth: [], globalActionAuth: ['ACCOUNT'] } })
+    expect(updated.authOptions).toEqual({ globalAccessAuth: [], globalActionAuth: ['ACCOUNT'] })
+  })
+
   step('envelopes.delete', async () => {
     const res = await sdk.envelopes.delete({ envelopeId: templateId })
     expect(res.success).toBe(true)

@@ -111,20 +111,60 @@ describe('recipient authentication is taken or refused, never dropped', () => {
     await client.post('/envelope/update', { envelopeId: tpl.id, data: { globalActionAuth: ['PASSWORD'] } })
     await client.post('/envelope/recipient/update-many', { envelopeId: tpl.id, data: [{ id: tpl.recipients[0].id, accessAuth: ['TWO_FACTOR_AUTH'] }] })
     const made = await client.post('/envelope/use', await form({ envelopeId: tpl.id }))
+    expect(made.status, JSON.stringify(made.body)).toBe(200)
     const fromTemplate = (await client.get(`/envelope/${made.body.id}`)).body
     expect(fromTemplate.authOptions).toEqual({ globalAccessAuth: [], globalActionAuth: ['PASSWORD'] })
     expect(fromTemplate.recipients[0].authOptions).toEqual({ accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: [] })
 
+    // The deprecated routes and API v1 take them where the deployed clients send them.
+    const tr = tpl.recipients[0].id
+    const taken: [string, () => Promise<{ status: number; body: any }>, () => Promise<unknown>, unknown][] = [
+      [
+        'document recipient create (deprecated)',
+        () => client.post('/document/recipient/create', { documentId: legacy(doc), recipient: { ...signer, email: 'dep@example.com', accessAuth: ['ACCOUNT'] } }),
+        async () => (await client.get(`/envelope/${doc.id}`)).body.recipients.find((x: any) => x.email === 'dep@example.com').authOptions,
+        { accessAuth: ['ACCOUNT'], actionAuth: [] },
+      ],
+      [
+        'template recipient update-many (deprecated)',
+        () => client.post('/template/recipient/update-many', { templateId: legacy(tpl), recipients: [{ id: tr, actionAuth: ['PASSKEY'] }] }),
+        async () => (await client.get(`/envelope/${tpl.id}`)).body.recipients[0].authOptions,
+        { accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['PASSKEY'] },
+      ],
+      [
+        'document update (deprecated)',
+        () => client.post('/document/update', { documentId: legacy(doc), data: { globalActionAuth: ['PASSKEY'] } }),
+        async () => (await client.get(`/envelope/${doc.id}`)).body.authOptions,
+        { globalAccessAuth: ['TWO_FACTOR_AUTH'], globalActionAuth: ['PASSKEY'] },
+      ],
+      [
+        'v1 recipients',
+        () => v1.post(`/documents/${old.id}/recipients`, { ...signer, email: 'v1@example.com', authOptions: { accessAuth: ['ACCOUNT'] } }),
+        async () => (await v1.get(`/documents/${old.id}`)).body.recipients.find((x: any) => x.email === 'v1@example.com').authOptions,
+        { accessAuth: ['ACCOUNT'], actionAuth: [] },
+      ],
+      [
+        'v1 recipient update',
+        () => v1.send('PATCH', `/documents/${old.id}/recipients/${oldRecipient}`, { actionAuth: ['ACCOUNT'] }),
+        async () => (await v1.get(`/documents/${old.id}`)).body.recipients.find((x: any) => x.id === oldRecipient).authOptions,
+        { accessAuth: [], actionAuth: ['ACCOUNT'] },
+      ],
+    ]
+    for (const [what, send, read, expected] of taken) {
+      const res = await send()
+      expect(res.status, `${what}: ${JSON.stringify(res.body)}`).toBe(200)
+      expect(await read(), what).toEqual(expected)
+    }
+    const created = await client.post('/document/create', await form({ title: 'L', globalAccessAuth: ['ACCOUNT'], recipients: [{ ...signer, actionAuth: ['ACCOUNT'] }] }))
+    expect(created.status, JSON.stringify(created.body)).toBe(200)
+    const legacyDoc = (await client.get(`/envelope/${created.body.envelopeId}`)).body
+    expect([legacyDoc.authOptions.globalAccessAuth, legacyDoc.recipients[0].authOptions.actionAuth]).toEqual([['ACCOUNT'], ['ACCOUNT']])
+
+    // Recipients named when a template is used keep the template's methods: these doors take none.
     const cases: [string, () => Promise<{ status: number; body: any }>][] = [
-      ['envelope use', async () => client.post('/envelope/use', await form({ envelopeId: tpl.id, recipients: [{ id: tpl.recipients[0].id, email: 'x@example.com', actionAuth: ['ACCOUNT'] }] }))],
-      ['template use (deprecated)', () => client.post('/template/use', { templateId: legacy(tpl), recipients: [{ id: tpl.recipients[0].id, email: 'x@example.com', name: 'X', accessAuth: ['ACCOUNT'] }] })],
-      ['document recipient create (deprecated)', () => client.post('/document/recipient/create', { documentId: legacy(doc), recipient: { ...signer, accessAuth: ['ACCOUNT'] } })],
-      ['template recipient update-many (deprecated)', () => client.post('/template/recipient/update-many', { templateId: legacy(tpl), recipients: [{ id: tpl.recipients[0].id, actionAuth: ['PASSKEY'] }] })],
-      ['document update (deprecated)', () => client.post('/document/update', { documentId: legacy(doc), data: { globalActionAuth: ['PASSKEY'] } })],
-      ['document create (deprecated)', async () => client.post('/document/create', await form({ title: 'L', recipients: [{ ...signer, actionAuth: ['ACCOUNT'] }] }))],
-      ['v1 recipients', () => v1.post(`/documents/${old.id}/recipients`, { ...signer, authOptions: { accessAuth: 'ACCOUNT' } })],
-      ['v1 recipient update', () => v1.send('PATCH', `/documents/${old.id}/recipients/${oldRecipient}`, { actionAuth: ['ACCOUNT'] })],
-      ['v1 documents', async () => v1.post('/documents', await form({ title: 'V1', recipients: [{ ...signer, accessAuth: ['ACCOUNT'] }] }))],
+      ['envelope use', async () => client.post('/envelope/use', await form({ envelopeId: tpl.id, recipients: [{ id: tr, email: 'x@example.com', actionAuth: ['ACCOUNT'] }] }))],
+      ['template use (deprecated)', () => client.post('/template/use', { templateId: legacy(tpl), recipients: [{ id: tr, email: 'x@example.com', name: 'X', accessAuth: ['ACCOUNT'] }] })],
+      ['a field', () => client.post('/envelope/field/create-many', { envelopeId: doc.id, data: [{ recipientId: r, type: 'SIGNATURE', page: 1, positionX: 1, positionY: 1, width: 5, height: 5, accessAuth: ['ACCOUNT'] }] })],
     ]
     const recipients = await count('recipients')
     const envelopes = await count('envelopes')

@@ -20,6 +20,10 @@ export const AUTH_AT = {
   envelopeCreate: /^payload\.((globalAccessAuth|globalActionAuth|authOptions)|recipients\.\d+\.(accessAuth|actionAuth|authOptions))$/,
   envelopeUpdate: /^data\.(globalAccessAuth|globalActionAuth|authOptions)$/,
   recipients: /^data\.\d+\.(accessAuth|actionAuth|authOptions)$/,
+  /** The deprecated routes' `recipient` and `recipients`, and API v1's recipient bodies. */
+  legacyRecipient: /^recipient\.(accessAuth|actionAuth|authOptions)$/,
+  legacyRecipients: /^recipients\.\d+\.(accessAuth|actionAuth|authOptions)$/,
+  v1Recipient: /^(accessAuth|actionAuth|authOptions)$/,
 }
 
 export function refuseAuthOptions(body: unknown, prefix: (string | number)[] = [], accepted?: RegExp): void {
@@ -42,13 +46,4 @@ export function refuseAuthOptions(body: unknown, prefix: (string | number)[] = [
       found,
     )
   }
-}
-
-/**
- * An entry without its authentication keys, for the strict schemas: by the time a schema sees
- * the body, refuseAuthOptions has made sure they ask for nothing.
- */
-export function withoutAuthKeys(entry: unknown): unknown {
-  if (typeof entry !== 'object' || entry === null || Array.isArray(entry)) return entry
-  return Object.fromEntries(Object.entries(entry).filter(([k]) => !AUTH_KEYS.has(k) && k !== 'authOptions'))
 }

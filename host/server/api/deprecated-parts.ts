@@ -3,7 +3,7 @@
  * numbers and old field names translated, then the operations of /envelope/field, /recipient and
  * /attachment, limited to envelopes of the route's type.
  */
-import { withoutAuthKeys } from './auth-options.js'
+import { AUTH_AT } from './auth-options.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { createAttachment, deleteAttachment, listAttachments, updateAttachment } from '../domain/attachments.js'
@@ -24,7 +24,7 @@ const entries = <S extends z.ZodType>(schema: S, map: (v: unknown) => unknown, m
   z.array(z.preprocess(map, schema)).min(min).max(max)
 
 const NewRecipient = RecipientInput
-const ChangedRecipient = z.preprocess(withoutAuthKeys, RecipientPatch)
+const ChangedRecipient = RecipientPatch
 
 /** The bodies and queries of the deprecated part routes (the same for /document and /template). */
 export const PartSchemas = {
@@ -97,24 +97,24 @@ export function partRoutes(ctx: HostContext, kind: Kind) {
 
   // ---- recipients ----------------------------------------------------------------------------
   r.post(`${base}/recipient/create`, async (c) => {
-    const body = await jsonBody(c, S.recipientCreate)
+    const body = await jsonBody(c, S.recipientCreate, { authAt: AUTH_AT.legacyRecipient })
     const e = await envelopeOf(c, body)
     const [out] = await createRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
     return c.json((await recipientsWithFields(ctx.db, e, [out!]))[0])
   })
   r.post(`${base}/recipient/create-many`, async (c) => {
-    const body = await jsonBody(c, S.recipientCreateMany)
+    const body = await jsonBody(c, S.recipientCreateMany, { authAt: AUTH_AT.legacyRecipients })
     const e = await envelopeOf(c, body)
     return c.json({ recipients: await recipientsWithFields(ctx.db, e, await createRecipients(ctx.db, principal(c), e.id, body.recipients, type)) })
   })
   r.post(`${base}/recipient/update`, async (c) => {
-    const body = await jsonBody(c, S.recipientUpdate)
+    const body = await jsonBody(c, S.recipientUpdate, { authAt: AUTH_AT.legacyRecipient })
     const e = await envelopeOf(c, body)
     const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
     return c.json((await recipientsWithFields(ctx.db, e, [out!]))[0])
   })
   r.post(`${base}/recipient/update-many`, async (c) => {
-    const body = await jsonBody(c, S.recipientUpdateMany)
+    const body = await jsonBody(c, S.recipientUpdateMany, { authAt: AUTH_AT.legacyRecipients })
     const e = await envelopeOf(c, body)
     return c.json({ recipients: await recipientsWithFields(ctx.db, e, await updateRecipients(ctx.db, principal(c), e.id, body.recipients, type)) })
   })

@@ -4,7 +4,7 @@
  * envelopes of that type (the other type's number is 404), old field names become new ones, and
  * answers take the legacy shapes (deprecated-shared.ts). One middleware marks every answer.
  */
-import { withoutAuthKeys } from './auth-options.js'
+import { AUTH_AT } from './auth-options.js'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
@@ -106,7 +106,7 @@ export const Legacy = z.object({ documentId: z.unknown(), templateId: z.unknown(
 
 /**
  * A legacy create payload as an envelope-create payload: its type, new field names (`fieldNames`
- * renames each field's keys; API v1 also renames pageWidth/pageHeight), no auth options.
+ * renames each field's keys; API v1 also renames pageWidth/pageHeight); recipient authentication as envelope create takes it.
  */
 export function createPayloadFor(kind: Kind, fieldNames: (entry: unknown) => unknown = newFieldNames) {
   return z.preprocess((v) => {
@@ -114,8 +114,8 @@ export function createPayloadFor(kind: Kind, fieldNames: (entry: unknown) => unk
     const o = v as Record<string, unknown>
     const recipients = Array.isArray(o.recipients)
       ? o.recipients.map((r) => {
-          const rec = withoutAuthKeys(r) as Record<string, unknown>
-          return Array.isArray(rec?.fields) ? { ...rec, fields: rec.fields.map(fieldNames) } : rec
+          const rec = r as Record<string, unknown> | null
+          return rec && Array.isArray(rec.fields) ? { ...rec, fields: rec.fields.map(fieldNames) } : rec
         })
       : o.recipients
     return { ...o, type: TYPE[kind], recipients }
@@ -172,7 +172,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
     r.post(path, async (c) => {
       const p = principal(c)
       assertMayCreate(p)
-      const { payload, files } = await multipartBody(c, createPayloadFor(kind), ['file', 'files', 'files[]'])
+      const { payload, files } = await multipartBody(c, createPayloadFor(kind), ['file', 'files', 'files[]'], { authAt: AUTH_AT.envelopeCreate })
       const out = await ctx.db.transaction(async (tx) => {
         const id = await createEnvelope(tx, p, actor(c), payload, files, { internalVersion: 1 })
         return { envelopeId: id, id: (await findEnvelope(tx, p, id)).secondary_number }
@@ -183,7 +183,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
 
   r.post(`${base}/update`, async (c) => {
     const p = principal(c)
-    const body = await jsonBody(c, UpdateLegacy)
+    const body = await jsonBody(c, UpdateLegacy, { authAt: AUTH_AT.envelopeUpdate })
     const n = numberIn(kind, body)
     const env = await ctx.db.transaction(async (tx) => {
       const e = await resolve(tx, p, kind, n)

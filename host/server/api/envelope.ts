@@ -1,4 +1,4 @@
-import { AUTH_AT, withoutAuthKeys } from './auth-options.js'
+import { AUTH_AT } from './auth-options.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'

@@ -4,7 +4,7 @@
  * then the operations of /envelope/recipient and /envelope/field, limited to documents. A
  * recipient or field of another document is 404.
  */
-import { withoutAuthKeys } from './auth-options.js'
+import { AUTH_AT } from './auth-options.js'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { createFields, deleteField, getField, updateFields } from '../domain/fields.js'
@@ -19,7 +19,7 @@ import { pathNumber, resolveV1, v1Field, v1FieldNames } from './v1-shared.js'
 
 const NewRecipient = RecipientInput
 /** A change of the recipient the path names (an `id` in the body is ignored). */
-const changedRecipient = (id: number) => z.preprocess((v) => ({ ...(withoutAuthKeys(v) as object), id }), RecipientPatch)
+const changedRecipient = (id: number) => z.preprocess((v) => ({ ...(v as object), id }), RecipientPatch)
 /** A change of the field the path names, with v1 names. */
 const changedField = (id: number) => z.preprocess((v) => ({ ...(v1FieldNames(v) as object), id }), FieldPatch)
 const NewFields = z.union([z.array(z.record(z.string(), z.unknown())).min(1).max(500), z.record(z.string(), z.unknown())])
@@ -45,13 +45,13 @@ export function v1PartRoutes(ctx: HostContext) {
   // ---- recipients ----------------------------------------------------------------------------
   r.post('/documents/:id/recipients', async (c) => {
     const e = await document(c)
-    const body = await jsonBody(c, NewRecipient)
+    const body = await jsonBody(c, NewRecipient, { authAt: AUTH_AT.v1Recipient })
     const [out] = await createRecipients(ctx.db, principal(c), e.id, [body], 'DOCUMENT')
     return c.json(out)
   })
   r.patch('/documents/:id/recipients/:recipientId', async (c) => {
     const { e, rec } = await recipientOf(c)
-    const body = await jsonBody(c, changedRecipient(rec.id))
+    const body = await jsonBody(c, changedRecipient(rec.id), { authAt: AUTH_AT.v1Recipient })
     const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body], 'DOCUMENT')
     return c.json(out)
   })

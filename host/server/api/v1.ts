@@ -1,3 +1,4 @@
+import { AUTH_AT } from './auth-options.js'
 /**
  * API v1 (`/api/v1/...`, spec "Versioning": deprecated, legacy documents and templates only): thin
  * translations onto the operations their v2 replacements call. Path ids are legacy numbers
@@ -64,7 +65,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
   r.post(base, async (c) => {
     const p = principal(c)
     assertMayCreate(p)
-    const { payload, files } = await multipartBody(c, createPayloadFor(kind, v1FieldNames), ['file', 'files', 'files[]'])
+    const { payload, files } = await multipartBody(c, createPayloadFor(kind, v1FieldNames), ['file', 'files', 'files[]'], { authAt: AUTH_AT.envelopeCreate })
     const env = await ctx.db.transaction(async (tx) => {
       const id = await createEnvelope(tx, p, actor(c), payload, files, { internalVersion: 1 })
       return loadEnvelope(tx, p, id)

@@ -15,7 +15,7 @@ import { newId } from './ids.js'
 import { insertItems } from './items.js'
 import { assertWithinPlan, usageMonth } from './plans.js'
 import { visibilitiesFor, type Visibility } from '../people/roles.js'
-import { envelopeAuthFrom, type EnvelopeAuth, type EnvelopeAuthGiven } from './recipient-auth.js'
+import { envelopeAuthFrom, envelopeAuthPatch, type EnvelopeAuth, type EnvelopeAuthGiven } from './recipient-auth.js'
 import { insertRecipients } from './recipients.js'
 import { findEnvelope, loadEnvelope, toEnvelope, type Envelope, type EnvelopeRow, type TeamInfo } from './resources.js'
 import { assertEditable, deletionKind, type EnvelopeType } from './status.js'
@@ -190,11 +190,11 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
   assertEditable(e)
   const d = input.data ?? {}
   assertMayGrant(p, d.visibility)
-  const auth = envelopeAuthFrom(d)
+  const auth = envelopeAuthPatch(d)
   await tx.query(
     `update envelopes set title = coalesce($2, title), visibility = coalesce($3, visibility),
        external_id = case when $4 then $5 else external_id end, document_meta = $6,
-       auth_options = case when $7 then $8::jsonb else auth_options end
+       auth_options = case when $7 then coalesce(auth_options, '{"globalAccessAuth": [], "globalActionAuth": []}'::jsonb) || $8::jsonb else auth_options end
      where id = $1`,
     [
       e.id,
@@ -204,7 +204,7 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
       d.externalId ?? null,
       JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }),
       auth !== undefined,
-      storedEnvelopeAuth(auth),
+      JSON.stringify(auth ?? {}),
     ],
   )
   await recordChange(tx, p, e)

@@ -62,20 +62,46 @@ export type EnvelopeAuthGiven = Lists<'globalAccessAuth' | 'globalActionAuth'> &
 const only = <T extends string>(known: readonly T[], given: readonly string[] | null | undefined): T[] =>
   [...new Set(given ?? [])].filter((m): m is T => (known as readonly string[]).includes(m))
 
-/** The recipient's methods a request gives, or undefined when it gives none (left as they are on update). */
-export function recipientAuthFrom(input: RecipientAuthGiven): RecipientAuth | undefined {
-  const access = input.accessAuth !== undefined ? input.accessAuth : input.authOptions?.accessAuth
-  const action = input.actionAuth !== undefined ? input.actionAuth : input.authOptions?.actionAuth
-  if (access === undefined && action === undefined && input.authOptions === undefined) return undefined
-  return { accessAuth: only(ACCESS_METHODS, access), actionAuth: only(ACTION_METHODS, action) }
+/**
+ * The lists a request gives: a key left out stays as it is on update (undefined), one given as
+ * null or [] means none; `authOptions: null` clears both.
+ */
+function given<K extends string>(input: Lists<K> & { authOptions?: Lists<K> | null | undefined }, keys: readonly K[]): Partial<Record<K, readonly string[]>> | undefined {
+  const out: Partial<Record<K, readonly string[]>> = {}
+  for (const key of keys) {
+    const value = input[key] !== undefined ? input[key] : input.authOptions === null ? null : input.authOptions?.[key]
+    if (value !== undefined) out[key] = value ?? []
+  }
+  return Object.keys(out).length ? out : undefined
 }
 
-/** The envelope's methods a request gives, or undefined. */
+/** The recipient's methods a request changes (see given), known methods only. */
+export function recipientAuthPatch(input: RecipientAuthGiven): Partial<RecipientAuth> | undefined {
+  const g = given(input, ['accessAuth', 'actionAuth'] as const)
+  if (!g) return undefined
+  return { ...(g.accessAuth && { accessAuth: only(ACCESS_METHODS, g.accessAuth) }), ...(g.actionAuth && { actionAuth: only(ACTION_METHODS, g.actionAuth) }) }
+}
+
+/** The recipient's methods a new recipient gets, or undefined when the request gives none. */
+export function recipientAuthFrom(input: RecipientAuthGiven): RecipientAuth | undefined {
+  const patch = recipientAuthPatch(input)
+  return patch && { accessAuth: patch.accessAuth ?? [], actionAuth: patch.actionAuth ?? [] }
+}
+
+/** The envelope's methods a request changes (see given). */
+export function envelopeAuthPatch(input: EnvelopeAuthGiven): Partial<EnvelopeAuth> | undefined {
+  const g = given(input, ['globalAccessAuth', 'globalActionAuth'] as const)
+  if (!g) return undefined
+  return {
+    ...(g.globalAccessAuth && { globalAccessAuth: only(ACCESS_METHODS, g.globalAccessAuth) }),
+    ...(g.globalActionAuth && { globalActionAuth: only(['ACCOUNT', 'PASSKEY', 'TWO_FACTOR_AUTH', 'PASSWORD'] as const, g.globalActionAuth) }),
+  }
+}
+
+/** The envelope's methods a new envelope gets, or undefined. */
 export function envelopeAuthFrom(input: EnvelopeAuthGiven): EnvelopeAuth | undefined {
-  const access = input.globalAccessAuth !== undefined ? input.globalAccessAuth : input.authOptions?.globalAccessAuth
-  const action = input.globalActionAuth !== undefined ? input.globalActionAuth : input.authOptions?.globalActionAuth
-  if (access === undefined && action === undefined && input.authOptions === undefined) return undefined
-  return { globalAccessAuth: only(ACCESS_METHODS, access), globalActionAuth: only(['ACCOUNT', 'PASSKEY', 'TWO_FACTOR_AUTH', 'PASSWORD'] as const, action) }
+  const patch = envelopeAuthPatch(input)
+  return patch && { globalAccessAuth: patch.globalAccessAuth ?? [], globalActionAuth: patch.globalActionAuth ?? [] }
 }
 
 export interface Required {

@@ -4,7 +4,7 @@ import type { RecipientInput } from '../api/schemas.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { editEnvelope } from './changes.js'
 import { newId } from './ids.js'
-import { recipientAuthFrom, type RecipientAuthGiven } from './recipient-auth.js'
+import { recipientAuthFrom, recipientAuthPatch, type RecipientAuthGiven } from './recipient-auth.js'
 import { findParent, toRecipient, type RecipientRow } from './resources.js'
 import type { EnvelopeType } from './status.js'
 
@@ -62,11 +62,12 @@ export function updateRecipients(db: Db, p: Principal, envelopeId: string, data:
   return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => {
     const rows: RecipientRow[] = []
     for (const [i, d] of data.entries()) {
-      const auth = recipientAuthFrom(d)
+      // The lists given replace theirs; one left out stays.
+      const auth = recipientAuthPatch(d)
       const [row] = await tx.query<RecipientRow>(
         `update recipients set email = coalesce($3, email), name = coalesce($4, name), role = coalesce($5, role),
            signing_order = case when $6 then $7 else signing_order end,
-           auth_options = case when $8 then $9::jsonb else auth_options end
+           auth_options = case when $8 then coalesce(auth_options, '{"accessAuth": [], "actionAuth": []}'::jsonb) || $9::jsonb else auth_options end
          where id = $1 and envelope_id = $2 returning *`,
         [
           d.id,
@@ -77,7 +78,7 @@ export function updateRecipients(db: Db, p: Principal, envelopeId: string, data:
           d.signingOrder !== undefined,
           d.signingOrder ?? null,
           auth !== undefined,
-          auth && (auth.accessAuth.length || auth.actionAuth.length) ? JSON.stringify(auth) : null,
+          JSON.stringify(auth ?? {}),
         ],
       )
       if (!row) throw badRequest(`invalid request: data.${i}.id: Recipient not found in this envelope`, [issue(['data', i, 'id'], 'Recipient not found in this envelope')])
