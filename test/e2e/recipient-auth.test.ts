@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
-import { DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
+import { pdfText } from '../support/pdf-signature.js'
+import { apiBytes, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 
 const inbox: ParsedMail[] = []
@@ -100,6 +101,13 @@ describe('verified signers', () => {
       const entries = log.data as { type: string; data: any }[]
       expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
       expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
+      // The certificate says how she was verified.
+      let certificate = await apiBytes(stack, `/envelope/${doc.id}/certificate/download`)
+      for (let i = 0; i < 100 && certificate.status !== 200; i++) {
+        await new Promise((r) => setTimeout(r, 100))
+        certificate = await apiBytes(stack, `/envelope/${doc.id}/certificate/download`)
+      }
+      expect((await pdfText(new Uint8Array(certificate.bytes))).join(' ').replace(/\s+/g, ' ')).toContain('opened after one-time code; confirmed with account password')
     })
   }
 

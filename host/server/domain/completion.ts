@@ -56,6 +56,11 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
   const recipients = await tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id', [e.id])
   const auditLog = (await auditPage(tx, e.id, { page: 1, perPage: MAX_AUDIT_ENTRIES, desc: false })).data
   const from = new Map(auditLog.filter((a) => a.type === 'DOCUMENT_RECIPIENT_COMPLETED').map((a) => [a.recipientId, { ip_address: a.ipAddress, user_agent: a.userAgent }]))
+  // How each recipient was verified, as the audit log recorded it when they opened and acted.
+  const methods = (type: string, key: 'accessAuth' | 'actionAuth', recipientId: number): string[] => {
+    const entry = auditLog.find((a) => a.type === type && a.recipientId === recipientId && Array.isArray((a.data as Record<string, unknown>)[key]))
+    return entry ? ((entry.data as Record<string, string[]>)[key] ?? []) : []
+  }
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
   const signatureOf = (recipientId: number) =>
     fields.find((f) => f.recipient_id === recipientId && (f.type === 'SIGNATURE' || f.type === 'FREE_SIGNATURE') && f.custom_text?.startsWith('data:image/'))?.custom_text
@@ -82,7 +87,8 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
       id: r.id,
       signatureImage: signatureOf(r.id) ?? null,
       direct: e.source === 'TEMPLATE_DIRECT_LINK' && r.role === 'SIGNER',
-      accessAuth: r.auth_options?.accessAuth ?? [],
+      accessAuth: methods('DOCUMENT_OPENED', 'accessAuth', r.id),
+      actionAuth: methods('DOCUMENT_RECIPIENT_COMPLETED', 'actionAuth', r.id),
     })),
   }
 }

@@ -119,8 +119,8 @@ function verification(r: SealRecipient, t: ReturnType<typeof evidenceText>): str
   // A copy's recipient opened nothing that needed them to be verified.
   if (r.action === 'CC') return t.none
   const channel = r.direct ? t.directLink : t.emailLink
-  const checks = (r.accessAuth ?? []).filter(Boolean)
-  return checks.length ? `${channel}; ${checks.join(', ')}` : channel
+  const words = (list: string[] | undefined) => (list ?? []).map((m) => t.methods[m] ?? m).join(', ')
+  return [channel, r.accessAuth?.length && `${t.openedAfter} ${words(r.accessAuth)}`, r.actionAuth?.length && `${t.confirmedWith} ${words(r.actionAuth)}`].filter(Boolean).join('; ')
 }
 
 async function signatureImage(doc: PDFDocument, dataUrl: string | null | undefined): Promise<PDFImage | null> {

@@ -25,8 +25,10 @@ export interface SealRecipient {
   signatureImage?: string | null
   /** Signed through a template's direct link (they named themselves) rather than a link sent by e-mail. */
   direct?: boolean
-  /** Access checks the recipient passed (auth options' accessAuth). */
+  /** The access check the recipient passed before the document was shown (audit log: DOCUMENT_OPENED accessAuth). */
   accessAuth?: string[]
+  /** What they proved when they acted (DOCUMENT_RECIPIENT_COMPLETED actionAuth). */
+  actionAuth?: string[]
 }
 
 export interface SealField {
