@@ -162,4 +162,47 @@ describe('verified signers', () => {
     expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['ACCOUNT'])
     expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
   })
+
+  test('a passkey of the recipient\'s account confirms the signature (Chromium\'s virtual authenticator)', async () => {
+    const email = 'pia@example.com'
+    await makeUser(stack.host.db, email)
+    // WebAuthn needs a domain for its relying party: the host by name.
+    const base = stack.host.url.replace('127.0.0.1', 'localhost')
+    const context = await stack.browser.newContext({ viewport: DESKTOP, locale: 'en-US' })
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('WebAuthn.enable')
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    })
+    // Pia registers a passkey in her account, as she would in the console.
+    await page.goto(`${base}/console`)
+    await page.getByLabel('E-mail address').fill(email)
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.getByRole('button', { name: 'Sign out', exact: true }).waitFor()
+    await page.getByRole('link', { name: 'Account' }).click()
+    await page.getByRole('heading', { name: 'Your account' }).waitFor()
+    await page.getByLabel(/Name of the new passkey/).fill('Phone')
+    await page.getByRole('button', { name: 'Add a passkey' }).click()
+    await page.getByText('Phone', { exact: true }).waitFor()
+
+    const doc = await sendDocument(stack, {
+      title: 'Passkey contract',
+      recipients: [{ email, name: 'Pia Passkey', role: 'SIGNER', fields: [sig(10, 80)], actionAuth: ['PASSKEY'] } as never],
+    })
+    await page.goto(doc.recipient(email).signingUrl.replace('127.0.0.1', 'localhost'))
+    const s = signing(page)
+    await s.ready()
+    await (await s.drawSignature()).adopt()
+    await s.complete()
+    const confirm = page.getByTestId('auth-action')
+    await confirm.waitFor()
+    await signShot(page, 'auth-passkey-desktop')
+    await confirm.getByTestId('auth-passkey').click()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Passkey contract”')
+    await context.close()
+    const log = await stack.api<any>('GET', `/envelope/${doc.id}/audit-log?perPage=100`)
+    expect((log.data as { type: string; data: any }[]).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSKEY'])
+  })
 })
