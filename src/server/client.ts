@@ -43,14 +43,28 @@ export interface CreateEnvelopeFieldInput extends FieldPlacement {
   identifier: number | string
 }
 
+/** What a recipient proves before the document is shown. */
+export type AccessAuth = 'ACCOUNT' | 'TWO_FACTOR_AUTH'
+/** What a recipient proves when signing, approving or rejecting; EXPLICIT_NONE lifts the envelope's. */
+export type ActionAuth = 'ACCOUNT' | 'PASSKEY' | 'TWO_FACTOR_AUTH' | 'PASSWORD' | 'EXPLICIT_NONE'
+
 export interface RecipientInput {
   email: string
   name: string
   role: RecipientRole
   signingOrder?: number
+  /** Several mean any one of them; the recipient's own override the envelope's. */
+  accessAuth?: AccessAuth[]
+  actionAuth?: ActionAuth[]
 }
 
-export interface CreateEnvelopeInput {
+/** Methods every recipient of the envelope must use unless their own say otherwise. */
+export interface EnvelopeAuthInput {
+  globalAccessAuth?: AccessAuth[]
+  globalActionAuth?: Exclude<ActionAuth, 'EXPLICIT_NONE'>[]
+}
+
+export interface CreateEnvelopeInput extends EnvelopeAuthInput {
   type: EnvelopeType
   title: string
   externalId?: string
@@ -63,7 +77,7 @@ export interface CreateEnvelopeInput {
 
 export interface UpdateEnvelopeInput {
   envelopeId: string
-  data?: { title?: string; externalId?: string | null; visibility?: string }
+  data?: { title?: string; externalId?: string | null; visibility?: string } & EnvelopeAuthInput
   meta?: Partial<DocumentMeta>
 }
 

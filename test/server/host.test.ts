@@ -127,11 +127,13 @@ describe('the client, every method against the real host', () => {
       title: 'Service agreement',
       externalId: 'order-1001',
       meta: { subject: 'Please sign', timezone: 'Europe/Berlin' },
+      globalActionAuth: ['PASSWORD'],
       recipients: [
         {
           email: 'ada@example.com',
           name: 'Ada Lovelace',
           role: 'SIGNER',
+          accessAuth: ['TWO_FACTOR_AUTH'],
           fields: [
             { identifier: 0, type: 'SIGNATURE', page: 2, positionX: 10, positionY: 80, width: 30, height: 6 },
             { identifier: 'annex.pdf', type: 'DATE', page: 1, positionX: 60, positionY: 80, width: 20, height: 4 },
@@ -152,6 +154,8 @@ describe('the client, every method against the real host', () => {
     expect(e.documentMeta).toMatchObject({ subject: 'Please sign', timezone: 'Europe/Berlin', language: 'en', signingOrder: 'PARALLEL' })
     expect(e.envelopeItems.map((i) => [i.title, i.order, i.pageCount])).toEqual([['contract.pdf', 1, 2], ['annex.pdf', 2, 1]])
     expect(e.recipients.map((r) => [r.email, r.role])).toEqual([['ada@example.com', 'SIGNER'], ['bob@example.com', 'CC']])
+    expect(e.authOptions).toEqual({ globalAccessAuth: [], globalActionAuth: ['PASSWORD'] })
+    expect(e.recipients[0]!.authOptions).toEqual({ accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: [] })
     expect(e.fields.map((f) => [f.type, f.page, f.envelopeItemId, f.recipientId])).toEqual([
       ['SIGNATURE', 2, e.envelopeItems[0]!.id, e.recipients[0]!.id],
       ['DATE', 1, e.envelopeItems[1]!.id, e.recipients[0]!.id],

@@ -161,7 +161,7 @@ export function jsonSchema(schema: z.ZodType): JsonSchema {
 }
 
 const ERROR_TEXT: Record<number, string> = {
-  400: 'Invalid request (`INVALID_REQUEST` with `issues`), `authOptions` naming a method this host does not enforce (`AUTH_METHOD_NOT_SUPPORTED`), or a rule of the operation refused it (its own code)',
+  400: 'Invalid request (`INVALID_REQUEST` with `issues`), recipient authentication on a route that does not take it (`AUTH_METHOD_NOT_SUPPORTED`), or a rule of the operation refused it (its own code)',
   401: 'Missing, unknown, expired or revoked token (`UNAUTHORIZED`)',
   403: 'The token may not do this (`FORBIDDEN`): a presign token outside its scope, or the plan',
   404: 'Not found, or not visible to this token (`NOT_FOUND`)',
