@@ -233,4 +233,48 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     s.setGrant(`${sent.recipients[0].id}.TWO_FACTOR_AUTH.${Math.floor(Date.now() / 1000) + 3600}.forged`)
     expect((await s.get('/session')).body.code).toBe('AUTH_REQUIRED')
   })
+
+  it.skipIf(skip)('a direct link: the visitor proves the link recipient\'s methods for their own address before the document is made', async () => {
+    const t = await createEnvelope(client, {
+      type: 'TEMPLATE',
+      title: 'Membership form',
+      recipients: [{ email: 'member@example.com', name: 'Member', role: 'SIGNER', accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['PASSWORD'], fields: [FIELD] }],
+    })
+    const link = (await client.post('/template/direct/create', { templateId: Number(t.secondaryId.split('_')[1]), directRecipientId: t.recipients[0].id })).body
+    const visitor = 'walk-in@example.com'
+    await makeUser(host.db, visitor)
+    const d = api(`${host.url}/api/signing/direct`, `Bearer ${link.token}`)
+    expect((await d.get('/auth')).body).toMatchObject({ access: { required: ['TWO_FACTOR_AUTH'] }, action: { required: ['PASSWORD'] } })
+    const session = (await d.get('/session')).body
+    const body = (extra: object) => ({ signer: { name: 'Walk In', email: visitor }, fields: session.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })), ...extra })
+    const documents = async () => (await host.db.query<{ n: number }>(`select count(*)::int as n from envelopes where type = 'DOCUMENT'`))[0]!.n
+    const before = await documents()
+    expect((await d.post('/complete', body({}))).body.code).toBe('AUTH_REQUIRED')
+
+    const code = async () => {
+      const after = await lastMail()
+      expect((await d.post('/auth/code', { email: visitor, purpose: 'access' })).body.sentTo).toMatch(/^w\*+@example\.com$/)
+      return mailedCode(visitor, after)
+    }
+    // A code for another address proves nothing for this one.
+    const other = await lastMail()
+    await d.post('/auth/code', { email: 'someone@example.com', purpose: 'access' })
+    const theirs = await mailedCode('someone@example.com', other)
+    expect((await d.post('/complete', body({ access: { method: 'TWO_FACTOR_AUTH', code: theirs } }))).body.code).toMatch(/CODE_EXPIRED|AUTH_FAILED/)
+    // The code alone does not prove the password.
+    expect((await d.post('/complete', body({ access: { method: 'TWO_FACTOR_AUTH', code: await code() } }))).body.code).toBe('AUTH_REQUIRED')
+    expect(await documents()).toBe(before)
+
+    const done = await d.post('/complete', body({ access: { method: 'TWO_FACTOR_AUTH', code: await code() }, auth: { method: 'PASSWORD', password: TEST_PASSWORD } }))
+    expect(done.status, JSON.stringify(done.body)).toBe(200)
+    expect(done.body.grant).toEqual(expect.any(String))
+    expect(await documents()).toBe(before + 1)
+    const log = await host.db.query<{ type: string; data: any }>('select type, data from audit_logs where envelope_id = $1 order by id', [done.body.envelopeId])
+    expect(log.find((l) => l.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
+    expect(log.find((l) => l.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
+    // Their own link, with the grant the answer carries, shows them the document they made.
+    const own = api(`${host.url}/api/signing`, `Bearer ${done.body.token}`)
+    expect((await own.get('/session')).body.code).toBe('AUTH_REQUIRED')
+    expect((await own.get('/session', { 'x-recipient-auth': done.body.grant })).body.state).toBe('COMPLETED')
+  })
 })

@@ -48,11 +48,15 @@ export const ActionProof = z.discriminatedUnion('method', [
 ])
 export type ActionProof = z.infer<typeof ActionProof>
 
-const AccessBody = z.discriminatedUnion('method', [
+/** The access check's proof: a code, or the account's password (and its authenticator code). */
+export const AccessProof = z.discriminatedUnion('method', [
   z.object({ method: z.literal('TWO_FACTOR_AUTH'), code: Code }),
   z.object({ method: z.literal('ACCOUNT'), password: Secret, code: Code.optional() }),
 ])
+export type AccessProof = z.infer<typeof AccessProof>
+const AccessBody = AccessProof
 const CodeBody = z.object({ purpose: z.enum(['access', 'action']) })
+const DirectCodeBody = CodeBody.extend({ email: z.email().max(320) })
 const AccountBody = z.object({ name: z.string().trim().max(255).optional(), password: Secret })
 
 const authRequired = (what: string, methods: readonly string[]) =>
@@ -96,14 +100,14 @@ async function guarded(ctx: HostContext, c: Context, rc: RecipientContext, attem
   throw authFailed()
 }
 
-/** A code of the account's authenticator app, or else the code sent by e-mail. */
-async function codeMatches(ctx: HostContext, rc: RecipientContext, purpose: CodePurpose, code: string): Promise<boolean> {
+/** A code of the account's authenticator app, or else the code sent by e-mail (to `to`, a direct link visitor's address). */
+async function codeMatches(ctx: HostContext, rc: RecipientContext, purpose: CodePurpose, code: string, to: string | null = null): Promise<boolean> {
   const user = await accountOf(ctx.db, rc.r.email)
   if (user) {
     const totp = await totpState(ctx.db, user.id)
     if (totp.enabled && totp.secret && /^\d{6}$/.test(code) && (await useTotpCode(ctx.db, user.id, totp.secret, code, ctx.clock.now()))) return true
   }
-  return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, purpose, code, ctx.clock.now()))
+  return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, purpose, code, ctx.clock.now(), to))
 }
 
 /** The account password, and its second factor when the account has one. */
@@ -152,6 +156,76 @@ export async function proveAction(ctx: HostContext, c: Context, rc: RecipientCon
     }
   }
   return [proof.method]
+}
+
+/**
+ * A template's direct link: the visitor proves the methods of the link's recipient for the
+ * address they give, when they sign and before the document is made (the template itself is
+ * public by the sender's choice). One proof covers both checks where the methods match (a code
+ * for access and action; an account sign-in for ACCOUNT or PASSWORD). PASSKEY is not offered:
+ * nothing names the visitor's account before they type its address.
+ */
+export async function proveDirect(
+  ctx: HostContext,
+  c: Context,
+  link: RecipientContext,
+  email: string,
+  proofs: { access?: AccessProof | undefined; auth?: ActionProof | undefined },
+): Promise<{ accessAuth: string[]; actionAuth: string[] }> {
+  const { access, action } = requiredAuth(link.e, link.r)
+  const visitor: RecipientContext = { ...link, r: { ...link.r, email: email.trim().toLowerCase() } }
+  const to = visitor.r.email
+  let accessAuth: string[] = []
+  if (access.length) {
+    const proof = proofs.access
+    if (!proof || !(access as string[]).includes(proof.method)) throw authRequired('this document', access)
+    await guarded(ctx, c, visitor, () => (proof.method === 'ACCOUNT' ? accountMatches(ctx, visitor, proof.password, proof.code) : codeMatches(ctx, visitor, 'access', proof.code, to)))
+    accessAuth = [proof.method]
+  }
+  if (!action.length) return { accessAuth, actionAuth: [] }
+  // What the access proof of this same request already shows.
+  const covered = action.find((m) => (accessAuth[0] === 'TWO_FACTOR_AUTH' && m === 'TWO_FACTOR_AUTH') || (accessAuth[0] === 'ACCOUNT' && (m === 'ACCOUNT' || m === 'PASSWORD')))
+  if (covered) return { accessAuth, actionAuth: [covered] }
+  const proof = proofs.auth
+  if (!proof || !(action as string[]).includes(proof.method) || proof.method === 'PASSKEY' || proof.method === 'ACCOUNT') throw authRequired('this action', action.filter((m) => m !== 'PASSKEY' && m !== 'ACCOUNT'))
+  await guarded(ctx, c, visitor, async () =>
+    proof.method === 'PASSWORD' ? verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null) : codeMatches(ctx, visitor, 'action', proof.code, to),
+  )
+  return { accessAuth, actionAuth: [proof.method] }
+}
+
+/** A direct link's steps: what its recipient asks for, and codes to the address the visitor gives. */
+export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise<RecipientContext>) {
+  const r = new Hono<AppEnv>()
+  r.get('/', async (c) => {
+    const rc = await link(c)
+    const required = requiredAuth(rc.e, rc.r)
+    return c.json({ access: { required: required.access }, action: { required: required.action }, language: (rc.e.document_meta as { language?: string } | null)?.language ?? 'en' })
+  })
+  r.post('/code', async (c) => {
+    const rc = await link(c)
+    const { purpose, email } = await jsonBody(c, DirectCodeBody)
+    const required = requiredAuth(rc.e, rc.r)
+    const methods: readonly string[] = purpose === 'access' ? required.access : required.action
+    if (!methods.includes('TWO_FACTOR_AUTH')) throw new ApiError(400, 'INVALID_REQUEST', 'no code is needed here')
+    const to = email.trim().toLowerCase()
+    const now = ctx.clock.now()
+    await spend(
+      ctx.db,
+      [
+        { key: `direct-code:${rc.r.id}:${to}`, limit: CODES_PER_RECIPIENT },
+        { key: `mail-ip:${clientOf(c).ipAddress ?? ''}`, limit: MAIL_REQUESTS_PER_IP },
+      ],
+      now,
+    )
+    const code = await ctx.db.transaction(async (tx) => {
+      const made = await newCode(tx, rc.r, purpose, now, to)
+      await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: made.id } })
+      return made
+    })
+    return c.json({ sentTo: maskEmail(to), expiresAt: code.expiresAt.toISOString() })
+  })
+  return r
 }
 
 /** The routes; `recipient` reads the recipient of the request's token (401/404 otherwise). */

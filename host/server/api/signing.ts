@@ -17,7 +17,8 @@ import { toField, type EnvelopeRow, type FieldRow, type ItemRow } from '../domai
 import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
 import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
 import { stringParam } from './schemas.js'
-import { ActionProof, assertAccess, proveAction, signingAuthRoutes } from './signing-auth.js'
+import { issueGrant, type AccessMethod } from '../domain/recipient-auth.js'
+import { AccessProof, ActionProof, assertAccess, directAuthRoutes, proveAction, proveDirect, signingAuthRoutes } from './signing-auth.js'
 
 const Value = z.union([z.string().max(1_000_000), z.array(z.string().max(1000)).max(100)])
 const CompleteBody = z.object({
@@ -26,7 +27,9 @@ const CompleteBody = z.object({
   /** What the recipient proves for this action, when their authentication asks for it. */
   auth: ActionProof.optional(),
 })
-const DirectCompleteBody = CompleteBody.omit({ auth: true }).extend({
+const DirectCompleteBody = CompleteBody.extend({
+  /** The access check of the link's recipient, proved for the visitor's address as they sign. */
+  access: AccessProof.optional(),
   signer: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }),
   externalId: z.string().max(255).optional(),
 })
@@ -136,10 +139,15 @@ export function signingRoutes(ctx: HostContext) {
     return c.json({ success: true })
   })
   r.get('/direct/item/:id', async (c) => item(c, (await byDirectToken(ctx.db, tokenOf(c))).e, 'original'))
+  r.route('/direct/auth', directAuthRoutes(ctx, (c) => byDirectToken(ctx.db, tokenOf(c))))
   r.post('/direct/complete', async (c) => {
     const token = tokenOf(c)
-    const body = await normalizePictures(await jsonBody(c, DirectCompleteBody))
-    return c.json(await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now())))
+    const { access, auth, ...body } = await normalizePictures(await jsonBody(c, DirectCompleteBody))
+    const proved = await proveDirect(ctx, c, await byDirectToken(ctx.db, token), body.signer.email, { access, auth })
+    const result = await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now(), proved))
+    // The document made carries the link's methods: the access check just passed holds for its own link too.
+    const grant = proved.accessAuth.length ? issueGrant(ctx.linkKey, { id: result.recipientId, token: result.token }, proved.accessAuth as AccessMethod[], ctx.clock.now()).grant : undefined
+    return c.json({ ...result, ...(grant ? { grant } : {}) })
   })
 
   return r

@@ -483,6 +483,13 @@ create table recipient_auth_codes (
 create index recipient_auth_codes_recipient on recipient_auth_codes (recipient_id, purpose, created_at);
 `,
   },
+  {
+    version: 12,
+    sql: `
+-- A template's direct link: codes go to the address the visitor gives, per address.
+alter table recipient_auth_codes add column email text;
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {

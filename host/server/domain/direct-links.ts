@@ -127,6 +127,8 @@ export async function signDirectLink(
   client: Client,
   input: DirectCompleteRequest,
   now: Date,
+  /** The methods the visitor proved (api/signing-auth.ts proveDirect), for the audit log. */
+  proved: { accessAuth: string[]; actionAuth: string[] } = { accessAuth: [], actionAuth: [] },
 ): Promise<DirectSigningResult> {
   const { link, e: template, plan } = await byDirectToken(tx, token)
   // Locks the template against a concurrent edit or deletion while the copy is made.
@@ -152,7 +154,7 @@ export async function signDirectLink(
     return id === undefined ? [] : [{ ...f, id }]
   })
   throwIfIssues(issues)
-  await open(tx, me.token, client)
-  const result = await complete(tx, me.token, client, { fields, ...(input.nextSigner ? { nextSigner: input.nextSigner } : {}) }, now)
+  await open(tx, me.token, client, proved.accessAuth)
+  const result = await complete(tx, me.token, client, { fields, ...(input.nextSigner ? { nextSigner: input.nextSigner } : {}) }, now, proved.actionAuth)
   return { ...result, token: me.token, documentId: made.envelope.secondary_number, recipientId: me.id, envelopeId: made.envelope.id }
 }

@@ -162,12 +162,15 @@ export function codeValue(key: KeyObject, id: string): string {
   return String(n).padStart(6, '0')
 }
 
-/** A new code for `r` (any older one of the purpose stops working); its row id, for the mail job. */
-export async function newCode(tx: Queryable, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, now: Date): Promise<{ id: string; expiresAt: Date }> {
-  await tx.query('update recipient_auth_codes set used_at = $3 where recipient_id = $1 and purpose = $2 and used_at is null', [r.id, purpose, now])
+/**
+ * A new code for `r` (any older one of the purpose stops working); its row id, for the mail job.
+ * `to`: a direct link visitor's address (the link's recipient has none of its own), else the recipient's.
+ */
+export async function newCode(tx: Queryable, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, now: Date, to: string | null = null): Promise<{ id: string; expiresAt: Date }> {
+  await tx.query('update recipient_auth_codes set used_at = $3 where recipient_id = $1 and purpose = $2 and used_at is null and email is not distinct from $4', [r.id, purpose, now, to])
   const id = randomBytes(16).toString('base64url')
   const expiresAt = new Date(now.getTime() + CODE_MS)
-  await tx.query('insert into recipient_auth_codes (id, recipient_id, purpose, expires_at, created_at) values ($1, $2, $3, $4, $5)', [id, r.id, purpose, expiresAt, now])
+  await tx.query('insert into recipient_auth_codes (id, recipient_id, purpose, expires_at, created_at, email) values ($1, $2, $3, $4, $5, $6)', [id, r.id, purpose, expiresAt, now, to])
   return { id, expiresAt }
 }
 
@@ -175,11 +178,12 @@ export async function newCode(tx: Queryable, r: Pick<RecipientRow, 'id'>, purpos
  * Uses the recipient's current code of `purpose` when `code` is it: true once; false for a wrong
  * code (counted: after CODE_ATTEMPTS the code is spent). 400 CODE_EXPIRED when there is no live code.
  */
-export async function useCode(tx: Queryable, key: KeyObject, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, code: string, now: Date): Promise<boolean> {
+export async function useCode(tx: Queryable, key: KeyObject, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, code: string, now: Date, to: string | null = null): Promise<boolean> {
   const [row] = await tx.query<{ id: string; attempts: number }>(
     `select id, attempts from recipient_auth_codes where recipient_id = $1 and purpose = $2 and used_at is null and expires_at > $3
+       and email is not distinct from $4
      order by created_at desc limit 1 for update`,
-    [r.id, purpose, now],
+    [r.id, purpose, now, to],
   )
   if (!row) throw new ApiError(400, 'CODE_EXPIRED', 'there is no valid code: ask for a new one')
   const expected = Buffer.from(codeValue(key, row.id))

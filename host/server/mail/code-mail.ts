@@ -22,7 +22,7 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
   return async (job) => {
     const { codeId } = job.payload as { codeId: string }
     const [row] = await deps.db.query<{ email: string; name: string; title: string; document_meta: { language?: string } | null; team: string | null }>(
-      `select r.email, r.name, e.title, e.document_meta, t.name as team
+      `select coalesce(c.email, r.email) as email, case when c.email is null then r.name else '' end as name, e.title, e.document_meta, t.name as team
        from recipient_auth_codes c join recipients r on r.id = c.recipient_id join envelopes e on e.id = r.envelope_id
        left join teams t on t.id = e.team_id
        where c.id = $1 and c.used_at is null and c.expires_at > now()`,
