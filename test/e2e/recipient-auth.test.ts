@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { makePdf } from '../host/support.js'
 import { pdfText } from '../support/pdf-signature.js'
 import { apiBytes, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
@@ -204,5 +205,48 @@ describe('verified signers', () => {
     await context.close()
     const log = await stack.api<any>('GET', `/envelope/${doc.id}/audit-log?perPage=100`)
     expect((log.data as { type: string; data: any }[]).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSKEY'])
+  })
+
+  test('a direct link with a code: the visitor proves the address they type before the document is made (phone)', async () => {
+    const form = new FormData()
+    form.append(
+      'payload',
+      JSON.stringify({
+        type: 'TEMPLATE',
+        title: 'Club waiver',
+        recipients: [{ email: 'placeholder@example.com', name: 'Member', role: 'SIGNER', accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['TWO_FACTOR_AUTH'], fields: [sig(10, 80)] }],
+      }),
+    )
+    form.append('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'waiver.pdf')
+    const { id } = await stack.api<{ id: string }>('POST', '/envelope/create', form)
+    const t = await stack.api('GET', `/envelope/${id}`)
+    const link = await stack.api('POST', '/template/direct/create', { templateId: Number(t.secondaryId.split('_')[1]), directRecipientId: t.recipients[0].id })
+    const email = 'dora@example.com'
+    const { page, context, errors } = await openPage(stack, `${stack.host.url}/d/${link.token}`, PHONE)
+    const s = signing(page)
+    await s.ready()
+    await (await s.drawSignature()).adopt()
+    await s.action('Complete signing').click()
+    const dialog = page.getByRole('dialog', { name: 'Sign the document?' })
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Dora Direct')
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email)
+    await dialog.getByRole('button', { name: 'Complete signing', exact: true }).click()
+    const confirm = page.getByTestId('auth-action')
+    await confirm.waitFor()
+    await confirm.getByTestId('auth-send-code').click()
+    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    const code = /\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!
+    await confirm.getByTestId('auth-code-input').fill(code)
+    await signShot(page, 'auth-direct-phone')
+    await confirm.getByTestId('auth-confirm').click()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Club waiver”')
+    expect(errors).toEqual([])
+    await context.close()
+    const docs = await stack.api('GET', '/envelope?perPage=100')
+    const made = docs.data.find((d: any) => d.source === 'TEMPLATE_DIRECT_LINK' && d.recipients.some((r: any) => r.email === email))
+    const log = await stack.api<any>('GET', `/envelope/${made.id}/audit-log?perPage=100`)
+    const entries = log.data as { type: string; data: any }[]
+    expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
+    expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
   })
 })

@@ -37,8 +37,8 @@ function messageOf(e: unknown): string {
   return t('sign.auth.error', { message: e.message })
 }
 
-/** Sends a code by e-mail, then takes it (or one from the account's authenticator app). */
-function CodeStep({ api, info, purpose, onCode }: { api: Api; info: AuthInfo; purpose: 'access' | 'action'; onCode: (code: string) => Promise<void> }) {
+/** Sends a code by e-mail (to `to`, a direct link visitor's address), then takes it (or one from the account's authenticator app). */
+function CodeStep({ api, info, purpose, onCode, to }: { api: Api; info: AuthInfo; purpose: 'access' | 'action'; onCode: (code: string) => Promise<void>; to?: string }) {
   const [sent, setSent] = useState(false)
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
@@ -48,7 +48,7 @@ function CodeStep({ api, info, purpose, onCode }: { api: Api; info: AuthInfo; pu
     setBusy(true)
     setError(null)
     try {
-      await api.post('/auth/code', { purpose })
+      await api.post('/auth/code', { purpose, ...(to ? { email: to } : {}) })
       setSent(true)
     } catch (e) {
       setError(messageOf(e))
@@ -299,6 +299,88 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
         <p className="field-error" role="alert">
           {error}
         </p>
+      )}
+    </Dialog>
+  )
+}
+
+/** What a direct link's visitor must prove, from `/api/signing/direct/auth`. */
+export interface DirectAuthInfo {
+  access: { required: AuthInfo['access']['required'] }
+  action: { required: AuthInfo['action']['required'] }
+  language: string
+}
+export type AccessProof = { method: 'TWO_FACTOR_AUTH'; code: string } | { method: 'ACCOUNT'; password: string; code?: string }
+
+/** The action method a direct link still needs after `access` (the service counts one proof for both where they match). */
+export function directActionStep(info: DirectAuthInfo): 'PASSWORD' | 'TWO_FACTOR_AUTH' | 'NONE' | 'UNSUPPORTED' {
+  const access = info.access.required[0]
+  const action = info.action.required
+  if (!action.length) return 'NONE'
+  if ((access === 'TWO_FACTOR_AUTH' && action.includes('TWO_FACTOR_AUTH')) || (access === 'ACCOUNT' && (action.includes('ACCOUNT') || action.includes('PASSWORD')))) return 'NONE'
+  if (action.includes('TWO_FACTOR_AUTH')) return 'TWO_FACTOR_AUTH'
+  if (action.includes('PASSWORD')) return 'PASSWORD'
+  return 'UNSUPPORTED'
+}
+
+/**
+ * A direct link's visitor, as they sign: the link recipient's access check and action, proved for
+ * the address they gave; resolves with both proofs for the complete request.
+ */
+export function DirectAuthDialog(props: {
+  api: Api
+  info: DirectAuthInfo
+  email: string
+  onProofs: (proofs: { access?: AccessProof; auth?: ActionProof }) => void
+  onClose: () => void
+}) {
+  const { api, info, email } = props
+  const [access, setAccess] = useState<AccessProof | null>(info.access.required.length ? null : ({} as AccessProof))
+  const [password, setPassword] = useState('')
+  const [code, setCode] = useState('')
+  const id = useId()
+  const step = directActionStep(info)
+  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: { exists: true, password: true, totp: false, passkeys: false } }
+  const finish = (a: AccessProof | null, auth?: ActionProof) => props.onProofs({ ...(a && 'method' in a ? { access: a } : {}), ...(auth ? { auth } : {}) })
+  const accessDone = (a: AccessProof) => {
+    setAccess(a)
+    if (step === 'NONE') finish(a)
+  }
+  return (
+    <Dialog title={t('sign.auth.actionTitle')} description={t('sign.auth.actionLead')} onClose={props.onClose} testId="auth-action" footer={<button type="button" className="btn btn-secondary" onClick={props.onClose}>{t('sign.auth.cancel')}</button>}>
+      {step === 'UNSUPPORTED' ? (
+        <p role="alert">{t('sign.auth.passkeyUnsupported')}</p>
+      ) : access === null ? (
+        info.access.required[0] === 'TWO_FACTOR_AUTH' ? (
+          <CodeStep api={api} info={view} purpose="access" to={email} onCode={async (c) => accessDone({ method: 'TWO_FACTOR_AUTH', code: c })} />
+        ) : (
+          <form className="auth-step" onSubmit={(e) => (e.preventDefault(), accessDone({ method: 'ACCOUNT', password, ...(code.trim() ? { code: code.trim() } : {}) }))}>
+            <p>{t('sign.auth.signInLead', { email })}</p>
+            <div className="auth-field">
+              <label className="label" htmlFor={`${id}-password`}>{t('sign.auth.password', { email })}</label>
+              <input id={`${id}-password`} className="input" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="auth-password" />
+            </div>
+            <div className="auth-field">
+              <label className="label" htmlFor={`${id}-totp`}>{t('sign.auth.totp')}</label>
+              <input id={`${id}-totp`} className="input" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
+            </div>
+            <div className="auth-buttons">
+              <button type="submit" className="btn btn-primary" disabled={!password} data-testid="auth-sign-in">{t('sign.auth.signIn')}</button>
+            </div>
+          </form>
+        )
+      ) : step === 'TWO_FACTOR_AUTH' ? (
+        <CodeStep api={api} info={view} purpose="action" to={email} onCode={async (c) => finish(access, { method: 'TWO_FACTOR_AUTH', code: c })} />
+      ) : (
+        <form className="auth-step" onSubmit={(e) => (e.preventDefault(), finish(access, { method: 'PASSWORD', password }))}>
+          <div className="auth-field">
+            <label className="label" htmlFor={`${id}-action-password`}>{t('sign.auth.password', { email })}</label>
+            <input id={`${id}-action-password`} className="input" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="auth-password" />
+          </div>
+          <div className="auth-buttons">
+            <button type="submit" className="btn btn-primary" disabled={!password} data-testid="auth-confirm">{t('sign.auth.confirm')}</button>
+          </div>
+        </form>
       )}
     </Dialog>
   )

@@ -4,7 +4,7 @@ import { ApiError, type Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
-import { AccessGate, ActionAuthDialog, loadAuthInfo, type ActionProof, type AuthInfo } from './AuthSteps.js'
+import { AccessGate, ActionAuthDialog, DirectAuthDialog, GRANT_HEADER, loadAuthInfo, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo } from './AuthSteps.js'
 import { DoneScreen, FailureScreen, Loading, RejectedScreen, StateScreen } from './Screens.js'
 import { SignDocument } from './SignDocument.js'
 import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
@@ -81,16 +81,27 @@ export function SignApp({
   }, [api, launch])
   useEffect(load, [load])
 
-  // The proof an action needs, asked for when the recipient acts (none: undefined; closed: null).
-  const [asking, setAsking] = useState<{ info: AuthInfo; resolve: (proof: ActionProof | null) => void } | null>(null)
-  const prove = useCallback(async (): Promise<ActionProof | undefined | null> => {
-    if (launch.direct) return undefined
-    const info = await loadAuthInfo(api).catch(() => null)
-    if (!info?.action.required.length) return undefined
-    return new Promise((resolve) => setAsking({ info, resolve }))
-  }, [api, launch])
-  const answer = (proof: ActionProof | null) => {
-    asking?.resolve(proof)
+  // What an action needs, asked for when the recipient acts: what the request carries (none:
+  // undefined; closed: null). A direct link's visitor proves its recipient's methods for the address they gave.
+  type Proofs = { auth?: ActionProof; access?: AccessProof }
+  const [asking, setAsking] = useState<
+    { kind: 'recipient'; info: AuthInfo; resolve: (p: Proofs | null) => void } | { kind: 'direct'; info: DirectAuthInfo; email: string; resolve: (p: Proofs | null) => void } | null
+  >(null)
+  const prove = useCallback(
+    async (email?: string): Promise<Proofs | undefined | null> => {
+      if (launch.direct) {
+        const info = await api.get<DirectAuthInfo>('/auth').catch(() => null)
+        if (!info || (!info.access.required.length && !info.action.required.length)) return undefined
+        return new Promise((resolve) => setAsking({ kind: 'direct', info, email: email ?? '', resolve }))
+      }
+      const info = await loadAuthInfo(api).catch(() => null)
+      if (!info?.action.required.length) return undefined
+      return new Promise((resolve) => setAsking({ kind: 'recipient', info, resolve }))
+    },
+    [api, launch],
+  )
+  const answer = (proofs: Proofs | null) => {
+    asking?.resolve(proofs)
     setAsking(null)
   }
 
@@ -110,9 +121,11 @@ export function SignApp({
       // The parent hears of it before anything navigates away.
       if ('token' in result) {
         // A direct link made a document: the visitor goes on as its recipient, with their own token.
-        const { status: _s, redirectUrl: _r, ...data } = result
+        const { status: _s, redirectUrl: _r, grant, ...data } = result as DirectSigningResult & { grant?: string }
         post({ action: 'document-completed', data })
         const own = signingApi(result.token)
+        // The document made keeps the link's access check: the one just passed holds for it.
+        if (grant) own.setHeader(GRANT_HEADER, grant)
         const done = (s: SigningSession) => setView({ kind: 'done', api: own, session: s, result, redirectUrl })
         loadSigningSession(own).then(done, () => done(session))
       } else {
@@ -156,7 +169,8 @@ export function SignApp({
             onRejected={(reason) => rejected(view.session, reason)}
             onStale={load}
           />
-          {asking && <ActionAuthDialog api={api} info={asking.info} onProof={answer} onClose={() => answer(null)} />}
+          {asking?.kind === 'recipient' && <ActionAuthDialog api={api} info={asking.info} onProof={(auth) => answer({ auth })} onClose={() => answer(null)} />}
+          {asking?.kind === 'direct' && <DirectAuthDialog api={api} info={asking.info} email={asking.email} onProofs={answer} onClose={() => answer(null)} />}
         </>
       ) : (
         <StateScreen api={api} session={view.session} />

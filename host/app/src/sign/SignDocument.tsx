@@ -55,8 +55,8 @@ export function SignDocument(props: {
   onRejected: (reason: string) => void
   /** The state changed on the service (someone else acted): load it again. */
   onStale: () => void
-  /** The proof the recipient's authentication asks for when acting: undefined when none, null when they gave up. */
-  prove?: () => Promise<object | undefined | null>
+  /** What the recipient's authentication asks for when acting (the request carries it): undefined when none, null when they gave up. */
+  prove?: (email?: string) => Promise<object | undefined | null>
 }) {
   const { api, session, options } = props
   const { envelope, recipient } = session
@@ -378,7 +378,7 @@ function CompleteDialog(props: {
   values: Values
   options: SignOptions
   externalId?: string | undefined
-  prove?: (() => Promise<object | undefined | null>) | undefined
+  prove?: ((email?: string) => Promise<object | undefined | null>) | undefined
   onClose: () => void
   onCompleted: (r: SigningResult) => void
   onStale: () => void
@@ -412,9 +412,9 @@ function CompleteDialog(props: {
     try {
       const request = completeRequest(session, props.values, next ?? undefined)
       const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}) } : request
-      const auth = await props.prove?.()
-      if (auth === null) return setBusy(false)
-      const result = await props.api.post<SigningResult>('/complete', auth ? { ...body, auth } : body)
+      const proofs = await props.prove?.(signer?.email.trim())
+      if (proofs === null) return setBusy(false)
+      const result = await props.api.post<SigningResult>('/complete', { ...body, ...proofs })
       props.onCompleted(result)
     } catch (e) {
       setBusy(false)
@@ -517,7 +517,7 @@ const REASON_MAX = 500
 function RejectDialog(props: {
   api: Api
   title: string
-  prove?: (() => Promise<object | undefined | null>) | undefined
+  prove?: ((email?: string) => Promise<object | undefined | null>) | undefined
   onClose: () => void
   onRejected: (reason: string) => void
   onStale: () => void
@@ -538,9 +538,9 @@ function RejectDialog(props: {
     setBusy(true)
     setError(null)
     try {
-      const auth = await props.prove?.()
-      if (auth === null) return setBusy(false)
-      await props.api.post('/reject', { reason: text, ...(auth ? { auth } : {}) })
+      const proofs = await props.prove?.()
+      if (proofs === null) return setBusy(false)
+      await props.api.post('/reject', { reason: text, ...proofs })
       props.onRejected(text)
     } catch (e) {
       setBusy(false)
