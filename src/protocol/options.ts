@@ -55,6 +55,8 @@ export interface EnvelopeEditorFeatures {
     allowViewerRole?: boolean
     allowCCerRole?: boolean
     allowAssistantRole?: boolean
+    /** How each recipient is verified (access and action methods). Off unless set to true. */
+    allowConfigureAuthOptions?: boolean
   } | null
 }
 

@@ -48,7 +48,9 @@ describe('editorFeatures', () => {
     expect(f.title && f.attachments && f.steps.files && f.steps.recipients && f.steps.fields).toBe(true)
     expect(Object.values(f.settings).every(Boolean)).toBe(true)
     expect(Object.values(f.items).every(Boolean)).toBe(true)
-    expect(f.recipients).toEqual({ roles: ['SIGNER', 'APPROVER', 'VIEWER', 'ASSISTANT', 'CC'], signingOrder: true, dictateNextSigner: true })
+    // Choosing how recipients are verified is the one opt-in: it changes what signers must do.
+    expect(f.recipients).toEqual({ roles: ['SIGNER', 'APPROVER', 'VIEWER', 'ASSISTANT', 'CC'], signingOrder: true, dictateNextSigner: true, auth: false })
+    expect(editorFeatures({ recipients: { allowConfigureAuthOptions: true } }, { create: true }).recipients.auth).toBe(true)
   })
 
   test('flat and nested toggles of one setting: false in either wins', () => {

@@ -15,7 +15,9 @@ import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { makePdf } from '../host/support.js'
 import { pdfText } from '../support/pdf-signature.js'
 import { apiBytes, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { callback, mount, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { pdfFile } from './support/pdf.js'
+import { editor } from './support/ui.js'
 
 const inbox: ParsedMail[] = []
 let smtp: SMTPServer
@@ -248,5 +250,46 @@ describe('verified signers', () => {
     const entries = log.data as { type: string; data: any }[]
     expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
     expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
+  })
+
+  test('the authoring page lets the sender choose how each recipient is verified, when the embed allows it', async () => {
+    const token = await stack.presign()
+    const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', {
+      presignToken: token,
+      type: 'TEMPLATE',
+      features: { recipients: { allowConfigureAuthOptions: true } },
+      style: { height: '860px' },
+    })
+    const ui = editor(page, frame)
+    await callback(page, 'onReady')
+    await ui.addFiles([await pdfFile('Lease.pdf', 1)])
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await ui.addRecipient('Tina Tenant', 'tina@example.com')
+    const row = frame.getByTestId('recipient-row').last()
+    await row.getByLabel('Before opening').selectOption('TWO_FACTOR_AUTH')
+    await row.getByLabel('When signing').selectOption('PASSKEY')
+    await ui.addRecipient('Carl Copy', 'carl@example.com', 'CC')
+    // A copy's recipient signs nothing: only the access check is offered.
+    expect(await frame.getByTestId('recipient-row').last().getByLabel('When signing').count()).toBe(0)
+    await page.screenshot({ path: join(SCREENSHOTS, 'auth-authoring-recipients.png') })
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await frame.getByRole('button', { name: 'Continue' }).click()
+    await frame.getByRole('button', { name: 'Create template' }).first().click()
+    const created = await callback(page, 'onEnvelopeCreated')
+    const env = await stack.api('GET', `/envelope/${created.envelopeId}`)
+    expect(env.recipients.map((r: any) => [r.email, r.authOptions])).toEqual([
+      ['tina@example.com', { accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['PASSKEY'] }],
+      ['carl@example.com', { accessAuth: [], actionAuth: [] }],
+    ])
+    await page.close()
+
+    // Without the toggle the choice is not shown.
+    const plain = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'TEMPLATE', style: { height: '860px' } })
+    await callback(plain.page, 'onReady')
+    await editor(plain.page, plain.frame).addFiles([await pdfFile('Plain.pdf', 1)])
+    await plain.frame.getByRole('button', { name: 'Continue' }).click()
+    await editor(plain.page, plain.frame).addRecipient('Pat', 'pat@example.com')
+    expect(await plain.frame.getByLabel('Before opening').count()).toBe(0)
+    await plain.page.close()
   })
 })

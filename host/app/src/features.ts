@@ -31,7 +31,7 @@ const GROUPS: Record<keyof EnvelopeEditorFeatures, { nullable: boolean; keys: re
   envelopeItems: { nullable: true, keys: ['allowConfigureTitle', 'allowConfigureOrder', 'allowUpload', 'allowDelete', 'allowReplace'] },
   recipients: {
     nullable: true,
-    keys: ['allowConfigureSigningOrder', 'allowConfigureDictateNextSigner', 'allowApproverRole', 'allowViewerRole', 'allowCCerRole', 'allowAssistantRole'],
+    keys: ['allowConfigureSigningOrder', 'allowConfigureDictateNextSigner', 'allowApproverRole', 'allowViewerRole', 'allowCCerRole', 'allowAssistantRole', 'allowConfigureAuthOptions'],
   },
 }
 
@@ -82,7 +82,8 @@ export interface EditorFeatures {
   attachments: boolean
   /** What the files step may do with the envelope's files. */
   items: { upload: boolean; remove: boolean; reorder: boolean; rename: boolean }
-  recipients: { roles: RecipientRole[]; signingOrder: boolean; dictateNextSigner: boolean }
+  /** `auth`: each recipient's verification can be chosen (opt-in: it changes what signers must do). */
+  recipients: { roles: RecipientRole[]; signingOrder: boolean; dictateNextSigner: boolean; auth: boolean }
 }
 
 /**
@@ -132,6 +133,7 @@ export function editorFeatures(f: EmbedFeatures | undefined, o: { create: boolea
       roles: RECIPIENT_ROLES.filter((r) => roleAllowed[r]),
       signingOrder: on(recipients?.allowConfigureSigningOrder),
       dictateNextSigner: on(recipients?.allowConfigureDictateNextSigner),
+      auth: recipients?.allowConfigureAuthOptions === true,
     },
   }
 }

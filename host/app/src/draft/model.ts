@@ -23,6 +23,9 @@ export interface DraftRecipient {
   email: string
   role: RecipientRole
   signingOrder: number | null
+  /** How the recipient is verified (the API's authOptions); [] for none. */
+  accessAuth: string[]
+  actionAuth: string[]
 }
 
 export interface DraftField {
@@ -103,7 +106,18 @@ export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Dra
     .map((i): DraftItem => ({ key: newKey('i'), id: i.id, title: i.title, file: null, order: i.order }))
   const recipients = [...env.recipients]
     .sort((a, b) => (a.signingOrder ?? Infinity) - (b.signingOrder ?? Infinity) || a.id - b.id)
-    .map((r): DraftRecipient => ({ key: newKey('r'), id: r.id, name: r.name, email: r.email, role: r.role, signingOrder: r.signingOrder }))
+    .map(
+      (r): DraftRecipient => ({
+        key: newKey('r'),
+        id: r.id,
+        name: r.name,
+        email: r.email,
+        role: r.role,
+        signingOrder: r.signingOrder,
+        accessAuth: (r.authOptions?.accessAuth ?? []).map(String),
+        actionAuth: (r.authOptions?.actionAuth ?? []).map(String),
+      }),
+    )
   const itemKey = new Map(items.map((i) => [i.id, i.key]))
   const recipientKey = new Map(recipients.map((r) => [r.id, r.key]))
   const fields = env.fields.flatMap((f): DraftField[] => {

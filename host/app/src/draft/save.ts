@@ -27,6 +27,9 @@ const geometry = (f: DraftField) => ({
 /** The position of a recipient in the signing sequence, or null when everyone signs at once. */
 const orderOf = (d: Draft, index: number) => (d.settings.signingOrder === 'SEQUENTIAL' ? index + 1 : null)
 
+/** A recipient's verification as the API takes it: both lists, so a change to none is sent too. */
+const authOf = (r: Draft['recipients'][number]) => ({ accessAuth: r.accessAuth, actionAuth: r.actionAuth })
+
 /** POST /envelope/create with every file, recipient and field; then titles and attachments. */
 export async function createEnvelope(api: Api, d: Draft, externalId: string | null): Promise<Envelope> {
   const index = new Map(d.items.map((i, n) => [i.key, n]))
@@ -40,6 +43,7 @@ export async function createEnvelope(api: Api, d: Draft, externalId: string | nu
       name: r.name.trim(),
       role: r.role,
       ...(orderOf(d, n) !== null ? { signingOrder: orderOf(d, n) } : {}),
+      ...authOf(r),
       fields: d.fields.filter((f) => f.recipientKey === r.key).map((f) => ({ identifier: index.get(f.itemKey)!, ...geometry(f) })),
     })),
   }
@@ -106,6 +110,7 @@ export async function saveEnvelope(api: Api, envelopeId: string, before: Draft, 
   const entry = (r: Draft['recipients'][number], n: number) => ({
     name: r.name.trim(), email: r.email.trim(), role: r.role,
     ...(orderOf(after, n) !== null ? { signingOrder: orderOf(after, n) } : {}),
+    ...authOf(r),
   })
   const newRecipients = after.recipients.map((r, n) => [r, n] as const).filter(([r]) => r.id === null)
   if (newRecipients.length) {
@@ -119,6 +124,7 @@ export async function saveEnvelope(api: Api, envelopeId: string, before: Draft, 
     if (!b || r.id === null) return []
     const e = entry(r, n)
     const changed = b.name !== e.name || b.email !== e.email || b.role !== e.role ||
+      String(b.accessAuth) !== String(r.accessAuth) || String(b.actionAuth) !== String(r.actionAuth) ||
       (orderOf(after, n) !== null && b.signingOrder !== orderOf(after, n))
     return changed ? [{ id: r.id, ...e }] : []
   })

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
 import { isEmail, moveInList, newKey, removeRecipient, type DraftRecipient } from '../draft/model.js'
-import { t } from '../i18n/index.js'
+import { t, type MessageKey } from '../i18n/index.js'
 import { RECIPIENT_ROLES } from '../types.js'
 import type { StepProps } from './Editor.js'
 import { Icon } from './icons.js'
@@ -15,7 +15,7 @@ export function RecipientsStep({ features, draft, setDraft, problems }: StepProp
   const showAllErrors = problems.some((p) => p.step === 'recipients')
 
   function add() {
-    const r: DraftRecipient = { key: newKey('r'), id: null, name: '', email: '', role: 'SIGNER', signingOrder: null }
+    const r: DraftRecipient = { key: newKey('r'), id: null, name: '', email: '', role: 'SIGNER', signingOrder: null, accessAuth: [], actionAuth: [] }
     setDraft((d) => ({ ...d, recipients: [...d.recipients, r] }))
     setFocusKey(r.key)
   }
@@ -59,6 +59,7 @@ export function RecipientsStep({ features, draft, setDraft, problems }: StepProp
               sequential={sequential}
               reorder={sequential && allowed.signingOrder}
               roles={allowed.roles}
+              auth={allowed.auth}
               autoFocus={focusKey === r.key}
               forceErrors={showAllErrors}
               onChange={(patch) => update(r.key, patch)}
@@ -87,6 +88,8 @@ function RecipientRow(props: {
   reorder: boolean
   /** The roles the user may choose (the recipient's own is always shown). */
   roles: readonly DraftRecipient['role'][]
+  /** The recipient's verification can be chosen. */
+  auth: boolean
   autoFocus: boolean
   forceErrors: boolean
   onChange: (patch: Partial<DraftRecipient>) => void
@@ -146,6 +149,14 @@ function RecipientRow(props: {
             ))}
           </select>
         </div>
+        {props.auth && (
+          <>
+            <AuthSelect id={id('access')} label={t('recipients.accessAuth')} value={r.accessAuth} methods={ACCESS} onChange={(accessAuth) => props.onChange({ accessAuth })} />
+            {r.role !== 'CC' && r.role !== 'VIEWER' && (
+              <AuthSelect id={id('action')} label={t('recipients.actionAuth')} value={r.actionAuth} methods={ACTION} onChange={(actionAuth) => props.onChange({ actionAuth })} />
+            )}
+          </>
+        )}
       </div>
       <div className="row-actions">
         {props.reorder && (
@@ -163,5 +174,27 @@ function RecipientRow(props: {
         </button>
       </div>
     </li>
+  )
+}
+
+const ACCESS = ['TWO_FACTOR_AUTH', 'ACCOUNT'] as const
+const ACTION = ['PASSWORD', 'TWO_FACTOR_AUTH', 'PASSKEY', 'ACCOUNT'] as const
+
+/** One method (or none) of a recipient's access or action list; a list set elsewhere shows its first. */
+function AuthSelect(props: { id: string; label: string; value: string[]; methods: readonly string[]; onChange: (v: string[]) => void }) {
+  return (
+    <div className="form-field">
+      <label className="label" htmlFor={props.id}>
+        {props.label}
+      </label>
+      <select id={props.id} className="input" value={props.value[0] ?? ''} onChange={(e) => props.onChange(e.target.value ? [e.target.value] : [])}>
+        <option value="">{t('recipients.auth.none')}</option>
+        {props.methods.map((m) => (
+          <option key={m} value={m}>
+            {t(`recipients.auth.${m}` as MessageKey)}
+          </option>
+        ))}
+      </select>
+    </div>
   )
 }
