@@ -83,6 +83,10 @@ export type SignMessage =
   | { action: 'document-completed'; data: SignedData }
   | { action: 'document-rejected'; data: RejectedData }
   | { action: 'document-error'; data: string }
+  /** The recipient is asked to prove who they are: before the document (`access`) or to act (`action`). */
+  | { action: 'auth-required'; data: 'access' | 'action' }
+  /** What they gave did not check out: the service's code (AUTH_FAILED, CODE_EXPIRED, TOO_MANY_ATTEMPTS...). */
+  | { action: 'auth-failed'; data: string }
 export type SignAction = SignMessage['action']
 
 const signed = (d: unknown): d is Record<string, unknown> => {
@@ -98,6 +102,8 @@ const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
   'document-completed': signed,
   'document-rejected': (d) => signed(d) && str(d.reason),
   'document-error': str,
+  'auth-required': str,
+  'auth-failed': str,
 }
 
 /** The message if `data` is a well-formed `{action, data}` one, else null. Never throws. */

@@ -2,15 +2,8 @@ import { buildDirectUrl, buildSignUrl, parseSignMessage, type SignAction } from 
 import { useFrame } from './embed.js'
 import type { EmbedDirectTemplateProps, EmbedSignDocumentProps, EmbedSigningProps } from './types.js'
 
-/** Which callback each `{action, data}` message of the signing page calls. */
-const CALLBACKS = {
-  'document-ready': 'onDocumentReady',
-  'document-completed': 'onDocumentCompleted',
-  'document-rejected': 'onDocumentRejected',
-  'document-error': 'onDocumentError',
-  'field-signed': 'onFieldSigned',
-  'field-unsigned': 'onFieldUnsigned',
-} as const satisfies Record<SignAction, keyof EmbedSignDocumentProps>
+/** The callback of an `{action, data}` message: `document-ready` calls `onDocumentReady`, `auth-failed` `onAuthFailed`... */
+const callbackOf = (action: SignAction) => `on${action.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}` as keyof EmbedSignDocumentProps
 
 /**
  * The recipient's frame: the signing page's options and its `{action, data}` messages. `onReady`
@@ -27,7 +20,7 @@ function useSigningFrame<P extends EmbedSigningProps & { token: string }>(props:
       if (!m) return
       const ready = m.action === 'document-ready'
       // Readiness and field changes carry nothing for the callback.
-      ;(p[CALLBACKS[m.action] as keyof P] as ((data?: unknown) => void) | undefined)?.(...(ready || m.action.startsWith('field-') ? [] : [m.data]))
+      ;(p[callbackOf(m.action) as keyof P] as ((data?: unknown) => void) | undefined)?.(...(ready || m.action.startsWith('field-') ? [] : [m.data]))
       return ready
     },
     announcesReady: true,

@@ -140,6 +140,10 @@ export interface EmbedSigningProps extends EmbedFrameProps {
   onFieldSigned?: () => void
   /** A field's value was cleared. */
   onFieldUnsigned?: () => void
+  /** The recipient is asked to prove who they are (the sender's authentication): before the document, or to act. */
+  onAuthRequired?: (step: 'access' | 'action') => void
+  /** What the recipient gave did not check out (`AUTH_FAILED`, `CODE_EXPIRED`, `TOO_MANY_ATTEMPTS`...). */
+  onAuthFailed?: (code: string) => void
 }
 
 export interface EmbedSignDocumentProps extends EmbedSigningProps {

@@ -60,6 +60,10 @@ export interface EmbedFrame {
   /** `field-signed` / `field-unsigned`, as the signing page sends them. */
   fieldSigned(): void
   fieldUnsigned(): void
+  /** `auth-required`: the recipient is asked to prove who they are (`access` before the document, `action` to act). */
+  authRequired(step: 'access' | 'action'): void
+  /** `auth-failed` with the service's code (`AUTH_FAILED`, `CODE_EXPIRED`, `TOO_MANY_ATTEMPTS`...). */
+  authFailed(code: string): void
   /** `document-completed`: the recipient signed; defaults fill what is not given. */
   completed(data?: Partial<SignedData>): void
   /** `document-rejected` with the reason. */
@@ -134,6 +138,8 @@ export function embedFrame(target?: Element | Document | null): EmbedFrame {
     },
     fieldSigned: () => post({ action: 'field-signed' }),
     fieldUnsigned: () => post({ action: 'field-unsigned' }),
+    authRequired: (step) => post({ action: 'auth-required', data: step }),
+    authFailed: (code) => post({ action: 'auth-failed', data: code }),
     completed: (data) => post({ action: 'document-completed', data: signed(data) }),
     rejected: (reason, data) => post({ action: 'document-rejected', data: { ...signed(data), reason } }),
   }

@@ -140,6 +140,9 @@ describe('verified signers', () => {
       const inner = page.frames().find((f) => f.url().startsWith(stack.host.url))!
       expect(await inner.evaluate(() => ((document.cookie = 'probe=1; SameSite=None'), document.cookie.includes('probe')))).toBe(false)
 
+      await gate.getByTestId('auth-password').fill('not the password')
+      await gate.getByTestId('auth-sign-in').click()
+      await expect.poll(() => gate.getByRole('alert').textContent()).toContain('did not match')
       await gate.getByTestId('auth-password').fill(TEST_PASSWORD)
       await gate.getByLabel('Code from your authenticator app').fill(totp.generate())
       await page.screenshot({ path: join(SCREENSHOTS, 'auth-account-embed.png') })
@@ -157,6 +160,13 @@ describe('verified signers', () => {
       await confirm.getByTestId('auth-confirm').click()
       await expect.poll(() => s.heading().textContent()).toBe('You signed “Board resolution”')
       expect(codesTo(email)).toEqual([])
+      // The customer's page heard of each step and of the refusal.
+      const heard = (await page.evaluate(() => window.events)).filter((e) => e.name.startsWith('onAuth')).map(({ name, arg }) => ({ name, arg }))
+      expect(heard).toEqual([
+        { name: 'onAuthRequired', arg: 'access' },
+        { name: 'onAuthFailed', arg: 'AUTH_FAILED' },
+        { name: 'onAuthRequired', arg: 'action' },
+      ])
     } finally {
       await blocking.close()
     }

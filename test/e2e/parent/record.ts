@@ -22,7 +22,7 @@ declare global {
 const CALLBACKS = [
   'onReady', 'onError', 'onEnvelopeCreated', 'onDocumentCreated', 'onTemplateCreated',
   'onEnvelopeUpdated', 'onDocumentUpdated', 'onTemplateUpdated',
-  'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError', 'onFieldSigned', 'onFieldUnsigned', 'onAllDocumentsCompleted',
+  'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError', 'onFieldSigned', 'onFieldUnsigned', 'onAuthRequired', 'onAuthFailed', 'onAllDocumentsCompleted',
 ]
 
 export function recordingPage(components: Record<string, unknown>): void {

@@ -503,4 +503,15 @@ describe('EmbedDirectTemplate: a template direct link on the same frame machine'
     expect(cb.onDocumentCompleted.mock.calls).toEqual([[{ ...signed, envelopeId: 'envelope_new' }]])
     expect(cb.onDocumentError.mock.calls).toEqual([['gone']])
   })
+
+  it('calls onAuthRequired with the step and onAuthFailed with the code; ill-formed ones are dropped', async () => {
+    const cb = { onAuthRequired: vi.fn(), onAuthFailed: vi.fn(), onDocumentError: vi.fn() }
+    const m = mount(<EmbedSignDocument host={FRAME_HOST} token="rt" {...cb} />)
+    await m.loaded()
+    m.send([post('auth-required', 'access'), post('auth-required', { step: 1 }), post('auth-failed', 'AUTH_FAILED'), post('auth-failed'), post('document-error', 'end')])
+    await waitFor(() => expect(cb.onDocumentError).toHaveBeenCalled())
+    await m.settle()
+    expect(cb.onAuthRequired.mock.calls).toEqual([['access']])
+    expect(cb.onAuthFailed.mock.calls).toEqual([['AUTH_FAILED']])
+  })
 })

@@ -4,8 +4,9 @@
  * check gives a grant the page keeps in memory and sends as a header: no cookie, so it works in
  * a customer's frame where the browser blocks third-party cookies.
  */
-import { useId, useState, type FormEvent } from 'react'
+import { useEffect, useId, useRef, useState, type FormEvent } from 'react'
 import { ApiError, type Api } from '../api.js'
+import { post } from '../bridge.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { Dialog } from './Dialog.js'
 import { Screen } from './Screens.js'
@@ -28,9 +29,22 @@ export type ActionProof =
 export const GRANT_HEADER = 'X-Recipient-Auth'
 export const loadAuthInfo = (api: Api) => api.get<AuthInfo>('/auth')
 
+/** The embedding page hears of each step once (`onAuthRequired`) and of each refusal (`onAuthFailed`). */
+function useAnnounce(step: 'access' | 'action') {
+  const said = useRef(false)
+  useEffect(() => {
+    if (!said.current) post({ action: 'auth-required', data: step })
+    said.current = true
+  }, [step])
+}
+export const announceFailure = (e: unknown) => {
+  if (e instanceof ApiError && (e.status === 401 || e.status === 429 || e.code === 'CODE_EXPIRED')) post({ action: 'auth-failed', data: e.code })
+}
+
 /** A refusal in the steps' words. */
 function messageOf(e: unknown): string {
   if (!(e instanceof ApiError)) return t('sign.auth.error', { message: String(e) })
+  announceFailure(e)
   if (e.code === 'AUTH_FAILED') return t('sign.auth.failed')
   if (e.code === 'CODE_EXPIRED') return t('sign.auth.expired')
   if (e.status === 429) return t('sign.auth.locked', { message: e.message })
@@ -172,6 +186,7 @@ function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant
 /** Before the document: the access check the sender asked for. */
 export function AccessGate({ api, info, onPassed }: { api: Api; info: AuthInfo; onPassed: () => void }) {
   const [method, setMethod] = useState(info.access.required[0]!)
+  useAnnounce('access')
   const granted = (grant: string) => {
     api.setHeader(GRANT_HEADER, grant)
     onPassed()
@@ -213,6 +228,7 @@ function MethodTabs<M extends string>({ methods, current, onChange }: { methods:
  */
 export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; info: AuthInfo; onProof: (proof: ActionProof) => void; onClose: () => void }) {
   const [method, setMethod] = useState(info.action.required[0]!)
+  useAnnounce('action')
   const [error, setError] = useState<string | null>(null)
   const [password, setPassword] = useState('')
   const id = useId()
@@ -339,6 +355,7 @@ export function DirectAuthDialog(props: {
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
   const id = useId()
+  useAnnounce(info.access.required.length ? 'access' : 'action')
   const step = directActionStep(info)
   const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: { exists: true, password: true, totp: false, passkeys: false } }
   const finish = (a: AccessProof | null, auth?: ActionProof) => props.onProofs({ ...(a && 'method' in a ? { access: a } : {}), ...(auth ? { auth } : {}) })

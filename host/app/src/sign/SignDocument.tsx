@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNod
 import type { SigningFieldValue, SigningResult, SignOptions } from '../../../../src/protocol/index.js'
 import { ApiError, type Api } from '../api.js'
 import { post } from '../bridge.js'
+import { announceFailure } from './AuthSteps.js'
 import { t, tn, type MessageKey } from '../i18n/index.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 import { Icon } from '../ui/icons.js'
@@ -419,6 +420,7 @@ function CompleteDialog(props: {
     } catch (e) {
       setBusy(false)
       if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
+      announceFailure(e)
       setError(t('sign.error.completeFailed', { message: apiMessage(e) }))
     }
   }
@@ -545,6 +547,7 @@ function RejectDialog(props: {
     } catch (e) {
       setBusy(false)
       if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
+      announceFailure(e)
       setError(t('sign.error.rejectFailed', { message: apiMessage(e) }))
     }
   }
