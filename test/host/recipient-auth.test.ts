@@ -277,4 +277,25 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     expect((await own.get('/session')).body.code).toBe('AUTH_REQUIRED')
     expect((await own.get('/session', { 'x-recipient-auth': done.body.grant })).body.state).toBe('COMPLETED')
   })
+
+  it.skipIf(skip)('a recipient without an account makes one from the page when their link came by e-mail, not otherwise', async () => {
+    const make = async (email: string, meta: object) => {
+      const e = await createEnvelope(client, { type: 'DOCUMENT', meta, recipients: [{ email, name: 'New', role: 'SIGNER', accessAuth: ['ACCOUNT'], fields: [FIELD] }] })
+      return recipientApi((await client.post('/envelope/distribute', { envelopeId: e.id })).body.recipients[0].token)
+    }
+    const s = await make('newbie@example.com', {})
+    expect((await s.get('/auth')).body.account).toEqual({ exists: false, password: false, totp: false, passkeys: false })
+    expect((await s.post('/auth/account', { password: 'short' })).status).toBe(400)
+    const made = await s.post('/auth/account', { name: 'New Bie', password: TEST_PASSWORD })
+    expect(made.status, JSON.stringify(made.body)).toBe(200)
+    s.setGrant(made.body.grant)
+    expect((await s.get('/session')).status).toBe(200)
+    const [user] = await host.db.query<{ email_verified_at: Date | null }>('select email_verified_at from users where email = $1', ['newbie@example.com'])
+    expect(user!.email_verified_at).not.toBeNull()
+    expect((await s.post('/auth/account', { password: TEST_PASSWORD })).body.code).toBe('EMAIL_TAKEN')
+    // A link the sender handed over itself proves no address.
+    const handed = await make('handed@example.com', { distributionMethod: 'NONE' })
+    expect((await handed.post('/auth/account', { password: TEST_PASSWORD })).status).toBe(403)
+    expect(await host.db.query('select 1 from users where email = $1', ['handed@example.com'])).toEqual([])
+  })
 })

@@ -30,6 +30,8 @@ import { verifyPassword } from '../people/passwords.js'
 import { assertNotThrottled, MAIL_REQUESTS_PER_IP, recordFailure, spend, clearFailures, THROTTLE_WINDOW_MS } from '../people/throttle.js'
 import { totpState, useTotpCode } from '../people/totp.js'
 import { createUser, userByEmail } from '../people/users.js'
+import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
+import { emailEnabled } from '../mail/notify.js'
 import { clientOf, jsonBody, type AppEnv, type HostContext } from './http.js'
 
 export const RECIPIENT_CODE_JOB = 'recipient-code'
@@ -296,6 +298,11 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     const { access, action } = requiredAuth(rc.e, rc.r)
     if (![...access, ...action].some((m) => m === 'ACCOUNT' || m === 'PASSWORD' || m === 'PASSKEY')) {
       throw new ApiError(400, 'INVALID_REQUEST', 'no account is asked of this recipient')
+    }
+    // The link proves the address only when it came by e-mail: not when the sender handed it over itself.
+    const meta = { ...DEFAULT_DOCUMENT_META, ...rc.e.document_meta }
+    if (meta.distributionMethod === 'NONE' || !emailEnabled(meta, 'recipientSigningRequest')) {
+      throw new ApiError(403, 'FORBIDDEN', 'this link did not come by e-mail, so it cannot confirm the address of a new account: sign up in the console first')
     }
     await ctx.db.transaction((tx) => createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true, joinsTeam: true }))
     return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
