@@ -274,6 +274,7 @@ describe('verified signers', () => {
     await callback(page, 'onReady')
     await ui.addFiles([await pdfFile('Lease.pdf', 1)])
     await frame.getByRole('button', { name: 'Continue' }).click()
+    await frame.locator('#envelope-action').selectOption('PASSWORD')
     await ui.addRecipient('Tina Tenant', 'tina@example.com')
     const row = frame.getByTestId('recipient-row').last()
     await row.getByLabel('Before opening').selectOption('TWO_FACTOR_AUTH')
@@ -287,6 +288,7 @@ describe('verified signers', () => {
     await frame.getByRole('button', { name: 'Create template' }).first().click()
     const created = await callback(page, 'onEnvelopeCreated')
     const env = await stack.api('GET', `/envelope/${created.envelopeId}`)
+    expect(env.authOptions).toEqual({ globalAccessAuth: [], globalActionAuth: ['PASSWORD'] })
     expect(env.recipients.map((r: any) => [r.email, r.authOptions])).toEqual([
       ['tina@example.com', { accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['PASSKEY'] }],
       ['carl@example.com', { accessAuth: [], actionAuth: [] }],

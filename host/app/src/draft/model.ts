@@ -69,6 +69,8 @@ export interface Draft {
   fields: DraftField[]
   attachments: DraftAttachment[]
   settings: DraftSettings
+  /** How every recipient is verified unless their own say otherwise (the API's envelope authOptions). */
+  auth: { globalAccessAuth: string[]; globalActionAuth: string[] }
 }
 
 let seq = 0
@@ -96,7 +98,7 @@ function settingsFrom(title: string, meta: DocumentMeta): DraftSettings {
 export const DEFAULT_SETTINGS: DraftSettings = settingsFrom('', DEFAULT_DOCUMENT_META)
 
 export function emptyDraft(type: EnvelopeType, language = 'en'): Draft {
-  return { type, items: [], recipients: [], fields: [], attachments: [], settings: { ...DEFAULT_SETTINGS, language } }
+  return { type, items: [], recipients: [], fields: [], attachments: [], settings: { ...DEFAULT_SETTINGS, language }, auth: { globalAccessAuth: [], globalActionAuth: [] } }
 }
 
 export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Draft {
@@ -139,6 +141,7 @@ export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Dra
     fields,
     attachments: attachments.map((a) => ({ key: newKey('a'), id: a.id, label: a.label, url: a.data })),
     settings: settingsFrom(env.title, meta),
+    auth: { globalAccessAuth: (env.authOptions?.globalAccessAuth ?? []).map(String), globalActionAuth: (env.authOptions?.globalActionAuth ?? []).map(String) },
   }
 }
 

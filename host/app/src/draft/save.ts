@@ -38,6 +38,7 @@ export async function createEnvelope(api: Api, d: Draft, externalId: string | nu
     title: d.settings.title.trim(),
     ...(externalId !== null ? { externalId } : {}),
     meta: metaOf(d.settings),
+    ...d.auth,
     recipients: d.recipients.map((r, n) => ({
       email: r.email.trim(),
       name: r.name.trim(),
@@ -76,10 +77,11 @@ export async function saveEnvelope(api: Api, envelopeId: string, before: Draft, 
   // Envelope and settings.
   const titleChanged = before.settings.title.trim() !== after.settings.title.trim()
   const metaChanged = !same(metaOf(before.settings), metaOf(after.settings))
-  if (titleChanged || metaChanged)
+  const authChanged = !same(before.auth, after.auth)
+  if (titleChanged || metaChanged || authChanged)
     await api.post('/envelope/update', {
       envelopeId,
-      ...(titleChanged ? { data: { title: after.settings.title.trim() } } : {}),
+      ...(titleChanged || authChanged ? { data: { ...(titleChanged ? { title: after.settings.title.trim() } : {}), ...(authChanged ? after.auth : {}) } } : {}),
       ...(metaChanged ? { meta: metaOf(after.settings) } : {}),
     })
 

@@ -45,6 +45,28 @@ export function RecipientsStep({ features, draft, setDraft, problems }: StepProp
           )}
         </fieldset>
       )}
+      {allowed.auth && (
+        <fieldset className="card card-pad">
+          <legend className="label">{t('recipients.everyone')}</legend>
+          <div className="choice-row">
+            <AuthSelect
+              id="envelope-access"
+              label={t('recipients.accessAuth')}
+              value={draft.auth.globalAccessAuth}
+              methods={ACCESS}
+              onChange={(globalAccessAuth) => setDraft((d) => ({ ...d, auth: { ...d.auth, globalAccessAuth } }))}
+            />
+            <AuthSelect
+              id="envelope-action"
+              label={t('recipients.actionAuth')}
+              value={draft.auth.globalActionAuth}
+              methods={ACTION}
+              onChange={(globalActionAuth) => setDraft((d) => ({ ...d, auth: { ...d.auth, globalActionAuth } }))}
+            />
+          </div>
+          <p className="muted small">{t('recipients.everyoneHint')}</p>
+        </fieldset>
+      )}
 
       {draft.recipients.length === 0 ? (
         <p className="empty">{t('recipients.empty')}</p>
@@ -151,9 +173,16 @@ function RecipientRow(props: {
         </div>
         {props.auth && (
           <>
-            <AuthSelect id={id('access')} label={t('recipients.accessAuth')} value={r.accessAuth} methods={ACCESS} onChange={(accessAuth) => props.onChange({ accessAuth })} />
+            <AuthSelect id={id('access')} label={t('recipients.accessAuth')} value={r.accessAuth} methods={ACCESS} none={t('recipients.auth.inherit')} onChange={(accessAuth) => props.onChange({ accessAuth })} />
             {r.role !== 'CC' && r.role !== 'VIEWER' && (
-              <AuthSelect id={id('action')} label={t('recipients.actionAuth')} value={r.actionAuth} methods={ACTION} onChange={(actionAuth) => props.onChange({ actionAuth })} />
+              <AuthSelect
+                id={id('action')}
+                label={t('recipients.actionAuth')}
+                value={r.actionAuth}
+                methods={[...ACTION, 'EXPLICIT_NONE']}
+                none={t('recipients.auth.inherit')}
+                onChange={(actionAuth) => props.onChange({ actionAuth })}
+              />
             )}
           </>
         )}
@@ -181,14 +210,14 @@ const ACCESS = ['TWO_FACTOR_AUTH', 'ACCOUNT'] as const
 const ACTION = ['PASSWORD', 'TWO_FACTOR_AUTH', 'PASSKEY', 'ACCOUNT'] as const
 
 /** One method (or none) of a recipient's access or action list; a list set elsewhere shows its first. */
-function AuthSelect(props: { id: string; label: string; value: string[]; methods: readonly string[]; onChange: (v: string[]) => void }) {
+function AuthSelect(props: { id: string; label: string; value: string[]; methods: readonly string[]; none?: string; onChange: (v: string[]) => void }) {
   return (
     <div className="form-field">
       <label className="label" htmlFor={props.id}>
         {props.label}
       </label>
       <select id={props.id} className="input" value={props.value[0] ?? ''} onChange={(e) => props.onChange(e.target.value ? [e.target.value] : [])}>
-        <option value="">{t('recipients.auth.none')}</option>
+        <option value="">{props.none ?? t('recipients.auth.none')}</option>
         {props.methods.map((m) => (
           <option key={m} value={m}>
             {t(`recipients.auth.${m}` as MessageKey)}
