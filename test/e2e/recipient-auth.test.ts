@@ -2,12 +2,9 @@
 // is shown and the account password when signing (desktop and phone); an embedded signer, in a
 // browser that blocks third-party cookies, who signs in with their account and its authenticator
 // app, and confirms with a fresh authenticator code. Screenshots of every step.
-import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
 import { Secret, TOTP } from 'otpauth'
 import { chromium, type Browser } from 'playwright-core'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
@@ -15,42 +12,29 @@ import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { makePdf } from '../host/support.js'
 import { pdfText } from '../support/pdf-signature.js'
 import { apiBytes, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
+import { startInbox, type Inbox } from './support/inbox.js'
 import { callback, mount, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
 
-const inbox: ParsedMail[] = []
-let smtp: SMTPServer
+let inbox: Inbox
 let stack: Stack
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 1000,
-    onData(stream, _session, done) {
-      simpleParser(stream).then(
-        (mail) => {
-          inbox.push(mail)
-          done()
-        },
-        (err: Error) => done(err),
-      )
-    },
-  })
-  const port = await new Promise<number>((resolve) => {
-    const server = smtp.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
-  })
-  stack = await startStack({ host: { smtpUrl: `smtp://127.0.0.1:${port}`, queuePollMs: 50 } })
+  inbox = await startInbox()
+  stack = await startStack({ host: { smtpUrl: inbox.url, queuePollMs: 50 } })
 })
 afterAll(async () => {
   await stack?.close()
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()))
+  await inbox?.close()
 })
 
-const addresses = (a: AddressObject | AddressObject[] | undefined) => [a ?? []].flat().flatMap((o) => o.value.map((v) => v.address))
-const codesTo = (email: string) => inbox.filter((m) => addresses(m.to).includes(email) && /code/i.test(m.subject ?? ''))
+const codesTo = (email: string) => inbox.to(email).filter((m) => /code/i.test(m.subject ?? ''))
+
+/** The audit log of an envelope, as the API answers it. */
+async function auditOf(envelopeId: string): Promise<{ type: string; data: any }[]> {
+  return (await stack.api<any>('GET', `/envelope/${envelopeId}/audit-log?perPage=100`)).data
+}
 
 describe('verified signers', () => {
   for (const viewport of [DESKTOP, PHONE]) {
@@ -100,8 +84,7 @@ describe('verified signers', () => {
       expect(errors).toEqual([])
       await context.close()
 
-      const log = await stack.api<any>('GET', `/envelope/${doc.id}/audit-log?perPage=100`)
-      const entries = log.data as { type: string; data: any }[]
+      const entries = await auditOf(doc.id)
       expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
       expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
       // The certificate says how she was verified.
@@ -170,8 +153,7 @@ describe('verified signers', () => {
     } finally {
       await blocking.close()
     }
-    const log = await stack.api<any>('GET', `/envelope/${doc.id}/audit-log?perPage=100`)
-    const entries = log.data as { type: string; data: any }[]
+    const entries = await auditOf(doc.id)
     expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['ACCOUNT'])
     expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
   })
@@ -215,8 +197,7 @@ describe('verified signers', () => {
     await confirm.getByTestId('auth-passkey').click()
     await expect.poll(() => s.heading().textContent()).toBe('You signed “Passkey contract”')
     await context.close()
-    const log = await stack.api<any>('GET', `/envelope/${doc.id}/audit-log?perPage=100`)
-    expect((log.data as { type: string; data: any }[]).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSKEY'])
+    expect((await auditOf(doc.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSKEY'])
   })
 
   test('a direct link with a code: the visitor proves the address they type before the document is made (phone)', async () => {
@@ -256,8 +237,7 @@ describe('verified signers', () => {
     await context.close()
     const docs = await stack.api('GET', '/envelope?perPage=100')
     const made = docs.data.find((d: any) => d.source === 'TEMPLATE_DIRECT_LINK' && d.recipients.some((r: any) => r.email === email))
-    const log = await stack.api<any>('GET', `/envelope/${made.id}/audit-log?perPage=100`)
-    const entries = log.data as { type: string; data: any }[]
+    const entries = await auditOf(made.id)
     expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
     expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
   })

@@ -1,46 +1,25 @@
 // Signing from the e-mail: a host that sends through a real SMTP server started here, the
 // signing link taken from the message as a recipient's mail client shows it, the document signed
 // in Chromium, and the completed message arriving with the sealed PDF attached.
-import type { AddressInfo } from 'node:net'
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser'
-import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pdfText, verifyPdfSignature } from '../support/pdf-signature.js'
+import { startInbox, type Inbox } from './support/inbox.js'
 import { openPage, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { startStack, type Stack } from './support/stack.js'
 
-const inbox: ParsedMail[] = []
-let smtp: SMTPServer
+let inbox: Inbox
 let stack: Stack
 
 beforeAll(async () => {
-  smtp = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ['STARTTLS'],
-    logger: false,
-    closeTimeout: 1000,
-    onData(stream, _session, done) {
-      simpleParser(stream).then(
-        (mail) => {
-          inbox.push(mail)
-          done()
-        },
-        (err: Error) => done(err),
-      )
-    },
-  })
-  const port = await new Promise<number>((resolve) => {
-    const server = smtp.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port))
-  })
-  stack = await startStack({ host: { smtpUrl: `smtp://127.0.0.1:${port}`, queuePollMs: 100 } })
+  inbox = await startInbox()
+  stack = await startStack({ host: { smtpUrl: inbox.url, queuePollMs: 100 } })
 })
 afterAll(async () => {
   await stack?.close()
-  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()))
+  await inbox?.close()
 })
 
-const addresses = (a: AddressObject | AddressObject[] | undefined) => [a ?? []].flat().flatMap((o) => o.value.map((v) => v.address))
-const mailsTo = (email: string) => inbox.filter((m) => addresses(m.to).includes(email))
+const mailsTo = (email: string) => inbox.to(email)
 
 describe('signing from the e-mail', () => {
   test('the request carries the link, the signer signs, everyone gets the sealed PDF', async () => {
