@@ -24,6 +24,7 @@ import { templateRoutes } from './api/template.js'
 import { teamRoutes } from './api/team.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
+import { healthRoutes, type Runtime } from './health.js'
 import { landingRoutes } from './landing.js'
 import { mailboxRoutes } from './mail/mailbox.js'
 import { consoleRoutes } from './console/index.js'
@@ -159,8 +160,9 @@ function errorResponse(err: Error, c: Context): Response {
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
 }
 
-export function createApp(ctx: HostContext & { adminSecret: string | null; mailbox: boolean }) {
+export function createApp(ctx: HostContext & { adminSecret: string | null; mailbox: boolean; runtime?: Runtime }) {
   const app = new Hono<AppEnv>()
+  app.route('/', healthRoutes(ctx.db, ctx.runtime ?? { queueRunning: () => false, queueExpected: false, closing: false }))
   const v2 = api(ctx)
   app.route('/api/v2', v2)
   app.route('/api/v2-beta', v2)

@@ -17,6 +17,7 @@ import { lockDataDir, type DataDirLock } from './lock.js'
 import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
 import { RECIPIENT_CODE_JOB } from './api/signing-auth.js'
 import { recipientCodeJob } from './mail/code-mail.js'
+import type { Runtime } from './health.js'
 import { systemClock, type Clock } from './jobs/clock.js'
 import { Queue } from './jobs/queue.js'
 import { webhookJob } from './webhooks/deliver.js'
@@ -85,7 +86,9 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     }
     const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, db })
     const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock })
-    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, linkKey, mailbox: mail.kind === 'local' })
+    let queue: Queue | undefined
+    const runtime: Runtime = { queueRunning: () => queue?.active ?? false, queueExpected: config.queueConcurrency > 0, closing: false }
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, linkKey, mailbox: mail.kind === 'local', runtime })
     const listener = withBaseHeaders(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(requestBudgets(config), listener)
@@ -99,13 +102,14 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const listening = `http://${host}:${address.port}`
     await lock?.publish({ url: listening, adminSecret: adminSecret! })
     const url = config.publicUrl ?? listening
-    const queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey, linkKey)
+    queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey, linkKey)
+    const jobs = queue
     let closing: Promise<void> | undefined
     return {
       url,
       apiUrl: `${url}/api/v2`,
       db,
-      queue,
+      queue: jobs,
       config: { ...config, port: address.port },
       createTeam: (o) => db.transaction((tx) => createTeam(tx, o)),
       createApiToken: async (o) => {
@@ -116,11 +120,19 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       close: () =>
         (closing ??= (async () => {
           try {
+            // Graceful: /readyz turns 503, no new connection is taken, idle ones close, and the
+            // requests under way get SHUTDOWN_GRACE_MS to finish before the rest are cut.
+            runtime.closing = true
             await new Promise<void>((resolve) => {
-              server!.close(() => resolve())
-              server!.closeAllConnections()
+              const cut = setTimeout(() => server!.closeAllConnections(), config.shutdownGraceMs)
+              server!.close(() => {
+                clearTimeout(cut)
+                resolve()
+              })
+              server!.closeIdleConnections()
             })
-            await queue.stop()
+            // Jobs under way finish; nothing new is claimed (a job cut off is claimed again after its lease).
+            await jobs.stop()
             await mail.close()
             await db.close()
           } finally {

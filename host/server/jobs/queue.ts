@@ -86,6 +86,11 @@ export class Queue {
     db.listen(JOBS_CHANNEL, () => this.wake?.())
   }
 
+  /** Whether it claims and runs jobs in the background (between start() and stop()). */
+  get active(): boolean {
+    return this.running
+  }
+
   /** Runs jobs in the background until stop(). */
   start(): void {
     if (this.running) return
