@@ -13,7 +13,7 @@ import { makePdf } from '../host/support.js'
 import { pdfText } from '../support/pdf-signature.js'
 import { apiBytes, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { startInbox, type Inbox } from './support/inbox.js'
-import { callback, mount, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { callback, mount, mountDeployed, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
 
@@ -283,5 +283,41 @@ describe('verified signers', () => {
     await editor(plain.page, plain.frame).addRecipient('Pat', 'pat@example.com')
     expect(await plain.frame.getByLabel('Before opening').count()).toBe(0)
     await plain.page.close()
+  })
+
+  test('multi-sign: a document behind a code is listed without its title, opened through its gate, then signed', async () => {
+    const email = 'multi@example.com'
+    const plain = await sendDocument(stack, { title: 'Plain note', recipients: [{ email, name: 'Mia Multi', role: 'SIGNER', fields: [sig(10, 80)] }] })
+    const guarded = await sendDocument(stack, {
+      title: 'Secret annex',
+      recipients: [{ email, name: 'Mia Multi', role: 'SIGNER', fields: [sig(10, 80)], accessAuth: ['TWO_FACTOR_AUTH'] } as never],
+    })
+    const tokens = [plain.recipient(email).token, guarded.recipient(email).token]
+    const { page, frame } = await mountDeployed(stack, 'unstable_EmbedMultiSignDocument', { tokens, name: 'Mia Multi' })
+    const list = frame.getByTestId('multi-list')
+    await list.waitFor()
+    const items = list.getByRole('listitem')
+    expect(await items.nth(0).textContent()).toContain('Plain note')
+    expect(await items.nth(1).textContent()).not.toContain('Secret annex')
+    expect(await items.nth(1).getAttribute('data-state')).toBe('AUTH_REQUIRED')
+    await page.screenshot({ path: join(SCREENSHOTS, 'auth-multisign-list.png') })
+
+    await items.nth(1).getByRole('button').click()
+    const gate = frame.getByTestId('auth-gate')
+    await gate.waitFor()
+    await gate.getByTestId('auth-send-code').click()
+    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await gate.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
+    await gate.getByTestId('auth-confirm').click()
+    const s = signing(page, frame)
+    await s.ready()
+    await (await s.drawSignature()).adopt()
+    await s.complete()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Secret annex”')
+    await frame.getByTestId('multi-back').click()
+    // Back in the list, the document is shown by its title now that the check was passed.
+    await expect.poll(() => items.nth(1).getAttribute('data-state')).toBe('document-completed')
+    expect(await items.nth(1).textContent()).toContain('Secret annex')
+    await page.close()
   })
 })

@@ -285,6 +285,7 @@ const de: Messages = {
   'sign.direct.intro': 'Ausfüllen und unterschreiben. Ihren Namen und Ihre E-Mail-Adresse geben Sie zum Schluss an.',
   'sign.direct.you': 'Ihre Angaben',
   'sign.direct.help': 'Das Dokument wird auf diesen Namen und diese E-Mail-Adresse ausgestellt; eine Kopie geht dorthin.',
+  'sign.multi.locked': "Ein Dokument, das nach Ihrer Bestätigung angezeigt wird",
   'sign.multi.title': 'Zu unterschreibende Dokumente',
   'sign.multi.progress': '{done} von {total} erledigt',
   'sign.multi.allDone': 'Alle Dokumente sind erledigt. Vielen Dank.',

@@ -284,6 +284,7 @@ const en = {
   'sign.direct.intro': 'Fill in and sign. You give your name and e-mail address when you finish.',
   'sign.direct.you': 'Your details',
   'sign.direct.help': 'The document is made out to this name and e-mail address; a copy is sent there.',
+  'sign.multi.locked': "A document to open after confirming who you are",
   'sign.multi.title': 'Documents to sign',
   'sign.multi.progress': '{done} of {total} done',
   'sign.multi.allDone': 'All documents are done. Thank you.',

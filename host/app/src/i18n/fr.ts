@@ -285,6 +285,7 @@ const fr: Messages = {
   'sign.direct.intro': 'Remplissez et signez. Vous indiquerez votre nom et votre adresse e-mail à la fin.',
   'sign.direct.you': 'Vos coordonnées',
   'sign.direct.help': 'Le document est établi à ce nom et à cette adresse e-mail ; une copie y est envoyée.',
+  'sign.multi.locked': "Un document à ouvrir après avoir confirmé votre identité",
   'sign.multi.title': 'Documents à signer',
   'sign.multi.progress': '{done} sur {total} traités',
   'sign.multi.allDone': 'Tous les documents sont traités. Merci.',

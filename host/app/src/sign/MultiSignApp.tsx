@@ -11,9 +11,11 @@ import { t, type MessageKey } from '../i18n/index.js'
 import { Icon } from '../ui/icons.js'
 import { FailureScreen, Loading } from './Screens.js'
 import { SignApp, type Outcome } from './SignApp.js'
+import { ApiError } from '../api.js'
 import { embedCode, loadFailure, loadSigningSession, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
 
-type Doc = { token: string; session: SigningSession | null; failure: LoadFailure | null; outcome: Outcome | null }
+/** `locked`: the sender asks this recipient to prove who they are first; nothing of it is shown before (its page asks). */
+type Doc = { token: string; session: SigningSession | null; failure: LoadFailure | null; outcome: Outcome | null; locked?: boolean }
 
 /** A document's outcome from its state when it was not acted on in this frame. */
 function settled(d: Doc, launch: SignLaunch): Outcome | null {
@@ -39,13 +41,13 @@ export function MultiSignApp({ launch }: { launch: SignLaunch & { tokens: string
   useEffect(() => {
     apis.forEach((api, i) =>
       loadSigningSession(api).then(
-        (session) => update(i, { session, failure: null }),
-        (e: unknown) => update(i, { failure: loadFailure(e) }),
+        (session) => update(i, { session, failure: null, locked: false }),
+        (e: unknown) => update(i, e instanceof ApiError && e.code === 'AUTH_REQUIRED' ? { locked: true, failure: null } : { failure: loadFailure(e) }),
       ),
     )
   }, [apis, loads, update])
 
-  const loaded = docs.every((d) => d.session || d.failure)
+  const loaded = docs.every((d) => d.session || d.failure || d.locked)
   const failed = docs.find((d) => d.failure)?.failure ?? null
   useEffect(() => {
     if (!loaded || announced.current.ready) return
@@ -111,15 +113,28 @@ export function MultiSignApp({ launch }: { launch: SignLaunch & { tokens: string
         <ul>
           {docs.map((d, i) => {
             const outcome = outcomes[i]
-            const status = outcome ? (outcome.action === 'document-completed' ? t('sign.multi.signed') : t('sign.multi.rejected')) : d.session!.state === 'READY' ? t('sign.multi.toSign') : t(`sign.state.${d.session!.state}.title` as MessageKey)
+            if (!d.session) {
+              return (
+                <li key={d.token} className="multi-item" data-state="AUTH_REQUIRED">
+                  <span className="multi-item-text">
+                    <span className="multi-item-title">{t('sign.multi.locked')}</span>
+                    <span className="muted small">{t('sign.auth.accessLead')}</span>
+                  </span>
+                  <button type="button" className="btn btn-sm btn-primary" onClick={() => setOpen(i)}>
+                    {t('sign.multi.open')}
+                  </button>
+                </li>
+              )
+            }
+            const status = outcome ? (outcome.action === 'document-completed' ? t('sign.multi.signed') : t('sign.multi.rejected')) : d.session.state === 'READY' ? t('sign.multi.toSign') : t(`sign.state.${d.session.state}.title` as MessageKey)
             return (
-              <li key={d.token} className="multi-item" data-state={outcome ? outcome.action : d.session!.state}>
+              <li key={d.token} className="multi-item" data-state={outcome ? outcome.action : d.session.state}>
                 <span className="multi-item-text">
-                  <span className="multi-item-title">{d.session!.envelope.title}</span>
+                  <span className="multi-item-title">{d.session.envelope.title}</span>
                   <span className="muted small">{status}</span>
                 </span>
                 <button type="button" className={`btn btn-sm ${outcome ? '' : 'btn-primary'}`} onClick={() => setOpen(i)}>
-                  {outcome || d.session!.state !== 'READY' ? t('sign.multi.view') : t('sign.multi.open')}
+                  {outcome || d.session.state !== 'READY' ? t('sign.multi.view') : t('sign.multi.open')}
                 </button>
               </li>
             )
