@@ -25,6 +25,7 @@ import { teamRoutes } from './api/team.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
 import { healthRoutes, type Runtime } from './health.js'
+import { measureRequests, metricsRoutes, type Metrics } from './metrics.js'
 import { landingRoutes } from './landing.js'
 import { mailboxRoutes } from './mail/mailbox.js'
 import { consoleRoutes } from './console/index.js'
@@ -160,8 +161,13 @@ function errorResponse(err: Error, c: Context): Response {
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
 }
 
-export function createApp(ctx: HostContext & { adminSecret: string | null; mailbox: boolean; runtime?: Runtime }) {
+export function createApp(ctx: HostContext & { adminSecret: string | null; mailbox: boolean; runtime?: Runtime; metrics?: Metrics }) {
   const app = new Hono<AppEnv>()
+  if (ctx.metrics) {
+    app.use('*', measureRequests(ctx.metrics))
+    app.route('/', metricsRoutes(ctx.metrics, ctx.config.metricsToken))
+  }
+  // Without a token there is no /metrics at all (the page routes answer 404 for it).
   app.route('/', healthRoutes(ctx.db, ctx.runtime ?? { queueRunning: () => false, queueExpected: false, closing: false }))
   const v2 = api(ctx)
   app.route('/api/v2', v2)

@@ -23,6 +23,8 @@ export interface HostConfig {
   queueConcurrency: number
   /** On SIGTERM: how long requests under way may take to finish before their connections are cut. */
   shutdownGraceMs: number
+  /** The bearer token of /metrics; none: no /metrics. */
+  metricsToken: string | null
   /** How often the queue looks for scheduled and retried jobs. */
   queuePollMs: number
   /** How long a running job belongs to its process before another may run it again. */
@@ -83,6 +85,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     webhookTimeoutMs: intEnv('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     queueConcurrency: intEnv('QUEUE_CONCURRENCY', env.QUEUE_CONCURRENCY, 4),
     shutdownGraceMs: intEnv('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
+    metricsToken: env.METRICS_TOKEN?.trim() || null,
     queuePollMs: intEnv('QUEUE_POLL_MS', env.QUEUE_POLL_MS, 1000),
     queueLeaseMs: intEnv('QUEUE_LEASE_MS', env.QUEUE_LEASE_MS, 60_000),
     ...retryFromEnv(env),

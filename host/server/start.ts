@@ -18,6 +18,7 @@ import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
 import { RECIPIENT_CODE_JOB } from './api/signing-auth.js'
 import { recipientCodeJob } from './mail/code-mail.js'
 import type { Runtime } from './health.js'
+import { createMetrics, type Metrics } from './metrics.js'
 import { systemClock, type Clock } from './jobs/clock.js'
 import { Queue } from './jobs/queue.js'
 import { webhookJob } from './webhooks/deliver.js'
@@ -88,7 +89,9 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock })
     let queue: Queue | undefined
     const runtime: Runtime = { queueRunning: () => queue?.active ?? false, queueExpected: config.queueConcurrency > 0, closing: false }
-    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, linkKey, mailbox: mail.kind === 'local', runtime })
+    // Measured only where someone may read it: nothing is counted without METRICS_TOKEN.
+    const metrics = config.metricsToken ? createMetrics(db) : undefined
+    const app = createApp({ db, cache: hostCaches(db), config, presignSecret, adminSecret, sealingKey, clock, rateLimit, linkKey, mailbox: mail.kind === 'local', runtime, metrics })
     const listener = withBaseHeaders(getRequestListener(app.fetch, { hostname: config.hostname }))
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(requestBudgets(config), listener)
@@ -102,7 +105,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const listening = `http://${host}:${address.port}`
     await lock?.publish({ url: listening, adminSecret: adminSecret! })
     const url = config.publicUrl ?? listening
-    queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey, linkKey)
+    queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey, linkKey, metrics)
     const jobs = queue
     let closing: Promise<void> | undefined
     return {
@@ -162,6 +165,7 @@ async function startQueue(
   publicUrl: () => string,
   sealingKey: () => Promise<SealingKey>,
   linkKey: KeyObject,
+  metrics: Metrics | undefined,
 ): Promise<Queue> {
   const queue = new Queue(
     db,
@@ -180,6 +184,7 @@ async function startQueue(
       leaseMs: config.queueLeaseMs,
       clock,
       retry: { maxAttempts: config.retryMaxAttempts, baseDelayMs: config.retryBaseMs, factor: config.retryFactor, maxDelayMs: config.retryMaxMs },
+      ...(metrics && { onFinished: metrics.jobFinished }),
     },
   )
   if (embedded) await db.query(`update jobs set status = 'pending', locked_until = null where status = 'running'`)

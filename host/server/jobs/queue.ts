@@ -49,6 +49,8 @@ export interface QueueOptions {
   leaseMs: number
   retry: RetryPolicy
   clock: Clock
+  /** Told how each attempt ended and how long it ran (metrics.ts). */
+  onFinished?: (kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number) => void
 }
 
 interface JobRow {
@@ -154,6 +156,7 @@ export class Queue {
   /** Runs one claimed job and records how it ended; only the holder of this attempt may record it. */
   private async execute(job: Job): Promise<void> {
     const handler = this.handlers[job.kind]
+    const started = performance.now()
     let error: unknown = handler ? null : new Error(`no handler for jobs of kind ${job.kind}`)
     if (handler) {
       try {
@@ -163,6 +166,8 @@ export class Queue {
       }
     }
     const now = this.options.clock.now()
+    const final = job.attempts >= this.options.retry.maxAttempts
+    this.options.onFinished?.(job.kind, error === null ? 'done' : final ? 'failed' : 'retry', (performance.now() - started) / 1000)
     if (error === null) {
       await this.db.query(`update jobs set status = 'done', finished_at = $3, locked_until = null, last_error = null where id = $1 and attempts = $2`, [
         job.id,
@@ -173,7 +178,6 @@ export class Queue {
       if (job.orderingKey) await this.db.notify(JOBS_CHANNEL, job.kind)
       return
     }
-    const final = job.attempts >= this.options.retry.maxAttempts
     const message = error instanceof Error ? error.message : String(error)
     await this.db.query(
       `update jobs set status = $3, run_at = $4, locked_until = null, last_error = $5, finished_at = $6
