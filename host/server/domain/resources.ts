@@ -336,17 +336,42 @@ export async function listEnvelopes(
     ...(q.internalVersion ? [`e.internal_version = $${params.push(q.internalVersion)}`] : []),
   ]
   const where = conditions.join(' and ')
-  const all = [...params]
-  const cond = visibleTo(p, all)
-  const [{ count }] = (await db.query<{ count: number }>(
-    `select count(*)::int as count from envelopes e where ${cond}${where ? ` and ${where}` : ''}`,
-    all,
-  )) as [{ count: number }]
+  const count = await countEnvelopes(db, p, q, pattern !== null, where, params)
   const data = await loadEnvelopes(db, p, where, params, {
     withFields: q.withFields ?? false,
     tail: `order by e.created_at desc, e.id desc limit ${q.perPage} offset ${(q.page - 1) * q.perPage}`,
   })
   return { data, count }
+}
+
+/**
+ * The list's total. A token sees every live envelope of its team: by type and version that total
+ * is kept as envelopes are written (migration 13), so it costs the same however many there are.
+ * Anything narrower (a search, a status, a member's visibility, a scoped presign token) counts
+ * the rows, with the list's own conditions.
+ */
+async function countEnvelopes(
+  db: Queryable,
+  p: Principal,
+  q: { type?: EnvelopeType | undefined; status?: EnvelopeStatus | undefined; internalVersion?: number | undefined },
+  searched: boolean,
+  where: string,
+  params: unknown[],
+): Promise<number> {
+  const whole = (p.kind === 'api' || (p.kind === 'presign' && !p.scope)) && !searched && !q.status
+  if (whole) {
+    const kept: unknown[] = [p.teamId]
+    const [row] = await db.query<{ count: number }>(
+      `select coalesce(sum(n), 0)::int as count from envelope_counts where team_id = $1
+       ${q.type ? `and type = $${kept.push(q.type)}` : ''} ${q.internalVersion ? `and internal_version = $${kept.push(q.internalVersion)}` : ''}`,
+      kept,
+    )
+    return row!.count
+  }
+  const all = [...params]
+  const cond = visibleTo(p, all)
+  const [row] = await db.query<{ count: number }>(`select count(*)::int as count from envelopes e where ${cond}${where ? ` and ${where}` : ''}`, all)
+  return row!.count
 }
 
 /** Envelopes by envelope id or by legacy number (documentId / templateId), in the order asked; unseen ones left out. */
