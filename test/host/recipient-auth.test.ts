@@ -107,10 +107,14 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     return { method: 'ACCOUNT' }
   }
 
-  const combos = ACCESS.flatMap((access) => ACTION.flatMap((action) => (['recipient', 'envelope'] as const).map((level) => ({ access, action, level }))))
+  // Where the methods are set is resolved in code (requiredAuth), not in the database: PostgreSQL
+  // runs the recipient level of the matrix (storing both levels is covered on it below), the
+  // embedded database all of it; the suite's time stays within its budget.
+  const levels = variant === 'postgres' ? (['recipient'] as const) : (['recipient', 'envelope'] as const)
+  const combos = ACCESS.flatMap((access) => ACTION.flatMap((action) => levels.map((level) => ({ access, action, level }))))
 
   it.skipIf(skip)(
-    `every access method × every action method × recipient or envelope level × sign, approve, reject (${combos.length} envelopes)`,
+    `every access method × every action method × ${levels.join(' or ')} level × sign, approve, reject (${combos.length} envelopes)`,
     async () => {
       for (const { access, action, level } of combos) {
         const what = `access ${access.join('|') || 'none'}, action ${action.join('|') || 'none'}, on the ${level}`
