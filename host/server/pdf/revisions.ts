@@ -14,19 +14,18 @@ import { withInflateBudget } from './inflate-budget.js'
 
 export type UpdatesAfter = 'none' | 'validation' | 'changes'
 
-/** `end`: where the signed revision ends (its ByteRange's last byte). */
-export async function updatesAfter(file: Uint8Array, end: number): Promise<UpdatesAfter> {
+/** The whole file, parsed once however many signatures are checked against it (null: it does not parse). */
+export function wholeFile(file: Uint8Array): () => Promise<PDFDocument | null> {
+  let parsed: Promise<PDFDocument | null> | undefined
+  return () => (parsed ??= withInflateBudget(() => load(file)).catch(() => null))
+}
+
+/** `end`: where the signed revision ends (its ByteRange's last byte); `whole`: the file's parse (wholeFile). */
+export async function updatesAfter(file: Uint8Array, end: number, whole = wholeFile(file)): Promise<UpdatesAfter> {
   if (end >= file.length) return 'none'
-  let before: PDFDocument
-  let after: PDFDocument
-  try {
-    ;[before, after] = await withInflateBudget(() =>
-      Promise.all([load(file.subarray(0, end)), load(file)]),
-    )
-  } catch {
-    return 'changes'
-  }
-  return onlyValidation(before, after) ? 'validation' : 'changes'
+  const after = await whole()
+  const before = await withInflateBudget(() => load(file.subarray(0, end))).catch(() => null)
+  return before && after && onlyValidation(before, after) ? 'validation' : 'changes'
 }
 
 const load = (bytes: Uint8Array) => PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true, throwOnInvalidObject: true })

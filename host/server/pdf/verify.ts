@@ -8,7 +8,7 @@
 import { verify as verifySignature, X509Certificate } from 'node:crypto'
 import { parseSignedData, sha256, type ParsedSignedData } from './cms.js'
 import { bytesOf, childrenOf, OID, toDer } from './der.js'
-import { updatesAfter, type UpdatesAfter } from './revisions.js'
+import { updatesAfter, wholeFile, type UpdatesAfter } from './revisions.js'
 import { readTimestampToken } from './tsa.js'
 
 export interface CertificateSummary {
@@ -61,9 +61,10 @@ export async function verifyPdfSignatures(pdf: Uint8Array): Promise<SignatureRep
     found.push({ report: checkOne(bytes, text, match.index, range), end: range[2] + range[3] })
   }
   const after = new Map<number, Promise<UpdatesAfter>>()
+  const whole = wholeFile(bytes)
   for (const { report, end } of found) {
     if (report.coversWholeDocument || !report.certificate) continue
-    if (!after.has(end)) after.set(end, updatesAfter(bytes, end))
+    if (!after.has(end)) after.set(end, updatesAfter(bytes, end, whole))
     report.updatesAfter = await after.get(end)!
   }
   const reports = found.sort((a, b) => a.end - b.end).map((f) => f.report)
