@@ -281,9 +281,8 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
   r.post('/access', async (c) => {
     const rc = await recipient(c)
     const body = await jsonBody(c, AccessBody)
-    const { access } = requiredAuth(rc.e, rc.r)
     // An account sign-in also proves ACCOUNT for actions, whatever the access check asks.
-    const { action } = requiredAuth(rc.e, rc.r)
+    const { access, action } = requiredAuth(rc.e, rc.r)
     if (!access.includes(body.method) && !(body.method === 'ACCOUNT' && action.includes('ACCOUNT'))) {
       throw new ApiError(400, 'INVALID_REQUEST', `${body.method} is not asked of this recipient`)
     }
