@@ -1,6 +1,7 @@
 import path from 'node:path'
 import { DEFAULT_MAIL_FROM } from './mail/transport.js'
 import { SUBFILTERS, type SubFilter } from './pdf/pades.js'
+import type { Retention } from './jobs/maintenance.js'
 
 /** Settings of one host process; every field has an environment variable (see host/README.md). */
 export interface HostConfig {
@@ -9,6 +10,12 @@ export interface HostConfig {
   dataDir: string
   /** PostgreSQL connection string; absent = embedded PGlite in dataDir. */
   databaseUrl: string | undefined
+  /** Where files live: absent = in the database; `s3://…` = an S3-compatible bucket (storage/). */
+  storageUrl: string | undefined
+  /** Downloads from the bucket: 0 = streamed through the host; N = a redirect to a URL of the bucket valid N seconds. */
+  storageRedirectSeconds: number
+  /** What the maintenance job keeps, and how often it runs (jobs/maintenance.ts). */
+  retention: Retention
   /** Public origin of this host (links it hands out); absent = the listening origin. */
   publicUrl: string | undefined
   /** Largest accepted request body in bytes (uploads included). */
@@ -78,6 +85,14 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     hostname: env.HOST || '127.0.0.1',
     dataDir: path.resolve(env.DATA_DIR || './.data'),
     databaseUrl: env.DATABASE_URL || undefined,
+    storageUrl: env.STORAGE_URL?.trim() || undefined,
+    storageRedirectSeconds: intEnv('STORAGE_REDIRECT_SECONDS', env.STORAGE_REDIRECT_SECONDS, 0),
+    retention: {
+      jobsDays: intEnv('JOBS_RETENTION_DAYS', env.JOBS_RETENTION_DAYS, 7),
+      webhookCallsDays: intEnv('WEBHOOK_CALLS_RETENTION_DAYS', env.WEBHOOK_CALLS_RETENTION_DAYS, 30),
+      filesHours: intEnv('STORAGE_SWEEP_AFTER_HOURS', env.STORAGE_SWEEP_AFTER_HOURS, 24),
+      everyMs: Math.max(1, intEnv('MAINTENANCE_EVERY_MINUTES', env.MAINTENANCE_EVERY_MINUTES, 60)) * 60_000,
+    },
     publicUrl: env.PUBLIC_URL ? env.PUBLIC_URL.replace(/\/+$/, '') : undefined,
     maxUploadBytes: intEnv('MAX_UPLOAD_BYTES', env.MAX_UPLOAD_BYTES, DEFAULT_MAX_UPLOAD_BYTES),
     appDistDir: path.resolve(env.APP_DIST_DIR || DEFAULT_APP_DIST_DIR),

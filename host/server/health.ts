@@ -1,8 +1,8 @@
 /**
  * Liveness and readiness, for a process manager or a load balancer: `/healthz` answers while the
  * process serves at all; `/readyz` answers 200 only when a request can be served and its work
- * done (the database answers, its schema is this build's, the job queue runs, and the process is
- * not shutting down), else 503 with the checks that failed. Neither needs a token nor says more
+ * done (the database answers, its schema is this build's, the object store answers when files
+ * live in one, the job queue runs, and the process is not shutting down), else 503 with the checks that failed. Neither needs a token nor says more
  * than that.
  */
 import { Hono } from 'hono'
@@ -34,6 +34,13 @@ export function healthRoutes(db: Db, runtime: Runtime) {
       checks.migrations = row?.version === LATEST ? 'ok' : `schema ${row?.version ?? 'none'}, this build needs ${LATEST}`
     } catch {
       checks.database = 'does not answer'
+    }
+    if (db.files) {
+      // A bounded wait: a store that hangs makes the process unready, not its probe late.
+      checks.storage = await Promise.race([
+        db.files.check().then(() => 'ok', () => 'does not answer'),
+        new Promise<string>((resolve) => setTimeout(resolve, 3000, 'does not answer in time').unref()),
+      ])
     }
     checks.queue = !runtime.queueExpected || runtime.queueRunning() ? 'ok' : 'stopped'
     checks.shutdown = runtime.closing ? 'shutting down' : 'ok'

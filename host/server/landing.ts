@@ -53,7 +53,7 @@ async function measure(ctx: HostContext): Promise<{ ok: boolean; database: strin
   const started = performance.now()
   try {
     const rows = await ctx.db.query<{ status: string; n: string | number }>(
-      `select status, count(*) as n from jobs where status in ('pending', 'running', 'failed') group by status`,
+      `select status, count(*) as n from jobs where status in ('running', 'failed') or (status = 'pending' and run_at <= now()) group by status`,
     )
     const ms = Math.max(1, Math.round(performance.now() - started))
     const n = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0)

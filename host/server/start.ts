@@ -21,6 +21,7 @@ import type { Runtime } from './health.js'
 import { createMetrics, type Metrics } from './metrics.js'
 import { systemClock, type Clock } from './jobs/clock.js'
 import { Queue } from './jobs/queue.js'
+import { MAINTENANCE_JOB, maintenanceJob, scheduleMaintenance } from './jobs/maintenance.js'
 import { webhookJob } from './webhooks/deliver.js'
 import { expiryJob, reminderJob, type DeadlineHooks } from './domain/deadlines.js'
 import { emitFor } from './domain/lifecycle.js'
@@ -175,6 +176,7 @@ async function startQueue(
       [MAIL_JOB]: mailJob({ db, transport, publicUrl }),
       [ACCOUNT_MAIL_JOB]: accountMailJob({ db, transport, publicUrl, linkKey }),
       [RECIPIENT_CODE_JOB]: recipientCodeJob({ db, transport, linkKey }),
+      [MAINTENANCE_JOB]: maintenanceJob(db, clock, config.retention),
       expiry: expiryJob(db, clock, deadlineHooks),
       reminder: reminderJob(db, clock, deadlineHooks),
     },
@@ -188,6 +190,7 @@ async function startQueue(
     },
   )
   if (embedded) await db.query(`update jobs set status = 'pending', locked_until = null where status = 'running'`)
+  await scheduleMaintenance(db, clock, config.retention)
   if (config.queueConcurrency > 0) queue.start()
   return queue
 }

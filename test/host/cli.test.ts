@@ -174,12 +174,14 @@ describe('host CLI', { timeout: 240_000 }, () => {
         const listed = await run(['jobs'], pgEnv)
         expect(listed.stdout.trim().split('\n').map((l) => l.split('\t').slice(0, 3))).toEqual([
           ['mail', 'failed', '1'],
+          ['maintenance', 'pending', '1'],
           ['seal', 'failed', '1'],
         ])
         const retried = await run(['jobs', 'retry', '--kind', 'seal'], pgEnv)
         expect([retried.code, retried.stdout.trim()]).toEqual([0, '1 failed job(s) queued again'])
         expect(await host.db.query(`select kind, status, attempts from jobs order by kind`)).toEqual([
           { kind: 'mail', status: 'failed', attempts: 10 },
+          { kind: 'maintenance', status: 'pending', attempts: 0 },
           { kind: 'seal', status: 'pending', attempts: 0 },
         ])
       } finally {

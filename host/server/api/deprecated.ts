@@ -19,7 +19,7 @@ import { badRequest, issue, notFound } from '../errors.js'
 import { ID_KEY, TYPE, deprecatedView, newFieldNames, resolve, type Kind } from './deprecated-shared.js'
 import { partRoutes } from './deprecated-parts.js'
 import { CreatePayload, ListQuery, UpdateBody } from './envelope.js'
-import { clientOf, jsonBody, multipartBody, parse, pdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { clientOf, jsonBody, multipartBody, parse, storedPdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
 import { DistributeMeta } from './lifecycle.js'
 import { numericParam } from './recipient.js'
 import { NumericId } from './schemas.js'
@@ -246,8 +246,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
     r.get('/document/:id{[0-9]+}/download', async (c) => {
       const { version } = parse(DownloadQuery, c.req.query())
       const item = await firstItem(c)
-      const { title, bytes, sha256 } = await itemPdf(ctx.db, item.id, version)
-      return pdfResponse(c, bytes, title, sha256)
+      const { title, file } = await itemPdf(ctx.db, item.id, version)
+      return storedPdfResponse(c, ctx, file, title)
     })
     r.get('/document/:id{[0-9]+}/download-beta', async (c) => {
       const { version } = parse(DownloadQuery, c.req.query())

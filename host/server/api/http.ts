@@ -4,6 +4,7 @@ import type { z } from 'zod'
 import type { Principal } from '../auth/principal.js'
 import type { PresignKey } from '../auth/presign.js'
 import type { Db } from '../db/index.js'
+import type { FileRef } from '../domain/files.js'
 import { refuseAuthOptions } from './auth-options.js'
 import { ApiError, badRequest, fromZod, issue } from '../errors.js'
 import type { HostConfig } from '../config.js'
@@ -160,15 +161,38 @@ export function clientOf(c: Context): Client {
 /** The public origin links are built on: PUBLIC_URL, else the origin this request reached. */
 export const publicOrigin = (ctx: HostContext, c: Context) => ctx.config.publicUrl ?? new URL(c.req.url).origin
 
-/** A PDF download: the file name kept readable for old clients, exact in filename*. */
-/** A PDF download; `sha256` (a stored file's hash) is stated as its RFC 9530 digest and ETag. */
-export function pdfResponse(c: Context, bytes: Uint8Array, title: string, sha256?: string): Response {
-  const name = /\.pdf$/i.test(title) ? title : `${title}.pdf`
-  return c.body(new Uint8Array(bytes), 200, {
+const pdfName = (title: string) => (/\.pdf$/i.test(title) ? title : `${title}.pdf`)
+
+/** A PDF download's headers: the file name kept readable for old clients, exact in filename*; a stored file's hash as its RFC 9530 digest and ETag. */
+function pdfHeaders(title: string, size: number, sha256?: string): Record<string, string> {
+  const name = pdfName(title)
+  return {
     ...(sha256 && { ETag: `"sha256-${sha256}"`, 'Repr-Digest': `sha-256=:${Buffer.from(sha256, 'hex').toString('base64')}:` }),
     'Content-Type': 'application/pdf',
-    'Content-Length': String(bytes.byteLength),
+    'Content-Length': String(size),
     'Content-Disposition': `attachment; filename="${name.replace(/[^\w. -]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
     'Cache-Control': 'private, no-store',
-  })
+  }
+}
+
+/** A PDF made for this answer (audit log, certificate). */
+export function pdfResponse(c: Context, bytes: Uint8Array, title: string): Response {
+  return c.body(new Uint8Array(bytes), 200, pdfHeaders(title, bytes.byteLength))
+}
+
+/**
+ * A stored file as a download: from its row, else streamed from the object store (checked
+ * against its hash as it passes), or with STORAGE_REDIRECT_SECONDS a redirect to a URL of the
+ * store valid that long.
+ */
+export async function storedPdfResponse(c: Context, ctx: HostContext, file: FileRef, title: string): Promise<Response> {
+  if (file.bytes) return c.body(new Uint8Array(file.bytes), 200, pdfHeaders(title, file.size, file.sha256))
+  const store = ctx.db.files
+  if (!store) throw new Error(`stored file ${file.sha256} is in an object store and STORAGE_URL names none`)
+  const seconds = ctx.config.storageRedirectSeconds
+  if (seconds > 0) {
+    const url = await store.presignedUrl(file.sha256, { filename: pdfName(title), seconds })
+    return new Response(null, { status: 302, headers: { Location: url, 'Cache-Control': 'private, no-store' } })
+  }
+  return new Response(await store.stream(file.sha256), { status: 200, headers: pdfHeaders(title, file.size, file.sha256) })
 }

@@ -4,7 +4,7 @@ import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { editEnvelope } from '../domain/changes.js'
 import { insertItems, itemPdf, itemsOf } from '../domain/items.js'
 import { findParent, toItem, type ItemRow } from '../domain/resources.js'
-import { jsonBody, multipartBody, parse, pdfResponse, principal, type AppEnv, type HostContext } from './http.js'
+import { jsonBody, multipartBody, parse, storedPdfResponse, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId, ItemId, stringParam } from './schemas.js'
 
 export const CreateManyPayload = z.object({ envelopeId: EnvelopeId })
@@ -77,8 +77,8 @@ export function itemRoutes(ctx: HostContext) {
     const id = stringParam(c.req.param('id'), 'envelope item')
     const { version } = parse(DownloadQuery, c.req.query())
     await findParent(ctx.db, principal(c), 'envelope_items', id, 'envelope item')
-    const { title, bytes, sha256 } = await itemPdf(ctx.db, id, version)
-    return pdfResponse(c, bytes, title, sha256)
+    const { title, file } = await itemPdf(ctx.db, id, version)
+    return storedPdfResponse(c, ctx, file, title)
   })
 
   return r

@@ -15,7 +15,7 @@ import { byDirectToken, signDirectLink } from '../domain/direct-links.js'
 import { normalizePictures } from '../domain/field-values.js'
 import { toField, type EnvelopeRow, type FieldRow, type ItemRow } from '../domain/resources.js'
 import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
-import { clientOf, jsonBody, parse, pdfResponse, type AppEnv, type HostContext } from './http.js'
+import { clientOf, jsonBody, parse, storedPdfResponse, type AppEnv, type HostContext } from './http.js'
 import { stringParam } from './schemas.js'
 import { issueGrant, type AccessMethod } from '../domain/recipient-auth.js'
 import { AccessProof, ActionProof, assertAccess, directAuthRoutes, proveAction, proveDirect, signingAuthRoutes } from './signing-auth.js'
@@ -105,8 +105,8 @@ export function signingRoutes(ctx: HostContext) {
     const id = stringParam(c.req.param('id'), 'envelope item')
     const [found] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [id, e.id])
     if (!found) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
-    const { title, bytes, sha256 } = await itemPdf(ctx.db, id, version)
-    return pdfResponse(c, bytes, title, sha256)
+    const { title, file } = await itemPdf(ctx.db, id, version)
+    return storedPdfResponse(c, ctx, file, title)
   }
   r.get('/item/:id', async (c) => {
     const { e } = (await allowed(c)).rc

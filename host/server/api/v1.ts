@@ -17,7 +17,7 @@ import { useTemplate } from '../domain/templates.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { createPayloadFor } from './deprecated.js'
 import { TYPE, type Kind } from './deprecated-shared.js'
-import { clientOf, jsonBody, multipartBody, parse, pdfResponse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { clientOf, jsonBody, multipartBody, parse, storedPdfResponse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
 import { DistributeMeta, sentRecipient } from './lifecycle.js'
 import { NumericId } from './schemas.js'
 import { UsePayload } from './template.js'
@@ -132,8 +132,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const e = await resolveV1(ctx.db, principal(c), kind, number(c))
       const [item] = await itemsOf(ctx.db, e.id)
       if (!item) throw notFound('document file')
-      const { title, bytes, sha256 } = await itemPdf(ctx.db, item.id, version)
-      return pdfResponse(c, bytes, title, sha256)
+      const { title, file } = await itemPdf(ctx.db, item.id, version)
+      return storedPdfResponse(c, ctx, file, title)
     })
 
     r.route('/', v1PartRoutes(ctx))

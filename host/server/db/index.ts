@@ -2,6 +2,8 @@
  * The one database interface of the host. Two engines implement it with the same SQL:
  * embedded PGlite (default, one process per data dir) and PostgreSQL through `pg`.
  */
+import type { FileStore } from '../storage/file-store.js'
+
 export type Row = Record<string, unknown>
 
 export interface Queryable {
@@ -14,6 +16,8 @@ export interface Queryable {
    * only if the surrounding transaction commits (this process's listeners before commit returns).
    */
   notify(channel: string, payload: string): Promise<void>
+  /** Where the bytes of files whose row holds none live (STORAGE_URL); null: in their rows. */
+  readonly files: FileStore | null
 }
 
 /** Receives a committed notification's payload, or null when some may have been missed. */
@@ -52,12 +56,15 @@ export class Hub {
 export interface OpenDbOptions {
   dataDir: string
   databaseUrl?: string | undefined
+  /** STORAGE_URL (storage/file-store.ts); absent: files live in the database. */
+  storageUrl?: string | undefined
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
+  const files = await (await import('../storage/file-store.js')).openFileStore(opts.storageUrl)
   const db = opts.databaseUrl
-    ? await (await import('./postgres.js')).openPostgres(opts.databaseUrl)
-    : await (await import('./pglite.js')).openPglite(opts.dataDir)
+    ? await (await import('./postgres.js')).openPostgres(opts.databaseUrl, files)
+    : await (await import('./pglite.js')).openPglite(opts.dataDir, files)
   try {
     await (await import('./migrations.js')).migrate(db)
   } catch (err) {

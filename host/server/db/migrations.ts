@@ -524,6 +524,16 @@ insert into envelope_counts (team_id, type, internal_version, n)
   select team_id, type, internal_version, count(*) from envelopes where deleted_at is null group by team_id, type, internal_version;
 `,
   },
+  {
+    version: 14,
+    sql: `
+-- Files may live in an object store under their hash (STORAGE_URL): their row then holds no bytes.
+alter table document_data alter column bytes drop not null;
+-- The maintenance job removes what is past its retention without reading the rest.
+create index jobs_done on jobs (finished_at) where status = 'done';
+create index webhook_calls_created on webhook_calls (created_at);
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {

@@ -6,6 +6,7 @@ import path from 'node:path'
 import { PGlite, parse, protocol } from '@electric-sql/pglite'
 import { Hub, type Db, type Queryable } from './index.js'
 import { MIGRATIONS, migrate } from './migrations.js'
+import type { FileStore } from '../storage/file-store.js'
 
 const { serialize } = protocol
 const BYTEA = 17
@@ -63,9 +64,10 @@ class Statements {
 }
 
 /** Queries through the prepared statements, under PGlite's query lock (inside a transaction: its lock is held already). */
-function wrap(pg: PGlite, statements: Statements, exec: (sql: string) => Promise<unknown>, inTransaction: boolean, notify: Queryable['notify']): Queryable {
+function wrap(pg: PGlite, statements: Statements, exec: (sql: string) => Promise<unknown>, inTransaction: boolean, notify: Queryable['notify'], files: FileStore | null): Queryable {
   return {
     notify,
+    files,
     async query<T>(sql: string, params?: unknown[]) {
       const run = () => pg._runExclusiveQuery(() => statements.query<T>(sql, params))
       if (inTransaction) return run()
@@ -107,28 +109,31 @@ async function seed(dataDir: string): Promise<void> {
   await cp(template, dataDir, { recursive: true })
 }
 
-export async function openPglite(dataDir: string): Promise<Db> {
+export async function openPglite(dataDir: string, files: FileStore | null = null): Promise<Db> {
   await mkdir(dataDir, { recursive: true })
   await seed(dataDir)
-  return open(dataDir)
+  return open(dataDir, files)
 }
 
 /** One process per data directory, so notifications only ever concern this process. */
-async function open(dataDir: string): Promise<Db> {
+async function open(dataDir: string, files: FileStore | null = null): Promise<Db> {
   const pg = await PGlite.create(dataDir)
   const statements = new Statements(pg)
   const hub = new Hub()
   return {
     engine: 'pglite',
     notificationsLive: true,
-    ...wrap(pg, statements, (sql) => pg.exec(sql), false, async (channel, payload) => hub.emit(channel, payload)),
+    ...wrap(pg, statements, (sql) => pg.exec(sql), false, async (channel, payload) => hub.emit(channel, payload), files),
     async transaction(fn) {
       const pending: [string, string][] = []
-      const result = await pg.transaction((tx) => fn(wrap(pg, statements, (sql) => tx.exec(sql), true, async (c, p) => void pending.push([c, p]))))
+      const result = await pg.transaction((tx) => fn(wrap(pg, statements, (sql) => tx.exec(sql), true, async (c, p) => void pending.push([c, p]), files)))
       for (const [c, p] of pending) hub.emit(c, p)
       return result
     },
     listen: (channel, fn) => void hub.add(channel, fn),
-    close: () => pg.close(),
+    close: async () => {
+      await pg.close()
+      files?.close()
+    },
   }
 }

@@ -1,9 +1,11 @@
 import pg from 'pg'
+import type { FileStore } from '../storage/file-store.js'
 import { Hub, type Db, type Queryable } from './index.js'
 
-function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify']): Queryable {
+function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify'], files: FileStore | null): Queryable {
   return {
     notify,
+    files,
     async query<T>(sql: string, params?: unknown[]) {
       return (await q.query(sql, params)).rows as T[]
     },
@@ -19,7 +21,7 @@ const channelName = (channel: string) => `envelope_embed_${channel}`
  * A `schema` query parameter on the URL (not a libpq one) selects and creates a schema; the test
  * suite uses it to give each run its own fresh namespace.
  */
-export async function openPostgres(databaseUrl: string): Promise<Db> {
+export async function openPostgres(databaseUrl: string, files: FileStore | null = null): Promise<Db> {
   const url = new URL(databaseUrl)
   const schema = url.searchParams.get('schema')
   url.searchParams.delete('schema')
@@ -87,7 +89,7 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
     ...wrap(pool, async (channel, payload) => {
       await notifyVia(pool)(channel, payload)
       hub.emit(channel, payload)
-    }),
+    }, files),
     async transaction(fn) {
       const client = await pool.connect()
       const pending: [string, string][] = []
@@ -98,7 +100,7 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
           wrap(client, async (channel, payload) => {
             await send(channel, payload)
             pending.push([channel, payload])
-          }),
+          }, files),
         )
         await client.query('commit')
         // Other processes hear it through PostgreSQL; this one now, before the response goes out.
@@ -122,6 +124,7 @@ export async function openPostgres(databaseUrl: string): Promise<Db> {
       await connecting
       await listener?.end().catch(() => {})
       await pool.end()
+      files?.close()
     },
   }
 }

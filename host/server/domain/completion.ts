@@ -13,7 +13,7 @@ import { sealEnvelope, type SealInput, type SealOptions, type SealRecipient } fr
 import type { SealingKey } from '../pdf/sealing-key.js'
 import { audit, auditPage, type Actor } from './audit.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
-import { sha256Hex, storeFile } from './files.js'
+import { fileBytes, sha256Hex, storeFile } from './files.js'
 import { emitFor } from './lifecycle.js'
 import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 
@@ -39,12 +39,13 @@ const SERVICE: Actor = { name: null, email: null, recipientId: null, tokenId: nu
  * the envelope was sent: a mismatch stops sealing rather than certify other bytes.
  */
 export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInput> {
-  const items = await tx.query<{ id: string; title: string; bytes: Uint8Array; sha256: string; sealed_sha256: string | null }>(
+  const rows = await tx.query<{ id: string; title: string; bytes: Uint8Array | null; sha256: string; sealed_sha256: string | null }>(
     `select i.id, i.title, d.bytes, d.sha256, s.sha256 as sealed_sha256 from envelope_items i join document_data d on d.id = i.document_data_id
      left join document_data s on s.id = i.signed_document_data_id
      where i.envelope_id = $1 order by i.item_order, i.created_at, i.id`,
     [e.id],
   )
+  const items = await Promise.all(rows.map(async (i) => ({ ...i, bytes: await fileBytes(tx, i) })))
   const sent = await sentHashes(tx, e.id)
   for (const i of items) {
     const actual = sha256Hex(i.bytes)

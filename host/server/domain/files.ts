@@ -2,6 +2,8 @@
  * Stored files (`document_data`): addressed by their SHA-256, shared only while identical, never
  * changed once written (the database refuses any UPDATE of a row, migration 8). A transformation
  * of a file (white-out, sealing, replacement) is a new file that its own item points at.
+ * The bytes live in the row, or (STORAGE_URL, storage/) in an object store under the hash, written
+ * before the row that names it commits; the row then holds `bytes = null`.
  */
 import { createHash } from 'node:crypto'
 import type { Queryable } from '../db/index.js'
@@ -21,12 +23,16 @@ export function fileCte(at: number): string {
     file as (select id from found union all select id from added)`
 }
 
-/** The parameters of fileCte for `bytes`. */
-export const fileParams = (bytes: Uint8Array, pageCount: number): unknown[] => [newId.documentData(), sha256Hex(bytes), bytes, bytes.byteLength, pageCount]
+/** The parameters of fileCte for `bytes`, written to the object store first when there is one. */
+export async function fileParams(q: Queryable, bytes: Uint8Array, pageCount: number): Promise<unknown[]> {
+  const sha256 = sha256Hex(bytes)
+  if (q.files) await q.files.put(sha256, bytes)
+  return [newId.documentData(), sha256, q.files ? null : bytes, bytes.byteLength, pageCount]
+}
 
 /** Stores `bytes` (or finds them stored) and answers the file's id and hash. */
 export async function storeFile(tx: Queryable, bytes: Uint8Array, pageCount: number): Promise<{ id: string; sha256: string }> {
-  const params = fileParams(bytes, pageCount)
+  const params = await fileParams(tx, bytes, pageCount)
   const [row] = await tx.query<{ id: string }>(`with ${fileCte(1)} select id from file limit 1`, params)
   return { id: row!.id, sha256: params[1] as string }
 }
@@ -44,7 +50,10 @@ export async function replaceItemFile(tx: Queryable, item: { id: string; documen
   return id
 }
 
-/** Deletes a file no item names (as its file or its sealed file) and no stored e-mail attaches. */
+/**
+ * Deletes a file no item names (as its file or its sealed file) and no stored e-mail attaches.
+ * Its object, if any, stays until the sweep (storage/sweep.ts) finds no row naming it.
+ */
 export async function dropIfUnused(tx: Queryable, fileId: string): Promise<void> {
   await tx.query(
     `delete from document_data d where d.id = $1
@@ -54,9 +63,28 @@ export async function dropIfUnused(tx: Queryable, fileId: string): Promise<void>
   )
 }
 
+/** A stored file: its hash, size, and its bytes when its row holds them. */
+export interface FileRef {
+  sha256: string
+  size: number
+  bytes: Uint8Array | null
+}
+
+export async function fileRef(db: Queryable, fileId: string): Promise<FileRef> {
+  const [row] = await db.query<FileRef>('select sha256, size, bytes from document_data where id = $1', [fileId])
+  if (!row) throw new Error(`stored file ${fileId} is missing`)
+  return { sha256: row.sha256, size: row.size, bytes: row.bytes && new Uint8Array(row.bytes) }
+}
+
+/** The bytes of a stored file, from its row or its object. */
+export async function fileBytes(db: Queryable, file: Pick<FileRef, 'sha256' | 'bytes'>): Promise<Uint8Array> {
+  if (file.bytes) return new Uint8Array(file.bytes)
+  if (!db.files) throw new Error(`stored file ${file.sha256} is in an object store and STORAGE_URL names none`)
+  return db.files.get(file.sha256)
+}
+
 /** A stored file's bytes and hash. */
 export async function readFile(db: Queryable, fileId: string): Promise<{ bytes: Uint8Array; sha256: string }> {
-  const [row] = await db.query<{ bytes: Uint8Array; sha256: string }>('select bytes, sha256 from document_data where id = $1', [fileId])
-  if (!row) throw new Error(`stored file ${fileId} is missing`)
-  return { bytes: new Uint8Array(row.bytes), sha256: row.sha256 }
+  const ref = await fileRef(db, fileId)
+  return { bytes: await fileBytes(db, ref), sha256: ref.sha256 }
 }

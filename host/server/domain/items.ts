@@ -1,7 +1,7 @@
 import { downloadName } from '../../../src/protocol/index.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError, notFound } from '../errors.js'
-import { fileCte, fileParams, readFile } from './files.js'
+import { fileCte, fileParams, fileRef, type FileRef } from './files.js'
 import { newId } from './ids.js'
 import type { ItemRow } from './resources.js'
 
@@ -29,7 +29,7 @@ export async function insertItems(tx: Queryable, envelopeId: string, files: NewI
       `with ${fileCte(5)}
        insert into envelope_items (id, envelope_id, title, item_order, document_data_id, page_count)
        select $1, $2, $3, $4, file.id, $9 from file limit 1 returning *`,
-      [newId.envelopeItem(), envelopeId, f.name.slice(0, 255), max + i + 1, ...fileParams(f.bytes, f.pageCount)],
+      [newId.envelopeItem(), envelopeId, f.name.slice(0, 255), max + i + 1, ...(await fileParams(tx, f.bytes, f.pageCount))],
     )
     rows.push(row!)
   }
@@ -66,7 +66,7 @@ const itemFiles = async (db: Queryable, itemId: string) =>
  * sealing (a job, normally well under a second) the signed version is waited for up to
  * SEAL_WAIT_MS, then answered 409 DOCUMENT_SEALING with Retry-After.
  */
-export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersion): Promise<{ title: string; bytes: Uint8Array; sha256: string }> {
+export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersion): Promise<{ title: string; file: FileRef }> {
   let item = await itemFiles(db, itemId)
   if (!item) throw notFound('envelope item')
   const signed = version === 'signed' || (version === undefined && item.status === 'COMPLETED')
@@ -81,6 +81,6 @@ export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersio
     }
     throw new ApiError(400, 'DOCUMENT_NOT_COMPLETED', 'the signed version exists once every recipient has completed')
   }
-  const file = await readFile(db, signed ? item.signed_document_data_id! : item.document_data_id)
-  return { title: downloadName(item.title, signed ? 'signed' : 'original'), ...file }
+  const file = await fileRef(db, signed ? item.signed_document_data_id! : item.document_data_id)
+  return { title: downloadName(item.title, signed ? 'signed' : 'original'), file }
 }

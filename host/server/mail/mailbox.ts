@@ -14,6 +14,7 @@ import { Hono, type Context } from 'hono'
 import { iso, type Queryable } from '../db/index.js'
 import { escapeHtml as esc } from './templates.js'
 import { MAILBOX_POLICY } from '../security-headers.js'
+import { readFile } from '../domain/files.js'
 
 const LIST_LIMIT = 500
 
@@ -234,9 +235,8 @@ export function mailboxRoutes(db: Queryable) {
       const n = c.req.param('n')!
       const ref = m && /^\d{1,4}$/.test(n) ? m.attachments[Number(n)] : undefined
       if (!ref) return notFound(c, 'no such attachment in the local mailbox')
-      const [data] = await db.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [ref.documentDataId])
-      if (!data) return notFound(c, 'the attachment’s file no longer exists')
-      const bytes = new Uint8Array(data.bytes)
+      const bytes = await readFile(db, ref.documentDataId).then((f) => new Uint8Array(f.bytes), () => null)
+      if (!bytes) return notFound(c, 'the attachment’s file no longer exists')
       return c.body(bytes, 200, {
         'Content-Type': /\.pdf$/i.test(ref.filename) ? 'application/pdf' : 'application/octet-stream',
         'Content-Disposition': contentDisposition(ref.filename),

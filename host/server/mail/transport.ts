@@ -8,6 +8,7 @@ import nodemailer from 'nodemailer'
 import addressparser from 'nodemailer/lib/addressparser'
 import type { Queryable } from '../db/index.js'
 import { oneLine } from './templates.js'
+import { readFile } from '../domain/files.js'
 
 export const DEFAULT_MAIL_FROM = 'Envelope <no-reply@localhost>'
 
@@ -96,9 +97,10 @@ function checkUrl(smtpUrl: string): void {
 }
 
 async function attachmentBytes(db: Queryable, ref: MailAttachmentRef): Promise<Buffer> {
-  const [row] = await db.query<{ bytes: Uint8Array }>('select bytes from document_data where id = $1', [ref.documentDataId])
-  if (!row) throw new Error(`attachment ${ref.filename}: document data ${ref.documentDataId} not found`)
-  return Buffer.from(row.bytes.buffer, row.bytes.byteOffset, row.bytes.byteLength)
+  const bytes = await readFile(db, ref.documentDataId)
+    .then((f) => f.bytes)
+    .catch((err: Error) => Promise.reject(new Error(`attachment ${ref.filename}: ${err.message}`)))
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
 }
 
 const contentType = (filename: string) => (/\.pdf$/i.test(filename) ? 'application/pdf' : 'application/octet-stream')

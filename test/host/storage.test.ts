@@ -1,0 +1,136 @@
+/**
+ * Files in an S3-compatible bucket (STORAGE_URL), through a real S3 protocol server on loopback:
+ * uploads land in the bucket under their hash before their row, downloads stream from it (or
+ * redirect to a presigned URL), a file altered in the bucket is never served as the original,
+ * sealing reads and writes there, unreferenced objects are swept after their retention only, and
+ * readiness tells when the store is gone.
+ */
+import { GetObjectCommand, HeadObjectCommand, PutObjectCommand } from '@aws-sdk/client-s3'
+import { createHash } from 'node:crypto'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { maintain } from '../../host/server/jobs/maintenance.js'
+import { startS3Server, type S3Server } from '../support/s3-server.js'
+import { api, completeOneSigner, createEnvelope, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+
+const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
+
+describe.each(VARIANTS)('files in an S3-compatible bucket ($variant)', ({ variant, skip }) => {
+  let s3: S3Server
+  let host: TestHost
+  let client: Api
+  let auth: Record<string, string>
+  const prefix = `host-${variant}`
+  const object = (hash: string) => ({ Bucket: s3.bucket, Key: `${prefix}/${hash}` })
+  const inBucket = async (hash: string) => {
+    const res = await s3.client.send(new GetObjectCommand(object(hash))).catch(() => null)
+    return res ? new Uint8Array(await res.Body!.transformToByteArray()) : null
+  }
+
+  beforeAll(async () => {
+    if (skip) return
+    s3 = await startS3Server()
+    host = await startTestHost(variant, { storageUrl: s3.storageUrl(prefix) })
+    const { token } = await host.createApiToken({ name: 'storage' })
+    auth = { Authorization: `Bearer ${token}` }
+    client = api(host.apiUrl, auth.Authorization)
+  })
+  afterAll(async () => {
+    await host?.stop()
+    await s3?.close()
+  })
+
+  it.skipIf(skip)('an upload, its download, its sealing and the sealed download all go through the bucket', async () => {
+    const pdf = await makePdf(2, [{ text: 'Stored in a bucket', x: 50, y: 700 }])
+    const e = await createEnvelope(client, {}, [{ bytes: pdf, name: 'bucket.pdf' }])
+    const [row] = await host.db.query<{ sha256: string; in_row: boolean; size: number }>(
+      `select d.sha256, d.bytes is not null as in_row, d.size from envelope_items i join document_data d on d.id = i.document_data_id where i.envelope_id = $1`,
+      [e.id],
+    )
+    expect(row).toEqual({ sha256: sha(pdf), in_row: false, size: pdf.byteLength })
+    expect(await inBucket(row!.sha256)).toEqual(pdf)
+
+    const res = await fetch(`${host.apiUrl}/envelope/item/${e.envelopeItems[0].id}/download?version=original`, { headers: auth })
+    expect(res.status).toBe(200)
+    expect(res.headers.get('content-length')).toBe(String(pdf.byteLength))
+    expect(res.headers.get('etag')).toBe(`"sha256-${sha(pdf)}"`)
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(pdf)
+
+    // Sealing reads the original from the bucket and writes the sealed file there.
+    const done = await completeOneSigner(host, client, { title: 'Sealed in a bucket' })
+    const [sealed] = await host.db.query<{ sha256: string; in_row: boolean }>(
+      `select d.sha256, d.bytes is not null as in_row from envelope_items i join document_data d on d.id = i.signed_document_data_id where i.id = $1`,
+      [done.itemId],
+    )
+    expect(sealed!.in_row).toBe(false)
+    const signed = await fetch(`${host.apiUrl}/envelope/item/${done.itemId}/download`, { headers: auth })
+    const bytes = new Uint8Array(await signed.arrayBuffer())
+    expect(signed.status).toBe(200)
+    expect(sha(bytes)).toBe(sealed!.sha256)
+    expect(await inBucket(sealed!.sha256)).toEqual(bytes)
+    expect(Buffer.from(bytes).includes('/ByteRange')).toBe(true)
+  })
+
+  it.skipIf(skip)('a file altered in the bucket is not served as the stored one: the download breaks off', async () => {
+    const pdf = await makePdf(1, [{ text: 'Original', x: 50, y: 700 }])
+    const e = await createEnvelope(client, {}, [{ bytes: pdf, name: 'a.pdf' }])
+    const forged = await makePdf(1, [{ text: 'Forged!!', x: 50, y: 700 }])
+    await s3.client.send(new PutObjectCommand({ ...object(sha(pdf)), Body: forged }))
+    const res = await fetch(`${host.apiUrl}/envelope/item/${e.envelopeItems[0].id}/download?version=original`, { headers: auth })
+    await expect(res.arrayBuffer()).rejects.toThrow()
+    // Whatever reads the whole file (sealing, e-mail attachments) refuses it outright.
+    await expect(host.db.files!.get(sha(pdf))).rejects.toThrow(/does not match its hash/)
+  })
+
+  it.skipIf(skip)('the sweep removes objects no file names once their retention has passed, and nothing else', async () => {
+    const kept = await makePdf(1, [{ text: 'Named by a row', x: 50, y: 700 }])
+    await createEnvelope(client, {}, [{ bytes: kept, name: 'kept.pdf' }])
+    // An object whose row never committed (a request that failed after its upload).
+    const orphan = await makePdf(1, [{ text: 'Orphan', x: 50, y: 700 }])
+    await host.db.files!.put(sha(orphan), orphan)
+    const retention = { jobsDays: 7, webhookCallsDays: 30, filesHours: 24, everyMs: 3600_000 }
+
+    expect((await maintain(host.db, host.db.files, new Date(), retention)).files).toBe(0)
+    expect(await inBucket(sha(orphan))).not.toBeNull()
+
+    const later = new Date(Date.now() + 25 * 3600_000)
+    expect((await maintain(host.db, host.db.files, later, retention)).files).toBeGreaterThanOrEqual(1)
+    expect(await inBucket(sha(orphan))).toBeNull()
+    expect(await inBucket(sha(kept))).toEqual(kept)
+    const [{ n }] = (await host.db.query<{ n: number }>('select count(*)::int as n from document_data')) as [{ n: number }]
+    for (const { sha256 } of await host.db.query<{ sha256: string }>('select sha256 from document_data')) {
+      expect(await s3.client.send(new HeadObjectCommand(object(sha256))).then(() => true), sha256).toBe(true)
+    }
+    expect(n).toBeGreaterThan(0)
+  })
+
+  it.skipIf(skip)('downloads can redirect to a short-lived URL of the bucket', async () => {
+    const other = await startTestHost(variant, { storageUrl: s3.storageUrl(`${prefix}-redirect`), storageRedirectSeconds: 60 })
+    try {
+      const { token } = await other.createApiToken({ name: 'redirect' })
+      const c = api(other.apiUrl, `Bearer ${token}`)
+      const pdf = await makePdf(1)
+      const e = await createEnvelope(c, { title: 'Quarterly report' }, [{ bytes: pdf, name: 'q.pdf' }])
+      const res = await fetch(`${other.apiUrl}/envelope/item/${e.envelopeItems[0].id}/download?version=original`, { headers: { Authorization: `Bearer ${token}` }, redirect: 'manual' })
+      expect(res.status).toBe(302)
+      const location = res.headers.get('location')!
+      expect(location.startsWith(s3.endpoint)).toBe(true)
+      expect(location).toMatch(/X-Amz-Expires=60/)
+      const followed = await fetch(location)
+      expect(followed.status).toBe(200)
+      expect(followed.headers.get('content-disposition')).toContain('attachment')
+      expect(new Uint8Array(await followed.arrayBuffer())).toEqual(pdf)
+    } finally {
+      await other.stop()
+    }
+  })
+
+  it.skipIf(skip)('readiness includes the store, and turns 503 when it is gone', async () => {
+    const ready = await fetch(`${host.url}/readyz`)
+    expect(ready.status).toBe(200)
+    expect((await ready.json()).checks.storage).toBe('ok')
+    await s3.close()
+    const gone = await fetch(`${host.url}/readyz`)
+    expect(gone.status).toBe(503)
+    expect((await gone.json()).checks.storage).toMatch(/does not answer/)
+  })
+})
