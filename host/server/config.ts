@@ -86,7 +86,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     dataDir: path.resolve(env.DATA_DIR || './.data'),
     databaseUrl: env.DATABASE_URL || undefined,
     storageUrl: env.STORAGE_URL?.trim() || undefined,
-    storageRedirectSeconds: intEnv('STORAGE_REDIRECT_SECONDS', env.STORAGE_REDIRECT_SECONDS, 0),
+    storageRedirectSeconds: Math.min(604_800, intEnv('STORAGE_REDIRECT_SECONDS', env.STORAGE_REDIRECT_SECONDS, 0)),
     retention: {
       jobsDays: intEnv('JOBS_RETENTION_DAYS', env.JOBS_RETENTION_DAYS, 7),
       webhookCallsDays: intEnv('WEBHOOK_CALLS_RETENTION_DAYS', env.WEBHOOK_CALLS_RETENTION_DAYS, 30),
