@@ -1,10 +1,17 @@
-// A thread of the heavy-work pool (heavy.ts): loads the host's TypeScript through tsx (the pool
-// starts threads without the parent's loaders), then runs one task of heavy-tasks.ts at a time.
+// A thread of the heavy-work pool (heavy.ts): runs one task of heavy-tasks at a time. Built
+// (host/build.mjs) the tasks are heavy-tasks.js beside this file; from source it loads the host's
+// TypeScript through tsx (the pool starts threads without the parent's loaders).
+import { existsSync } from 'node:fs'
 import { parentPort } from 'node:worker_threads'
-import { register } from 'tsx/esm/api'
 
-register()
-const { heavyTasks } = await import('./heavy-tasks.ts')
+const built = new URL('./heavy-tasks.js', import.meta.url)
+let heavyTasks
+if (existsSync(built)) ({ heavyTasks } = await import(built.href))
+else {
+  const { register } = await import('tsx/esm/api')
+  register()
+  ;({ heavyTasks } = await import('./heavy-tasks.ts'))
+}
 
 parentPort.on('message', async ({ id, task, args }) => {
   try {
