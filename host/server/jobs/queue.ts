@@ -7,6 +7,7 @@
 import { iso, type Db, type Queryable } from '../db/index.js'
 import type { Clock } from './clock.js'
 import { retryDelay, type RetryPolicy } from './retry.js'
+import { GroupCommit } from '../db/group-commit.js'
 
 export const JOBS_CHANNEL = 'jobs'
 
@@ -61,17 +62,25 @@ interface JobRow {
   ordering_key: string | null
 }
 
+/** Up to $3 due jobs, one statement (no transaction around it): only the first of each order. */
 const CLAIM = `
   update jobs set status = 'running', attempts = attempts + 1, locked_until = $2
-  where id = (
+  where id = any(array(
     select j.id from jobs j
     where ((j.status = 'pending' and j.run_at <= $1) or (j.status = 'running' and j.locked_until <= $1))
       and (j.ordering_key is null or not exists (
         select 1 from jobs e where e.ordering_key = j.ordering_key and e.id < j.id and e.status in ('pending', 'running')))
     order by j.run_at, j.id
-    limit 1
-    for update skip locked)
+    limit $3
+    for update skip locked))
   returning id, kind, payload, attempts, ordering_key`
+
+/** Every attempt in a batch that ended well, in one statement; only the holder of an attempt may record it. */
+const FINISH = `
+  update jobs j set status = 'done', finished_at = d.at, locked_until = null, last_error = null
+  from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as d(id, attempts, at)
+  where j.id = d.id and j.attempts = d.attempts`
+
 
 export class Queue {
   private running = false
@@ -79,6 +88,12 @@ export class Queue {
   private wake: (() => void) | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
   private loop: Promise<void> | null = null
+  /** Attempts that ended well, recorded together with the others ending meanwhile. */
+  private readonly done = new GroupCommit<{ job: Job; at: Date }>(async (batch) => {
+    await this.db.query(FINISH, [batch.map((f) => f.job.id), batch.map((f) => f.job.attempts), batch.map((f) => f.at.toISOString())])
+    // The next job of each order may now run, perhaps in another process: wake them all.
+    for (const kind of new Set(batch.filter((f) => f.job.orderingKey).map((f) => f.job.kind))) await this.db.notify(JOBS_CHANNEL, kind)
+  })
 
   constructor(
     private readonly db: Db,
@@ -111,7 +126,7 @@ export class Queue {
   /** Runs every job due now (by the clock), one at a time, until none is left; for tests and tools. */
   async drain(): Promise<number> {
     let n = 0
-    for (let job = await this.claim(); job; job = await this.claim()) {
+    for (let [job] = await this.claim(1); job; [job] = await this.claim(1)) {
       await this.execute(job)
       n++
     }
@@ -122,17 +137,22 @@ export class Queue {
     while (this.running) {
       let claimed = false
       while (this.running && this.inFlight.size < this.options.concurrency) {
-        const job = await this.claim().catch((err: unknown) => {
-          console.error(`queue: claiming a job failed: ${(err as Error).message}`)
-          return null
+        const jobs = await this.claim(this.options.concurrency - this.inFlight.size).catch((err: unknown) => {
+          console.error(`queue: claiming jobs failed: ${(err as Error).message}`)
+          return []
         })
-        if (!job) break
+        if (!jobs.length) break
         claimed = true
-        const p = this.execute(job).finally(() => {
-          this.inFlight.delete(p)
-          this.wake?.()
-        })
-        this.inFlight.add(p)
+        for (const job of jobs) {
+          const p = this.execute(job)
+            // Its end could not be recorded (the database is gone): the lease runs out and it runs again.
+            .catch((err: unknown) => console.error(`queue: recording the end of job ${job.id} failed: ${(err as Error).message}`))
+            .finally(() => {
+            this.inFlight.delete(p)
+            this.wake?.()
+          })
+          this.inFlight.add(p)
+        }
       }
       if (!this.running) break
       if (claimed && this.inFlight.size < this.options.concurrency) continue
@@ -147,10 +167,12 @@ export class Queue {
     }
   }
 
-  private async claim(): Promise<Job | null> {
+  private async claim(limit: number): Promise<Job[]> {
     const now = this.options.clock.now()
-    const [row] = await this.db.transaction((tx) => tx.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs)]))
-    return row ? { id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key } : null
+    const rows = await this.db.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs), limit])
+    return rows
+      .map((row) => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key }))
+      .sort((a, b) => Number(a.id) - Number(b.id))
   }
 
   /** Runs one claimed job and records how it ended; only the holder of this attempt may record it. */
@@ -168,16 +190,7 @@ export class Queue {
     const now = this.options.clock.now()
     const final = job.attempts >= this.options.retry.maxAttempts
     this.options.onFinished?.(job.kind, error === null ? 'done' : final ? 'failed' : 'retry', (performance.now() - started) / 1000)
-    if (error === null) {
-      await this.db.query(`update jobs set status = 'done', finished_at = $3, locked_until = null, last_error = null where id = $1 and attempts = $2`, [
-        job.id,
-        job.attempts,
-        now,
-      ])
-      // The next job of its order may now run, perhaps in another process: wake them all.
-      if (job.orderingKey) await this.db.notify(JOBS_CHANNEL, job.kind)
-      return
-    }
+    if (error === null) return this.done.add({ job, at: now })
     const message = error instanceof Error ? error.message : String(error)
     await this.db.query(
       `update jobs set status = $3, run_at = $4, locked_until = null, last_error = $5, finished_at = $6

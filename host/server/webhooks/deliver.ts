@@ -1,7 +1,8 @@
 import { iso, type Db } from '../db/index.js'
 import type { Job } from '../jobs/queue.js'
 import { postJson } from './post.js'
-import { recordCall } from './store.js'
+import { GroupCommit } from '../db/group-commit.js'
+import { recordCalls } from './store.js'
 
 /** The webhook header names (spec "Delivery": the service's name replaced by the word Service). */
 export const SECRET_HEADER = 'X-Service-Secret'
@@ -19,15 +20,18 @@ export interface DeliveryOptions {
  * is skipped.
  */
 export function webhookJob(db: Db, o: DeliveryOptions) {
+  // The record of each call, written together with those of the deliveries ending meanwhile.
+  const calls = new GroupCommit<Parameters<typeof recordCalls>[1][number]>((batch) => recordCalls(db, batch))
   return async (job: Job): Promise<void> => {
     const { webhookId, eventId } = job.payload as { webhookId: string; eventId: number }
-    const [hook] = await db.query<{ url: string; secret: string; enabled: boolean }>('select url, secret, enabled from webhooks where id = $1', [webhookId])
-    if (!hook?.enabled) return
-    const [event] = await db.query<{ id: number; event: string; payload: unknown; created_at: Date }>(
-      'select id, event, payload, created_at from events where id = $1',
-      [eventId],
+    // The webhook and the event in one round trip: none when either is gone or the webhook is off.
+    const [row] = await db.query<{ url: string; secret: string; id: number; event: string; payload: unknown; created_at: Date }>(
+      'select w.url, w.secret, e.id, e.event, e.payload, e.created_at from webhooks w, events e where w.id = $1 and w.enabled and e.id = $2',
+      [webhookId, eventId],
     )
-    if (!event) return
+    if (!row) return
+    const hook = row
+    const event = row
     const body = JSON.stringify({ event: event.event, payload: event.payload, createdAt: iso(event.created_at), webhookEndpoint: hook.url })
     const result = await postJson(
       hook.url,
@@ -41,7 +45,7 @@ export function webhookJob(db: Db, o: DeliveryOptions) {
       },
       o,
     )
-    await recordCall(db, {
+    await calls.add({
       webhook_id: webhookId,
       event_id: event.id,
       event: event.event,

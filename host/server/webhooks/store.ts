@@ -161,24 +161,14 @@ export async function resendCall(tx: Queryable, teamId: string, callId: string):
   await enqueue(tx, { kind: 'webhook', payload: { webhookId: call.webhook_id, eventId: call.event_id, resent: true } })
 }
 
-export async function recordCall(db: Queryable, call: Omit<CallRow, 'id' | 'created_at'>): Promise<void> {
-  await db.query(
-    `insert into webhook_calls (id, webhook_id, event_id, event, attempt, url, request_body, response_status, response_body, error, duration_ms)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-    [
-      newId.webhookCall(),
-      call.webhook_id,
-      call.event_id,
-      call.event,
-      call.attempt,
-      call.url,
-      call.request_body,
-      call.response_status,
-      call.response_body,
-      call.error,
-      call.duration_ms,
-    ],
-  )
+const CALL_COLUMNS = ['id', 'webhook_id', 'event_id', 'event', 'attempt', 'url', 'request_body', 'response_status', 'response_body', 'error', 'duration_ms'] as const
+
+/** Records delivery attempts, several in one statement. */
+export async function recordCalls(db: Queryable, calls: Omit<CallRow, 'id' | 'created_at'>[]): Promise<void> {
+  if (!calls.length) return
+  const rows = calls.map((c) => [newId.webhookCall(), c.webhook_id, c.event_id, c.event, c.attempt, c.url, c.request_body, c.response_status, c.response_body, c.error, c.duration_ms])
+  const values = rows.map((_, r) => `(${CALL_COLUMNS.map((_, i) => `$${r * CALL_COLUMNS.length + i + 1}`).join(', ')})`).join(', ')
+  await db.query(`insert into webhook_calls (${CALL_COLUMNS.join(', ')}) values ${values}`, rows.flat())
 }
 
 /** The operator's webhook commands (CLI and admin endpoints): on a team, the default one when none is named. */
