@@ -31,7 +31,9 @@ const USAGE = `usage: npm run host -- <command>
                                             and a one-time sign-in link e-mailed to it (SMTP or the local mailbox); nothing secret is printed
   user list                                 accounts, their teams and roles
   jobs                                      queued work by kind and state (pending, running, done, failed)
-  jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts`
+  jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts
+  move --to-database URL [--to-storage URL] move the embedded database in DATA_DIR (stopped) and its files to an empty
+                                            PostgreSQL database and, with --to-storage, an S3-compatible bucket; checked`
 
 /** The operator actions, run either on the database or through a running server's admin endpoints. */
 interface Ops {
@@ -153,6 +155,8 @@ async function main(argv: string[]): Promise<void> {
       email: { type: 'string' },
       role: { type: 'string' },
       admin: { type: 'boolean' },
+      'to-database': { type: 'string' },
+      'to-storage': { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -247,6 +251,24 @@ async function main(argv: string[]): Promise<void> {
   if (cmd === 'jobs' && sub === 'retry') {
     const n = await withOps(config, (ops) => ops.retryJobs(values.kind))
     console.log(`${n} failed job(s) queued again`)
+    return
+  }
+  if (cmd === 'move') {
+    if (config.databaseUrl) throw new CliError('move: DATABASE_URL is set; the source is the embedded database in DATA_DIR (give the target as --to-database)')
+    // The data directory stays locked for the whole move: no server may change it meanwhile.
+    const lock = await lockDataDir(config.dataDir)
+    try {
+      const { moveInstance } = await import('./db/move.js')
+      const report = await moveInstance({
+        dataDir: config.dataDir,
+        databaseUrl: need(values['to-database'], '--to-database'),
+        storageUrl: values['to-storage'],
+        log: (line) => console.error(line),
+      })
+      console.log(`moved ${Object.values(report.tables).reduce((a, b) => a + b, 0)} rows and ${report.files} files (${report.bytes} bytes); start the hosts with DATABASE_URL${values['to-storage'] ? ' and STORAGE_URL' : ''} set to the target`)
+    } finally {
+      await lock.release()
+    }
     return
   }
   if (cmd === 'team' && sub === 'create') {
