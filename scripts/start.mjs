@@ -2,7 +2,8 @@
 // every component against it. Ctrl-C stops both.
 //
 // Settings: PORT (host, default 3100), STORYBOOK_PORT (default 6006), DATA_DIR (default ./.data),
-// DATABASE_URL (PostgreSQL instead of the embedded database), PUBLIC_URL (the host's public origin).
+// DATABASE_URL (PostgreSQL instead of the embedded database), PUBLIC_URL (the host's public origin),
+// LOG_LEVEL (the host's JSON log; default warn here).
 // Without SMTP_URL the host keeps every e-mail in its local mailbox ({host}/mailbox).
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
@@ -12,6 +13,9 @@ import { createRequire } from 'node:module'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { tsImport } from 'tsx/esm/api'
+
+// The demo's terminal shows what matters: the host's request and job log only with LOG_LEVEL=info.
+process.env.LOG_LEVEL ??= 'warn'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data')

@@ -1,5 +1,6 @@
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
+import { routePath } from 'hono/route'
 import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate, tokenFromHeader, type Principal } from './auth/principal.js'
@@ -30,6 +31,7 @@ import { landingRoutes } from './landing.js'
 import { mailboxRoutes } from './mail/mailbox.js'
 import { consoleRoutes } from './console/index.js'
 import { cookiePrincipal } from './console/gate.js'
+import { log, requestIdFrom, withRequestId } from './log.js'
 
 /** The console's requests are small JSON bodies. */
 const CONSOLE_MAX_BODY = 64 * 1024
@@ -156,13 +158,22 @@ function errorResponse(err: Error, c: Context): Response {
   // The client's request was cut before its body arrived (a slow body after its time budget, a
   // peer gone): the connection is closed, nobody reads this answer and nothing went wrong here.
   if ((c.env as HttpBindings | undefined)?.incoming?.readableAborted) return c.json({ message: 'the request was cut off', code: 'REQUEST_TIMEOUT' }, 408)
-  // The path only (query strings carry tokens), with a signing link's token masked.
-  console.error(`${c.req.method} ${c.req.path.replace(/\/(sign|direct|d)\/[^/]+/g, '/$1/***')} failed:`, err)
+  // The route pattern only: paths and query strings carry tokens.
+  log.error({ err, method: c.req.method, route: routePath(c, -1) || 'unmatched' }, 'request failed')
   return c.json({ message: 'internal server error', code: 'INTERNAL' }, 500)
 }
 
 export function createApp(ctx: HostContext & { adminSecret: string | null; mailbox: boolean; runtime?: Runtime; metrics?: Metrics }) {
   const app = new Hono<AppEnv>()
+  app.use('*', async (c, next) => {
+    const requestId = requestIdFrom(c.req.header('x-request-id'))
+    const started = performance.now()
+    await withRequestId(requestId, async () => {
+      await next()
+      c.res.headers.set('X-Request-Id', requestId)
+      log.info({ method: c.req.method, route: routePath(c, -1) || 'unmatched', status: c.res.status, ms: Math.round(performance.now() - started) }, 'request')
+    })
+  })
   if (ctx.metrics) {
     app.use('*', measureRequests(ctx.metrics))
     app.route('/', metricsRoutes(ctx.metrics, ctx.config.metricsToken))

@@ -56,6 +56,7 @@ describe('authoring pages', () => {
     const headers = (res: Response) => {
       const h = Object.fromEntries(res.headers)
       delete h.date
+      delete h['x-request-id']
       // Every page answer has a nonce of its own.
       h['content-security-policy'] = h['content-security-policy']!.replace(/'nonce-[^']+'/, "'nonce-N'")
       return h
@@ -99,7 +100,7 @@ describe('authoring pages', () => {
 
   it('says the pages are not built when the dist folder is missing, and fails closed when the database is gone', async () => {
     const bare = await startTestHost('pglite') // points at a directory that does not exist
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {})
+    const errors = vi.spyOn(process.stdout, 'write').mockImplementation(() => true)
     try {
       const res = await fetch(`${bare.url}${EMBED_ROUTES['envelope.create']}`)
       expect(res.status).toBe(503)
@@ -111,7 +112,7 @@ describe('authoring pages', () => {
       expect(broken.status).toBe(500)
       expect(await broken.json()).toEqual({ message: 'internal server error', code: 'INTERNAL' })
       const logged = errors.mock.calls.flat().map(String).join(' ')
-      expect(logged).toContain('GET /api/v2/envelope')
+      expect(logged).toContain('"method":"GET","route":"/api/v2/envelope","msg":"request failed"')
       expect(logged).not.toContain('query-secret')
     } finally {
       errors.mockRestore()

@@ -534,6 +534,13 @@ create index jobs_done on jobs (finished_at) where status = 'done';
 create index webhook_calls_created on webhook_calls (created_at);
 `,
   },
+  {
+    version: 15,
+    sql: `
+-- The request that caused a job (host/server/log.ts), for the logs of its attempts.
+alter table jobs add column request_id text;
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {

@@ -1,5 +1,6 @@
 import pg from 'pg'
 import type { FileStore } from '../storage/file-store.js'
+import { log } from '../log.js'
 import { Hub, type Db, type Queryable } from './index.js'
 
 function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify'], files: FileStore | null): Queryable {
@@ -38,7 +39,7 @@ export async function openPostgres(databaseUrl: string, files: FileStore | null 
   }
   const pool = new pg.Pool({ connectionString, max: 10, ...(schema ? { options: `-c search_path=${schema}` } : {}) })
   // An idle client losing its connection must not crash the process.
-  pool.on('error', (err) => console.error(`postgres pool: ${err.message}`))
+  pool.on('error', (err) => log.error({ err }, 'postgres pool'))
 
   // Notifications from other processes arrive on one dedicated connection, re-established if lost.
   const hub = new Hub()
@@ -72,7 +73,7 @@ export async function openPostgres(databaseUrl: string, files: FileStore | null 
     if (listener || connecting || closed) return
     connecting = connectListener()
       .catch((err: Error) => {
-        console.error(`postgres listener: ${err.message}`)
+        log.warn({ err }, 'postgres listener')
         setTimeout(startListener, 1000).unref()
       })
       .finally(() => (connecting = null))

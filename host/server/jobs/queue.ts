@@ -8,6 +8,7 @@ import { iso, type Db, type Queryable } from '../db/index.js'
 import type { Clock } from './clock.js'
 import { retryDelay, type RetryPolicy } from './retry.js'
 import { GroupCommit } from '../db/group-commit.js'
+import { currentRequestId, log, withRequestId } from '../log.js'
 
 export const JOBS_CHANNEL = 'jobs'
 
@@ -26,15 +27,18 @@ export interface Job {
   payload: Record<string, unknown>
   attempts: number
   orderingKey: string | null
+  requestId: string | null
 }
 
 /** Adds a job inside the caller's transaction: it exists exactly when that transaction commits. */
 export async function enqueue(tx: Queryable, job: JobSpec): Promise<void> {
-  await tx.query('insert into jobs (kind, payload, ordering_key, run_at) values ($1, $2, $3, coalesce($4, now()))', [
+  // The request that caused it (log.ts): its id goes into the logs of every attempt.
+  await tx.query('insert into jobs (kind, payload, ordering_key, run_at, request_id) values ($1, $2, $3, coalesce($4, now()), $5)', [
     job.kind,
     JSON.stringify(job.payload),
     job.orderingKey ?? null,
     job.runAt ?? null,
+    currentRequestId(),
   ])
   await tx.notify(JOBS_CHANNEL, job.kind)
 }
@@ -60,6 +64,7 @@ interface JobRow {
   payload: Record<string, unknown>
   attempts: number
   ordering_key: string | null
+  request_id: string | null
 }
 
 /** Up to $3 due jobs, one statement (no transaction around it): only the first of each order. */
@@ -73,7 +78,7 @@ const CLAIM = `
     order by j.run_at, j.id
     limit $3
     for update skip locked))
-  returning id, kind, payload, attempts, ordering_key`
+  returning id, kind, payload, attempts, ordering_key, request_id`
 
 /** Every attempt in a batch that ended well, in one statement; only the holder of an attempt may record it. */
 const FINISH = `
@@ -138,7 +143,7 @@ export class Queue {
       let claimed = false
       while (this.running && this.inFlight.size < this.options.concurrency) {
         const jobs = await this.claim(this.options.concurrency - this.inFlight.size).catch((err: unknown) => {
-          console.error(`queue: claiming jobs failed: ${(err as Error).message}`)
+          log.error({ err }, 'queue: claiming jobs failed')
           return []
         })
         if (!jobs.length) break
@@ -146,7 +151,7 @@ export class Queue {
         for (const job of jobs) {
           const p = this.execute(job)
             // Its end could not be recorded (the database is gone): the lease runs out and it runs again.
-            .catch((err: unknown) => console.error(`queue: recording the end of job ${job.id} failed: ${(err as Error).message}`))
+            .catch((err: unknown) => log.error({ err, job: job.id }, 'queue: recording the end of a job failed'))
             .finally(() => {
             this.inFlight.delete(p)
             this.wake?.()
@@ -171,12 +176,17 @@ export class Queue {
     const now = this.options.clock.now()
     const rows = await this.db.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs), limit])
     return rows
-      .map((row) => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key }))
+      .map((row) => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key, requestId: row.request_id }))
       .sort((a, b) => Number(a.id) - Number(b.id))
   }
 
   /** Runs one claimed job and records how it ended; only the holder of this attempt may record it. */
-  private async execute(job: Job): Promise<void> {
+  private execute(job: Job): Promise<void> {
+    // In the context of the request that caused it: its logs, and the jobs it adds, carry its id.
+    return withRequestId(job.requestId ?? `job-${job.id}`, () => this.attempt(job))
+  }
+
+  private async attempt(job: Job): Promise<void> {
     const handler = this.handlers[job.kind]
     const started = performance.now()
     let error: unknown = handler ? null : new Error(`no handler for jobs of kind ${job.kind}`)
@@ -189,9 +199,15 @@ export class Queue {
     }
     const now = this.options.clock.now()
     const final = job.attempts >= this.options.retry.maxAttempts
-    this.options.onFinished?.(job.kind, error === null ? 'done' : final ? 'failed' : 'retry', (performance.now() - started) / 1000)
-    if (error === null) return this.done.add({ job, at: now })
-    const message = error instanceof Error ? error.message : String(error)
+    const outcome = error === null ? 'done' : final ? 'failed' : 'retry'
+    const seconds = (performance.now() - started) / 1000
+    this.options.onFinished?.(job.kind, outcome, seconds)
+    const message = error === null ? undefined : error instanceof Error ? error.message : String(error)
+    log[outcome === 'done' ? 'info' : outcome === 'retry' ? 'warn' : 'error'](
+      { job: job.id, kind: job.kind, attempt: job.attempts, outcome, ms: Math.round(seconds * 1000), ...(message && { error: message.slice(0, 500) }) },
+      'job',
+    )
+    if (message === undefined) return this.done.add({ job, at: now })
     await this.db.query(
       `update jobs set status = $3, run_at = $4, locked_until = null, last_error = $5, finished_at = $6
        where id = $1 and attempts = $2`,

@@ -1,0 +1,34 @@
+/**
+ * The host's log: one JSON object per line on stdout (pino), at LOG_LEVEL (default `info`).
+ * Every request gets an id (a well-formed incoming `X-Request-Id`, else a new one), answered in
+ * `X-Request-Id`; whatever is logged while it is handled carries it, and so do the jobs it
+ * causes (jobs.request_id) and what they log when they run, in whichever process.
+ * Paths are logged as their route pattern: a signing link's token never reaches the log.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks'
+import { randomBytes } from 'node:crypto'
+import { pino } from 'pino'
+
+const context = new AsyncLocalStorage<{ requestId: string }>()
+
+export const log = pino(
+  {
+    level: process.env.LOG_LEVEL || 'info',
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+    mixin: () => {
+      const requestId = context.getStore()?.requestId
+      return requestId ? { requestId } : {}
+    },
+  },
+  process.stdout,
+)
+
+/** The id of the request (or of the job it caused) being handled here, if any. */
+export const currentRequestId = (): string | null => context.getStore()?.requestId ?? null
+
+/** Runs fn with `requestId` as the current one. */
+export const withRequestId = <T>(requestId: string, fn: () => T): T => context.run({ requestId }, fn)
+
+/** An incoming id when it is a plain token of at most 64 characters, else a new one. */
+export const requestIdFrom = (header: string | undefined): string => (header && /^[\w.:-]{1,64}$/.test(header) ? header : randomBytes(9).toString('base64url'))
