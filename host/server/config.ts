@@ -48,6 +48,8 @@ export interface HostConfig {
   /** Fair use: requests per token (or address) per window and process; 0 = no limit. */
   rateLimit: number
   rateLimitWindowSeconds: number
+  /** On PostgreSQL: how often each process shares its counts with the others. */
+  rateLimitSyncMs: number
   /** Time for a whole request, body included (0: none); a slower client gets 408. */
   requestTimeoutMs: number
   /** Time for a request's headers (at most requestTimeoutMs). */
@@ -108,6 +110,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
     rateLimit: intEnv('RATE_LIMIT', env.RATE_LIMIT, DEFAULT_RATE_LIMIT),
     rateLimitWindowSeconds: Math.max(1, intEnv('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60)),
+    rateLimitSyncMs: Math.max(50, intEnv('RATE_LIMIT_SYNC_MS', env.RATE_LIMIT_SYNC_MS, 1000)),
     requestTimeoutMs: intEnv('REQUEST_TIMEOUT_MS', env.REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS),
     headersTimeoutMs: intEnv('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS),
     verifyRateLimit: intEnv('VERIFY_RATE_LIMIT', env.VERIFY_RATE_LIMIT, 30),

@@ -87,7 +87,10 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       return sealing
     }
     const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, db })
-    const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock })
+    // Several processes share one PostgreSQL: they count each token together.
+    const shared = embedded ? undefined : { db, syncMs: config.rateLimitSyncMs }
+    const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock, shared })
+    rateLimit.start()
     let queue: Queue | undefined
     const runtime: Runtime = { queueRunning: () => queue?.active ?? false, queueExpected: config.queueConcurrency > 0, closing: false }
     // Measured only where someone may read it: nothing is counted without METRICS_TOKEN.
@@ -137,6 +140,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
             })
             // Jobs under way finish; nothing new is claimed (a job cut off is claimed again after its lease).
             await jobs.stop()
+            rateLimit.stop()
             await mail.close()
             await db.close()
           } finally {

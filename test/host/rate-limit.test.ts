@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
-import { api, createEnvelope, startTestHost, type TestHost } from './support.js'
+import { api, createEnvelope, pgReason, startTestHost, type TestHost } from './support.js'
 
 const LIMIT = 5
 
@@ -90,5 +90,40 @@ describe('fair use: a rate limit per token', () => {
     expect((await api(host.url, 'Bearer guess-direct').get('/api/signing/direct/session')).status).toBe(429)
     // The recipient whose token is right is not held back by the guesses made from its address.
     expect((await api(host.url, `Bearer ${sent.body.recipients[0].token}`).get('/api/signing/session')).status).toBe(200)
+  })
+})
+
+describe.skipIf(pgReason !== null)('fair use across processes on one PostgreSQL', () => {
+  const clock = drivenClock()
+  const hosts: TestHost[] = []
+  afterAll(async () => {
+    for (const h of hosts.reverse()) await h.stop()
+  })
+
+  it('counts a token across both processes: the limit holds for the two together', async () => {
+    clock.set(new Date(Math.ceil(Date.now() / 60_000) * 60_000 + 1000))
+    const settings = { rateLimit: 10, rateLimitWindowSeconds: 60, rateLimitSyncMs: 50, clock, queueConcurrency: 0 }
+    const first = await startTestHost('postgres', settings)
+    hosts.push(first)
+    // The second process on the same database (schema), as a second replica behind a balancer.
+    const second = await startTestHost('postgres', { ...settings, databaseUrl: first.config.databaseUrl })
+    hosts.push(second)
+    const { token } = await first.createApiToken({ name: 'shared' })
+    const a = api(first.apiUrl, token)
+    const b = api(second.apiUrl, token)
+    for (let i = 0; i < 6; i++) expect((await a.get('/envelope')).status).toBe(200)
+    // Both processes have shared their counts (several intervals).
+    await new Promise((r) => setTimeout(r, 1000))
+    const seen = await b.get('/envelope')
+    expect(seen.status).toBe(200)
+    expect(state(seen.headers)?.r).toBe(3)
+    for (let i = 0; i < 3; i++) expect((await b.get('/envelope')).status).toBe(200)
+    expect((await b.get('/envelope')).status).toBe(429)
+    await new Promise((r) => setTimeout(r, 1000))
+    expect((await a.get('/envelope')).status).toBe(429)
+    // Nothing of the key is stored as it was given.
+    const keys = await first.db.query<{ key: string }>('select key from rate_limit_counts')
+    expect(keys.length).toBeGreaterThan(0)
+    for (const { key } of keys) expect(key).not.toContain('api_')
   })
 })

@@ -1,15 +1,22 @@
+import { createHash, randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import type { HttpBindings } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { ApiError } from '../errors.js'
 import type { Clock } from '../jobs/clock.js'
+import type { Queryable } from '../db/index.js'
+import { log } from '../log.js'
 
 /**
  * Fair use: at most `limit` requests per `windowSeconds` per key (an API token, with the presign
  * tokens it minted; a recipient's token; the caller's address when there is no valid token).
  * A fixed window per process, in memory: one map lookup per request, and the map is dropped
- * whole when the window turns, so it never holds more than one window's callers. Several
- * processes each count their own requests (the limit is per process).
+ * whole when the window turns, so it never holds more than one window's callers.
+ * Several processes on one PostgreSQL share the count (`shared`): each writes its own counts of
+ * the window to `rate_limit_counts` every `syncMs` and reads the others' for the keys it saw (and
+ * for any key past a tenth of the limit), so
+ * a key is refused once all processes together reach the limit, give or take what the others
+ * admitted since their last write (at most one interval's requests). Keys are stored hashed.
  * Answers carry the IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers-09).
  */
 export interface RateLimitOptions {
@@ -17,6 +24,8 @@ export interface RateLimitOptions {
   limit: number
   windowSeconds: number
   clock: Clock
+  /** Several processes count together through this database. */
+  shared?: { db: Queryable; syncMs: number } | undefined
 }
 
 const POLICY = 'default'
@@ -25,6 +34,12 @@ export class RateLimiter {
   private counts = new Map<string, number>()
   private window = -1
   readonly policy: string
+  /** Shared counting: the other processes' counts of this window, by hashed key, as last read. */
+  private others = new Map<string, number>()
+  private othersWindow = -1
+  private changed = new Set<string>()
+  private readonly process = randomBytes(9).toString('base64url')
+  private timer: ReturnType<typeof setInterval> | undefined
 
   constructor(private readonly o: RateLimitOptions) {
     this.policy = `"${POLICY}";q=${o.limit};w=${o.windowSeconds}`
@@ -34,18 +49,69 @@ export class RateLimiter {
     return this.o.limit > 0
   }
 
+  /** Starts writing and reading the shared counts (when shared). */
+  start(): void {
+    if (!this.enabled || !this.o.shared || this.timer) return
+    this.timer = setInterval(() => void this.sync().catch((err: unknown) => log.warn({ err }, 'rate limit: sharing the counts failed')), this.o.shared.syncMs)
+    this.timer.unref()
+  }
+
+  stop(): void {
+    clearInterval(this.timer)
+    this.timer = undefined
+  }
+
+  /** Writes this process's changed counts of the window, and reads the others' for its keys. */
+  async sync(): Promise<void> {
+    const shared = this.o.shared
+    if (!shared) return
+    const window = this.turn(this.o.clock.now().getTime())
+    const counts = this.counts
+    const changed = [...this.changed]
+    this.changed = new Set()
+    const db = shared.db
+    if (changed.length) {
+      await db.query(
+        `insert into rate_limit_counts (window_start, key, process, n) select $1, k, $2, n from unnest($3::text[], $4::int[]) as t(k, n)
+         on conflict (window_start, key, process) do update set n = excluded.n`,
+        [window, this.process, changed.map(digest), changed.map((k) => counts.get(k) ?? 0)],
+      )
+    }
+    const rows = await db.query<{ key: string; n: number }>(
+      // The keys this process saw, and any other that is past a tenth of the limit already.
+      `select key, sum(n)::int as n from rate_limit_counts where window_start = $1 and process <> $2
+       group by key having key = any($3::text[]) or sum(n) * 10 >= $4`,
+      [window, this.process, [...counts.keys()].map(digest), this.o.limit],
+    )
+    this.others = new Map(rows.map((r) => [r.key, r.n]))
+    this.othersWindow = window
+    await db.query('delete from rate_limit_counts where window_start < $1', [window - 1])
+  }
+
+  /** The window `now` falls in; a new one starts with no counts. */
+  private turn(now: number): number {
+    const window = Math.floor(now / (this.o.windowSeconds * 1000))
+    if (window !== this.window) {
+      this.window = window
+      this.counts = new Map()
+      this.changed = new Set()
+    }
+    return window
+  }
+
   /** Counts one request of `key`; sets the headers; throws 429 RATE_LIMITED over the limit. */
   hit(c: Context, key: string): void {
     if (!this.enabled) return
     const windowMs = this.o.windowSeconds * 1000
     const now = this.o.clock.now().getTime()
-    const window = Math.floor(now / windowMs)
-    if (window !== this.window) {
-      this.window = window
-      this.counts = new Map()
+    const window = this.turn(now)
+    const own = (this.counts.get(key) ?? 0) + 1
+    this.counts.set(key, own)
+    let n = own
+    if (this.o.shared) {
+      this.changed.add(key)
+      if (this.othersWindow === window) n += this.others.get(digest(key)) ?? 0
     }
-    const n = (this.counts.get(key) ?? 0) + 1
-    this.counts.set(key, n)
     const reset = Math.max(1, Math.ceil(((window + 1) * windowMs - now) / 1000))
     const remaining = Math.max(0, this.o.limit - n)
     const state = `"${POLICY}";r=${remaining};t=${reset}`
@@ -77,3 +143,6 @@ export function addressKey(c: Context): string {
     return 'ip:?'
   }
 }
+
+/** A key as stored (it may hold a recipient's token). */
+const digest = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22)

@@ -541,6 +541,19 @@ create index webhook_calls_created on webhook_calls (created_at);
 alter table jobs add column request_id text;
 `,
   },
+  {
+    version: 16,
+    sql: `
+-- The fair-use counts of each process in the current window, shared on PostgreSQL (api/rate-limit.ts).
+create table rate_limit_counts (
+  window_start bigint not null,
+  key text not null,
+  process text not null,
+  n integer not null,
+  primary key (window_start, key, process)
+);
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {
