@@ -60,6 +60,12 @@ async function tablesInOrder(db: Queryable): Promise<{ name: string; columns: Co
   return ordered.map((name) => ({ name, columns: columns.filter((c) => c.table === name).map(({ name: n, type }) => ({ name: n, type })) }))
 }
 
+/** `param` cast to the type of the table's id column (text, integer or bigint). */
+const castLike = (t: { columns: Column[] }, param: string) => {
+  const type = t.columns.find((c) => c.name === 'id')!.type
+  return type === 'text' ? `${param}::text` : `${param}::${type}`
+}
+
 const quote = (name: string) => `"${name.replace(/"/g, '""')}"`
 
 /** A value as the `pg` driver must be given it for this column. */
@@ -96,13 +102,13 @@ export async function moveInstance(o: MoveOptions): Promise<MoveReport> {
         // The rows are copied as they are: the triggers that guard and count live changes stay off
         // for this table until the end of the copy (the owner of the tables may do so).
         await tx.query(`alter table ${quote(t.name)} disable trigger user`)
-        const order = t.columns.some((c) => c.name === 'id') ? 'order by id' : ''
         let copied = 0
         if (t.name === 'document_data') {
           // One file at a time: into the store under its hash (then the row holds none), checked.
-          for (let offset = 0; ; offset++) {
-            const [file] = await source.query<Row & { sha256: string; bytes: Uint8Array | null }>(`select * from document_data ${order} limit 1 offset ${offset}`)
+          for (let after = ''; ; ) {
+            const [file] = await source.query<Row & { id: string; sha256: string; bytes: Uint8Array | null }>('select * from document_data where id > $1 order by id limit 1', [after])
             if (!file) break
+            after = file.id
             const bytes = await fileBytes(source, file)
             if (sha256Hex(bytes) !== file.sha256) throw new Error(`stored file ${String(file.id)} does not match its hash: not moved`)
             if (store) await store.put(file.sha256, bytes)
@@ -112,9 +118,14 @@ export async function moveInstance(o: MoveOptions): Promise<MoveReport> {
             copied++
           }
         } else {
-          for (let offset = 0; ; offset += BATCH) {
-            const rows = await source.query<Row>(`select * from ${quote(t.name)} ${order} limit ${BATCH} offset ${offset}`)
+          // Pages after the last id seen (a table without an id column is paged by offset).
+          const keyed = t.columns.some((c) => c.name === 'id')
+          for (let offset = 0, after: unknown = null; ; offset += BATCH) {
+            const rows = keyed
+              ? await source.query<Row>(`select * from ${quote(t.name)} where $1::text is null or id > ${castLike(t, '$1')} order by id limit ${BATCH}`, [after])
+              : await source.query<Row>(`select * from ${quote(t.name)} limit ${BATCH} offset ${offset}`)
             if (!rows.length) break
+            after = keyed ? String(rows.at(-1)!.id) : null
             // A job the stopped process was running is due again (as an embedded host's start does).
             if (t.name === 'jobs') for (const j of rows) if (j.status === 'running') Object.assign(j, { status: 'pending', locked_until: null })
             await insertRows(tx, t.name, t.columns, rows)
