@@ -2,8 +2,8 @@
  * Liveness and readiness, for a process manager or a load balancer: `/healthz` answers while the
  * process serves at all; `/readyz` answers 200 only when a request can be served and its work
  * done (the database answers, its schema is this build's, the object store answers when files
- * live in one, the job queue runs, and the process is not shutting down), else 503 with the checks that failed. Neither needs a token nor says more
- * than that.
+ * live in one, the job queue runs, and the process is not shutting down), else 503 with the
+ * checks that failed. Neither needs a token nor says more than that.
  */
 import { Hono } from 'hono'
 import type { Db } from './db/index.js'

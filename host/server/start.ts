@@ -90,7 +90,6 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     // Several processes share one PostgreSQL: they count each token together.
     const shared = embedded ? undefined : { db, syncMs: config.rateLimitSyncMs }
     const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock, shared })
-    rateLimit.start()
     let queue: Queue | undefined
     const runtime: Runtime = { queueRunning: () => queue?.active ?? false, queueExpected: config.queueConcurrency > 0, closing: false }
     // Measured only where someone may read it: nothing is counted without METRICS_TOKEN.
@@ -111,6 +110,8 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const url = config.publicUrl ?? listening
     queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey, linkKey, metrics)
     const jobs = queue
+    // Started last: nothing below can fail, so close() is what stops it.
+    rateLimit.start()
     let closing: Promise<void> | undefined
     return {
       url,
