@@ -84,6 +84,12 @@ describe.each(VARIANTS)('files in an S3-compatible bucket ($variant)', ({ varian
   it.skipIf(skip)('the sweep removes objects no file names once their retention has passed, and nothing else; finished jobs go after theirs', async () => {
     const kept = await makePdf(1, [{ text: 'Named by a row', x: 50, y: 700 }])
     await createEnvelope(client, {}, [{ bytes: kept, name: 'kept.pdf' }])
+    // A deleted draft's file: its row goes with it, its object stays until the sweep.
+    const dropped = await makePdf(1, [{ text: 'A deleted draft', x: 50, y: 700 }])
+    const draft = await createEnvelope(client, {}, [{ bytes: dropped, name: 'draft.pdf' }])
+    expect((await client.post('/envelope/delete', { envelopeId: draft.id })).status).toBe(200)
+    expect(await host.db.query('select 1 from document_data where sha256 = $1', [sha(dropped)])).toEqual([])
+    expect(await inBucket(sha(dropped))).toEqual(dropped)
     // An object whose row never committed (a request that failed after its upload).
     const orphan = await makePdf(1, [{ text: 'Orphan', x: 50, y: 700 }])
     await host.db.files!.put(sha(orphan), orphan)
@@ -93,8 +99,9 @@ describe.each(VARIANTS)('files in an S3-compatible bucket ($variant)', ({ varian
     expect(await inBucket(sha(orphan))).not.toBeNull()
 
     const later = new Date(Date.now() + 25 * 3600_000)
-    expect((await maintain(host.db, host.db.files, later, retention)).files).toBeGreaterThanOrEqual(1)
+    expect((await maintain(host.db, host.db.files, later, retention)).files).toBeGreaterThanOrEqual(2)
     expect(await inBucket(sha(orphan))).toBeNull()
+    expect(await inBucket(sha(dropped))).toBeNull()
     expect(await inBucket(sha(kept))).toEqual(kept)
     const [{ n }] = (await host.db.query<{ n: number }>('select count(*)::int as n from document_data')) as [{ n: number }]
     for (const { sha256 } of await host.db.query<{ sha256: string }>('select sha256 from document_data')) {

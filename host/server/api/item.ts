@@ -3,6 +3,7 @@ import { z } from 'zod'
 import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { editEnvelope } from '../domain/changes.js'
 import { insertItems, itemPdf, itemsOf } from '../domain/items.js'
+import { dropFilesOf, type ItemFileIds } from '../domain/files.js'
 import { findParent, toItem, type ItemRow } from '../domain/resources.js'
 import { jsonBody, multipartBody, parse, storedPdfResponse, principal, type AppEnv, type HostContext } from './http.js'
 import { EnvelopeId, ItemId, stringParam } from './schemas.js'
@@ -68,7 +69,8 @@ export function itemRoutes(ctx: HostContext) {
       if ((await itemsOf(tx, e.id)).length <= 1) {
         throw new ApiError(400, 'LAST_ENVELOPE_ITEM', 'the last item of an envelope cannot be deleted')
       }
-      await tx.query('delete from envelope_items where id = $1', [envelopeItemId])
+      // A draft's file does not outlive it (unless another item names the same bytes).
+      await dropFilesOf(tx, await tx.query<ItemFileIds>('delete from envelope_items where id = $1 returning document_data_id, signed_document_data_id', [envelopeItemId]))
     })
     return c.json({ success: true })
   })

@@ -13,6 +13,7 @@ import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { insertFields, placementIssues, throwIfIssues, type FieldPlacement } from './fields.js'
 import { newId } from './ids.js'
 import { insertItems } from './items.js'
+import { dropFilesOf, type ItemFileIds } from './files.js'
 import { assertWithinPlan, usageMonth } from './plans.js'
 import { visibilitiesFor, type Visibility } from '../people/roles.js'
 import { envelopeAuthFrom, envelopeAuthPatch, type EnvelopeAuth, type EnvelopeAuthGiven } from './recipient-auth.js'
@@ -218,8 +219,12 @@ export async function deleteEnvelope(tx: Queryable, p: Principal, actor: Actor, 
   const snapshot = await loadEnvelope(tx, p, e.id)
   // Recipients of a sent document hear that it is gone.
   if (e.status === 'PENDING') await mailCancelled(tx, e.id)
-  if (deletionKind(e.status) === 'hard') await tx.query('delete from envelopes where id = $1', [e.id])
-  else {
+  if (deletionKind(e.status) === 'hard') {
+    // Its items go with it, and their files unless something else names them.
+    const items = await tx.query<ItemFileIds>('select document_data_id, signed_document_data_id from envelope_items where envelope_id = $1', [e.id])
+    await tx.query('delete from envelopes where id = $1', [e.id])
+    await dropFilesOf(tx, items)
+  } else {
     const [row] = await tx.query<{ deleted_at: Date }>(
       'update envelopes set deleted_at = now(), updated_at = now() where id = $1 returning deleted_at',
       [e.id],

@@ -63,6 +63,17 @@ export async function dropIfUnused(tx: Queryable, fileId: string): Promise<void>
   )
 }
 
+export interface ItemFileIds {
+  document_data_id: string
+  signed_document_data_id: string | null
+}
+
+/** After items were deleted: each of their files (original or sealed) that nothing else names goes too. */
+export async function dropFilesOf(tx: Queryable, items: ItemFileIds[]): Promise<void> {
+  const files = new Set(items.flatMap((i) => (i.signed_document_data_id ? [i.document_data_id, i.signed_document_data_id] : [i.document_data_id])))
+  for (const id of files) await dropIfUnused(tx, id)
+}
+
 /** A stored file: its hash, size, and its bytes when its row holds them. */
 export interface FileRef {
   sha256: string
