@@ -39,7 +39,7 @@ describe.each(VARIANTS)('files in an S3-compatible bucket ($variant)', ({ varian
     await s3?.close()
   })
 
-  it.skipIf(skip)('an upload, its download, its sealing and the sealed download all go through the bucket', async () => {
+  it.skipIf(skip)('an upload, its download, its sealing, the sealed download and the e-mail attachment all go through the bucket', async () => {
     const pdf = await makePdf(2, [{ text: 'Stored in a bucket', x: 50, y: 700 }])
     const e = await createEnvelope(client, {}, [{ bytes: pdf, name: 'bucket.pdf' }])
     const [row] = await host.db.query<{ sha256: string; in_row: boolean; size: number }>(
@@ -68,6 +68,15 @@ describe.each(VARIANTS)('files in an S3-compatible bucket ($variant)', ({ varian
     expect(sha(bytes)).toBe(sealed!.sha256)
     expect(await inBucket(sealed!.sha256)).toEqual(bytes)
     expect(Buffer.from(bytes).includes('/ByteRange')).toBe(true)
+
+    // The completion e-mail attaches the sealed file, read from the bucket (the local mailbox here).
+    await expect
+      .poll(async () => (await host.db.query(`select 1 from mails where envelope_id = $1 and jsonb_array_length(attachments) > 0`, [done.id])).length)
+      .toBeGreaterThan(0)
+    const [mail] = await host.db.query<{ id: string }>(`select id from mails where envelope_id = $1 and jsonb_array_length(attachments) > 0 order by id limit 1`, [done.id])
+    const attachment = await fetch(`${host.url}/mailbox/${mail!.id}/attachments/0`)
+    expect(attachment.status).toBe(200)
+    expect(new Uint8Array(await attachment.arrayBuffer())).toEqual(bytes)
   })
 
   it.skipIf(skip)('a file altered in the bucket is not served as the stored one: the download breaks off', async () => {
