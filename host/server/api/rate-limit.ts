@@ -14,9 +14,9 @@ import { log } from '../log.js'
  * whole when the window turns, so it never holds more than one window's callers.
  * Several processes on one PostgreSQL share the count (`shared`): each writes its own counts of
  * the window to `rate_limit_counts` every `syncMs` and reads the others' for the keys it saw (and
- * for any key past a tenth of the limit), so
- * a key is refused once all processes together reach the limit, give or take what the others
- * admitted since their last write (at most one interval's requests). Keys are stored hashed.
+ * for any key past a tenth of the limit), so a key is refused once all processes together reach
+ * the limit, give or take what the others admitted since their last write (at most one
+ * interval's requests). Keys are stored hashed.
  * Answers carry the IETF RateLimit headers (draft-ietf-httpapi-ratelimit-headers-09).
  */
 export interface RateLimitOptions {

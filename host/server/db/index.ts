@@ -74,6 +74,10 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
   return db
 }
 
+/** The `(…), (…)` of a multi-row INSERT: `rows` tuples of `width` parameters, numbered from $1. */
+export const valuesList = (rows: number, width: number): string =>
+  Array.from({ length: rows }, (_, r) => `(${Array.from({ length: width }, (_, i) => `$${r * width + i + 1}`).join(', ')})`).join(', ')
+
 /** Timestamps come back as Date from both engines, and as strings from inside json_agg. */
 export function iso(value: unknown): string | null {
   if (value === null || value === undefined) return null

@@ -6,7 +6,7 @@
  * read, and stays as it was.
  */
 import type { Db, Queryable, Row } from './index.js'
-import { openDb } from './index.js'
+import { openDb, valuesList } from './index.js'
 import { fileBytes, sha256Hex } from '../domain/files.js'
 
 export interface MoveOptions {
@@ -78,9 +78,8 @@ function param(value: unknown, column: Column): unknown {
 
 async function insertRows(tx: Queryable, table: string, columns: Column[], rows: Row[]): Promise<void> {
   if (!rows.length) return
-  const values = rows.map((_, r) => `(${columns.map((_, i) => `$${r * columns.length + i + 1}`).join(', ')})`).join(', ')
   const params = rows.flatMap((row) => columns.map((c) => param(row[c.name], c)))
-  await tx.query(`insert into ${quote(table)} (${columns.map((c) => quote(c.name)).join(', ')}) values ${values}`, params)
+  await tx.query(`insert into ${quote(table)} (${columns.map((c) => quote(c.name)).join(', ')}) values ${valuesList(rows.length, columns.length)}`, params)
 }
 
 export async function moveInstance(o: MoveOptions): Promise<MoveReport> {

@@ -86,7 +86,6 @@ const FINISH = `
   from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as d(id, attempts, at)
   where j.id = d.id and j.attempts = d.attempts`
 
-
 export class Queue {
   private running = false
   private readonly inFlight = new Set<Promise<void>>()
@@ -153,9 +152,9 @@ export class Queue {
             // Its end could not be recorded (the database is gone): the lease runs out and it runs again.
             .catch((err: unknown) => log.error({ err, job: job.id }, 'queue: recording the end of a job failed'))
             .finally(() => {
-            this.inFlight.delete(p)
-            this.wake?.()
-          })
+              this.inFlight.delete(p)
+              this.wake?.()
+            })
           this.inFlight.add(p)
         }
       }

@@ -2,7 +2,7 @@ import { iso, type Db } from '../db/index.js'
 import type { Job } from '../jobs/queue.js'
 import { postJson } from './post.js'
 import { GroupCommit } from '../db/group-commit.js'
-import { recordCalls } from './store.js'
+import { recordCalls, type CallRecord } from './store.js'
 
 /** The webhook header names (spec "Delivery": the service's name replaced by the word Service). */
 export const SECRET_HEADER = 'X-Service-Secret'
@@ -21,7 +21,7 @@ export interface DeliveryOptions {
  */
 export function webhookJob(db: Db, o: DeliveryOptions) {
   // The record of each call, written together with those of the deliveries ending meanwhile.
-  const calls = new GroupCommit<Parameters<typeof recordCalls>[1][number]>((batch) => recordCalls(db, batch))
+  const calls = new GroupCommit<CallRecord>((batch) => recordCalls(db, batch))
   return async (job: Job): Promise<void> => {
     const { webhookId, eventId } = job.payload as { webhookId: string; eventId: number }
     // The webhook and the event in one round trip: none when either is gone or the webhook is off.
@@ -30,27 +30,25 @@ export function webhookJob(db: Db, o: DeliveryOptions) {
       [webhookId, eventId],
     )
     if (!row) return
-    const hook = row
-    const event = row
-    const body = JSON.stringify({ event: event.event, payload: event.payload, createdAt: iso(event.created_at), webhookEndpoint: hook.url })
+    const body = JSON.stringify({ event: row.event, payload: row.payload, createdAt: iso(row.created_at), webhookEndpoint: row.url })
     const result = await postJson(
-      hook.url,
+      row.url,
       body,
       {
         'Content-Type': 'application/json',
         'User-Agent': 'envelope-embed-webhooks/1',
-        [SECRET_HEADER]: hook.secret,
-        [EVENT_ID_HEADER]: String(event.id),
-        [EVENT_HEADER]: event.event,
+        [SECRET_HEADER]: row.secret,
+        [EVENT_ID_HEADER]: String(row.id),
+        [EVENT_HEADER]: row.event,
       },
       o,
     )
     await calls.add({
       webhook_id: webhookId,
-      event_id: event.id,
-      event: event.event,
+      event_id: row.id,
+      event: row.event,
       attempt: job.attempts,
-      url: hook.url,
+      url: row.url,
       request_body: body,
       response_status: result.status,
       response_body: result.body,
