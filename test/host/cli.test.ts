@@ -6,28 +6,13 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, DATABASE_TEST_URL, pgReason, startTestHost } from './support.js'
+import { api, DATABASE_TEST_URL, pgReason, runProcess, startTestHost } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const CLI = ['--import', 'tsx', 'host/server/cli.ts']
 
-interface Run {
-  code: number | null
-  stdout: string
-  stderr: string
-}
-
-function run(args: string[], env: Record<string, string>, command = process.execPath, prefix = CLI): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, [...prefix, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const run = (args: string[], env: Record<string, string>, command = process.execPath, prefix = CLI) =>
+  runProcess(command, [...prefix, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
 
 const lastLine = (s: string) => s.trim().split('\n').at(-1)!
 

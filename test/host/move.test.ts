@@ -5,34 +5,23 @@
  * for its second signer before the move is signed after it, sealed, and its completion delivered
  * by webhook; links, tokens and the sealed files made before the move keep working.
  */
-import { spawn } from 'node:child_process'
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDb } from '../../host/server/db/index.js'
 import { startHost, type Host } from '../../host/server/start.js'
 import { startS3Server } from '../support/s3-server.js'
-import { api, completeOneSigner, createEnvelope, DATABASE_TEST_URL, pgReason, sealed, SIGNATURE } from './support.js'
+import { api, completeOneSigner, createEnvelope, freshSchema, pgReason, runProcess, sealed, SIGNATURE } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
 
-function cli(args: string[], env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
-    let stdout = ''
-    let stderr = ''
-    child.stdout.on('data', (d) => (stdout += d))
-    child.stderr.on('data', (d) => (stderr += d))
-    child.on('error', reject)
-    child.on('close', (code) => resolve({ code, stdout, stderr }))
-  })
-}
+const cli = (args: string[], env: Record<string, string>) =>
+  runProcess(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
 
 /** Collects the webhook deliveries: event name and document title. */
 async function receiver() {
@@ -93,23 +82,16 @@ describe.skipIf(pgReason !== null)('moving an embedded instance to PostgreSQL an
     await host.close()
 
     // The move.
-    const schema = `host_move_${Date.now().toString(36)}`
-    const url = new URL(DATABASE_TEST_URL)
-    url.searchParams.set('schema', schema)
-    cleanup.push(async () => {
-      const c = new pg.Client({ connectionString: DATABASE_TEST_URL })
-      await c.connect()
-      await c.query(`drop schema if exists ${schema} cascade`)
-      await c.end()
-    })
+    const schema = freshSchema('host_move')
+    cleanup.push(schema.drop)
     const storageUrl = s3.storageUrl('moved')
-    const moved = await cli(['move', '--to-database', url.toString(), '--to-storage', storageUrl], { DATA_DIR: path.join(dir, 'data') })
+    const moved = await cli(['move', '--to-database', schema.url, '--to-storage', storageUrl], { DATA_DIR: path.join(dir, 'data') })
     expect(moved.code, moved.stderr).toBe(0)
     expect(moved.stdout).toMatch(/^moved \d+ rows and \d+ files/)
 
     // Counts and hashes, compared here on both sides.
     const source = await openDb({ dataDir: path.join(dir, 'data') })
-    const target = await openDb({ dataDir: '', databaseUrl: url.toString(), storageUrl })
+    const target = await openDb({ dataDir: '', databaseUrl: schema.url, storageUrl })
     try {
       const tables = (await source.query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE'`)).map((t) => t.name)
       expect(tables.length).toBeGreaterThan(30)
@@ -128,12 +110,12 @@ describe.skipIf(pgReason !== null)('moving an embedded instance to PostgreSQL an
       await target.close()
     }
     // A second move into the same database is refused: it is no longer empty.
-    const again = await cli(['move', '--to-database', url.toString()], { DATA_DIR: path.join(dir, 'data') })
+    const again = await cli(['move', '--to-database', schema.url], { DATA_DIR: path.join(dir, 'data') })
     expect(again.code).toBe(1)
     expect(again.stderr).toMatch(/already holds data/)
 
     // After: PostgreSQL and the bucket. The same token, the same link, the same sealed file.
-    host = await startHost({ ...common, dataDir: path.join(dir, 'unused'), databaseUrl: url.toString(), storageUrl })
+    host = await startHost({ ...common, dataDir: path.join(dir, 'unused'), databaseUrl: schema.url, storageUrl })
     cleanup.push(() => host.close())
     const before = await fetch(`${host.apiUrl}/envelope/item/${done.itemId}/download`, { headers: { Authorization: `Bearer ${token}` } })
     expect(new Uint8Array(await before.arrayBuffer())).toEqual(sealedBefore)

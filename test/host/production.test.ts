@@ -12,9 +12,8 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import { promisify } from 'node:util'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { api, DATABASE_TEST_URL, form, makePdf, pgReason, SIGNATURE } from './support.js'
+import { api, form, freshSchema, makePdf, pgReason, SIGNATURE } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const exec = promisify(execFile)
@@ -47,17 +46,10 @@ describe('the host as its own package', { timeout: 240_000 }, () => {
       expect(existsSync(path.join(dir, 'node_modules', dev)), dev).toBe(false)
     }
 
-    const schema = `host_production_${Date.now().toString(36)}`
-    const url = new URL(DATABASE_TEST_URL)
-    url.searchParams.set('schema', schema)
-    cleanup.push(async () => {
-      const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
-      await client.connect()
-      await client.query(`drop schema if exists ${schema} cascade`)
-      await client.end()
-    })
+    const schema = freshSchema('host_production')
+    cleanup.push(schema.drop)
     // A clean environment: no loader, no test settings from this process.
-    const env = { PATH: process.env.PATH!, HOME: dir, DATABASE_URL: url.toString(), PORT: '0', DATA_DIR: path.join(dir, 'data'), WEBHOOK_ALLOW_PRIVATE_URLS: '1' }
+    const env = { PATH: process.env.PATH!, HOME: dir, DATABASE_URL: schema.url, PORT: '0', DATA_DIR: path.join(dir, 'data'), WEBHOOK_ALLOW_PRIVATE_URLS: '1' }
     const cli = (...args: string[]) => exec(process.execPath, ['host/dist/cli.js', ...args], { cwd: dir, env })
 
     const server: ChildProcess = spawn(process.execPath, ['host/dist/cli.js', 'serve'], { cwd: dir, env, stdio: ['ignore', 'pipe', 'pipe'] })

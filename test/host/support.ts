@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -6,6 +7,41 @@ import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { startHost, type Host, type StartHostOptions } from '../../host/server/start.js'
 
 export const DATABASE_TEST_URL = process.env.DATABASE_TEST_URL || 'postgres://postgres@127.0.0.1:5432/test'
+
+/** A schema of its own on the test PostgreSQL (made on first use by the host): its URL, and its removal. */
+export function freshSchema(prefix: string): { url: string; drop(): Promise<void> } {
+  const schema = `${prefix}_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
+  const url = new URL(DATABASE_TEST_URL)
+  url.searchParams.set('schema', schema)
+  return {
+    url: url.toString(),
+    async drop() {
+      const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
+      await client.connect()
+      await client.query(`drop schema if exists ${schema} cascade`)
+      await client.end()
+    },
+  }
+}
+
+export interface Run {
+  code: number | null
+  stdout: string
+  stderr: string
+}
+
+/** Runs a process to its end, collecting what it writes. */
+export function runProcess(command: string, args: string[], o: { cwd: string; env: Record<string, string | undefined> }): Promise<Run> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, o)
+    let stdout = ''
+    let stderr = ''
+    child.stdout.on('data', (d) => (stdout += d))
+    child.stderr.on('data', (d) => (stderr += d))
+    child.on('error', reject)
+    child.on('close', (code) => resolve({ code, stdout, stderr }))
+  })
+}
 
 /** Why the PostgreSQL variant cannot run here, or null when a server answers. */
 export async function postgresUnavailable(): Promise<string | null> {
@@ -33,14 +69,12 @@ export interface TestHost extends Host {
  */
 export async function startTestHost(variant: Variant, opts: StartHostOptions = {}): Promise<TestHost> {
   const dir = await mkdtemp(path.join(tmpdir(), 'host-test-'))
-  const schema = `host_test_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
-  const url = new URL(DATABASE_TEST_URL)
-  url.searchParams.set('schema', schema)
+  const schema = freshSchema('host_test')
   const host = await startHost({
     port: 0,
     hostname: '127.0.0.1',
     dataDir: path.join(dir, 'data'),
-    ...(variant === 'postgres' ? { databaseUrl: url.toString() } : {}),
+    ...(variant === 'postgres' ? { databaseUrl: schema.url } : {}),
     appDistDir: path.join(dir, 'no-dist'),
     ...opts,
   })
@@ -49,12 +83,7 @@ export async function startTestHost(variant: Variant, opts: StartHostOptions = {
       try {
         await host.close()
       } finally {
-        if (variant === 'postgres') {
-          const client = new pg.Client({ connectionString: DATABASE_TEST_URL })
-          await client.connect()
-          await client.query(`drop schema if exists ${schema} cascade`)
-          await client.end()
-        }
+        if (variant === 'postgres') await schema.drop()
         await rm(dir, { recursive: true, force: true })
       }
     },
