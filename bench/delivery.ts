@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { readFileSync } from 'node:fs'
+import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
@@ -29,6 +29,17 @@ const procCpu = (pid: number) => {
   const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ')
   return (Number(f[11]) + Number(f[12])) / TICK
 }
+/** CPU seconds of every PostgreSQL server process on this machine. */
+const postgresCpu = () =>
+  readdirSync('/proc')
+    .filter((d) => /^\d+$/.test(d))
+    .reduce((sum, pid) => {
+      try {
+        return readFileSync(`/proc/${pid}/comm`, 'utf8').trim() === 'postgres' ? sum + procCpu(Number(pid)) : sum
+      } catch {
+        return sum // gone meanwhile
+      }
+    }, 0)
 const machineCpu = () => {
   const t = readFileSync('/proc/stat', 'utf8').split('\n')[0]!.split(/\s+/).slice(1).map(Number)
   const idle = t[3]! + t[4]!
@@ -162,7 +173,7 @@ async function main() {
     const sample = (await db.query<{ id: number }>('select max(id)::int as id from events'))[0]!.id
     await db.query('delete from jobs')
     const throughput: Record<number, number> = {}
-    const cpu: Record<number, { hosts: number; busy: number }> = {}
+    const cpu: Record<number, { hosts: number; postgres: number; busy: number }> = {}
     for (const processes of [1, 2]) {
       r.reset()
       const workers = await Promise.all(Array.from({ length: processes }, () => serve({ ...env, QUEUE_CONCURRENCY: String(CONCURRENCY) })))
@@ -182,11 +193,13 @@ async function main() {
       const from = Date.now()
       const hostsBefore = workers.reduce((a, w) => a + procCpu(w.child.pid!), 0)
       const machineBefore = machineCpu()
+      const postgresBefore = postgresCpu()
       await r.until(EVENTS)
       throughput[processes] = EVENTS / ((Math.max(...[...r.arrived.values()].map((a) => a.at)) - from) / 1000)
       const machineAfter = machineCpu()
       cpu[processes] = {
         hosts: workers.reduce((a, w) => a + procCpu(w.child.pid!), 0) - hostsBefore,
+        postgres: postgresCpu() - postgresBefore,
         busy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
       }
       for (const w of workers) await stop(w.child)
@@ -205,7 +218,8 @@ async function main() {
 
     console.log(`webhook delivery on PostgreSQL, ${EVENTS} events over ${ENVELOPES} envelopes, ${CONCURRENCY} jobs at once per process:`)
     console.log(`  commit -> receiver 2xx   p50 ${pct(ages, 50).toFixed(0)} ms   p99 ${pct(ages, 99).toFixed(0)} ms   (1 process, events written one after another)`)
-    const use = (n: number) => `host CPU ${((cpu[n]!.hosts / EVENTS) * 1000).toFixed(2)} ms/event, machine ${(cpu[n]!.busy * 100).toFixed(0)}% busy`
+    const perEvent = (s: number) => ((s / EVENTS) * 1000).toFixed(2)
+    const use = (n: number) => `CPU per event: hosts ${perEvent(cpu[n]!.hosts)} ms, PostgreSQL ${perEvent(cpu[n]!.postgres)} ms; machine ${(cpu[n]!.busy * 100).toFixed(0)}% busy`
     console.log(`  1 host process           ${throughput[1]!.toFixed(0)} events/s   (${use(1)})`)
     console.log(`  2 host processes         ${throughput[2]!.toFixed(0)} events/s   (x${(throughput[2]! / throughput[1]!).toFixed(2)}, target > x1; ${use(2)})`)
     console.log(

@@ -260,7 +260,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     const handler = mailJob({ db: host.db, transport, publicUrl: () => `${host.url}/` })
     for (const row of rows) {
       const job: Job = { id: String(row.id), kind: row.kind, payload: row.payload as never, attempts: 1, orderingKey: row.ordering_key, requestId: null }
-      await handler(job)
+      await handler(job, { insert: () => {} })
     }
   }
 

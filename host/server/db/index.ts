@@ -33,6 +33,9 @@ export interface Db extends Queryable {
   close(): Promise<void>
 }
 
+/** The PostgreSQL channel behind one of ours (`notify`, `listen`). */
+export const channelName = (channel: string) => `envelope_embed_${channel}`
+
 /** This process's listeners, per channel. */
 export class Hub {
   private readonly channels = new Map<string, Set<Listener>>()

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import type { FileStore } from '../storage/file-store.js'
 import { log } from '../log.js'
-import { Hub, type Db, type Queryable } from './index.js'
+import { channelName, Hub, type Db, type Queryable } from './index.js'
 
 function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify'], files: FileStore | null): Queryable {
   return {
@@ -15,8 +15,6 @@ function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify'], files: Fi
     },
   }
 }
-
-const channelName = (channel: string) => `envelope_embed_${channel}`
 
 /**
  * A `schema` query parameter on the URL (not a libpq one) selects and creates a schema; the test
@@ -41,6 +39,12 @@ export async function openPostgres(databaseUrl: string, files: FileStore | null 
   // An idle client losing its connection must not crash the process.
   pool.on('error', (err) => log.error({ err }, 'postgres pool'))
 
+  // Our own notifications reach this process's listeners directly (notify below): their echo from
+  // the server, sent by one of the pool's connections, is not delivered again.
+  const ownBackends = new Set<number>()
+  pool.on('connect', (client) => void ownBackends.add((client as unknown as { processID: number }).processID))
+  pool.on('remove', (client) => void ownBackends.delete((client as unknown as { processID: number }).processID))
+
   // Notifications from other processes arrive on one dedicated connection, re-established if lost.
   const hub = new Hub()
   let listener: pg.Client | null = null
@@ -50,7 +54,8 @@ export async function openPostgres(databaseUrl: string, files: FileStore | null 
   const connectListener = async (): Promise<void> => {
     const client = new pg.Client({ connectionString })
     client.on('notification', (msg) => {
-      const channel = msg.channel.slice('envelope_embed_'.length)
+      if (ownBackends.has(msg.processId)) return
+      const channel = msg.channel.slice(channelName('').length)
       hub.emit(channel, msg.payload ?? '')
     })
     client.on('error', () => {

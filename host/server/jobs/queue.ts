@@ -4,10 +4,11 @@
  * on one PostgreSQL never take the same job, and leased so that a job whose process died runs again.
  * Jobs sharing an `orderingKey` run one at a time in the order they were written.
  */
-import { iso, type Db, type Queryable } from '../db/index.js'
+import { channelName, iso, type Db, type Queryable } from '../db/index.js'
 import type { Clock } from './clock.js'
 import { retryDelay, type RetryPolicy } from './retry.js'
 import { GroupCommit } from '../db/group-commit.js'
+import { endStatement, type AttemptEnd } from './ends.js'
 import { currentRequestId, log, withRequestId } from '../log.js'
 
 export const JOBS_CHANNEL = 'jobs'
@@ -28,6 +29,8 @@ export interface Job {
   attempts: number
   orderingKey: string | null
   requestId: string | null
+  /** What the kind's `prepare` loaded for it with the rest of its batch. */
+  prepared?: unknown
 }
 
 /** Adds a job inside the caller's transaction: it exists exactly when that transaction commits. */
@@ -43,10 +46,19 @@ export async function enqueue(tx: Queryable, job: JobSpec): Promise<void> {
   await tx.notify(JOBS_CHANNEL, job.kind)
 }
 
-export type JobHandler = (job: Job) => Promise<void>
+/** Collects what an attempt leaves behind, written in the statement that records its end. */
+export interface JobEnd {
+  /** A row inserted with the attempt's end, whatever its outcome (ends.ts). */
+  insert(table: string, row: Record<string, unknown>): void
+}
+
+export type JobHandler = ((job: Job, end: JobEnd) => Promise<void>) & {
+  /** Loads what claimed jobs of this kind need, for a whole batch in one round trip: the value for each job id. */
+  prepare?: (jobs: Job[]) => Promise<Map<string, unknown>>
+}
 
 export interface QueueOptions {
-  /** Jobs one process runs at once. */
+  /** Jobs one process runs at once; it holds as many more claimed and ready. */
   concurrency: number
   /** How often to look for due jobs when nothing announced one (scheduled and retried jobs). */
   pollMs: number
@@ -67,12 +79,17 @@ interface JobRow {
   request_id: string | null
 }
 
-/** Up to $3 due jobs, one statement (no transaction around it): only the first of each order. */
+/**
+ * Up to $3 due jobs, one statement (no transaction around it): only the first of each order. A
+ * running job past its lease was due when claimed, so `run_at <= $1` holds for both; spelled so,
+ * the scan walks jobs_due in order and stops at the limit even before statistics know the table
+ * (rather than testing every pending job's order and sorting them: 10x the cost at 1,000 pending).
+ */
 const CLAIM = `
   update jobs set status = 'running', attempts = attempts + 1, locked_until = $2
   where id = any(array(
     select j.id from jobs j
-    where ((j.status = 'pending' and j.run_at <= $1) or (j.status = 'running' and j.locked_until <= $1))
+    where j.status in ('pending', 'running') and j.run_at <= $1 and (j.status = 'pending' or j.locked_until <= $1)
       and (j.ordering_key is null or not exists (
         select 1 from jobs e where e.ordering_key = j.ordering_key and e.id < j.id and e.status in ('pending', 'running')))
     order by j.run_at, j.id
@@ -80,31 +97,52 @@ const CLAIM = `
     for update skip locked))
   returning id, kind, payload, attempts, ordering_key, request_id`
 
-/** Every attempt in a batch that ended well, in one statement; only the holder of an attempt may record it. */
-const FINISH = `
-  update jobs j set status = 'done', finished_at = d.at, locked_until = null, last_error = null
-  from unnest($1::bigint[], $2::int[], $3::timestamptz[]) as d(id, attempts, at)
-  where j.id = d.id and j.attempts = d.attempts`
+/** While other jobs run, an end waits this long for theirs, to be written with them. */
+const LINGER_MS = 3
 
+/** A claimed job waiting for a slot, and when it was claimed (performance.now()). */
+interface Ready {
+  job: Job
+  claimedAt: number
+}
+
+/**
+ * Runs jobs in `concurrency` slots. It claims ahead, in batches, so that a slot that frees takes
+ * its next job at once and claims cost a fraction of a round trip per job; it claims only when
+ * the table may hold more (something was announced, or the poll is due). Attempts end through
+ * one group commit: the ends and what the handlers left behind, one statement per batch.
+ */
 export class Queue {
   private running = false
+  private readonly ready: Ready[] = []
   private readonly inFlight = new Set<Promise<void>>()
+  /** False after a claim found fewer jobs than it asked for, until something is announced. */
+  private more = true
+  /** Announcements heard, so that one arriving during a claim is not lost. */
+  private heard = 0
   private wake: (() => void) | null = null
   private timer: ReturnType<typeof setTimeout> | undefined
   private loop: Promise<void> | null = null
-  /** Attempts that ended well, recorded together with the others ending meanwhile. */
-  private readonly done = new GroupCommit<{ job: Job; at: Date }>(async (batch) => {
-    await this.db.query(FINISH, [batch.map((f) => f.job.id), batch.map((f) => f.job.attempts), batch.map((f) => f.at.toISOString())])
-    // The next job of each order may now run, perhaps in another process: wake them all.
-    for (const kind of new Set(batch.filter((f) => f.job.orderingKey).map((f) => f.job.kind))) await this.db.notify(JOBS_CHANNEL, kind)
-  })
+  private claiming: Promise<void> | null = null
+  private readonly ends = new GroupCommit<AttemptEnd>(async (batch) => {
+    const { sql, params } = endStatement(batch, channelName(JOBS_CHANNEL))
+    const announced = await this.db.query(sql, params)
+    // The next job of an order may now run here too; a job given back may be claimed again.
+    if (announced.length || batch.some((e) => e.released)) this.announce()
+  }, () => (this.inFlight.size ? LINGER_MS : 0))
 
   constructor(
     private readonly db: Db,
     private readonly handlers: Record<string, JobHandler>,
     private readonly options: QueueOptions,
   ) {
-    db.listen(JOBS_CHANNEL, () => this.wake?.())
+    db.listen(JOBS_CHANNEL, () => this.announce())
+  }
+
+  private announce(): void {
+    this.more = true
+    this.heard++
+    this.wake?.()
   }
 
   /** Whether it claims and runs jobs in the background (between start() and stop()). */
@@ -119,12 +157,15 @@ export class Queue {
     this.loop = this.run()
   }
 
-  /** Stops claiming, and waits for the jobs under way. */
+  /** Stops claiming, gives back the jobs claimed but not started, and waits for those under way and every end to be recorded. */
   async stop(): Promise<void> {
     this.running = false
     this.wake?.()
     await this.loop
+    await this.claiming
+    for (const { job } of this.ready.splice(0)) void this.release(job)
     await Promise.all(this.inFlight)
+    await this.ends.settled()
   }
 
   /** Runs every job due now (by the clock), one at a time, until none is left; for tests and tools. */
@@ -138,60 +179,102 @@ export class Queue {
   }
 
   private async run(): Promise<void> {
+    const { concurrency, leaseMs } = this.options
     while (this.running) {
-      let claimed = false
-      while (this.running && this.inFlight.size < this.options.concurrency) {
-        const jobs = await this.claim(this.options.concurrency - this.inFlight.size).catch((err: unknown) => {
-          log.error({ err }, 'queue: claiming jobs failed')
-          return []
-        })
-        if (!jobs.length) break
-        claimed = true
-        for (const job of jobs) {
-          const p = this.execute(job)
-            // Its end could not be recorded (the database is gone): the lease runs out and it runs again.
-            .catch((err: unknown) => log.error({ err, job: job.id }, 'queue: recording the end of a job failed'))
-            .finally(() => {
-              this.inFlight.delete(p)
-              this.wake?.()
-            })
-          this.inFlight.add(p)
-        }
+      while (this.ready.length && this.inFlight.size < concurrency) {
+        const { job, claimedAt } = this.ready.shift()!
+        // Held so long its lease may soon run out (slow jobs ahead of it): another process may take it.
+        if (performance.now() - claimedAt > leaseMs / 2) void this.release(job)
+        else this.begin(job)
       }
-      if (!this.running) break
-      if (claimed && this.inFlight.size < this.options.concurrency) continue
+      // Claimed and ready: refilled to three rounds of slots when under one, while jobs run.
+      if (this.more && !this.claiming && this.ready.length < concurrency) {
+        this.claiming = this.refill(3 * concurrency - this.ready.length).finally(() => {
+          this.claiming = null
+          this.wake?.()
+        })
+      }
       await new Promise<void>((resolve) => {
         this.wake = () => {
           this.wake = null
           clearTimeout(this.timer)
           resolve()
         }
-        this.timer = setTimeout(() => this.wake?.(), this.options.pollMs)
+        // Scheduled and retried jobs fall due without an announcement.
+        this.timer = setTimeout(() => this.announce(), this.options.pollMs)
       })
     }
+  }
+
+  private async refill(want: number): Promise<void> {
+    const heard = this.heard
+    try {
+      const jobs = await this.claim(want)
+      if (jobs.length < want && heard === this.heard) this.more = false
+      const claimedAt = performance.now()
+      for (const job of jobs) this.ready.push({ job, claimedAt })
+    } catch (err) {
+      log.error({ err }, 'queue: claiming jobs failed')
+      this.more = false
+    }
+  }
+
+  private begin(job: Job): void {
+    const p = this.execute(job, false).finally(() => {
+      this.inFlight.delete(p)
+      this.wake?.()
+    })
+    this.inFlight.add(p)
   }
 
   private async claim(limit: number): Promise<Job[]> {
     const now = this.options.clock.now()
     const rows = await this.db.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs), limit])
-    return rows
-      .map((row) => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key, requestId: row.request_id }))
+    const jobs = rows
+      .map((row): Job => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key, requestId: row.request_id }))
       .sort((a, b) => Number(a.id) - Number(b.id))
+    await this.prepare(jobs)
+    return jobs
   }
 
-  /** Runs one claimed job and records how it ended; only the holder of this attempt may record it. */
-  private execute(job: Job): Promise<void> {
-    // In the context of the request that caused it: its logs, and the jobs it adds, carry its id.
-    return withRequestId(job.requestId ?? `job-${job.id}`, () => this.attempt(job))
+  /** Each kind's batch loading; a failure fails the attempts it was for. */
+  private async prepare(jobs: Job[]): Promise<void> {
+    for (const kind of new Set(jobs.map((j) => j.kind))) {
+      const prepare = this.handlers[kind]?.prepare
+      if (!prepare) continue
+      const batch = jobs.filter((j) => j.kind === kind)
+      try {
+        const loaded = await prepare(batch)
+        for (const job of batch) job.prepared = loaded.get(job.id) ?? null
+      } catch (err) {
+        for (const job of batch) job.prepared = new PrepareFailed(err)
+      }
+    }
   }
 
-  private async attempt(job: Job): Promise<void> {
+  /**
+   * Runs one claimed job and records how it ended, in the context of the request that caused it
+   * (its logs, and the jobs it adds, carry its id). In a slot, the slot frees when the handler
+   * ends, before its end is recorded; the job stays this process's in the table until then.
+   */
+  private execute(job: Job, awaitEnd = true): Promise<void> {
+    return withRequestId(job.requestId ?? `job-${job.id}`, async () => {
+      const ended = this.attempt(job)
+      // Its end could not be recorded (the database is gone): the lease runs out and it runs again.
+      const recorded = ended.then((end) => this.ends.add(end)).catch((err: unknown) => log.error({ err, job: job.id }, 'queue: recording the end of a job failed'))
+      await (awaitEnd ? recorded : ended)
+    })
+  }
+
+  private async attempt(job: Job): Promise<AttemptEnd> {
     const handler = this.handlers[job.kind]
+    const rows: AttemptEnd['rows'] = []
     const started = performance.now()
     let error: unknown = handler ? null : new Error(`no handler for jobs of kind ${job.kind}`)
-    if (handler) {
+    if (job.prepared instanceof PrepareFailed) error = job.prepared.cause
+    else if (handler) {
       try {
-        await handler(job)
+        await handler(job, { insert: (table, row) => void rows.push({ table, row }) })
       } catch (err) {
         error = err
       }
@@ -201,25 +284,32 @@ export class Queue {
     const outcome = error === null ? 'done' : final ? 'failed' : 'retry'
     const seconds = (performance.now() - started) / 1000
     this.options.onFinished?.(job.kind, outcome, seconds)
-    const message = error === null ? undefined : error instanceof Error ? error.message : String(error)
+    const message = error === null ? null : (error instanceof Error ? error.message : String(error)).slice(0, 2000)
     log[outcome === 'done' ? 'info' : outcome === 'retry' ? 'warn' : 'error'](
       { job: job.id, kind: job.kind, attempt: job.attempts, outcome, ms: Math.round(seconds * 1000), ...(message && { error: message.slice(0, 500) }) },
       'job',
     )
-    if (message === undefined) return this.done.add({ job, at: now })
-    await this.db.query(
-      `update jobs set status = $3, run_at = $4, locked_until = null, last_error = $5, finished_at = $6
-       where id = $1 and attempts = $2`,
-      [
-        job.id,
-        job.attempts,
-        final ? 'failed' : 'pending',
-        new Date(now.getTime() + (final ? 0 : retryDelay(this.options.retry, job.attempts))),
-        message.slice(0, 2000),
-        final ? now : null,
-      ],
-    )
+    return {
+      id: job.id,
+      attempts: job.attempts,
+      status: outcome === 'retry' ? 'pending' : outcome,
+      runAt: outcome === 'retry' ? new Date(now.getTime() + retryDelay(this.options.retry, job.attempts)) : null,
+      error: message,
+      finishedAt: outcome === 'retry' ? null : now,
+      rows,
+    }
   }
+
+  /** Gives a claimed job that never started back to the table, its attempt uncounted. */
+  private release(job: Job): Promise<void> {
+    return this.ends
+      .add({ id: job.id, attempts: job.attempts, status: 'pending', runAt: null, error: null, finishedAt: null, released: true, rows: [] })
+      .catch((err: unknown) => log.error({ err, job: job.id }, 'queue: giving back a job failed'))
+  }
+}
+
+class PrepareFailed {
+  constructor(readonly cause: unknown) {}
 }
 
 /** Pending, running and failed jobs, for operators (`host jobs`). */

@@ -1,8 +1,7 @@
 import { iso, type Db } from '../db/index.js'
-import type { Job } from '../jobs/queue.js'
+import type { JobHandler } from '../jobs/queue.js'
+import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
-import { GroupCommit } from '../db/group-commit.js'
-import { recordCalls, type CallRecord } from './store.js'
 
 /** The webhook header names (spec "Delivery": the service's name replaced by the word Service). */
 export const SECRET_HEADER = 'X-Service-Secret'
@@ -14,21 +13,24 @@ export interface DeliveryOptions {
   allowPrivate: boolean
 }
 
+interface Delivery {
+  url: string
+  secret: string
+  id: number
+  event: string
+  payload: unknown
+  created_at: Date
+}
+
 /**
- * The handler of `webhook` jobs: POSTs one event to one webhook and logs the call. A non-2xx
- * answer or none at all throws, so the queue retries it; a webhook deleted or disabled since
- * is skipped.
+ * The handler of `webhook` jobs: POSTs one event to one webhook and logs the call with the job's
+ * end. A non-2xx answer or none at all throws, so the queue retries it; a webhook deleted or
+ * disabled since is skipped.
  */
-export function webhookJob(db: Db, o: DeliveryOptions) {
-  // The record of each call, written together with those of the deliveries ending meanwhile.
-  const calls = new GroupCommit<CallRecord>((batch) => recordCalls(db, batch))
-  return async (job: Job): Promise<void> => {
-    const { webhookId, eventId } = job.payload as { webhookId: string; eventId: number }
-    // The webhook and the event in one round trip: none when either is gone or the webhook is off.
-    const [row] = await db.query<{ url: string; secret: string; id: number; event: string; payload: unknown; created_at: Date }>(
-      'select w.url, w.secret, e.id, e.event, e.payload, e.created_at from webhooks w, events e where w.id = $1 and w.enabled and e.id = $2',
-      [webhookId, eventId],
-    )
+export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
+  const handler: JobHandler = async (job, end) => {
+    const { webhookId } = job.payload as { webhookId: string }
+    const row = job.prepared as Delivery | null
     if (!row) return
     const body = JSON.stringify({ event: row.event, payload: row.payload, createdAt: iso(row.created_at), webhookEndpoint: row.url })
     const result = await postJson(
@@ -43,7 +45,8 @@ export function webhookJob(db: Db, o: DeliveryOptions) {
       },
       o,
     )
-    await calls.add({
+    end.insert('webhook_calls', {
+      id: newId.webhookCall(),
       webhook_id: webhookId,
       event_id: row.id,
       event: row.event,
@@ -59,4 +62,16 @@ export function webhookJob(db: Db, o: DeliveryOptions) {
       throw new Error(result.error ?? `the receiver answered ${result.status}`)
     }
   }
+  // The webhooks and events of a claimed batch in one round trip: none for a job whose webhook is gone or off.
+  handler.prepare = async (jobs) => {
+    const rows = await db.query<Delivery & { job_id: string }>(
+      `select d.job_id, w.url, w.secret, e.id, e.event, e.payload, e.created_at
+       from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
+       join webhooks w on w.id = d.webhook_id and w.enabled
+       join events e on e.id = d.event_id`,
+      [jobs.map((j) => j.id), jobs.map((j) => String(j.payload.webhookId)), jobs.map((j) => Number(j.payload.eventId))],
+    )
+    return new Map(rows.map((r) => [r.job_id, r]))
+  }
+  return handler
 }

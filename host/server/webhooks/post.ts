@@ -1,7 +1,7 @@
 import type { LookupAddress } from 'node:dns'
 import { isIP } from 'node:net'
-import { request as httpRequest, type RequestOptions } from 'node:http'
-import { request as httpsRequest } from 'node:https'
+import { Agent as HttpAgent, request as httpRequest, type RequestOptions } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
 import { AddressRefused, publicAddresses, type Resolve } from './addresses.js'
 
 export interface PostResult {
@@ -14,6 +14,17 @@ export interface PostResult {
 }
 
 const MAX_ANSWER = 1024
+
+/**
+ * Connections stay open between deliveries to the same receiver, closed after 5 s unused. A pool
+ * holds only connections made to checked addresses; one per address policy, so that a connection
+ * made where private addresses were allowed is never reused where they are not.
+ */
+const pool = (allowPrivate: boolean) => {
+  const o = { keepAlive: true, timeout: 5_000, maxFreeSockets: 16, scheduling: 'lifo' as const }
+  return { 'http:': new HttpAgent(o), 'https:': new HttpsAgent(o), allowPrivate }
+}
+const pools = [pool(false), pool(true)]
 
 /**
  * One POST of a webhook: no redirect is followed, the whole exchange is cut at `timeoutMs`, and
@@ -53,7 +64,12 @@ export async function postJson(
     }
     const req = (u.protocol === 'https:' ? httpsRequest : httpRequest)(
       u,
-      { method: 'POST', headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) }, lookup, agent: false },
+      {
+        method: 'POST',
+        headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
+        lookup,
+        agent: pools.find((p) => p.allowPrivate === o.allowPrivate)![u.protocol === 'https:' ? 'https:' : 'http:'],
+      },
       (res) => {
         let answer = ''
         res.setEncoding('utf8')

@@ -1,5 +1,5 @@
 /** A team's webhook endpoints, their delivery log, and the deliveries an event causes. */
-import { iso, valuesList, type Db, type Queryable } from '../db/index.js'
+import { iso, type Db, type Queryable } from '../db/index.js'
 import { defaultTeamId } from '../domain/teams.js'
 import { ApiError, notFound } from '../errors.js'
 import type { EventName } from '../events/index.js'
@@ -159,17 +159,6 @@ export async function resendCall(tx: Queryable, teamId: string, callId: string):
   )
   if (!call) throw notFound('webhook call')
   await enqueue(tx, { kind: 'webhook', payload: { webhookId: call.webhook_id, eventId: call.event_id, resent: true } })
-}
-
-const CALL_COLUMNS = ['id', 'webhook_id', 'event_id', 'event', 'attempt', 'url', 'request_body', 'response_status', 'response_body', 'error', 'duration_ms'] as const
-
-export type CallRecord = Omit<CallRow, 'id' | 'created_at'>
-
-/** Records delivery attempts, several in one statement. */
-export async function recordCalls(db: Queryable, calls: CallRecord[]): Promise<void> {
-  if (!calls.length) return
-  const rows = calls.map((c) => [newId.webhookCall(), c.webhook_id, c.event_id, c.event, c.attempt, c.url, c.request_body, c.response_status, c.response_body, c.error, c.duration_ms])
-  await db.query(`insert into webhook_calls (${CALL_COLUMNS.join(', ')}) values ${valuesList(rows.length, CALL_COLUMNS.length)}`, rows.flat())
 }
 
 /** The operator's webhook commands (CLI and admin endpoints): on a team, the default one when none is named. */

@@ -1,0 +1,210 @@
+// The job queue on its own, on both engines: orders, ends recorded with what handlers leave,
+// batch loading, claiming ahead and giving back what was claimed but not run.
+import { mkdtemp, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { openDb, type Db } from '../../host/server/db/index.js'
+import { systemClock } from '../../host/server/jobs/clock.js'
+import { enqueue, Queue, type JobHandler, type QueueOptions } from '../../host/server/jobs/queue.js'
+import { freshSchema, VARIANTS } from './support.js'
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
+async function until(ok: () => boolean | Promise<boolean>, ms = 20_000) {
+  const end = Date.now() + ms
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error('timed out')
+    await sleep(20)
+  }
+}
+
+const options = (o: Partial<QueueOptions> = {}): QueueOptions => ({
+  concurrency: 4,
+  pollMs: 50,
+  leaseMs: 60_000,
+  clock: systemClock,
+  retry: { maxAttempts: 3, baseDelayMs: 10, factor: 1, maxDelayMs: 10 },
+  ...o,
+})
+
+describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ variant, skip }) => {
+  const cleanups: (() => Promise<void>)[] = []
+  afterAll(async () => {
+    for (const c of cleanups.reverse()) await c()
+  })
+
+  /** A fresh database with a table for what handlers leave behind; `again` opens it a second time (PostgreSQL only). */
+  async function database(): Promise<{ db: Db; again: () => Promise<Db> }> {
+    let db: Db
+    let again = (): Promise<Db> => Promise.reject(new Error('one process per embedded database'))
+    if (variant === 'postgres') {
+      const schema = freshSchema('queue_test')
+      db = await openDb({ dataDir: '', databaseUrl: schema.url })
+      const others: Db[] = []
+      again = async () => {
+        const other = await openDb({ dataDir: '', databaseUrl: schema.url })
+        others.push(other)
+        return other
+      }
+      cleanups.push(async () => {
+        for (const o of others) await o.close()
+        await db.close()
+        await schema.drop()
+      })
+    } else {
+      const dir = await mkdtemp(path.join(tmpdir(), 'queue-test-'))
+      db = await openDb({ dataDir: dir })
+      cleanups.push(async () => {
+        await db.close()
+        await rm(dir, { recursive: true, force: true })
+      })
+    }
+    await db.exec('create table left_behind (job text not null, attempt int not null, note text)')
+    return { db, again }
+  }
+
+  const add = (db: Db, n: number, key: (i: number) => string | undefined = () => undefined) =>
+    db.transaction(async (tx) => {
+      for (let i = 0; i < n; i++) await enqueue(tx, { kind: 'test', payload: { i }, orderingKey: key(i) })
+    })
+  const jobs = (db: Db) =>
+    db.query<{ id: string; status: string; attempts: number; last_error: string | null; locked_until: Date | null }>(
+      'select id::text as id, status, attempts, last_error, locked_until from jobs order by jobs.id',
+    )
+
+  it.skipIf(skip)('runs the jobs of one order one at a time and in order, other orders beside them', async () => {
+    const { db } = await database()
+    const log: { key: string; i: number; at: 'start' | 'end' }[] = []
+    let running = 0
+    let most = 0
+    const handler: JobHandler = async (job) => {
+      const { i } = job.payload as { i: number }
+      log.push({ key: job.orderingKey!, i, at: 'start' })
+      most = Math.max(most, ++running)
+      await sleep(5 + ((i * 7) % 11))
+      running--
+      log.push({ key: job.orderingKey!, i, at: 'end' })
+    }
+    await add(db, 30, (i) => `k${i % 3}`)
+    const queue = new Queue(db, { test: handler }, options())
+    queue.start()
+    await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+    await queue.stop()
+    for (const key of ['k0', 'k1', 'k2']) {
+      const mine = log.filter((l) => l.key === key)
+      // start, end, start, end... in the order written
+      expect(mine.map((l) => l.at)).toEqual(mine.map((_, n) => (n % 2 ? 'end' : 'start')))
+      expect(mine.filter((l) => l.at === 'start').map((l) => l.i)).toEqual([...Array(10).keys()].map((n) => n * 3 + Number(key[1])))
+    }
+    expect(most).toBeGreaterThan(1)
+    expect(most).toBeLessThanOrEqual(3)
+  })
+
+  it.skipIf(skip)('records each end in one with the rows its handler left, whatever the outcome', async () => {
+    const { db } = await database()
+    const handler: JobHandler = async (job, end) => {
+      const { i } = job.payload as { i: number }
+      end.insert('left_behind', { job: job.id, attempt: job.attempts, note: `try ${job.attempts}` })
+      if (i === 1 || (i === 0 && job.attempts === 1)) throw new Error(`refused on try ${job.attempts}`)
+    }
+    await add(db, 2)
+    const queue = new Queue(db, { test: handler }, options())
+    queue.start()
+    await until(async () => (await jobs(db)).every((j) => j.status === 'done' || j.status === 'failed'))
+    await queue.stop()
+    const [first, second] = await jobs(db)
+    // The first failed once, then succeeded; the second failed on every one of its 3 attempts.
+    expect(first).toMatchObject({ status: 'done', attempts: 2, last_error: null, locked_until: null })
+    expect(second).toMatchObject({ status: 'failed', attempts: 3, last_error: 'refused on try 3', locked_until: null })
+    const rows = await db.query<{ job: string; attempt: number; note: string }>('select * from left_behind order by job, attempt')
+    expect(rows).toEqual([
+      { job: first!.id, attempt: 1, note: 'try 1' },
+      { job: first!.id, attempt: 2, note: 'try 2' },
+      { job: second!.id, attempt: 1, note: 'try 1' },
+      { job: second!.id, attempt: 2, note: 'try 2' },
+      { job: second!.id, attempt: 3, note: 'try 3' },
+    ])
+    // A table or column name that is not a plain identifier is refused before any SQL is made.
+    const bad: JobHandler = async (_job, end) => end.insert('left_behind; drop table jobs', { job: 'x' })
+    await add(db, 1)
+    const q2 = new Queue(db, { test: bad }, options())
+    expect(await q2.drain()).toBe(1)
+    expect((await jobs(db)).at(-1)).toMatchObject({ status: 'running', attempts: 1 })
+    expect((await db.query('select count(*)::int as n from jobs'))[0]).toEqual({ n: 3 })
+  })
+
+  it.skipIf(skip)('loads what a claimed batch needs at once, and retries the batch when that fails', async () => {
+    const { db } = await database()
+    const batches: number[] = []
+    let failNext = true
+    const seen = new Map<string, unknown>()
+    const handler: JobHandler = async (job) => void seen.set(job.id, job.prepared)
+    handler.prepare = async (batch) => {
+      batches.push(batch.length)
+      if (failNext) {
+        failNext = false
+        throw new Error('the batch could not be loaded')
+      }
+      return new Map(batch.filter((j) => (j.payload as { i: number }).i !== 5).map((j) => [j.id, `for ${j.id}`]))
+    }
+    await add(db, 12)
+    const queue = new Queue(db, { test: handler }, options({ concurrency: 2 }))
+    queue.start()
+    await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+    await queue.stop()
+    const all = await jobs(db)
+    // Claimed ahead: batches of more than one; the first batch failed and its jobs ran again.
+    expect(Math.max(...batches)).toBeGreaterThan(1)
+    expect(batches.reduce((a, b) => a + b, 0)).toBe(12 + batches[0]!)
+    expect(all.filter((j) => j.attempts === 2)).toHaveLength(batches[0]!)
+    for (const [n, j] of all.entries()) expect(seen.get(j.id)).toBe(n === 5 ? null : `for ${j.id}`)
+  })
+
+  it.skipIf(skip)('gives back, when it stops, the jobs it claimed but did not start, their attempts uncounted', async () => {
+    const { db } = await database()
+    let release = () => {}
+    let started = 0
+    const handler: JobHandler = async () => {
+      started++
+      await new Promise<void>((r) => (release = r))
+    }
+    await add(db, 5)
+    const queue = new Queue(db, { test: handler }, options({ concurrency: 1 }))
+    queue.start()
+    await until(() => started === 1)
+    await until(async () => (await jobs(db)).filter((j) => j.status === 'running').length === 3) // one runs, two are held
+    const stopped = queue.stop()
+    await sleep(50)
+    release()
+    await stopped
+    const all = await jobs(db)
+    expect(started).toBe(1)
+    expect(all.map((j) => [j.status, j.attempts])).toEqual([['done', 1], ['pending', 0], ['pending', 0], ['pending', 0], ['pending', 0]])
+    expect(all.every((j) => j.locked_until === null)).toBe(true)
+  })
+
+  it.skipIf(skip || variant === 'pglite')('lets go of the jobs it held past half their lease, so no other process runs them at once', async () => {
+    const { db, again } = await database()
+    const ran: string[] = []
+    // Each job takes three quarters of the lease; the first process claims all three at once.
+    const slow: JobHandler = async (job) => {
+      ran.push(job.id)
+      await sleep(450)
+    }
+    await add(db, 3)
+    const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600 }))
+    a.start()
+    await until(() => ran.length === 1)
+    expect((await jobs(db)).map((j) => j.status)).toEqual(['running', 'running', 'running'])
+    // Started after 450 ms, the second job's lease would run out while it ran, and this process
+    // would take it again; given back and claimed afresh instead, it runs once.
+    const other = await again()
+    const b = new Queue(other, { test: slow }, options({ concurrency: 1 }))
+    b.start()
+    await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+    await sleep(700)
+    await a.stop()
+    await b.stop()
+    expect(ran.sort()).toEqual((await jobs(db)).map((j) => j.id).sort())
+  })
+})
