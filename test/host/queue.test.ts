@@ -133,6 +133,28 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     expect((await db.query('select count(*)::int as n from jobs'))[0]).toEqual({ n: 3 })
   })
 
+  it.skipIf(skip)('records the ends beside one the database refuses, and keeps text it cannot hold', async () => {
+    const { db } = await database()
+    let ready = 0
+    const handler: JobHandler = async (job, end) => {
+      const { i } = job.payload as { i: number }
+      // Both end together, so that their ends go in one batch.
+      ready++
+      await until(() => ready === 2)
+      end.insert('left_behind', { job: i === 0 ? null : job.id, attempt: job.attempts, note: 'a\0b' })
+    }
+    await add(db, 2)
+    const queue = new Queue(db, { test: handler }, options({ concurrency: 2 }))
+    queue.start()
+    await until(async () => (await jobs(db)).some((j) => j.status === 'done'))
+    await queue.stop()
+    const [refused, fine] = await jobs(db)
+    // The refused end is not recorded (its lease runs out and it runs again); the other is.
+    expect(refused).toMatchObject({ status: 'running', attempts: 1 })
+    expect(fine).toMatchObject({ status: 'done', attempts: 1 })
+    expect(await db.query('select job, note from left_behind')).toEqual([{ job: fine!.id, note: 'a\uFFFDb' }])
+  })
+
   it.skipIf(skip)('loads what a claimed batch needs at once, and retries the batch when that fails', async () => {
     const { db } = await database()
     const batches: number[] = []

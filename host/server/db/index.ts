@@ -2,13 +2,25 @@
  * The one database interface of the host. Two engines implement it with the same SQL:
  * embedded PGlite (default, one process per data dir) and PostgreSQL through `pg`.
  */
+import { createHash } from 'node:crypto'
 import type { FileStore } from '../storage/file-store.js'
 
 export type Row = Record<string, unknown>
 
+/**
+ * A statement run often enough to keep prepared: on PostgreSQL it is parsed and planned once per
+ * connection, under its name, rather than on every call (the embedded engine prepares every text).
+ */
+export interface Statement {
+  readonly name: string
+  readonly text: string
+}
+
+export const statement = (text: string): Statement => ({ name: `s_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`, text })
+
 export interface Queryable {
   /** One statement with $1.. parameters. */
-  query<T = Row>(sql: string, params?: unknown[]): Promise<T[]>
+  query<T = Row>(sql: string | Statement, params?: unknown[]): Promise<T[]>
   /** Several statements, no parameters (migrations). */
   exec(sql: string): Promise<void>
   /**

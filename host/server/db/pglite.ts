@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite, parse, protocol } from '@electric-sql/pglite'
-import { Hub, type Db, type Queryable } from './index.js'
+import { Hub, type Db, type Queryable, type Statement } from './index.js'
 import { MIGRATIONS, migrate } from './migrations.js'
 import type { FileStore } from '../storage/file-store.js'
 
@@ -68,8 +68,9 @@ function wrap(pg: PGlite, statements: Statements, exec: (sql: string) => Promise
   return {
     notify,
     files,
-    async query<T>(sql: string, params?: unknown[]) {
-      const run = () => pg._runExclusiveQuery(() => statements.query<T>(sql, params))
+    async query<T>(sql: string | Statement, params?: unknown[]) {
+      const text = typeof sql === 'string' ? sql : sql.text
+      const run = () => pg._runExclusiveQuery(() => statements.query<T>(text, params))
       if (inTransaction) return run()
       // Outside a transaction: wait for any open one (as PGlite's query() does), then persist as it does.
       return pg._runExclusiveTransaction(async () => {

@@ -1,14 +1,14 @@
 import pg from 'pg'
 import type { FileStore } from '../storage/file-store.js'
 import { log } from '../log.js'
-import { channelName, Hub, type Db, type Queryable } from './index.js'
+import { channelName, Hub, type Db, type Queryable, type Statement } from './index.js'
 
 function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify'], files: FileStore | null): Queryable {
   return {
     notify,
     files,
-    async query<T>(sql: string, params?: unknown[]) {
-      return (await q.query(sql, params)).rows as T[]
+    async query<T>(sql: string | Statement, params?: unknown[]) {
+      return (await (typeof sql === 'string' ? q.query(sql, params) : q.query({ name: sql.name, text: sql.text, values: params ?? [] }))).rows as T[]
     },
     async exec(sql: string) {
       await q.query(sql)

@@ -3,6 +3,7 @@
  * the rows their handlers leave behind (a webhook call's log entry), so a job's end and what it
  * did commit at once and cost one round trip. Only the holder of an attempt may record it.
  */
+import { statement, type Statement } from '../db/index.js'
 
 export interface AttemptEnd {
   id: string
@@ -24,7 +25,7 @@ const NAME = /^[a-z_][a-z0-9_]*$/
  * The statement recording `ends`; it announces on `channel` (a PostgreSQL channel name) each kind
  * of which an ordered job ended for good, one row for each.
  */
-export function endStatement(ends: AttemptEnd[], channel: string): { sql: string; params: unknown[] } {
+export function endStatement(ends: AttemptEnd[], channel: string): { statement: Statement; params: unknown[] } {
   const params: unknown[] = []
   const p = (value: unknown) => `$${params.push(value)}`
   const column = <T>(f: (e: AttemptEnd) => T) => p(ends.map(f))
@@ -33,26 +34,41 @@ export function endStatement(ends: AttemptEnd[], channel: string): { sql: string
       update jobs j set status = d.status, attempts = j.attempts - d.released::int, run_at = coalesce(d.run_at, j.run_at),
         locked_until = null, last_error = d.error, finished_at = d.finished_at
       from unnest(${column((e) => e.id)}::bigint[], ${column((e) => e.attempts)}::int[], ${column((e) => e.status)}::text[],
-        ${column((e) => e.runAt?.toISOString() ?? null)}::timestamptz[], ${column((e) => e.error)}::text[],
+        ${column((e) => e.runAt?.toISOString() ?? null)}::timestamptz[], ${column((e) => e.error && clean(e.error))}::text[],
         ${column((e) => e.finishedAt?.toISOString() ?? null)}::timestamptz[], ${column((e) => e.released ?? false)}::boolean[])
         as d(id, attempts, status, run_at, error, finished_at, released)
       where j.id = d.id and j.attempts = d.attempts
       returning j.kind, j.ordering_key, d.status)`,
   ]
-  // One multi-row insert per table and set of columns.
-  const groups = new Map<string, Record<string, unknown>[]>()
+  // One insert per table and set of columns, its rows one JSON parameter read as the table's own
+  // row type: the text depends only on the tables and columns, so it stays prepared.
+  const groups = new Map<string, { table: string; columns: string[]; rows: Record<string, unknown>[] }>()
   for (const { table, row } of ends.flatMap((e) => e.rows)) {
     const columns = Object.keys(row)
     if (![table, ...columns].every((n) => NAME.test(n))) throw new Error(`not a table or column name: ${table} (${columns.join(', ')})`)
     const key = `${table}(${columns.join(', ')})`
-    groups.set(key, [...(groups.get(key) ?? []), row])
+    const group = groups.get(key) ?? groups.set(key, { table, columns, rows: [] }).get(key)!
+    group.rows.push(row)
   }
-  for (const [key, rows] of groups) {
-    const columns = Object.keys(rows[0]!)
-    ctes.push(`w${ctes.length} as (insert into ${key} values ${rows.map((r) => `(${columns.map((c) => p(r[c])).join(', ')})`).join(', ')})`)
+  for (const { table, columns, rows } of groups.values()) {
+    const list = columns.join(', ')
+    ctes.push(`w${ctes.length} as (insert into ${table} (${list}) select ${list} from jsonb_populate_recordset(null::${table}, ${p(json(rows))}::jsonb))`)
   }
   // The next job of each order may now run, perhaps in another process.
-  const sql = `with ${ctes.join(',\n')}
+  const text = `with ${ctes.join(',\n')}
     select pg_notify(${p(channel)}, kind) from (select distinct kind from ended where ordering_key is not null and status <> 'pending') k`
-  return { sql, params }
+  let prepared = STATEMENTS.get(text)
+  if (!prepared) STATEMENTS.set(text, (prepared = statement(text)))
+  return { statement: prepared, params }
+}
+
+/** The statements made so far, one per set of tables and columns: a handful. */
+const STATEMENTS = new Map<string, Statement>()
+
+/** PostgreSQL text holds no NUL character (a receiver's answer might): each becomes U+FFFD. */
+const clean = (s: string) => s.replaceAll('\0', '\uFFFD')
+const json = (rows: Record<string, unknown>[]) => {
+  const text = JSON.stringify(rows)
+  // Rare: only then every string is looked at.
+  return text.includes('\\u0000') ? JSON.stringify(rows, (_key, value: unknown) => (typeof value === 'string' ? clean(value) : value)) : text
 }

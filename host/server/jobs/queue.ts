@@ -4,7 +4,7 @@
  * on one PostgreSQL never take the same job, and leased so that a job whose process died runs again.
  * Jobs sharing an `orderingKey` run one at a time in the order they were written.
  */
-import { channelName, iso, type Db, type Queryable } from '../db/index.js'
+import { channelName, iso, statement, type Db, type Queryable } from '../db/index.js'
 import type { Clock } from './clock.js'
 import { retryDelay, type RetryPolicy } from './retry.js'
 import { GroupCommit } from '../db/group-commit.js'
@@ -85,7 +85,7 @@ interface JobRow {
  * the scan walks jobs_due in order and stops at the limit even before statistics know the table
  * (rather than testing every pending job's order and sorting them: 10x the cost at 1,000 pending).
  */
-const CLAIM = `
+const CLAIM = statement(`
   update jobs set status = 'running', attempts = attempts + 1, locked_until = $2
   where id = any(array(
     select j.id from jobs j
@@ -95,7 +95,7 @@ const CLAIM = `
     order by j.run_at, j.id
     limit $3
     for update skip locked))
-  returning id, kind, payload, attempts, ordering_key, request_id`
+  returning id, kind, payload, attempts, ordering_key, request_id`)
 
 /** While other jobs run, an end waits this long for theirs, to be written with them. */
 const LINGER_MS = 3
@@ -124,12 +124,24 @@ export class Queue {
   private timer: ReturnType<typeof setTimeout> | undefined
   private loop: Promise<void> | null = null
   private claiming: Promise<void> | null = null
-  private readonly ends = new GroupCommit<AttemptEnd>(async (batch) => {
-    const { sql, params } = endStatement(batch, channelName(JOBS_CHANNEL))
-    const announced = await this.db.query(sql, params)
-    // The next job of an order may now run here too; a job given back may be claimed again.
-    if (announced.length || batch.some((e) => e.released)) this.announce()
-  }, () => (this.inFlight.size ? LINGER_MS : 0))
+  private readonly ends = new GroupCommit<AttemptEnd>(
+    async (batch) => {
+      let announced = 0
+      try {
+        announced = await this.record(batch)
+      } catch (err) {
+        if (batch.length === 1) throw err
+        // One end the database refuses must not hold back the others: each alone, failures logged
+        // (such a job stays this process's until its lease runs out, then runs again).
+        for (const end of batch) {
+          announced += await this.record([end]).catch((e: unknown) => (log.error({ err: e, job: end.id }, 'queue: recording the end of a job failed'), 0))
+        }
+      }
+      // The next job of an order may now run here too; a job given back may be claimed again.
+      if (announced || batch.some((e) => e.released)) this.announce()
+    },
+    () => (this.inFlight.size ? LINGER_MS : 0),
+  )
 
   constructor(
     private readonly db: Db,
@@ -137,6 +149,12 @@ export class Queue {
     private readonly options: QueueOptions,
   ) {
     db.listen(JOBS_CHANNEL, () => this.announce())
+  }
+
+  /** Writes ends in one statement; answers how many kinds it announced. */
+  private async record(ends: AttemptEnd[]): Promise<number> {
+    const { statement, params } = endStatement(ends, channelName(JOBS_CHANNEL))
+    return (await this.db.query(statement, params)).length
   }
 
   private announce(): void {

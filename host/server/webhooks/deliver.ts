@@ -1,4 +1,4 @@
-import { iso, type Db } from '../db/index.js'
+import { iso, statement, type Db } from '../db/index.js'
 import type { JobHandler } from '../jobs/queue.js'
 import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
@@ -12,6 +12,12 @@ export interface DeliveryOptions {
   timeoutMs: number
   allowPrivate: boolean
 }
+
+const LOAD = statement(`
+  select d.job_id, w.url, w.secret, e.id, e.event, e.payload, e.created_at
+  from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
+  join webhooks w on w.id = d.webhook_id and w.enabled
+  join events e on e.id = d.event_id`)
 
 interface Delivery {
   url: string
@@ -65,10 +71,7 @@ export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
   // The webhooks and events of a claimed batch in one round trip: none for a job whose webhook is gone or off.
   handler.prepare = async (jobs) => {
     const rows = await db.query<Delivery & { job_id: string }>(
-      `select d.job_id, w.url, w.secret, e.id, e.event, e.payload, e.created_at
-       from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
-       join webhooks w on w.id = d.webhook_id and w.enabled
-       join events e on e.id = d.event_id`,
+      LOAD,
       [jobs.map((j) => j.id), jobs.map((j) => String(j.payload.webhookId)), jobs.map((j) => Number(j.payload.eventId))],
     )
     return new Map(rows.map((r) => [r.job_id, r]))
