@@ -58,7 +58,7 @@ export type JobHandler = ((job: Job, end: JobEnd) => Promise<void>) & {
 }
 
 export interface QueueOptions {
-  /** Jobs one process runs at once; it holds as many more claimed and ready. */
+  /** Jobs one process runs at once; it holds up to three times as many claimed and ready. */
   concurrency: number
   /** How often to look for due jobs when nothing announced one (scheduled and retried jobs). */
   pollMs: number
