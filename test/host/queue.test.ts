@@ -194,7 +194,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     const queue = new Queue(db, { test: handler }, options({ concurrency: 1 }))
     queue.start()
     await until(() => started === 1)
-    await until(async () => (await jobs(db)).filter((j) => j.status === 'running').length === 3) // one runs, two are held
+    await until(async () => (await jobs(db)).filter((j) => j.status === 'running').length >= 2) // one runs, others are held
     const stopped = queue.stop()
     await sleep(50)
     release()
@@ -205,19 +205,21 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     expect(all.every((j) => j.locked_until === null)).toBe(true)
   })
 
-  it.skipIf(skip || variant === 'pglite')('lets go of the jobs it held past half their lease, so no other process runs them at once', async () => {
+  // Two processes on one database: PostgreSQL only (an embedded database belongs to one process).
+  if (variant === 'postgres')
+    it.skipIf(skip)('lets go of the jobs it held past half their lease, so no other process runs them at once', async () => {
     const { db, again } = await database()
     const ran: string[] = []
-    // Each job takes three quarters of the lease; the first process claims all three at once.
+    // Each job takes three quarters of the lease; the first process claims both, one held ready.
     const slow: JobHandler = async (job) => {
       ran.push(job.id)
       await sleep(450)
     }
-    await add(db, 3)
+    await add(db, 2)
     const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600 }))
     a.start()
     await until(() => ran.length === 1)
-    expect((await jobs(db)).map((j) => j.status)).toEqual(['running', 'running', 'running'])
+    await until(async () => (await jobs(db)).every((j) => j.status === 'running'))
     // Started after 450 ms, the second job's lease would run out while it ran, and this process
     // would take it again; given back and claimed afresh instead, it runs once.
     const other = await again()

@@ -58,7 +58,7 @@ export type JobHandler = ((job: Job, end: JobEnd) => Promise<void>) & {
 }
 
 export interface QueueOptions {
-  /** Jobs one process runs at once; it holds up to three times as many claimed and ready. */
+  /** Jobs one process runs at once; it holds up to three times as many claimed and ready (AHEAD_MS). */
   concurrency: number
   /** How often to look for due jobs when nothing announced one (scheduled and retried jobs). */
   pollMs: number
@@ -99,6 +99,12 @@ const CLAIM = statement(`
 
 /** While other jobs run, an end waits this long for theirs, to be written with them. */
 const LINGER_MS = 3
+/**
+ * A process holds ready, beyond its free slots, what its slots finish in about this long (at most
+ * three rounds of them): many short jobs are claimed in batches, slow ones are left to the other
+ * processes rather than waiting here.
+ */
+const AHEAD_MS = 200
 
 /** A claimed job waiting for a slot, and when it was claimed (performance.now()). */
 interface Ready {
@@ -108,9 +114,9 @@ interface Ready {
 
 /**
  * Runs jobs in `concurrency` slots. It claims ahead, in batches, so that a slot that frees takes
- * its next job at once and claims cost a fraction of a round trip per job; it claims only when
- * the table may hold more (something was announced, or the poll is due). Attempts end through
- * one group commit: the ends and what the handlers left behind, one statement per batch.
+ * its next job at once and short jobs cost a fraction of a claim each; it claims only when the
+ * table may hold more (something was announced, or the poll is due). Attempts end through one
+ * group commit: the ends and what the handlers left behind, one statement per batch.
  */
 export class Queue {
   private running = false
@@ -124,6 +130,8 @@ export class Queue {
   private timer: ReturnType<typeof setTimeout> | undefined
   private loop: Promise<void> | null = null
   private claiming: Promise<void> | null = null
+  /** How long attempts take, a moving average; at first, no more than one round is held ahead. */
+  private averageMs = AHEAD_MS
   private readonly ends = new GroupCommit<AttemptEnd>(
     async (batch) => {
       let announced = 0
@@ -205,9 +213,12 @@ export class Queue {
         if (performance.now() - claimedAt > leaseMs / 2) void this.release(job)
         else this.begin(job)
       }
-      // Claimed and ready: refilled to three rounds of slots when under one, while jobs run.
-      if (this.more && !this.claiming && this.ready.length < concurrency) {
-        this.claiming = this.refill(3 * concurrency - this.ready.length).finally(() => {
+      // Claimed and ready: refilled while jobs run, when under a third of what it may hold.
+      const free = concurrency - this.inFlight.size
+      const ahead = Math.min(3 * concurrency, Math.floor((concurrency * AHEAD_MS) / this.averageMs))
+      const hold = Math.max(free, ahead)
+      if (this.more && !this.claiming && this.ready.length < Math.max(free, ahead / 3) && hold > this.ready.length) {
+        this.claiming = this.refill(hold - this.ready.length).finally(() => {
           this.claiming = null
           this.wake?.()
         })
@@ -301,6 +312,7 @@ export class Queue {
     const final = job.attempts >= this.options.retry.maxAttempts
     const outcome = error === null ? 'done' : final ? 'failed' : 'retry'
     const seconds = (performance.now() - started) / 1000
+    this.averageMs += (Math.max(1, seconds * 1000) - this.averageMs) / 8
     this.options.onFinished?.(job.kind, outcome, seconds)
     const message = error === null ? null : (error instanceof Error ? error.message : String(error)).slice(0, 2000)
     log[outcome === 'done' ? 'info' : outcome === 'retry' ? 'warn' : 'error'](
