@@ -42,8 +42,9 @@ export async function openPostgres(databaseUrl: string, files: FileStore | null 
   // Our own notifications reach this process's listeners directly (notify below): their echo from
   // the server, sent by one of the pool's connections, is not delivered again.
   const ownBackends = new Set<number>()
-  pool.on('connect', (client) => void ownBackends.add((client as unknown as { processID: number }).processID))
-  pool.on('remove', (client) => void ownBackends.delete((client as unknown as { processID: number }).processID))
+  const backend = (client: pg.PoolClient) => (client as unknown as { processID: number }).processID
+  pool.on('connect', (client) => void ownBackends.add(backend(client)))
+  pool.on('remove', (client) => void ownBackends.delete(backend(client)))
 
   // Notifications from other processes arrive on one dedicated connection, re-established if lost.
   const hub = new Hub()

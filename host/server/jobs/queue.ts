@@ -148,7 +148,8 @@ export class Queue {
       // The next job of an order may now run here too; a job given back may be claimed again.
       if (announced || batch.some((e) => e.released)) this.announce()
     },
-    () => (this.inFlight.size ? LINGER_MS : 0),
+    // The ending job is still in flight when its end is added: others run when there are two.
+    () => (this.inFlight.size > 1 ? LINGER_MS : 0),
   )
 
   constructor(
@@ -217,7 +218,7 @@ export class Queue {
       const free = concurrency - this.inFlight.size
       const ahead = Math.min(3 * concurrency, Math.floor((concurrency * AHEAD_MS) / this.averageMs))
       const hold = Math.max(free, ahead)
-      if (this.more && !this.claiming && this.ready.length < Math.max(free, ahead / 3) && hold > this.ready.length) {
+      if (this.more && !this.claiming && this.ready.length < Math.max(free, ahead / 3)) {
         this.claiming = this.refill(hold - this.ready.length).finally(() => {
           this.claiming = null
           this.wake?.()

@@ -20,11 +20,11 @@ const MAX_ANSWER = 1024
  * holds only connections made to checked addresses; one per address policy, so that a connection
  * made where private addresses were allowed is never reused where they are not.
  */
-const pool = (allowPrivate: boolean) => {
+const pool = () => {
   const o = { keepAlive: true, timeout: 5_000, maxFreeSockets: 16, scheduling: 'lifo' as const }
-  return { 'http:': new HttpAgent(o), 'https:': new HttpsAgent(o), allowPrivate }
+  return { http: new HttpAgent(o), https: new HttpsAgent(o) }
 }
-const pools = [pool(false), pool(true)]
+const pools = { checked: pool(), private: pool() }
 
 /**
  * One POST of a webhook: no redirect is followed, the whole exchange is cut at `timeoutMs`, and
@@ -68,7 +68,7 @@ export async function postJson(
         method: 'POST',
         headers: { ...headers, 'Content-Length': String(Buffer.byteLength(body)) },
         lookup,
-        agent: pools.find((p) => p.allowPrivate === o.allowPrivate)![u.protocol === 'https:' ? 'https:' : 'http:'],
+        agent: pools[o.allowPrivate ? 'private' : 'checked'][u.protocol === 'https:' ? 'https' : 'http'],
       },
       (res) => {
         let answer = ''
