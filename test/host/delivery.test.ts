@@ -7,7 +7,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { api, DATABASE_TEST_URL, form, makePdf, pgReason } from './support.js'
+import { api, DATABASE_TEST_URL, form, makePdf, pgReason, until } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -62,14 +62,6 @@ async function receiver() {
       server.closeAllConnections()
       return new Promise<void>((r) => server.close(() => r()))
     },
-  }
-}
-
-async function until(ok: () => boolean | Promise<boolean>, ms = 60_000) {
-  const end = Date.now() + ms
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error('timed out')
-    await new Promise((r) => setTimeout(r, 100))
   }
 }
 

@@ -7,16 +7,9 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openDb, type Db } from '../../host/server/db/index.js'
 import { systemClock } from '../../host/server/jobs/clock.js'
 import { enqueue, Queue, type JobHandler, type QueueOptions } from '../../host/server/jobs/queue.js'
-import { freshSchema, VARIANTS } from './support.js'
+import { freshSchema, until, VARIANTS } from './support.js'
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms))
-async function until(ok: () => boolean | Promise<boolean>, ms = 20_000) {
-  const end = Date.now() + ms
-  while (!(await ok())) {
-    if (Date.now() > end) throw new Error('timed out')
-    await sleep(20)
-  }
-}
 
 const options = (o: Partial<QueueOptions> = {}): QueueOptions => ({
   concurrency: 4,

@@ -24,6 +24,15 @@ export function freshSchema(prefix: string): { url: string; drop(): Promise<void
   }
 }
 
+/** Waits until `ok()` holds, looking every 100 ms; throws after `ms`. */
+export async function until(ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+  const end = Date.now() + ms
+  while (!(await ok())) {
+    if (Date.now() > end) throw new Error('timed out')
+    await new Promise((r) => setTimeout(r, 100))
+  }
+}
+
 export interface Run {
   code: number | null
   stdout: string
