@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
-import { openDb, type Db } from '../../host/server/db/index.js'
+import { openDb, type Db, type Queryable } from '../../host/server/db/index.js'
 import { systemClock } from '../../host/server/jobs/clock.js'
 import { enqueue, Queue, type JobHandler, type QueueOptions } from '../../host/server/jobs/queue.js'
 import { freshSchema, until, VARIANTS } from './support.js'
@@ -173,6 +173,38 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     expect(batches.reduce((a, b) => a + b, 0)).toBe(12 + batches[0]!)
     expect(all.filter((j) => j.attempts === 2)).toHaveLength(batches[0]!)
     for (const [n, j] of all.entries()) expect(seen.get(j.id)).toBe(n === 5 ? null : `for ${j.id}`)
+  })
+
+  it.skipIf(skip)('claims and ends a few jobs by reading a few of them, however many are pending and whatever the statistics say', async () => {
+    const { db } = await database()
+    // 2,000 pending jobs in 50 orders, arrived faster than statistics follow (the table never analyzed).
+    await db.query(`insert into jobs (kind, payload, ordering_key) select 'test', '{}', 'k' || (g % 50) from generate_series(1, 2000) g`)
+    // What this transaction has read of the table so far, by kind of scan.
+    const reads = async (tx: Queryable) =>
+      (await tx.query<{ seq: number; fetched: number }>(`select seq_tup_read::int as seq, idx_tup_fetch::int as fetched from pg_stat_xact_user_tables where relid = 'jobs'::regclass`))[0]!
+    const { claimed, afterClaim, afterEnd } = await db.transaction(async (tx) => {
+      const claimed = await tx.query<{ id: string; attempts: number }>(`select id::text as id, attempts from claim_jobs(now(), now() + interval '1 minute', 9)`)
+      const afterClaim = await reads(tx)
+      await tx.query(`select * from end_jobs($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::boolean[])`, [
+        claimed.map((j) => j.id),
+        claimed.map((j) => j.attempts),
+        claimed.map(() => 'done'),
+        claimed.map(() => null),
+        claimed.map(() => null),
+        claimed.map(() => new Date().toISOString()),
+        claimed.map(() => false),
+      ])
+      return { claimed, afterClaim, afterEnd: await reads(tx) }
+    })
+    const first = (await jobs(db)).slice(0, 9).map((j) => j.id)
+    expect(claimed.map((j) => j.id).sort()).toEqual(first.sort())
+    expect((await jobs(db)).filter((j) => j.status === 'done').map((j) => j.id).sort()).toEqual(first)
+    // Planned for the small table the statistics describe, the claim read every pending job (about
+    // 4,000 rows here) and the end the whole table; walking the indexes, each reads a few dozen.
+    expect(afterClaim).toMatchObject({ seq: 0 })
+    expect(afterClaim.fetched).toBeLessThan(100)
+    expect(afterEnd.seq).toBe(0)
+    expect(afterEnd.fetched - afterClaim.fetched).toBeLessThan(50)
   })
 
   it.skipIf(skip)('gives back, when it stops, the jobs it claimed but did not start, their attempts uncounted', async () => {

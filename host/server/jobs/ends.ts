@@ -30,15 +30,9 @@ export function endStatement(ends: AttemptEnd[], channel: string): { statement: 
   const p = (value: unknown) => `$${params.push(value)}`
   const column = <T>(f: (e: AttemptEnd) => T) => p(ends.map(f))
   const ctes = [
-    `ended as (
-      update jobs j set status = d.status, attempts = j.attempts - d.released::int, run_at = coalesce(d.run_at, j.run_at),
-        locked_until = null, last_error = d.error, finished_at = d.finished_at
-      from unnest(${column((e) => e.id)}::bigint[], ${column((e) => e.attempts)}::int[], ${column((e) => e.status)}::text[],
-        ${column((e) => e.runAt?.toISOString() ?? null)}::timestamptz[], ${column((e) => e.error && clean(e.error))}::text[],
-        ${column((e) => e.finishedAt?.toISOString() ?? null)}::timestamptz[], ${column((e) => e.released ?? false)}::boolean[])
-        as d(id, attempts, status, run_at, error, finished_at, released)
-      where j.id = d.id and j.attempts = d.attempts
-      returning j.kind, j.ordering_key, d.status)`,
+    `ended as (select * from end_jobs(${column((e) => e.id)}::bigint[], ${column((e) => e.attempts)}::int[], ${column((e) => e.status)}::text[],
+      ${column((e) => e.runAt?.toISOString() ?? null)}::timestamptz[], ${column((e) => e.error && clean(e.error))}::text[],
+      ${column((e) => e.finishedAt?.toISOString() ?? null)}::timestamptz[], ${column((e) => e.released ?? false)}::boolean[]))`,
   ]
   // One insert per table and set of columns, its rows one JSON parameter read as the table's own
   // row type: the text depends only on the tables and columns, so it stays prepared.
