@@ -125,6 +125,8 @@ export class Queue {
   private claiming: Promise<void> | null = null
   /** How long attempts take, a moving average; at first, no more than one round is held ahead. */
   private averageMs = AHEAD_MS
+  /** How long a claim takes with its batch load, a moving average. */
+  private claimMs = 1
   private readonly ends = new GroupCommit<AttemptEnd>(
     async (batch) => {
       let announced = 0
@@ -207,11 +209,13 @@ export class Queue {
         if (performance.now() - claimedAt > leaseMs / 2) void this.release(job)
         else this.begin(job)
       }
-      // Claimed and ready: refilled while jobs run, when under a third of what it may hold.
+      // Claimed and ready: refilled while jobs run, before the slots use up what is left in the time
+      // a claim takes.
       const free = concurrency - this.inFlight.size
       const ahead = Math.min(3 * concurrency, Math.floor((concurrency * AHEAD_MS) / this.averageMs))
       const hold = Math.max(free, ahead)
-      if (this.more && !this.claiming && this.ready.length < Math.max(free, ahead / 3)) {
+      const meanwhile = Math.ceil((concurrency * this.claimMs) / this.averageMs)
+      if (this.more && !this.claiming && this.ready.length < Math.min(hold, free + meanwhile)) {
         this.claiming = this.refill(hold - this.ready.length).finally(() => {
           this.claiming = null
           this.wake?.()
@@ -231,8 +235,10 @@ export class Queue {
 
   private async refill(want: number): Promise<void> {
     const heard = this.heard
+    const started = performance.now()
     try {
       const jobs = await this.claim(want)
+      this.claimMs += (performance.now() - started - this.claimMs) / 8
       if (jobs.length < want && heard === this.heard) this.more = false
       const claimedAt = performance.now()
       for (const job of jobs) this.ready.push({ job, claimedAt })
