@@ -233,27 +233,27 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
   // Two processes on one database: PostgreSQL only (an embedded database belongs to one process).
   if (variant === 'postgres')
     it.skipIf(skip)('lets go of the jobs it held past half their lease, so no other process runs them at once', async () => {
-    const { db, again } = await database()
-    const ran: string[] = []
-    // Each job takes three quarters of the lease; the first process claims both, one held ready.
-    const slow: JobHandler = async (job) => {
-      ran.push(job.id)
-      await sleep(450)
-    }
-    await add(db, 2)
-    const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600 }))
-    a.start()
-    await until(() => ran.length === 1)
-    await until(async () => (await jobs(db)).every((j) => j.status === 'running'))
-    // Started after 450 ms, the second job's lease would run out while it ran, and this process
-    // would take it again; given back and claimed afresh instead, it runs once.
-    const other = await again()
-    const b = new Queue(other, { test: slow }, options({ concurrency: 1 }))
-    b.start()
-    await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
-    await sleep(700)
-    await a.stop()
-    await b.stop()
-    expect(ran.sort()).toEqual((await jobs(db)).map((j) => j.id).sort())
-  })
+      const { db, again } = await database()
+      const ran: string[] = []
+      // Each job takes three quarters of the lease; the first process claims both, one held ready.
+      const slow: JobHandler = async (job) => {
+        ran.push(job.id)
+        await sleep(450)
+      }
+      await add(db, 2)
+      const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600 }))
+      a.start()
+      await until(() => ran.length === 1)
+      await until(async () => (await jobs(db)).every((j) => j.status === 'running'))
+      // Started after 450 ms, the second job's lease would run out while it ran, and this process
+      // would take it again; given back and claimed afresh instead, it runs once.
+      const other = await again()
+      const b = new Queue(other, { test: slow }, options({ concurrency: 1 }))
+      b.start()
+      await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+      await sleep(700)
+      await a.stop()
+      await b.stop()
+      expect(ran.sort()).toEqual((await jobs(db)).map((j) => j.id).sort())
+    })
 })
