@@ -10,7 +10,8 @@
 //               latency run; the ratio is taken against the faster of the two.
 // Both sides are measured warm, as a service that has been running is: each host process first
 // delivers a burst of the same size that is not counted, and each bare loop follows an uncounted one.
-// Run: npx tsx bench/delivery.ts   Env: DATABASE_URL (default the test database), BENCH_EVENTS (2000).
+// Run: npx tsx bench/delivery.ts   Env: DATABASE_URL (default the test database), BENCH_EVENTS (2000),
+// BENCH_ENVELOPES (50), BENCH_CONCURRENCY (16).
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -22,9 +23,9 @@ import { PDFDocument } from 'pdf-lib'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const EVENTS = Number(process.env.BENCH_EVENTS || 2000)
-const CONCURRENCY = 4
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16) // the host's default QUEUE_CONCURRENCY
 const BASE_URL = process.env.DATABASE_URL || process.env.DATABASE_TEST_URL || 'postgres://postgres@127.0.0.1:5432/test'
-const ENVELOPES = 50 // events spread over this many templates (deliveries keep each envelope's order)
+const ENVELOPES = Number(process.env.BENCH_ENVELOPES || 50) // events spread over this many templates (deliveries keep each envelope's order)
 
 /** CPU seconds a process has used (Linux /proc), and the whole machine's busy and total seconds. */
 const TICK = 100

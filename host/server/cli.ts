@@ -11,6 +11,7 @@ import { jobSummary, retryFailed } from './jobs/queue.js'
 import { listUsers, mailOperatorSignIn } from './people/operator.js'
 import { isRole, type Role } from './people/roles.js'
 import { defaultTeamId } from './domain/teams.js'
+import { bufferLog } from './log.js'
 
 type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
 
@@ -168,6 +169,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (cmd === 'serve') {
     const { startHost } = await import('./start.js')
+    bufferLog()
     const host = await startHost(config)
     console.log(`listening on ${host.config.publicUrl ? `http://${config.hostname}:${host.config.port}` : host.url}`)
     const stop = () => void host.close().then(() => process.exit(0))

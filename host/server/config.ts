@@ -100,7 +100,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     appDistDir: path.resolve(env.APP_DIST_DIR || DEFAULT_APP_DIST_DIR),
     webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === '1' || env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
     webhookTimeoutMs: intEnv('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
-    queueConcurrency: intEnv('QUEUE_CONCURRENCY', env.QUEUE_CONCURRENCY, 4),
+    queueConcurrency: intEnv('QUEUE_CONCURRENCY', env.QUEUE_CONCURRENCY, 16),
     shutdownGraceMs: intEnv('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     queuePollMs: intEnv('QUEUE_POLL_MS', env.QUEUE_POLL_MS, 1000),

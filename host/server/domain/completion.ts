@@ -8,6 +8,7 @@
 import { CHANNELS } from '../cache.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
 import { enqueue, type JobHandler } from '../jobs/queue.js'
+import { gate } from '../jobs/gate.js'
 import { mailCompleted } from '../mail/notify.js'
 import { sealEnvelope, type SealInput, type SealOptions, type SealRecipient } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
@@ -15,6 +16,7 @@ import { audit, auditPage, type Actor } from './audit.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import { fileBytes, sha256Hex, storeFile } from './files.js'
 import { emitFor } from './lifecycle.js'
+import { HEAVY_LIMITS } from '../workers/heavy.js'
 import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 
 export const SEAL_JOB = 'seal'
@@ -118,7 +120,10 @@ const isSealed = async (db: Queryable, envelopeId: string) =>
  * e-mails in one short transaction. Runs once per envelope even when retried or raced.
  */
 export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttempts: number, options: SealOptions = {}): JobHandler {
-  return async (job) => {
+  // The queue runs many jobs at once, most of them waiting on the network: envelopes are sealed
+  // (their files read into memory) only as many at once as there are threads to seal them.
+  const sealing = gate(HEAVY_LIMITS.threads)
+  return (job) => sealing(async () => {
     const envelopeId = String(job.payload.envelopeId)
     const [e] = await db.query<EnvelopeRow>('select * from envelopes where id = $1', [envelopeId])
     if (!e || e.status !== 'COMPLETED' || (await isSealed(db, e.id))) return
@@ -143,5 +148,5 @@ export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttemp
       await audit(db, e, 'DOCUMENT_SEALING_FAILED', SERVICE, { attempt: job.attempts, final: job.attempts >= maxAttempts, error: error.slice(0, 500) })
       throw err
     }
-  }
+  })
 }
