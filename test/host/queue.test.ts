@@ -120,6 +120,35 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     expect(claims).toBeLessThanOrEqual(8)
   })
 
+  it.skipIf(skip)('holds no more jobs of a kind than its limit, and runs the other kinds beside them', async () => {
+    const { db } = await database()
+    const events: string[] = []
+    let heavyNow = 0
+    let heavyMost = 0
+    const heavy: JobHandler = async (job) => {
+      heavyMost = Math.max(heavyMost, ++heavyNow)
+      events.push(`heavy ${job.payload.i} start`)
+      await sleep(80)
+      heavyNow--
+    }
+    heavy.limit = 1
+    const light: JobHandler = async (job) => void events.push(`light ${job.payload.i}`)
+    // Four heavy jobs first in the table, then ten light ones.
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 4; i++) await enqueue(tx, { kind: 'heavy', payload: { i } })
+      for (let i = 0; i < 10; i++) await enqueue(tx, { kind: 'light', payload: { i } })
+    })
+    const queue = new Queue(db, { heavy, light }, options({ concurrency: 4 }))
+    queue.start()
+    await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+    await queue.stop()
+    expect(heavyMost).toBe(1)
+    // The light jobs did not wait behind the heavy ones held back.
+    expect(events.findIndex((e) => e === 'heavy 3 start')).toBeGreaterThan(Math.max(...events.map((e, n) => (e.startsWith('light') ? n : -1))))
+    // What a claim brought beyond the limit went back uncounted.
+    expect((await jobs(db)).map((j) => j.attempts)).toEqual(Array(14).fill(1))
+  })
+
   it.skipIf(skip)('records each end in one with the rows its handler left, whatever the outcome', async () => {
     const { db } = await database()
     const handler: JobHandler = async (job, end) => {
@@ -210,7 +239,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     const reads = async (tx: Queryable) =>
       (await tx.query<{ seq: number; fetched: number }>(`select seq_tup_read::int as seq, idx_tup_fetch::int as fetched from pg_stat_xact_user_tables where relid = 'jobs'::regclass`))[0]!
     const { claimed, afterClaim, afterEnd } = await db.transaction(async (tx) => {
-      const claimed = await tx.query<{ id: string; attempts: number }>(`select id::text as id, attempts from claim_jobs(now(), now() + interval '1 minute', 9, 3)`)
+      const claimed = await tx.query<{ id: string; attempts: number }>(`select id::text as id, attempts from claim_jobs(now(), now() + interval '1 minute', 9, 3, '{}')`)
       const afterClaim = await reads(tx)
       await tx.query(`select * from end_jobs($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::boolean[])`, [
         claimed.map((j) => j.id),

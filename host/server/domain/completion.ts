@@ -8,7 +8,6 @@
 import { CHANNELS } from '../cache.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
 import { enqueue, type JobHandler } from '../jobs/queue.js'
-import { gate } from '../jobs/gate.js'
 import { mailCompleted } from '../mail/notify.js'
 import { sealEnvelope, type SealInput, type SealOptions, type SealRecipient } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
@@ -120,10 +119,7 @@ const isSealed = async (db: Queryable, envelopeId: string) =>
  * e-mails in one short transaction. Runs once per envelope even when retried or raced.
  */
 export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttempts: number, options: SealOptions = {}): JobHandler {
-  // The queue runs many jobs at once, most of them waiting on the network: envelopes are sealed
-  // (their files read into memory) only as many at once as there are threads to seal them.
-  const sealing = gate(HEAVY_LIMITS.threads)
-  return (job) => sealing(async () => {
+  const handler: JobHandler = async (job) => {
     const envelopeId = String(job.payload.envelopeId)
     const [e] = await db.query<EnvelopeRow>('select * from envelopes where id = $1', [envelopeId])
     if (!e || e.status !== 'COMPLETED' || (await isSealed(db, e.id))) return
@@ -148,5 +144,10 @@ export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttemp
       await audit(db, e, 'DOCUMENT_SEALING_FAILED', SERVICE, { attempt: job.attempts, final: job.attempts >= maxAttempts, error: error.slice(0, 500) })
       throw err
     }
-  })
+  }
+  // The queue runs many jobs at once, most of them waiting on the network: a process takes as many
+  // envelopes to seal (their files read into memory) as it has threads to seal them, and leaves the
+  // others in the table, for itself later or for another process.
+  handler.limit = HEAVY_LIMITS.threads
+  return handler
 }

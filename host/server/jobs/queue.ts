@@ -55,6 +55,8 @@ export interface JobEnd {
 export type JobHandler = ((job: Job, end: JobEnd) => Promise<void>) & {
   /** Loads what claimed jobs of this kind need, for a whole batch in one round trip: the value for each job id. */
   prepare?: (jobs: Job[]) => Promise<Map<string, unknown>>
+  /** At most this many jobs of the kind held by one process, running or ready (heavy work); the rest are left to wait or to the others. */
+  limit?: number
 }
 
 export interface QueueOptions {
@@ -89,7 +91,7 @@ interface JobRow {
  */
 const CLAIM = statement(`
   with quick as (select set_config('synchronous_commit', 'off', true))
-  select id, kind, payload, attempts, ordering_key, request_id from claim_jobs($1, $2, $3, $4) where exists (select from quick)`)
+  select id, kind, payload, attempts, ordering_key, request_id from claim_jobs($1, $2, $3, $4, $5) where exists (select from quick)`)
 
 /**
  * With each ordered job it claims, a process takes up to this many that come next in its order and
@@ -124,6 +126,8 @@ export class Queue {
   private readonly inFlight = new Set<Promise<void>>()
   /** The orders of the jobs in flight: their next jobs wait until they end. */
   private readonly busy = new Set<string>()
+  /** Jobs in flight by kind, for the kinds with a limit. */
+  private readonly runningKinds = new Map<string, number>()
   /** False after a claim found fewer jobs than it asked for, until something is announced. */
   private more = true
   /** Announcements heard, so that one arriving during a claim is not lost. */
@@ -249,7 +253,7 @@ export class Queue {
     const heard = this.heard
     const started = performance.now()
     try {
-      const jobs = await this.claim(want, FOLLOW)
+      const jobs = this.withinLimits(await this.claim(want, FOLLOW, this.kindsAtLimit()))
       this.claimMs += (performance.now() - started - this.claimMs) / 8
       if (new Set(jobs.map((j) => j.orderingKey ?? j.id)).size < want && heard === this.heard) this.more = false
       const claimedAt = performance.now()
@@ -273,13 +277,43 @@ export class Queue {
 
   private begin(job: Job): void {
     const key = job.orderingKey
+    const limited = this.handlers[job.kind]?.limit !== undefined
     if (key !== null) this.busy.add(key)
+    if (limited) this.runningKinds.set(job.kind, (this.runningKinds.get(job.kind) ?? 0) + 1)
     const p = this.execute(job, false).finally(() => {
       if (key !== null) this.busy.delete(key)
+      if (limited) {
+        this.runningKinds.set(job.kind, this.runningKinds.get(job.kind)! - 1)
+        this.more = true // those of its kind that the claims left may now be taken
+      }
       this.inFlight.delete(p)
       this.wake?.()
     })
     this.inFlight.add(p)
+  }
+
+  /** How many of a kind this process holds, running or ready. */
+  private held(kind: string): number {
+    return (this.runningKinds.get(kind) ?? 0) + this.ready.filter(({ job }) => job.kind === kind).length
+  }
+
+  /** The kinds of which this process holds as many as their limit: the claim takes none of them. */
+  private kindsAtLimit(): string[] {
+    return Object.entries(this.handlers).filter(([kind, h]) => h.limit !== undefined && this.held(kind) >= h.limit).map(([kind]) => kind)
+  }
+
+  /** Claimed jobs beyond their kind's limit (one claim may bring several) go back at once. */
+  private withinLimits(jobs: Job[]): Job[] {
+    const room = new Map<string, number>()
+    return jobs.filter((job) => {
+      const limit = this.handlers[job.kind]?.limit
+      if (limit === undefined) return true
+      const left = room.get(job.kind) ?? limit - this.held(job.kind)
+      room.set(job.kind, left - 1)
+      if (left > 0) return true
+      void this.release(job)
+      return false
+    })
   }
 
   /** Gives back a held job and those after it in its order: none may run before it does. */
@@ -292,10 +326,10 @@ export class Queue {
     for (let i = this.ready.length - 1; i >= 0; i--) if (this.ready[i]!.job.orderingKey === key) void this.release(this.ready.splice(i, 1)[0]!.job)
   }
 
-  /** Up to `limit` due jobs, first of their orders, each ordered one with up to `follow` that come next in its order. */
-  private async claim(limit: number, follow: number): Promise<Job[]> {
+  /** Up to `limit` due jobs, first of their orders, each ordered one with up to `follow` that come next in its order; none of the kinds in `skip`. */
+  private async claim(limit: number, follow: number, skip: string[] = []): Promise<Job[]> {
     const now = this.options.clock.now()
-    const rows = await this.db.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs), limit, follow])
+    const rows = await this.db.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs), limit, follow, skip])
     const jobs = rows
       .map((row): Job => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key, requestId: row.request_id }))
       .sort((a, b) => Number(a.id) - Number(b.id))
