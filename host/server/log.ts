@@ -28,13 +28,13 @@ export const log = pino(
 )
 
 /**
- * Lines written to stdout by a background thread, those logged meanwhile joined into one write:
- * a busy host (a line for each request and each job) spends about a sixth of a webhook delivery's
- * time on a write to stdout each, waiting for it. What is still buffered is written when the
- * process exits; beyond 64 MiB (stdout no longer read), lines are dropped rather than held.
+ * Lines gathered and written to stdout in the background, 4 KiB at a time or every 100 ms: a busy
+ * host (a line for each request and each job) spent about a twelfth of a webhook delivery's time
+ * writing to stdout, a line at a time. What is still gathered is written when the process exits;
+ * beyond 64 MiB (stdout no longer read), lines are dropped rather than held.
  */
 export function bufferLog(): void {
-  out = pino.destination({ dest: 1, sync: false, maxLength: 64 * 1024 * 1024 })
+  out = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100, maxLength: 64 * 1024 * 1024 })
 }
 
 /** The id of the request (or of the job it caused) being handled here, if any. */
