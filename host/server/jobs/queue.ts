@@ -116,8 +116,9 @@ interface Ready {
 
 /**
  * Runs jobs in `concurrency` slots. It claims ahead, in batches, so that a slot that frees takes
- * its next job at once and short jobs cost a fraction of a claim each; it claims only when the
- * table may hold more (something was announced, or the poll is due). Attempts end through one
+ * its next job at once and short jobs cost a fraction of a claim each; an order's jobs claimed
+ * together run one after another, each after the one before it ended for good. It claims only when
+ * the table may hold more (something was announced, or the poll is due). Attempts end through one
  * group commit: the ends and what the handlers left behind, one statement per batch.
  */
 export class Queue {
