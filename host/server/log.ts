@@ -30,8 +30,9 @@ export const log = pino(
 /**
  * Lines gathered and written to stdout in the background, 4 KiB at a time or every 100 ms: a busy
  * host (a line for each request and each job) spent about a twelfth of a webhook delivery's time
- * writing to stdout, a line at a time. What is still gathered is written when the process exits;
- * beyond 64 MiB (stdout no longer read), lines are dropped rather than held.
+ * writing to stdout, a line at a time. What is still gathered is written when the process exits
+ * (killed outright, it loses at most 100 ms of lines); beyond 64 MiB (stdout no longer read),
+ * lines are dropped rather than held.
  */
 export function bufferLog(): void {
   out = pino.destination({ dest: 1, sync: false, minLength: 4096, periodicFlush: 100, maxLength: 64 * 1024 * 1024 })
