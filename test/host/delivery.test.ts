@@ -37,18 +37,21 @@ const killed = (child: ChildProcess, signal: NodeJS.Signals) =>
     child.kill(signal)
   })
 
-/** Counts each event id it acknowledges; `mode` says how it answers now. */
+/** Counts each event id it acknowledges, and keeps their titles in the order they came; `mode` says how it answers now. */
 async function receiver() {
   const acked = new Map<string, number>()
+  const titles: string[] = []
   let mode: 'ok' | 'fail' | 'hang' = 'ok'
   const hanging: ServerResponse[] = []
   const server = createServer((req, res) => {
-    req.resume()
+    const chunks: Buffer[] = []
+    req.on('data', (c: Buffer) => chunks.push(c))
     req.on('end', () => {
       if (mode === 'hang') return void hanging.push(res)
       if (mode === 'fail') return void res.writeHead(503).end()
       const id = String(req.headers['x-service-event-id'])
       acked.set(id, (acked.get(id) ?? 0) + 1)
+      titles.push(String((JSON.parse(Buffer.concat(chunks).toString('utf8')) as { payload: { title: string } }).payload.title))
       res.writeHead(204).end()
     })
   })
@@ -56,6 +59,7 @@ async function receiver() {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
     acked,
+    titles,
     set: (m: typeof mode) => void (mode = m),
     close: () => {
       for (const res of hanging) res.destroy()
@@ -112,7 +116,7 @@ describe('deliveries survive crashes and share the work', { timeout: 240_000 }, 
     await killed(host.child, 'SIGTERM')
   })
 
-  it.skipIf(pgReason !== null)('shares 500 deliveries between two host processes on one PostgreSQL, none lost, none twice', async () => {
+  it.skipIf(pgReason !== null)('shares 500 deliveries between two host processes on one PostgreSQL, none lost, none twice, each envelope in order', async () => {
     const schema = `delivery_${Date.now().toString(36)}`
     const url = new URL(DATABASE_TEST_URL)
     url.searchParams.set('schema', schema)
@@ -153,5 +157,9 @@ describe('deliveries survive crashes and share the work', { timeout: 240_000 }, 
     await new Promise((res) => setTimeout(res, 1000)) // anything delivered twice would arrive by now
     expect(r.acked.size).toBe(500)
     expect([...r.acked.values()].every((n) => n === 1)).toBe(true)
+    // Each template's events arrived in the order they were written, whichever process sent each.
+    for (const i of templates.keys()) {
+      expect(r.titles.filter((t) => t === `T${i}` || t.startsWith(`T${i}.`))).toEqual([`T${i}`, ...[...Array(49).keys()].map((n) => `T${i}.${n}`)])
+    }
   })
 })
