@@ -82,8 +82,9 @@ interface JobRow {
 }
 
 /**
- * Up to $3 due jobs, only the first of each order, and with each ordered one up to $4 of those that
- * come next in its order (claim_jobs, migration 18), in one statement with no transaction around it. Its commit does not wait for the disk: a claim lost with the database
+ * Up to $3 due jobs, only the first of each order, each ordered one with up to $4 of those that come
+ * next in its order, none of the kinds in $5 (claim_jobs, migration 18), in one statement with no
+ * transaction around it. Its commit does not wait for the disk: a claim lost with the database
  * server leaves its job pending, to run again as a lapsed lease would, and the end that follows is
  * durable only with everything written before it (1.6-1.7 ms a claim in bench/delivery.ts, against
  * 1.9-2.0 ms waiting for the disk). The setting is made in a CTE that the claim refers to, as one
