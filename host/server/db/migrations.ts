@@ -599,7 +599,7 @@ $$;
 -- its order (due and free, up to the first that is not), which the claiming process then runs one
 -- after another: an order's jobs no longer wait for a claim each (jobs/queue.ts). They are reached
 -- only through their first job, which the claim locks, so no other claim can take them meanwhile.
--- It takes none of the kinds in \`skip\` (those the process holds as many of as it runs at once).
+-- It takes none of the kinds in \`skip\` (those of which the process holds as many as their limit).
 drop function claim_jobs(timestamptz, timestamptz, integer);
 create function claim_jobs(due timestamptz, lease_until timestamptz, wanted integer, follow integer, skip text[]) returns setof jobs
 language sql
