@@ -57,8 +57,10 @@ describe('the host as its own package', { timeout: 240_000 }, () => {
     server.stderr!.on('data', (d) => (stderr += d))
     const exited = new Promise<number | null>((resolve) => server.on('exit', (code) => resolve(code)))
     cleanup.push(async () => server.exitCode === null && server.kill('SIGKILL'))
+    const lines: string[] = []
     const origin = await new Promise<string>((resolve, reject) => {
       createInterface({ input: server.stdout! }).on('line', (line) => {
+        lines.push(line)
         const m = /^listening on (http:\/\/\S+)/.exec(line)
         if (m) resolve(m[1]!)
       })
@@ -105,5 +107,10 @@ describe('the host as its own package', { timeout: 240_000 }, () => {
 
     server.kill('SIGTERM')
     expect(await exited).toBe(0)
+    // Its JSON log, gathered and written in the background: the seal's job, and the last request,
+    // made just before SIGTERM and written as the process exited.
+    const log = lines.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>)
+    expect(log).toContainEqual(expect.objectContaining({ msg: 'job', kind: 'seal', outcome: 'done' }))
+    expect(log.filter((l) => l.msg === 'request').at(-1)).toMatchObject({ route: '/verify', status: 200 })
   })
 })
