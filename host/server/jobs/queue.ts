@@ -109,6 +109,9 @@ const LINGER_MS = 3
  */
 const AHEAD_MS = 200
 
+/** The order a job belongs to: its ordering key, or the job alone. */
+const orderOf = (job: Job): string => job.orderingKey ?? job.id
+
 /** A claimed job waiting for a slot, and when it was claimed (performance.now()). */
 interface Ready {
   job: Job
@@ -226,7 +229,7 @@ export class Queue {
       }
       // Orders claimed and ready to start (those running here go on by themselves): refilled while
       // jobs run, before the slots use up what is left in the time a claim takes.
-      const orders = new Set(this.ready.map(({ job }) => job.orderingKey ?? job.id).filter((key) => !this.busy.has(key))).size
+      const orders = new Set(this.ready.map(({ job }) => orderOf(job)).filter((key) => !this.busy.has(key))).size
       const free = concurrency - this.inFlight.size
       // Held ahead: what the slots finish in AHEAD_MS, in orders that bring the jobs next in them
       // (fewer orders taken, more left to the other processes).
@@ -257,7 +260,7 @@ export class Queue {
     try {
       const jobs = this.withinLimits(await this.claim(want, FOLLOW, this.kindsAtLimit()))
       this.claimMs += (performance.now() - started - this.claimMs) / 8
-      if (new Set(jobs.map((j) => j.orderingKey ?? j.id)).size < want && heard === this.heard) this.more = false
+      if (new Set(jobs.map(orderOf)).size < want && heard === this.heard) this.more = false
       const claimedAt = performance.now()
       for (const job of jobs) this.ready.push({ job, claimedAt })
     } catch (err) {
