@@ -1,19 +1,21 @@
 // Webhook delivery on PostgreSQL, host processes as deployed (`npm run host -- serve`), a receiver
 // on loopback in this process, measured in one run:
+//   throughput  EVENTS events and their deliveries committed at once (one transaction, as a burst
+//               of changes would), to idle host processes: events per second from that commit to
+//               the last 2xx, with one process delivering (the other paused) and with two;
+//   baseline    the same number of bare node:http POSTs to the same receiver, as many at once as a
+//               host process runs jobs (QUEUE_CONCURRENCY), each loop after an uncounted one;
 //   latency     from an event's commit (its createdAt) to the receiver's 2xx, p50 and p99 over
-//               EVENTS events written one after another while one host process delivers them;
-//   throughput  1 and 2 host processes, up and idle, then EVENTS events and their deliveries
-//               committed at once (one transaction, as a burst of changes would): events per second
-//               from that commit to the last 2xx;
-//   baseline    the same number of bare node:http POSTs to the same receiver, as many at once as
-//               the host processes run jobs (QUEUE_CONCURRENCY), before the bursts and after the
-//               latency run; the ratio is taken against the faster of the two.
-// Both sides are measured warm, as a service that has been running is: each host process first
-// delivers a burst of the same size that is not counted, and each bare loop follows an uncounted one.
+//               EVENTS events written one after another while one host process delivers them.
+// The three throughputs are measured in turns, ROUNDS times, and their medians compared, so that
+// what else the machine runs weighs on each alike. Both sides are measured warm, as a service that
+// has been running is: the host processes first deliver uncounted bursts until their CPU per event
+// settles.
 // Run: npx tsx bench/delivery.ts   Env: DATABASE_URL (default the test database), BENCH_EVENTS (2000),
-// BENCH_ENVELOPES (50), BENCH_CONCURRENCY (16).
+// BENCH_ENVELOPES (50), BENCH_CONCURRENCY (16), BENCH_ROUNDS (3).
 import { spawn, type ChildProcess } from 'node:child_process'
-import { createServer, request } from 'node:http'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { Agent, createServer, request } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
@@ -26,6 +28,15 @@ const EVENTS = Number(process.env.BENCH_EVENTS || 2000)
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY || 16) // the host's default QUEUE_CONCURRENCY
 const BASE_URL = process.env.DATABASE_URL || process.env.DATABASE_TEST_URL || 'postgres://postgres@127.0.0.1:5432/test'
 const ENVELOPES = Number(process.env.BENCH_ENVELOPES || 50) // events spread over this many templates (deliveries keep each envelope's order)
+const ROUNDS = Number(process.env.BENCH_ROUNDS || 3)
+const MAX_WARMUPS = 10
+
+interface Sample {
+  rate: number
+  hosts: number
+  postgres: number
+  busy: number
+}
 
 /** CPU seconds a process has used (Linux /proc), and the whole machine's busy and total seconds. */
 const TICK = 100
@@ -105,16 +116,21 @@ const stop = (child: ChildProcess) =>
   new Promise<void>((r) => {
     child.removeAllListeners('exit')
     child.once('exit', () => r())
+    child.kill('SIGCONT') // if paused
     child.kill('SIGTERM')
   })
 
-/** The bare baseline: `n` POSTs of the same size, `concurrency` at once, through node:http; after a warm-up round. */
-async function bareLoop(url: string, n: number, concurrency: number): Promise<number> {
-  await postLoop(url, n, concurrency)
-  return postLoop(url, n, concurrency)
+/**
+ * The bare baseline: `n` POSTs of the same size, `concurrency` at once, through node:http; after a
+ * warm-up round. `agent` false opens a connection for each, as the host did when this bench was
+ * first run; a keep-alive agent keeps them, as the host's deliveries now do (webhooks/post.ts).
+ */
+async function bareLoop(url: string, n: number, concurrency: number, agent: Agent | false): Promise<number> {
+  await postLoop(url, n, concurrency, agent)
+  return postLoop(url, n, concurrency, agent)
 }
 
-async function postLoop(url: string, n: number, concurrency: number): Promise<number> {
+async function postLoop(url: string, n: number, concurrency: number, agent: Agent | false): Promise<number> {
   const body = JSON.stringify({ event: 'TEMPLATE_UPDATED', payload: { pad: 'x'.repeat(900) }, createdAt: new Date().toISOString() })
   let next = 0
   const started = performance.now()
@@ -122,7 +138,7 @@ async function postLoop(url: string, n: number, concurrency: number): Promise<nu
     while (next < n) {
       const i = next++
       await new Promise<void>((resolve, reject) => {
-        const req = request(url, { method: 'POST', agent: false, headers: { 'Content-Type': 'application/json', 'X-Service-Event-Id': `bare-${i}` } }, (res) => {
+        const req = request(url, { method: 'POST', agent, headers: { 'Content-Type': 'application/json', 'X-Service-Event-Id': `bare-${i}` } }, (res) => {
           res.resume()
           res.on('end', resolve)
         })
@@ -178,68 +194,104 @@ async function main() {
     // Throughput: idle processes, then a burst of EVENTS committed at once. The burst copies a real
     // event (its payload as the API wrote it) over the templates, with the jobs emit() would add.
     await write(1)
-    const bareBefore = await bareLoop(r.url, EVENTS, CONCURRENCY)
     const hookId = (await db.query<{ id: string }>('select id from webhooks'))[0]!.id
     const sample = (await db.query<{ id: number }>('select max(id)::int as id from events'))[0]!.id
     await db.query('delete from jobs')
-    const throughput: Record<number, number> = {}
-    const cpu: Record<number, { hosts: number; postgres: number; busy: number }> = {}
-    for (const processes of [1, 2]) {
-      r.reset()
-      const workers = await Promise.all(Array.from({ length: processes }, () => serve({ ...env, QUEUE_CONCURRENCY: String(CONCURRENCY) })))
-      children.push(...workers.map((w) => w.child))
-      const burst = () =>
-        db.transaction(async (tx) => {
-          await tx.query(
-            `with burst as (
-               insert into events (team_id, event, envelope_id, payload)
-               select e.team_id, e.event, ($2::text[])[1 + g % $3], e.payload from events e, generate_series(1, $4) g where e.id = $1
-               returning id, envelope_id)
-             insert into jobs (kind, payload, ordering_key)
-             select 'webhook', jsonb_build_object('webhookId', $5::text, 'eventId', b.id), 'webhook:' || $5 || ':' || b.envelope_id from burst b`,
-            [sample, templates, ENVELOPES, EVENTS, hookId],
-          )
-          await tx.notify(JOBS_CHANNEL, 'webhook')
-        })
-      await burst() // warm-up, not counted
-      await r.until(EVENTS)
+    const burst = () =>
+      db.transaction(async (tx) => {
+        await tx.query(
+          `with burst as (
+             insert into events (team_id, event, envelope_id, payload)
+             select e.team_id, e.event, ($2::text[])[1 + g % $3], e.payload from events e, generate_series(1, $4) g where e.id = $1
+             returning id, envelope_id)
+           insert into jobs (kind, payload, ordering_key)
+           select 'webhook', jsonb_build_object('webhookId', $5::text, 'eventId', b.id), 'webhook:' || $5 || ':' || b.envelope_id from burst b`,
+          [sample, templates, ENVELOPES, EVENTS, hookId],
+        )
+        await tx.notify(JOBS_CHANNEL, 'webhook')
+      })
+    // Two processes; while one delivers alone the other is paused (SIGSTOP, between bursts, when it
+    // holds no job), so both modes run on the same warm processes, in turns, in the same minutes.
+    const workers = await Promise.all([1, 2].map(() => serve({ ...env, QUEUE_CONCURRENCY: String(CONCURRENCY) })))
+    children.push(...workers.map((w) => w.child))
+    const paused = workers[1]!.child
+    const settled = async () => {
+      while ((await db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = 'webhook' and status in ('pending', 'running')`))[0]!.n > 0) await sleep(10)
+    }
+    const hostsCpu = () => workers.reduce((a, w) => a + procCpu(w.child.pid!), 0)
+    const measure = async (processes: 1 | 2): Promise<Sample> => {
+      if (processes === 1) paused.kill('SIGSTOP')
       r.reset()
       await burst()
       const from = Date.now()
-      const hostsBefore = workers.reduce((a, w) => a + procCpu(w.child.pid!), 0)
-      const machineBefore = machineCpu()
-      const postgresBefore = postgresCpu()
+      const [hosts, postgres, machine] = [hostsCpu(), postgresCpu(), machineCpu()]
       await r.until(EVENTS)
-      throughput[processes] = EVENTS / ((Math.max(...[...r.arrived.values()].map((a) => a.at)) - from) / 1000)
+      const last = Math.max(...[...r.arrived.values()].map((a) => a.at))
+      await settled() // every end recorded: its cost counted, and no order left waiting on a paused process
       const machineAfter = machineCpu()
-      cpu[processes] = {
-        hosts: workers.reduce((a, w) => a + procCpu(w.child.pid!), 0) - hostsBefore,
-        postgres: postgresCpu() - postgresBefore,
-        busy: (machineAfter.busy - machineBefore.busy) / (machineAfter.total - machineBefore.total),
+      const sample = {
+        rate: EVENTS / ((last - from) / 1000),
+        hosts: hostsCpu() - hosts,
+        postgres: postgresCpu() - postgres,
+        busy: (machineAfter.busy - machine.busy) / (machineAfter.total - machine.total),
       }
-      for (const w of workers) await stop(w.child)
+      if (processes === 1) paused.kill('SIGCONT')
+      return sample
+    }
+    // Warm-up, not counted: a fresh process compiles its hot code during its first bursts, on CPU a
+    // measured burst would count. Turns repeat until each mode's bursts cost the hosts within a
+    // tenth of the CPU per event of its turn before.
+    let warmups = 0
+    for (let previous = [Infinity, Infinity]; warmups < MAX_WARMUPS; ) {
+      warmups++
+      const costs = [(await measure(1)).hosts, (await measure(2)).hosts]
+      if (warmups >= 2 && costs.every((c, i) => Math.abs(c - previous[i]!) <= previous[i]! / 10)) break
+      previous = costs
+    }
+    // Measured: ROUNDS turns of the bare loops, one process and two, the order turning each time.
+    const samples: Record<'bare' | 'kept' | 1 | 2, Sample[]> = { bare: [], kept: [], 1: [], 2: [] }
+    const keptAlive = new Agent({ keepAlive: true, maxFreeSockets: CONCURRENCY, scheduling: 'lifo' })
+    for (let round = 0; round < ROUNDS; round++) {
+      const turns = [
+        async () => samples.bare.push({ rate: await bareLoop(r.url, EVENTS, CONCURRENCY, false), hosts: 0, postgres: 0, busy: 0 }),
+        async () => samples.kept.push({ rate: await bareLoop(r.url, EVENTS, CONCURRENCY, keptAlive), hosts: 0, postgres: 0, busy: 0 }),
+        async () => samples[1].push(await measure(1)),
+        async () => samples[2].push(await measure(2)),
+      ]
+      for (const turn of round % 2 ? turns.reverse() : turns) await turn()
     }
 
-    // Latency: one process delivering while events are written.
+    // Latency: one warm process delivering while events are written.
+    paused.kill('SIGSTOP')
     r.reset()
-    const worker = await serve({ ...env, QUEUE_CONCURRENCY: String(CONCURRENCY) })
-    children.push(worker.child)
     await write(EVENTS)
     await r.until(EVENTS)
+    await settled()
+    paused.kill('SIGCONT')
     const ages = [...r.arrived.values()].map((a) => a.age)
-
-    const bareAfter = await bareLoop(r.url, EVENTS, CONCURRENCY)
-    const bare = Math.max(bareBefore, bareAfter)
+    keptAlive.destroy()
     await db.close()
 
-    console.log(`webhook delivery on PostgreSQL, ${EVENTS} events over ${ENVELOPES} envelopes, ${CONCURRENCY} jobs at once per process:`)
-    console.log(`  commit -> receiver 2xx   p50 ${pct(ages, 50).toFixed(0)} ms   p99 ${pct(ages, 99).toFixed(0)} ms   (1 process, events written one after another)`)
+    const median = (xs: Sample[]) => [...xs].sort((a, b) => a.rate - b.rate)[xs.length >> 1]!
+    const [one, two, bare, kept] = [median(samples[1]), median(samples[2]), median(samples.bare), median(samples.kept)]
+    const range = (xs: number[], f: (x: number) => string) => `${f(Math.min(...xs))}-${f(Math.max(...xs))}`
+    const rates = (xs: Sample[]) => range(xs.map((x) => x.rate), (x) => x.toFixed(0))
+    const perRound = (a: Sample[], b: Sample[], f: (x: number) => string) => range(a.map((x, i) => x.rate / b[i]!.rate), f)
     const perEvent = (s: number) => ((s / EVENTS) * 1000).toFixed(2)
-    const use = (n: number) => `CPU per event: hosts ${perEvent(cpu[n]!.hosts)} ms, PostgreSQL ${perEvent(cpu[n]!.postgres)} ms; machine ${(cpu[n]!.busy * 100).toFixed(0)}% busy`
-    console.log(`  1 host process           ${throughput[1]!.toFixed(0)} events/s   (${use(1)})`)
-    console.log(`  2 host processes         ${throughput[2]!.toFixed(0)} events/s   (x${(throughput[2]! / throughput[1]!).toFixed(2)}, target > x1; baseline x0.82-0.84 with 4 jobs at once, before claims took an order's next jobs, x1.25-1.47 while one process waited on its claims; ${use(2)})`)
+    const use = (s: Sample) => `CPU per event: hosts ${perEvent(s.hosts)} ms, PostgreSQL ${perEvent(s.postgres)} ms; machine ${(s.busy * 100).toFixed(0)}% busy`
+    const ratio = (x: number) => `x${x.toFixed(2)}`
+    const percent = (x: number) => `${(x * 100).toFixed(0)}%`
+    console.log(`webhook delivery on PostgreSQL, ${EVENTS} events over ${ENVELOPES} envelopes, ${CONCURRENCY} jobs at once per process, medians of ${ROUNDS} rounds after ${warmups} uncounted:`)
+    console.log(`  commit -> receiver 2xx   p50 ${pct(ages, 50).toFixed(0)} ms   p99 ${pct(ages, 99).toFixed(0)} ms   (1 process, events written one after another)`)
+    console.log(`  1 host process           ${one.rate.toFixed(0)} events/s   (${rates(samples[1])}; ${use(one)})`)
     console.log(
-      `  bare node:http POSTs     ${bareBefore.toFixed(0)} / ${bareAfter.toFixed(0)} posts/s before / after   (1 process at ${((throughput[1]! / bare) * 100).toFixed(0)}% of the faster; target >= 50%; baseline, measured warm the same way: 27-30% with 4 jobs at once, before claims took an order's next jobs (the same machine, the same day), 25-32% before claims and ends walked the indexes; cold, as first measured: 14% with a claim and four statements per delivery)`,
+      `  2 host processes         ${two.rate.toFixed(0)} events/s   (${rates(samples[2])}; ${ratio(two.rate / one.rate)}, in each round ${perRound(samples[2], samples[1], ratio)}; target > x1; baseline x0.77-0.80 measured in fresh processes after one uncounted burst, which left each of two half as warm as one; ${use(two)})`,
+    )
+    console.log(
+      `  bare POSTs, kept alive    ${kept.rate.toFixed(0)} posts/s   (${rates(samples.kept)}; node:http, connections kept as the host keeps them; 1 process at ${percent(one.rate / kept.rate)}, in each round ${perRound(samples[1], samples.kept, percent)}; target >= 50%)`,
+    )
+    console.log(
+      `  bare POSTs, new each      ${bare.rate.toFixed(0)} posts/s   (${rates(samples.bare)}; a connection for each, as when the host opened one per delivery too; 1 process at ${percent(one.rate / bare.rate)}, in each round ${perRound(samples[1], samples.bare, percent)}; baseline, against this loop: 14% as first measured, cold, with a claim and four statements per delivery)`,
     )
   } finally {
     for (const c of children) if (c.exitCode === null && c.signalCode === null) await stop(c)
