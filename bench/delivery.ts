@@ -219,10 +219,10 @@ async function main() {
       while ((await db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = 'webhook' and status in ('pending', 'running')`))[0]!.n > 0) await sleep(10)
     }
     const hostsCpu = () => workers.reduce((a, w) => a + procCpu(w.child.pid!), 0)
-    let alone = 0
+    let alone = 0 // which process delivers alone next: each in its turn
     const measure = async (processes: 1 | 2): Promise<Sample> => {
-      const paused = workers[alone++ % 2]!.child
-      if (processes === 1) paused.kill('SIGSTOP')
+      const paused = processes === 1 ? workers[alone++ % 2]!.child : null
+      paused?.kill('SIGSTOP')
       r.reset()
       await burst()
       const from = Date.now()
@@ -237,7 +237,7 @@ async function main() {
         postgres: postgresCpu() - postgres,
         busy: (machineAfter.busy - machine.busy) / (machineAfter.total - machine.total),
       }
-      if (processes === 1) paused.kill('SIGCONT')
+      paused?.kill('SIGCONT')
       return sample
     }
     // Warm-up, not counted: a fresh process compiles its hot code during its first bursts, on CPU a
@@ -253,10 +253,11 @@ async function main() {
     // Measured: ROUNDS turns of the bare loops, one process and two, the order turning each time.
     const samples: Record<'bare' | 'kept' | 1 | 2, Sample[]> = { bare: [], kept: [], 1: [], 2: [] }
     const keptAlive = new Agent({ keepAlive: true, maxFreeSockets: CONCURRENCY, scheduling: 'lifo' })
+    const loop = async (agent: Agent | false): Promise<Sample> => ({ rate: await bareLoop(r.url, EVENTS, CONCURRENCY, agent), hosts: 0, postgres: 0, busy: 0 })
     for (let round = 0; round < ROUNDS; round++) {
       const turns = [
-        async () => samples.bare.push({ rate: await bareLoop(r.url, EVENTS, CONCURRENCY, false), hosts: 0, postgres: 0, busy: 0 }),
-        async () => samples.kept.push({ rate: await bareLoop(r.url, EVENTS, CONCURRENCY, keptAlive), hosts: 0, postgres: 0, busy: 0 }),
+        async () => samples.bare.push(await loop(false)),
+        async () => samples.kept.push(await loop(keptAlive)),
         async () => samples[1].push(await measure(1)),
         async () => samples[2].push(await measure(2)),
       ]
