@@ -1,0 +1,95 @@
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { postJson } from '../../host/server/webhooks/post.js'
+
+/** What a hostile or broken receiver may do with a delivery, each at its own path. */
+const behaviours: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
+  '/ok': (_req, res) => res.end('fine'),
+  '/big': (_req, res) => {
+    res.writeHead(200)
+    res.end('x'.repeat(5 * 1024 * 1024))
+  },
+  // Headers at once, then a byte every 50 ms for ever: each gap is short, the whole is not.
+  '/trickle': (_req, res) => {
+    res.writeHead(200)
+    const t = setInterval(() => res.write('.'), 50)
+    res.on('close', () => clearInterval(t))
+  },
+  '/silent': () => {},
+  '/redirect': (_req, res) => {
+    res.writeHead(302, { Location: '/ok' })
+    res.end('moved')
+  },
+  '/cut': (req) => req.socket.destroy(),
+}
+
+let base = ''
+const hits: string[] = []
+const server = createServer((req, res) => {
+  hits.push(req.url!)
+  req.resume()
+  req.on('end', () => behaviours[req.url!]!(req, res))
+})
+
+beforeAll(async () => {
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+})
+afterAll(() => {
+  server.closeAllConnections()
+  server.close()
+})
+
+const o = { timeoutMs: 1000, allowPrivate: true }
+
+describe('posting a webhook', () => {
+  it('sends the body and headers and keeps the first KiB of a huge answer', async () => {
+    const r = await postJson(`${base}/big`, '{"a":1}', { 'X-Test': 'yes' }, o)
+    expect(r).toMatchObject({ status: 200, error: null })
+    expect(r.body).toBe('x'.repeat(1024))
+    // The next delivery goes through after it, on a kept connection or a new one.
+    expect(await postJson(`${base}/ok`, '{}', {}, o)).toMatchObject({ status: 200, body: 'fine', error: null })
+  })
+
+  it('cuts the whole exchange at the timeout, however the receiver paces its answer', async () => {
+    for (const path of ['/trickle', '/silent']) {
+      const started = Date.now()
+      const r = await postJson(`${base}${path}`, '{}', {}, o)
+      expect(r, path).toMatchObject({ status: null, body: null, error: 'no answer within 1000 ms' })
+      expect(Date.now() - started, path).toBeLessThan(3000)
+    }
+    expect(await postJson(`${base}/ok`, '{}', {}, o)).toMatchObject({ status: 200 })
+  })
+
+  it('follows no redirect', async () => {
+    hits.length = 0
+    expect(await postJson(`${base}/redirect`, '{}', {}, o)).toMatchObject({ status: 302, body: 'moved', error: null })
+    expect(hits).toEqual(['/redirect'])
+  })
+
+  it('says why when there is no answer', async () => {
+    const cut = await postJson(`${base}/cut`, '{}', {}, o)
+    expect(cut.status).toBeNull()
+    expect(cut.error).toMatch(/\w/)
+    const closed = createServer()
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r))
+    const port = (closed.address() as AddressInfo).port
+    closed.close()
+    const refused = await postJson(`http://127.0.0.1:${port}/hook`, '{}', {}, o)
+    expect(refused).toMatchObject({ status: null, body: null })
+    expect(refused.error).toMatch(/ECONNREFUSED|refused/i)
+  })
+
+  it('never reuses a connection made where private addresses were allowed where they are not', async () => {
+    expect(await postJson(`${base}/ok`, '{}', {}, o)).toMatchObject({ status: 200 })
+    const checked = await postJson(`${base}/ok`, '{}', {}, { ...o, allowPrivate: false })
+    expect(checked).toMatchObject({ status: null, error: expect.stringMatching(/private/) })
+    // A name that resolves to the inside, with a connection to that address already open in the
+    // pool that allows it: refused all the same.
+    const resolve = async () => ['127.0.0.1']
+    expect(await postJson(`http://bed.cafe:${new URL(base).port}/ok`, '{}', {}, { ...o, resolve })).toMatchObject({ status: 200 })
+    const named = await postJson(`http://bed.cafe:${new URL(base).port}/ok`, '{}', {}, { ...o, allowPrivate: false, resolve })
+    expect(named).toMatchObject({ status: null, error: expect.stringMatching(/private/) })
+  })
+})
