@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { postJson } from '../../host/server/webhooks/post.js'
+import { heldOrigins, postJson } from '../../host/server/webhooks/post.js'
+import { until } from './support.js'
 
 /** What a hostile or broken receiver may do with a delivery, each at its own path. */
 const behaviours: Record<string, (req: IncomingMessage, res: ServerResponse) => void> = {
@@ -91,5 +92,19 @@ describe('posting a webhook', () => {
     expect(await postJson(`http://bed.cafe:${new URL(base).port}/ok`, '{}', {}, { ...o, resolve })).toMatchObject({ status: 200 })
     const named = await postJson(`http://bed.cafe:${new URL(base).port}/ok`, '{}', {}, { ...o, allowPrivate: false, resolve })
     expect(named).toMatchObject({ status: null, error: expect.stringMatching(/private/) })
+  })
+})
+
+describe('the connections to receivers', () => {
+  it('forgets a receiver once its connections close, however many there were', async () => {
+    // 60 origins (names that all resolve here), as a team could make by changing its webhooks.
+    const resolve = async () => ['127.0.0.1']
+    const port = new URL(base).port
+    const before = heldOrigins() // this file's other receivers, still connected
+    for (let i = 0; i < 60; i++) expect(await postJson(`http://r${i}.test:${port}/ok`, '{}', {}, { ...o, resolve })).toMatchObject({ status: 200 })
+    expect(heldOrigins() - before).toBe(60)
+    server.closeAllConnections()
+    await until(() => heldOrigins() === 0, 5000)
+    expect(heldOrigins()).toBe(0)
   })
 })

@@ -19,13 +19,14 @@ type LookupCallback = (err: Error | null, address: string | LookupAddress[], fam
 
 /**
  * Connections to receivers, through undici (half the CPU of node:http for the same POST, measured
- * in bench/delivery.ts): kept open between deliveries, closed after 5 s unused. One pool per
- * address policy and name resolution, so that a connection made where private addresses were
+ * in bench/delivery.ts): kept open between deliveries, closed after 5 s unused, and a receiver's
+ * origin forgotten with its last connection (undici 7; 6 kept every origin it had seen). One pool
+ * per address policy and name resolution, so that a connection made where private addresses were
  * allowed is never reused where they are not. A name is resolved and checked when a connection is
  * made, and that connection goes to exactly what was checked: no second lookup that a
  * short-lived DNS answer could turn towards the inside.
  */
-const pools = new WeakMap<Resolve, { checked?: Agent; private?: Agent }>()
+const pools = new Map<Resolve, { checked?: Agent; private?: Agent }>()
 function pool(allowPrivate: boolean, resolve: Resolve): Agent {
   const mine = pools.get(resolve) ?? pools.set(resolve, {}).get(resolve)!
   const policy = allowPrivate ? 'private' : 'checked'
@@ -46,6 +47,10 @@ function pool(allowPrivate: boolean, resolve: Resolve): Agent {
     } as object,
   }))
 }
+
+/** The receivers' origins the pools hold now (connections open, or being made). */
+export const heldOrigins = (): number =>
+  [...pools.values()].flatMap((p) => [p.checked, p.private]).reduce((n, agent) => n + (agent ? Object.keys(agent.stats).length : 0), 0)
 
 /**
  * One POST of a webhook: no redirect is followed, the whole exchange is cut at `timeoutMs`, and
