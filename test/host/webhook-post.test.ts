@@ -18,6 +18,8 @@ const behaviours: Record<string, (req: IncomingMessage, res: ServerResponse) => 
     res.on('close', () => clearInterval(t))
   },
   '/silent': () => {},
+  // Its answer comes just after the delivery gave up on it.
+  '/late': (_req, res) => void setTimeout(() => res.end('too late'), 1_300),
   '/redirect': (_req, res) => {
     res.writeHead(302, { Location: '/ok' })
     res.end('moved')
@@ -60,6 +62,12 @@ describe('posting a webhook', () => {
       expect(r, path).toMatchObject({ status: null, body: null, error: 'no answer within 1000 ms' })
       expect(Date.now() - started, path).toBeLessThan(3000)
     }
+    expect(await postJson(`${base}/ok`, '{}', {}, o)).toMatchObject({ status: 200 })
+  })
+
+  it('drops an answer that comes after the timeout, and goes on', async () => {
+    expect(await postJson(`${base}/late`, '{}', {}, o)).toMatchObject({ status: null, error: 'no answer within 1000 ms' })
+    await new Promise((r) => setTimeout(r, 800)) // the answer arrives meanwhile, and is thrown away
     expect(await postJson(`${base}/ok`, '{}', {}, o)).toMatchObject({ status: 200 })
   })
 
