@@ -44,7 +44,7 @@ function pool(allowPrivate: boolean, resolve: Resolve): Agent {
           (err: Error) => callback(err, ''),
         )
       },
-    } as object,
+    },
   }))
 }
 
@@ -96,25 +96,24 @@ export async function postJson(
       .then(
         (res) => {
           answer = res.body
-          // Cut before its end, undici's answer stream fails: with no listener, that would be an
-          // uncaught error.
-          res.body.on('error', () => {})
+          let text = ''
+          // Cut before its end (by the timer, or here when it came too late), undici's answer stream
+          // fails: listened to before anything can cut it, so that is never an uncaught error.
+          res.body.on('error', (err) => done({ status: res.statusCode, body: text, error: describe(err) }))
           if (settled) return void res.body.destroy()
           // Read to the end (the connection then serves the next delivery), only the first KiB kept.
-          let text = ''
           res.body.setEncoding('utf8')
           res.body.on('data', (chunk: string) => {
             if (text.length < MAX_ANSWER) text += chunk.slice(0, MAX_ANSWER - text.length)
           })
           res.body.on('end', () => done({ status: res.statusCode, body: text, error: null }))
-          res.body.on('error', (err) => done({ status: res.statusCode, body: text, error: describe(err) }))
         },
         (err: unknown) => done({ status: null, body: null, error: err instanceof AddressRefused ? err.message : describe(err) }),
       )
   })
 }
 
-/** An error's message with its cause's (undici's "fetch failed"-style wrappers say little alone). */
+/** An error's message, and its cause's when it has one. */
 function describe(err: unknown): string {
   if (!(err instanceof Error)) return String(err)
   const cause = err.cause instanceof Error ? `: ${err.cause.message}` : ''
