@@ -3,6 +3,13 @@ import { DEFAULT_MAIL_FROM } from './mail/transport.js'
 import { SUBFILTERS, type SubFilter } from './pdf/pades.js'
 import type { Retention } from './jobs/maintenance.js'
 
+/**
+ * A presigned URL of the bucket cannot be taken back: it keeps working after the document is
+ * deleted or the credential that asked for it is revoked, until it expires. So it lives a minute
+ * at most, enough for the browser to follow the redirect.
+ */
+export const MAX_STORAGE_REDIRECT_SECONDS = 60
+
 /** Settings of one host process; every field has an environment variable (see host/README.md). */
 export interface HostConfig {
   port: number
@@ -12,7 +19,7 @@ export interface HostConfig {
   databaseUrl: string | undefined
   /** Where files live: absent = in the database; `s3://…` = an S3-compatible bucket (storage/). */
   storageUrl: string | undefined
-  /** Downloads from the bucket: 0 = streamed through the host; N = a redirect to a URL of the bucket valid N seconds. */
+  /** Downloads from the bucket: 0 = streamed through the host; N = a redirect to a URL of the bucket valid N seconds (at most MAX_STORAGE_REDIRECT_SECONDS). */
   storageRedirectSeconds: number
   /** What the maintenance job keeps, and how often it runs (jobs/maintenance.ts). */
   retention: Retention
@@ -88,7 +95,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     dataDir: path.resolve(env.DATA_DIR || './.data'),
     databaseUrl: env.DATABASE_URL || undefined,
     storageUrl: env.STORAGE_URL?.trim() || undefined,
-    storageRedirectSeconds: Math.min(604_800, intEnv('STORAGE_REDIRECT_SECONDS', env.STORAGE_REDIRECT_SECONDS, 0)),
+    storageRedirectSeconds: Math.min(MAX_STORAGE_REDIRECT_SECONDS, intEnv('STORAGE_REDIRECT_SECONDS', env.STORAGE_REDIRECT_SECONDS, 0)),
     retention: {
       jobsDays: intEnv('JOBS_RETENTION_DAYS', env.JOBS_RETENTION_DAYS, 7),
       webhookCallsDays: intEnv('WEBHOOK_CALLS_RETENTION_DAYS', env.WEBHOOK_CALLS_RETENTION_DAYS, 30),

@@ -17,6 +17,7 @@ import {
 } from '@aws-sdk/client-s3'
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner'
 import { checkedStream, type FileStore, type StoredObject } from './file-store.js'
+import { MAX_STORAGE_REDIRECT_SECONDS } from '../config.js'
 
 export interface S3Settings {
   bucket: string
@@ -79,7 +80,8 @@ export function openS3Store(url: string): FileStore {
     presignedUrl(sha256, { filename, seconds }) {
       const disposition = `attachment; filename="${filename.replace(/[^\w. -]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(filename)}`
       const get = new GetObjectCommand({ Bucket: bucket, Key: Key(sha256), ResponseContentDisposition: disposition, ResponseContentType: 'application/pdf' })
-      return getSignedUrl(s3, get, { expiresIn: seconds })
+      // However it was configured: a presigned URL outlives any revocation (config.ts).
+      return getSignedUrl(s3, get, { expiresIn: Math.min(seconds, MAX_STORAGE_REDIRECT_SECONDS) })
     },
     async *list() {
       let ContinuationToken: string | undefined
