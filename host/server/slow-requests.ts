@@ -26,6 +26,12 @@ const ANSWERS: Record<string, [number, string, string, string]> = {
   HPE_HEADER_OVERFLOW: [431, 'Request Header Fields Too Large', 'HEADERS_TOO_LARGE', 'the request headers are too large'],
 }
 const MALFORMED: [number, string, string, string] = [400, 'Bad Request', 'INVALID_REQUEST', 'malformed HTTP request']
+/**
+ * How long a refused client keeps its connection after the answer, to read it. Ending our side
+ * alone is not enough: a client that keeps its own side open and goes on trickling bytes would
+ * hold the connection for as long as it likes, so it is destroyed after this grace.
+ */
+export const LINGER_MS = 1_000
 
 /** Answers what Node refuses before the app sees it (see requestBudgets) in the API's error shape. */
 export function answerClientErrors(server: Server): void {
@@ -38,5 +44,6 @@ export function answerClientErrors(server: Server): void {
       `HTTP/1.1 ${status} ${reason}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
     )
+    setTimeout(() => socket.destroy(), LINGER_MS).unref()
   })
 }

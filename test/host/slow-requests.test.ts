@@ -3,8 +3,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestHost, type TestHost } from './support.js'
 
 /** A raw connection: what was written back, and when the server closed it. */
-function rawConnection(port: number) {
-  const socket: Socket = connect(port, '127.0.0.1')
+function rawConnection(port: number, o: { ignoreClose?: boolean } = {}) {
+  // ignoreClose: keep this side open when the server ends its side, as a hostile client may.
+  const socket: Socket = connect({ port, host: '127.0.0.1', allowHalfOpen: o.ignoreClose ?? false })
   let answer = ''
   socket.setEncoding('utf8')
   socket.on('data', (d: string) => (answer += d))
@@ -64,6 +65,38 @@ describe('slow requests: a time budget for headers and the whole body', () => {
     expect(closedAt - started).toBeLessThan(BUDGET + 1500)
     expect(c.answer()).toMatch(/^HTTP\/1\.1 408 /)
     expect(JSON.parse(c.answer().split('\r\n\r\n')[1]!).code).toBe('REQUEST_TIMEOUT')
+  })
+
+  // A client that ignores the server's close and goes on sending a byte at a time (slower than the
+  // budget's check) must lose its connection at the headers budget, whatever its pace or method,
+  // and also for the second request of a kept-alive connection.
+  it('closes headers sent a byte at a time, GET, POST and a second request on a kept connection', async () => {
+    const head = (method: string) => `${method} /api/v2/envelope HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\nX-Slow: ${'a'.repeat(2000)}`
+    const first = `GET /api/v2/envelope HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\n\r\n`
+    const cases = [
+      { name: 'GET', bytes: head('GET') },
+      { name: 'POST', bytes: head('POST') },
+      { name: 'kept-alive second request', bytes: head('GET'), before: first },
+    ]
+    const held = await Promise.all(
+      cases.map(async ({ name, bytes, before }) => {
+        const c = rawConnection(port(), { ignoreClose: true })
+        const started = performance.now()
+        if (before) c.socket.write(before)
+        const stop = trickle(c.socket, bytes, 150)
+        // Without the cut the trickle would last 5 minutes: give up well before, as "held".
+        const end = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), 6_000))])
+        stop()
+        c.socket.destroy()
+        return { name, ms: end - started, answer: c.answer() }
+      }),
+    )
+    for (const h of held) {
+      // Headers budget 400 ms, noticed within a quarter of the shortest budget, then a second's grace to read the answer.
+      expect(h.ms, h.name).toBeLessThan(400 + 200 + 1000 + 1500)
+      expect(h.answer, h.name).toMatch(/HTTP\/1\.1 408 /)
+    }
+    expect(held[2]!.answer).toMatch(/^HTTP\/1\.1 200 /)
   })
 
   it('answers malformed HTTP in the error shape', async () => {
