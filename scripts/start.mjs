@@ -4,7 +4,8 @@
 // Settings: PORT (host, default 3100), STORYBOOK_PORT (default 6006), DATA_DIR (default ./.data),
 // DATABASE_URL (PostgreSQL instead of the embedded database), PUBLIC_URL (the host's public origin),
 // LOG_LEVEL (the host's JSON log; default warn here).
-// Without SMTP_URL the host keeps every e-mail in its local mailbox ({host}/mailbox).
+// Without SMTP_URL the host keeps every e-mail in its local mailbox ({host}/mailbox): the demo
+// asks for it (MAILBOX=1; a served host has it only when asked).
 import { spawn } from 'node:child_process'
 import { randomBytes } from 'node:crypto'
 import { existsSync, readdirSync, statSync } from 'node:fs'
@@ -16,6 +17,8 @@ import { tsImport } from 'tsx/esm/api'
 
 // The demo's terminal shows what matters: the host's request and job log only with LOG_LEVEL=info.
 process.env.LOG_LEVEL ??= 'warn'
+// The local mailbox is a development aid, off unless asked for: the demo asks (MAILBOX=0 declines).
+process.env.MAILBOX ??= '1'
 
 const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data')
@@ -71,7 +74,7 @@ try {
     Component demos (Storybook)   http://127.0.0.1:${storybookPort}
     Signing service (host)        ${host.url}
     API reference                 ${host.apiUrl}/docs
-    ${process.env.SMTP_URL?.trim() ? 'E-mail                        sent through SMTP_URL' : `E-mail (local mailbox)        ${host.url}/mailbox`}
+    ${process.env.SMTP_URL?.trim() ? 'E-mail                        sent through SMTP_URL' : host.config.mailbox ? `E-mail (local mailbox)        ${host.url}/mailbox` : 'E-mail                        not sent (no SMTP_URL, MAILBOX=0): waits in the queue'}
     Team console                  ${host.url}/console
                                   ${consoleAccess}
     Data                          ${dataDir}

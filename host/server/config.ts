@@ -48,8 +48,13 @@ export interface HostConfig {
   retryBaseMs: number
   retryFactor: number
   retryMaxMs: number
-  /** SMTP server for e-mail (`smtp://user:pass@host:587`); absent = the local mailbox. */
+  /** SMTP server for e-mail (`smtp://user:pass@host:587`). */
   smtpUrl: string | undefined
+  /**
+   * Without SMTP: keep e-mail in the local mailbox (/mailbox), a development aid that `npm start`
+   * asks for (MAILBOX=1). Off by default: with neither, e-mail waits in the queue, retried.
+   */
+  mailbox: boolean
   /** The sender of every e-mail. */
   mailFrom: string
   /** Fair use: requests per token (or address) per window and process; 0 = no limit. */
@@ -114,6 +119,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     queueLeaseMs: intEnv('QUEUE_LEASE_MS', env.QUEUE_LEASE_MS, 60_000),
     ...retryFromEnv(env),
     smtpUrl: env.SMTP_URL?.trim() || undefined,
+    mailbox: env.MAILBOX === '1' || env.MAILBOX === 'true',
     mailFrom: env.MAIL_FROM?.trim() || DEFAULT_MAIL_FROM,
     rateLimit: intEnv('RATE_LIMIT', env.RATE_LIMIT, DEFAULT_RATE_LIMIT),
     rateLimitWindowSeconds: Math.max(1, intEnv('RATE_LIMIT_WINDOW', env.RATE_LIMIT_WINDOW, 60)),

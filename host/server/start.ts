@@ -30,7 +30,8 @@ import { mailJob } from './mail/job.js'
 import { ACCOUNT_MAIL_JOB, accountMailJob } from './people/mail.js'
 import type { KeyObject } from 'node:crypto'
 import { MAIL_JOB, mailTurn } from './mail/notify.js'
-import { createMailTransport, type MailTransport } from './mail/transport.js'
+import { createMailTransport, NO_MAIL_TRANSPORT, type MailTransport } from './mail/transport.js'
+import { log } from './log.js'
 
 const deadlineHooks: DeadlineHooks = {
   emit: emitFor,
@@ -86,7 +87,8 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       sealing.catch(() => (sealing = undefined))
       return sealing
     }
-    const mail = createMailTransport({ smtpUrl: config.smtpUrl, from: config.mailFrom, db })
+    const mail = createMailTransport({ smtpUrl: config.smtpUrl, mailbox: config.mailbox, from: config.mailFrom, db })
+    if (mail.kind === 'none') log.warn(`${NO_MAIL_TRANSPORT}; e-mail waits in the queue and is retried until then`)
     // Several processes share one PostgreSQL: they count each token together.
     const shared = embedded ? undefined : { db, syncMs: config.rateLimitSyncMs }
     const rateLimit = new RateLimiter({ limit: config.rateLimit, windowSeconds: config.rateLimitWindowSeconds, clock, shared })

@@ -72,7 +72,7 @@ describe('host CLI', { timeout: 240_000 }, () => {
   })
 
   it('talks to the running server that holds the data directory', async () => {
-    const server: ChildProcess = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...process.env, ...env } })
+    const server: ChildProcess = spawn(process.execPath, [...CLI, 'serve'], { cwd: ROOT, env: { ...process.env, ...env, MAILBOX: '1' } })
     try {
       const lines = createInterface({ input: server.stdout! })
       const first = await new Promise<string>((resolve, reject) => {

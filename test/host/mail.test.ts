@@ -152,7 +152,12 @@ describe('mail configuration', () => {
     const db = {} as never
     expect(() => createMailTransport({ db, from: 'not an address' })).toThrow(/MAIL_FROM/)
     expect(() => createMailTransport({ db, smtpUrl: 'http://mail:25' })).toThrow(/smtp:\/\/ or smtps:\/\//)
-    expect(createMailTransport({ db }).kind).toBe('local')
+    // The local mailbox only when asked for; without it and without SMTP, nothing can send.
+    expect(configFromEnv({}).mailbox).toBe(false)
+    expect(configFromEnv({ MAILBOX: '1' }).mailbox).toBe(true)
+    expect(createMailTransport({ db }).kind).toBe('none')
+    expect(createMailTransport({ db, mailbox: true }).kind).toBe('local')
+    expect(createMailTransport({ db, mailbox: true, smtpUrl: 'smtp://127.0.0.1:2525' }).kind).toBe('smtp')
     expect(createMailTransport({ db, smtpUrl: 'smtp://127.0.0.1:2525' }).kind).toBe('smtp')
     expect(isLoopbackAddress('127.0.0.1')).toBe(true)
     expect(isLoopbackAddress('127.8.9.10')).toBe(true)
@@ -218,6 +223,37 @@ function recording(inner?: MailTransport) {
 }
 
 const addresses = (a: AddressObject | AddressObject[] | undefined) => (Array.isArray(a) ? a : a ? [a] : []).flatMap((x) => x.value)
+
+// Signing links are credentials: a served host shows no mailbox unless asked for (a reverse proxy
+// on the same machine would make every visitor a loopback caller), and without SMTP its e-mail
+// waits in the queue, retried and then failed, rather than being dropped.
+describe.each(VARIANTS)('no SMTP and no mailbox on $variant', ({ variant, skip }) => {
+  let host: TestHost
+  beforeAll(async () => {
+    if (skip) return
+    host = await startTestHost(variant, { mailbox: false, queueConcurrency: 0, retryBaseMs: 60_000 })
+  })
+  afterAll(() => host?.stop())
+
+  it.skipIf(skip)('has no /mailbox, and keeps a signing request queued with its reason', async () => {
+    for (const path of ['/mailbox', '/mailbox/1']) {
+      const res = await fetch(`${host.url}${path}`)
+      expect(res.status, path).toBe(404)
+      expect(await res.json()).toMatchObject({ code: 'NOT_FOUND' })
+    }
+    const client = api(host.apiUrl, (await host.createApiToken({ name: 'no-mail' })).token)
+    const recipients = [{ email: 'ann@example.com', name: 'Ann', role: 'SIGNER', fields: [sig(10)] }]
+    const e = await createEnvelope(client, { title: 'Unsent', recipients })
+    expect((await client.post('/envelope/distribute', { envelopeId: e.id })).status).toBe(200)
+    await host.queue.drain()
+    const jobs = await host.db.query<{ status: string; attempts: number; last_error: string | null }>(
+      `select status, attempts, last_error from jobs where kind = 'mail' and payload->>'envelopeId' = $1`,
+      [e.id],
+    )
+    expect(jobs).toEqual([{ status: 'pending', attempts: 1, last_error: expect.stringContaining('SMTP_URL') }])
+    expect(await host.db.query('select id from mails')).toEqual([])
+  })
+})
 
 describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
   let host: TestHost
@@ -352,7 +388,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     const title = 'Lease <script>alert(1)</script>'
     const doc = await sendDocument({ title, meta: { language: 'de', message: 'Hallo,\nbitte bis Freitag.' } })
     const rows = await enqueued((tx) => mailTurn(tx, doc.id, [doc.ann.id, doc.bob.id, doc.carla.id]))
-    const { transport, sent } = recording(createMailTransport({ db: host.db }))
+    const { transport, sent } = recording(createMailTransport({ db: host.db, mailbox: true }))
     await run(rows, transport)
     expect(sent.map((m) => m.to)).toEqual(['ann@example.com', 'bob@example.com'])
 
@@ -506,7 +542,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
       expect(team!.text).not.toContain('/sign/')
 
       // The same messages in the local mailbox keep references; the mailbox serves the bytes.
-      const local = recording(createMailTransport({ db: host.db }))
+      const local = recording(createMailTransport({ db: host.db, mailbox: true }))
       await run(rows.slice(0, 1), local.transport)
       const [stored] = await host.db.query<any>('select attachments from mails where id = $1', [local.sent[0]!.id])
       expect(stored.attachments).toEqual(resource.envelopeItems.map((i: any, n: number) => ({ filename: n ? 'Annex A (signed).pdf' : 'agreement (signed).pdf', documentDataId: expect.stringMatching(/^document_data_/) })))
@@ -533,7 +569,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
       ['rejected', 'ann@example.com'],
       ['rejected', 'legal@acme.test'],
     ])
-    const { transport, sent } = recording(createMailTransport({ db: host.db }))
+    const { transport, sent } = recording(createMailTransport({ db: host.db, mailbox: true }))
     await run(rows, transport)
     expect(sent[0]!.subject).toBe(`Bob a refusé «${NB}Contract${NB}»`)
     expect(sent[0]!.text).toContain('Bonjour Ann,')

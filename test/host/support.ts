@@ -85,6 +85,8 @@ export async function startTestHost(variant: Variant, opts: StartHostOptions = {
     dataDir: path.join(dir, 'data'),
     ...(variant === 'postgres' ? { databaseUrl: schema.url } : {}),
     appDistDir: path.join(dir, 'no-dist'),
+    // Tests read what was sent in the local mailbox: they ask for it, as `npm start` does.
+    mailbox: true,
     ...opts,
   })
   return Object.assign(host, {

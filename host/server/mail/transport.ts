@@ -1,6 +1,8 @@
 /**
  * How a rendered message leaves the service: through an SMTP server (`SMTP_URL`), or, without
- * one, into the local mailbox (the `mails` table, shown at /mailbox to loopback callers).
+ * one and only when asked for (`MAILBOX=1`), into the local mailbox (the `mails` table, shown at
+ * /mailbox to loopback callers). With neither, nothing can send: each message fails and its job
+ * is retried (then ends failed), so no e-mail is dropped without a trace.
  * Attachments travel as references to `document_data` rows; the SMTP transport reads the bytes
  * when it sends, the local one keeps the references.
  */
@@ -41,7 +43,7 @@ export interface SentMail {
 }
 
 export interface MailTransport {
-  readonly kind: 'smtp' | 'local'
+  readonly kind: 'smtp' | 'local' | 'none'
   /** MAIL_FROM as configured. */
   readonly from: string
   /** Sends one message; rejects when it could not be handed over (the mail job is retried). */
@@ -50,8 +52,10 @@ export interface MailTransport {
 }
 
 export interface MailTransportOptions {
-  /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`; absent = the local mailbox. */
+  /** `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`. */
   smtpUrl?: string | undefined
+  /** Without smtpUrl: keep messages in the local mailbox (a development aid); else none can be sent. */
+  mailbox?: boolean | undefined
   /** The From header; default `Envelope <no-reply@localhost>`. */
   from?: string | undefined
   /** The database: attachments' bytes (SMTP), the mailbox's rows (local). */
@@ -170,12 +174,26 @@ function localTransport(from: Mailbox, fromText: string, db: Queryable): MailTra
   }
 }
 
+export const NO_MAIL_TRANSPORT = 'no way to send e-mail: set SMTP_URL (or MAILBOX=1 for the local development mailbox)'
+
+/** Neither SMTP nor the mailbox: every message fails, so its job waits and is retried. */
+function noTransport(fromText: string): MailTransport {
+  return {
+    kind: 'none',
+    from: fromText,
+    send: async () => Promise.reject(new Error(NO_MAIL_TRANSPORT)),
+    async close() {},
+  }
+}
+
 /**
- * With `smtpUrl`, nodemailer over SMTP; without, the local mailbox. Throws at once on a malformed
- * SMTP_URL or MAIL_FROM (call it at startup). Reaching the SMTP server is tried per message.
+ * With `smtpUrl`, nodemailer over SMTP; without, the local mailbox if asked for, else none.
+ * Throws at once on a malformed SMTP_URL or MAIL_FROM (call it at startup). Reaching the SMTP
+ * server is tried per message.
  */
 export function createMailTransport(opts: MailTransportOptions): MailTransport {
   const fromText = opts.from?.trim() || DEFAULT_MAIL_FROM
   const from = parseFrom(fromText)
-  return opts.smtpUrl ? smtpTransport(opts.smtpUrl, from, fromText, opts.db) : localTransport(from, fromText, opts.db)
+  if (opts.smtpUrl) return smtpTransport(opts.smtpUrl, from, fromText, opts.db)
+  return opts.mailbox ? localTransport(from, fromText, opts.db) : noTransport(fromText)
 }

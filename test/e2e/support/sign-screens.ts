@@ -27,7 +27,7 @@ const WIDTHS = [
 ] as const
 
 const dataDir = await mkdtemp(join(tmpdir(), 'sign-screens-'))
-const host = await startHost({ port: 0, hostname: '127.0.0.1', dataDir })
+const host = await startHost({ port: 0, hostname: '127.0.0.1', dataDir, mailbox: true })
 const team = await host.createTeam({ name: 'Demo', plan: 'enterprise' })
 const { token: apiToken } = await host.createApiToken({ name: 'x', teamId: team.id, expires: 'never' })
 const browser: Browser = await chromium.launch(chromiumLaunchOptions)

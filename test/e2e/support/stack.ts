@@ -57,7 +57,7 @@ function watchCsp(browser: Browser, into: string[]): void {
  */
 export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 'hostname' | 'dataDir' | 'appDistDir'> } = {}): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'envelope-e2e-'))
-  const host = await startHost({ ...opts.host, port: 0, hostname: '127.0.0.1', dataDir, appDistDir: inject('appDist') })
+  const host = await startHost({ mailbox: true, ...opts.host, port: 0, hostname: '127.0.0.1', dataDir, appDistDir: inject('appDist') })
   const team = await host.createTeam({ name: 'E2E', plan: 'enterprise' })
   const { token: apiToken } = await host.createApiToken({ name: 'e2e', teamId: team.id, expires: 'never' })
   const parent = await serveDir(inject('parentDir'))
