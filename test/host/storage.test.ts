@@ -10,6 +10,8 @@ import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../host/server/config.js'
 import { maintain } from '../../host/server/jobs/maintenance.js'
+import { storeFile } from '../../host/server/domain/files.js'
+import type { Queryable } from '../../host/server/db/index.js'
 import { startS3Server, type S3Server } from '../support/s3-server.js'
 import { api, completeOneSigner, createEnvelope, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
@@ -127,6 +129,44 @@ describe.each(VARIANTS)('files in an S3-compatible bucket ($variant)', ({ varian
     // (The queue runs beside this test: a job may end between the count and the pass.)
     expect(month.jobs).toBeGreaterThanOrEqual(done)
     expect(await host.db.query(`select status from jobs where status = 'failed'`)).toEqual([{ status: 'failed' }])
+  })
+
+  // The probe: upload, delete, upload again and compare file ids. A file shared with another team
+  // would keep its id (the other team's row stays); the team's own is a new file each time.
+  it.skipIf(skip)('a file is never shared with another team: its id does not tell whether another team holds the same bytes', async () => {
+    const otherTeam = (await host.createTeam({ name: 'Prober', plan: 'team' })).id
+    const other = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'prober', teamId: otherTeam })).token}`)
+    const held = await makePdf(1, [{ text: 'Held by the first team', x: 50, y: 700 }])
+    const unheld = await makePdf(1, [{ text: 'Held by no other team', x: 50, y: 700 }])
+    const fileOf = (e: any): string => e.envelopeItems[0].documentDataId
+    const mine = await createEnvelope(client, {}, [{ bytes: held, name: 'mine.pdf' }])
+    async function probe(bytes: Uint8Array) {
+      const first = await createEnvelope(other, {}, [{ bytes, name: 'probe.pdf' }])
+      expect((await other.post('/envelope/delete', { envelopeId: first.id })).status).toBe(200)
+      const second = await createEnvelope(other, {}, [{ bytes, name: 'probe.pdf' }])
+      return [fileOf(first), fileOf(second)]
+    }
+    const [heldFirst, heldSecond] = await probe(held)
+    const [unheldFirst, unheldSecond] = await probe(unheld)
+    expect([heldFirst, heldSecond]).not.toContain(fileOf(mine))
+    // The same answer whether the first team holds the bytes or not: a new file each time.
+    expect(heldSecond).not.toBe(heldFirst)
+    expect(unheldSecond).not.toBe(unheldFirst)
+    // Underneath, one object per hash: the other team's deletion leaves the first team's file whole.
+    const res = await fetch(`${host.apiUrl}/envelope/item/${mine.envelopeItems[0].id}/download?version=original`, { headers: auth })
+    expect(new Uint8Array(await res.arrayBuffer())).toEqual(held)
+    expect(await inBucket(sha(held))).toEqual(held)
+    // Within one team identical bytes are still stored once.
+    expect(fileOf(await createEnvelope(client, {}, [{ bytes: held, name: 'again.pdf' }]))).toBe(fileOf(mine))
+
+    // Files kept in their rows (no bucket) are scoped alike.
+    const rows: Queryable = { query: (s, p) => host.db.query(s, p), exec: (s) => host.db.exec(s), notify: (c, p) => host.db.notify(c, p), files: null }
+    const first = (await host.createTeam({ name: 'Rows A', plan: 'team' })).id
+    const a = await storeFile(rows, first, unheld, 1)
+    const b = await storeFile(rows, otherTeam, unheld, 1)
+    expect(b.id).not.toBe(a.id)
+    expect((await storeFile(rows, first, unheld, 1)).id).toBe(a.id)
+    expect(await host.db.query('select bytes is not null as in_row from document_data where id = $1', [a.id])).toEqual([{ in_row: true }])
   })
 
   it.skipIf(skip)('downloads can redirect to a short-lived URL of the bucket, a minute at most however configured', async () => {

@@ -631,6 +631,45 @@ as $$
 $$;
 `,
   },
+  {
+    version: 19,
+    sql: `
+-- When the person last proved themselves in the session (password and second factor, a passkey,
+-- an e-mailed link, or a password or code given again): sensitive changes need a recent proof.
+alter table user_sessions add column proved_at timestamptz;
+`,
+  },
+  {
+    version: 20,
+    sql: `
+-- A credential a member makes never grants more than that member: the role they had when making it
+-- is its ceiling, and their role at each use (none once they leave the team) bounds it further
+-- (auth/api-tokens.ts, webhooks/store.ts). The operator's (CLI) have no ceiling: the whole team.
+alter table api_tokens add column role_ceiling text;
+update api_tokens a set role_ceiling = coalesce(
+  (select m.role from team_members m where m.team_id = a.team_id and m.user_id = a.created_by), 'MEMBER')
+where a.created_by is not null;
+alter table webhooks add column created_by text references users (id) on delete set null;
+alter table webhooks add column role_ceiling text;
+-- Webhooks made so far: their maker as the activity log names them.
+update webhooks w set created_by = (
+  select a.user_id from team_activity a where a.team_id = w.team_id and a.action = 'webhook.created' and a.target = w.id
+  order by a.id limit 1);
+update webhooks w set role_ceiling = coalesce(
+  (select m.role from team_members m where m.team_id = w.team_id and m.user_id = w.created_by), 'MEMBER')
+where w.created_by is not null;
+`,
+  },
+  {
+    version: 21,
+    sql: `
+-- A stored file is shared only within its team (domain/files.ts): whether another team stored the
+-- same bytes must not show in a file's id. Files stored so far have no team and are never found
+-- again by an upload; the object store still keeps one object per hash underneath.
+alter table document_data add column team_id text;
+create index document_data_team_sha256 on document_data (team_id, sha256);
+`,
+  },
 ]
 
 export async function migrate(db: Db): Promise<void> {

@@ -131,7 +131,7 @@ export function sealJob(db: Db, sealingKey: () => Promise<SealingKey>, maxAttemp
         for (const { itemId, pdf } of sealed) {
           // page_count stays the original's: fields address those pages; the certificate follows them.
           const [item] = await tx.query<{ page_count: number }>('select page_count from envelope_items where id = $1', [itemId])
-          const file = await storeFile(tx, pdf, item!.page_count)
+          const file = await storeFile(tx, locked.team_id, pdf, item!.page_count)
           await tx.query('update envelope_items set signed_document_data_id = $2 where id = $1', [itemId, file.id])
         }
         await tx.notify(CHANNELS.envelopes, e.id)

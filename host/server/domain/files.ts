@@ -1,5 +1,6 @@
 /**
- * Stored files (`document_data`): addressed by their SHA-256, shared only while identical, never
+ * Stored files (`document_data`): addressed by their SHA-256, shared only while identical and
+ * within one team (whether another team stored the same bytes never shows in an id), never
  * changed once written (the database refuses any UPDATE of a row, migration 8). A transformation
  * of a file (white-out, sealing, replacement) is a new file that its own item points at.
  * The bytes live in the row, or (STORAGE_URL, storage/) in an object store under the hash, written
@@ -12,14 +13,15 @@ import { newId } from './ids.js'
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 
 /**
- * The SQL of a `file` CTE naming the stored file with these bytes: the existing row of the same
- * hash, else a new one. Parameters from `$at`: id, sha256, bytes, size, page count.
+ * The SQL of a `file` CTE naming the team's stored file with these bytes: its existing row of the
+ * same hash, else a new one. Parameters from `$at`: id, sha256, bytes, size, page count (fileParams),
+ * then the team's id unless `team` is an SQL expression for it.
  */
-export function fileCte(at: number): string {
+export function fileCte(at: number, team = `$${at + 5}`): string {
   const [id, hash, bytes, size, pages] = [0, 1, 2, 3, 4].map((i) => `$${at + i}`)
-  return `found as (select id from document_data where sha256 = ${hash} limit 1),
-    added as (insert into document_data (id, sha256, bytes, size, page_count)
-      select ${id}, ${hash}, ${bytes}, ${size}, ${pages} where not exists (select 1 from found) returning id),
+  return `found as (select id from document_data where team_id = ${team} and sha256 = ${hash} limit 1),
+    added as (insert into document_data (id, sha256, bytes, size, page_count, team_id)
+      select ${id}, ${hash}, ${bytes}, ${size}, ${pages}, ${team} where not exists (select 1 from found) returning id),
     file as (select id from found union all select id from added)`
 }
 
@@ -30,10 +32,10 @@ export async function fileParams(q: Queryable, bytes: Uint8Array, pageCount: num
   return [newId.documentData(), sha256, q.files ? null : bytes, bytes.byteLength, pageCount]
 }
 
-/** Stores `bytes` (or finds them stored) and answers the file's id and hash. */
-export async function storeFile(tx: Queryable, bytes: Uint8Array, pageCount: number): Promise<{ id: string; sha256: string }> {
+/** Stores `bytes` for a team (or finds them stored by it) and answers the file's id and hash. */
+export async function storeFile(tx: Queryable, teamId: string, bytes: Uint8Array, pageCount: number): Promise<{ id: string; sha256: string }> {
   const params = await fileParams(tx, bytes, pageCount)
-  const [row] = await tx.query<{ id: string }>(`with ${fileCte(1)} select id from file limit 1`, params)
+  const [row] = await tx.query<{ id: string }>(`with ${fileCte(1)} select id from file limit 1`, [...params, teamId])
   return { id: row!.id, sha256: params[1] as string }
 }
 
@@ -42,7 +44,8 @@ export async function storeFile(tx: Queryable, bytes: Uint8Array, pageCount: num
  * drops the old file when nothing else names it: a file other envelopes share stays as it was.
  */
 export async function replaceItemFile(tx: Queryable, item: { id: string; document_data_id: string; page_count: number }, bytes: Uint8Array): Promise<string> {
-  const { id } = await storeFile(tx, bytes, item.page_count)
+  const [owner] = await tx.query<{ team_id: string }>('select e.team_id from envelope_items i join envelopes e on e.id = i.envelope_id where i.id = $1', [item.id])
+  const { id } = await storeFile(tx, owner!.team_id, bytes, item.page_count)
   if (id === item.document_data_id) return id
   await tx.query('update envelope_items set document_data_id = $2 where id = $1', [item.id, id])
   await dropIfUnused(tx, item.document_data_id)

@@ -26,7 +26,7 @@ export async function insertItems(tx: Queryable, envelopeId: string, files: NewI
   for (const [i, f] of files.entries()) {
     // The file (stored, or found stored) and its item in one statement.
     const [row] = await tx.query<ItemRow>(
-      `with ${fileCte(5)}
+      `with ${fileCte(5, '(select team_id from envelopes where id = $2)')}
        insert into envelope_items (id, envelope_id, title, item_order, document_data_id, page_count)
        select $1, $2, $3, $4, file.id, $9 from file limit 1 returning *`,
       [newId.envelopeItem(), envelopeId, f.name.slice(0, 255), max + i + 1, ...(await fileParams(tx, f.bytes, f.pageCount))],
