@@ -60,20 +60,20 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
     })
     afterAll(() => host?.stop())
 
-    it('the first account may sign up (and administers the default team); later ones need an invitation; an existing address gets the same answer and a sign-in link', async () => {
-      const first = await post(host, '/auth/sign-up', { email: 'First@Example.com', name: 'First', password: TEST_PASSWORD })
-      expect(first).toMatchObject({ status: 200, body: { sent: true } })
-      // Not signed in before the address is confirmed.
-      expect((await post(host, '/auth/sign-in', { email: 'first@example.com', password: TEST_PASSWORD })).body.code).toBe('EMAIL_NOT_VERIFIED')
-      const mail = await lastMail(host, 'first@example.com', 'verify')
-      expect(mail?.link).toMatch(/^link_\w+\.[\w-]+$/)
-      const verified = await post(host, '/auth/verify', { link: mail!.link })
-      expect(verified.status).toBe(200)
-      const me = await (await (await clientFor(host, verified.cookie)).console('/me')).json()
+    it('nobody becomes an administrator by signing up first: the operator makes the first; later accounts need an invitation, and confirm with the link AND the password they chose; an existing address gets the same answer and a sign-in link', async () => {
+      // An instance without accounts is not open to whoever comes first.
+      const early = await post(host, '/auth/sign-up', { email: 'early@example.com', name: 'Early', password: TEST_PASSWORD })
+      expect([early.status, early.body.code]).toEqual([403, 'SIGNUP_CLOSED'])
+      expect(await host.db.query('select 1 from users')).toEqual([])
+      // The operator's way in (`user create --admin`): an account in the default team, and a sign-in link.
+      const { mailOperatorSignIn } = await import('../../host/server/people/operator.js')
+      const { defaultTeamId } = await import('../../host/server/domain/teams.js')
+      await host.db.transaction(async (tx) => mailOperatorSignIn(tx, { email: 'First@Example.com', name: 'First', teamId: await defaultTeamId(tx), role: 'ADMIN' }))
+      const signin = await lastMail(host, 'first@example.com', 'signin')
+      const opened = await post(host, '/auth/link/complete', { link: signin!.link })
+      const me = await (await (await clientFor(host, opened.cookie)).console('/me')).json()
       expect(me.user).toMatchObject({ email: 'first@example.com', emailVerified: true })
       expect(me.team).toMatchObject({ role: 'ADMIN' })
-      // The link works once.
-      expect((await post(host, '/auth/verify', { link: mail!.link })).body.code).toBe('LINK_INVALID')
 
       const closed = await post(host, '/auth/sign-up', { email: 'second@example.com', password: TEST_PASSWORD })
       expect(closed.status).toBe(403)
@@ -85,6 +85,18 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
         [team!.id],
       )
       expect((await post(host, '/auth/sign-up', { email: 'second@example.com', password: TEST_PASSWORD })).status).toBe(200)
+      expect((await post(host, '/auth/sign-in', { email: 'second@example.com', password: TEST_PASSWORD })).body.code).toBe('EMAIL_NOT_VERIFIED')
+      // The link alone confirms nothing: whoever typed the address into sign-up chose the password,
+      // so the one who follows the link must know it (a wrong one leaves the link good).
+      const mail = await lastMail(host, 'second@example.com', 'verify')
+      expect(mail?.link).toMatch(/^link_\w+\.[\w-]+$/)
+      expect((await post(host, '/auth/verify', { link: mail!.link, password: 'not the password' })).body.code).toBe('INVALID_CREDENTIALS')
+      expect((await host.db.query<{ v: Date | null }>('select email_verified_at as v from users where email = $1', ['second@example.com']))[0]!.v).toBeNull()
+      const verified = await post(host, '/auth/verify', { link: mail!.link, password: TEST_PASSWORD })
+      expect(verified.status).toBe(200)
+      expect((await (await (await clientFor(host, verified.cookie)).console('/me')).json()).user).toMatchObject({ email: 'second@example.com', emailVerified: true })
+      // The link works once.
+      expect((await post(host, '/auth/verify', { link: mail!.link, password: TEST_PASSWORD })).body.code).toBe('LINK_INVALID')
       await host.db.query(`update team_invitations set revoked_at = now() where id = 'invitation_t1'`)
       expect((await post(host, '/auth/sign-up', { email: 'third@example.com', password: TEST_PASSWORD })).status).toBe(403)
 
@@ -95,7 +107,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       )
       const again = await post(host, '/auth/sign-up', { email: 'first@example.com', password: 'another password 123' })
       expect(again.status).toBe(200)
-      expect(again.body).toEqual(first.body)
+      expect(again.body).toEqual({ sent: true })
       expect((await lastMail(host, 'first@example.com'))?.template).toBe('account-signin')
     })
 
@@ -124,10 +136,13 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       await signInAs(host.url, 'reset@example.com', 'a new password 1')
     })
 
-    it('sign-in by e-mailed link: the same answer for any address; the link signs in once and proves the address', async () => {
+    it('sign-in by e-mailed link: the same answer for any address; the link signs in once and proves the address, dropping every credential set before', async () => {
       await host.db.transaction(async (tx) => {
         const { createUser } = await import('../../host/server/people/users.js')
-        await createUser(tx, { email: 'linked@example.com', password: 'set by someone else' })
+        const { user } = await createUser(tx, { email: 'linked@example.com', password: 'set by someone else' })
+        // Whatever someone attached before the address was proven (a second factor, a passkey) goes with the password.
+        await tx.query(`update users set totp_secret = 'JBSWY3DPEHPK3PXP', totp_enabled_at = now() where id = $1`, [user.id])
+        await tx.query(`insert into passkeys (id, user_id, public_key, counter, transports, name) values ('cred-early', $1, $2, 0, '[]', 'Early')`, [user.id, Buffer.from([1])])
       })
       const a = await post(host, '/auth/link', { email: 'linked@example.com' })
       const b = await post(host, '/auth/link', { email: 'nobody@example.com' })
@@ -136,7 +151,8 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       const res = await post(host, '/auth/link/complete', { link: mail!.link })
       expect(res.status).toBe(200)
       const me = await (await (await clientFor(host, res.cookie)).console('/me')).json()
-      expect(me.user).toMatchObject({ email: 'linked@example.com', emailVerified: true, hasPassword: false })
+      expect(me.user).toMatchObject({ email: 'linked@example.com', emailVerified: true, hasPassword: false, totpEnabled: false })
+      expect(await host.db.query(`select 1 from passkeys where id = 'cred-early'`)).toEqual([])
       expect((await post(host, '/auth/link/complete', { link: mail!.link })).body.code).toBe('LINK_INVALID')
       expect((await post(host, '/auth/link/complete', { link: `${mail!.link.split('.')[0]}.forged` })).body.code).toBe('LINK_INVALID')
     })
@@ -182,13 +198,22 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       // The code that confirmed set-up was used; the next window's code is fresh.
       expect((await halfClient.console('/auth/second-factor/totp', { body: { code: codeFor(setup.secret, t0) } })).status).toBe(401)
       const next = codeFor(setup.secret, t0 + 30_000)
-      expect((await halfClient.console('/auth/second-factor/totp', { body: { code: next } })).status).toBe(200)
-      expect((await halfClient.console('/me')).status).toBe(200)
+      const done = await halfClient.console('/auth/second-factor/totp', { body: { code: next } })
+      expect(done.status).toBe(200)
+      // The second factor gives the session a new cookie: the half-signed-in one opens nothing now.
+      const rotated = sessionCookieOf(done)
+      expect(rotated).not.toBe('')
+      expect(rotated).not.toBe(half.cookie)
+      expect((await halfClient.console('/me')).status).toBe(401)
+      expect((await (await clientFor(host, rotated)).console('/me')).status).toBe(200)
       const again = await post(host, '/auth/sign-in', { email: 'totp@example.com', password: TEST_PASSWORD })
       const againClient = await clientFor(host, again.cookie)
       expect((await againClient.console('/auth/second-factor/totp', { body: { code: next } })).status).toBe(401)
 
-      expect((await againClient.console('/auth/second-factor/recovery', { body: { code: recoveryCodes[0].toUpperCase() } })).status).toBe(200)
+      const recovered = await againClient.console('/auth/second-factor/recovery', { body: { code: recoveryCodes[0].toUpperCase() } })
+      expect(recovered.status).toBe(200)
+      expect((await againClient.console('/me')).status).toBe(401)
+      expect((await (await clientFor(host, sessionCookieOf(recovered))).console('/me')).status).toBe(200)
       const third = await clientFor(host, (await post(host, '/auth/sign-in', { email: 'totp@example.com', password: TEST_PASSWORD })).cookie)
       const reused = await third.console('/auth/second-factor/recovery', { body: { code: recoveryCodes[0] } })
       expect(reused.status).toBe(401)
@@ -196,7 +221,9 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       const account = await (await full.console('/account')).json()
       expect(account.totp).toEqual({ enabled: true, recoveryCodesLeft: 9 })
 
-      // Guessing codes meets the throttle (the same 429 as for passwords).
+      // Guessing codes meets the throttle (the same 429 as for passwords); the wrong codes above
+      // still count (the right password never cleared them), so start from none.
+      await host.db.query('delete from auth_throttle')
       const guesser = await clientFor(host, (await post(host, '/auth/sign-in', { email: 'totp@example.com', password: TEST_PASSWORD })).cookie)
       const statuses: number[] = []
       for (let i = 0; i < 11; i++) statuses.push((await guesser.console('/auth/second-factor/totp', { body: { code: '000000' } })).status)
@@ -256,6 +283,74 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await mailCount(host, 'flooded@example.com')) - before).toBeLessThanOrEqual(5)
     })
 
+    it('throttles count before they check: 40 wrong passwords at once get 10 checked and 30 refused unchecked, then even the right one waits', async () => {
+      await makeUser(host.db, 'burst@example.com')
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => post(host, '/auth/sign-in', { email: 'burst@example.com', password: `wrong password ${i}` })))
+      const statuses = answers.map((a) => a.status).sort()
+      expect(statuses.filter((s) => s === 401)).toHaveLength(10)
+      expect(statuses.filter((s) => s === 429)).toHaveLength(30)
+      expect((await post(host, '/auth/sign-in', { email: 'burst@example.com', password: TEST_PASSWORD })).status).toBe(429)
+      await host.db.query('delete from auth_throttle')
+    })
+
+    it('each factor keeps its own count: right passwords between wrong codes never reset the count of codes (password + TOTP, password + recovery code)', async () => {
+      await makeUser(host.db, 'factors@example.com')
+      const full = await signInAs(host.url, 'factors@example.com')
+      const { secret } = await (await full.console('/account/totp/setup', { body: {} })).json()
+      expect((await full.console('/account/totp/confirm', { body: { code: codeFor(secret) } })).status).toBe(200)
+      const statuses: number[] = []
+      for (let round = 0; round < 4; round++) {
+        // The right password each time: a new half session, which must not clear the wrong codes.
+        const half = await post(host, '/auth/sign-in', { email: 'factors@example.com', password: TEST_PASSWORD })
+        expect(half.body).toEqual({ secondFactorDue: true })
+        const guesser = await clientFor(host, half.cookie)
+        statuses.push((await guesser.console('/auth/second-factor/totp', { body: { code: '000000' } })).status)
+        statuses.push((await guesser.console('/auth/second-factor/recovery', { body: { code: 'aaaa-bbbb-cccc-dddd' } })).status)
+        statuses.push((await guesser.console('/auth/second-factor/totp', { body: { code: '999999' } })).status)
+      }
+      expect(statuses.slice(0, 10).every((s) => s === 401)).toBe(true)
+      expect(statuses.slice(10)).toEqual([429, 429])
+      // The password's own count is untouched by the codes: the owner still signs in (half way).
+      expect((await post(host, '/auth/sign-in', { email: 'factors@example.com', password: TEST_PASSWORD })).body).toEqual({ secondFactorDue: true })
+      await host.db.query('delete from auth_throttle')
+    })
+
+    it('a stolen session alone adds no passkey, sets up no two-factor, makes no recovery codes: a fresh proof is asked, and gives a new cookie; a reset lists the passkeys', async () => {
+      await makeUser(host.db, 'stolen@example.com')
+      const owner = await signInAs(host.url, 'stolen@example.com')
+      // The session was opened long ago (a cookie taken from the browser).
+      await host.db.query(`update user_sessions set proved_at = now() - interval '1 hour' where user_id = (select id from users where email = 'stolen@example.com')`)
+      for (const path of ['/account/passkeys/options', '/account/totp/setup']) {
+        const res = await owner.console(path, { body: {} })
+        expect([res.status, (await res.json()).code], path).toEqual([403, 'FRESH_PROOF_REQUIRED'])
+      }
+      const register = await owner.console('/account/passkeys', { body: { challengeId: 'x', response: {}, name: 'thief' } })
+      expect([register.status, (await register.json()).code]).toEqual([403, 'FRESH_PROOF_REQUIRED'])
+      expect(await host.db.query(`select 1 from auth_challenges a join users u on u.id = a.user_id where u.email = 'stolen@example.com'`)).toEqual([])
+      expect((await owner.console('/account/confirm', { body: { password: 'not the password' } })).status).toBe(401)
+      const confirmed = await owner.console('/account/confirm', { body: { password: TEST_PASSWORD } })
+      expect(confirmed.status).toBe(200)
+      // A new cookie for the proven session; the one seen before the proof opens nothing.
+      expect((await owner.console('/me')).status).toBe(401)
+      const proven = await clientFor(host, sessionCookieOf(confirmed))
+      expect((await proven.console('/account/passkeys/options', { body: {} })).status).toBe(200)
+      const { secret } = await (await proven.console('/account/totp/setup', { body: {} })).json()
+      expect((await proven.console('/account/totp/confirm', { body: { code: codeFor(secret) } })).status).toBe(200)
+      await host.db.query(`update user_sessions set proved_at = now() - interval '1 hour' where user_id = (select id from users where email = 'stolen@example.com')`)
+      const codes = await proven.console('/account/recovery-codes', { body: {} })
+      expect([codes.status, (await codes.json()).code]).toEqual([403, 'FRESH_PROOF_REQUIRED'])
+
+      // A passkey registered meanwhile is named to the owner when they reset the password.
+      const [user] = await host.db.query<{ id: string }>(`select id from users where email = 'stolen@example.com'`)
+      await host.db.query(`insert into passkeys (id, user_id, public_key, counter, transports, name) values ('cred-thief', $1, $2, 0, '[]', 'Not mine')`, [user!.id, Buffer.from([1])])
+      await post(host, '/auth/reset', { email: 'stolen@example.com' })
+      const reset = await lastMail(host, 'stolen@example.com', 'reset')
+      const done = await post(host, '/auth/reset/complete', { link: reset!.link, password: 'a fresh password 9' })
+      expect(done.status).toBe(200)
+      expect(done.body.passkeys).toEqual([expect.objectContaining({ id: 'cred-thief', name: 'Not mine' })])
+      await host.db.query('delete from auth_throttle')
+    })
+
     it('bad input on every account route is a 4xx with {message, code}, and changes nothing', async () => {
       await makeUser(host.db, 'hostile@example.com')
       const me = await signInAs(host.url, 'hostile@example.com')
@@ -292,11 +387,10 @@ describe('open sign-up (pglite)', () => {
   })
   afterAll(() => host?.stop())
 
-  it('anyone may sign up with SIGNUP=open; only the first becomes an admin', async () => {
-    await makeUser(host.db, 'owner@example.com')
+  it('anyone may sign up with SIGNUP=open, into no team, even the first', async () => {
     expect((await post(host, '/auth/sign-up', { email: 'stranger@example.com', password: TEST_PASSWORD })).status).toBe(200)
     const link = (await lastMail(host, 'stranger@example.com', 'verify'))!.link
-    const res = await post(host, '/auth/verify', { link })
+    const res = await post(host, '/auth/verify', { link, password: TEST_PASSWORD })
     const me = await (await (await clientFor(host, res.cookie)).console('/me')).json()
     expect(me.teams).toEqual([])
   })

@@ -281,24 +281,88 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     expect((await own.get('/session', { 'x-recipient-auth': done.body.grant })).body.state).toBe('COMPLETED')
   })
 
-  it.skipIf(skip)('a recipient without an account makes one from the page when their link came by e-mail, not otherwise', async () => {
-    const make = async (email: string, meta: object) => {
-      const e = await createEnvelope(client, { type: 'DOCUMENT', meta, recipients: [{ email, name: 'New', role: 'SIGNER', accessAuth: ['ACCOUNT'], fields: [FIELD] }] })
+  it.skipIf(skip)('an account is made from the page only with a code e-mailed to the address: the link alone (which the sender holds too) makes none', async () => {
+    const make = async (email: string, meta: object, auth: object = { accessAuth: ['ACCOUNT'] }) => {
+      const e = await createEnvelope(client, { type: 'DOCUMENT', meta, recipients: [{ email, name: 'New', role: 'SIGNER', ...auth, fields: [FIELD] }] })
       return recipientApi((await client.post('/envelope/distribute', { envelopeId: e.id })).body.recipients[0].token)
     }
+    const users = async (email: string) => host.db.query<{ email_verified_at: Date | null; teams: number }>(
+      'select email_verified_at, (select count(*)::int from team_members m where m.user_id = u.id) as teams from users u where email = $1',
+      [email],
+    )
+    // The sender's own link (handed over, or the one it sent): no code, no account, whatever it tries.
+    for (const [email, meta] of [['victim@example.com', { distributionMethod: 'NONE' }], ['victim2@example.com', {}]] as const) {
+      const sender = await make(email, meta, { actionAuth: ['PASSWORD'] })
+      expect((await sender.post('/auth/account', { password: TEST_PASSWORD })).status).toBe(400)
+      expect((await sender.post('/auth/account', { password: TEST_PASSWORD, code: '123456' })).body.code).toBe('CODE_EXPIRED')
+      expect((await sender.post('/auth/code', { purpose: 'account' })).status).toBe(200)
+      for (const code of ['000000', '111111']) expect((await sender.post('/auth/account', { password: TEST_PASSWORD, code })).body.code).toMatch(/AUTH_FAILED|CODE_EXPIRED/)
+      expect(await users(email)).toEqual([])
+    }
+
     const s = await make('newbie@example.com', {})
-    expect((await s.get('/auth')).body.account).toEqual({ exists: false, password: false, totp: false, passkeys: false })
-    expect((await s.post('/auth/account', { password: 'short' })).status).toBe(400)
-    const made = await s.post('/auth/account', { name: 'New Bie', password: TEST_PASSWORD })
+    // Nothing of the account is told before the address is proven.
+    expect((await s.get('/auth')).body.account).toBeNull()
+    const after = await lastMail()
+    expect((await s.post('/auth/code', { purpose: 'account' })).body.sentTo).toMatch(/^n\*+@example\.com$/)
+    const code = await mailedCode('newbie@example.com', after)
+    expect((await s.post('/auth/account', { password: 'short', code })).status).toBe(400)
+    const made = await s.post('/auth/account', { name: 'New Bie', password: TEST_PASSWORD, code })
     expect(made.status, JSON.stringify(made.body)).toBe(200)
     s.setGrant(made.body.grant)
     expect((await s.get('/session')).status).toBe(200)
-    const [user] = await host.db.query<{ email_verified_at: Date | null }>('select email_verified_at from users where email = $1', ['newbie@example.com'])
-    expect(user!.email_verified_at).not.toBeNull()
-    expect((await s.post('/auth/account', { password: TEST_PASSWORD })).body.code).toBe('EMAIL_TAKEN')
-    // A link the sender handed over itself proves no address.
-    const handed = await make('handed@example.com', { distributionMethod: 'NONE' })
-    expect((await handed.post('/auth/account', { password: TEST_PASSWORD })).status).toBe(403)
-    expect(await host.db.query('select 1 from users where email = $1', ['handed@example.com'])).toEqual([])
+    expect((await s.get('/auth')).body.account).toEqual({ exists: true, password: true, totp: false, passkeys: false })
+    // Verified, and in no team: nobody joins a team (or becomes its admin) by signing a document.
+    expect(await users('newbie@example.com')).toEqual([{ email_verified_at: expect.anything(), teams: 0 }])
+    const again = await lastMail()
+    await s.post('/auth/code', { purpose: 'account' })
+    expect((await s.post('/auth/account', { password: TEST_PASSWORD, code: await mailedCode('newbie@example.com', again) })).body.code).toBe('EMAIL_TAKEN')
+    // A recipient asked for no account makes none.
+    const plain = await make('plain@example.com', {}, {})
+    expect((await plain.post('/auth/code', { purpose: 'account' })).status).toBe(400)
+  })
+
+  it.skipIf(skip)('the link alone tells nothing of the account: GET /auth and the passkey challenge answer alike for an address with an account, TOTP and a passkey, and for one with none', async () => {
+    await makeUser(host.db, 'known@example.com')
+    const [u] = await host.db.query<{ id: string }>(`update users set totp_secret = 'JBSWY3DPEHPK3PXP', totp_enabled_at = now() where email = 'known@example.com' returning id`)
+    await host.db.query(`insert into passkeys (id, user_id, public_key, counter, transports, name) values ('cred-known', $1, $2, 0, '[]', 'Key')`, [u!.id, Buffer.from([1])])
+    const answers = []
+    for (const email of ['known@example.com', 'unknown@example.com']) {
+      const e = await createEnvelope(client, { type: 'DOCUMENT', recipients: [{ email, name: 'R', role: 'SIGNER', accessAuth: ['ACCOUNT'], actionAuth: ['PASSKEY'], fields: [FIELD] }] })
+      const r = recipientApi((await client.post('/envelope/distribute', { envelopeId: e.id })).body.recipients[0].token)
+      const info = (await r.get('/auth')).body
+      const passkey = await r.post('/auth/passkey')
+      expect(passkey.status, JSON.stringify(passkey.body)).toBe(200)
+      answers.push({ account: info.account, signedIn: info.signedIn, options: Object.keys(passkey.body.options).sort(), allow: passkey.body.options.allowCredentials ?? [] })
+    }
+    expect(answers[0]).toEqual(answers[1])
+    expect(answers[0]).toMatchObject({ account: null, allow: [] })
+  })
+
+  it.skipIf(skip)('recipient throttles count before they check, each factor apart: 20 wrong passwords at once get 9 checked and the lock; a console sign-in amid wrong authenticator codes does not reset them', async () => {
+    await host.db.query('delete from auth_throttle')
+    await makeUser(host.db, 'racer@example.com')
+    const e = await createEnvelope(client, { type: 'DOCUMENT', recipients: [{ email: 'racer@example.com', name: 'R', role: 'SIGNER', accessAuth: ['ACCOUNT'], fields: [FIELD] }] })
+    const r = recipientApi((await client.post('/envelope/distribute', { envelopeId: e.id })).body.recipients[0].token)
+    const burst = await Promise.all(Array.from({ length: 20 }, (_, i) => r.post('/auth/access', { method: 'ACCOUNT', password: `wrong password ${i}` })))
+    const codes = burst.map((b) => b.body.code).sort()
+    expect(codes.filter((c) => c === 'AUTH_FAILED')).toHaveLength(9)
+    expect(codes.filter((c) => c === 'TOO_MANY_ATTEMPTS')).toHaveLength(11)
+    expect(await host.db.query(`select 1 from audit_logs where envelope_id = $1 and type = 'RECIPIENT_AUTH_LOCKED'`, [e.id])).toHaveLength(1)
+    await host.db.query('delete from auth_throttle')
+
+    // The account's password is known (to its owner, or to a thief); the authenticator code is not.
+    await host.db.query(`update users set totp_secret = 'JBSWY3DPEHPK3PXP', totp_enabled_at = now() where email = 'racer@example.com'`)
+    const signIn = () =>
+      fetch(`${host.url}/api/console/auth/sign-in`, { method: 'POST', headers: { origin: host.url, 'content-type': 'application/json' }, body: JSON.stringify({ email: 'racer@example.com', password: TEST_PASSWORD }) })
+    const answers: string[] = []
+    for (let i = 0; i < 11; i++) {
+      // Halfway, the password signs in to the console: a success of one factor, not of the other.
+      if (i === 5) expect((await signIn()).status).toBe(200)
+      answers.push((await r.post('/auth/access', { method: 'ACCOUNT', password: TEST_PASSWORD, code: i % 2 ? '000000' : '999999' })).body.code)
+    }
+    expect(answers.slice(0, 9)).toEqual(Array(9).fill('AUTH_FAILED'))
+    expect(answers.slice(9)).toEqual(['TOO_MANY_ATTEMPTS', 'TOO_MANY_ATTEMPTS'])
+    await host.db.query('delete from auth_throttle')
   })
 })

@@ -5,7 +5,8 @@
 import type { Db } from '../../host/server/db/index.js'
 import { addMember } from '../../host/server/people/members.js'
 import type { Role } from '../../host/server/people/roles.js'
-import { createUser } from '../../host/server/people/users.js'
+import { defaultTeamId } from '../../host/server/domain/teams.js'
+import { createUser, hasUsers } from '../../host/server/people/users.js'
 
 export interface ConsoleClient {
   cookie: string
@@ -18,10 +19,15 @@ export interface ConsoleClient {
 
 export const TEST_PASSWORD = 'correct horse battery'
 
-/** A verified account (ADMIN of the default team when it is the first), member of `teamId` with `role` when given. */
+/**
+ * A verified account, member of `teamId` with `role` when given; the first account of the
+ * instance is also made ADMIN of the default team, as the operator does with `user create --admin`.
+ */
 export async function makeUser(db: Db, email: string, o: { teamId?: string; role?: Role; password?: string } = {}) {
   return db.transaction(async (tx) => {
+    const first = !(await hasUsers(tx))
     const { user } = await createUser(tx, { email, password: o.password ?? TEST_PASSWORD, verified: true })
+    if (first) await addMember(tx, { teamId: await defaultTeamId(tx), userId: user.id, role: 'ADMIN' })
     if (o.teamId) await addMember(tx, { teamId: o.teamId, userId: user.id, role: o.role ?? 'MEMBER' })
     return user
   })

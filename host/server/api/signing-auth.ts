@@ -26,12 +26,10 @@ import {
 } from '../domain/recipient-auth.js'
 import { ApiError } from '../errors.js'
 import { authenticationOptions, finishAuthentication } from '../people/passkeys.js'
-import { verifyPassword } from '../people/passwords.js'
-import { assertNotThrottled, MAIL_REQUESTS_PER_IP, recordFailure, spend, clearFailures, THROTTLE_WINDOW_MS } from '../people/throttle.js'
+import { passwordProblem, verifyPassword } from '../people/passwords.js'
+import { MAIL_REQUESTS_PER_IP, spend, throttled, THROTTLE_WINDOW_MS, type Factor } from '../people/throttle.js'
 import { totpState, useTotpCode } from '../people/totp.js'
 import { createUser, userByEmail } from '../people/users.js'
-import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
-import { emailEnabled } from '../mail/notify.js'
 import { clientOf, jsonBody, type AppEnv, type HostContext } from './http.js'
 
 export const RECIPIENT_CODE_JOB = 'recipient-code'
@@ -57,9 +55,9 @@ export const AccessProof = z.discriminatedUnion('method', [
 ])
 export type AccessProof = z.infer<typeof AccessProof>
 const AccessBody = AccessProof
-const CodeBody = z.object({ purpose: z.enum(['access', 'action']) })
-const DirectCodeBody = CodeBody.extend({ email: z.email().max(320) })
-const AccountBody = z.object({ name: z.string().trim().max(255).optional(), password: Secret })
+const CodeBody = z.object({ purpose: z.enum(['access', 'action', 'account']) })
+const DirectCodeBody = z.object({ purpose: z.enum(['access', 'action']), email: z.email().max(320) })
+const AccountBody = z.object({ name: z.string().trim().max(255).optional(), password: Secret, code: Code })
 
 const authRequired = (what: string, methods: readonly string[]) =>
   new ApiError(401, 'AUTH_REQUIRED', `${what} needs one of: ${methods.join(', ')}`)
@@ -81,25 +79,22 @@ async function accountOf(db: Queryable, email: string) {
 }
 
 /**
- * Runs `attempt` under the throttle of the recipient and the caller's address: refused while
- * locked (429, Retry-After), a failure counted, the lock written to the audit log when it begins.
+ * Runs `attempt` under the throttle of the recipient's address for `factor` and the caller's
+ * network address (counted before the secret is checked): refused while locked (429,
+ * Retry-After), the lock written to the audit log when it begins, a failure answered 401.
  */
-async function guarded(ctx: HostContext, c: Context, rc: RecipientContext, attempt: () => Promise<boolean>): Promise<void> {
-  const keys = { email: rc.r.email, ip: clientOf(c).ipAddress ?? '' }
+async function guarded(ctx: HostContext, c: Context, rc: RecipientContext, factor: Factor, attempt: () => Promise<boolean>): Promise<void> {
   const now = ctx.clock.now()
-  await assertNotThrottled(ctx.db, keys, now)
-  if (await attempt()) return clearFailures(ctx.db, rc.r.email)
-  await recordFailure(ctx.db, keys, now)
-  try {
-    await assertNotThrottled(ctx.db, keys, now)
-  } catch (locked) {
+  const ok = await throttled(ctx.db, { email: rc.r.email, ip: clientOf(c).ipAddress ?? '', factor }, now, attempt, async () => {
     await audit(ctx.db, rc.e, 'RECIPIENT_AUTH_LOCKED', recipientActor(rc.r, clientOf(c)), {
       ...aboutRecipient(rc.r),
       until: new Date(now.getTime() + THROTTLE_WINDOW_MS).toISOString(),
     })
-    throw locked
-  }
-  throw authFailed()
+    throw new ApiError(429, 'TOO_MANY_ATTEMPTS', `too many failed attempts: try again in ${THROTTLE_WINDOW_MS / 60_000} minutes`, undefined, {
+      'Retry-After': String(THROTTLE_WINDOW_MS / 1000),
+    })
+  })
+  if (!ok) throw authFailed()
 }
 
 /** A code of the account's authenticator app, or else the code sent by e-mail (to `to`, a direct link visitor's address). */
@@ -112,15 +107,21 @@ async function codeMatches(ctx: HostContext, rc: RecipientContext, purpose: Code
   return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, purpose, code, ctx.clock.now(), to))
 }
 
-/** The account password, and its second factor when the account has one. */
-async function accountMatches(ctx: HostContext, rc: RecipientContext, password: string, code: string | undefined): Promise<boolean> {
-  const user = await userByEmail(ctx.db, rc.r.email)
-  const ok = await verifyPassword(password, user?.emailVerified ? user.passwordHash : null)
-  if (!ok || !user) return false
-  const totp = await totpState(ctx.db, user.id)
-  if (!totp.enabled) return true
+/**
+ * The account's password, then its authenticator code when it has one: each counted under its
+ * own factor, so a right password never clears the count of wrong codes.
+ */
+async function proveAccount(ctx: HostContext, c: Context, rc: RecipientContext, password: string, code: string | undefined): Promise<void> {
+  let user: Awaited<ReturnType<typeof userByEmail>> = null
+  await guarded(ctx, c, rc, 'password', async () => {
+    user = await userByEmail(ctx.db, rc.r.email)
+    return (await verifyPassword(password, user?.emailVerified ? user.passwordHash : null)) && !!user?.emailVerified
+  })
+  const { id } = user!
+  const totp = await totpState(ctx.db, id)
+  if (!totp.enabled) return
   if (!code) throw new ApiError(401, 'TOTP_REQUIRED', 'this account also needs a code from its authenticator app')
-  return useTotpCode(ctx.db, user.id, totp.secret!, code, ctx.clock.now())
+  await guarded(ctx, c, rc, 'second-factor', () => useTotpCode(ctx.db, id, totp.secret!, code, ctx.clock.now()))
 }
 
 /**
@@ -136,14 +137,14 @@ export async function proveAction(ctx: HostContext, c: Context, rc: RecipientCon
       if (!grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
       break
     case 'PASSWORD':
-      await guarded(ctx, c, rc, async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
+      await guarded(ctx, c, rc, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
       break
     case 'TWO_FACTOR_AUTH':
-      await guarded(ctx, c, rc, () => codeMatches(ctx, rc, 'action', proof.code))
+      await guarded(ctx, c, rc, 'second-factor', () => codeMatches(ctx, rc, 'action', proof.code))
       break
     case 'PASSKEY': {
       const user = await accountOf(ctx.db, rc.r.email)
-      await guarded(ctx, c, rc, async () => {
+      await guarded(ctx, c, rc, 'passkey', async () => {
         if (!user) return false
         const response = proof.passkey.response as unknown as Parameters<typeof finishAuthentication>[3]['response']
         return ctx.db
@@ -181,7 +182,8 @@ export async function proveDirect(
   if (access.length) {
     const proof = proofs.access
     if (!proof || !(access as string[]).includes(proof.method)) throw authRequired('this document', access)
-    await guarded(ctx, c, visitor, () => (proof.method === 'ACCOUNT' ? accountMatches(ctx, visitor, proof.password, proof.code) : codeMatches(ctx, visitor, 'access', proof.code, to)))
+    if (proof.method === 'ACCOUNT') await proveAccount(ctx, c, visitor, proof.password, proof.code)
+    else await guarded(ctx, c, visitor, 'second-factor', () => codeMatches(ctx, visitor, 'access', proof.code, to))
     accessAuth = [proof.method]
   }
   if (!action.length) return { accessAuth, actionAuth: [] }
@@ -190,9 +192,8 @@ export async function proveDirect(
   if (covered) return { accessAuth, actionAuth: [covered] }
   const proof = proofs.auth
   if (!proof || !(action as string[]).includes(proof.method) || proof.method === 'PASSKEY' || proof.method === 'ACCOUNT') throw authRequired('this action', action.filter((m) => m !== 'PASSKEY' && m !== 'ACCOUNT'))
-  await guarded(ctx, c, visitor, async () =>
-    proof.method === 'PASSWORD' ? verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null) : codeMatches(ctx, visitor, 'action', proof.code, to),
-  )
+  if (proof.method === 'PASSWORD') await guarded(ctx, c, visitor, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null))
+  else await guarded(ctx, c, visitor, 'second-factor', () => codeMatches(ctx, visitor, 'action', proof.code, to))
   return { accessAuth, actionAuth: [proof.method] }
 }
 
@@ -237,19 +238,24 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
   const held = (c: Context, rc: RecipientContext) => grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
 
   // What the page must ask for; answered before any access check (it is what the check needs).
+  // Whether the address has an account, and which factors it has, is told only once this page
+  // proved the address (an e-mailed or authenticator code, or the account's own sign-in): the
+  // link alone is in the sender's hands too.
   r.get('/', async (c) => {
     const rc = await recipient(c)
     const required = requiredAuth(rc.e, rc.r)
-    const user = await accountOf(ctx.db, rc.r.email)
     const granted = grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
+    const user = granted.length ? await accountOf(ctx.db, rc.r.email) : null
     return c.json({
       access: { required: required.access, satisfied: !required.access.length || granted.some((m) => required.access.includes(m)) },
       signedIn: granted.includes('ACCOUNT'),
       action: { required: required.action },
       email: maskEmail(rc.r.email),
-      account: user
-        ? { exists: true, password: Boolean(user.passwordHash), totp: (await totpState(ctx.db, user.id)).enabled, passkeys: await hasPasskeys(ctx.db, user.id) }
-        : { exists: false, password: false, totp: false, passkeys: false },
+      account: !granted.length
+        ? null
+        : user
+          ? { exists: true, password: Boolean(user.passwordHash), totp: (await totpState(ctx.db, user.id)).enabled, passkeys: await hasPasskeys(ctx.db, user.id) }
+          : { exists: false, password: false, totp: false, passkeys: false },
     })
   })
 
@@ -258,8 +264,11 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     const rc = await recipient(c)
     const { purpose } = await jsonBody(c, CodeBody)
     const required = requiredAuth(rc.e, rc.r)
-    const methods: readonly string[] = purpose === 'access' ? required.access : required.action
-    if (!methods.includes('TWO_FACTOR_AUTH')) throw new ApiError(400, 'INVALID_REQUEST', `no code is needed for ${purpose === 'access' ? 'opening this document' : 'this action'}`)
+    if (purpose === 'account') assertAccountAsked(required)
+    else {
+      const methods: readonly string[] = purpose === 'access' ? required.access : required.action
+      if (!methods.includes('TWO_FACTOR_AUTH')) throw new ApiError(400, 'INVALID_REQUEST', `no code is needed for ${purpose === 'access' ? 'opening this document' : 'this action'}`)
+    }
     const now = ctx.clock.now()
     await spend(
       ctx.db,
@@ -286,37 +295,42 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     if (!access.includes(body.method) && !(body.method === 'ACCOUNT' && action.includes('ACCOUNT'))) {
       throw new ApiError(400, 'INVALID_REQUEST', `${body.method} is not asked of this recipient`)
     }
-    await guarded(ctx, c, rc, () => (body.method === 'ACCOUNT' ? accountMatches(ctx, rc, body.password, body.code) : codeMatches(ctx, rc, 'access', body.code)))
+    if (body.method === 'ACCOUNT') await proveAccount(ctx, c, rc, body.password, body.code)
+    else await guarded(ctx, c, rc, 'second-factor', () => codeMatches(ctx, rc, 'access', body.code))
     return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), body.method], ctx.clock.now()))
   })
 
-  // A recipient without an account makes one with their own address, which their link proves.
+  // A recipient without an account makes one for their address with the code just e-mailed to it
+  // (purpose "account"): the link alone proves nothing, the sender holds it too. The account is
+  // made verified, in no team.
   r.post('/account', async (c) => {
     const rc = await recipient(c)
-    const { name, password } = await jsonBody(c, AccountBody)
-    const { access, action } = requiredAuth(rc.e, rc.r)
-    if (![...access, ...action].some((m) => m === 'ACCOUNT' || m === 'PASSWORD' || m === 'PASSKEY')) {
-      throw new ApiError(400, 'INVALID_REQUEST', 'no account is asked of this recipient')
-    }
-    // The link proves the address only when it came by e-mail: not when the sender handed it over itself.
-    const meta = { ...DEFAULT_DOCUMENT_META, ...rc.e.document_meta }
-    if (meta.distributionMethod === 'NONE' || !emailEnabled(meta, 'recipientSigningRequest')) {
-      throw new ApiError(403, 'FORBIDDEN', 'this link did not come by e-mail, so it cannot confirm the address of a new account: sign up in the console first')
-    }
-    await ctx.db.transaction((tx) => createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true, joinsTeam: true }))
+    const { name, password, code } = await jsonBody(c, AccountBody)
+    assertAccountAsked(requiredAuth(rc.e, rc.r))
+    const problem = passwordProblem(password)
+    if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
+    await guarded(ctx, c, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, 'account', code, ctx.clock.now())))
+    await ctx.db.transaction((tx) => createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
     return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
   })
 
-  // A WebAuthn challenge for a passkey of the recipient's account.
+  // A WebAuthn challenge for a passkey of the recipient's account: the same answer whether or not
+  // the address has an account or passkeys (no credential is listed; the browser offers its own).
   r.post('/passkey', async (c) => {
     const rc = await recipient(c)
-    const user = await accountOf(ctx.db, rc.r.email)
-    if (!user) throw new ApiError(409, 'NO_PASSKEY', 'the recipient has no account with a passkey')
     await spend(ctx.db, [{ key: `recipient-passkey:${rc.r.id}`, limit: 100 }], ctx.clock.now())
-    return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user.id)))
+    const user = await accountOf(ctx.db, rc.r.email)
+    return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user?.id ?? null, { listCredentials: false })))
   })
 
   return r
+}
+
+/** 400 unless the recipient is asked for something only an account gives. */
+function assertAccountAsked({ access, action }: Required): void {
+  if (![...access, ...action].some((m) => m === 'ACCOUNT' || m === 'PASSWORD' || m === 'PASSKEY')) {
+    throw new ApiError(400, 'INVALID_REQUEST', 'no account is asked of this recipient')
+  }
 }
 
 async function hasPasskeys(db: Queryable, userId: string): Promise<boolean> {

@@ -12,6 +12,8 @@ export interface Session {
   userId: string
   teamId: string | null
   secondFactorDue: boolean
+  /** When the person last gave a password, a second factor or an e-mailed link in this session (null: never). */
+  provedAt: string | null
   createdAt: string
   lastSeenAt: string
   expiresAt: string
@@ -24,6 +26,7 @@ interface SessionRow {
   user_id: string
   team_id: string | null
   second_factor_due: boolean
+  proved_at: Date | null
   created_at: Date
   last_seen_at: Date
   expires_at: Date
@@ -36,6 +39,7 @@ const toSession = (r: SessionRow): Session => ({
   userId: r.user_id,
   teamId: r.team_id,
   secondFactorDue: r.second_factor_due,
+  provedAt: r.proved_at ? new Date(r.proved_at).toISOString() : null,
   createdAt: new Date(r.created_at).toISOString(),
   lastSeenAt: new Date(r.last_seen_at).toISOString(),
   expiresAt: new Date(r.expires_at).toISOString(),
@@ -54,10 +58,11 @@ export async function createSession(
 ): Promise<{ session: Session; token: string }> {
   const token = newId.sessionToken()
   const now = o.now ?? new Date()
+  // A session that opens the console was opened with a proof (password and second factor, a passkey, a link).
   const [row] = await tx.query<SessionRow>(
-    `insert into user_sessions (id, user_id, token_hash, team_id, second_factor_due, user_agent, ip, created_at, last_seen_at, expires_at)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9) returning *`,
-    [newId.session(), o.userId, digest(token), o.teamId, o.secondFactorDue, o.userAgent.slice(0, 512), o.ip.slice(0, 64), now, new Date(now.getTime() + o.lifetimeMs)],
+    `insert into user_sessions (id, user_id, token_hash, team_id, second_factor_due, user_agent, ip, created_at, last_seen_at, expires_at, proved_at)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $8, $9, $10) returning *`,
+    [newId.session(), o.userId, digest(token), o.teamId, o.secondFactorDue, o.userAgent.slice(0, 512), o.ip.slice(0, 64), now, new Date(now.getTime() + o.lifetimeMs), o.secondFactorDue ? null : now],
   )
   return { session: toSession(row!), token }
 }
@@ -93,10 +98,27 @@ export async function setSessionTeam(tx: Queryable, sessionId: string, teamId: s
   await tx.query('update user_sessions set team_id = $2 where id = $1', [sessionId, teamId])
 }
 
-/** The second factor was given: the session opens the console now. */
-export async function completeSecondFactor(tx: Queryable, sessionId: string): Promise<void> {
-  await tx.query('update user_sessions set second_factor_due = false where id = $1', [sessionId])
+/**
+ * The person proved themselves again in this session (the second factor of a sign-in, or a
+ * password or code given to unlock a sensitive change): the session opens the console, counts as
+ * freshly proven, and gets a new token, so a token seen before the proof (the half-signed-in
+ * cookie) opens nothing after it. The caller sets the new token's cookie.
+ */
+export async function rotateSession(tx: Queryable, sessionId: string, now = new Date()): Promise<{ session: Session; token: string }> {
+  const token = newId.sessionToken()
+  const [row] = await tx.query<SessionRow>('update user_sessions set second_factor_due = false, proved_at = $3, token_hash = $2 where id = $1 returning *', [
+    sessionId,
+    digest(token),
+    now,
+  ])
+  return { session: toSession(row!), token }
 }
+
+/** How long a proof stays fresh for a sensitive change (adding a passkey, turning two-factor off, ...). */
+export const FRESH_PROOF_MS = 10 * 60_000
+
+/** Whether the session's last proof is recent enough for a sensitive change. */
+export const freshlyProven = (s: Pick<Session, 'provedAt'>, now = new Date()) => s.provedAt !== null && now.getTime() - new Date(s.provedAt).getTime() <= FRESH_PROOF_MS
 
 /**
  * The session's anti-forgery token: derived from the cookie's value, so it needs no storage; the

@@ -8,18 +8,18 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { clientOf, type HostContext } from '../api/http.js'
-import { completeSecondFactor, revokeOtherSessions } from '../auth/sessions.js'
+import { revokeOtherSessions } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
-import { consumeLink, createLink } from '../people/links.js'
+import { consumeLink, createLink, peekLink } from '../people/links.js'
 import { sendAccountMail } from '../people/mail.js'
-import { MAX_PASSWORD_LENGTH } from '../people/passwords.js'
-import { authenticationOptions, finishAuthentication } from '../people/passkeys.js'
+import { MAX_PASSWORD_LENGTH, verifyPassword } from '../people/passwords.js'
+import { authenticationOptions, finishAuthentication, listPasskeys } from '../people/passkeys.js'
 import { signUp } from '../people/sign-up.js'
 import { clearFailures, throttled, spend, mailBudgets, CHALLENGES_PER_IP } from '../people/throttle.js'
 import { totpState, useRecoveryCode, useTotpCode } from '../people/totp.js'
 import { markEmailVerified, setPassword, userByEmail, userById } from '../people/users.js'
 import type { ConsoleEnv } from './gate.js'
-import { consoleBody, signIn } from './session-routes.js'
+import { badCredentials, consoleBody, renewSession, signIn } from './session-routes.js'
 
 const Language = z.enum(['en', 'de', 'fr']).default('en')
 const Email = z.string().max(254)
@@ -27,6 +27,7 @@ const LinkValue = z.string().min(1).max(200)
 const SignUpBody = z.object({ email: Email, name: z.string().max(255).default(''), password: z.string().max(MAX_PASSWORD_LENGTH), language: Language })
 const AddressBody = z.object({ email: Email, language: Language })
 const LinkBody = z.object({ link: LinkValue })
+const VerifyBody = z.object({ link: LinkValue, password: z.string().max(MAX_PASSWORD_LENGTH) })
 const ResetBody = z.object({ link: LinkValue, password: z.string().max(MAX_PASSWORD_LENGTH) })
 const CodeBody = z.object({ code: z.string().max(64) })
 const PasskeyBody = z.object({ challengeId: z.string().max(100), response: z.record(z.string(), z.unknown()) })
@@ -47,15 +48,21 @@ export function accountAuthRoutes(ctx: HostContext) {
     return c.json(SENT)
   })
 
+  // The link proves the address, the password that the sign-up chose proves it is the same
+  // person: whoever typed someone else's address into sign-up cannot have it confirmed for them.
+  // A wrong password leaves the link good.
   r.post('/auth/verify', async (c) => {
-    const { link } = await consoleBody(c, LinkBody)
-    const userId = await ctx.db.transaction(async (tx) => {
-      const l = await consumeLink(tx, ctx.linkKey, link, 'verify', now())
-      if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
-      await markEmailVerified(tx, l.userId)
-      return l.userId
+    const { link, password } = await consoleBody(c, VerifyBody)
+    const l = await peekLink(ctx.db, ctx.linkKey, link, 'verify', now())
+    const user = l.userId ? await userById(ctx.db, l.userId) : null
+    if (!user) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
+    const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), async () => verifyPassword(password, (await userByEmail(ctx.db, user.email))?.passwordHash ?? null))
+    if (!ok) throw badCredentials()
+    await ctx.db.transaction(async (tx) => {
+      await consumeLink(tx, ctx.linkKey, link, 'verify', now())
+      await markEmailVerified(tx, user.id, { keepPassword: true })
     })
-    return c.json(await signInAfterLink(c, userId))
+    return c.json(await signInAfterLink(c, user.id))
   })
 
   /** Mails a reset link when the address has an account; the same answer when it has none. */
@@ -72,14 +79,16 @@ export function accountAuthRoutes(ctx: HostContext) {
       const l = await consumeLink(tx, ctx.linkKey, link, 'reset', now())
       if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
       // A refused password throws before the transaction ends: the link stays good for another try.
-      await setPassword(tx, l.userId, password)
       await markEmailVerified(tx, l.userId)
+      await setPassword(tx, l.userId, password)
       // Whoever knew the old password is signed out everywhere.
       await revokeOtherSessions(tx, l.userId, null)
       await clearFailures(tx, l.email)
       return l.userId
     })
-    return c.json(await signInAfterLink(c, userId))
+    // The passkeys the account has: a reset after a theft is when the owner may want some gone
+    // (the page offers to remove them; the sign-in just made is a fresh proof for that).
+    return c.json({ ...(await signInAfterLink(c, userId)), passkeys: await listPasskeys(ctx.db, userId) })
   })
 
   r.post('/auth/link', async (c) => {
@@ -94,13 +103,8 @@ export function accountAuthRoutes(ctx: HostContext) {
     const userId = await ctx.db.transaction(async (tx) => {
       const l = await consumeLink(tx, ctx.linkKey, link, 'signin', now())
       if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
-      const user = await userById(tx, l.userId)
-      if (user && !user.emailVerified) {
-        // The address is proven only now: a password set before was set by someone who never
-        // proved it (perhaps to wait for its owner), so it goes.
-        await tx.query('update users set password_hash = null where id = $1', [user.id])
-        await markEmailVerified(tx, user.id)
-      }
+      // A password set before the address was proven was set by someone who never proved it: it goes.
+      await markEmailVerified(tx, l.userId)
       return l.userId
     })
     return c.json(await signInAfterLink(c, userId))
@@ -115,7 +119,13 @@ export function accountAuthRoutes(ctx: HostContext) {
 
   r.post('/auth/passkey/verify', async (c) => {
     const body = await consoleBody(c, PasskeyBody)
-    const userId = await finishAuthentication(ctx.db, ctx, c, { challengeId: body.challengeId, response: body.response as unknown as AuthenticationResponseJSON }, null)
+    // No account is named before the passkey answers: only the network address's count applies.
+    let userId = ''
+    const ok = await throttled(ctx.db, { email: '', ip: clientOf(c).ipAddress ?? '', factor: 'passkey' }, now(), async () => {
+      userId = await finishAuthentication(ctx.db, ctx, c, { challengeId: body.challengeId, response: body.response as unknown as AuthenticationResponseJSON }, null).catch(notVerified)
+      return userId !== ''
+    })
+    if (!ok) throw passkeyInvalid()
     // A passkey with user verification is two factors in itself.
     await signIn(c, ctx, userId, false)
     return c.json({ secondFactorDue: false })
@@ -125,21 +135,21 @@ export function accountAuthRoutes(ctx: HostContext) {
   r.post('/auth/second-factor/totp', async (c) => {
     const caller = c.get('caller')
     const { code } = await consoleBody(c, CodeBody)
-    const ok = await throttled(ctx.db, throttleKeys(c, caller.user.email), now(), async () => {
+    const ok = await throttled(ctx.db, { ...throttleKeys(c, caller.user.email), factor: 'second-factor' }, now(), async () => {
       const { secret, enabled } = await totpState(ctx.db, caller.user.id)
       return enabled && secret !== null && (await useTotpCode(ctx.db, caller.user.id, secret, code, now()))
     })
     if (!ok) throw wrongCode()
-    await ctx.db.transaction((tx) => completeSecondFactor(tx, caller.session.id))
+    await renewSession(c, ctx, caller.session.id)
     return c.json({ secondFactorDue: false })
   })
 
   r.post('/auth/second-factor/recovery', async (c) => {
     const caller = c.get('caller')
     const { code } = await consoleBody(c, CodeBody)
-    const ok = await throttled(ctx.db, throttleKeys(c, caller.user.email), now(), () => useRecoveryCode(ctx.db, caller.user.id, code))
+    const ok = await throttled(ctx.db, { ...throttleKeys(c, caller.user.email), factor: 'second-factor' }, now(), () => useRecoveryCode(ctx.db, caller.user.id, code))
     if (!ok) throw wrongCode()
-    await ctx.db.transaction((tx) => completeSecondFactor(tx, caller.session.id))
+    await renewSession(c, ctx, caller.session.id)
     return c.json({ secondFactorDue: false })
   })
 
@@ -148,8 +158,11 @@ export function accountAuthRoutes(ctx: HostContext) {
   r.post('/auth/second-factor/passkey/verify', async (c) => {
     const caller = c.get('caller')
     const body = await consoleBody(c, PasskeyBody)
-    await finishAuthentication(ctx.db, ctx, c, { challengeId: body.challengeId, response: body.response as unknown as AuthenticationResponseJSON }, caller.user.id)
-    await ctx.db.transaction((tx) => completeSecondFactor(tx, caller.session.id))
+    const ok = await throttled(ctx.db, { ...throttleKeys(c, caller.user.email), factor: 'passkey' }, now(), async () =>
+      (await finishAuthentication(ctx.db, ctx, c, { challengeId: body.challengeId, response: body.response as unknown as AuthenticationResponseJSON }, caller.user.id).catch(notVerified)) !== '',
+    )
+    if (!ok) throw passkeyInvalid()
+    await renewSession(c, ctx, caller.session.id)
     return c.json({ secondFactorDue: false })
   })
 
@@ -174,3 +187,9 @@ export function accountAuthRoutes(ctx: HostContext) {
 }
 
 const wrongCode = () => new ApiError(401, 'INVALID_CODE', 'the code is wrong or was used already')
+const passkeyInvalid = () => new ApiError(400, 'PASSKEY_INVALID', 'the passkey could not be verified: try again')
+/** A passkey that did not check out is a failed attempt (''); anything else is thrown on. */
+const notVerified = (err: unknown): string => {
+  if (err instanceof ApiError && err.code === 'PASSKEY_INVALID') return ''
+  throw err
+}

@@ -1,23 +1,27 @@
 /**
  * The account page's API: name, password, sessions, two-factor (TOTP and recovery codes) and
  * passkeys of the signed-in user. Changing the password or turning two-factor off needs proof
- * (the current password, or a code), under the same throttle as signing in.
+ * (the current password, or a code), under the same throttle as signing in. What would let a
+ * stolen session outlive a password reset or lock the owner out (adding a passkey, setting up
+ * two-factor, new recovery codes, a first password) needs a proof given in the last minutes
+ * (the sign-in itself, or `POST /account/confirm` with the password or a code): 403
+ * FRESH_PROOF_REQUIRED otherwise.
  */
 import type { RegistrationResponseJSON } from '@simplewebauthn/server'
 import { Hono } from 'hono'
 import { z } from 'zod'
 import type { HostContext } from '../api/http.js'
-import { listSessions, revokeOtherSessions, revokeSession } from '../auth/sessions.js'
+import { freshlyProven, listSessions, revokeOtherSessions, revokeSession, type Session } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
 import { deletePasskey, finishRegistration, listPasskeys, registrationOptions, renamePasskey } from '../people/passkeys.js'
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../people/passwords.js'
 import { throttled } from '../people/throttle.js'
-import { disableTotp, newTotpSecret, recoveryCodesLeft, replaceRecoveryCodes, totpState, totpUri, useTotpCode } from '../people/totp.js'
+import { disableTotp, newTotpSecret, recoveryCodesLeft, replaceRecoveryCodes, totpState, totpUri, useRecoveryCode, useTotpCode } from '../people/totp.js'
 import { setPassword, userByEmail } from '../people/users.js'
 import { describeClient } from '../pdf/user-agent.js'
 import { throttleKeys } from './account-auth-routes.js'
 import type { ConsoleEnv } from './gate.js'
-import { consoleBody } from './session-routes.js'
+import { consoleBody, renewSession } from './session-routes.js'
 
 const NameBody = z.object({ name: z.string().max(255) })
 const PasswordBody = z.object({ current: z.string().max(MAX_PASSWORD_LENGTH), password: z.string().max(MAX_PASSWORD_LENGTH) })
@@ -26,9 +30,39 @@ const DisableBody = z.object({ code: z.string().max(64).optional(), password: z.
 const PasskeyName = z.string().max(100)
 const RegisterBody = z.object({ challengeId: z.string().max(100), response: z.record(z.string(), z.unknown()), name: PasskeyName.default('') })
 
+const ConfirmBody = z.object({ password: z.string().max(MAX_PASSWORD_LENGTH).optional(), code: z.string().max(64).optional() })
+
 export function accountRoutes(ctx: HostContext) {
   const r = new Hono<ConsoleEnv>()
   const now = () => ctx.clock.now()
+  const assertFresh = (session: Session) => {
+    if (!freshlyProven(session, now())) throw new ApiError(403, 'FRESH_PROOF_REQUIRED', 'confirm it is you first: give your password or a code again')
+  }
+
+  /**
+   * The password, or a code of the authenticator app (or a recovery code), given again: the
+   * session is freshly proven for some minutes, with a new token (the cookie is set anew).
+   */
+  r.post('/account/confirm', async (c) => {
+    const { user, session } = c.get('caller')
+    const body = await consoleBody(c, ConfirmBody)
+    const keys = throttleKeys(c, user.email)
+    let ok = false
+    if (body.password) {
+      const stored = await userByEmail(ctx.db, user.email)
+      ok = await throttled(ctx.db, keys, now(), () => verifyPassword(body.password!, stored?.passwordHash ?? null))
+    } else if (body.code) {
+      const code = body.code
+      ok = await throttled(ctx.db, { ...keys, factor: 'second-factor' }, now(), async () => {
+        const { secret, enabled } = await totpState(ctx.db, user.id)
+        if (!enabled || !secret) return false
+        return /^\s*\d{3}\s*\d{3}\s*$/.test(code) ? useTotpCode(ctx.db, user.id, secret, code, now()) : useRecoveryCode(ctx.db, user.id, code)
+      })
+    }
+    if (!ok) throw new ApiError(401, 'INVALID_CREDENTIALS', 'that is not your password or a current code')
+    await renewSession(c, ctx, session.id)
+    return c.json({ confirmed: true })
+  })
 
   r.get('/account', async (c) => {
     const { user, session } = c.get('caller')
@@ -58,8 +92,10 @@ export function accountRoutes(ctx: HostContext) {
     const { user, session } = c.get('caller')
     const body = await consoleBody(c, PasswordBody)
     const stored = await userByEmail(ctx.db, user.email)
-    // Accounts made by link or passkey may have no password yet: they set one without a current one.
-    if (stored?.passwordHash) {
+    // Accounts made by link or passkey may have no password yet: they set one without a current one,
+    // in a freshly proven session.
+    if (!stored?.passwordHash) assertFresh(session)
+    else {
       const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), () => verifyPassword(body.current, stored.passwordHash))
       if (!ok) throw new ApiError(401, 'INVALID_CREDENTIALS', 'the current password is wrong')
     }
@@ -85,7 +121,8 @@ export function accountRoutes(ctx: HostContext) {
 
   /** A new secret, not yet on: the account keeps signing in as before until a code confirms it. */
   r.post('/account/totp/setup', async (c) => {
-    const { user } = c.get('caller')
+    const { user, session } = c.get('caller')
+    assertFresh(session)
     if (user.totpEnabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
     const secret = newTotpSecret()
     await ctx.db.query('update users set totp_secret = $2, totp_last_step = null where id = $1', [user.id, secret])
@@ -111,25 +148,32 @@ export function accountRoutes(ctx: HostContext) {
     const body = await consoleBody(c, DisableBody)
     const { secret, enabled } = await totpState(ctx.db, user.id)
     if (!enabled || !secret) throw new ApiError(409, 'TOTP_NOT_ENABLED', 'two-factor authentication is off')
-    const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), async () => {
-      if (body.code) return useTotpCode(ctx.db, user.id, secret, body.code, now())
-      if (body.password) return verifyPassword(body.password, (await userByEmail(ctx.db, user.email))?.passwordHash ?? null)
-      return false
-    })
+    const keys = throttleKeys(c, user.email)
+    const code = body.code
+    const ok = code
+      ? await throttled(ctx.db, { ...keys, factor: 'second-factor' }, now(), () => useTotpCode(ctx.db, user.id, secret, code, now()))
+      : body.password
+        ? await throttled(ctx.db, keys, now(), async () => verifyPassword(body.password!, (await userByEmail(ctx.db, user.email))?.passwordHash ?? null))
+        : false
     if (!ok) throw new ApiError(401, 'INVALID_CODE', 'give a current code from your app, or your password')
     await ctx.db.transaction((tx) => disableTotp(tx, user.id))
     return c.json({ enabled: false })
   })
 
   r.post('/account/recovery-codes', async (c) => {
-    const { user } = c.get('caller')
+    const { user, session } = c.get('caller')
+    assertFresh(session)
     if (!user.totpEnabled) throw new ApiError(409, 'TOTP_NOT_ENABLED', 'two-factor authentication is off')
     return c.json({ recoveryCodes: await ctx.db.transaction((tx) => replaceRecoveryCodes(tx, user.id)) })
   })
 
-  r.post('/account/passkeys/options', async (c) => c.json(await registrationOptions(ctx.db, ctx, c, c.get('caller').user)))
+  r.post('/account/passkeys/options', async (c) => {
+    assertFresh(c.get('caller').session)
+    return c.json(await registrationOptions(ctx.db, ctx, c, c.get('caller').user))
+  })
 
   r.post('/account/passkeys', async (c) => {
+    assertFresh(c.get('caller').session)
     const body = await consoleBody(c, RegisterBody)
     const passkey = await finishRegistration(ctx.db, ctx, c, c.get('caller').user, {
       challengeId: body.challengeId,

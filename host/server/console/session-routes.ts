@@ -5,7 +5,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { clientOf, jsonBody, type Ctx, type HostContext } from '../api/http.js'
-import { createSession, csrfToken, revokeSession, setSessionTeam } from '../auth/sessions.js'
+import { createSession, csrfToken, revokeSession, rotateSession, setSessionTeam } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
 import { userByEmail } from '../people/users.js'
 import { verifyPassword, MAX_PASSWORD_LENGTH } from '../people/passwords.js'
@@ -41,6 +41,12 @@ export async function signIn(c: Context, ctx: HostContext, userId: string, secon
       now: ctx.clock.now(),
     }),
   )
+  setSessionCookie(c, ctx, token, new Date(session.expiresAt))
+}
+
+/** The session's proof was just renewed (second factor, or a password or code given again): a new token in the cookie. */
+export async function renewSession(c: Context, ctx: HostContext, sessionId: string): Promise<void> {
+  const { session, token } = await ctx.db.transaction((tx) => rotateSession(tx, sessionId, ctx.clock.now()))
   setSessionCookie(c, ctx, token, new Date(session.expiresAt))
 }
 

@@ -154,7 +154,8 @@ export const CODE_ATTEMPTS = 5
 /** Codes one recipient may be sent in the throttle window (people/throttle.ts). */
 export const CODES_PER_RECIPIENT = 5
 
-export type CodePurpose = 'access' | 'action'
+/** access and action: the checks' codes; account: proves the address before an account is made for it. */
+export type CodePurpose = 'access' | 'action' | 'account'
 
 /** The six digits of code row `id`: derived with the host's key, never stored. */
 export function codeValue(key: KeyObject, id: string): string {

@@ -19,7 +19,7 @@ export async function mailOperatorSignIn(
 ): Promise<{ userId: string; created: boolean }> {
   if (o.teamId && !(await teamExists(tx, o.teamId))) throw new ApiError(404, 'NOT_FOUND', `team ${o.teamId} not found`)
   const existing = await userByEmail(tx, o.email)
-  const user = existing ?? (await createUser(tx, { email: o.email, name: o.name, verified: true, joinsTeam: !!o.teamId })).user
+  const user = existing ?? (await createUser(tx, { email: o.email, name: o.name, verified: true })).user
   if (o.teamId) await addMember(tx, { teamId: o.teamId, userId: user.id, role: o.role ?? 'ADMIN' })
   const linkId = await createLink(tx, { purpose: 'signin', email: user.email, userId: user.id })
   await sendAccountMail(tx, { linkId, purpose: 'signin', to: user.email, language: 'en' })

@@ -124,17 +124,24 @@ export async function finishRegistration(
   return toPasskey(rows[0])
 }
 
-/** Options to sign in: any passkey of this site (userId null) or one of the user's (second factor). */
-export async function authenticationOptions(tx: Queryable, ctx: HostContext, c: Context, userId: string | null) {
+/**
+ * Options to sign in: any passkey of this site (userId null) or one of the user's (second factor).
+ * `listCredentials: false` (a signing page, where whoever holds the link must learn nothing of the
+ * account): the same answer whether or not the account exists or has passkeys, and a challenge only
+ * an assertion of `userId`'s passkeys can answer (none when userId is null).
+ */
+export async function authenticationOptions(tx: Queryable, ctx: HostContext, c: Context, userId: string | null, o: { listCredentials?: boolean } = {}) {
   const { rpID } = relyingParty(ctx, c)
-  const mine = userId ? await tx.query<PasskeyRow>('select id, transports from passkeys where user_id = $1', [userId]) : []
-  if (userId && !mine.length) throw new ApiError(409, 'NO_PASSKEY', 'this account has no passkey')
+  const list = o.listCredentials ?? true
+  const mine = userId && list ? await tx.query<PasskeyRow>('select id, transports from passkeys where user_id = $1', [userId]) : []
+  if (userId && list && !mine.length) throw new ApiError(409, 'NO_PASSKEY', 'this account has no passkey')
   const options = await generateAuthenticationOptions({
     rpID,
     userVerification: 'preferred',
-    ...(userId && { allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })) }),
+    ...(userId && list && { allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })) }),
   })
-  const challengeId = await saveChallenge(tx, userId ? 'passkey-second-factor' : 'passkey-sign-in', userId, options.challenge, ctx.clock.now())
+  const ceremony = userId || !list ? 'passkey-second-factor' : 'passkey-sign-in'
+  const challengeId = await saveChallenge(tx, ceremony, userId, options.challenge, ctx.clock.now())
   return { challengeId, options }
 }
 

@@ -6,14 +6,15 @@ import { isEmail, normaliseEmail } from './emails.js'
 import { createLink } from './links.js'
 import { sendAccountMail } from './mail.js'
 import { hashPassword, passwordProblem } from './passwords.js'
-import { createUser, hasUsers, userByEmail } from './users.js'
+import { createUser, userByEmail } from './users.js'
 
 /**
- * Who may make an account: anyone on an instance without accounts yet (the first becomes the
- * default team's admin), anyone with SIGNUP=open, and otherwise an address with a live invitation.
+ * Who may make an account: anyone with SIGNUP=open, and otherwise an address with a live
+ * invitation. Being first on an instance gives nothing: the first administrator is made by the
+ * operator (`user create --admin`, or `npm start`'s demo admin).
  */
 export async function signUpAllowed(db: Queryable, config: Pick<HostConfig, 'signup'>, email: string, now: Date): Promise<boolean> {
-  if (config.signup === 'open' || !(await hasUsers(db))) return true
+  if (config.signup === 'open') return true
   const rows = await db.query('select 1 from team_invitations where email = $1 and revoked_at is null and accepted_at is null and expires_at > $2 limit 1', [
     normaliseEmail(email),
     now,
@@ -33,9 +34,6 @@ export async function signUp(
   // Bad input is refused the same way whether or not the address has an account.
   const problem = !isEmail(normaliseEmail(o.email)) ? 'a valid e-mail address is required' : passwordProblem(o.password)
   if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
-  // The lock createUser takes, taken before the rule is read: two sign-ups on an empty instance
-  // cannot both pass as "the first account".
-  await tx.query('select pg_advisory_xact_lock(7310452)')
   if (!(await signUpAllowed(tx, config, o.email, o.now))) {
     throw new ApiError(403, 'SIGNUP_CLOSED', 'this service takes new accounts by invitation only: ask a team admin to invite you')
   }

@@ -1,9 +1,7 @@
 import { ApiError } from '../errors.js'
 import type { Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
-import { defaultTeamId } from '../domain/teams.js'
 import { isEmail, normaliseEmail } from './emails.js'
-import { addMember } from './members.js'
 import { hashPassword, passwordProblem } from './passwords.js'
 
 export interface User {
@@ -57,14 +55,14 @@ export async function hasUsers(db: Queryable): Promise<boolean> {
 }
 
 /**
- * A new account. On an instance without accounts, the first one becomes the ADMIN of the default
- * team (the team that CLI-made tokens and their documents belong to), so whoever sets the instance
- * up can run it from the console; unless the caller is about to put it in a team (joinsTeam). 409 EMAIL_TAKEN when the address has an account.
+ * A new account, in no team: who joins which team is decided by the caller (an invitation, the
+ * operator). Nobody becomes an administrator by being first. 409 EMAIL_TAKEN when the address has
+ * an account.
  */
 export async function createUser(
   tx: Queryable,
-  o: { email: string; name?: string | undefined; password?: string | undefined; verified?: boolean; joinsTeam?: boolean },
-): Promise<{ user: User; firstOnInstance: boolean }> {
+  o: { email: string; name?: string | undefined; password?: string | undefined; verified?: boolean },
+): Promise<{ user: User }> {
   const email = normaliseEmail(o.email)
   if (!isEmail(email)) throw new ApiError(400, 'INVALID_REQUEST', 'a valid e-mail address is required')
   const name = (o.name ?? '').trim().slice(0, 255)
@@ -72,9 +70,6 @@ export async function createUser(
     const problem = passwordProblem(o.password)
     if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
   }
-  // One account at a time decides who is first (the advisory lock covers concurrent sign-ups).
-  await tx.query('select pg_advisory_xact_lock(7310452)')
-  const first = !(await hasUsers(tx))
   const hash = o.password === undefined ? null : await hashPassword(o.password)
   const rows = await tx.query<UserRow>(
     `insert into users (id, email, name, password_hash, email_verified_at) values ($1, $2, $3, $4, $5)
@@ -82,10 +77,7 @@ export async function createUser(
     [newId.user(), email, name, hash, o.verified ? new Date() : null],
   )
   if (!rows[0]) throw new ApiError(409, 'EMAIL_TAKEN', 'an account with this e-mail address exists')
-  const user = toUser(rows[0])
-  // Unless the caller puts the account in a team of its own choosing (joinsTeam).
-  if (first && !o.joinsTeam) await addMember(tx, { teamId: await defaultTeamId(tx), userId: user.id, role: 'ADMIN' })
-  return { user, firstOnInstance: first }
+  return { user: toUser(rows[0]) }
 }
 
 export async function setPassword(tx: Queryable, userId: string, password: string): Promise<void> {
@@ -94,6 +86,18 @@ export async function setPassword(tx: Queryable, userId: string, password: strin
   await tx.query('update users set password_hash = $2 where id = $1', [userId, await hashPassword(password)])
 }
 
-export async function markEmailVerified(tx: Queryable, userId: string): Promise<void> {
-  await tx.query('update users set email_verified_at = coalesce(email_verified_at, now()) where id = $1', [userId])
+/**
+ * The address of the account was just proven (an e-mailed link or code was used). When it was not
+ * proven before, whatever was attached to the account until now was attached by someone who never
+ * proved the address (perhaps to wait for its owner): its passkeys, two-factor secret, recovery
+ * codes and sessions go, and its password too unless `keepPassword` (the same request proved it).
+ */
+export async function markEmailVerified(tx: Queryable, userId: string, o: { keepPassword?: boolean } = {}): Promise<void> {
+  const [row] = await tx.query<{ id: string }>('update users set email_verified_at = now() where id = $1 and email_verified_at is null returning id', [userId])
+  if (!row) return
+  if (!o.keepPassword) await tx.query('update users set password_hash = null where id = $1', [userId])
+  await tx.query('update users set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = $1', [userId])
+  await tx.query('delete from recovery_codes where user_id = $1', [userId])
+  await tx.query('delete from passkeys where user_id = $1', [userId])
+  await tx.query('delete from user_sessions where user_id = $1', [userId])
 }
