@@ -78,6 +78,8 @@ function apiGate(ctx: HostContext, preflight: Record<string, string>): Middlewar
   return async (c, next) => {
     // Preflights end here; withBaseHeaders gives every API response its Access-Control-Allow-Origin.
     if (c.req.method === 'OPTIONS') return c.body(null, 204, preflight)
+    // Answers for a credential (documents, recipients' signing tokens) are never kept by a cache.
+    c.header('Cache-Control', 'no-store')
     if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
       // A declared length is checked from the header alone; only a chunked body is metered as read.
       const length = c.req.header('content-length')
@@ -128,6 +130,8 @@ function signingApi(ctx: HostContext) {
   // Fair use per recipient (or link) token as presented; without one, per address.
   // A token that names nothing counts by address too, so guessing tokens is limited as on the API.
   r.use('*', async (c, next) => {
+    // Answers carry the recipient's token and the document: never kept by a cache.
+    c.header('Cache-Control', 'no-store')
     const token = tokenFromHeader(c.req.header('authorization'))
     ctx.rateLimit.hit(c, token ? `recipient:${token}` : addressKey(c))
     await next()
@@ -187,7 +191,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   app.route('/api/signing', signingApi(ctx))
   app.route('/api/console', consoleApi(ctx))
   app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
-  // The local mailbox exists only while no SMTP server is configured.
+  // The local mailbox exists only when asked for (MAILBOX=1) and no SMTP server is configured.
   if (ctx.mailbox) app.route('/', mailboxRoutes(ctx.db))
   app.route('/', pageRoutes(ctx))
   app.route('/', landingRoutes(ctx))

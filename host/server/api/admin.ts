@@ -32,6 +32,8 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
       given.length === Buffer.byteLength(secret) &&
       timingSafeEqual(given, Buffer.from(secret))
     if (!ok) return c.notFound()
+    // Answers hold tokens' values and webhooks' secrets: never kept by a cache.
+    c.header('Cache-Control', 'no-store')
     await next()
   })
   r.post('/teams', async (c) => {
