@@ -31,6 +31,9 @@ export function embeddingRoutes(ctx: HostContext) {
   r.post('/embedding/create-presign-token', async (c) => {
     const p = principal(c)
     assertApiToken(p, 'minting presign tokens')
+    // A presign token is bounded by the API token that mints it (and that token's maker's role); a
+    // console session's would have no such bound, so it may not mint one (its editor has its own).
+    if (p.kind !== 'api') throw new ApiError(403, 'FORBIDDEN', 'minting presign tokens requires an API token')
     assertEmbeddingAllowed(p.plan)
     const body = await jsonBody(c, PresignBody)
     return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: p.tokenId, expiresInMinutes: body.expiresIn, scope: body.scope }))

@@ -1,10 +1,20 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { actingUser, assertTeamRole } from '../auth/principal.js'
+import { actingUser, assertTeamRole, memberOf } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
 import { recordActivity, type TeamAction } from '../people/activity.js'
 import { EVENT_NAMES } from '../events/index.js'
-import { sendTestEvent, createWebhook, deleteWebhook, getWebhook, listWebhooks, resendCall, updateWebhook, webhookCalls } from '../webhooks/store.js'
+import {
+  sendTestEvent,
+  createWebhook,
+  deleteWebhook,
+  getWebhook,
+  listWebhooks,
+  resendCall,
+  updateWebhook,
+  webhookCalls,
+  type WebhookCaller,
+} from '../webhooks/store.js'
 import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
 import { stringParam } from './schemas.js'
 
@@ -26,21 +36,22 @@ export const CallsQuery = z.object({
 /** Webhook configuration of the calling team (not in the spec; see host/README.md). API tokens only. */
 export function webhookRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
-  const team = (c: Ctx) => {
+  /** The team, and the member whose role bounds which webhooks they manage and what those receive. */
+  const team = (c: Ctx): WebhookCaller => {
     const p = principal(c)
     assertTeamRole(p, 'managing webhooks', 'MANAGER')
-    return p.teamId
+    return { teamId: p.teamId, member: memberOf(p) }
   }
   const log = (c: Ctx, tx: Queryable, action: TeamAction, target: string, details: object = {}) =>
     recordActivity(tx, { teamId: principal(c).teamId, userId: actingUser(principal(c)), action, target, details })
   const allowPrivate = ctx.config.webhookAllowPrivateUrls
 
   r.post('/webhook/create', async (c) => {
-    const teamId = team(c)
+    const who = team(c)
     const body = await jsonBody(c, CreateBody)
     return c.json(
       await ctx.db.transaction(async (tx) => {
-        const hook = await createWebhook(tx, teamId, body, allowPrivate)
+        const hook = await createWebhook(tx, who, body, allowPrivate)
         await log(c, tx, 'webhook.created', hook.id, { url: hook.url, events: hook.events })
         return hook
       }),
@@ -48,11 +59,11 @@ export function webhookRoutes(ctx: HostContext) {
   })
   r.get('/webhook', async (c) => c.json({ data: await listWebhooks(ctx.db, team(c)) }))
   r.post('/webhook/update', async (c) => {
-    const teamId = team(c)
+    const who = team(c)
     const { id, ...patch } = await jsonBody(c, UpdateBody)
     return c.json(
       await ctx.db.transaction(async (tx) => {
-        const hook = await updateWebhook(tx, teamId, id, patch, allowPrivate)
+        const hook = await updateWebhook(tx, who, id, patch, allowPrivate)
         // What changed, without the secret's value.
         await log(c, tx, 'webhook.updated', id, { ...patch, ...(patch.secret !== undefined && { secret: 'changed' }) })
         return hook
@@ -60,28 +71,28 @@ export function webhookRoutes(ctx: HostContext) {
     )
   })
   r.post('/webhook/delete', async (c) => {
-    const teamId = team(c)
+    const who = team(c)
     const { id } = await jsonBody(c, DeleteBody)
     await ctx.db.transaction(async (tx) => {
-      await deleteWebhook(tx, teamId, id)
+      await deleteWebhook(tx, who, id)
       await log(c, tx, 'webhook.deleted', id)
     })
     return c.json({ success: true })
   })
   r.post('/webhook/call/:callId/resend', async (c) => {
-    const teamId = team(c)
-    await ctx.db.transaction((tx) => resendCall(tx, teamId, stringParam(c.req.param('callId'), 'webhook call')))
+    const who = team(c)
+    await ctx.db.transaction((tx) => resendCall(tx, who, stringParam(c.req.param('callId'), 'webhook call')))
     return c.json({ success: true })
   })
   r.post('/webhook/:id/test', async (c) => {
-    const teamId = team(c)
+    const who = team(c)
     const id = parse(WebhookId, c.req.param('id'))
-    await ctx.db.transaction((tx) => sendTestEvent(tx, teamId, id))
+    await ctx.db.transaction((tx) => sendTestEvent(tx, who, id))
     return c.json({ success: true })
   })
   r.get('/webhook/:id/calls', async (c) => {
-    const teamId = team(c)
-    return c.json(await webhookCalls(ctx.db, teamId, parse(WebhookId, c.req.param('id')), parse(CallsQuery, c.req.query())))
+    const who = team(c)
+    return c.json(await webhookCalls(ctx.db, who, parse(WebhookId, c.req.param('id')), parse(CallsQuery, c.req.query())))
   })
   r.get('/webhook/:id', async (c) => c.json(await getWebhook(ctx.db, team(c), parse(WebhookId, c.req.param('id')))))
   return r

@@ -5,6 +5,7 @@ import type { Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
 import { defaultTeamId, teamExists } from '../domain/teams.js'
 import { recordActivity } from '../people/activity.js'
+import { weaker, type Role } from '../people/roles.js'
 
 /** The spec's expiry choices: 7 days, 1/3/6/12 months, never. */
 export const TOKEN_EXPIRIES = ['7d', '1m', '3m', '6m', '12m', 'never'] as const
@@ -32,7 +33,14 @@ export interface ApiTokenInfo {
 
 export async function createApiToken(
   db: Queryable,
-  o: { name: string; teamId?: string | undefined; expires?: TokenExpiry | undefined; createdBy?: string | null },
+  o: {
+    name: string
+    teamId?: string | undefined
+    expires?: TokenExpiry | undefined
+    createdBy?: string | null
+    /** The maker's role when a member makes it: the token never grants more (null: the operator's, full team rights). */
+    roleCeiling?: Role | null
+  },
 ): Promise<{ id: string; token: string; teamId: string; expiresAt: string | null }> {
   if (!o.name.trim() || o.name.length > 255) throw new ApiError(400, 'INVALID_REQUEST', 'token name must be 1 to 255 characters')
   const expires = o.expires ?? 'never'
@@ -42,13 +50,14 @@ export async function createApiToken(
   const id = newId.apiToken()
   const token = `api_${randomBytes(24).toString('base64url')}`
   const expiresAt = expiryDate(expires)
-  await db.query('insert into api_tokens (id, team_id, name, token_hash, expires_at, created_by) values ($1, $2, $3, $4, $5, $6)', [
+  await db.query('insert into api_tokens (id, team_id, name, token_hash, expires_at, created_by, role_ceiling) values ($1, $2, $3, $4, $5, $6, $7)', [
     id,
     teamId,
     o.name,
     hashToken(token),
     expiresAt,
     o.createdBy ?? null,
+    o.roleCeiling ?? null,
   ])
   await recordActivity(db, { teamId, userId: o.createdBy ?? null, action: 'token.created', target: id, details: { name: o.name, expires } })
   return { id, token, teamId, expiresAt: expiresAt?.toISOString() ?? null }
@@ -108,23 +117,46 @@ export function noteTokenUse(db: Queryable, tokenId: string, now = Date.now()): 
   db.query('update api_tokens set last_used_at = $2 where id = $1', [tokenId, new Date(now)]).catch(() => lastWritten.delete(tokenId))
 }
 
+/** The member whose role bounds a credential, and that role as it is now (never above the credential's ceiling). */
+export interface Bound {
+  userId: string
+  role: Role
+}
+
 export interface TokenOwner {
   tokenId: string
   teamId: string
   plan: string
   /** Epoch ms, or null for never. */
   expiresAt: number | null
+  /** A member's token: its maker and the weaker of the maker's current role and the token's ceiling; null: the operator's. */
+  member: Bound | null
+  /** A member's token whose maker is no longer in the team: dead. */
+  orphaned: boolean
 }
 
-/** The API token with this value or id, with its team's plan, expired or not. */
+/**
+ * The API token with this value or id, with its team's plan and its maker's current role, expired
+ * or not. Cached (auth/principal.ts): role changes and removals notify the cache as revocation does.
+ */
 export async function findToken(db: Queryable, by: { token: string } | { id: string }): Promise<TokenOwner | null> {
-  const [row] = await db.query<{ id: string; team_id: string; plan: string; expires_at: Date | null }>(
-    `select a.id, a.team_id, t.plan, a.expires_at from api_tokens a join teams t on t.id = a.team_id
+  const [row] = await db.query<{ id: string; team_id: string; plan: string; expires_at: Date | null; created_by: string | null; role_ceiling: Role | null; role: Role | null }>(
+    `select a.id, a.team_id, t.plan, a.expires_at, a.created_by, a.role_ceiling, m.role from api_tokens a join teams t on t.id = a.team_id
+     left join team_members m on m.team_id = a.team_id and m.user_id = a.created_by
      where ${'token' in by ? 'a.token_hash' : 'a.id'} = $1`,
     ['token' in by ? hashToken(by.token) : by.id],
   )
   if (!row) return null
-  return { tokenId: row.id, teamId: row.team_id, plan: row.plan, expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null }
+  const member = row.role_ceiling && row.created_by && row.role ? { userId: row.created_by, role: weaker(row.role, row.role_ceiling) } : null
+  return {
+    tokenId: row.id,
+    teamId: row.team_id,
+    plan: row.plan,
+    expiresAt: row.expires_at ? new Date(row.expires_at).getTime() : null,
+    member,
+    orphaned: row.role_ceiling !== null && !member,
+  }
 }
 
-export const isLive = (t: TokenOwner | null, now = Date.now()): t is TokenOwner => t !== null && (t.expiresAt === null || t.expiresAt > now)
+export const isLive = (t: TokenOwner | null, now = Date.now()): t is TokenOwner =>
+  t !== null && !t.orphaned && (t.expiresAt === null || t.expiresAt > now)

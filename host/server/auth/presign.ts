@@ -3,6 +3,7 @@ import { errors as joseErrors, jwtVerify } from 'jose'
 import { parsePresignScope, type PresignScope, type PresignTokenResponse } from '../../../src/protocol/index.js'
 import { ApiError } from '../errors.js'
 import type { Queryable } from '../db/index.js'
+import { isRole, type Role } from '../people/roles.js'
 
 /**
  * The HS256 key in the two forms it is used in, both imported once: a KeyObject for minting with
@@ -37,6 +38,8 @@ export interface PresignClaims {
   scope: string | null
   parsedScope: PresignScope | null
   expiresAt: Date
+  /** Minted for a console member: the role it may never exceed (the `role` claim). */
+  role: Role | null
 }
 
 /** The constant protected header, encoded once. */
@@ -71,12 +74,12 @@ function signature(key: PresignKey, input: string, second: number): string {
  */
 export function mintPresignToken(
   key: PresignKey,
-  o: { teamId: string; tokenId: string; expiresInMinutes: number; scope?: string | undefined },
+  o: { teamId: string; tokenId: string; expiresInMinutes: number; scope?: string | undefined; role?: Role | undefined },
   now = Date.now(),
 ): PresignTokenResponse {
   const iat = Math.floor(now / 1000)
   const exp = iat + o.expiresInMinutes * 60
-  const claims = { ...(o.scope ? { scope: o.scope } : {}), aud: o.teamId, sub: o.tokenId, iat, exp }
+  const claims = { ...(o.scope ? { scope: o.scope } : {}), ...(o.role ? { role: o.role } : {}), aud: o.teamId, sub: o.tokenId, iat, exp }
   const input = `${HS256_HEADER}.${Buffer.from(JSON.stringify(claims)).toString('base64url')}`
   const token = `${input}.${signature(key, input, iat)}`
   return { token, expiresAt: new Date(exp * 1000).toISOString(), expiresIn: exp - iat }
@@ -91,10 +94,11 @@ export async function verifyPresignToken(key: PresignKey, token: string): Promis
     const { payload } = await jwtVerify(token, key.verify, { algorithms: ['HS256'] })
     const scope = typeof payload.scope === 'string' ? payload.scope : null
     const parsedScope = scope === null ? null : parsePresignScope(scope)
-    if (typeof payload.aud !== 'string' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number' || (scope !== null && !parsedScope)) {
+    const role = payload.role === undefined ? null : isRole(payload.role) ? payload.role : undefined
+    if (typeof payload.aud !== 'string' || typeof payload.sub !== 'string' || typeof payload.exp !== 'number' || (scope !== null && !parsedScope) || role === undefined) {
       throw new ApiError(401, 'INVALID_TOKEN', 'the presign token is malformed')
     }
-    return { teamId: payload.aud, tokenId: payload.sub, scope, parsedScope, expiresAt: new Date(payload.exp * 1000) }
+    return { teamId: payload.aud, tokenId: payload.sub, scope, parsedScope, expiresAt: new Date(payload.exp * 1000), role }
   } catch (err) {
     if (err instanceof ApiError) throw err
     if (err instanceof joseErrors.JWTExpired) throw new ApiError(401, 'TOKEN_EXPIRED', 'the presign token has expired; mint a new one')

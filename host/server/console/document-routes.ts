@@ -19,9 +19,11 @@ export function documentRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const p = memberPrincipal(caller)
     const { envelopeId } = await consoleBody(c, z.object({ envelopeId: z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id') }))
-    // Only an envelope this member sees (visibility), scoped to it alone.
+    // Only an envelope this member sees (visibility), scoped to it alone, and never above their role
+    // (the token is checked against their role at each use too: auth/principal.ts).
     await findEnvelope(ctx.db, p, envelopeId)
-    return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: caller.session.id, expiresInMinutes: EDITOR_MINUTES, scope: `envelopeId:${envelopeId}` }))
+    const role = p.kind === 'user' ? p.role : undefined
+    return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: caller.session.id, expiresInMinutes: EDITOR_MINUTES, scope: `envelopeId:${envelopeId}`, role }))
   })
   return r
 }

@@ -104,7 +104,10 @@ export function teamRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'MANAGER')
     const body = await consoleBody(c, z.object({ name: Name, expires: z.enum(TOKEN_EXPIRIES) }))
-    return c.json(await ctx.db.transaction((tx) => createApiToken(tx, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id })))
+    // The token never grants more than its maker's role (then, and as it is at each use).
+    return c.json(
+      await ctx.db.transaction((tx) => createApiToken(tx, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id, roleCeiling: team.role })),
+    )
   })
   r.post('/team/tokens/revoke', async (c) => {
     const caller = c.get('caller')

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js'
-import type { Principal } from '../auth/principal.js'
+import { memberOf, type Principal } from '../auth/principal.js'
 import type { UploadedPdf } from '../api/http.js'
 import type { RecipientInput } from '../api/schemas.js'
 import { CHANNELS } from '../cache.js'
@@ -82,7 +82,7 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       e.internalVersion ?? 2,
       e.templateId ?? null,
       month,
-      p.kind === 'user' ? p.userId : null,
+      memberOf(p)?.userId ?? null,
       storedEnvelopeAuth(e.authOptions),
     ],
   )
@@ -92,14 +92,15 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
 }
 
 /**
- * A console member may not hide an envelope above their own role (a MEMBER setting ADMIN would make
- * a document only admins and they themselves see, which is not the member's to decide). Tokens act
- * for the whole team and may set any visibility.
+ * A console member, or a token a member made, may not hide an envelope above the member's own role
+ * (a MEMBER setting ADMIN would make a document only admins and they themselves see, which is not
+ * the member's to decide). The operator's tokens act for the whole team and may set any visibility.
  */
 function assertMayGrant(p: Principal, visibility: string | undefined): void {
-  if (p.kind !== 'user' || !visibility) return
-  if (!visibilitiesFor(p.role).includes(visibility as Visibility)) {
-    throw new ApiError(403, 'VISIBILITY_NOT_ALLOWED', `a ${p.role} may not set visibility ${visibility}: it is above their own role`)
+  const member = memberOf(p)
+  if (!member || !visibility) return
+  if (!visibilitiesFor(member.role).includes(visibility as Visibility)) {
+    throw new ApiError(403, 'VISIBILITY_NOT_ALLOWED', `a ${member.role} may not set visibility ${visibility}: it is above their own role`)
   }
 }
 

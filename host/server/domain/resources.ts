@@ -1,4 +1,4 @@
-import type { Principal } from '../auth/principal.js'
+import { memberOf, type Principal } from '../auth/principal.js'
 import { toDirectLink, type DirectLinkRow } from './direct-links.js'
 import { iso, type Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound } from '../errors.js'
@@ -193,15 +193,18 @@ export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: Recipie
 export type Envelope = ReturnType<typeof toEnvelope>
 
 /**
- * SQL condition (on alias `e`) for the envelopes this principal may see: its team's live ones, and
- * for a scoped presign token only the one in its scope. Pushes its parameters onto `params`.
+ * SQL condition (on alias `e`) for the envelopes this principal may see: its team's live ones,
+ * within the visibility its member's role reaches (the console member, or the member who made the
+ * token, presign tokens included), and for a scoped presign token only the one in its scope.
+ * Pushes its parameters onto `params`.
  */
 export function visibleTo(p: Principal, params: unknown[]): string {
   params.push(p.teamId)
   let sql = `e.team_id = $${params.length} and e.deleted_at is null`
-  if (p.kind === 'user') {
-    params.push(p.userId)
-    sql += ` and (e.created_by = $${params.length} or e.visibility in (${visibilitiesFor(p.role).map((v) => `'${v}'`).join(', ')}))`
+  const member = memberOf(p)
+  if (member) {
+    params.push(member.userId)
+    sql += ` and (e.created_by = $${params.length} or e.visibility in (${visibilitiesFor(member.role).map((v) => `'${v}'`).join(', ')}))`
   }
   if (p.kind === 'presign' && p.scope) {
     params.push(p.scope.id)
@@ -268,7 +271,8 @@ export interface CachedEnvelope {
 /** visibleTo, for an envelope already in hand. */
 export function canSee(p: Principal, e: Pick<CachedEnvelope, 'id' | 'teamId' | 'type' | 'number' | 'visibility' | 'createdBy'>): boolean {
   if (e.teamId !== p.teamId) return false
-  if (p.kind === 'user') return e.createdBy === p.userId || visibilitiesFor(p.role).includes(e.visibility as Visibility)
+  const member = memberOf(p)
+  if (member && e.createdBy !== member.userId && !visibilitiesFor(member.role).includes(e.visibility as Visibility)) return false
   if (p.kind !== 'presign' || !p.scope) return true
   if (p.scope.kind === 'envelopeId') return e.id === p.scope.id
   return e.type === (p.scope.kind === 'documentId' ? 'DOCUMENT' : 'TEMPLATE') && e.number === p.scope.id
@@ -347,7 +351,7 @@ export async function listEnvelopes(
 /**
  * The list's total. A token sees every live envelope of its team: by type and version that total
  * is kept as envelopes are written (migration 13), so it costs the same however many there are.
- * Anything narrower (a search, a status, a member's visibility, a scoped presign token) counts
+ * Anything narrower (a search, a status, a member's visibility, a member's token, a scoped presign token) counts
  * the rows, with the list's own conditions.
  */
 async function countEnvelopes(
@@ -358,7 +362,7 @@ async function countEnvelopes(
   where: string,
   params: unknown[],
 ): Promise<number> {
-  const whole = (p.kind === 'api' || (p.kind === 'presign' && !p.scope)) && !searched && !q.status
+  const whole = (p.kind === 'api' || (p.kind === 'presign' && !p.scope)) && !memberOf(p) && !searched && !q.status
   if (whole) {
     const kept: unknown[] = [p.teamId]
     const [row] = await db.query<{ count: number }>(

@@ -3,6 +3,7 @@
  * stays), a new team, the name, usage, and the activity log. Each change records its activity entry
  * in the same transaction.
  */
+import { CHANNELS } from '../cache.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
 import { createTeam } from '../domain/teams.js'
@@ -48,6 +49,8 @@ export async function changeRole(tx: Queryable, o: { teamId: string; userId: str
   if (member.role === o.role) return
   if (member.role === 'ADMIN' && member.admins <= 1) throw lastAdmin()
   await tx.query('update team_members set role = $3 where team_id = $1 and user_id = $2', [o.teamId, o.userId, o.role])
+  // The member's tokens are bounded by their role now: cached ones are dropped (auth/api-tokens.ts).
+  await tx.notify(CHANNELS.apiTokens, o.userId)
   await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.role_changed', target: o.userId, details: { from: member.role, to: o.role } })
 }
 
@@ -57,6 +60,8 @@ export async function removeMember(tx: Queryable, o: { teamId: string; userId: s
   if (member.role === 'ADMIN' && member.admins <= 1) throw lastAdmin()
   await tx.query('delete from team_members where team_id = $1 and user_id = $2', [o.teamId, o.userId])
   await tx.query('update user_sessions set team_id = null where user_id = $1 and team_id = $2', [o.userId, o.teamId])
+  // Their tokens die with their membership: cached ones are dropped (auth/api-tokens.ts).
+  await tx.notify(CHANNELS.apiTokens, o.userId)
   await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.removed', target: o.userId, details: { role: member.role, left: o.by === o.userId } })
 }
 

@@ -2,6 +2,7 @@ import { iso, statement, type Db } from '../db/index.js'
 import type { JobHandler } from '../jobs/queue.js'
 import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
+import { receives } from './store.js'
 
 /** The webhook header names (spec "Delivery": the service's name replaced by the word Service). */
 export const SECRET_HEADER = 'X-Service-Secret'
@@ -17,7 +18,8 @@ const LOAD = statement(`
   select d.job_id, w.url, w.secret, e.id, e.event, e.payload, e.created_at
   from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
   join webhooks w on w.id = d.webhook_id and w.enabled
-  join events e on e.id = d.event_id`)
+  join events e on e.id = d.event_id
+  where ${receives('e.envelope_id')}`)
 
 interface Delivery {
   url: string
@@ -31,7 +33,7 @@ interface Delivery {
 /**
  * The handler of `webhook` jobs: POSTs one event to one webhook and logs the call with the job's
  * end. A non-2xx answer or none at all throws, so the queue retries it; a webhook deleted or
- * disabled since is skipped.
+ * disabled since, or whose maker may no longer see the envelope (store.ts, receives), is skipped.
  */
 export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
   const handler: JobHandler = async (job, end) => {

@@ -6,10 +6,47 @@ import type { EventName } from '../events/index.js'
 import { newId } from '../domain/ids.js'
 import { enqueue, JOBS_CHANNEL } from '../jobs/queue.js'
 import { urlRefusal } from './addresses.js'
+import type { Bound } from '../auth/api-tokens.js'
+import { ROLES, roleReachesSql } from '../people/roles.js'
+
+/**
+ * Who manages a team's webhooks: the team, through a member (console session or a member's token)
+ * or not (the operator's tokens and CLI: `member` null). A webhook records its maker and their role
+ * as its ceiling; a member manages only webhooks whose ceiling their role reaches (an operator's
+ * webhook counts as ADMIN's), so a MANAGER can neither read an admin's webhook, its calls (the
+ * payloads they carried) nor point it elsewhere.
+ */
+export interface WebhookCaller {
+  teamId: string
+  member: Bound | null
+}
+
+/** SQL: webhook `w` is one this caller may manage; pushes its parameters onto `params`. */
+function manages(who: WebhookCaller, params: unknown[]): string {
+  if (!who.member) return 'true'
+  params.push(ROLES.slice(0, ROLES.indexOf(who.member.role) + 1))
+  return `coalesce(w.role_ceiling, 'ADMIN') = any($${params.length}::text[])`
+}
+
+/**
+ * SQL: webhook \`w\` may be told about the envelope whose id is the SQL expression \`envelopeId\`: an
+ * operator's webhook about any; a member's only while its maker is in the team and, at the weaker
+ * of their role now and the webhook's ceiling, sees the envelope (its visibility, or they made it).
+ * An event names no envelope (a test event) when the id matches none.
+ */
+export function receives(envelopeId: string): string {
+  return `(w.role_ceiling is null or exists (
+    select 1 from team_members m where m.team_id = w.team_id and m.user_id = w.created_by
+      and not exists (
+        select 1 from envelopes env where env.id = ${envelopeId} and env.created_by is distinct from m.user_id
+          and not (${roleReachesSql('m.role', 'env.visibility')} and ${roleReachesSql('w.role_ceiling', 'env.visibility')}))))`
+}
 
 interface WebhookRow {
   id: string
   team_id: string
+  created_by: string | null
+  role_ceiling: string | null
   url: string
   events: string[]
   secret: string
@@ -41,29 +78,31 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
   if (refusal) throw new ApiError(400, 'WEBHOOK_URL_NOT_ALLOWED', `the webhook URL cannot be used: ${refusal}`, [{ path: 'url', message: refusal }])
 }
 
-export async function createWebhook(tx: Queryable, teamId: string, input: WebhookInput, allowPrivate: boolean): Promise<Webhook> {
+export async function createWebhook(tx: Queryable, who: WebhookCaller, input: WebhookInput, allowPrivate: boolean): Promise<Webhook> {
   await checkUrl(input.url, allowPrivate)
   const [row] = await tx.query<WebhookRow>(
-    'insert into webhooks (id, team_id, url, events, secret, enabled) values ($1, $2, $3, $4, $5, $6) returning *',
-    [newId.webhook(), teamId, input.url, [...new Set(input.events)], input.secret ?? '', input.enabled ?? true],
+    'insert into webhooks (id, team_id, url, events, secret, enabled, created_by, role_ceiling) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *',
+    [newId.webhook(), who.teamId, input.url, [...new Set(input.events)], input.secret ?? '', input.enabled ?? true, who.member?.userId ?? null, who.member?.role ?? null],
   )
   return toWebhook(row!)
 }
 
-async function findRow(db: Queryable, teamId: string, id: string, lock = false): Promise<WebhookRow> {
-  const [row] = await db.query<WebhookRow>(`select * from webhooks where id = $1 and team_id = $2${lock ? ' for update' : ''}`, [id, teamId])
+async function findRow(db: Queryable, who: WebhookCaller, id: string, lock = false): Promise<WebhookRow> {
+  const params: unknown[] = [id, who.teamId]
+  const [row] = await db.query<WebhookRow>(`select * from webhooks w where w.id = $1 and w.team_id = $2 and ${manages(who, params)}${lock ? ' for update' : ''}`, params)
   if (!row) throw notFound('webhook')
   return row
 }
 
-export const getWebhook = async (db: Queryable, teamId: string, id: string) => toWebhook(await findRow(db, teamId, id))
+export const getWebhook = async (db: Queryable, who: WebhookCaller, id: string) => toWebhook(await findRow(db, who, id))
 
-export async function listWebhooks(db: Queryable, teamId: string): Promise<Webhook[]> {
-  return (await db.query<WebhookRow>('select * from webhooks where team_id = $1 order by created_at, id', [teamId])).map(toWebhook)
+export async function listWebhooks(db: Queryable, who: WebhookCaller): Promise<Webhook[]> {
+  const params: unknown[] = [who.teamId]
+  return (await db.query<WebhookRow>(`select * from webhooks w where w.team_id = $1 and ${manages(who, params)} order by w.created_at, w.id`, params)).map(toWebhook)
 }
 
-export async function updateWebhook(tx: Queryable, teamId: string, id: string, patch: Partial<WebhookInput>, allowPrivate: boolean): Promise<Webhook> {
-  const row = await findRow(tx, teamId, id, true)
+export async function updateWebhook(tx: Queryable, who: WebhookCaller, id: string, patch: Partial<WebhookInput>, allowPrivate: boolean): Promise<Webhook> {
+  const row = await findRow(tx, who, id, true)
   if (patch.url !== undefined) await checkUrl(patch.url, allowPrivate)
   const [updated] = await tx.query<WebhookRow>(
     'update webhooks set url = $2, events = $3, secret = $4, enabled = $5, updated_at = now() where id = $1 returning *',
@@ -72,12 +111,15 @@ export async function updateWebhook(tx: Queryable, teamId: string, id: string, p
   return toWebhook(updated!)
 }
 
-export async function deleteWebhook(tx: Queryable, teamId: string, id: string): Promise<void> {
-  await findRow(tx, teamId, id, true)
+export async function deleteWebhook(tx: Queryable, who: WebhookCaller, id: string): Promise<void> {
+  await findRow(tx, who, id, true)
   await tx.query('delete from webhooks where id = $1', [id])
 }
 
-/** The event in the outbox and one delivery job per enabled webhook of the team listening to it, in the event's transaction. */
+/**
+ * The event in the outbox and one delivery job per enabled webhook of the team listening to it
+ * that may be told about the envelope (receives), in the event's transaction.
+ */
 export async function recordEvent(tx: Queryable, teamId: string, event: EventName, envelopeId: string, payload: string): Promise<void> {
   // The event and its deliveries in one statement (one round trip fewer per event).
   const [row] = await tx.query<{ jobs: number }>(
@@ -85,7 +127,7 @@ export async function recordEvent(tx: Queryable, teamId: string, event: EventNam
      queued as (
        insert into jobs (kind, payload, ordering_key)
        select 'webhook', jsonb_build_object('webhookId', w.id, 'eventId', ev.id), 'webhook:' || w.id || ':' || $3::text
-       from webhooks w, ev where w.team_id = $1 and w.enabled and $2 = any (w.events)
+       from webhooks w, ev where w.team_id = $1 and w.enabled and $2 = any (w.events) and ${receives('$3::text')}
        returning id)
      select count(*)::int as jobs from queued`,
     [teamId, event, envelopeId, payload],
@@ -97,11 +139,11 @@ export async function recordEvent(tx: Queryable, teamId: string, event: EventNam
  * A test delivery to one webhook (from the console's "send test event"): its first event, with a
  * payload that says it is a test, through the same queue, signing and call log as real events.
  */
-export async function sendTestEvent(tx: Queryable, teamId: string, id: string): Promise<void> {
-  const hook = await findRow(tx, teamId, id)
+export async function sendTestEvent(tx: Queryable, who: WebhookCaller, id: string): Promise<void> {
+  const hook = await findRow(tx, who, id)
   const [ev] = await tx.query<{ id: number }>(
     `insert into events (team_id, event, envelope_id, payload) values ($1, $2, '', $3) returning id`,
-    [teamId, hook.events[0], JSON.stringify({ test: true, message: 'A test event sent from the team console' })],
+    [who.teamId, hook.events[0], JSON.stringify({ test: true, message: 'A test event sent from the team console' })],
   )
   await enqueue(tx, { kind: 'webhook', payload: { webhookId: id, eventId: ev!.id, resent: true } })
 }
@@ -139,8 +181,8 @@ const toCall = (c: CallRow) => ({
 })
 
 /** The delivery log of one webhook, newest first. */
-export async function webhookCalls(db: Queryable, teamId: string, id: string, o: { page: number; perPage: number }) {
-  await findRow(db, teamId, id)
+export async function webhookCalls(db: Queryable, who: WebhookCaller, id: string, o: { page: number; perPage: number }) {
+  await findRow(db, who, id)
   const [{ count }] = (await db.query<{ count: number }>('select count(*)::int as count from webhook_calls where webhook_id = $1', [id])) as [
     { count: number },
   ]
@@ -151,11 +193,16 @@ export async function webhookCalls(db: Queryable, teamId: string, id: string, o:
   return { data: rows.map(toCall), count, currentPage: o.page, perPage: o.perPage, totalPages: Math.ceil(count / o.perPage) }
 }
 
-/** Sends a logged call's event again to its webhook, outside the envelope's order (it is a repeat). */
-export async function resendCall(tx: Queryable, teamId: string, callId: string): Promise<void> {
+/**
+ * Sends a logged call's event again to its webhook, outside the envelope's order (it is a repeat),
+ * if the webhook may still be told about the envelope.
+ */
+export async function resendCall(tx: Queryable, who: WebhookCaller, callId: string): Promise<void> {
+  const params: unknown[] = [callId, who.teamId]
   const [call] = await tx.query<{ webhook_id: string; event_id: number }>(
-    'select c.webhook_id, c.event_id from webhook_calls c join webhooks w on w.id = c.webhook_id where c.id = $1 and w.team_id = $2',
-    [callId, teamId],
+    `select c.webhook_id, c.event_id from webhook_calls c join webhooks w on w.id = c.webhook_id join events ev on ev.id = c.event_id
+     where c.id = $1 and w.team_id = $2 and ${manages(who, params)} and ${receives('ev.envelope_id')}`,
+    params,
   )
   if (!call) throw notFound('webhook call')
   await enqueue(tx, { kind: 'webhook', payload: { webhookId: call.webhook_id, eventId: call.event_id, resent: true } })
@@ -163,11 +210,11 @@ export async function resendCall(tx: Queryable, teamId: string, callId: string):
 
 /** The operator's webhook commands (CLI and admin endpoints): on a team, the default one when none is named. */
 export function webhookOps(db: Db, allowPrivate: boolean) {
-  const team = async (teamId?: string) => teamId ?? (await defaultTeamId(db))
+  const team = async (teamId?: string): Promise<WebhookCaller> => ({ teamId: teamId ?? (await defaultTeamId(db)), member: null })
   return {
     createWebhook: async (o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }) => {
-      const teamId = await team(o.teamId)
-      return db.transaction((tx) => createWebhook(tx, teamId, o, allowPrivate))
+      const who = await team(o.teamId)
+      return db.transaction((tx) => createWebhook(tx, who, o, allowPrivate))
     },
     listWebhooks: async (teamId?: string) => listWebhooks(db, await team(teamId)),
     webhookCalls: async (id: string, teamId?: string) => (await webhookCalls(db, await team(teamId), id, { page: 1, perPage: 50 })).data,
