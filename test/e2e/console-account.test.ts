@@ -47,7 +47,8 @@ async function signOut(page: Page) {
 for (const variant of ['pglite', 'postgres'] as const) {
   describe.skipIf(variant === 'postgres' && pgSkip !== null)(`the console account, end to end (${variant})`, () => {
     beforeAll(async () => {
-      stack = await startStackOn(variant)
+      // Open to sign-up: on an invite-only instance the operator makes the first account.
+      stack = await startStackOn(variant, { host: { signup: 'open' } })
       base = stack.host.url.replace('127.0.0.1', 'localhost')
     })
     afterAll(() => stack?.close())
@@ -70,7 +71,7 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await shots(page, 'sign-in')
       await page.getByRole('link', { name: 'Create an account' }).click()
 
-      // Sign up: the first account of the instance. The new screen's title has the focus.
+      // Sign up. The new screen's title has the focus.
       await page.getByRole('heading', { name: 'Create an account' }).waitFor()
       expect(await page.evaluate(() => document.activeElement?.id)).toBe('sign-up-title')
       await page.getByLabel('Name').fill('Ada Lovelace')
@@ -88,11 +89,16 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await page.getByRole('button', { name: 'Sign in', exact: true }).click()
       await expect.poll(() => page.getByRole('alert').textContent()).toContain('Confirm your e-mail address first')
 
-      // The verification link from the mailbox signs in; its value leaves the address bar.
+      // The verification link from the mailbox, with the password chosen at sign-up, signs in; its value leaves the address bar.
       const verify = await mailLink('verify', 0)
       await page.goto(`${base}/console/link/verify#${verify.value}`)
-      await signedIn(page)
+      await page.getByLabel('Password').fill('not the password')
       expect(page.url()).not.toContain(verify.value)
+      await page.getByRole('button', { name: 'Confirm address' }).click()
+      await expect.poll(() => page.getByRole('alert').textContent()).toContain('wrong')
+      await page.getByLabel('Password').fill(PASSWORD)
+      await page.getByRole('button', { name: 'Confirm address' }).click()
+      await signedIn(page)
       await signOut(page)
 
       // Password sign-in, then the account page.
@@ -177,6 +183,11 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await shots(page, 'reset-new-password')
       await page.getByLabel('New password', { exact: true }).fill('difference engine 1822')
       await page.getByRole('button', { name: 'Save and sign in' }).click()
+      // The passkeys that still open the account are named (removed from the account page once signed in).
+      await page.getByRole('heading', { name: 'Your passkeys' }).waitFor()
+      await page.getByText('Test laptop', { exact: true }).waitFor()
+      await shots(page, 'reset-passkeys')
+      await page.getByRole('button', { name: 'Continue' }).click()
       await page.getByRole('heading', { name: 'Two-factor authentication' }).waitFor()
       await page.getByRole('button', { name: 'Use a passkey' }).click()
       await signedIn(page)

@@ -26,7 +26,20 @@ export class ApiFailure extends Error {
   }
 }
 
-async function call<T>(url: string, init: { method?: string; body?: unknown; form?: FormData; raw?: boolean } = {}): Promise<T> {
+let freshProof: (() => Promise<boolean>) | null = null
+
+/**
+ * Who asks the person to prove themselves again when a change needs a recent proof (403
+ * FRESH_PROOF_REQUIRED): resolves true once proven, and the change is sent again.
+ */
+export function onFreshProofRequired(handler: () => Promise<boolean>): () => void {
+  freshProof = handler
+  return () => {
+    if (freshProof === handler) freshProof = null
+  }
+}
+
+async function call<T>(url: string, init: { method?: string; body?: unknown; form?: FormData; raw?: boolean; retried?: boolean } = {}): Promise<T> {
   const json = init.body !== undefined
   const res = await fetch(url, {
     method: init.method ?? (json || init.form ? 'POST' : 'GET'),
@@ -36,7 +49,14 @@ async function call<T>(url: string, init: { method?: string; body?: unknown; for
   })
   if (!res.ok) {
     const err = (await res.json().catch(() => ({}))) as { message?: string; code?: string; issues?: ApiFailure['issues'] }
-    if (res.status === 401 && !url.includes('/auth/')) for (const l of signedOutListeners) l()
+    // A wrong password or code (a change that asks for one) is not the end of the session.
+    if (res.status === 401 && !url.includes('/auth/') && err.code !== 'INVALID_CREDENTIALS' && err.code !== 'INVALID_CODE') for (const l of signedOutListeners) l()
+    if (res.status === 403 && err.code === 'FRESH_PROOF_REQUIRED' && freshProof && !init.retried && (await freshProof())) {
+      // The proof gave the session a new cookie, and so a new anti-forgery token.
+      const me = await call<{ csrfToken?: string }>('/api/console/me')
+      if (me.csrfToken) csrf = me.csrfToken
+      return call<T>(url, { ...init, retried: true })
+    }
     throw new ApiFailure(res.status, err.code ?? 'ERROR', err.message ?? `the request failed (${res.status})`, err.issues)
   }
   return (init.raw ? res : await res.json()) as T

@@ -17,7 +17,8 @@ export interface AuthInfo {
   signedIn: boolean
   email: string
   language: string
-  account: { exists: boolean; password: boolean; totp: boolean; passkeys: boolean }
+  /** Told only once the page proved the address (a code, or the account's sign-in); null before. */
+  account: { exists: boolean; password: boolean; totp: boolean; passkeys: boolean } | null
 }
 
 export type ActionProof =
@@ -52,12 +53,14 @@ function messageOf(e: unknown): string {
 }
 
 /** Sends a code by e-mail (to `to`, a direct link visitor's address), then takes it (or one from the account's authenticator app). */
-function CodeStep({ api, info, purpose, onCode, to }: { api: Api; info: AuthInfo; purpose: 'access' | 'action'; onCode: (code: string) => Promise<void>; to?: string }) {
+function CodeStep({ api, info, purpose, onCode, to, lead }: { api: Api; info: AuthInfo; purpose: 'access' | 'action' | 'account'; onCode: (code: string) => Promise<void>; to?: string; lead?: string }) {
   const [sent, setSent] = useState(false)
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const id = useId()
+  // An authenticator app's code may be typed at once when the account may have one (unknown until proven).
+  const appCode = purpose !== 'account' && (info.account?.totp ?? true)
   const send = async () => {
     setBusy(true)
     setError(null)
@@ -83,8 +86,8 @@ function CodeStep({ api, info, purpose, onCode, to }: { api: Api; info: AuthInfo
   }
   return (
     <form className="auth-step" onSubmit={submit} data-testid="auth-code">
-      <p>{sent ? t('sign.auth.codeSent', { email: info.email }) : t('sign.auth.codeLead', { email: info.email })}</p>
-      {(sent || info.account.totp) && (
+      <p>{sent ? t('sign.auth.codeSent', { email: info.email }) : (lead ?? t('sign.auth.codeLead', { email: info.email }))}</p>
+      {(sent || appCode) && (
         <div className="auth-field">
           <label className="label" htmlFor={`${id}-code`}>{t('sign.auth.code')}</label>
           <input
@@ -106,7 +109,7 @@ function CodeStep({ api, info, purpose, onCode, to }: { api: Api; info: AuthInfo
         </p>
       )}
       <div className="auth-buttons">
-        {(sent || info.account.totp) && (
+        {(sent || appCode) && (
           <button type="submit" className="btn btn-primary" disabled={busy || code.trim().length < 6} data-testid="auth-confirm">
             {t('sign.auth.confirm')}
           </button>
@@ -119,7 +122,10 @@ function CodeStep({ api, info, purpose, onCode, to }: { api: Api; info: AuthInfo
   )
 }
 
-/** Signs in with the recipient's account (password, and its authenticator code when it has one), or makes the account. */
+/**
+ * Signs in with the recipient's account (password, and its authenticator code when it may have
+ * one), or makes the account: a code e-mailed to the address first, then the name and password.
+ */
 function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant: (grant: string) => void }) {
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
@@ -127,20 +133,35 @@ function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const id = useId()
-  const create = !info.account.exists
+  const [create, setCreate] = useState(info.account?.exists === false)
+  const [accountCode, setAccountCode] = useState<string | null>(null)
   const submit = async (e: FormEvent) => {
     e.preventDefault()
     setBusy(true)
     setError(null)
     try {
       const { grant } = create
-        ? await api.post<{ grant: string }>('/auth/account', { name: name.trim() || undefined, password })
+        ? await api.post<{ grant: string }>('/auth/account', { name: name.trim() || undefined, password, code: accountCode })
         : await api.post<{ grant: string }>('/auth/access', { method: 'ACCOUNT', password, ...(code.trim() ? { code: code.trim() } : {}) })
       onGrant(grant)
     } catch (err) {
       setError(messageOf(err))
       setBusy(false)
     }
+  }
+  const toggle = (
+    <button type="button" className="btn btn-secondary btn-small" onClick={() => (setCreate(!create), setAccountCode(null), setError(null))} data-testid="auth-toggle-account">
+      {create ? t('sign.auth.haveAccount') : t('sign.auth.wantAccount')}
+    </button>
+  )
+  // Making an account: the address is proven first, with a code e-mailed to it.
+  if (create && accountCode === null) {
+    return (
+      <div data-testid="auth-account">
+        <CodeStep api={api} info={info} purpose="account" lead={t('sign.auth.accountCodeLead', { email: info.email })} onCode={async (c) => setAccountCode(c)} />
+        {toggle}
+      </div>
+    )
   }
   return (
     <form className="auth-step" onSubmit={submit} data-testid="auth-account">
@@ -163,7 +184,7 @@ function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant
           data-testid="auth-password"
         />
       </div>
-      {!create && info.account.totp && (
+      {!create && (info.account?.totp ?? true) && (
         <div className="auth-field">
           <label className="label" htmlFor={`${id}-totp`}>{t('sign.auth.totp')}</label>
           <input id={`${id}-totp`} className="input" inputMode="numeric" autoComplete="one-time-code" value={code} onChange={(e) => setCode(e.target.value)} />
@@ -178,6 +199,7 @@ function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant
         <button type="submit" className="btn btn-primary" disabled={busy || !password} data-testid="auth-sign-in">
           {create ? t('sign.auth.createAccount') : t('sign.auth.signIn')}
         </button>
+        {toggle}
       </div>
     </form>
   )
@@ -357,7 +379,7 @@ export function DirectAuthDialog(props: {
   const id = useId()
   useAnnounce(info.access.required.length ? 'access' : 'action')
   const step = directActionStep(info)
-  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: { exists: true, password: true, totp: false, passkeys: false } }
+  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: null }
   const finish = (a: AccessProof | null, auth?: ActionProof) => props.onProofs({ ...(a && 'method' in a ? { access: a } : {}), ...(auth ? { auth } : {}) })
   const accessDone = (a: AccessProof) => {
     setAccess(a)

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState } from 'react'
 import { consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
 import type { Me } from '../me.js'
+import { ConfirmIdentity } from './ConfirmIdentity.js'
 import { ErrorAlert, messageOf } from './parts.js'
 import { PasskeysSection } from './PasskeysSection.js'
 import { PasswordSection } from './PasswordSection.js'
@@ -34,6 +35,7 @@ export function AccountPage() {
     <div className="account-page stack">
       <h1>{ct('account.page.title')}</h1>
       <ErrorAlert error={error} />
+      <ConfirmIdentity />
       {!data ? (
         <p role="status">{ct('account.loading')}</p>
       ) : (
