@@ -44,4 +44,14 @@ describe('presign tokens', () => {
     await expect(verifyPresignToken(two, other)).resolves.toMatchObject({ teamId: 'team_a' })
     await expect(verifyPresignToken(two, first)).rejects.toMatchObject({ code: 'INVALID_TOKEN' })
   })
+
+  it("carry the role a console member's token may never exceed, and nothing that is not a role", async () => {
+    const raw = bytes()
+    const key = await presignKey(raw)
+    const minted = mintPresignToken(key, { teamId: 'team_a', tokenId: 'session_1', expiresInMinutes: 5, scope: 'envelopeId:envelope_abc', role: 'MEMBER' }, NOW)
+    await expect(verifyPresignToken(key, minted.token)).resolves.toMatchObject({ role: 'MEMBER', tokenId: 'session_1' })
+    await expect(verifyPresignToken(key, mintPresignToken(key, { teamId: 'team_a', tokenId: 'tok_1', expiresInMinutes: 5 }).token)).resolves.toMatchObject({ role: null })
+    const odd = await new SignJWT({ role: 'OWNER' }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setAudience('team_a').setSubject('session_1').setIssuedAt().setExpirationTime('5m').sign(raw)
+    await expect(verifyPresignToken(key, odd)).rejects.toMatchObject({ code: 'INVALID_TOKEN' })
+  })
 })
