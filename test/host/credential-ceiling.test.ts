@@ -8,6 +8,8 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { findToken, isLive } from '../../host/server/auth/api-tokens.js'
+import { MIGRATIONS } from '../../host/server/db/migrations.js'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
 import { makePdf, startTestHost, until, VARIANTS, type TestHost } from './support.js'
 
@@ -258,5 +260,28 @@ describe.each(VARIANTS)('credentials never exceed their maker ($variant)', ({ va
       expect(r.headers.get('cache-control'), what).toMatch(/no-store/)
       await r.body?.cancel()
     }
+  })
+
+  // Last: it rewrites the ceilings of every token and webhook of the host.
+  it.skipIf(skip)("tokens and webhooks made before ceilings existed get their maker's role as it is; a departed maker's token is dead", async () => {
+    const stays = await join('stays@example.com', 'MANAGER')
+    const leaves = await join('leaves@example.com', 'MANAGER')
+    const [kept, orphan] = [await memberToken(stays), await memberToken(leaves)]
+    const hook = ((await (await stays.v2('/webhook/create', { body: { url: 'http://127.0.0.1:9/none', events: ['DOCUMENT_SENT'] } })).json()) as { id: string }).id
+    const operator = await host.createApiToken({ name: 'operator', teamId })
+    expect((await people.ADMIN.console('/team/members/remove', { body: { userId: userIds['leaves@example.com'] } })).status).toBe(200)
+    // The schema as it was before (no ceilings, no webhook maker), then the migration.
+    await host.db.exec('alter table api_tokens drop column role_ceiling; alter table webhooks drop column role_ceiling; alter table webhooks drop column created_by')
+    await host.db.exec(MIGRATIONS.find((m) => m.version === 20)!.sql)
+    const ceilings = await host.db.query<{ name: string; role_ceiling: string | null }>('select name, role_ceiling from api_tokens where id = any($1)', [
+      [operator.id],
+    ])
+    expect(ceilings).toEqual([{ name: 'operator', role_ceiling: null }])
+    const owner = async (token: string) => findToken(host.db, { token })
+    expect(await owner(kept)).toMatchObject({ member: { userId: userIds['stays@example.com'], role: 'MANAGER' }, orphaned: false })
+    expect(isLive(await owner(orphan))).toBe(false)
+    expect(await host.db.query('select created_by, role_ceiling from webhooks where id = $1', [hook])).toEqual([
+      { created_by: userIds['stays@example.com'], role_ceiling: 'MANAGER' },
+    ])
   })
 })
