@@ -228,6 +228,27 @@ export async function hostilePdfs(): Promise<Record<string, Uint8Array>> {
   }
 }
 
+/**
+ * Arrays and dictionaries nested `depth` deep, in each place a reader meets them: the page tree, a
+ * page's resources, an annotation, the trailer, and a page inside an object stream. Each is
+ * otherwise a valid one-page PDF.
+ */
+export function deeplyNestedPdfs(depth = 10_000): Record<string, Buffer> {
+  const nested = { array: '['.repeat(depth) + ']'.repeat(depth), dictionary: '<< /A '.repeat(depth) + '1' + ' >>'.repeat(depth) }
+  const content = stream('', Buffer.from('BT ET'))
+  const page = (extra: string) => `<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R ${extra} >>`
+  const out: Record<string, Buffer> = {}
+  for (const [kind, deep] of Object.entries(nested)) {
+    out[`${kind} nested in the page tree`] = rawPdf([CATALOG, `<< /Type /Pages /Kids [3 0 R] /Count 1 /X ${deep} >>`, PAGE, content])
+    out[`${kind} nested in a page's resources`] = rawPdf([CATALOG, PAGES, page(`/Resources << /X ${deep} >>`), content])
+    out[`${kind} nested in an annotation`] = rawPdf([CATALOG, PAGES, page('/Annots [5 0 R]'), content, `<< /Type /Annot /Subtype /Text /Rect [0 0 10 10] /X ${deep} >>`])
+    out[`${kind} nested in the trailer`] = rawPdf([CATALOG, PAGES, PAGE, content], { trailer: `/X ${deep}` })
+    const member = Buffer.from(page(`/X ${deep}`))
+    out[`${kind} nested in an object stream`] = rawPdf([CATALOG, PAGES, 'null', content, stream('/Type /ObjStm /N 1 /First 4', Buffer.concat([Buffer.from('3 0 '), member]))])
+  }
+  return out
+}
+
 /** Path parameter values: NUL bytes, unicode, path separators, encodings that do not decode, huge numbers. */
 export const HOSTILE_IDS = [
   '%00',

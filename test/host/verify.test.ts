@@ -1,21 +1,82 @@
 /**
  * POST /api/v2/verify on both databases: a sealed file of this service is recognised (title,
- * completion, recipients; nothing else), a changed copy is reported as changed, an unknown or
- * unsigned file tells nothing about any document, and the route's budgets hold.
+ * completion, recipients; nothing else) by its certificate, never by a name; a changed copy is
+ * reported as changed, however the change is hidden in the file's revisions; an unknown or
+ * unsigned file tells nothing about any document; what does not parse is a 400; and the route's
+ * budgets hold.
  */
+import { spawnSync } from 'node:child_process'
+import { X509Certificate } from 'node:crypto'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import path from 'node:path'
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { addPageIncrementally } from '../support/incremental.js'
+import { drivenClock } from '../../host/server/jobs/clock.js'
+import { bytesOf } from '../../host/server/pdf/long-term.js'
+import { sealEnvelope } from '../../host/server/pdf/seal.js'
+import { generateP12, openSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
+import { addPageIncrementally, appendWithStream, appendWithTable, textStream } from '../support/incremental.js'
+import { hasTool } from '../support/outside-checks.js'
+import { deeplyNestedPdfs } from './hostile.js'
 import { api, completeOneSigner, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+
+const HAS_PDFTOTEXT = hasTool('pdftotext')
+
+/** The text poppler's pdftotext reads: what a viewer following the cross-reference shows. */
+function popplerText(pdf: Uint8Array): string {
+  const dir = mkdtempSync(path.join(tmpdir(), 'verify-'))
+  try {
+    writeFileSync(path.join(dir, 'doc.pdf'), pdf)
+    return spawnSync('pdftotext', [path.join(dir, 'doc.pdf'), '-'], { encoding: 'utf8' }).stdout
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/**
+ * Incremental updates that change what a page of the sealed file shows while hiding it from
+ * one kind of reader: a redefinition followed by a copy of the original, one section listing an
+ * object twice, and a page redefined in an object stream behind a cross-reference stream.
+ */
+async function hiddenChanges(sealed: Uint8Array): Promise<Record<string, Buffer>> {
+  const doc = await PDFDocument.load(sealed, { updateMetadata: false })
+  // The certificate page: it shows text.
+  const page = doc.getPages().find((p) => p.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict)?.keys().length)!
+  const contents = page.node.get(PDFName.of('Contents'))
+  const content = (contents instanceof PDFArray ? contents.get(0) : contents) as PDFRef
+  const original = (ref: PDFRef) => bytesOf(doc.context.lookup(ref)!)
+  const mallory = textStream('Helv', 'PAY TO: MALLORY / 99000 EUR')
+  const n = content.objectNumber
+  const shown = doc.context.largestObjectNumber + 1
+  // The redefined page shows a new content stream, with a standard font among its resources.
+  const redirected = page.node.clone(doc.context)
+  redirected.set(PDFName.of('Contents'), PDFRef.of(shown))
+  const resources = page.node.Resources()!.clone(doc.context)
+  resources.set(PDFName.of('Font'), doc.context.obj({ Helv: { Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' } }))
+  redirected.set(PDFName.of('Resources'), resources)
+  return {
+    'a content stream redefined, then the original copied after it': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0]),
+    'one section that lists the content stream twice': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0, 1]),
+    'the original listed, the change defined after it': await appendWithTable(sealed, [{ number: n, body: original(content) }, { number: n, body: mallory }], [0]),
+    'a page redefined in an object stream, the original page copied after it': await appendWithStream(
+      sealed,
+      [{ number: page.ref.objectNumber, body: bytesOf(redirected) }],
+      [{ number: shown, body: mallory }, { number: page.ref.objectNumber, body: original(page.ref) }],
+    ),
+  }
+}
 
 describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
   let host: TestHost
   let client: Api
   let anyone: Api
   let sealedPdf: Uint8Array
+  const clock = drivenClock()
 
   beforeAll(async () => {
     if (skip) return
-    host = await startTestHost(variant, { verifyRateLimit: 12, maxUploadBytes: 2 * 1024 * 1024 })
+    host = await startTestHost(variant, { verifyRateLimit: 12, maxUploadBytes: 2 * 1024 * 1024, clock })
     client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'tests' })).token}`)
     anyone = api(host.apiUrl)
     const { itemId } = await completeOneSigner(host, client, { title: 'Lease 4B' })
@@ -75,5 +136,48 @@ describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
     // Nothing of what was checked was stored.
     const [{ n }] = (await host.db.query<{ n: number }>('select count(*)::int as n from document_data')) as [{ n: number }]
     expect(n).toBe(2) // the original and its sealed copy
+  })
+
+  it.skipIf(skip)('reports a change hidden in the revisions as a change, whichever way a reader resolves the objects', async () => {
+    clock.advance(61_000) // a fresh rate-limit window
+    for (const [name, pdf] of Object.entries(await hiddenChanges(sealedPdf))) {
+      const res = await check(pdf)
+      expect([name, res.status, res.body.valid, res.body.signatures?.[0]?.intact, res.body.signatures?.[0]?.updatesAfter]).toEqual([name, 200, false, true, 'changes'])
+    }
+  })
+
+  it.skipIf(skip)('the hidden change is what poppler shows', async () => {
+    if (!HAS_PDFTOTEXT) return
+    const changes = await hiddenChanges(sealedPdf)
+    const sealed = popplerText(sealedPdf)
+    expect(sealed).toContain('Signing certificate')
+    // Poppler reads the redefined stream, not the copy after it: the certificate page's text changes.
+    expect(popplerText(changes['a content stream redefined, then the original copied after it']!)).not.toEqual(sealed)
+    // And the page from the object stream, with the payee on it.
+    expect(popplerText(changes['a page redefined in an object stream, the original page copied after it']!)).toContain('PAY TO: MALLORY / 99000 EUR')
+  })
+
+  it.skipIf(skip)("recognises this service's seal by its certificate: a self-signed key under the same name is not it", async () => {
+    clock.advance(61_000)
+    const own = (await check(sealedPdf)).body
+    expect(own).toMatchObject({ valid: true, sealedByThisService: true, signatures: [{ sealOfThisService: true }] })
+    const key: SealingKey = { source: 'file', p12: await generateP12('envelope-embed host seal'), passphrase: '', certificatePem: '' }
+    key.certificatePem = new X509Certificate(openSealingKey(key).certificates[0]!).toString()
+    const input = { envelope: { id: 'e', title: 'Lease 4B', completedAt: new Date().toISOString() }, items: [{ id: 'i', title: 'Lease 4B', pdf: await makePdf(1) }], fields: [], recipients: [] }
+    const forged = await sealEnvelope(input, key)
+    const res = (await check(forged[0]!.pdf)).body
+    expect(res.signatures[0].certificate).toMatchObject({ subject: own.signatures[0].certificate.subject, selfSigned: true })
+    expect(res).toMatchObject({ valid: true, sealedByThisService: false, document: null, signatures: [{ intact: true, sealOfThisService: false }] })
+  })
+
+  it.skipIf(skip)('a file nested too deep is a 400 with the error shape, wherever the nesting is', async () => {
+    clock.advance(61_000)
+    for (const [name, pdf] of Object.entries(deeplyNestedPdfs())) {
+      clock.advance(6_000) // ten files a window at most
+      const res = await check(pdf)
+      // Nothing reads the trailer's other keys: it may be taken; never a 5xx.
+      if (name.includes('in the trailer') && res.status === 200) continue
+      expect([name, res.status, res.body.code, typeof res.body.message]).toEqual([name, 400, 'INVALID_PDF', 'string'])
+    }
   })
 })

@@ -63,8 +63,9 @@ const VERIFIED_SIGNATURE = {
     timestamp: { type: ['object', 'null'], properties: { time: { type: 'string' }, intact: { type: 'boolean' }, authority: { type: ['string', 'null'] } } },
     certificate: { type: ['object', 'null'], properties: { subject: { type: 'string' }, issuer: { type: 'string' }, serialNumber: { type: 'string' }, validFrom: { type: 'string' }, validTo: { type: 'string' }, selfSigned: { type: 'boolean' }, sha256Fingerprint: { type: 'string' } } },
     problem: { type: 'string', description: 'Why it is not intact' },
+    sealOfThisService: { type: 'boolean', description: "Its certificate is one this service seals with (by SHA-256 fingerprint, never by name)" },
   },
-  required: ['kind', 'subFilter', 'intact', 'coversWholeDocument', 'updatesAfter', 'level', 'signedAt', 'timestamp', 'certificate'],
+  required: ['kind', 'subFilter', 'intact', 'coversWholeDocument', 'updatesAfter', 'level', 'signedAt', 'timestamp', 'certificate', 'sealOfThisService'],
 }
 
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
@@ -137,7 +138,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/webhook/call/{callId}/resend', tag: 'Webhooks', summary: 'Deliver a call again', response: SUCCESS },
   { method: 'post', path: '/webhook/{webhookId}/test', tag: 'Webhooks', summary: 'Send a test delivery of the webhook\'s first event (payload `{test: true}`), logged like any call', paramChecked: true, response: SUCCESS },
   // ---- this document
-  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'signatures', 'document'] } } },
+  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, sealedByThisService: { type: 'boolean', description: "Valid, and an intact signature is this service's own seal" }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'sealedByThisService', 'signatures', 'document'] } } },
   { method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', public: true, response: { description: 'The OpenAPI 3.1 document', schema: { type: 'object' } } },
   ...DEPRECATED_ROUTES,
 ]

@@ -2,29 +2,39 @@
  * POST /verify: anyone may check a PDF's signatures, no token needed. The file is the request
  * body (application/pdf, or multipart with a `file` part), capped at MAX_UPLOAD_BYTES, parsed with
  * the bounded upload checks first, never stored; requests are limited per address
- * (VERIFY_RATE_LIMIT a minute). When the file is one this service sealed, the answer names that
- * document's title, completion time and recipients, and nothing else.
+ * (VERIFY_RATE_LIMIT a minute) and checked in a lane of their own (workers/verify-lane.ts). A
+ * signature is this service's seal when its certificate's fingerprint is one of the host's
+ * sealing certificates, whatever names it carries. When the file is one this service sealed, the
+ * answer names that document's title, completion time and recipients, and nothing else.
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { iso, type Queryable } from '../db/index.js'
 import { sha256Hex } from '../domain/files.js'
 import { ApiError, badRequest, issue } from '../errors.js'
-import { inspectPdf } from '../pdf/inspect.js'
+import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
 import type { SignatureReport } from '../pdf/verify.js'
-import { runHeavy } from '../workers/heavy.js'
+import { runVerify } from '../workers/verify-lane.js'
 import type { AppEnv, HostContext } from './http.js'
 import { addressKey, RateLimiter } from './rate-limit.js'
+
+/** A signature's report, and whether its certificate is one this service seals with. */
+export type CheckedSignature = SignatureReport & {
+  /** The certificate is one of this host's sealing certificates (by SHA-256 fingerprint, never by name). */
+  sealOfThisService: boolean
+}
 
 export interface VerifyResult {
   sha256: string
   pageCount: number
-  signatures: SignatureReport[]
+  signatures: CheckedSignature[]
   /**
    * At least one signature; every one intact; and nothing after any of them but what long-term
    * validation adds (updatesAfter 'none' or 'validation').
    */
   valid: boolean
+  /** Valid, and an intact signature is this service's own seal (sealOfThisService). */
+  sealedByThisService: boolean
   /** The completed document of this service whose sealed file has exactly these bytes. */
   document: { title: string; completedAt: string | null; recipients: { name: string; role: string; completedAt: string | null }[] } | null
 }
@@ -42,7 +52,7 @@ export function verifyRoutes(ctx: HostContext) {
       await next()
     },
     bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw tooLarge() } }),
-    async (c) => c.json(await verifyUpload(ctx.db, await fileOf(c))),
+    async (c) => c.json(await verifyUpload(ctx, await fileOf(c))),
   )
   return r
 }
@@ -64,17 +74,41 @@ async function fileOf(c: Context): Promise<Uint8Array> {
   return bytes
 }
 
-export async function verifyUpload(db: Queryable, bytes: Uint8Array): Promise<VerifyResult> {
-  const { pageCount } = await inspectPdf(bytes, 'the file')
-  const signatures = await runHeavy('verify', { bytes }, { failure: (why) => badRequest(`the file's signatures cannot be checked: ${why}`) })
+/**
+ * Checks the file in the verify lane (its own thread and queue: anyone's checks never hold up a
+ * team's work), then tells which signatures are this host's seal and which document it is.
+ */
+export async function verifyUpload(ctx: Pick<HostContext, 'db' | 'sealingKey'>, bytes: Uint8Array): Promise<VerifyResult> {
   const sha256 = sha256Hex(bytes)
+  const { pageCount, signatures: reports } = await runVerify(bytes)
+  const own = new Set(await ownFingerprints(ctx))
+  const signatures = reports.map((s) => ({ ...s, sealOfThisService: Boolean(s.certificate && own.has(s.certificate.sha256Fingerprint)) }))
+  const valid = signatures.length > 0 && signatures.every((s) => s.intact && s.updatesAfter !== 'changes')
   return {
     sha256,
     pageCount,
     signatures,
-    valid: signatures.length > 0 && signatures.every((s) => s.intact && s.updatesAfter !== 'changes'),
-    document: await sealedDocument(db, sha256),
+    valid,
+    sealedByThisService: valid && signatures.some((s) => s.kind === 'signature' && s.sealOfThisService),
+    document: await sealedDocument(ctx.db, sha256),
   }
+}
+
+/** This host's sealing fingerprints, read once per sealing key. */
+const fingerprints = new WeakMap<SealingKey, Promise<string[]>>()
+async function ownFingerprints(ctx: Pick<HostContext, 'db' | 'sealingKey'>): Promise<string[]> {
+  let key: SealingKey
+  try {
+    key = await ctx.sealingKey()
+  } catch {
+    return [] // no usable key: no seal is this host's (sealing fails and says why)
+  }
+  let known = fingerprints.get(key)
+  if (!known) {
+    fingerprints.set(key, (known = sealingFingerprints(ctx.db, key)))
+    known.catch(() => fingerprints.delete(key))
+  }
+  return known
 }
 
 async function sealedDocument(db: Queryable, sha256: string): Promise<VerifyResult['document']> {

@@ -9,46 +9,43 @@
  * from the catalog: each object reached that the later updates redefine or add must be one of the
  * few a validation update may touch, and differ only in what such an update adds.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib'
-import { withInflateBudget } from './inflate-budget.js'
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib'
+import { referencedRevision, scannedRevision, type ReadPdf, type RevisionView } from './reading.js'
 
 export type UpdatesAfter = 'none' | 'validation' | 'changes'
 
-/** The whole file, parsed once however many signatures are checked against it (null: it does not parse). */
-export function wholeFile(file: Uint8Array): () => Promise<PDFDocument | null> {
-  let parsed: Promise<PDFDocument | null> | undefined
-  return () => (parsed ??= withInflateBudget(() => load(file)).catch(() => null))
+/**
+ * `end`: where the signed revision ends (its ByteRange's last byte). The signed revision and the
+ * whole file are compared as each kind of reader resolves them (reading.ts): by the
+ * cross-reference chain, and by scanning the objects in file order. Only when both find nothing
+ * but validation data is the answer 'validation'; a chain that cannot be followed, or that lists
+ * an object twice in one section, is 'changes'. Nothing is parsed again: objects are read where
+ * the cross-reference points, once per place, from the one parse of the file.
+ */
+export function updatesAfter(pdf: ReadPdf, end: number): UpdatesAfter {
+  if (end >= pdf.bytes.length) return 'none'
+  try {
+    const signed = referencedRevision(pdf, end)
+    const whole = referencedRevision(pdf, pdf.bytes.length)
+    const scanned = [scannedRevision(pdf, end, signed.root), scannedRevision(pdf, pdf.bytes.length, pdf.doc.context.trailerInfo.Root)]
+    return onlyValidation(signed, whole) && onlyValidation(scanned[0]!, scanned[1]!) ? 'validation' : 'changes'
+  } catch {
+    return 'changes'
+  }
 }
-
-/** `end`: where the signed revision ends (its ByteRange's last byte); `whole`: the file's parse (wholeFile). */
-export async function updatesAfter(file: Uint8Array, end: number, whole = wholeFile(file)): Promise<UpdatesAfter> {
-  if (end >= file.length) return 'none'
-  const after = await whole()
-  const before = await withInflateBudget(() => load(file.subarray(0, end))).catch(() => null)
-  return before && after && onlyValidation(before, after) ? 'validation' : 'changes'
-}
-
-const load = (bytes: Uint8Array) => PDFDocument.load(bytes, { updateMetadata: false, ignoreEncryption: true, throwOnInvalidObject: true })
 
 const name = (key: string) => PDFName.of(key)
 
-function onlyValidation(before: PDFDocument, after: PDFDocument): boolean {
-  const root = after.context.trailerInfo.Root
-  const signedRoot = before.context.trailerInfo.Root
+/** A value as the view has it: a reference resolved, anything else as it is. */
+const resolve = (view: RevisionView, value: PDFObject | undefined): PDFObject | undefined => (value instanceof PDFRef ? view.lookup(value) : value)
+
+function onlyValidation(before: RevisionView, after: RevisionView): boolean {
+  const root = after.root
+  const signedRoot = before.root
   if (!(root instanceof PDFRef) || !(signedRoot instanceof PDFRef) || root.tag !== signedRoot.tag) return false
-  const cache = new Map<PDFDocument, Map<string, string | null>>([
-    [before, new Map()],
-    [after, new Map()],
-  ])
-  const bytes = (doc: PDFDocument, ref: PDFRef): string | null => {
-    const known = cache.get(doc)!
-    if (!known.has(ref.tag)) {
-      const object = doc.context.lookup(ref)
-      known.set(ref.tag, object === undefined ? null : text(object))
-    }
-    return known.get(ref.tag)!
-  }
-  const formRef = after.catalog.get(name('AcroForm'))
+  const catalog = after.lookup(root)
+  if (!(catalog instanceof PDFDict)) return false
+  const formRef = catalog.get(name('AcroForm'))
   const accounted = new Set<string>() // changed objects found to change only as a validation update may
   const added = new Set<string>() // the new invisible signature fields: not walked into
   const seen = new Set<string>()
@@ -61,15 +58,17 @@ function onlyValidation(before: PDFDocument, after: PDFDocument): boolean {
     }
     if (seen.has(value.tag) || added.has(value.tag)) continue
     seen.add(value.tag)
-    const object = after.context.lookup(value)
-    if (object === undefined) continue
-    if (!accounted.has(value.tag) && bytes(before, value) !== bytes(after, value)) {
+    const object = after.lookup(value)
+    const old = before.lookup(value)
+    // The same definition read by both (the usual case) is unchanged without serializing it.
+    if (!accounted.has(value.tag) && object !== old && (object === undefined || old === undefined || text(old) !== text(object))) {
+      if (object === undefined) return false // an object the signed revision shows, taken away
       const change = allowedChange(before, after, value, object, value.tag === root.tag, formRef)
       if (!change) return false
       change.accounted.forEach((tag) => accounted.add(tag))
       change.added.forEach((tag) => added.add(tag))
     }
-    stack.push(...childrenOf(object, value.tag === root.tag))
+    if (object !== undefined) stack.push(...childrenOf(object, value.tag === root.tag))
   }
   return true
 }
@@ -91,8 +90,8 @@ function childrenOf(object: PDFObject, isCatalog: boolean): PDFObject[] {
 }
 
 /** When `ref` (changed) differs from its signed revision only as a validation update may change it: what it accounts for; else null. */
-function allowedChange(before: PDFDocument, after: PDFDocument, ref: PDFRef, object: PDFObject, isCatalog: boolean, formRef: PDFObject | undefined): Change | null {
-  const old = before.context.lookup(ref)
+function allowedChange(before: RevisionView, after: RevisionView, ref: PDFRef, object: PDFObject, isCatalog: boolean, formRef: PDFObject | undefined): Change | null {
+  const old = before.lookup(ref)
   if (!(object instanceof PDFDict) || !(old instanceof PDFDict)) return null
   if (isCatalog) {
     // The catalog may gain a DSS and a form (or its form's fields, when the form is direct).
@@ -102,7 +101,7 @@ function allowedChange(before: PDFDocument, after: PDFDocument, ref: PDFRef, obj
     const unchanged = { accounted: [ref.tag], added: [] }
     if (form instanceof PDFRef || (oldForm && form && text(oldForm) === text(form))) return unchanged
     if (!(form instanceof PDFDict)) return oldForm ? null : unchanged
-    const oldDict = oldForm ? before.context.lookup(oldForm) : undefined
+    const oldDict = resolve(before, oldForm)
     return merge(ref.tag, formChange(before, after, oldDict instanceof PDFDict ? oldDict : undefined, form))
   }
   if (formRef instanceof PDFRef && ref.tag === formRef.tag) return merge(ref.tag, formChange(before, after, old, object))
@@ -114,7 +113,7 @@ function allowedChange(before: PDFDocument, after: PDFDocument, ref: PDFRef, obj
 }
 
 /** A form that gained signature fields (and SigFlags), nothing else. */
-function formChange(before: PDFDocument, after: PDFDocument, old: PDFDict | undefined, form: PDFDict): Change | null {
+function formChange(before: RevisionView, after: RevisionView, old: PDFDict | undefined, form: PDFDict): Change | null {
   if (old && !sameExcept(old, form, ['Fields', 'SigFlags'])) return null
   if (!old && form.keys().some((k) => k !== name('Fields') && k !== name('SigFlags'))) return null
   return grownBySignatures(before, after, old?.get(name('Fields')), form.get(name('Fields')))
@@ -124,25 +123,27 @@ function formChange(before: PDFDocument, after: PDFDocument, old: PDFDict | unde
  * An array (of annotations or fields) that kept its items and gained only invisible signature
  * fields: new objects, FT /Sig, with a zero-area rectangle.
  */
-function grownBySignatures(before: PDFDocument, after: PDFDocument, oldEntry: PDFObject | undefined, entry: PDFObject | undefined): Change | null {
-  const oldItems = oldEntry ? (before.context.lookup(oldEntry) as PDFArray | undefined)?.asArray() ?? [] : []
-  const array = entry ? after.context.lookup(entry) : undefined
+function grownBySignatures(before: RevisionView, after: RevisionView, oldEntry: PDFObject | undefined, entry: PDFObject | undefined): Change | null {
+  const oldArray = resolve(before, oldEntry)
+  if (oldEntry && !(oldArray instanceof PDFArray)) return null
+  const oldItems = oldArray instanceof PDFArray ? oldArray.asArray() : []
+  const array = resolve(after, entry)
   if (!(array instanceof PDFArray)) return oldItems.length ? null : { accounted: [], added: [] }
   const items = array.asArray()
   if (items.length < oldItems.length || oldItems.some((item, i) => text(item) !== text(items[i]!))) return null
   for (const added of items.slice(oldItems.length)) {
-    if (!(added instanceof PDFRef) || before.context.lookup(added) !== undefined) return null
-    const field = after.context.lookup(added)
+    if (!(added instanceof PDFRef) || before.lookup(added) !== undefined) return null
+    const field = after.lookup(added)
     if (!(field instanceof PDFDict) || field.get(name('FT')) !== name('Sig') || !invisible(after, field)) return null
   }
   // The added fields show nothing: they are not walked into.
   return { accounted: entry instanceof PDFRef ? [entry.tag] : [], added: items.slice(oldItems.length).map((r) => (r as PDFRef).tag) }
 }
 
-function invisible(doc: PDFDocument, field: PDFDict): boolean {
-  const rect = doc.context.lookup(field.get(name('Rect')))
+function invisible(view: RevisionView, field: PDFDict): boolean {
+  const rect = resolve(view, field.get(name('Rect')))
   if (!(rect instanceof PDFArray)) return !field.has(name('AP'))
-  const [x1, y1, x2, y2] = rect.asArray().map((n) => (doc.context.lookup(n) instanceof PDFNumber ? (doc.context.lookup(n) as PDFNumber).asNumber() : NaN))
+  const [x1, y1, x2, y2] = rect.asArray().map((n) => resolve(view, n)).map((n) => (n instanceof PDFNumber ? n.asNumber() : NaN))
   return x1 === x2 || y1 === y2
 }
 

@@ -108,6 +108,26 @@ async function loadPem(env: NodeJS.ProcessEnv): Promise<SealingKey> {
   return sealingKey
 }
 
+/**
+ * The SHA-256 fingerprints (as X509Certificate.fingerprint256) of the certificates this host seals
+ * with or has sealed with: the current one, and the one it generated for itself (kept in the
+ * settings table) when it has since been given another. A seal is this service's when its
+ * certificate is one of these, whatever names it carries.
+ */
+export async function sealingFingerprints(db: Queryable, key: SealingKey): Promise<string[]> {
+  const fingerprints = [new X509Certificate(key.certificatePem).fingerprint256]
+  if (key.source === 'database') return fingerprints
+  const stored = (await db.query<{ value: string }>(`select value from settings where key = $1`, [SETTING]))[0]?.value
+  if (stored === undefined) return fingerprints
+  try {
+    const [generated] = openP12(Buffer.from(stored, 'base64'), DATABASE_PASSPHRASE).certificates
+    if (generated) fingerprints.push(new X509Certificate(generated).fingerprint256)
+  } catch {
+    // An unreadable earlier key seals nothing any more; only the current one is recognised.
+  }
+  return fingerprints
+}
+
 /** The key and certificates, opened once per SealingKey object. */
 export function openSealingKey(key: SealingKey): OpenedSealingKey {
   let parsed = opened.get(key)

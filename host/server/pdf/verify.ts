@@ -2,13 +2,17 @@
  * Checks the signatures of a PDF anyone hands in, independently of how it was made: for each one,
  * whether the bytes it covers are unchanged (digest and signature), whether it covers the whole
  * file (nothing appended after it), when it was made and timestamped, and by which certificate.
- * Reads the signature dictionaries from the raw bytes, as a reader does; the caller has already
- * parsed the file with the bounded upload checks (inspect.ts).
+ * Reads the signature dictionaries from the raw bytes, as a reader does. The file is parsed once,
+ * with the bounded upload checks (inspect.ts checkedPdf); every signature's revision is compared
+ * with the file from that one parse (revisions.ts). Which certificates are this host's own is
+ * decided by the caller (api/verify.ts), by fingerprint.
  */
 import { verify as verifySignature, X509Certificate } from 'node:crypto'
 import { parseSignedData, sha256, type ParsedSignedData } from './cms.js'
 import { bytesOf, childrenOf, OID, toDer } from './der.js'
-import { updatesAfter, wholeFile, type UpdatesAfter } from './revisions.js'
+import { checkedPdf } from './inspect.js'
+import type { ReadPdf } from './reading.js'
+import { updatesAfter, type UpdatesAfter } from './revisions.js'
 import { readTimestampToken } from './tsa.js'
 
 export interface CertificateSummary {
@@ -47,12 +51,25 @@ export interface SignatureReport {
   problem?: string
 }
 
-/** At most this many signatures are checked in one file (each costs a parse and a hash of the file). */
+/** At most this many signatures are checked in one file (each costs a hash of the file and a comparison of revisions). */
 const MAX_SIGNATURES = 20
 
-/** Each signature's report, in the order of the file. Loads the file's revisions: run it in a heavy-work thread. */
-export async function verifyPdfSignatures(pdf: Uint8Array): Promise<SignatureReport[]> {
-  const bytes = Buffer.from(pdf.buffer, pdf.byteOffset, pdf.byteLength)
+/**
+ * The verify lane's task (workers/verify.ts): the upload checks and every signature, on one parse
+ * of the file within one inflation budget. A file that does not pass the checks is 400 INVALID_PDF.
+ */
+export function verifyHere(bytes: Uint8Array): Promise<{ pageCount: number; signatures: SignatureReport[] }> {
+  return checkedPdf(bytes, 'the file', async (pdf, pageCount) => ({ pageCount, signatures: signaturesOf(pdf) }))
+}
+
+/** Each signature's report, in the order of the file; parses the file (within an inflation budget) first. */
+export async function verifyPdfSignatures(bytes: Uint8Array): Promise<SignatureReport[]> {
+  return (await verifyHere(bytes)).signatures
+}
+
+/** Each signature's report, in the order of the file, from the file's one parse. */
+export function signaturesOf(pdf: ReadPdf): SignatureReport[] {
+  const bytes = Buffer.from(pdf.bytes.buffer, pdf.bytes.byteOffset, pdf.bytes.byteLength)
   const text = bytes.toString('latin1')
   const found: { report: SignatureReport; end: number }[] = []
   for (const match of text.matchAll(/\/ByteRange\s*\[\s*(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/g)) {
@@ -60,12 +77,12 @@ export async function verifyPdfSignatures(pdf: Uint8Array): Promise<SignatureRep
     const range = match.slice(1, 5).map(Number) as [number, number, number, number]
     found.push({ report: checkOne(bytes, text, match.index, range), end: range[2] + range[3] })
   }
-  const after = new Map<number, Promise<UpdatesAfter>>()
-  const whole = wholeFile(bytes)
+  // Only an intact signature's revision is compared with the file: a fake /ByteRange costs nothing more.
+  const after = new Map<number, UpdatesAfter>()
   for (const { report, end } of found) {
-    if (report.coversWholeDocument || !report.certificate) continue
-    if (!after.has(end)) after.set(end, updatesAfter(bytes, end, whole))
-    report.updatesAfter = await after.get(end)!
+    if (report.coversWholeDocument || !report.intact) continue
+    if (!after.has(end)) after.set(end, updatesAfter(pdf, end))
+    report.updatesAfter = after.get(end)!
   }
   const reports = found.sort((a, b) => a.end - b.end).map((f) => f.report)
   reports.forEach((report, i) => (report.level = levelOf(report, reports.slice(i + 1), text.slice(found[i]!.end))))
@@ -84,20 +101,23 @@ function levelOf(report: SignatureReport, later: SignatureReport[], rest: string
   return later.some((s) => s.kind === 'document-timestamp' && s.intact) ? 'B-LTA' : 'B-LT'
 }
 
-function checkOne(bytes: Buffer, text: string, at: number, [start, length1, start2, length2]: [number, number, number, number]): SignatureReport {
+/** One signature's report; whatever its bytes hold, a report (never an exception). */
+function checkOne(bytes: Buffer, text: string, at: number, range: [number, number, number, number]): SignatureReport {
+  try {
+    return checkRange(bytes, text, at, range)
+  } catch {
+    return { ...blankReport(null), problem: 'its signature cannot be read' }
+  }
+}
+
+function blankReport(subFilter: string | null): SignatureReport {
+  return { kind: subFilter === 'ETSI.RFC3161' ? 'document-timestamp' : 'signature', subFilter, intact: false, coversWholeDocument: false, updatesAfter: 'none', level: null, signedAt: null, timestamp: null, certificate: null }
+}
+
+function checkRange(bytes: Buffer, text: string, at: number, [start, length1, start2, length2]: [number, number, number, number]): SignatureReport {
   const dictionary = dictionaryAround(text, at)
   const subFilter = /\/SubFilter\s*\/([A-Za-z0-9.#_-]+)/.exec(dictionary)?.[1] ?? null
-  const report: SignatureReport = {
-    kind: subFilter === 'ETSI.RFC3161' ? 'document-timestamp' : 'signature',
-    subFilter,
-    intact: false,
-    coversWholeDocument: false,
-    updatesAfter: 'none',
-    level: null,
-    signedAt: pdfDate(/\/M\s*\(([^)]*)\)/.exec(dictionary)?.[1]),
-    timestamp: null,
-    certificate: null,
-  }
+  const report: SignatureReport = { ...blankReport(subFilter), signedAt: pdfDate(/\/M\s*\(([^)]*)\)/.exec(dictionary)?.[1]) }
   const fail = (problem: string) => Object.assign(report, { problem })
   const inFile = (n: number) => Number.isSafeInteger(n) && n >= 0 && n <= bytes.length
   if (start !== 0 || ![length1, start2, length2].every(inFile) || start2 < length1 || start2 + length2 > bytes.length) {

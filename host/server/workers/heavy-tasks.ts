@@ -3,7 +3,7 @@ import { normalizeSignature } from '../images/signature.js'
 import { inspectHere } from '../pdf/inspect.js'
 import { certificateHere, sealHere, type SealInput, type SealOptions } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
-import { verifyPdfSignatures } from '../pdf/verify.js'
+import { verifyHere } from '../pdf/verify.js'
 import { whiteOutHere, type Box } from '../pdf/white-out.js'
 
 /** A fresh buffer of its own, safe to transfer (Buffers may share a pooled one). */
@@ -35,8 +35,9 @@ export const heavyTasks = {
     const result = own(await certificateHere(input, key && sealingKey(key), options))
     return { result, transfer: [result.buffer as ArrayBuffer] }
   },
+  /** Run by the verify lane (verify-lane.ts), not the heavy-work pool. */
   async verify({ bytes }: { bytes: Uint8Array }) {
-    return { result: await verifyPdfSignatures(bytes) }
+    return { result: await verifyHere(bytes) }
   },
   async whiteOut({ bytes, boxes }: { bytes: Uint8Array; boxes: Box[] }) {
     const result = own(await whiteOutHere(bytes, boxes))

@@ -1,0 +1,228 @@
+/**
+ * A PDF read once, and each of its revisions seen as readers see it. Readers disagree on a file
+ * that defines an object more than once: most follow the cross-reference sections from the last
+ * `startxref` back through `/Prev` (tables, streams and object streams alike), a scanning reader
+ * (pdf-lib, a reader repairing a file) takes the last definition in file order. A revision is seen
+ * both ways, so a change hidden from one kind of reader is still found by the other.
+ */
+import { createRequire } from 'node:module'
+import {
+  PDFContext,
+  PDFDict,
+  PDFDocument,
+  PDFName,
+  PDFNumber,
+  PDFObjectParser,
+  PDFParser,
+  PDFRawStream,
+  PDFRef,
+  PDFXRefStreamParser,
+  type PDFObject,
+} from 'pdf-lib'
+
+/** The objects of one revision as one kind of reader resolves them. */
+export interface RevisionView {
+  /** The catalog the revision's trailer names. */
+  root: PDFObject | undefined
+  /** The object a reference resolves to; undefined for a free or missing one. */
+  lookup(ref: PDFRef): PDFObject | undefined
+}
+
+/** The whole file, parsed once (pdf-lib's reading), with every definition of each object in file order. */
+export interface ReadPdf {
+  bytes: Uint8Array
+  doc: PDFDocument
+  /** Per reference, each definition the parser met and the offset where it (or its object stream) ends. */
+  definitions: Map<string, { object: PDFObject; end: number }[]>
+  /** Objects read at a cross-reference offset or from an object stream, shared by the revisions that point at the same place. */
+  located: Map<string, PDFObject | undefined>
+}
+
+/** More cross-reference sections than this in one chain: a loop, or a file built to be slow. */
+const MAX_SECTIONS = 1000
+
+/** A revision whose cross-reference cannot be followed as readers follow it. */
+export class UnreadableRevision extends Error {}
+
+// pdf-lib's decoder looked up at each call, so the inflation budget (inflate-budget.ts) meters it.
+const decodeModule = createRequire(import.meta.url)('pdf-lib/cjs/core/streams/decode.js') as { decodePDFRawStream: (s: PDFRawStream) => { decode(): Uint8Array } }
+
+/** Parses the whole file once (as PDFDocument.load does), remembering every definition of every object. Run it within an inflation budget. */
+export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
+  const parser = PDFParser.forBytesWithOptions(bytes, Infinity, true, false)
+  const internals = parser as unknown as { context: PDFContext; bytes: { offset(): number } }
+  const definitions = new Map<string, { object: PDFObject; end: number }[]>()
+  const { context } = internals
+  const assign = context.assign.bind(context)
+  context.assign = (ref: PDFRef, object: PDFObject) => {
+    let list = definitions.get(ref.tag)
+    if (!list) definitions.set(ref.tag, (list = []))
+    list.push({ object, end: internals.bytes.offset() })
+    assign(ref, object)
+  }
+  await parser.parseDocument()
+  context.assign = assign
+  const Document = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument
+  return { bytes, doc: new Document(context, false, false), definitions, located: new Map() }
+}
+
+/** The revision that ends at `end` as a scanning reader sees it: the last definition of each object before `end`. */
+export function scannedRevision(pdf: ReadPdf, end: number, root: PDFObject | undefined): RevisionView {
+  return {
+    root,
+    lookup(ref) {
+      const list = pdf.definitions.get(ref.tag) ?? []
+      for (let i = list.length - 1; i >= 0; i--) if (list[i]!.end <= end) return list[i]!.object
+      return undefined
+    },
+  }
+}
+
+type Entry = { kind: 'free' } | { kind: 'offset'; offset: number; generation: number } | { kind: 'compressed'; stream: number; index: number }
+
+/**
+ * The revision that ends at `end` as a cross-reference reader sees it: from the last `startxref`
+ * before `end` back through every `/Prev` (and a hybrid file's `/XRefStm`). Throws
+ * UnreadableRevision when that chain cannot be followed, or when one section lists an object
+ * twice with different places (readers differ on which one counts).
+ */
+export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
+  const text = Buffer.from(pdf.bytes.buffer, pdf.bytes.byteOffset, end).toString('latin1')
+  const at = text.lastIndexOf('startxref')
+  const start = at < 0 ? null : /^startxref\s+(\d+)/.exec(text.slice(at, at + 40))
+  if (!start) throw new UnreadableRevision('no startxref')
+  const scratch = PDFContext.create()
+  const entries = new Map<number, Entry>()
+  let root: PDFObject | undefined
+  const visited = new Set<number>()
+  const pending: number[] = [Number(start[1])]
+  while (pending.length) {
+    const offset = pending.shift()!
+    if (visited.has(offset) || visited.size >= MAX_SECTIONS || offset >= end) throw new UnreadableRevision('a cross-reference chain that loops or leaves the revision')
+    visited.add(offset)
+    const section = readSection(pdf.bytes, offset, end, scratch)
+    root ??= section.trailer.get(PDFName.of('Root'))
+    // Entries of newer sections win; a hybrid file's stream comes right after its table.
+    for (const [n, entry] of section.entries) if (!entries.has(n)) entries.set(n, entry)
+    const next = [section.trailer.get(PDFName.of('XRefStm')), section.trailer.get(PDFName.of('Prev'))]
+    next.forEach((value, i) => {
+      if (value === undefined) return
+      if (!(value instanceof PDFNumber)) throw new UnreadableRevision('a /Prev or /XRefStm that is not an offset')
+      if (i === 0) pending.unshift(value.asNumber())
+      else pending.push(value.asNumber())
+    })
+  }
+  const located = (key: string, read: () => PDFObject | undefined) => {
+    if (!pdf.located.has(key)) pdf.located.set(key, read())
+    return pdf.located.get(key)
+  }
+  const lookup = (ref: PDFRef): PDFObject | undefined => {
+    const entry = entries.get(ref.objectNumber)
+    if (!entry || entry.kind === 'free') return undefined
+    if (entry.kind === 'offset') {
+      if (entry.generation !== ref.generationNumber) return undefined
+      return located(`@${entry.offset}`, () => objectAt(pdf.bytes, entry.offset, end, ref.objectNumber, scratch))
+    }
+    if (ref.generationNumber !== 0) return undefined
+    const container = entries.get(entry.stream)
+    if (container?.kind !== 'offset') throw new UnreadableRevision('an object stream that is not at an offset')
+    return located(`@${container.offset}#${entry.index}`, () => {
+      const stream = located(`@${container.offset}`, () => objectAt(pdf.bytes, container.offset, end, entry.stream, scratch))
+      return fromObjectStream(stream, entry.index, ref.objectNumber, scratch)
+    })
+  }
+  return { root, lookup }
+}
+
+/** One cross-reference section at `offset`: a table and its trailer, or a cross-reference stream. */
+function readSection(bytes: Uint8Array, offset: number, end: number, context: PDFContext): { entries: Map<number, Entry>; trailer: PDFDict } {
+  const entries = new Map<number, Entry>()
+  const put = (n: number, entry: Entry) => {
+    const known = entries.get(n)
+    if (known && JSON.stringify(known) !== JSON.stringify(entry)) throw new UnreadableRevision(`object ${n} is listed twice in one section`)
+    entries.set(n, entry)
+  }
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(end - offset, 16)).toString('latin1')
+  if (/^\s*xref/.test(head)) {
+    const tokens = new Tokens(bytes, offset + head.indexOf('xref') + 4, end)
+    for (;;) {
+      const word = tokens.next()
+      if (word.startsWith('trailer')) {
+        tokens.at = tokens.start + 'trailer'.length
+        break
+      }
+      const first = Number(word)
+      const count = Number(tokens.next())
+      if (!Number.isSafeInteger(first) || !Number.isSafeInteger(count) || first < 0 || count < 0) throw new UnreadableRevision('a cross-reference table that does not read')
+      for (let i = 0; i < count; i++) {
+        const [field1, field2, type] = [Number(tokens.next()), Number(tokens.next()), tokens.next()]
+        if (!Number.isSafeInteger(field1) || !Number.isSafeInteger(field2) || (type !== 'n' && type !== 'f')) throw new UnreadableRevision('a cross-reference entry that does not read')
+        // Object 0 heads the free list; it is never an object.
+        if (first + i !== 0) put(first + i, type === 'f' ? { kind: 'free' } : { kind: 'offset', offset: field1, generation: field2 })
+      }
+    }
+    const trailer = parseAt(bytes, tokens.at, end, context)
+    if (!(trailer instanceof PDFDict)) throw new UnreadableRevision('a trailer that is not a dictionary')
+    return { entries, trailer }
+  }
+  const stream = objectAt(bytes, offset, end, null, context)
+  if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) throw new UnreadableRevision('no cross-reference section at its offset')
+  const parser = PDFXRefStreamParser.forStream(stream) as unknown as { parseEntries(): { ref: PDFRef; offset: number; deleted: boolean; inObjectStream: boolean }[] }
+  for (const e of parser.parseEntries()) {
+    const n = e.ref.objectNumber
+    if (n === 0 && e.deleted) continue
+    put(n, e.deleted ? { kind: 'free' } : e.inObjectStream ? { kind: 'compressed', stream: e.offset, index: e.ref.generationNumber } : { kind: 'offset', offset: e.offset, generation: e.ref.generationNumber })
+  }
+  return { entries, trailer: stream.dict }
+}
+
+/** The indirect object whose header (`n g obj`) starts at `offset`; its number must be `expected` when given. */
+function objectAt(bytes: Uint8Array, offset: number, end: number, expected: number | null, context: PDFContext): PDFObject {
+  if (!Number.isSafeInteger(offset) || offset < 0 || offset >= end) throw new UnreadableRevision('an offset outside the revision')
+  const head = Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(end - offset, 48)).toString('latin1')
+  const header = /^(\d+)\s+(\d+)\s+obj/.exec(head)
+  if (!header || (expected !== null && Number(header[1]) !== expected)) throw new UnreadableRevision('an offset that is not the object it names')
+  return parseAt(bytes, offset + header[0].length, end, context)
+}
+
+/** One object parsed at `at`, within the revision's bytes. */
+function parseAt(bytes: Uint8Array, at: number, end: number, context: PDFContext): PDFObject {
+  const parser = PDFObjectParser.forBytes(bytes.subarray(at, end), context) as unknown as { parseObject(): PDFObject }
+  return parser.parseObject()
+}
+
+/** The `index`th object of an object stream, which must be object number `expected`. */
+function fromObjectStream(stream: PDFObject | undefined, index: number, expected: number, context: PDFContext): PDFObject {
+  if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('ObjStm')) throw new UnreadableRevision('an object stream that is not one')
+  const count = stream.dict.get(PDFName.of('N'))
+  const first = stream.dict.get(PDFName.of('First'))
+  if (!(count instanceof PDFNumber) || !(first instanceof PDFNumber) || index >= count.asNumber()) throw new UnreadableRevision('an object stream without that object')
+  const data = decodeModule.decodePDFRawStream(stream).decode()
+  const tokens = new Tokens(data, 0, data.length)
+  let number = -1
+  let offset = -1
+  for (let i = 0; i <= index; i++) [number, offset] = [Number(tokens.next()), Number(tokens.next())]
+  if (number !== expected || !Number.isSafeInteger(offset)) throw new UnreadableRevision('an object stream that holds another object there')
+  return parseAt(data, first.asNumber() + offset, data.length, context)
+}
+
+/** Whitespace-separated words of a cross-reference table or an object stream's header. */
+class Tokens {
+  constructor(
+    private readonly bytes: Uint8Array,
+    public at: number,
+    private readonly end: number,
+  ) {}
+
+  /** Where the last word began. */
+  start = 0
+
+  next(): string {
+    const space = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c || b === 0x00
+    while (this.at < this.end && space(this.bytes[this.at]!)) this.at++
+    const from = (this.start = this.at)
+    while (this.at < this.end && !space(this.bytes[this.at]!) && this.at - from < 32) this.at++
+    if (from === this.at) throw new UnreadableRevision('the section ends early')
+    return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + from, this.at - from).toString('latin1')
+  }
+}

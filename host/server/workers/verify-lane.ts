@@ -1,0 +1,20 @@
+import { ApiError } from '../errors.js'
+import type { SignatureReport } from '../pdf/verify.js'
+import { WorkerPool, type PoolLimits } from './pool.js'
+
+/**
+ * The lane of anonymous checks (`POST /verify`): a pool of its own, one thread running the same
+ * worker script as the heavy-work pool (heavy-worker.mjs, task `verify`), with its own short queue
+ * and time limit. A check never waits behind a team's upload or seal, and a team's work never
+ * waits behind checks: past the queue anyone checking gets 503 BUSY, never a tenant. Read at each
+ * start and task, so a test can tighten it.
+ */
+export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 20_000 }
+
+let pool: WorkerPool | null = null
+
+/** The upload checks and every signature of `bytes`, in the verify lane (pdf/verify.ts verifyHere). */
+export function runVerify(bytes: Uint8Array): Promise<{ pageCount: number; signatures: SignatureReport[] }> {
+  pool ??= new WorkerPool(new URL('./heavy-worker.mjs', import.meta.url), VERIFY_LIMITS, (why) => new ApiError(400, 'INVALID_PDF', `the file cannot be checked: ${why}`))
+  return pool.run({ task: 'verify', args: { bytes } })
+}
