@@ -315,6 +315,17 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       await host.db.query('delete from auth_throttle')
     })
 
+    it('a sign-in ends the session the browser held: no token known before it (planted, or half signed in) carries over', async () => {
+      await makeUser(host.db, 'planted@example.com')
+      const known = await post(host, '/auth/sign-in', { email: 'planted@example.com', password: TEST_PASSWORD })
+      const me = (cookie: string) => fetch(`${host.url}/api/console/me`, { headers: { cookie } })
+      expect((await me(known.cookie)).status).toBe(200)
+      const again = await post(host, '/auth/sign-in', { email: 'planted@example.com', password: TEST_PASSWORD }, known.cookie)
+      expect(again.cookie).not.toBe(known.cookie)
+      expect((await me(known.cookie)).status).toBe(401)
+      expect((await me(again.cookie)).status).toBe(200)
+    })
+
     it('a stolen session alone adds no passkey, sets up no two-factor, makes no recovery codes: a fresh proof is asked, and gives a new cookie; a reset lists the passkeys', async () => {
       await makeUser(host.db, 'stolen@example.com')
       const owner = await signInAs(host.url, 'stolen@example.com')

@@ -89,6 +89,11 @@ export async function revokeSession(tx: Queryable, userId: string, sessionId: st
   return (await tx.query('delete from user_sessions where id = $1 and user_id = $2 returning id', [sessionId, userId])).length > 0
 }
 
+/** Ends the session of a cookie's token, whoever's it is (a sign-in replaces what the browser held). */
+export async function endSessionOfToken(tx: Queryable, token: string): Promise<void> {
+  await tx.query('delete from user_sessions where token_hash = $1', [digest(token)])
+}
+
 /** Ends every session of a user but `keep` (after a password reset or change). */
 export async function revokeOtherSessions(tx: Queryable, userId: string, keep: string | null): Promise<void> {
   await tx.query('delete from user_sessions where user_id = $1 and id is distinct from $2', [userId, keep])

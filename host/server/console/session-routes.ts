@@ -5,13 +5,14 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { clientOf, jsonBody, type Ctx, type HostContext } from '../api/http.js'
-import { createSession, csrfToken, revokeSession, rotateSession, setSessionTeam } from '../auth/sessions.js'
+import { getCookie } from 'hono/cookie'
+import { createSession, csrfToken, endSessionOfToken, revokeSession, rotateSession, sessionCookieName, setSessionTeam } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
 import { userByEmail } from '../people/users.js'
 import { verifyPassword, MAX_PASSWORD_LENGTH } from '../people/passwords.js'
 import { teamsOf } from '../people/members.js'
 import { throttled } from '../people/throttle.js'
-import { callerOf, clearSessionCookie, setSessionCookie, type ConsoleCaller, type ConsoleEnv } from './gate.js'
+import { callerOf, clearSessionCookie, secureCookies, setSessionCookie, type ConsoleCaller, type ConsoleEnv } from './gate.js'
 
 export const consoleBody = <S extends z.ZodType>(c: Context, schema: S) => jsonBody(c as unknown as Ctx, schema)
 
@@ -26,12 +27,18 @@ export function meAnswer(caller: ConsoleCaller) {
   }
 }
 
-/** A fresh session for `userId`, in the cookie; `secondFactorDue` while TOTP or a passkey is still owed. */
+/**
+ * A fresh session for `userId`, in the cookie; `secondFactorDue` while TOTP or a passkey is still
+ * owed. The session the browser presented, if any, ends: a token known before the sign-in (a
+ * half-signed-in one, or one planted in the browser) never carries over.
+ */
 export async function signIn(c: Context, ctx: HostContext, userId: string, secondFactorDue: boolean): Promise<void> {
   const client = clientOf(c)
   const teams = await teamsOf(ctx.db, userId)
-  const { session, token } = await ctx.db.transaction((tx) =>
-    createSession(tx, {
+  const previous = getCookie(c, sessionCookieName(secureCookies(ctx)))
+  const { session, token } = await ctx.db.transaction(async (tx) => {
+    if (previous) await endSessionOfToken(tx, previous)
+    return createSession(tx, {
       userId,
       teamId: teams[0]?.teamId ?? null,
       secondFactorDue,
@@ -39,8 +46,8 @@ export async function signIn(c: Context, ctx: HostContext, userId: string, secon
       ip: client.ipAddress ?? '',
       lifetimeMs: ctx.config.sessionLifetimeMs,
       now: ctx.clock.now(),
-    }),
-  )
+    })
+  })
   setSessionCookie(c, ctx, token, new Date(session.expiresAt))
 }
 
