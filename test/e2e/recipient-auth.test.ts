@@ -158,6 +158,35 @@ describe('verified signers', () => {
     expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
   })
 
+  test('a recipient without an account makes one on the page, once a code e-mailed to the address proves it is theirs', async () => {
+    const email = 'nova@example.com'
+    const doc = await sendDocument(stack, {
+      title: 'Membership',
+      recipients: [{ email, name: 'Nova New', role: 'SIGNER', fields: [sig(10, 80)], accessAuth: ['ACCOUNT'] } as never],
+    })
+    const { page, context, errors } = await openPage(stack, doc.recipient(email).signingUrl, DESKTOP)
+    const gate = page.getByTestId('auth-gate')
+    await gate.waitFor()
+    // Sign-in and a new account are both offered: the page knows nothing of the account yet.
+    await gate.getByTestId('auth-toggle-account').click()
+    await gate.getByTestId('auth-send-code').click()
+    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await gate.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
+    await gate.getByTestId('auth-confirm').click()
+    await gate.getByLabel('Your name').fill('Nova New')
+    await gate.getByTestId('auth-password').fill(TEST_PASSWORD)
+    await signShot(page, 'auth-create-account-desktop')
+    await gate.getByTestId('auth-sign-in').click()
+    await signing(page).ready()
+    expect(errors).toEqual([])
+    await context.close()
+    const [user] = await stack.host.db.query<{ email_verified_at: Date | null; teams: number }>(
+      'select email_verified_at, (select count(*)::int from team_members m where m.user_id = u.id) as teams from users u where email = $1',
+      [email],
+    )
+    expect(user).toMatchObject({ email_verified_at: expect.anything(), teams: 0 })
+  })
+
   test('a passkey of the recipient\'s account confirms the signature (Chromium\'s virtual authenticator)', async () => {
     const email = 'pia@example.com'
     await makeUser(stack.host.db, email)
