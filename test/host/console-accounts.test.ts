@@ -293,6 +293,21 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       await host.db.query('delete from auth_throttle')
     })
 
+    it.skipIf(variant !== 'postgres')('two processes on one PostgreSQL count together: 40 wrong passwords at once, split between them, get 10 checked', async () => {
+      const second = await startTestHost('postgres', { databaseUrl: host.config.databaseUrl, queueConcurrency: 0 })
+      try {
+        await makeUser(host.db, 'burst2@example.com')
+        const answers = await Promise.all(
+          Array.from({ length: 40 }, (_, i) => post(i % 2 ? second : host, '/auth/sign-in', { email: 'burst2@example.com', password: `wrong password ${i}` })),
+        )
+        expect(answers.filter((a) => a.status === 401)).toHaveLength(10)
+        expect(answers.filter((a) => a.status === 429)).toHaveLength(30)
+      } finally {
+        await second.stop()
+        await host.db.query('delete from auth_throttle')
+      }
+    })
+
     it('each factor keeps its own count: right passwords between wrong codes never reset the count of codes (password + TOTP, password + recovery code)', async () => {
       await makeUser(host.db, 'factors@example.com')
       const full = await signInAs(host.url, 'factors@example.com')
