@@ -34,6 +34,7 @@ const NEEDS: Record<string, Need> = {
   'POST /teams': 'session',
   'GET /account': 'session',
   'POST /account/name': 'session',
+  'POST /account/confirm': 'session',
   'POST /account/password': 'session',
   'POST /account/sessions/:id/revoke': 'session',
   'POST /account/sessions/revoke-others': 'session',
