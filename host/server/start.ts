@@ -194,6 +194,8 @@ async function startQueue(
       clock,
       retry: { maxAttempts: config.retryMaxAttempts, baseDelayMs: config.retryBaseMs, factor: config.retryFactor, maxDelayMs: config.retryMaxMs },
       ...(metrics && { onFinished: metrics.jobFinished }),
+      // E-mail has slots of its own: no team's slow webhooks hold up a signing request.
+      lane: [MAIL_JOB, ACCOUNT_MAIL_JOB, RECIPIENT_CODE_JOB],
     },
   )
   if (embedded) await db.query(`update jobs set status = 'pending', locked_until = null where status = 'running'`)

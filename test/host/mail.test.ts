@@ -295,7 +295,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
   async function run(rows: Awaited<ReturnType<typeof enqueued>>, transport: MailTransport) {
     const handler = mailJob({ db: host.db, transport, publicUrl: () => `${host.url}/` })
     for (const row of rows) {
-      const job: Job = { id: String(row.id), kind: row.kind, payload: row.payload as never, attempts: 1, orderingKey: row.ordering_key, requestId: null }
+      const job: Job = { id: String(row.id), kind: row.kind, payload: row.payload as never, attempts: 1, orderingKey: row.ordering_key, requestId: null, teamId: null }
       await handler(job, { insert: () => {} })
     }
   }

@@ -149,6 +149,53 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     expect((await jobs(db)).map((j) => j.attempts)).toEqual(Array(14).fill(1))
   })
 
+  // One team's receivers that never answer: its jobs hold no more than half the slots, the other
+  // teams get theirs, and e-mail has slots of its own that no team's webhooks take.
+  it.skipIf(skip)('gives each team a fair share of the slots and e-mail slots of its own', async () => {
+    const { db } = await database()
+    let release!: () => void
+    const silent = new Promise<void>((r) => (release = r))
+    const running = new Map<string, number>()
+    const most = new Map<string, number>()
+    const started: string[] = []
+    const hook: JobHandler = async (job) => {
+      const team = String(job.payload.teamId)
+      started.push(team)
+      running.set(team, (running.get(team) ?? 0) + 1)
+      most.set(team, Math.max(most.get(team) ?? 0, running.get(team)!))
+      most.set('all', Math.max(most.get('all') ?? 0, [...running.values()].reduce((a, b) => a + b)))
+      await silent
+      running.set(team, running.get(team)! - 1)
+    }
+    const mailed: string[] = []
+    const mail: JobHandler = async (job) => void mailed.push(String(job.payload.to))
+    // Team A's many deliveries first in the table, then team B's, then e-mail of both teams.
+    await db.transaction(async (tx) => {
+      for (let i = 0; i < 12; i++) await enqueue(tx, { kind: 'hook', payload: { teamId: 'team_a', i }, orderingKey: `hook:a${i}` })
+      for (let i = 0; i < 4; i++) await enqueue(tx, { kind: 'hook', payload: { teamId: 'team_b', i }, orderingKey: `hook:b${i}` })
+      await enqueue(tx, { kind: 'mail', payload: { teamId: 'team_a', to: 'ann@a.test' } })
+      await enqueue(tx, { kind: 'mail', payload: { teamId: 'team_b', to: 'bob@b.test' } })
+    })
+    // 8 slots: 2 of them e-mail's own, half (4) at most for one team.
+    const queue = new Queue(db, { hook, mail }, options({ concurrency: 8, lane: ['mail'] }))
+    queue.start()
+    try {
+      await until(() => mailed.length === 2 && started.includes('team_b'), 5_000)
+      expect(mailed.sort()).toEqual(['ann@a.test', 'bob@b.test'])
+      expect(most.get('team_a')).toBe(4)
+      expect(most.get('all')).toBe(6)
+    } finally {
+      release()
+    }
+    await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+    await queue.stop()
+    expect(started.filter((t) => t === 'team_a')).toHaveLength(12)
+    expect(most.get('team_a')).toBe(4)
+    expect(most.get('team_b')).toBeLessThanOrEqual(4)
+    // What a claim brought beyond a share went back uncounted.
+    expect((await jobs(db)).map((j) => j.attempts)).toEqual(Array(18).fill(1))
+  })
+
   it.skipIf(skip)('records each end in one with the rows its handler left, whatever the outcome', async () => {
     const { db } = await database()
     const handler: JobHandler = async (job, end) => {
@@ -239,7 +286,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     const reads = async (tx: Queryable) =>
       (await tx.query<{ seq: number; fetched: number }>(`select seq_tup_read::int as seq, idx_tup_fetch::int as fetched from pg_stat_xact_user_tables where relid = 'jobs'::regclass`))[0]!
     const { claimed, afterClaim, afterEnd } = await db.transaction(async (tx) => {
-      const claimed = await tx.query<{ id: string; attempts: number }>(`select id::text as id, attempts from claim_jobs(now(), now() + interval '1 minute', 9, 3, '{}')`)
+      const claimed = await tx.query<{ id: string; attempts: number }>(`select id::text as id, attempts from claim_jobs(now(), now() + interval '1 minute', 9, 3, '{}', '{}', 8, '{}')`)
       const afterClaim = await reads(tx)
       await tx.query(`select * from end_jobs($1::bigint[], $2::int[], $3::text[], $4::timestamptz[], $5::text[], $6::timestamptz[], $7::boolean[])`, [
         claimed.map((j) => j.id),

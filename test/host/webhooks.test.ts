@@ -2,7 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { verifyNodeWebhook } from '../../src/server/index.js'
-import { api, createEnvelope, startTestHost, type Api, SIGNATURE, type TestHost } from './support.js'
+import { api, createEnvelope, startTestHost, type Api, SIGNATURE, type TestHost, VARIANTS } from './support.js'
 
 const box = { page: 1, width: 20, height: 5 }
 const ALL_EVENTS = [
@@ -218,5 +218,48 @@ describe('webhooks', () => {
       await quick.stop()
       await slow.close()
     }
+  })
+})
+
+// One team's receivers that never answer hold at most its share of a process's slots (half of
+// 16), and another team's signing e-mail goes out meanwhile; a team has at most 20 webhooks.
+describe.each(VARIANTS)("one team's silent receivers on $variant", ({ variant, skip }) => {
+  let host: TestHost
+  let silent: Awaited<ReturnType<typeof receiver>>
+
+  beforeAll(async () => {
+    if (skip) return
+    silent = await receiver('s', () => 'hang')
+    host = await startTestHost(variant, { webhookAllowPrivateUrls: true, webhookTimeoutMs: 8_000, queuePollMs: 50 })
+  })
+  afterAll(async () => {
+    await silent?.close()
+    await host?.stop()
+  })
+
+  const teamClient = async (name: string) =>
+    api(host.apiUrl, (await host.createApiToken({ name, teamId: (await host.createTeam({ name, plan: 'enterprise' })).id })).token)
+  const signer = [{ email: 'ann@example.com', name: 'Ann', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 10, width: 20, height: 5 }] }]
+
+  it.skipIf(skip)("holds a team to 20 webhooks and half the slots; another team's e-mail does not wait for them", async () => {
+    const noisy = await teamClient('Noisy')
+    for (let i = 0; i < 20; i++) expect((await noisy.post('/webhook/create', { url: `${silent.url}/${i}`, events: ['DOCUMENT_SENT'], secret: 's' })).status).toBe(200)
+    const over = await noisy.post('/webhook/create', { url: `${silent.url}/20`, events: ['DOCUMENT_SENT'], secret: 's' })
+    expect([over.status, over.body]).toEqual([403, { message: expect.stringContaining('20 webhooks'), code: 'WEBHOOK_LIMIT_REACHED' }])
+    expect((await noisy.get('/webhook')).body.data).toHaveLength(20)
+
+    const sent = await createEnvelope(noisy, { title: 'Noisy', recipients: signer })
+    expect((await noisy.post('/envelope/distribute', { envelopeId: sent.id })).status).toBe(200)
+    await until(silent.calls, (n) => n >= 8, 5_000)
+
+    const quiet = await teamClient('Quiet')
+    const mine = await createEnvelope(quiet, { title: 'Quiet', recipients: signer })
+    expect((await quiet.post('/envelope/distribute', { envelopeId: mine.id })).status).toBe(200)
+    const mailed = () => host.db.query<{ status: string }>(`select status from jobs where kind = 'mail' and payload->>'envelopeId' = $1`, [mine.id])
+    // Long before the silent receivers time out (8 s).
+    await until(mailed, (rows) => rows.length > 0 && rows.every((r) => r.status === 'done'), 3_000)
+    expect(silent.calls()).toBe(8)
+    const hooks = await host.db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = 'webhook' and status = 'running'`)
+    expect(hooks[0]!.n).toBeGreaterThanOrEqual(8)
   })
 })

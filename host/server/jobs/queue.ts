@@ -3,6 +3,10 @@
  * of the change that causes them, claimed with `FOR UPDATE SKIP LOCKED` so several host processes
  * on one PostgreSQL never take the same job, and leased so that a job whose process died runs again.
  * Jobs sharing an `orderingKey` run one at a time in the order they were written.
+ *
+ * Slots are shared fairly: a team's jobs (its payload's teamId, or its webhook's team) hold at most
+ * half of a process's slots, and claims take the teams in turns; the kinds of the `lane` (e-mail)
+ * have a quarter of the slots to themselves, so no team's slow webhooks hold up anyone's e-mail.
  */
 import { channelName, iso, statement, type Db, type Queryable } from '../db/index.js'
 import type { Clock } from './clock.js'
@@ -29,6 +33,8 @@ export interface Job {
   attempts: number
   orderingKey: string | null
   requestId: string | null
+  /** The team it works for (payload.teamId, or its webhook's team), or null. */
+  teamId: string | null
   /** What the kind's `prepare` loaded for it with the rest of its batch. */
   prepared?: unknown
 }
@@ -70,7 +76,14 @@ export interface QueueOptions {
   clock: Clock
   /** Told how each attempt ended and how long it ran (metrics.ts). */
   onFinished?: (kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number) => void
+  /** Kinds with slots of their own (e-mail): the other kinds together hold at most the rest (laneSlots). */
+  lane?: string[]
 }
+
+/** Of `concurrency` slots, those only the lane's kinds may use: a quarter (none with fewer than 2 slots). */
+export const laneSlots = (concurrency: number): number => (concurrency < 2 ? 0 : Math.max(1, Math.floor(concurrency / 4)))
+/** Of `concurrency` slots, the orders one team may hold at once: half. */
+export const teamShare = (concurrency: number): number => Math.max(1, Math.ceil(concurrency / 2))
 
 interface JobRow {
   id: string
@@ -79,11 +92,13 @@ interface JobRow {
   attempts: number
   ordering_key: string | null
   request_id: string | null
+  team_id: string | null
 }
 
 /**
  * Up to $3 due jobs, only the first of each order, each ordered one with up to $4 of those that come
- * next in its order, none of the kinds in $5 (claim_jobs, migration 18), in one statement with no
+ * next in its order, none of the kinds in $5, and outside the kinds of $8 none of the teams in $6 and
+ * at most $7 orders of one team, teams taken in turns (claim_jobs, migration 21), in one statement with no
  * transaction around it. Its commit does not wait for the disk: a claim lost with the database
  * server leaves its job pending, to run again as a lapsed lease would, and the end that follows is
  * durable only with everything written before it (1.6-1.7 ms a claim in bench/delivery.ts, against
@@ -92,7 +107,8 @@ interface JobRow {
  */
 const CLAIM = statement(`
   with quick as (select set_config('synchronous_commit', 'off', true))
-  select id, kind, payload, attempts, ordering_key, request_id from claim_jobs($1, $2, $3, $4, $5) where exists (select from quick)`)
+  select id, kind, payload, attempts, ordering_key, request_id, job_team(payload) as team_id
+  from claim_jobs($1, $2, $3, $4, $5, $6, $7, $8) where exists (select from quick)`)
 
 /**
  * With each ordered job it claims, a process takes up to this many that come next in its order and
@@ -133,6 +149,14 @@ export class Queue {
   private readonly busy = new Set<string>()
   /** Jobs in flight by kind, for the kinds with a limit. */
   private readonly runningKinds = new Map<string, number>()
+  /** Jobs in flight (their orders and teams count against the shares). */
+  private readonly runningJobs = new Set<Job>()
+  /** The lane's kinds, the orders the other kinds may hold together, the orders of one team. */
+  private readonly lane: Set<string>
+  private readonly othersCap: number
+  private readonly teamCap: number
+  /** What the last claim skipped: one of them ending may let the claims take more. */
+  private skipped = { kinds: new Set<string>(), teams: new Set<string>() }
   /** False after a claim found fewer jobs than it asked for, until something is announced. */
   private more = true
   /** Announcements heard, so that one arriving during a claim is not lost. */
@@ -170,6 +194,9 @@ export class Queue {
     private readonly handlers: Record<string, JobHandler>,
     private readonly options: QueueOptions,
   ) {
+    this.lane = new Set(options.lane ?? [])
+    this.othersCap = this.lane.size ? options.concurrency - laneSlots(options.concurrency) : Infinity
+    this.teamCap = teamShare(options.concurrency)
     db.listen(JOBS_CHANNEL, () => this.announce())
   }
 
@@ -258,7 +285,10 @@ export class Queue {
     const heard = this.heard
     const started = performance.now()
     try {
-      const jobs = this.withinLimits(await this.claim(want, FOLLOW, this.kindsAtLimit()))
+      const kinds = this.kindsAtLimit()
+      const teams = this.teamsAtShare()
+      this.skipped = { kinds: new Set(kinds), teams: new Set(teams) }
+      const jobs = this.withinLimits(await this.claim(want, FOLLOW, kinds, teams))
       this.claimMs += (performance.now() - started - this.claimMs) / 8
       if (new Set(jobs.map(orderOf)).size < want && heard === this.heard) this.more = false
       const claimedAt = performance.now()
@@ -285,12 +315,14 @@ export class Queue {
     const limited = this.handlers[job.kind]?.limit !== undefined
     if (key !== null) this.busy.add(key)
     if (limited) this.runningKinds.set(job.kind, (this.runningKinds.get(job.kind) ?? 0) + 1)
+    this.runningJobs.add(job)
     const p = this.execute(job, false).finally(() => {
       if (key !== null) this.busy.delete(key)
-      if (limited) {
-        this.runningKinds.set(job.kind, this.runningKinds.get(job.kind)! - 1)
-        this.more = true // those of its kind that the claims left may now be taken
-      }
+      this.runningJobs.delete(job)
+      if (limited) this.runningKinds.set(job.kind, this.runningKinds.get(job.kind)! - 1)
+      // Those of its kind or team that the claims left may now be taken.
+      const team = this.shareOf(job)
+      if (this.skipped.kinds.has(job.kind) || (team !== null && this.skipped.teams.has(team))) this.more = true
       this.inFlight.delete(p)
       this.wake?.()
     })
@@ -302,20 +334,69 @@ export class Queue {
     return (this.runningKinds.get(kind) ?? 0) + this.ready.filter(({ job }) => job.kind === kind).length
   }
 
-  /** The kinds of which this process holds as many as their limit: the claim takes none of them. */
-  private kindsAtLimit(): string[] {
-    return Object.entries(this.handlers).filter(([kind, h]) => h.limit !== undefined && this.held(kind) >= h.limit).map(([kind]) => kind)
+  /** How many orders this process holds, running or ready, of the jobs that `match`. */
+  private ordersHeld(match: (job: Job) => boolean): number {
+    const orders = new Set<string>()
+    for (const job of this.runningJobs) if (match(job)) orders.add(orderOf(job))
+    for (const { job } of this.ready) if (match(job)) orders.add(orderOf(job))
+    return orders.size
   }
 
-  /** Claimed jobs beyond their kind's limit (one claim may bring several) go back at once. */
+  private readonly outsideLane = (job: Job) => !this.lane.has(job.kind)
+
+  /**
+   * The kinds the claim takes none of: those of which this process holds as many as their limit,
+   * and every kind outside the lane once they hold the slots that are not the lane's.
+   */
+  private kindsAtLimit(): string[] {
+    const othersFull = this.ordersHeld(this.outsideLane) >= this.othersCap
+    return Object.entries(this.handlers)
+      .filter(([kind, h]) => (h.limit !== undefined && this.held(kind) >= h.limit) || (othersFull && !this.lane.has(kind)))
+      .map(([kind]) => kind)
+  }
+
+  /** The team whose share a job counts against: none for the lane's kinds, which have slots of their own. */
+  private shareOf(job: Job): string | null {
+    return this.lane.has(job.kind) ? null : job.teamId
+  }
+
+  /** The teams that hold their share of this process's slots: the claim takes none of their jobs outside the lane. */
+  private teamsAtShare(): string[] {
+    const orders = new Map<string, Set<string>>()
+    for (const job of [...this.runningJobs, ...this.ready.map((r) => r.job)]) {
+      const team = this.shareOf(job)
+      if (team !== null) orders.set(team, (orders.get(team) ?? new Set()).add(orderOf(job)))
+    }
+    return [...orders].filter(([, held]) => held.size >= this.teamCap).map(([team]) => team)
+  }
+
+  /**
+   * What a claim brought beyond a kind's limit, the slots outside the lane or a team's share (one
+   * claim may bring several) goes back at once, each order whole: none of its jobs may run before
+   * its first.
+   */
   private withinLimits(jobs: Job[]): Job[] {
     const room = new Map<string, number>()
+    const kept = new Set<string>()
+    const dropped = new Set<string>()
     return jobs.filter((job) => {
-      const limit = this.handlers[job.kind]?.limit
-      if (limit === undefined) return true
-      const left = room.get(job.kind) ?? limit - this.held(job.kind)
-      room.set(job.kind, left - 1)
-      if (left > 0) return true
+      const order = orderOf(job)
+      if (kept.has(order)) return true
+      if (!dropped.has(order)) {
+        const limit = this.handlers[job.kind]?.limit
+        const bounds: [string, () => number][] = []
+        if (limit !== undefined) bounds.push([`kind ${job.kind}`, () => limit - this.held(job.kind)])
+        if (this.outsideLane(job)) bounds.push(['others', () => this.othersCap - this.ordersHeld(this.outsideLane)])
+        const team = this.shareOf(job)
+        if (team !== null) bounds.push([`team ${team}`, () => this.teamCap - this.ordersHeld((j) => this.shareOf(j) === team)])
+        const left = bounds.map(([key, initial]) => [key, room.get(key) ?? initial()] as const)
+        if (left.every(([, n]) => n > 0)) {
+          for (const [key, n] of left) room.set(key, n - 1)
+          kept.add(order)
+          return true
+        }
+        dropped.add(order)
+      }
       void this.release(job)
       return false
     })
@@ -331,12 +412,19 @@ export class Queue {
     for (let i = this.ready.length - 1; i >= 0; i--) if (this.ready[i]!.job.orderingKey === key) void this.release(this.ready.splice(i, 1)[0]!.job)
   }
 
-  /** Up to `limit` due jobs, first of their orders, each ordered one with up to `follow` that come next in its order; none of the kinds in `skip`. */
-  private async claim(limit: number, follow: number, skip: string[] = []): Promise<Job[]> {
+  /**
+   * Up to `limit` due jobs, first of their orders, each ordered one with up to `follow` that come
+   * next in its order; none of the kinds in `skip` nor of the teams in `skipTeams`, and no more
+   * orders of one team than its share.
+   */
+  private async claim(limit: number, follow: number, skip: string[] = [], skipTeams: string[] = []): Promise<Job[]> {
     const now = this.options.clock.now()
-    const rows = await this.db.query<JobRow>(CLAIM, [now, new Date(now.getTime() + this.options.leaseMs), limit, follow, skip])
+    const lease = new Date(now.getTime() + this.options.leaseMs)
+    const rows = await this.db.query<JobRow>(CLAIM, [now, lease, limit, follow, skip, skipTeams, this.teamCap, [...this.lane]])
     const jobs = rows
-      .map((row): Job => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key, requestId: row.request_id }))
+      .map(
+        (row): Job => ({ id: String(row.id), kind: row.kind, payload: row.payload, attempts: row.attempts, orderingKey: row.ordering_key, requestId: row.request_id, teamId: row.team_id }),
+      )
       .sort((a, b) => Number(a.id) - Number(b.id))
     await this.prepare(jobs)
     return jobs

@@ -78,8 +78,17 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
   if (refusal) throw new ApiError(400, 'WEBHOOK_URL_NOT_ALLOWED', `the webhook URL cannot be used: ${refusal}`, [{ path: 'url', message: refusal }])
 }
 
+/** Webhooks one team may have: each event is one delivery per webhook, so this bounds what one event costs. */
+export const MAX_WEBHOOKS_PER_TEAM = 20
+
 export async function createWebhook(tx: Queryable, who: WebhookCaller, input: WebhookInput, allowPrivate: boolean): Promise<Webhook> {
   await checkUrl(input.url, allowPrivate)
+  // The team's row locked: creations at once count each other.
+  const [{ n }] = (await tx.query<{ n: number }>(
+    'select count(w.id)::int as n from (select id from teams where id = $1 for update) t left join webhooks w on w.team_id = t.id',
+    [who.teamId],
+  )) as [{ n: number }]
+  if (n >= MAX_WEBHOOKS_PER_TEAM) throw new ApiError(403, 'WEBHOOK_LIMIT_REACHED', `a team may have ${MAX_WEBHOOKS_PER_TEAM} webhooks; delete one to add another`)
   const [row] = await tx.query<WebhookRow>(
     'insert into webhooks (id, team_id, url, events, secret, enabled, created_by, role_ceiling) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *',
     [newId.webhook(), who.teamId, input.url, [...new Set(input.events)], input.secret ?? '', input.enabled ?? true, who.member?.userId ?? null, who.member?.role ?? null],
