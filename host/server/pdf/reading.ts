@@ -35,7 +35,13 @@ export interface ReadPdf {
   /** Per reference, each definition the parser met and the offset where it (or its object stream) ends. */
   definitions: Map<string, { object: PDFObject; end: number }[]>
   /** Objects read at a cross-reference offset or from an object stream, shared by the revisions that point at the same place. */
-  located: Map<string, PDFObject | undefined>
+  located: Map<string, Located>
+}
+
+/** An object read where a cross-reference points, and the offset in the file where it stops. */
+interface Located {
+  object: PDFObject
+  stop: number
 }
 
 /** More cross-reference sections than this in one chain: a loop, or a file built to be slow. */
@@ -112,23 +118,28 @@ export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
       else pending.push(value.asNumber())
     })
   }
-  const located = (key: string, read: () => PDFObject | undefined) => {
-    if (!pdf.located.has(key)) pdf.located.set(key, read())
-    return pdf.located.get(key)
+  // Read against the whole file, once per place; a revision sees only what ends within it.
+  const whole = pdf.bytes.length
+  const located = (key: string, read: () => Located): PDFObject => {
+    let found = pdf.located.get(key)
+    if (!found) pdf.located.set(key, (found = read()))
+    if (found.stop > end) throw new UnreadableRevision('an object that runs past its revision')
+    return found.object
   }
   const lookup = (ref: PDFRef): PDFObject | undefined => {
     const entry = entries.get(ref.objectNumber)
     if (!entry || entry.kind === 'free') return undefined
     if (entry.kind === 'offset') {
       if (entry.generation !== ref.generationNumber) return undefined
-      return located(`@${entry.offset}`, () => objectAt(pdf.bytes, entry.offset, end, ref.objectNumber, scratch))
+      return located(`${ref.objectNumber}@${entry.offset}`, () => objectAt(pdf.bytes, entry.offset, whole, ref.objectNumber, scratch))
     }
     if (ref.generationNumber !== 0) return undefined
     const container = entries.get(entry.stream)
     if (container?.kind !== 'offset') throw new UnreadableRevision('an object stream that is not at an offset')
-    return located(`@${container.offset}#${entry.index}`, () => {
-      const stream = located(`@${container.offset}`, () => objectAt(pdf.bytes, container.offset, end, entry.stream, scratch))
-      return fromObjectStream(stream, entry.index, ref.objectNumber, scratch)
+    const home = `${entry.stream}@${container.offset}`
+    return located(`${ref.objectNumber}@${home}#${entry.index}`, () => {
+      const stream = located(home, () => objectAt(pdf.bytes, container.offset, whole, entry.stream, scratch))
+      return { object: fromObjectStream(stream, entry.index, ref.objectNumber, scratch), stop: pdf.located.get(home)!.stop }
     })
   }
   return { root, lookup }
@@ -161,11 +172,11 @@ function readSection(bytes: Uint8Array, offset: number, end: number, context: PD
         if (first + i !== 0) put(first + i, type === 'f' ? { kind: 'free' } : { kind: 'offset', offset: field1, generation: field2 })
       }
     }
-    const trailer = parseAt(bytes, tokens.at, end, context)
+    const trailer = parseAt(bytes, tokens.at, end, context).object
     if (!(trailer instanceof PDFDict)) throw new UnreadableRevision('a trailer that is not a dictionary')
     return { entries, trailer }
   }
-  const stream = objectAt(bytes, offset, end, null, context)
+  const stream = objectAt(bytes, offset, end, null, context).object
   if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) throw new UnreadableRevision('no cross-reference section at its offset')
   const parser = PDFXRefStreamParser.forStream(stream) as unknown as { parseEntries(): { ref: PDFRef; offset: number; deleted: boolean; inObjectStream: boolean }[] }
   for (const e of parser.parseEntries()) {
@@ -177,7 +188,7 @@ function readSection(bytes: Uint8Array, offset: number, end: number, context: PD
 }
 
 /** The indirect object whose header (`n g obj`) starts at `offset`; its number must be `expected` when given. */
-function objectAt(bytes: Uint8Array, offset: number, end: number, expected: number | null, context: PDFContext): PDFObject {
+function objectAt(bytes: Uint8Array, offset: number, end: number, expected: number | null, context: PDFContext): Located {
   if (!Number.isSafeInteger(offset) || offset < 0 || offset >= end) throw new UnreadableRevision('an offset outside the revision')
   const head = Buffer.from(bytes.buffer, bytes.byteOffset + offset, Math.min(end - offset, 48)).toString('latin1')
   const header = /^(\d+)\s+(\d+)\s+obj/.exec(head)
@@ -185,25 +196,34 @@ function objectAt(bytes: Uint8Array, offset: number, end: number, expected: numb
   return parseAt(bytes, offset + header[0].length, end, context)
 }
 
-/** One object parsed at `at`, within the revision's bytes. */
-function parseAt(bytes: Uint8Array, at: number, end: number, context: PDFContext): PDFObject {
-  const parser = PDFObjectParser.forBytes(bytes.subarray(at, end), context) as unknown as { parseObject(): PDFObject }
-  return parser.parseObject()
+/** One object parsed at `at`, within `bytes` up to `end`; and where it stops. */
+function parseAt(bytes: Uint8Array, at: number, end: number, context: PDFContext): Located {
+  const parser = PDFObjectParser.forBytes(bytes.subarray(at, end), context) as unknown as { parseObject(): PDFObject; bytes: { offset(): number } }
+  const object = parser.parseObject()
+  return { object, stop: at + parser.bytes.offset() }
 }
+
+/** An object stream decoded once, with its members' numbers and offsets, however many of them are read. */
+const decoded = new WeakMap<PDFRawStream, { data: Uint8Array; members: [number, number][] }>()
 
 /** The `index`th object of an object stream, which must be object number `expected`. */
 function fromObjectStream(stream: PDFObject | undefined, index: number, expected: number, context: PDFContext): PDFObject {
   if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('ObjStm')) throw new UnreadableRevision('an object stream that is not one')
-  const count = stream.dict.get(PDFName.of('N'))
+  let contents = decoded.get(stream)
+  if (!contents) {
+    const count = stream.dict.get(PDFName.of('N'))
+    if (!(count instanceof PDFNumber)) throw new UnreadableRevision('an object stream without a count')
+    const data = decodeModule.decodePDFRawStream(stream).decode()
+    const tokens = new Tokens(data, 0, data.length)
+    // Each member takes at least four bytes of the header: a count beyond that is a lie.
+    const members: [number, number][] = []
+    for (let i = 0; i < Math.min(count.asNumber(), data.length / 4); i++) members.push([Number(tokens.next()), Number(tokens.next())])
+    decoded.set(stream, (contents = { data, members }))
+  }
   const first = stream.dict.get(PDFName.of('First'))
-  if (!(count instanceof PDFNumber) || !(first instanceof PDFNumber) || index >= count.asNumber()) throw new UnreadableRevision('an object stream without that object')
-  const data = decodeModule.decodePDFRawStream(stream).decode()
-  const tokens = new Tokens(data, 0, data.length)
-  let number = -1
-  let offset = -1
-  for (let i = 0; i <= index; i++) [number, offset] = [Number(tokens.next()), Number(tokens.next())]
-  if (number !== expected || !Number.isSafeInteger(offset)) throw new UnreadableRevision('an object stream that holds another object there')
-  return parseAt(data, first.asNumber() + offset, data.length, context)
+  const [number, offset] = contents.members[index] ?? []
+  if (!(first instanceof PDFNumber) || number !== expected || !Number.isSafeInteger(offset)) throw new UnreadableRevision('an object stream that holds another object there')
+  return parseAt(contents.data, first.asNumber() + offset!, contents.data.length, context).object
 }
 
 /** Whitespace-separated words of a cross-reference table or an object stream's header. */
