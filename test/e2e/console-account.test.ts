@@ -126,9 +126,15 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await page.getByRole('button', { name: 'I saved them' }).click()
       await expect.poll(() => page.getByText('10 recovery codes left.').count()).toBe(1)
 
-      // Register a passkey with Chromium's virtual authenticator.
+      // Register a passkey with Chromium's virtual authenticator. The sign-in was long ago (as with a
+      // session taken from the browser): the page asks for the password again, then goes on.
+      await stack.host.db.query(`update user_sessions set proved_at = now() - interval '1 hour'`)
       await page.getByLabel(/Name of the new passkey/).fill('Test laptop')
       await page.getByRole('button', { name: 'Add a passkey' }).click()
+      const again = page.getByRole('dialog', { name: 'Confirm it is you' })
+      await again.getByLabel('Password or code').fill(PASSWORD)
+      await shots(page, 'confirm-identity')
+      await again.getByRole('button', { name: 'Confirm' }).click()
       await page.getByText('Test laptop', { exact: true }).waitFor()
       await shots(page, 'page-full')
 
