@@ -64,7 +64,7 @@ describe('host CLI', { timeout: 240_000 }, () => {
     expect(user.stdout.trim()).toMatch(/^user_[a-z0-9]{16}$/)
     expect(user.stdout + user.stderr).not.toMatch(/link_|#/)
     const users = await run(['user', 'list'], env)
-    // In the team named: the first account of an instance joins the default team only when no team is named.
+    // In the team named, and only there: being the first account of an instance gives nothing more.
     expect(users.stdout).toMatch(new RegExp(`^${user.stdout.trim()}\tops@example.com\tverified\t${team.stdout.trim()}:MANAGER$`, 'm'))
     const badRole = await run(['user', 'create', '--email', 'x@example.com', '--role', 'owner'], env)
     expect([badRole.code, badRole.stderr.trim()]).toEqual([1, '--role must be ADMIN, MANAGER or MEMBER'])
