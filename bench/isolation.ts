@@ -1,22 +1,37 @@
 /**
  * One team's heavy work never stalls another's. The host runs as its own process on the embedded
- * database (the harder case: one engine for everyone). Team B reads one of its envelopes over and
- * over (`GET /envelope/{id}`, one request at a time): first with nothing else going on, then while
- * team A's 100,000-page document is sealed and PDF bombs are being uploaded. Prints both p99s and
- * their ratio, measured in this one run. Target: busy p99 <= 2x idle p99.
- *   npx tsx bench/isolation.ts      Env: ISOLATION_PAGES (default 100000), ISOLATION_IDLE_S (5)
+ * database (the harder case: one engine for everyone), sending e-mail to an SMTP server in this
+ * process. Team B reads one of its envelopes over and over (`GET /envelope/{id}`, one request at a
+ * time) and sends envelopes to a signer, timing each signing e-mail from the send to its arrival
+ * over SMTP: first with nothing else going on, then
+ *   1. while team A's 100,000-page document is sealed and PDF bombs are being uploaded,
+ *   2. while anonymous clients post hostile PDFs (thousands of fake /ByteRange) to /verify,
+ *   3. while team A's 16 webhooks point at a receiver that never answers, with events to deliver.
+ * Prints each p99 and e-mail latency beside its idle figure, measured in this one run.
+ * Targets: busy p99 <= 2x idle p99; busy e-mail latency (median) <= 2x idle.
+ *   npx tsx bench/isolation.ts      Env: ISOLATION_PAGES (default 100000), ISOLATION_IDLE_S (5),
+ *                                   ISOLATION_PHASE_S (8, phases 2 and 3)
  */
+import { createServer, type ServerResponse } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { deflateSync } from 'node:zlib'
 import { PDFDocument } from 'pdf-lib'
+import { SMTPServer } from 'smtp-server'
 import { startHost } from '../host/server/start.js'
 import { spawnHost } from './support/host-process.js'
 
 const PAGES = Number(process.env.ISOLATION_PAGES || 100_000)
 const IDLE_SECONDS = Number(process.env.ISOLATION_IDLE_S || 5)
+const PHASE_SECONDS = Number(process.env.ISOLATION_PHASE_S || 8)
 const TARGET_RATIO = 2
+/** Anonymous /verify clients at once, and the fake signatures in each of their files. */
+const VERIFIERS = 4
+const FAKE_SIGNATURES = 3000
+/** Team A's webhooks, all to a receiver that never answers. */
+const SILENT_WEBHOOKS = 16
 
 /** A PDF of `pages` letter pages sharing one small content stream, written directly (pdf-lib would take minutes). */
 function manyPages(pages: number): Uint8Array {
@@ -56,6 +71,52 @@ function bomb(): Uint8Array {
   )
 }
 
+/** A PDF whose one page is followed by `count` signature dictionaries with fake /ByteRange and /Contents. */
+function fakeSignatures(count: number): Uint8Array {
+  const head = '%PDF-1.7\n1 0 obj << /Type /Catalog /Pages 2 0 R >> endobj\n2 0 obj << /Type /Pages /Count 1 /Kids [3 0 R] >> endobj\n' +
+    '3 0 obj << /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] >> endobj\n'
+  const sigs = Array.from({ length: count }, (_, i) =>
+    `${4 + i} 0 obj << /Type /Sig /Filter /Adobe.PPKLite /SubFilter /adbe.pkcs7.detached /ByteRange [0 ${100 + i} ${300 + i} ${1000 + i}] /Contents <${'30820a'.padEnd(512, '0')}> >> endobj\n`,
+  )
+  return new TextEncoder().encode(`${head}${sigs.join('')}trailer << /Root 1 0 R /Size ${4 + count} >>\n%%EOF\n`)
+}
+
+/** An SMTP server in this process: when each recipient's message arrived. */
+async function smtpArrivals() {
+  const arrived = new Map<string, number>()
+  const server = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ['STARTTLS'],
+    logger: false,
+    onData(stream, session, cb) {
+      stream.on('data', () => {})
+      stream.on('end', () => {
+        for (const r of session.envelope.rcptTo) arrived.set(r.address.toLowerCase(), performance.now())
+        cb()
+      })
+    },
+  })
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  const port = (server.server.address() as AddressInfo).port
+  return { arrived, url: `smtp://127.0.0.1:${port}`, close: () => new Promise<void>((resolve) => server.close(() => resolve())) }
+}
+
+/** A webhook receiver that takes each call and never answers it. */
+async function silentReceiver() {
+  const held: ServerResponse[] = []
+  const server = createServer((_req, res) => void held.push(res))
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()))
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`,
+    calls: () => held.length,
+    close: () => {
+      for (const res of held) res.destroy()
+      server.closeAllConnections()
+      return new Promise<void>((resolve) => server.close(() => resolve()))
+    },
+  }
+}
+
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
 
 async function main() {
@@ -67,7 +128,17 @@ async function main() {
   const tokenA = (await setup.createApiToken({ name: 'a', teamId: a.id })).token
   const tokenB = (await setup.createApiToken({ name: 'b', teamId: b.id })).token
   await setup.close()
-  const host = await spawnHost({ DATA_DIR: dataDir, APP_DIST_DIR: path.join(dir, 'no-app'), MAX_UPLOAD_BYTES: String(64 * 1024 * 1024) })
+  const smtp = await smtpArrivals()
+  const silent = await silentReceiver()
+  const host = await spawnHost({
+    DATA_DIR: dataDir,
+    APP_DIST_DIR: path.join(dir, 'no-app'),
+    MAX_UPLOAD_BYTES: String(64 * 1024 * 1024),
+    SMTP_URL: smtp.url,
+    // Anonymous clients from many addresses: every /verify request is checked.
+    VERIFY_RATE_LIMIT: '0',
+    WEBHOOK_ALLOW_PRIVATE_URLS: '1',
+  })
   const base = `${host.url}/api/v2`
   const call = async (token: string, p: string, init: RequestInit = {}) => {
     const res = await fetch(base + p, { ...init, headers: { Authorization: token, ...(typeof init.body === 'string' ? { 'Content-Type': 'application/json' } : {}) } })
@@ -94,6 +165,43 @@ async function main() {
     for (let i = 0; i < 200; i++) await read() // warm-up
     const idle: number[] = []
     for (const until = Date.now() + IDLE_SECONDS * 1000; Date.now() < until; ) idle.push(await read())
+
+    // Team B's signing e-mail: from the send to its arrival over SMTP.
+    const onePage = await small.save()
+    let mails = 0
+    const mailLatency = async () => {
+      const to = `signer-${++mails}@example.com`
+      const e = await create(tokenB, onePage, {
+        title: `Mail ${mails}`,
+        recipients: [{ email: to, name: 'Signer', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 80, width: 20, height: 5 }] }],
+      })
+      if (e.status !== 200) throw new Error(`create answered ${e.status}: ${JSON.stringify(e.body)}`)
+      const t0 = performance.now()
+      const sent = await call(tokenB, '/envelope/distribute', { method: 'POST', body: JSON.stringify({ envelopeId: e.body.id }) })
+      if (sent.status !== 200) throw new Error(`distribute answered ${sent.status}`)
+      for (const until = Date.now() + 60_000; !smtp.arrived.has(to); await new Promise((r) => setTimeout(r, 2))) {
+        if (Date.now() > until) throw new Error(`the e-mail to ${to} did not arrive within 60 s`)
+      }
+      return smtp.arrived.get(to)! - t0
+    }
+    await mailLatency() // warm-up
+    const idleMail: number[] = []
+    for (let i = 0; i < 5; i++) idleMail.push(await mailLatency())
+
+    /** Team B's reads, one at a time, and its e-mails, one at a time, while `busy` says so. */
+    const measure = async (busy: () => boolean) => {
+      const reads: number[] = []
+      const mailed: number[] = []
+      await Promise.all([
+        (async () => {
+          while (busy()) reads.push(await read())
+        })(),
+        (async () => {
+          while (busy()) mailed.push(await mailLatency())
+        })(),
+      ])
+      return { reads, mailed }
+    }
 
     // Team A: the huge document, sent to one signer with a signature on page 1.
     process.stdout.write(`team A uploads ${PAGES.toLocaleString('en')} pages... `)
@@ -141,16 +249,67 @@ async function main() {
     await watching
     await bombing
 
+    // Anonymous /verify load: hostile files with thousands of fake signatures, from several clients.
+    const hostile = fakeSignatures(FAKE_SIGNATURES)
+    let verifyEnd = Date.now() + PHASE_SECONDS * 1000
+    let verified = 0
+    const verifyStatuses = new Map<number, number>()
+    const verifying = Array.from({ length: VERIFIERS }, async () => {
+      while (Date.now() < verifyEnd) {
+        const res = await fetch(`${base}/verify`, { method: 'POST', headers: { 'Content-Type': 'application/pdf' }, body: hostile as Uint8Array<ArrayBuffer> })
+        await res.arrayBuffer()
+        verified++
+        verifyStatuses.set(res.status, (verifyStatuses.get(res.status) ?? 0) + 1)
+      }
+    })
+    const duringVerify = await measure(() => Date.now() < verifyEnd)
+    verifyEnd = 0
+    await Promise.all(verifying)
+
+    // Team A's webhooks to a receiver that never answers, and events for each of them.
+    const hooks = await Promise.all(
+      Array.from({ length: SILENT_WEBHOOKS }, (_, i) =>
+        call(tokenA, '/webhook/create', { method: 'POST', body: JSON.stringify({ url: `${silent.url}/${i}`, events: ['DOCUMENT_CREATED', 'DOCUMENT_SENT'] }) }),
+      ),
+    )
+    if (hooks.some((h) => h.status !== 200)) throw new Error(`webhook/create answered ${hooks.map((h) => h.status).join(', ')}`)
+    for (let i = 0; i < 4; i++) {
+      const e = await create(tokenA, onePage, {
+        title: `Noisy ${i}`,
+        recipients: [{ email: `noisy-${i}@example.com`, name: 'Noisy', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 80, width: 20, height: 5 }] }],
+      })
+      await call(tokenA, '/envelope/distribute', { method: 'POST', body: JSON.stringify({ envelopeId: e.body.id }) })
+    }
+    for (const until = Date.now() + 10_000; silent.calls() === 0 && Date.now() < until; ) await new Promise((r) => setTimeout(r, 10))
+    const webhookEnd = Date.now() + PHASE_SECONDS * 1000
+    const duringWebhooks = await measure(() => Date.now() < webhookEnd)
+    const held = silent.calls()
+
     const fmt = (ms: number) => `${ms.toFixed(1)} ms`
+    const verdict = (ratio: number) => `${ratio.toFixed(2)} (target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT MET'})`
     const ratio = percentile(busy, 99) / percentile(idle, 99)
     console.log(`last signer's completion answered in ${fmt(completedMs)}; sealed ${fmt(sealMs)} after it`)
     console.log(`bomb uploads meanwhile: ${bombs} (${refused} refused with 4xx)`)
     console.log(`team B GET /envelope/{id}, idle: ${idle.length} requests, p50 ${fmt(percentile(idle, 50))}, p99 ${fmt(percentile(idle, 99))}`)
     console.log(`team B GET /envelope/{id}, busy: ${busy.length} requests, p50 ${fmt(percentile(busy, 50))}, p99 ${fmt(percentile(busy, 99))}, max ${fmt(Math.max(...busy))}`)
-    console.log(`busy p99 / idle p99: ${ratio.toFixed(2)} (target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT MET'})`)
+    console.log(`busy p99 / idle p99: ${verdict(ratio)}`)
+    const mailIdle = percentile(idleMail, 50)
+    console.log(`team B signing e-mail, send to SMTP arrival, idle: ${idleMail.length} e-mails, median ${fmt(mailIdle)}, max ${fmt(Math.max(...idleMail))}`)
+    const statuses = [...verifyStatuses].map(([s, n]) => `${n} x ${s}`).join(', ')
+    const phases: [string, { reads: number[]; mailed: number[] }][] = [
+      [`anonymous /verify load (${VERIFIERS} clients, ${(hostile.byteLength / 1e3).toFixed(0)} kB files with ${FAKE_SIGNATURES.toLocaleString('en')} fake /ByteRange; ${verified} checked: ${statuses})`, duringVerify],
+      [`team A's ${SILENT_WEBHOOKS} webhooks to a receiver that never answers (${held} deliveries held open)`, duringWebhooks],
+    ]
+    for (const [what, m] of phases) {
+      console.log(`while ${what}:`)
+      console.log(`  GET /envelope/{id}: ${m.reads.length} requests, p50 ${fmt(percentile(m.reads, 50))}, p99 ${fmt(percentile(m.reads, 99))}; p99 / idle p99: ${verdict(percentile(m.reads, 99) / percentile(idle, 99))}`)
+      console.log(`  signing e-mail: ${m.mailed.length} e-mails, median ${fmt(percentile(m.mailed, 50))}, max ${fmt(Math.max(...m.mailed))}; median / idle median: ${verdict(percentile(m.mailed, 50) / mailIdle)}`)
+    }
   } finally {
+    await silent.close()
     host.child.kill('SIGTERM')
     await new Promise((resolve) => host.child.once('exit', resolve))
+    await smtp.close()
     await rm(dir, { recursive: true, force: true })
   }
 }
