@@ -3,10 +3,11 @@
  * host is reported intact with its document, a changed copy as changed; on a desktop and a phone
  * viewport, without a single CSP violation.
  */
+import { X509Certificate } from 'node:crypto'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { sealEnvelope } from '../../host/server/pdf/seal.js'
-import type { SealingKey } from '../../host/server/pdf/sealing-key.js'
+import { generateP12, openSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
 import { makePdf, PNG } from '../host/support.js'
 import { startCrlServer } from '../support/crl-server.js'
 import { addPageIncrementally } from '../support/incremental.js'
@@ -123,6 +124,23 @@ describe('the verification page', () => {
       expect(await cards.nth(0).textContent()).toContain('content was added after it')
       await context.close()
     }
+  })
+
+  it("tells a self-signed seal under this service's name from this service's own", async () => {
+    const key: SealingKey = { source: 'file', p12: await generateP12('envelope-embed host seal'), passphrase: '', certificatePem: '' }
+    key.certificatePem = new X509Certificate(openSealingKey(key).certificates[0]!).toString()
+    const input = { envelope: { id: 'e', title: 'Lease 4B', completedAt: new Date().toISOString() }, items: [{ id: 'i', title: 'Lease 4B', pdf: await makePdf(1) }], fields: [], recipients: [] }
+    const forged = (await sealEnvelope(input, key))[0]!.pdf
+    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 } })
+    const page = await context.newPage()
+    await page.goto(`${stack.host.url}/verify`)
+    await page.getByTestId('verify-file').setInputFiles({ name: 'lease.pdf', mimeType: 'application/pdf', buffer: sealedPdf })
+    await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain('The seal is intact')
+    expect(await page.getByTestId('verify-signature').textContent()).toContain('this service’s demonstration seal')
+    await page.getByTestId('verify-file').setInputFiles({ name: 'forged.pdf', mimeType: 'application/pdf', buffer: Buffer.from(forged) })
+    await expect.poll(() => page.getByTestId('verify-verdict').textContent()).toContain('not this service’s')
+    expect(await page.getByTestId('verify-signature').textContent()).toContain('not this service’s seal; no one vouches for it')
+    await context.close()
   })
 
   it('speaks the reader\'s language: German and French', async () => {

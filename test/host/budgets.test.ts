@@ -4,7 +4,8 @@ import { PNG as PngImage } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_PNG_PIXELS } from '../../host/server/images/png.js'
 import { SIGNATURE_MAX_SIDE } from '../../host/server/images/signature.js'
-import { meterBypasses, pngOf, zerosDeflated } from './hostile.js'
+import { VERIFY_LIMITS } from '../../host/server/workers/verify-lane.js'
+import { CATALOG, meterBypasses, PAGE, PAGES, pngOf, rawPdf, stream, zerosDeflated } from './hostile.js'
 import { api, createEnvelope, form, makePdf, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const box = { page: 1, width: 20, height: 5 }
@@ -159,5 +160,33 @@ describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
     expect([refused.status, refused.body.code]).toEqual([400, 'INVALID_PDF'])
     // Answers kept coming while the bomb was being decoded (the old check blocked the loop throughout).
     expect(answered).toBeGreaterThanOrEqual(5)
+  })
+
+  it.skipIf(skip)("anonymous checks run in a lane of their own: a team's upload does not wait behind them, and a full lane is 503 for the checks only", async () => {
+    // A valid PDF of 60,000 small objects: about a second of parsing for each check.
+    const big = rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), ...Array(60_000).fill('<< /A [1 2 3] /B (x) >>')])
+    const anyone = api(host.apiUrl)
+    const verify = () => anyone.post('/verify', big, { 'content-type': 'application/pdf' })
+    // Both pools' threads started and ready.
+    await Promise.all([anyone.post('/verify', await makePdf(1), { 'content-type': 'application/pdf' }), createEnvelope(client)])
+    const queue = VERIFY_LIMITS.queue
+    VERIFY_LIMITS.queue = 1
+    try {
+      let checked = 0
+      const checks = [verify(), verify()].map((p) => p.finally(() => checked++))
+      await new Promise((r) => setTimeout(r, 200)) // both reached the lane: one running, one waiting
+      const refused = await verify()
+      expect([refused.status, refused.body.code, typeof refused.body.message, refused.headers.get('retry-after')]).toEqual([503, 'BUSY', 'string', '5'])
+      const upload = await client.post('/envelope/create', form({ type: 'DOCUMENT', title: 'Lease' }, [{ bytes: await makePdf(1), name: 'lease.pdf' }]))
+      expect(upload.status).toBe(200)
+      // The upload was answered while the checks still ran (in one shared pool it came after both).
+      expect(checked).toBeLessThan(2)
+      expect((await Promise.all(checks)).map((r) => [r.status, r.body.valid])).toEqual([
+        [200, false],
+        [200, false],
+      ])
+    } finally {
+      VERIFY_LIMITS.queue = queue
+    }
   })
 })

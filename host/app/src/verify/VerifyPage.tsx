@@ -15,12 +15,15 @@ interface Signature {
   timestamp: { time: string; intact: boolean; authority: string | null } | null
   certificate: { subject: string; issuer: string; validFrom: string; validTo: string; selfSigned: boolean; sha256Fingerprint: string } | null
   problem?: string
+  /** Its certificate is one this service seals with (by fingerprint). */
+  sealOfThisService: boolean
 }
 
 interface Result {
   sha256: string
   pageCount: number
   valid: boolean
+  sealedByThisService: boolean
   signatures: Signature[]
   document: { title: string; completedAt: string | null; recipients: { name: string; role: string; completedAt: string | null }[] } | null
 }
@@ -35,6 +38,13 @@ function badge(s: Signature): { good: boolean; text: string } {
   if (s.coversWholeDocument) return { good: true, text: vt('intactWhole') }
   if (s.updatesAfter === 'validation') return { good: true, text: vt('intactValidation') }
   return { good: false, text: vt('intactAdded') }
+}
+
+/** Who vouches for the certificate: this service's seal (its demonstration seal when self-signed), an issuer, or no one. */
+function issuerText(s: Signature): string {
+  const { issuer, selfSigned } = s.certificate!
+  if (s.sealOfThisService) return vt(selfSigned ? 'ownDemonstration' : 'ownSeal', { issuer })
+  return selfSigned ? vt('selfSigned', { issuer }) : issuer
 }
 
 const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleString(verifyLanguage, { dateStyle: 'medium', timeStyle: 'medium' }) : '—')
@@ -102,14 +112,12 @@ export function VerifyPage() {
 }
 
 function Report({ name, result }: { name: string; result: Result }) {
-  const verdict = !result.signatures.length
-    ? vt('noSignature')
-    : result.valid
-      ? vt('intact')
-      : vt('broken')
+  // Intact signatures made with a self-signed certificate that is not this service's prove nothing about who signed.
+  const unvouched = result.valid && !result.sealedByThisService && result.signatures.some((s) => s.kind === 'signature' && s.certificate?.selfSigned)
+  const verdict = !result.signatures.length ? vt('noSignature') : !result.valid ? vt('broken') : unvouched ? vt('intactUnvouched') : vt('intact')
   return (
     <div className="verify-report">
-      <p className={`verify-verdict ${result.valid ? 'is-good' : 'is-bad'}`} data-testid="verify-verdict">
+      <p className={`verify-verdict ${result.valid && !unvouched ? 'is-good' : 'is-bad'}`} data-testid="verify-verdict">
         {verdict}
       </p>
       <dl className="verify-facts">
@@ -175,7 +183,7 @@ function Report({ name, result }: { name: string; result: Result }) {
                 <dt>{vt('certificate')}</dt>
                 <dd>{s.certificate.subject}</dd>
                 <dt>{vt('issuedBy')}</dt>
-                <dd>{s.certificate.selfSigned ? vt('selfSigned', { issuer: s.certificate.issuer }) : s.certificate.issuer}</dd>
+                <dd>{issuerText(s)}</dd>
                 <dt>{vt('valid')}</dt>
                 <dd>
                   {when(s.certificate.validFrom)} – {when(s.certificate.validTo)}
