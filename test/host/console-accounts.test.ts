@@ -417,7 +417,9 @@ describe('open sign-up (pglite)', () => {
     expect((await post(host, '/auth/sign-up', { email: 'stranger@example.com', password: TEST_PASSWORD })).status).toBe(200)
     const link = (await lastMail(host, 'stranger@example.com', 'verify'))!.link
     const res = await post(host, '/auth/verify', { link, password: TEST_PASSWORD })
-    const me = await (await (await clientFor(host, res.cookie)).console('/me')).json()
-    expect(me.teams).toEqual([])
+    const stranger = await clientFor(host, res.cookie)
+    expect((await (await stranger.console('/me')).json()).teams).toEqual([])
+    // An open instance lets them found a team of their own.
+    expect((await stranger.console('/teams', { body: { name: 'Theirs' } })).status).toBe(200)
   })
 })

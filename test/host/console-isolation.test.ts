@@ -102,9 +102,7 @@ describe('console routes', () => {
     victim.invitationId = (await (await admin.console('/team/invitations', { body: { email: 'invited.victim@example.com', role: 'MEMBER' } })).json()).id
     victim.tokenId = (await (await admin.console('/team/tokens', { body: { name: 'victim token', expires: 'never' } })).json()).id
     victim.sessionId = (await (await admin.console('/me')).json()).sessionId
-    await makeUser(host.db, 'rival.admin@example.com')
-    rival = await signInAs(host.url, 'rival.admin@example.com')
-    await rival.console('/teams', { body: { name: 'Rival team' } })
+    await makeUser(host.db, 'rival.admin@example.com', { teamId: (await host.createTeam({ name: 'Rival team', plan: 'free' })).id, role: 'ADMIN' })
     rival = await signInAs(host.url, 'rival.admin@example.com')
     before = await state()
   })

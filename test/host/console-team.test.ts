@@ -119,8 +119,12 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await api()).status).toBe(200)
       await expect.poll(async () => JSON.parse(await (await admin.console('/team/tokens')).text()).data.find((t: any) => t.id === created.body.id).lastUsedAt).not.toBeNull()
 
-      await makeUser(host.db, 'stranger@example.com')
+      // Invite-only sign-up: someone in no team founds none; a member of a team (here another one) may.
+      const loner = await makeUser(host.db, 'stranger@example.com')
       const stranger = await signInAs(host.url, 'stranger@example.com')
+      const refused = await json(await stranger.console('/teams', { body: { name: 'Elsewhere' } }))
+      expect([refused.status, refused.body.code]).toEqual([403, 'SIGNUP_CLOSED'])
+      await host.db.query(`insert into team_members (team_id, user_id, role) values ($1, $2, 'ADMIN')`, [(await host.createTeam({ name: 'Their own', plan: 'free' })).id, loner.id])
       const other = await json(await stranger.console('/teams', { body: { name: 'Elsewhere' } }))
       expect(other.status).toBe(200)
       const strangerAgain = await signInAs(host.url, 'stranger@example.com')

@@ -133,7 +133,7 @@ export function teamRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const { name } = await consoleBody(c, z.object({ name: Name }))
     const team = await ctx.db.transaction(async (tx) => {
-      const t = await createTeamFor(tx, caller.user.id, name)
+      const t = await createTeamFor(tx, caller.user.id, name, ctx.config.signup)
       await setSessionTeam(tx, caller.session.id, t.id)
       return t
     })

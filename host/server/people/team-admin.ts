@@ -65,8 +65,15 @@ export async function removeMember(tx: Queryable, o: { teamId: string; userId: s
   await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.removed', target: o.userId, details: { role: member.role, left: o.by === o.userId } })
 }
 
-/** A new team on the free plan, with its creator as admin. */
-export async function createTeamFor(tx: Queryable, userId: string, name: string): Promise<{ id: string }> {
+/**
+ * A new team on the free plan, with its creator as admin. With invite-only sign-up, only someone an
+ * invitation (or the operator) let into a team may found one: an account a signing page made for a
+ * recipient holds no team, and must not turn the instance into an open one.
+ */
+export async function createTeamFor(tx: Queryable, userId: string, name: string, signup: 'invite' | 'open'): Promise<{ id: string }> {
+  if (signup === 'invite' && !(await tx.query('select 1 from team_members where user_id = $1 limit 1', [userId])).length) {
+    throw new ApiError(403, 'SIGNUP_CLOSED', 'this service takes new teams from members of a team only: ask a team admin to invite you')
+  }
   const team = await createTeam(tx, { name, plan: 'free' })
   await addMember(tx, { teamId: team.id, userId, role: 'ADMIN' })
   await recordActivity(tx, { teamId: team.id, userId, action: 'team.updated', details: { created: true, name } })
