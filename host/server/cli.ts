@@ -172,6 +172,9 @@ async function main(argv: string[]): Promise<void> {
     bufferLog()
     const host = await startHost(config)
     console.log(`listening on ${host.config.publicUrl ? `http://${config.hostname}:${host.config.port}` : host.url}`)
+    // Nobody becomes an administrator by signing up first: the operator names the first.
+    const { hasUsers } = await import('./people/users.js')
+    if (!(await hasUsers(host.db))) console.error('no account yet: make the first administrator with `user create --email EMAIL --admin` (a sign-in link is e-mailed)')
     const stop = () => void host.close().then(() => process.exit(0))
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
