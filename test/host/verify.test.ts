@@ -10,11 +10,12 @@ import { X509Certificate } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFParser, PDFRef } from 'pdf-lib'
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { bytesOf } from '../../host/server/pdf/long-term.js'
 import { sealEnvelope } from '../../host/server/pdf/seal.js'
+import { verifyPdfSignatures } from '../../host/server/pdf/verify.js'
 import { generateP12, openSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
 import { addPageIncrementally, appendWithStream, appendWithTable, textStream } from '../support/incremental.js'
 import { hasTool } from '../support/outside-checks.js'
@@ -55,7 +56,25 @@ async function hiddenChanges(sealed: Uint8Array): Promise<Record<string, Buffer>
   const resources = page.node.Resources()!.clone(doc.context)
   resources.set(PDFName.of('Font'), doc.context.obj({ Helv: { Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' } }))
   redirected.set(PDFName.of('Resources'), resources)
+  /** `ref` redefined by `edit`, then its original copied after it; the table lists the redefinition. */
+  const shadowed = (ref: PDFRef, edit: (dict: PDFDict) => void) => {
+    const changed = (doc.context.lookup(ref) as PDFDict).clone(doc.context)
+    edit(changed)
+    return appendWithTable(sealed, [{ number: ref.objectNumber, body: bytesOf(changed) }, { number: ref.objectNumber, body: original(ref) }], [0])
+  }
+  const catalog = doc.context.trailerInfo.Root as PDFRef
+  const pageTree = doc.catalog.get(PDFName.of('Pages')) as PDFRef
+  const fontRef = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict).values().find((v) => v instanceof PDFRef) as PDFRef
   return {
+    'the catalog given an open action, then the original copied after it': await shadowed(catalog, (d) => d.set(PDFName.of('OpenAction'), doc.context.obj([page.ref, 'Fit']))),
+    'the page tree given one page fewer, then the original copied after it': await shadowed(pageTree, (d) => {
+      d.set(PDFName.of('Kids'), doc.context.obj(d.lookup(PDFName.of('Kids'), PDFArray).asArray().slice(1)))
+      d.set(PDFName.of('Count'), doc.context.obj(doc.getPageCount() - 1))
+    }),
+    'a font redefined, then the original copied after it': await shadowed(fontRef, (d) => d.set(PDFName.of('BaseFont'), PDFName.of('Courier'))),
+    'a page given an annotation, then the original copied after it': await shadowed(page.ref, (d) =>
+      d.set(PDFName.of('Annots'), doc.context.obj([doc.context.obj({ Type: 'Annot', Subtype: 'FreeText', Rect: [50, 50, 400, 100], Contents: 'PAY TO: MALLORY', DA: '/Helv 12 Tf 0 g' })])),
+    ),
     'a content stream redefined, then the original copied after it': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0]),
     'one section that lists the content stream twice': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0, 1]),
     'the original listed, the change defined after it': await appendWithTable(sealed, [{ number: n, body: original(content) }, { number: n, body: mallory }], [0]),
@@ -178,6 +197,27 @@ describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
       // Nothing reads the trailer's other keys: it may be taken; never a 5xx.
       if (name.includes('in the trailer') && res.status === 200) continue
       expect([name, res.status, res.body.code, typeof res.body.message]).toEqual([name, 400, 'INVALID_PDF', 'string'])
+    }
+  })
+})
+
+describe('the work one check costs', () => {
+  it('parses the file once, however many signature dictionaries it claims', async () => {
+    const key: SealingKey = { source: 'file', p12: await generateP12('verify budget test'), passphrase: '', certificatePem: '' }
+    key.certificatePem = new X509Certificate(openSealingKey(key).certificates[0]!).toString()
+    const input = { envelope: { id: 'e', title: 'Lease', completedAt: new Date().toISOString() }, items: [{ id: 'i', title: 'Lease', pdf: await makePdf(1) }], fields: [], recipients: [] }
+    const sealed = Buffer.from((await sealEnvelope(input, key))[0]!.pdf)
+    const [a, b, c] = /\/ByteRange\s*\[\s*0\s+(\d+)\s+(\d+)\s+(\d+)\s*\]/.exec(sealed.toString('latin1'))!.slice(1).map(Number) as [number, number, number]
+    // Comments that look like signature dictionaries: each claims the seal's own /Contents over a shorter revision.
+    const fakes = Array.from({ length: 30 }, (_, i) => `%/ByteRange [0 ${a} ${b} ${c - 100 * (i + 1)}]\n`).join('')
+    const parse = vi.spyOn(PDFParser.prototype, 'parseDocument')
+    try {
+      const reports = await verifyPdfSignatures(Buffer.concat([sealed, Buffer.from(fakes)]))
+      expect(parse).toHaveBeenCalledTimes(1)
+      expect(reports).toHaveLength(20) // at most 20 are looked at
+      expect(reports.filter((r) => r.intact)).toHaveLength(1)
+    } finally {
+      parse.mockRestore()
     }
   })
 })
