@@ -3,16 +3,19 @@
  * documents are sealed B-LTA (DSS with the chains' CRLs, a document timestamp), on both databases,
  * and POST /verify recognises them; an editor's page added afterwards is reported as a change.
  */
+import { X509Certificate } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { sealEnvelope } from '../../host/server/pdf/seal.js'
+import { generateP12, openSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
 import { startCrlServer, type CrlServer } from '../support/crl-server.js'
-import { addPageIncrementally } from '../support/incremental.js'
+import { addPageIncrementally, hiddenChanges } from '../support/incremental.js'
 import { hasTool, pdfsig } from '../support/outside-checks.js'
 import { makeTestCa } from '../support/test-pki.js'
 import { startTsa, type TsaServer } from '../support/tsa-server.js'
-import { api, completeOneSigner, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, completeOneSigner, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const HAS_PDFSIG = hasTool('pdfsig')
 
@@ -22,6 +25,7 @@ describe.each(VARIANTS)('B-LTA seals on $variant', ({ variant, skip }) => {
   let tsa: TsaServer
   let crls: CrlServer[]
   let dir: string
+  let earlier: Buffer
   const saved = { cert: process.env.SEALING_CERT_FILE, key: process.env.SEALING_KEY_FILE }
 
   beforeAll(async () => {
@@ -38,6 +42,9 @@ describe.each(VARIANTS)('B-LTA seals on $variant', ({ variant, skip }) => {
     process.env.SEALING_KEY_FILE = path.join(dir, 'seal.key')
     tsa = await startTsa(tsaCa.issue('lta test TSA', 'timestamping', { crlUrl: crls[1]!.url }))
     host = await startTestHost(variant, { sealing: { subFilter: 'ETSI.CAdES.detached', tsaUrls: [tsa.url] } })
+    // Before it was given the CA's certificate, the host sealed with one it generated (kept in its settings).
+    earlier = await generateP12()
+    await host.db.query(`insert into settings (key, value) values ('sealing_p12', $1)`, [earlier.toString('base64')])
     client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'tests' })).token}`)
   }, 60_000)
   afterAll(async () => {
@@ -61,13 +68,28 @@ describe.each(VARIANTS)('B-LTA seals on $variant', ({ variant, skip }) => {
     expect(res.status).toBe(200)
     expect(res.body).toMatchObject({ valid: true, document: { title: 'Pachtvertrag' } })
     expect(res.body.signatures).toMatchObject([
-      { kind: 'signature', level: 'B-LTA', intact: true, updatesAfter: 'validation', certificate: { subject: expect.stringContaining('lta test seal'), selfSigned: false } },
-      { kind: 'document-timestamp', intact: true, coversWholeDocument: true, certificate: { subject: expect.stringContaining('lta test TSA') } },
+      { kind: 'signature', level: 'B-LTA', intact: true, updatesAfter: 'validation', sealOfThisService: true, certificate: { subject: expect.stringContaining('lta test seal'), selfSigned: false } },
+      { kind: 'document-timestamp', intact: true, coversWholeDocument: true, sealOfThisService: false, certificate: { subject: expect.stringContaining('lta test TSA') } },
     ])
+    expect(res.body.sealedByThisService).toBe(true)
     if (HAS_PDFSIG) expect(pdfsig(pdf)).toContain('Signature is Valid.')
 
     const edited = (await anyone.post('/verify', await addPageIncrementally(pdf), { 'content-type': 'application/pdf' })).body
     expect(edited).toMatchObject({ valid: false, document: null })
     expect(edited.signatures.map((s: { updatesAfter: string }) => s.updatesAfter)).toEqual(['changes', 'changes'])
+    // Changes hidden in the revisions after the document timestamp: the seal and the timestamp alike report them.
+    for (const [name, hidden] of Object.entries(await hiddenChanges(pdf))) {
+      const report = (await anyone.post('/verify', hidden, { 'content-type': 'application/pdf' })).body
+      expect([name, report.valid, report.signatures.map((s: { updatesAfter: string }) => s.updatesAfter)]).toEqual([name, false, ['changes', 'changes']])
+    }
+  })
+
+  it.skipIf(skip)('recognises a seal made with the certificate the host generated before it was given this one', async () => {
+    const key: SealingKey = { source: 'database', p12: earlier, passphrase: '', certificatePem: '' }
+    key.certificatePem = new X509Certificate(openSealingKey(key).certificates[0]!).toString()
+    const input = { envelope: { id: 'e', title: 'Old lease', completedAt: new Date().toISOString() }, items: [{ id: 'i', title: 'Old lease', pdf: await makePdf(1) }], fields: [], recipients: [] }
+    const [sealed] = await sealEnvelope(input, key)
+    const res = await api(host.apiUrl).post('/verify', sealed!.pdf, { 'content-type': 'application/pdf' })
+    expect(res.body).toMatchObject({ valid: true, sealedByThisService: true, signatures: [{ sealOfThisService: true, certificate: { selfSigned: true } }] })
   })
 })

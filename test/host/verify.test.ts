@@ -10,14 +10,13 @@ import { X509Certificate } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFParser, PDFRef } from 'pdf-lib'
+import { PDFParser } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
-import { bytesOf } from '../../host/server/pdf/long-term.js'
 import { sealEnvelope } from '../../host/server/pdf/seal.js'
 import { verifyPdfSignatures } from '../../host/server/pdf/verify.js'
 import { generateP12, openSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
-import { addPageIncrementally, appendWithStream, appendWithTable, textStream } from '../support/incremental.js'
+import { addPageIncrementally, hiddenChanges } from '../support/incremental.js'
 import { hasTool } from '../support/outside-checks.js'
 import { deeplyNestedPdfs } from './hostile.js'
 import { api, completeOneSigner, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
@@ -32,57 +31,6 @@ function popplerText(pdf: Uint8Array): string {
     return spawnSync('pdftotext', [path.join(dir, 'doc.pdf'), '-'], { encoding: 'utf8' }).stdout
   } finally {
     rmSync(dir, { recursive: true, force: true })
-  }
-}
-
-/**
- * Incremental updates that change what a page of the sealed file shows while hiding it from
- * one kind of reader: a redefinition followed by a copy of the original, one section listing an
- * object twice, and a page redefined in an object stream behind a cross-reference stream.
- */
-async function hiddenChanges(sealed: Uint8Array): Promise<Record<string, Buffer>> {
-  const doc = await PDFDocument.load(sealed, { updateMetadata: false })
-  // The certificate page: it shows text.
-  const page = doc.getPages().find((p) => p.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict)?.keys().length)!
-  const contents = page.node.get(PDFName.of('Contents'))
-  const content = (contents instanceof PDFArray ? contents.get(0) : contents) as PDFRef
-  const original = (ref: PDFRef) => bytesOf(doc.context.lookup(ref)!)
-  const mallory = textStream('Helv', 'PAY TO: MALLORY / 99000 EUR')
-  const n = content.objectNumber
-  const shown = doc.context.largestObjectNumber + 1
-  // The redefined page shows a new content stream, with a standard font among its resources.
-  const redirected = page.node.clone(doc.context)
-  redirected.set(PDFName.of('Contents'), PDFRef.of(shown))
-  const resources = page.node.Resources()!.clone(doc.context)
-  resources.set(PDFName.of('Font'), doc.context.obj({ Helv: { Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' } }))
-  redirected.set(PDFName.of('Resources'), resources)
-  /** `ref` redefined by `edit`, then its original copied after it; the table lists the redefinition. */
-  const shadowed = (ref: PDFRef, edit: (dict: PDFDict) => void) => {
-    const changed = (doc.context.lookup(ref) as PDFDict).clone(doc.context)
-    edit(changed)
-    return appendWithTable(sealed, [{ number: ref.objectNumber, body: bytesOf(changed) }, { number: ref.objectNumber, body: original(ref) }], [0])
-  }
-  const catalog = doc.context.trailerInfo.Root as PDFRef
-  const pageTree = doc.catalog.get(PDFName.of('Pages')) as PDFRef
-  const fontRef = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict).values().find((v) => v instanceof PDFRef) as PDFRef
-  return {
-    'the catalog given an open action, then the original copied after it': await shadowed(catalog, (d) => d.set(PDFName.of('OpenAction'), doc.context.obj([page.ref, 'Fit']))),
-    'the page tree given one page fewer, then the original copied after it': await shadowed(pageTree, (d) => {
-      d.set(PDFName.of('Kids'), doc.context.obj(d.lookup(PDFName.of('Kids'), PDFArray).asArray().slice(1)))
-      d.set(PDFName.of('Count'), doc.context.obj(doc.getPageCount() - 1))
-    }),
-    'a font redefined, then the original copied after it': await shadowed(fontRef, (d) => d.set(PDFName.of('BaseFont'), PDFName.of('Courier'))),
-    'a page given an annotation, then the original copied after it': await shadowed(page.ref, (d) =>
-      d.set(PDFName.of('Annots'), doc.context.obj([doc.context.obj({ Type: 'Annot', Subtype: 'FreeText', Rect: [50, 50, 400, 100], Contents: 'PAY TO: MALLORY', DA: '/Helv 12 Tf 0 g' })])),
-    ),
-    'a content stream redefined, then the original copied after it': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0]),
-    'one section that lists the content stream twice': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0, 1]),
-    'the original listed, the change defined after it': await appendWithTable(sealed, [{ number: n, body: original(content) }, { number: n, body: mallory }], [0]),
-    'a page redefined in an object stream, the original page copied after it': await appendWithStream(
-      sealed,
-      [{ number: page.ref.objectNumber, body: bytesOf(redirected) }],
-      [{ number: shown, body: mallory }, { number: page.ref.objectNumber, body: original(page.ref) }],
-    ),
   }
 }
 

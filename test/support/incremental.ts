@@ -1,10 +1,11 @@
 /**
- * What an editor does to a signed PDF: an incremental update (the signed bytes left as they are)
- * that adds a page with a line of text, for tests that a seal reports it.
+ * What an editor, or someone hiding a change, does to a signed PDF: incremental updates (the
+ * signed bytes left as they are), for tests that a seal reports them.
  */
-import { PDFDocument, PDFName, PDFRef } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib'
 import { appendRevision, bytesOf } from '../../host/server/pdf/long-term.js'
 
+/** An editor's update: a page added, with a line of text. */
 export async function addPageIncrementally(pdf: Uint8Array): Promise<Buffer> {
   const doc = await PDFDocument.load(pdf, { updateMetadata: false })
   const before = doc.context.largestObjectNumber
@@ -107,4 +108,55 @@ export async function appendWithStream(pdf: Uint8Array, compressed: Written[], o
 export const textStream = (font: string, line: string) => {
   const content = `BT /${font} 28 Tf 60 400 Td (${line}) Tj ET`
   return `<< /Length ${content.length} >>\nstream\n${content}\nendstream`
+}
+
+/**
+ * Incremental updates that change what a page of the sealed file shows while hiding it from
+ * one kind of reader: a redefinition followed by a copy of the original, one section listing an
+ * object twice, and a page redefined in an object stream behind a cross-reference stream.
+ */
+export async function hiddenChanges(sealed: Uint8Array): Promise<Record<string, Buffer>> {
+  const doc = await PDFDocument.load(sealed, { updateMetadata: false })
+  // The certificate page: it shows text.
+  const page = doc.getPages().find((p) => p.node.Resources()?.lookupMaybe(PDFName.of('Font'), PDFDict)?.keys().length)!
+  const contents = page.node.get(PDFName.of('Contents'))
+  const content = (contents instanceof PDFArray ? contents.get(0) : contents) as PDFRef
+  const original = (ref: PDFRef) => bytesOf(doc.context.lookup(ref)!)
+  const mallory = textStream('Helv', 'PAY TO: MALLORY / 99000 EUR')
+  const n = content.objectNumber
+  const shown = doc.context.largestObjectNumber + 1
+  // The redefined page shows a new content stream, with a standard font among its resources.
+  const redirected = page.node.clone(doc.context)
+  redirected.set(PDFName.of('Contents'), PDFRef.of(shown))
+  const resources = page.node.Resources()!.clone(doc.context)
+  resources.set(PDFName.of('Font'), doc.context.obj({ Helv: { Type: 'Font', Subtype: 'Type1', BaseFont: 'Helvetica' } }))
+  redirected.set(PDFName.of('Resources'), resources)
+  /** `ref` redefined by `edit`, then its original copied after it; the table lists the redefinition. */
+  const shadowed = (ref: PDFRef, edit: (dict: PDFDict) => void) => {
+    const changed = (doc.context.lookup(ref) as PDFDict).clone(doc.context)
+    edit(changed)
+    return appendWithTable(sealed, [{ number: ref.objectNumber, body: bytesOf(changed) }, { number: ref.objectNumber, body: original(ref) }], [0])
+  }
+  const catalog = doc.context.trailerInfo.Root as PDFRef
+  const pageTree = doc.catalog.get(PDFName.of('Pages')) as PDFRef
+  const fontRef = page.node.Resources()!.lookup(PDFName.of('Font'), PDFDict).values().find((v) => v instanceof PDFRef) as PDFRef
+  return {
+    'the catalog given an open action, then the original copied after it': await shadowed(catalog, (d) => d.set(PDFName.of('OpenAction'), doc.context.obj([page.ref, 'Fit']))),
+    'the page tree given one page fewer, then the original copied after it': await shadowed(pageTree, (d) => {
+      d.set(PDFName.of('Kids'), doc.context.obj(d.lookup(PDFName.of('Kids'), PDFArray).asArray().slice(1)))
+      d.set(PDFName.of('Count'), doc.context.obj(doc.getPageCount() - 1))
+    }),
+    'a font redefined, then the original copied after it': await shadowed(fontRef, (d) => d.set(PDFName.of('BaseFont'), PDFName.of('Courier'))),
+    'a page given an annotation, then the original copied after it': await shadowed(page.ref, (d) =>
+      d.set(PDFName.of('Annots'), doc.context.obj([doc.context.obj({ Type: 'Annot', Subtype: 'FreeText', Rect: [50, 50, 400, 100], Contents: 'PAY TO: MALLORY', DA: '/Helv 12 Tf 0 g' })])),
+    ),
+    'a content stream redefined, then the original copied after it': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0]),
+    'one section that lists the content stream twice': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0, 1]),
+    'the original listed, the change defined after it': await appendWithTable(sealed, [{ number: n, body: original(content) }, { number: n, body: mallory }], [0]),
+    'a page redefined in an object stream, the original page copied after it': await appendWithStream(
+      sealed,
+      [{ number: page.ref.objectNumber, body: bytesOf(redirected) }],
+      [{ number: shown, body: mallory }, { number: page.ref.objectNumber, body: original(page.ref) }],
+    ),
+  }
 }
