@@ -35,6 +35,8 @@ export interface HostConfig {
   webhookTimeoutMs: number
   /** Jobs this process runs at once; 0 = this process runs none (another one does). */
   queueConcurrency: number
+  /** Orders of one team a process runs at once, outside e-mail's slots; 0: half of queueConcurrency. */
+  queueTeamShare: number
   /** On SIGTERM: how long requests under way may take to finish before their connections are cut. */
   shutdownGraceMs: number
   /** The bearer token of /metrics; none: no /metrics. */
@@ -113,6 +115,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     webhookAllowPrivateUrls: env.WEBHOOK_ALLOW_PRIVATE_URLS === '1' || env.WEBHOOK_ALLOW_PRIVATE_URLS === 'true',
     webhookTimeoutMs: intEnv('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000),
     queueConcurrency: intEnv('QUEUE_CONCURRENCY', env.QUEUE_CONCURRENCY, 16),
+    queueTeamShare: intEnv('QUEUE_TEAM_SHARE', env.QUEUE_TEAM_SHARE, 0),
     shutdownGraceMs: intEnv('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000),
     metricsToken: env.METRICS_TOKEN?.trim() || null,
     queuePollMs: intEnv('QUEUE_POLL_MS', env.QUEUE_POLL_MS, 1000),

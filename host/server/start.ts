@@ -196,6 +196,7 @@ async function startQueue(
       ...(metrics && { onFinished: metrics.jobFinished }),
       // E-mail has slots of its own: no team's slow webhooks hold up a signing request.
       lane: [MAIL_JOB, ACCOUNT_MAIL_JOB, RECIPIENT_CODE_JOB],
+      ...(config.queueTeamShare > 0 && { teamShare: config.queueTeamShare }),
     },
   )
   if (embedded) await db.query(`update jobs set status = 'pending', locked_until = null where status = 'running'`)

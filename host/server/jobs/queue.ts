@@ -78,6 +78,8 @@ export interface QueueOptions {
   onFinished?: (kind: string, outcome: 'done' | 'retry' | 'failed', seconds: number) => void
   /** Kinds with slots of their own (e-mail): the other kinds together hold at most the rest (laneSlots). */
   lane?: string[]
+  /** Orders one team may hold at once outside the lane; default teamShare(concurrency), half. */
+  teamShare?: number
 }
 
 /** Of `concurrency` slots, those only the lane's kinds may use: a quarter (none with fewer than 2 slots). */
@@ -196,7 +198,7 @@ export class Queue {
   ) {
     this.lane = new Set(options.lane ?? [])
     this.othersCap = this.lane.size ? options.concurrency - laneSlots(options.concurrency) : Infinity
-    this.teamCap = teamShare(options.concurrency)
+    this.teamCap = options.teamShare ?? teamShare(options.concurrency)
     db.listen(JOBS_CHANNEL, () => this.announce())
   }
 
