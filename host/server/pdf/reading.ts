@@ -24,6 +24,8 @@ import {
 export interface RevisionView {
   /** The catalog the revision's trailer names. */
   root: PDFObject | undefined
+  /** Its trailer's /Encrypt, if any. */
+  encrypt: PDFObject | undefined
   /** The object a reference resolves to; undefined for a free or missing one. */
   lookup(ref: PDFRef): PDFObject | undefined
 }
@@ -73,9 +75,9 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
 }
 
 /** The revision that ends at `end` as a scanning reader sees it: the last definition of each object before `end`. */
-export function scannedRevision(pdf: ReadPdf, end: number, root: PDFObject | undefined): RevisionView {
+export function scannedRevision(pdf: ReadPdf, end: number, trailer: Pick<RevisionView, 'root' | 'encrypt'>): RevisionView {
   return {
-    root,
+    ...trailer,
     lookup(ref) {
       const list = pdf.definitions.get(ref.tag) ?? []
       for (let i = list.length - 1; i >= 0; i--) if (list[i]!.end <= end) return list[i]!.object
@@ -100,6 +102,7 @@ export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
   const scratch = PDFContext.create()
   const entries = new Map<number, Entry>()
   let root: PDFObject | undefined
+  let encrypt: PDFObject | undefined
   const visited = new Set<number>()
   const pending: number[] = [Number(start[1])]
   while (pending.length) {
@@ -108,6 +111,7 @@ export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
     visited.add(offset)
     const section = readSection(pdf.bytes, offset, end, scratch)
     root ??= section.trailer.get(PDFName.of('Root'))
+    encrypt ??= section.trailer.get(PDFName.of('Encrypt'))
     // Entries of newer sections win; a hybrid file's stream comes right after its table.
     for (const [n, entry] of section.entries) if (!entries.has(n)) entries.set(n, entry)
     const next = [section.trailer.get(PDFName.of('XRefStm')), section.trailer.get(PDFName.of('Prev'))]
@@ -142,7 +146,7 @@ export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
       return { object: fromObjectStream(stream, entry.index, ref.objectNumber, scratch), stop: pdf.located.get(home)!.stop }
     })
   }
-  return { root, lookup }
+  return { root, encrypt, lookup }
 }
 
 /** One cross-reference section at `offset`: a table and its trailer, or a cross-reference stream. */

@@ -27,7 +27,8 @@ export function updatesAfter(pdf: ReadPdf, end: number): UpdatesAfter {
   try {
     const signed = referencedRevision(pdf, end)
     const whole = referencedRevision(pdf, pdf.bytes.length)
-    const scanned = [scannedRevision(pdf, end, signed.root), scannedRevision(pdf, pdf.bytes.length, pdf.doc.context.trailerInfo.Root)]
+    const { Root, Encrypt } = pdf.doc.context.trailerInfo
+    const scanned = [scannedRevision(pdf, end, { root: signed.root, encrypt: signed.encrypt }), scannedRevision(pdf, pdf.bytes.length, { root: Root, encrypt: Encrypt })]
     return onlyValidation(signed, whole) && onlyValidation(scanned[0]!, scanned[1]!) ? 'validation' : 'changes'
   } catch {
     return 'changes'
@@ -43,6 +44,8 @@ function onlyValidation(before: RevisionView, after: RevisionView): boolean {
   const root = after.root
   const signedRoot = before.root
   if (!(root instanceof PDFRef) || !(signedRoot instanceof PDFRef) || root.tag !== signedRoot.tag) return false
+  // Encryption added (or changed) later changes how every string and stream reads.
+  if ((before.encrypt && text(before.encrypt)) !== (after.encrypt && text(after.encrypt))) return false
   const catalog = after.lookup(root)
   if (!(catalog instanceof PDFDict)) return false
   const formRef = catalog.get(name('AcroForm'))
@@ -53,7 +56,7 @@ function onlyValidation(before: RevisionView, after: RevisionView): boolean {
   while (stack.length) {
     const value = stack.pop()!
     if (!(value instanceof PDFRef)) {
-      stack.push(...childrenOf(value, false))
+      for (const child of childrenOf(value, false)) stack.push(child) // one by one: an array may hold more items than a call takes arguments
       continue
     }
     if (seen.has(value.tag) || added.has(value.tag)) continue
@@ -68,7 +71,7 @@ function onlyValidation(before: RevisionView, after: RevisionView): boolean {
       change.accounted.forEach((tag) => accounted.add(tag))
       change.added.forEach((tag) => added.add(tag))
     }
-    if (object !== undefined) stack.push(...childrenOf(object, value.tag === root.tag))
+    if (object !== undefined) for (const child of childrenOf(object, value.tag === root.tag)) stack.push(child)
   }
   return true
 }

@@ -9,7 +9,7 @@ import { WorkerPool, type PoolLimits } from './pool.js'
  * waits behind checks: past the queue anyone checking gets 503 BUSY, never a tenant. Read at each
  * start and task, so a test can tighten it.
  */
-export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 20_000 }
+export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 60_000 }
 
 let pool: WorkerPool | null = null
 
