@@ -3,8 +3,8 @@ import { deflateSync } from 'node:zlib'
 import { PDFDocument } from 'pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { lzwDecode, MAX_INFLATED_BYTES } from '../../host/server/pdf/inflate-budget.js'
-import { inspectPdf } from '../../host/server/pdf/inspect.js'
-import { CATALOG, lzwEncode, meterBypasses, PAGE, PAGES, rawPdf, stream, zerosDeflated, zerosLzw } from './hostile.js'
+import { inspectPdf, MAX_NESTING } from '../../host/server/pdf/inspect.js'
+import { CATALOG, deeplyNestedPdfs, lzwEncode, meterBypasses, PAGE, PAGES, rawPdf, stream, zerosDeflated, zerosLzw } from './hostile.js'
 
 const body = stream
 const onePage = (...extra: Buffer[]) => rawPdf([CATALOG, PAGES, PAGE, ...extra])
@@ -73,5 +73,23 @@ describe('the LZW decoder the budget runs', () => {
       expect(Buffer.from(await pdfLibLzw(cut)).subarray(0, mine.length).equals(mine)).toBe(true)
     }
     expect(Buffer.from(lzwDecode(zerosLzw(1))).equals(Buffer.from(await pdfLibLzw(zerosLzw(1))))).toBe(true)
+  })
+})
+
+describe('nesting', () => {
+  it(`takes objects nested up to ${MAX_NESTING} deep and refuses deeper ones, wherever they are, with 400 INVALID_PDF`, async () => {
+    // The nesting starts up to two levels into its object (a page's resources).
+    for (const [name, pdf] of Object.entries(deeplyNestedPdfs(MAX_NESTING - 2))) {
+      await expect(inspectPdf(pdf, `${name}.pdf`), name).resolves.toMatchObject({ pageCount: 1 })
+    }
+    for (const [name, pdf] of Object.entries(deeplyNestedPdfs(MAX_NESTING + 1))) {
+      if (name.endsWith('in the trailer')) continue // no reader keeps the trailer's other keys
+      await expect(inspectPdf(pdf, `${name}.pdf`), name).rejects.toMatchObject({ status: 400, code: 'INVALID_PDF', message: expect.stringContaining(`nested more than ${MAX_NESTING} deep`) })
+    }
+    // Far deeper: a 400 too (the parser itself may give up first), never an internal error.
+    for (const [name, pdf] of Object.entries(deeplyNestedPdfs(10_000))) {
+      if (name.endsWith('in the trailer')) continue
+      await expect(inspectPdf(pdf, `${name}.pdf`), name).rejects.toMatchObject({ status: 400, code: 'INVALID_PDF' })
+    }
   })
 })
