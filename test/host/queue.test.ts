@@ -186,9 +186,9 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
       expect(most.get('all')).toBe(6)
     } finally {
       release()
+      await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+      await queue.stop()
     }
-    await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
-    await queue.stop()
     expect(started.filter((t) => t === 'team_a')).toHaveLength(12)
     expect(most.get('team_a')).toBe(4)
     expect(most.get('team_b')).toBeLessThanOrEqual(4)
