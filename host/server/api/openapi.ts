@@ -138,7 +138,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/webhook/call/{callId}/resend', tag: 'Webhooks', summary: 'Deliver a call again', response: SUCCESS },
   { method: 'post', path: '/webhook/{webhookId}/test', tag: 'Webhooks', summary: 'Send a test delivery of the webhook\'s first event (payload `{test: true}`), logged like any call', paramChecked: true, response: SUCCESS },
   // ---- this document
-  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, sealedByThisService: { type: 'boolean', description: "Valid, and an intact signature is this service's own seal" }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'sealedByThisService', 'signatures', 'document'] } } },
+  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429, 503], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, sealedByThisService: { type: 'boolean', description: "Valid, and an intact signature is this service's own seal" }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'sealedByThisService', 'signatures', 'document'] } } },
   { method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', public: true, response: { description: 'The OpenAPI 3.1 document', schema: { type: 'object' } } },
   ...DEPRECATED_ROUTES,
 ]
@@ -171,6 +171,7 @@ const ERROR_TEXT: Record<number, string> = {
   413: 'The request body exceeds the upload limit (`PAYLOAD_TOO_LARGE`)',
   429: 'Too many requests from this address or token (`RATE_LIMITED`, with `Retry-After`)',
   500: 'Internal error (`INTERNAL`)',
+  503: 'Too many files are waiting to be checked (`BUSY`, with `Retry-After`): try again shortly',
 }
 
 function errorsOf(r: RouteDoc): number[] {
