@@ -95,9 +95,9 @@ type Entry = { kind: 'free' } | { kind: 'offset'; offset: number; generation: nu
  * twice with different places (readers differ on which one counts).
  */
 export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
-  const text = Buffer.from(pdf.bytes.buffer, pdf.bytes.byteOffset, end).toString('latin1')
-  const at = text.lastIndexOf('startxref')
-  const start = at < 0 ? null : /^startxref\s+(\d+)/.exec(text.slice(at, at + 40))
+  const revision = Buffer.from(pdf.bytes.buffer, pdf.bytes.byteOffset, end)
+  const at = revision.lastIndexOf('startxref')
+  const start = at < 0 ? null : /^startxref\s+(\d+)/.exec(revision.subarray(at, at + 40).toString('latin1'))
   if (!start) throw new UnreadableRevision('no startxref')
   const scratch = PDFContext.create()
   const entries = new Map<number, Entry>()
