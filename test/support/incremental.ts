@@ -104,6 +104,9 @@ export async function appendWithStream(pdf: Uint8Array, compressed: Written[], o
   return Buffer.concat(parts)
 }
 
+/** A stream object's body holding `data` as it is. */
+const stream = (data: string) => `<< /Length ${data.length} >>\nstream\n${data}\nendstream`
+
 /** A content stream object's body that writes `line` large on the page with the font resource `font`. */
 export const textStream = (font: string, line: string) => {
   const content = `BT /${font} 28 Tf 60 400 Td (${line}) Tj ET`
@@ -150,6 +153,8 @@ export async function hiddenChanges(sealed: Uint8Array): Promise<Record<string, 
     'a page given an annotation, then the original copied after it': await shadowed(page.ref, (d) =>
       d.set(PDFName.of('Annots'), doc.context.obj([doc.context.obj({ Type: 'Annot', Subtype: 'FreeText', Rect: [50, 50, 400, 100], Contents: 'PAY TO: MALLORY', DA: '/Helv 12 Tf 0 g' })])),
     ),
+    // Only a reader repairing the file (scanning raw bytes for headers) finds this definition.
+    'a content stream redefined inside another stream\'s data': await appendWithTable(sealed, [{ number: shown, body: stream(`${n} 0 obj\n${mallory}\nendobj\n`) }], [0]),
     'a content stream redefined, then the original copied after it': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0]),
     'one section that lists the content stream twice': await appendWithTable(sealed, [{ number: n, body: mallory }, { number: n, body: original(content) }], [0, 1]),
     'the original listed, the change defined after it': await appendWithTable(sealed, [{ number: n, body: original(content) }, { number: n, body: mallory }], [0]),

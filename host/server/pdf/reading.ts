@@ -38,6 +38,8 @@ export interface ReadPdf {
   definitions: Map<string, { object: PDFObject; end: number }[]>
   /** Objects read at a cross-reference offset or from an object stream, shared by the revisions that point at the same place. */
   located: Map<string, Located>
+  /** Where each object header (`n g obj`) the parser read begins. */
+  headers: Set<number>
 }
 
 /** An object read where a cross-reference points, and the offset in the file where it stops. */
@@ -68,10 +70,29 @@ export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
     list.push({ object, end: internals.bytes.offset() })
     assign(ref, object)
   }
+  const headers = new Set<number>()
+  const own = parser as unknown as { parseIndirectObjectHeader(): PDFRef; skipWhitespaceAndComments(): void }
+  const readHeader = own.parseIndirectObjectHeader.bind(parser)
+  own.parseIndirectObjectHeader = () => {
+    own.skipWhitespaceAndComments()
+    headers.add(internals.bytes.offset())
+    return readHeader()
+  }
   await parser.parseDocument()
   context.assign = assign
   const Document = PDFDocument as unknown as new (context: PDFContext, ignoreEncryption: boolean, updateMetadata: boolean) => PDFDocument
-  return { bytes, doc: new Document(context, false, false), definitions, located: new Map() }
+  return { bytes, doc: new Document(context, false, false), definitions, located: new Map(), headers }
+}
+
+/**
+ * An object header after `from` that the parser never read as one: inside a stream's data, or
+ * in bytes it skipped. A reader that repairs the file (scanning raw bytes for headers) would take
+ * it for a definition.
+ */
+export function hiddenHeader(pdf: ReadPdf, from: number): boolean {
+  const text = Buffer.from(pdf.bytes.buffer, pdf.bytes.byteOffset + from, pdf.bytes.length - from).toString('latin1')
+  for (const m of text.matchAll(/(?<![0-9])[0-9]+[\0\t\n\f\r ]+[0-9]+[\0\t\n\f\r ]+obj\b/g)) if (!pdf.headers.has(from + m.index)) return true
+  return false
 }
 
 /** The revision that ends at `end` as a scanning reader sees it: the last definition of each object before `end`. */

@@ -10,7 +10,7 @@
  * few a validation update may touch, and differ only in what such an update adds.
  */
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib'
-import { referencedRevision, scannedRevision, type ReadPdf, type RevisionView } from './reading.js'
+import { hiddenHeader, referencedRevision, scannedRevision, type ReadPdf, type RevisionView } from './reading.js'
 
 export type UpdatesAfter = 'none' | 'validation' | 'changes'
 
@@ -18,12 +18,14 @@ export type UpdatesAfter = 'none' | 'validation' | 'changes'
  * `end`: where the signed revision ends (its ByteRange's last byte). The signed revision and the
  * whole file are compared as each kind of reader resolves them (reading.ts): by the
  * cross-reference chain, and by scanning the objects in file order. Only when both find nothing
- * but validation data is the answer 'validation'; a chain that cannot be followed, or that lists
- * an object twice in one section, is 'changes'. Nothing is parsed again: objects are read where
+ * but validation data is the answer 'validation'; a chain that cannot be followed, one that lists
+ * an object twice in one section, or an object header hidden where no parser reads it (a
+ * repairing reader's find) is 'changes'. Nothing is parsed again: objects are read where
  * the cross-reference points, once per place, from the one parse of the file.
  */
 export function updatesAfter(pdf: ReadPdf, end: number): UpdatesAfter {
   if (end >= pdf.bytes.length) return 'none'
+  if (hiddenHeader(pdf, end)) return 'changes'
   try {
     const signed = referencedRevision(pdf, end)
     const whole = referencedRevision(pdf, pdf.bytes.length)
