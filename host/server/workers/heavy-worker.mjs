@@ -1,4 +1,4 @@
-// A thread of the heavy-work pool (heavy.ts): runs one task of heavy-tasks at a time. Built
+// A thread of the heavy-work pool (heavy.ts) or of the verify lane (verify-lane.ts): runs one task of heavy-tasks at a time. Built
 // (host/build.mjs) the tasks are heavy-tasks.js beside this file; from source it loads the host's
 // TypeScript through tsx (the pool starts threads without the parent's loaders).
 import { existsSync } from 'node:fs'
