@@ -1,8 +1,17 @@
 // A thread of the heavy-work pool (heavy.ts) or of the verify lane (verify-lane.ts): runs one task of heavy-tasks at a time. Built
 // (host/build.mjs) the tasks are heavy-tasks.js beside this file; from source it loads the host's
 // TypeScript through tsx (the pool starts threads without the parent's loaders).
-import { existsSync } from 'node:fs'
-import { parentPort } from 'node:worker_threads'
+import { existsSync, readlinkSync } from 'node:fs'
+import { setPriority } from 'node:os'
+import { parentPort, workerData } from 'node:worker_threads'
+
+// A lane that must never delay anyone (the anonymous checks) lowers its own thread's priority:
+// Linux schedules threads one by one, and /proc/thread-self names this one. Elsewhere it stays as is.
+if (workerData?.nice) {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), workerData.nice)
+  } catch {}
+}
 
 const built = new URL('./heavy-tasks.js', import.meta.url)
 let heavyTasks

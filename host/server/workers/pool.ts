@@ -11,6 +11,11 @@ export interface PoolLimits {
   heapMb: number
   /** One task's time, from the moment a ready thread takes it. */
   timeoutMs: number
+  /**
+   * The threads' scheduling niceness (0 to 19; Linux, where a thread has its own): 19 gives the
+   * core to any other thread of the machine that wants it, so this pool's work waits for everyone's.
+   */
+  nice?: number
 }
 
 /** A thread's answer: `{ready: true}` once loaded, then one per task. */
@@ -70,7 +75,7 @@ export class WorkerPool {
 
   private start(): Slot {
     // execArgv: [] so the thread does not inherit the parent's loaders (tsx, a test runner's).
-    const worker = new Worker(this.url, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb } })
+    const worker = new Worker(this.url, { execArgv: [], resourceLimits: { maxOldGenerationSizeMb: this.limits.heapMb }, workerData: { nice: this.limits.nice ?? 0 } })
     const slot: Slot = { worker, ready: false, current: null }
     worker.on('message', (m: Reply) => {
       if (!this.slots.includes(slot)) return

@@ -6,10 +6,11 @@ import { WorkerPool, type PoolLimits } from './pool.js'
  * The lane of anonymous checks (`POST /verify`): a pool of its own, one thread running the same
  * worker script as the heavy-work pool (heavy-worker.mjs, task `verify`), with its own short queue
  * and time limit. A check never waits behind a team's upload or seal, and a team's work never
- * waits behind checks: past the queue anyone checking gets 503 BUSY, never a tenant. Read at each
- * start and task, so a test can tighten it.
+ * waits behind checks: past the queue anyone checking gets 503 BUSY, never a tenant. Its thread
+ * runs at the lowest scheduling priority, so on a busy machine checks take the time the host's
+ * other threads leave. Read at each start and task, so a test can tighten it.
  */
-export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 60_000 }
+export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 60_000, nice: 19 }
 
 let pool: WorkerPool | null = null
 
