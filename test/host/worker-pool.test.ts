@@ -1,6 +1,8 @@
+import { readdirSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { inspectPdf } from '../../host/server/pdf/inspect.js'
 import { HEAVY_LIMITS } from '../../host/server/workers/heavy.js'
+import { runVerify } from '../../host/server/workers/verify-lane.js'
 import { makePdf } from './support.js'
 
 const defaults = { ...HEAVY_LIMITS }
@@ -21,5 +23,15 @@ describe('the heavy-work pool', () => {
   it('a full queue answers 503 BUSY at once', async () => {
     HEAVY_LIMITS.queue = 0
     expect(await refusal(inspectPdf(await makePdf(1), 'queued.pdf'))).toMatchObject({ status: 503, code: 'BUSY' })
+  })
+
+  it.skipIf(process.platform !== 'linux')('the anonymous checks run at the lowest scheduling priority; the heavy-work threads and this process do not', async () => {
+    const niceness = () => readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]))
+    await inspectPdf(await makePdf(1), 'heavy.pdf')
+    expect(niceness().every((n) => n === 0)).toBe(true)
+    await runVerify(await makePdf(1))
+    const after = niceness()
+    expect(after.filter((n) => n === 19).length).toBeGreaterThan(0)
+    expect(after.filter((n) => n === 0).length).toBeGreaterThan(after.length / 2)
   })
 })
