@@ -2,7 +2,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
 import { inspectPdf } from '../../host/server/pdf/inspect.js'
 import { HEAVY_LIMITS } from '../../host/server/workers/heavy.js'
-import { runVerify } from '../../host/server/workers/verify-lane.js'
+import { runVerify, VERIFY_LIMITS } from '../../host/server/workers/verify-lane.js'
 import { makePdf } from './support.js'
 
 const defaults = { ...HEAVY_LIMITS }
@@ -33,5 +33,17 @@ describe('the heavy-work pool', () => {
     const after = niceness()
     expect(after.filter((n) => n === 19).length).toBeGreaterThan(0)
     expect(after.filter((n) => n === 0).length).toBeGreaterThan(after.length / 2)
+  })
+
+  it('a pool with a share of time rests after each task as long as the share asks: with half, a small task asked beside a large one ends no sooner than the large one took after it', async () => {
+    expect(VERIFY_LIMITS.share).toBe(0.5)
+    const [large, small] = [await makePdf(400), await makePdf(1)]
+    await runVerify(small) // a loaded thread
+    await new Promise((r) => setTimeout(r, 1_000)) // its rest over
+    const t0 = performance.now()
+    const ends = await Promise.all([runVerify(large), runVerify(small)].map((p) => p.then(() => performance.now())))
+    const [largeTook, smallEnd] = [ends[0]! - t0, ends[1]!]
+    // Without a share the small one would end moments after the large one; with half, after a rest as long as the large one's work.
+    expect(smallEnd - ends[0]!).toBeGreaterThanOrEqual(largeTook * 0.9)
   })
 })

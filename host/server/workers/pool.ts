@@ -16,6 +16,12 @@ export interface PoolLimits {
    * core to any other thread of the machine that wants it, so this pool's work waits for everyone's.
    */
   nice?: number
+  /**
+   * The share of time the pool may work (0 to 1, default 1; for a one-thread pool): after a task of
+   * t ms, finished or cut off, it rests t x (1 / share - 1) ms before the next, so it never holds
+   * more than that share of a core however much is asked of it (its queue fills and answers 503).
+   */
+  share?: number
 }
 
 /** A thread's answer: `{ready: true}` once loaded, then one per task. */
@@ -38,7 +44,7 @@ interface Slot {
   worker: Worker
   /** The thread has loaded its modules. Tasks (and their timers) start only then: stopping a thread while it loads modules can take the whole process down. */
   ready: boolean
-  current: { id: number; task: Task; timer: NodeJS.Timeout } | null
+  current: { id: number; task: Task; timer: NodeJS.Timeout; started: number } | null
 }
 
 /**
@@ -55,6 +61,8 @@ export class WorkerPool {
   private slots: Slot[] = []
   private queue: Task[] = []
   private nextId = 1
+  /** The pool's rest after a task (PoolLimits.share); it keeps the process alive only while tasks wait. */
+  private resting: NodeJS.Timeout | null = null
 
   constructor(
     private readonly url: URL,
@@ -84,9 +92,10 @@ export class WorkerPool {
         return this.pump()
       }
       if (!slot.current || m.id !== slot.current.id) return
-      const { task, timer } = slot.current
+      const { task, timer, started } = slot.current
       clearTimeout(timer)
       slot.current = null
+      this.rest(performance.now() - started)
       if ('result' in m) task.resolve(m.result)
       else if ('error' in m) task.reject(new ApiError(m.error.status, m.error.code, m.error.message, m.error.issues))
       else task.reject(new Error(m.fault))
@@ -109,6 +118,7 @@ export class WorkerPool {
     if (held) {
       clearTimeout(held.timer)
       held.task.reject((held.task.failure ?? this.failure)(why))
+      this.rest(performance.now() - held.started)
     }
     // A thread that died while loading fails the task waiting for it rather than retrying forever.
     const waiting = slot.ready ? undefined : this.queue.shift()
@@ -116,9 +126,23 @@ export class WorkerPool {
     this.pump()
   }
 
+  /** After `ms` of work the pool rests its share's due (PoolLimits.share), then takes what waits. */
+  private rest(ms: number) {
+    const share = this.limits.share ?? 1
+    if (share >= 1 || ms <= 0) return
+    if (this.resting) clearTimeout(this.resting)
+    this.resting = setTimeout(() => {
+      this.resting = null
+      this.pump()
+    }, ms * (1 / share - 1))
+  }
+
   private pump() {
     for (const slot of this.slots) if (slot.ready && !slot.current) slot.worker.unref() // idle: never keep the process alive
+    if (this.queue.length) this.resting?.ref()
+    else this.resting?.unref()
     while (this.queue.length) {
+      if (this.resting) return
       const slot = this.slots.find((s) => s.ready && !s.current)
       if (!slot) {
         // Start another thread if under the limit; tasks wait for one that is ready.
@@ -132,7 +156,7 @@ export class WorkerPool {
         this.died(slot, `it took longer than ${timeoutMs / 1000} s`)
         void slot.worker.terminate()
       }, timeoutMs)
-      slot.current = { id, task, timer }
+      slot.current = { id, task, timer, started: performance.now() }
       slot.worker.ref()
       slot.worker.postMessage({ id, ...task.message }, task.transfer)
     }

@@ -7,10 +7,10 @@ import { WorkerPool, type PoolLimits } from './pool.js'
  * worker script as the heavy-work pool (heavy-worker.mjs, task `verify`), with its own short queue
  * and time limit. A check never waits behind a team's upload or seal, and a team's work never
  * waits behind checks: past the queue anyone checking gets 503 BUSY, never a tenant. Its thread
- * runs at the lowest scheduling priority, so on a busy machine checks take the time the host's
- * other threads leave. Read at each start and task, so a test can tighten it.
+ * runs at the lowest scheduling priority and works at most half the time (it rests as long as
+ * each check took), so checks take only what the host's other threads leave, and never a whole core. Read at each start and task, so a test can tighten it.
  */
-export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 60_000, nice: 19 }
+export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 60_000, nice: 19, share: 0.5 }
 
 let pool: WorkerPool | null = null
 
