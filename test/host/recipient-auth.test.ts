@@ -2,7 +2,8 @@
  * Recipient authentication on both databases: each access method (none, ACCOUNT,
  * TWO_FACTOR_AUTH) × each action method (none, ACCOUNT, PASSWORD, TWO_FACTOR_AUTH, PASSKEY or
  * PASSWORD) × set on the recipient or on the envelope × sign, approve and reject. Nothing of the
- * document is answered before the access check; no action counts without its proof; the audit
+ * document is answered before the access check; no signature or approval counts without its
+ * action proof, and a rejection needs none (the access check only); the audit
  * log says which method was used. Then the abuse limits: codes single-use and bounded, a lock
  * after repeated failures that the sender sees, and no code in any job or table.
  */
@@ -142,6 +143,7 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
           if (access.length) {
             for (const door of ['/session', '/item/' + e.envelopeItems[0].id]) expect((await s.get(door)).body.code, `${what}: ${door}`).toBe('AUTH_REQUIRED')
             expect((await s.post('/open')).status).toBe(401)
+            if (op === 'reject') expect((await s.post('/reject', { reason: 'Not mine' })).body.code, `${what}: reject before access`).toBe('AUTH_REQUIRED')
           }
           await passAccess(s, email, access)
           const session = await s.get('/session')
@@ -152,7 +154,8 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
               ? s.post('/reject', { reason: 'Not mine', ...(auth ? { auth } : {}) })
               : s.post('/complete', { fields: session.body.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })), ...(auth ? { auth } : {}) })
           let used: string[] = []
-          if (action.length) {
+          // Rejecting needs the access check only, whatever the action methods: no signer is kept from saying no.
+          if (action.length && op !== 'reject') {
             expect((await act()).body.code, `${what}: ${op} without proof`).toBe('AUTH_REQUIRED')
             const proof = await proofFor(s, email, action, act, access[0] === 'ACCOUNT')
             used = [(proof as { method: string }).method]
@@ -320,6 +323,28 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     // A recipient asked for no account makes none.
     const plain = await make('plain@example.com', {}, {})
     expect((await plain.post('/auth/code', { purpose: 'account' })).status).toBe(400)
+  })
+
+  it.skipIf(skip)('a signer asked for a password without an account is never stuck: they reject with no proof, or make the account with an e-mailed code and sign with its password', async () => {
+    const asked = async (email: string) => {
+      const e = await createEnvelope(client, { type: 'DOCUMENT', recipients: [{ email, name: 'N', role: 'SIGNER', actionAuth: ['PASSWORD'], fields: [FIELD] }] })
+      const s = recipientApi((await client.post('/envelope/distribute', { envelopeId: e.id })).body.recipients[0].token)
+      return { e, s, fields: (await s.get('/session')).body.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) }
+    }
+    const a = await asked('no-account-a@example.com')
+    const rejected = await a.s.post('/reject', { reason: 'I have no account here' })
+    expect(rejected.status, JSON.stringify(rejected.body)).toBe(200)
+    const [log] = await host.db.query<{ data: any }>(`select data from audit_logs where envelope_id = $1 and type = 'DOCUMENT_RECIPIENT_REJECTED'`, [a.e.id])
+    expect(log!.data.actionAuth).toEqual([])
+
+    const b = await asked('no-account-b@example.com')
+    expect((await b.s.post('/complete', { fields: b.fields, auth: { method: 'PASSWORD', password: TEST_PASSWORD } })).body.code).toBe('AUTH_FAILED')
+    const after = await lastMail()
+    expect((await b.s.post('/auth/code', { purpose: 'account' })).status).toBe(200)
+    const made = await b.s.post('/auth/account', { password: TEST_PASSWORD, code: await mailedCode('no-account-b@example.com', after) })
+    expect(made.status, JSON.stringify(made.body)).toBe(200)
+    const signed = await b.s.post('/complete', { fields: b.fields, auth: { method: 'PASSWORD', password: TEST_PASSWORD } })
+    expect(signed.status, JSON.stringify(signed.body)).toBe(200)
   })
 
   it.skipIf(skip)('the link alone tells nothing of the account: GET /auth and the passkey challenge answer alike for an address with an account, TOTP and a passkey, and for one with none', async () => {

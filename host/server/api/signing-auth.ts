@@ -1,8 +1,8 @@
 /**
  * The signing pages' authentication steps (domain/recipient-auth.ts), mounted at
  * /api/signing/auth beside the signing API, with the gates the signing routes call: the access
- * check before anything of the document is answered, the action proof before a signature,
- * approval or rejection counts. Every secret is checked under the throttle of the recipient's
+ * check before anything of the document is answered (rejecting needs no more), the action proof
+ * before a signature or approval counts. Every secret is checked under the throttle of the recipient's
  * address and the caller's network address (people/throttle.ts): a locked recipient is told when
  * to try again (429 with Retry-After), and the sender sees the lock in the audit log.
  */
@@ -39,7 +39,7 @@ const Secret = z.string().min(1).max(256)
 const Code = z.string().trim().min(4).max(12)
 const Passkey = z.object({ challengeId: z.string().min(1).max(200), response: z.record(z.string(), z.unknown()) })
 
-/** What a recipient proves when acting (the `auth` of complete and reject). */
+/** What a recipient proves when signing or approving (the `auth` of complete). */
 export const ActionProof = z.discriminatedUnion('method', [
   z.object({ method: z.literal('PASSWORD'), password: Secret }),
   z.object({ method: z.literal('TWO_FACTOR_AUTH'), code: Code }),
@@ -125,7 +125,7 @@ async function proveAccount(ctx: HostContext, c: Context, rc: RecipientContext, 
 }
 
 /**
- * The action proof of complete and reject: the methods it proves (for the audit log), [] when
+ * The action proof of complete: the methods it proves (for the audit log), [] when
  * none is required; 401 AUTH_REQUIRED or AUTH_FAILED otherwise.
  */
 export async function proveAction(ctx: HostContext, c: Context, rc: RecipientContext, proof: ActionProof | undefined): Promise<Required['action']> {
