@@ -343,6 +343,17 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     expect((await b.s.post('/auth/code', { purpose: 'account' })).status).toBe(200)
     const made = await b.s.post('/auth/account', { password: TEST_PASSWORD, code: await mailedCode('no-account-b@example.com', after) })
     expect(made.status, JSON.stringify(made.body)).toBe(200)
+    // The code comes from the sender the signing request came from ("{team} via {name}").
+    const fromOf = async (template: string) => {
+      for (let i = 0; i < 200; i++) {
+        const [row] = await host.db.query<{ from_address: string }>('select from_address from mails where to_address = $1 and template = $2', ['no-account-b@example.com', template])
+        if (row) return row.from_address
+        await new Promise((r) => setTimeout(r, 25))
+      }
+    }
+    const request = await fromOf('signing-request')
+    expect(request).toMatch(/ via /)
+    expect(await fromOf('recipient-code')).toBe(request)
     const signed = await b.s.post('/complete', { fields: b.fields, auth: { method: 'PASSWORD', password: TEST_PASSWORD } })
     expect(signed.status, JSON.stringify(signed.body)).toBe(200)
   })

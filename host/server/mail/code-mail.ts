@@ -49,6 +49,8 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
       ],
       footer: s.footer(team),
     })
-    await deps.transport.send({ to: row.email, ...rendered, template: 'recipient-code' })
+    // From the same sender as the signing request ("{team} via {name}"), whom the recipient knows. No
+    // team or envelope is named on the message: nothing files the code where the team's people read.
+    await deps.transport.send({ to: row.email, ...rendered, senderName: row.team, template: 'recipient-code' })
   }
 }
