@@ -70,11 +70,41 @@ const EMAIL_TYPES: Record<string, string> = {
   CC: 'CC',
 }
 
-/** EMAIL_SENT data: a request for what the recipient's role does, or a reminder. */
-export const emailSent = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>, o: { reminder?: boolean; resending?: boolean }) => ({
+/**
+ * The emailType of a message to a recipient, by mail template (mail/templates.ts): a request for
+ * what the recipient's role does, a reminder, or the completed document. Null for the notices the
+ * deployed service's audit log has no type for (rejected, cancelled): its clients read emailType
+ * as a closed list, so those messages are not entered.
+ */
+export function emailTypeOf(template: string, role: string): string | null {
+  if (template === 'signing-request') return EMAIL_TYPES[role] ?? 'SIGNING_REQUEST'
+  if (template === 'reminder') return 'REMINDER'
+  if (template === 'completed') return 'DOCUMENT_COMPLETED'
+  return null
+}
+
+/** EMAIL_SENT data: the message of type `emailType` that went to `to`. Written only by the mail job, once the transport took it (mail/job.ts). */
+export const emailSent = (
+  r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>,
+  o: { emailType: string; to: string; resending?: boolean | undefined },
+) => ({
   ...aboutRecipient(r),
-  emailType: o.reminder ? 'REMINDER' : (EMAIL_TYPES[r.role] ?? 'SIGNING_REQUEST'),
+  recipientEmail: o.to,
+  emailType: o.emailType,
   isResending: o.resending ?? false,
+})
+
+/** The audit_logs row of one action (its id and time are the table's defaults). */
+export const auditRow = (e: { id: string; team_id: string }, type: AuditType, actor: Actor, data: Record<string, unknown> = {}) => ({
+  envelope_id: e.id,
+  team_id: e.team_id,
+  type,
+  name: actor.name,
+  email: actor.email,
+  recipient_id: actor.recipientId,
+  ip_address: actor.ipAddress,
+  user_agent: actor.userAgent,
+  data: actor.tokenId ? { ...data, tokenId: actor.tokenId } : data,
 })
 
 /** Records one action inside the caller's transaction: it exists exactly when the action committed. */
@@ -85,20 +115,11 @@ export async function audit(
   actor: Actor,
   data: Record<string, unknown> = {},
 ): Promise<void> {
+  const row = auditRow(e, type, actor, data)
   await tx.query(
     `insert into audit_logs (envelope_id, team_id, type, name, email, recipient_id, ip_address, user_agent, data)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      e.id,
-      e.team_id,
-      type,
-      actor.name,
-      actor.email,
-      actor.recipientId,
-      actor.ipAddress,
-      actor.userAgent,
-      JSON.stringify(actor.tokenId ? { ...data, tokenId: actor.tokenId } : data),
-    ],
+    [row.envelope_id, row.team_id, row.type, row.name, row.email, row.recipient_id, row.ip_address, row.user_agent, JSON.stringify(row.data)],
   )
 }
 

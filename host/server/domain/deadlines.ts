@@ -8,7 +8,7 @@ import { CHANNELS } from '../cache.js'
 import type { Db, Queryable } from '../db/index.js'
 import { enqueue, type Job } from '../jobs/queue.js'
 import type { Clock } from '../jobs/clock.js'
-import { aboutRecipient, audit, emailSent } from './audit.js'
+import { aboutRecipient, audit } from './audit.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import type { EnvelopeRow, RecipientRow } from './resources.js'
 import { mustAct, signingState } from './turns.js'
@@ -55,7 +55,7 @@ async function lockRecipient(tx: Queryable, recipientId: number) {
 export interface DeadlineHooks {
   /** Emits an event about the envelope (inside the transaction). */
   emit: (tx: Queryable, e: EnvelopeRow, event: 'RECIPIENT_EXPIRED' | 'DOCUMENT_REMINDER_SENT') => Promise<void>
-  /** Sends the recipient a reminder of their turn (inside the transaction, as a job). */
+  /** Sends the recipient a reminder of their turn (inside the transaction, as a job: nothing when e-mail to recipients is off). */
   remind: (tx: Queryable, e: EnvelopeRow, r: RecipientRow) => Promise<void>
 }
 
@@ -91,8 +91,8 @@ export function reminderJob(db: Db, clock: Clock, hooks: DeadlineHooks) {
       const { e, all, r } = found
       const now = clock.now()
       if (!mustAct(r) || signingState(e, all, r, now) !== 'READY') return
+      // The reminder's job records its EMAIL_SENT once the message has left (mail/job.ts).
       await hooks.remind(tx, e, r)
-      await audit(tx, e, 'EMAIL_SENT', { ...SYSTEM, name: r.name, email: r.email, recipientId: r.id }, emailSent(r, { reminder: true }))
       await hooks.emit(tx, e, 'DOCUMENT_REMINDER_SENT')
       const next = after(now, e.document_meta.reminderSettings?.repeatEvery)
       if (next) await enqueue(tx, { kind: 'reminder', payload: { recipientId: r.id }, runAt: next })

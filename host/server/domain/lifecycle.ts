@@ -9,7 +9,7 @@ import { CHANNELS } from '../cache.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { emit, type EventName } from '../events/index.js'
-import { aboutRecipient, audit, emailSent, recipientActor, type Actor, type Client } from './audit.js'
+import { aboutRecipient, audit, recipientActor, type Actor, type Client } from './audit.js'
 import { randomId } from './ids.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { formatSigningDate, isAutoFilled, isRequired, storedValue } from './field-values.js'
@@ -41,9 +41,9 @@ async function setStatus(tx: Queryable, e: EnvelopeRow, status: EnvelopeRow['sta
 const whoseTurn = (e: EnvelopeRow, all: RecipientRow[]) =>
   all.filter((x) => mustAct(x) && x.signing_status === 'NOT_SIGNED' && !waitingBefore(e, all, x).length)
 
-/** Tells recipients it is their turn (a job each). */
-async function sendTurn(tx: Queryable, e: EnvelopeRow, recipients: RecipientRow[]): Promise<void> {
-  if (recipients.length) await mailTurn(tx, e.id, recipients.map((r) => r.id))
+/** Tells recipients it is their turn (a job each; each job records its EMAIL_SENT once the message left). */
+async function sendTurn(tx: Queryable, e: EnvelopeRow, recipients: RecipientRow[], opts: { resending?: boolean } = {}): Promise<void> {
+  if (recipients.length) await mailTurn(tx, e.id, recipients.map((r) => r.id), opts)
 }
 
 /** Recipients whose turn has just begun: told so, and reminded later if they do not act. */
@@ -102,11 +102,14 @@ export async function distribute(
   return { envelope: e, recipients: sent }
 }
 
-/** Sends a pending document again to those of `recipientIds` who have not completed. */
+/**
+ * Sends a pending document again to those of `recipientIds` who have not completed: renews their
+ * links, and mails those whose turn it is (in sequential order the others hear when it comes).
+ */
 export async function redistribute(
   tx: Queryable,
   p: Principal,
-  actor: Actor,
+  _actor: Actor,
   input: { envelopeId: string; recipients: number[] },
   now: Date,
 ): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
@@ -120,8 +123,7 @@ export async function redistribute(
   const chosen = all.filter((r) => input.recipients.includes(r.id) && r.signing_status === 'NOT_SIGNED')
   // Sending again renews an expired or expiring link.
   await setDeadlines(tx, e, chosen, now)
-  for (const r of chosen) await audit(tx, e, 'EMAIL_SENT', actor, emailSent(r, { resending: true }))
-  await sendTurn(tx, e, chosen.filter((r) => whoseTurn(e, all).includes(r)))
+  await sendTurn(tx, e, chosen.filter((r) => whoseTurn(e, all).includes(r)), { resending: true })
   return { envelope: e, recipients: chosen }
 }
 

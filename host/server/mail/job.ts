@@ -3,9 +3,13 @@
  * envelope's language, and hands it to the transport. A transport failure throws, so the queue
  * retries with its backoff; a signing request or reminder that is no longer due (the document
  * was completed, cancelled, rejected or deleted, or the recipient acted meanwhile) is dropped.
+ * A request, reminder or completed document that the transport took for a recipient is recorded
+ * as EMAIL_SENT with the job's end, so the audit trail names exactly the messages that left; a
+ * dropped or failed one writes nothing.
  */
 import { downloadName, signPath } from '../../../src/protocol/index.js'
 import type { Db } from '../db/index.js'
+import { auditRow, emailSent, emailTypeOf } from '../domain/audit.js'
 import type { Job, JobHandler } from '../jobs/queue.js'
 import { MAIL_TEMPLATES, render, type MailTemplate, type RenderedMail } from './templates.js'
 import type { MailAttachmentRef, MailMessage, MailTransport } from './transport.js'
@@ -38,6 +42,11 @@ function payloadOf(job: Job): MailJobPayload {
 export const signedFileName = (title: string): string => downloadName(title, 'signed')
 
 interface RecipientState {
+  id: number
+  name: string
+  email: string
+  role: string
+  team_id: string
   token: string
   signing_status: string
   send_status: string
@@ -59,11 +68,16 @@ async function sealedFiles(db: Db, envelopeId: string): Promise<MailAttachmentRe
 
 /** The message a job stands for, or null when it is no longer due. */
 export async function prepareMail(db: Db, p: MailJobPayload, origin: string): Promise<MailMessage | null> {
+  return (await prepare(db, p, origin))?.mail ?? null
+}
+
+/** The message, with the recipient it is for as they are now (null for the team's address, or once the envelope is gone). */
+async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mail: MailMessage; recipient: RecipientState | null } | null> {
   const base = origin.replace(/\/+$/, '')
   let recipient: RecipientState | undefined
   if (p.recipientId !== null && p.recipientId !== undefined) {
     ;[recipient] = await db.query<RecipientState>(
-      `select r.token, r.signing_status, r.send_status, e.status as envelope_status, e.deleted_at
+      `select r.id, r.name, r.email, r.role, e.team_id, r.token, r.signing_status, r.send_status, e.status as envelope_status, e.deleted_at
        from recipients r join envelopes e on e.id = r.envelope_id where r.id = $1 and r.envelope_id = $2`,
       [p.recipientId, p.envelopeId],
     )
@@ -102,7 +116,7 @@ export async function prepareMail(db: Db, p: MailJobPayload, origin: string): Pr
       rendered = render('cancelled', { ...v, reason: v.reason }, p.language)
       break
   }
-  return {
+  const mail: MailMessage = {
     to: p.to,
     toName: v.recipientName,
     ...rendered,
@@ -113,12 +127,24 @@ export async function prepareMail(db: Db, p: MailJobPayload, origin: string): Pr
     envelopeId: p.envelopeId,
     recipientId: p.recipientId ?? null,
   }
+  return { mail, recipient: recipient ?? null }
 }
 
 /** The handler for jobs of kind `mail`. */
 export function mailJob(deps: MailJobDeps): JobHandler {
-  return async (job) => {
-    const mail = await prepareMail(deps.db, payloadOf(job), deps.publicUrl())
-    if (mail) await deps.transport.send(mail)
+  return async (job, end) => {
+    const p = payloadOf(job)
+    const prepared = await prepare(deps.db, p, deps.publicUrl())
+    if (!prepared) return
+    const { mail, recipient } = prepared
+    await deps.transport.send(mail)
+    // Written in the statement that records the job done: the entry exists exactly when the job
+    // ended having handed this message over. The recipient is the one it is about and for.
+    const emailType = recipient && emailTypeOf(p.template, recipient.role)
+    if (recipient && emailType) {
+      const who = { name: recipient.name, email: recipient.email, recipientId: recipient.id, tokenId: null, ipAddress: null, userAgent: null }
+      const data = emailSent(recipient, { emailType, to: mail.to, resending: p.resending })
+      end.insert('audit_logs', auditRow({ id: p.envelopeId, team_id: recipient.team_id }, 'EMAIL_SENT', who, data))
+    }
   }
 }

@@ -2,7 +2,8 @@
  * What the lifecycle calls, inside its transaction, when something happened that people should
  * hear about. Each function only enqueues jobs of kind `mail`, one per message, so a message
  * exists exactly when its cause committed and one bad address never holds up the others. The job
- * (job.ts) renders and sends later.
+ * (job.ts) renders and sends later, and records the message's EMAIL_SENT audit entry once the
+ * transport took it: nothing here claims a message was sent.
  *
  * Who hears what:
  * - a recipient's turn (`mailTurn`): each given recipient who acts (not CC), has not completed and
@@ -40,6 +41,8 @@ export interface MailJobPayload {
   to: string
   language: string
   vars: MailVars
+  /** The team sent the document again (redistribute): the EMAIL_SENT entry says so. */
+  resending?: boolean
 }
 
 export interface MailVars {
@@ -126,6 +129,7 @@ async function add(
   template: MailTemplate,
   to: { recipient: Recipient } | { team: string },
   vars: Omit<MailVars, 'title' | 'teamName' | 'recipientName'>,
+  resending = false,
 ): Promise<void> {
   const recipient = 'recipient' in to ? to.recipient : null
   const payload: MailJobPayload = {
@@ -136,6 +140,7 @@ async function add(
     to: recipient ? recipient.email : (to as { team: string }).team,
     language: ctx.meta.language,
     vars: { ...common(ctx, recipient ? recipient.name || null : null), ...vars },
+    ...(resending && { resending }),
   }
   // One recipient's (or the team's) messages about one envelope go out in the order they were caused.
   await enqueue(tx, {
@@ -151,7 +156,12 @@ async function add(
  * sendStatus is SENT (distribute), after a completion hands the turn on (sequential order: pass
  * the recipients who may act now), and for redistribute (resend) and reminders.
  */
-export async function mailTurn(tx: Queryable, envelopeId: string, recipientIds: number[], opts: { reminder?: boolean } = {}): Promise<number> {
+export async function mailTurn(
+  tx: Queryable,
+  envelopeId: string,
+  recipientIds: number[],
+  opts: { reminder?: boolean; resending?: boolean } = {},
+): Promise<number> {
   const ctx = await load(tx, envelopeId)
   if (!ctx.toRecipients || !emailEnabled(ctx.meta, 'recipientSigningRequest')) return 0
   const wanted = new Set(recipientIds)
@@ -164,7 +174,7 @@ export async function mailTurn(tx: Queryable, envelopeId: string, recipientIds: 
       role: r.role,
       subject: ctx.meta.subject,
       message: ctx.meta.message,
-    })
+    }, opts.resending)
     n++
   }
   return n
