@@ -74,10 +74,10 @@ describe('verified signers', () => {
       await confirm.getByTestId('auth-password').fill('not my password')
       await signShot(page, `auth-password-${size}`)
       await confirm.getByTestId('auth-confirm').click()
-      // A wrong password is refused by the service; the dialog asks again on the next try.
-      await expect.poll(() => page.getByRole('dialog', { name: 'Sign the document?' }).getByRole('alert').textContent()).toContain('did not check out')
-      await page.getByRole('dialog', { name: 'Sign the document?' }).getByRole('button', { name: 'Complete signing', exact: true }).click()
-      await confirm.waitFor()
+      // A wrong password is told inside the dialog that asked for it, which stays open for another try.
+      await expect.poll(() => confirm.getByTestId('auth-error').textContent()).toContain('did not match')
+      await expect.poll(() => confirm.getByTestId('auth-password').getAttribute('aria-invalid')).toBe('true')
+      await signShot(page, `auth-password-wrong-${size}`)
       await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
       await confirm.getByTestId('auth-confirm').click()
       await expect.poll(() => s.heading().textContent()).toBe(`You signed “Rental agreement ${size}”`)
@@ -137,7 +137,8 @@ describe('verified signers', () => {
       await s.complete()
       const confirm = frame.getByTestId('auth-action')
       await confirm.waitFor()
-      // The account has an authenticator: its next code, without an e-mail.
+      // The account has an authenticator (told once she signed in): its next code, without an e-mail.
+      await expect.poll(() => confirm.textContent()).toContain('or one from your authenticator app')
       await confirm.getByTestId('auth-code-input').fill(totp.generate({ timestamp: Date.now() + 30_000 }))
       await page.screenshot({ path: join(SCREENSHOTS, 'auth-totp-embed.png') })
       await confirm.getByTestId('auth-confirm').click()
@@ -185,6 +186,56 @@ describe('verified signers', () => {
       [email],
     )
     expect(user).toMatchObject({ email_verified_at: expect.anything(), teams: 0 })
+  })
+
+  test('a signer asked for a password without an account: rejects with no password asked, or makes the account in the password dialog and signs', async () => {
+    for (const viewport of [DESKTOP, PHONE]) {
+      const size = viewport === PHONE ? 'phone' : 'desktop'
+      const email = `newcomer-${size}@example.com`
+      const send = (title: string) =>
+        sendDocument(stack, { title, recipients: [{ email, name: 'Nia Newcomer', role: 'SIGNER', fields: [sig(10, 80)], actionAuth: ['PASSWORD'] } as never] })
+      const declined = await send(`Declined ${size}`)
+      const { page, context, errors } = await openPage(stack, declined.recipient(email).signingUrl, viewport)
+      const s = signing(page)
+      await s.ready()
+      await s.rejectButton().click()
+      await page.getByTestId('reject-dialog').getByRole('textbox').fill('I have no account there')
+      await page.getByTestId('confirm-reject').click()
+      await expect.poll(() => s.heading().textContent()).toBe(`You rejected “Declined ${size}”`)
+      expect(await page.getByTestId('auth-action').count()).toBe(0)
+
+      const doc = await send(`Welcome pack ${size}`)
+      await page.goto(doc.recipient(email).signingUrl)
+      await s.ready()
+      await (await s.drawSignature()).adopt()
+      await s.complete()
+      const confirm = page.getByTestId('auth-action')
+      await confirm.waitFor()
+      await confirm.getByTestId('auth-toggle-account').click()
+      // Before the address is proven the words speak of the code we e-mail, of no authenticator app.
+      expect(await confirm.textContent()).not.toMatch(/authenticator/i)
+      await confirm.getByTestId('auth-send-code').click()
+      await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+      const code = /\b(\d{6})\b/.exec(codesTo(email).at(-1)!.text ?? '')![1]!
+      expect(await confirm.textContent()).not.toMatch(/authenticator/i)
+      await confirm.getByTestId('auth-code-input').fill(code === '000000' ? '111111' : '000000')
+      await confirm.getByTestId('auth-confirm').click()
+      await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
+      await confirm.getByTestId('auth-sign-in').click()
+      // A wrong code: told in the dialog, which stays open at the code.
+      await expect.poll(() => confirm.getByRole('alert').textContent()).toContain('did not match')
+      await signShot(page, `auth-account-code-wrong-${size}`)
+      await confirm.getByTestId('auth-code-input').fill(code)
+      await confirm.getByTestId('auth-confirm').click()
+      await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
+      await signShot(page, `auth-account-in-password-dialog-${size}`)
+      await confirm.getByTestId('auth-sign-in').click()
+      await expect.poll(() => s.heading().textContent()).toBe(`You signed “Welcome pack ${size}”`)
+      expect(errors).toEqual([])
+      await context.close()
+      expect((await auditOf(declined.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_REJECTED')?.data.actionAuth).toEqual([])
+      expect((await auditOf(doc.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
+    }
   })
 
   test('a passkey of the recipient\'s account confirms the signature (Chromium\'s virtual authenticator)', async () => {

@@ -38,9 +38,14 @@ function useAnnounce(step: 'access' | 'action') {
     said.current = true
   }, [step])
 }
+/** A refusal of what the recipient typed (wrong, expired, locked): told where they typed it. */
+export const isAuthFailure = (e: unknown): e is ApiError => e instanceof ApiError && (e.status === 401 || e.status === 429 || e.code === 'CODE_EXPIRED')
 export const announceFailure = (e: unknown) => {
-  if (e instanceof ApiError && (e.status === 401 || e.status === 429 || e.code === 'CODE_EXPIRED')) post({ action: 'auth-failed', data: e.code })
+  if (isAuthFailure(e)) post({ action: 'auth-failed', data: e.code })
 }
+
+/** Runs `act` with the proofs the recipient gives when signing (at once when none is asked); false when they closed the dialog. */
+export type Prove = (act: (proofs: object | undefined) => Promise<void>, email?: string) => Promise<boolean>
 
 /** A refusal in the steps' words. */
 function messageOf(e: unknown): string {
@@ -53,14 +58,15 @@ function messageOf(e: unknown): string {
 }
 
 /** Sends a code by e-mail (to `to`, a direct link visitor's address), then takes it (or one from the account's authenticator app). */
-function CodeStep({ api, info, purpose, onCode, to, lead }: { api: Api; info: AuthInfo; purpose: 'access' | 'action' | 'account'; onCode: (code: string) => Promise<void>; to?: string; lead?: string }) {
-  const [sent, setSent] = useState(false)
+function CodeStep({ api, info, purpose, onCode, to, lead, wasSent = false }: { api: Api; info: AuthInfo; purpose: 'access' | 'action' | 'account'; onCode: (code: string) => Promise<void>; to?: string; lead?: string; wasSent?: boolean }) {
+  const [sent, setSent] = useState(wasSent)
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const id = useId()
-  // An authenticator app's code may be typed at once when the account may have one (unknown until proven).
-  const appCode = purpose !== 'account' && (info.account?.totp ?? true)
+  // An authenticator app is spoken of (and its code taken before any e-mail) only once the page
+  // knows the account has one; before, the words are about the code we e-mail.
+  const appCode = purpose !== 'account' && info.account?.totp === true
   const send = async () => {
     setBusy(true)
     setError(null)
@@ -100,7 +106,7 @@ function CodeStep({ api, info, purpose, onCode, to, lead }: { api: Api; info: Au
             onChange={(e) => setCode(e.target.value)}
             data-testid="auth-code-input"
           />
-          <p className="muted small">{t('sign.auth.codeHint')}</p>
+          <p className="muted small">{t(appCode ? 'sign.auth.codeHintApp' : 'sign.auth.codeHint')}</p>
         </div>
       )}
       {error && (
@@ -126,14 +132,14 @@ function CodeStep({ api, info, purpose, onCode, to, lead }: { api: Api; info: Au
  * Signs in with the recipient's account (password, and its authenticator code when it may have
  * one), or makes the account: a code e-mailed to the address first, then the name and password.
  */
-function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant: (grant: string) => void }) {
+function AccountStep({ api, info, onGrant, createOnly }: { api: Api; info: AuthInfo; onGrant: (grant: string, password: string) => void | Promise<void>; createOnly?: boolean }) {
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
   const id = useId()
-  const [create, setCreate] = useState(info.account?.exists === false)
+  const [create, setCreate] = useState(createOnly || info.account?.exists === false)
   const [accountCode, setAccountCode] = useState<string | null>(null)
   const submit = async (e: FormEvent) => {
     e.preventDefault()
@@ -143,13 +149,15 @@ function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant
       const { grant } = create
         ? await api.post<{ grant: string }>('/auth/account', { name: name.trim() || undefined, password, code: accountCode })
         : await api.post<{ grant: string }>('/auth/access', { method: 'ACCOUNT', password, ...(code.trim() ? { code: code.trim() } : {}) })
-      onGrant(grant)
+      await onGrant(grant, password)
     } catch (err) {
       setError(messageOf(err))
       setBusy(false)
+      // A wrong or spent code for the new account: back to the code, the error said there.
+      if (create && isAuthFailure(err) && err.status !== 429) setAccountCode(null)
     }
   }
-  const toggle = (
+  const toggle = createOnly ? null : (
     <button type="button" className="btn btn-secondary btn-small" onClick={() => (setCreate(!create), setAccountCode(null), setError(null))} data-testid="auth-toggle-account">
       {create ? t('sign.auth.haveAccount') : t('sign.auth.wantAccount')}
     </button>
@@ -158,7 +166,12 @@ function AccountStep({ api, info, onGrant }: { api: Api; info: AuthInfo; onGrant
   if (create && accountCode === null) {
     return (
       <div data-testid="auth-account">
-        <CodeStep api={api} info={info} purpose="account" lead={t('sign.auth.accountCodeLead', { email: info.email })} onCode={async (c) => setAccountCode(c)} />
+        <CodeStep api={api} info={info} purpose="account" wasSent={error !== null} lead={t('sign.auth.accountCodeLead', { email: info.email })} onCode={async (c) => (setError(null), setAccountCode(c))} />
+        {error && (
+          <p className="field-error" role="alert">
+            {error}
+          </p>
+        )}
         {toggle}
       </div>
     )
@@ -245,16 +258,31 @@ function MethodTabs<M extends string>({ methods, current, onChange }: { methods:
 }
 
 /**
- * When signing, approving or rejecting: collects the proof the sender asked for and resolves
- * with it (the action's request carries it), or closes.
+ * When signing or approving: collects the proof the sender asked for and acts with it
+ * (`onProof`). A wrong password or code is told here and the dialog stays open for another try.
+ * A recipient asked for a password who has no account yet makes one here (with a code e-mailed
+ * to their address) and acts with the password they just chose.
  */
-export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; info: AuthInfo; onProof: (proof: ActionProof) => void; onClose: () => void }) {
+export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; info: AuthInfo; onProof: (proof: ActionProof) => Promise<void>; onClose: () => void }) {
   const [method, setMethod] = useState(info.action.required[0]!)
   useAnnounce('action')
   const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
   const [password, setPassword] = useState('')
+  const [making, setMaking] = useState(false)
   const id = useId()
 
+  /** Acts with `proof`; a refusal shows in this dialog. */
+  const act = async (proof: ActionProof) => {
+    setBusy(true)
+    setError(null)
+    try {
+      await onProof(proof)
+    } catch (e) {
+      setError(messageOf(e))
+      setBusy(false)
+    }
+  }
   const passkey = async () => {
     setError(null)
     try {
@@ -262,11 +290,12 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
       if (!browserSupportsWebAuthn()) return setError(t('sign.auth.passkeyUnsupported'))
       const { challengeId, options } = await api.post<{ challengeId: string; options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>('/auth/passkey', {})
       const response = await startAuthentication({ optionsJSON: options })
-      onProof({ method: 'PASSKEY', passkey: { challengeId, response } })
+      await act({ method: 'PASSKEY', passkey: { challengeId, response } })
     } catch (e) {
       setError(e instanceof ApiError ? messageOf(e) : t('sign.auth.passkeyUnsupported'))
     }
   }
+  const granted = (grant: string) => api.setHeader(GRANT_HEADER, grant)
 
   return (
     <Dialog
@@ -280,61 +309,69 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
         </button>
       }
     >
-      <MethodTabs methods={info.action.required} current={method} onChange={setMethod} />
-      {method === 'TWO_FACTOR_AUTH' && <CodeStep api={api} info={info} purpose="action" onCode={async (code) => onProof({ method: 'TWO_FACTOR_AUTH', code })} />}
+      <MethodTabs methods={info.action.required} current={method} onChange={(m) => (setMethod(m), setError(null))} />
+      {method === 'TWO_FACTOR_AUTH' && <CodeStep api={api} info={info} purpose="action" onCode={(code) => onProof({ method: 'TWO_FACTOR_AUTH', code })} />}
       {method === 'ACCOUNT' &&
         (info.signedIn ? (
           <div className="auth-buttons">
-            <button type="button" className="btn btn-primary" onClick={() => onProof({ method: 'ACCOUNT' })} data-testid="auth-confirm">
+            <button type="button" className="btn btn-primary" onClick={() => act({ method: 'ACCOUNT' })} disabled={busy} data-testid="auth-confirm">
               {t('sign.auth.confirm')}
             </button>
           </div>
         ) : (
-          <AccountStep
-            api={api}
-            info={info}
-            onGrant={(grant) => {
-              api.setHeader(GRANT_HEADER, grant)
-              onProof({ method: 'ACCOUNT' })
-            }}
-          />
+          <AccountStep api={api} info={info} onGrant={(grant) => (granted(grant), onProof({ method: 'ACCOUNT' }))} />
         ))}
-      {method === 'PASSWORD' && (
-        <form
-          className="auth-step"
-          onSubmit={(e) => {
-            e.preventDefault()
-            onProof({ method: 'PASSWORD', password })
-          }}
-        >
-          <div className="auth-field">
-            <label className="label" htmlFor={`${id}-password`}>{t('sign.auth.password', { email: info.email })}</label>
-            <input
-              id={`${id}-password`}
-              className="input"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.target.value)}
-              data-testid="auth-password"
-            />
-          </div>
-          <div className="auth-buttons">
-            <button type="submit" className="btn btn-primary" disabled={!password} data-testid="auth-confirm">
-              {t('sign.auth.confirm')}
+      {method === 'PASSWORD' &&
+        (making ? (
+          <>
+            <AccountStep api={api} info={info} createOnly onGrant={(grant, chosen) => (granted(grant), onProof({ method: 'PASSWORD', password: chosen }))} />
+            <button type="button" className="btn btn-secondary btn-small" onClick={() => setMaking(false)} data-testid="auth-toggle-account">
+              {t('sign.auth.haveAccount')}
             </button>
-          </div>
-        </form>
-      )}
+          </>
+        ) : (
+          <form
+            className="auth-step"
+            onSubmit={(e) => {
+              e.preventDefault()
+              void act({ method: 'PASSWORD', password })
+            }}
+          >
+            <div className="auth-field">
+              <label className="label" htmlFor={`${id}-password`}>{t('sign.auth.password', { email: info.email })}</label>
+              <input
+                id={`${id}-password`}
+                className="input"
+                type="password"
+                autoComplete="current-password"
+                value={password}
+                onChange={(e) => setPassword(e.target.value)}
+                aria-invalid={error ? true : undefined}
+                aria-describedby={error ? `${id}-error` : undefined}
+                data-testid="auth-password"
+              />
+            </div>
+            <div className="auth-buttons">
+              <button type="submit" className="btn btn-primary" disabled={busy || !password} data-testid="auth-confirm">
+                {t('sign.auth.confirm')}
+              </button>
+              {info.account?.exists !== true && (
+                <button type="button" className="btn btn-secondary btn-small" onClick={() => (setMaking(true), setError(null))} data-testid="auth-toggle-account">
+                  {t('sign.auth.wantAccount')}
+                </button>
+              )}
+            </div>
+          </form>
+        ))}
       {method === 'PASSKEY' && (
         <div className="auth-buttons">
-          <button type="button" className="btn btn-primary" onClick={passkey} data-testid="auth-passkey">
+          <button type="button" className="btn btn-primary" onClick={passkey} disabled={busy} data-testid="auth-passkey">
             {t('sign.auth.passkey')}
           </button>
         </div>
       )}
       {error && (
-        <p className="field-error" role="alert">
+        <p id={`${id}-error`} className="field-error" role="alert" data-testid="auth-error">
           {error}
         </p>
       )}
@@ -369,7 +406,7 @@ export function DirectAuthDialog(props: {
   api: Api
   info: DirectAuthInfo
   email: string
-  onProofs: (proofs: { access?: AccessProof; auth?: ActionProof }) => void
+  onProofs: (proofs: { access?: AccessProof; auth?: ActionProof }) => Promise<void>
   onClose: () => void
 }) {
   const { api, info, email } = props
@@ -380,10 +417,20 @@ export function DirectAuthDialog(props: {
   useAnnounce(info.access.required.length ? 'access' : 'action')
   const step = directActionStep(info)
   const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: null }
-  const finish = (a: AccessProof | null, auth?: ActionProof) => props.onProofs({ ...(a && 'method' in a ? { access: a } : {}), ...(auth ? { auth } : {}) })
+  const [error, setError] = useState<string | null>(null)
+  // A refusal shows here; the dialog starts over from the access step (a code is spent once checked).
+  const finish = async (a: AccessProof | null, auth?: ActionProof) => {
+    setError(null)
+    try {
+      await props.onProofs({ ...(a && 'method' in a ? { access: a } : {}), ...(auth ? { auth } : {}) })
+    } catch (e) {
+      setError(messageOf(e))
+      if (info.access.required.length) setAccess(null)
+    }
+  }
   const accessDone = (a: AccessProof) => {
     setAccess(a)
-    if (step === 'NONE') finish(a)
+    if (step === 'NONE') void finish(a)
   }
   return (
     <Dialog title={t('sign.auth.actionTitle')} description={t('sign.auth.actionLead')} onClose={props.onClose} testId="auth-action" footer={<button type="button" className="btn btn-secondary" onClick={props.onClose}>{t('sign.auth.cancel')}</button>}>
@@ -411,7 +458,7 @@ export function DirectAuthDialog(props: {
       ) : step === 'TWO_FACTOR_AUTH' ? (
         <CodeStep api={api} info={view} purpose="action" to={email} onCode={async (c) => finish(access, { method: 'TWO_FACTOR_AUTH', code: c })} />
       ) : (
-        <form className="auth-step" onSubmit={(e) => (e.preventDefault(), finish(access, { method: 'PASSWORD', password }))}>
+        <form className="auth-step" onSubmit={(e) => (e.preventDefault(), void finish(access, { method: 'PASSWORD', password }))}>
           <div className="auth-field">
             <label className="label" htmlFor={`${id}-action-password`}>{t('sign.auth.password', { email })}</label>
             <input id={`${id}-action-password`} className="input" type="password" autoComplete="current-password" value={password} onChange={(e) => setPassword(e.target.value)} data-testid="auth-password" />
@@ -420,6 +467,11 @@ export function DirectAuthDialog(props: {
             <button type="submit" className="btn btn-primary" disabled={!password} data-testid="auth-confirm">{t('sign.auth.confirm')}</button>
           </div>
         </form>
+      )}
+      {error && (
+        <p className="field-error" role="alert" data-testid="auth-error">
+          {error}
+        </p>
       )}
     </Dialog>
   )

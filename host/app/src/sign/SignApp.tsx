@@ -4,7 +4,7 @@ import { ApiError, type Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
-import { AccessGate, ActionAuthDialog, DirectAuthDialog, GRANT_HEADER, loadAuthInfo, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo } from './AuthSteps.js'
+import { AccessGate, ActionAuthDialog, DirectAuthDialog, GRANT_HEADER, isAuthFailure, loadAuthInfo, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo, type Prove } from './AuthSteps.js'
 import { DoneScreen, FailureScreen, Loading, RejectedScreen, StateScreen } from './Screens.js'
 import { SignDocument } from './SignDocument.js'
 import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
@@ -81,29 +81,37 @@ export function SignApp({
   }, [api, launch])
   useEffect(load, [load])
 
-  // What an action needs, asked for when the recipient acts: what the request carries (none:
-  // undefined; closed: null). A direct link's visitor proves its recipient's methods for the address they gave.
+  // What signing needs, asked for when the recipient acts: the action runs with the proofs the
+  // dialog collects. A wrong secret is told inside the dialog, which stays open for another try;
+  // any other failure closes it and is the action's own. A direct link's visitor proves its
+  // recipient's methods for the address they gave.
   type Proofs = { auth?: ActionProof; access?: AccessProof }
-  const [asking, setAsking] = useState<
-    { kind: 'recipient'; info: AuthInfo; resolve: (p: Proofs | null) => void } | { kind: 'direct'; info: DirectAuthInfo; email: string; resolve: (p: Proofs | null) => void } | null
-  >(null)
-  const prove = useCallback(
-    async (email?: string): Promise<Proofs | undefined | null> => {
-      if (launch.direct) {
-        const info = await api.get<DirectAuthInfo>('/auth').catch(() => null)
-        if (!info || (!info.access.required.length && !info.action.required.length)) return undefined
-        return new Promise((resolve) => setAsking({ kind: 'direct', info, email: email ?? '', resolve }))
-      }
-      const info = await loadAuthInfo(api).catch(() => null)
-      if (!info?.action.required.length) return undefined
-      return new Promise((resolve) => setAsking({ kind: 'recipient', info, resolve }))
+  type Asking = { act: (p: Proofs) => Promise<void>; cancel: () => void } & ({ kind: 'recipient'; info: AuthInfo } | { kind: 'direct'; info: DirectAuthInfo; email: string })
+  const [asking, setAsking] = useState<Asking | null>(null)
+  const prove = useCallback<Prove>(
+    async (act, email) => {
+      const direct = launch.direct ? await api.get<DirectAuthInfo>('/auth').catch(() => null) : null
+      const info = launch.direct ? null : await loadAuthInfo(api).catch(() => null)
+      const needed = direct ? direct.access.required.length > 0 || direct.action.required.length > 0 : !!info?.action.required.length
+      if (!needed) return act(undefined).then(() => true)
+      return new Promise<boolean>((resolve, reject) => {
+        const run = async (proofs: Proofs) => {
+          try {
+            await act(proofs)
+          } catch (e) {
+            if (isAuthFailure(e)) throw e
+            setAsking(null)
+            return reject(e)
+          }
+          setAsking(null)
+          resolve(true)
+        }
+        const cancel = () => (setAsking(null), resolve(false))
+        setAsking(direct ? { kind: 'direct', info: direct, email: email ?? '', act: run, cancel } : { kind: 'recipient', info: info!, act: run, cancel })
+      })
     },
     [api, launch],
   )
-  const answer = (proofs: Proofs | null) => {
-    asking?.resolve(proofs)
-    setAsking(null)
-  }
 
   // Ready once a session is on screen, whatever its state.
   const shown = view.kind === 'session'
@@ -169,8 +177,8 @@ export function SignApp({
             onRejected={(reason) => rejected(view.session, reason)}
             onStale={load}
           />
-          {asking?.kind === 'recipient' && <ActionAuthDialog api={api} info={asking.info} onProof={(auth) => answer({ auth })} onClose={() => answer(null)} />}
-          {asking?.kind === 'direct' && <DirectAuthDialog api={api} info={asking.info} email={asking.email} onProofs={answer} onClose={() => answer(null)} />}
+          {asking?.kind === 'recipient' && <ActionAuthDialog api={api} info={asking.info} onProof={(auth) => asking.act({ auth })} onClose={asking.cancel} />}
+          {asking?.kind === 'direct' && <DirectAuthDialog api={api} info={asking.info} email={asking.email} onProofs={asking.act} onClose={asking.cancel} />}
         </>
       ) : (
         <StateScreen api={api} session={view.session} />

@@ -2,7 +2,7 @@ import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNod
 import type { SigningFieldValue, SigningResult, SignOptions } from '../../../../src/protocol/index.js'
 import { ApiError, type Api } from '../api.js'
 import { post } from '../bridge.js'
-import { announceFailure } from './AuthSteps.js'
+import { announceFailure, type Prove } from './AuthSteps.js'
 import { t, tn, type MessageKey } from '../i18n/index.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 import { Icon } from '../ui/icons.js'
@@ -56,8 +56,8 @@ export function SignDocument(props: {
   onRejected: (reason: string) => void
   /** The state changed on the service (someone else acted): load it again. */
   onStale: () => void
-  /** What the recipient's authentication asks for when acting (the request carries it): undefined when none, null when they gave up. */
-  prove?: (email?: string) => Promise<object | undefined | null>
+  /** Signs or approves with the proof the recipient's authentication asks for (sign/AuthSteps.tsx). */
+  prove?: Prove
 }) {
   const { api, session, options } = props
   const { envelope, recipient } = session
@@ -274,7 +274,7 @@ export function SignDocument(props: {
       {open?.kind === 'complete' && (
         <CompleteDialog api={api} session={session} values={values} options={options} externalId={props.externalId} prove={props.prove} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
       )}
-      {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} prove={props.prove} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
+      {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
     </div>
   )
 }
@@ -379,7 +379,7 @@ function CompleteDialog(props: {
   values: Values
   options: SignOptions
   externalId?: string | undefined
-  prove?: ((email?: string) => Promise<object | undefined | null>) | undefined
+  prove?: Prove | undefined
   onClose: () => void
   onCompleted: (r: SigningResult) => void
   onStale: () => void
@@ -413,10 +413,9 @@ function CompleteDialog(props: {
     try {
       const request = completeRequest(session, props.values, next ?? undefined)
       const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}) } : request
-      const proofs = await props.prove?.(signer?.email.trim())
-      if (proofs === null) return setBusy(false)
-      const result = await props.api.post<SigningResult>('/complete', { ...body, ...proofs })
-      props.onCompleted(result)
+      // A wrong password or code is told in the dialog that asked for it, which stays open.
+      const act = async (proofs: object | undefined) => props.onCompleted(await props.api.post<SigningResult>('/complete', { ...body, ...proofs }))
+      if (!(await (props.prove ? props.prove(act, signer?.email.trim()) : act(undefined).then(() => true)))) setBusy(false)
     } catch (e) {
       setBusy(false)
       if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
@@ -519,7 +518,6 @@ const REASON_MAX = 500
 function RejectDialog(props: {
   api: Api
   title: string
-  prove?: ((email?: string) => Promise<object | undefined | null>) | undefined
   onClose: () => void
   onRejected: (reason: string) => void
   onStale: () => void
@@ -540,9 +538,8 @@ function RejectDialog(props: {
     setBusy(true)
     setError(null)
     try {
-      const proofs = await props.prove?.()
-      if (proofs === null) return setBusy(false)
-      await props.api.post('/reject', { reason: text, ...proofs })
+      // Declining needs no action proof: the access check the page passed is enough.
+      await props.api.post('/reject', { reason: text })
       props.onRejected(text)
     } catch (e) {
       setBusy(false)
