@@ -8,6 +8,7 @@
  * after repeated failures that the sender sees, and no code in any job or table.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { createUser } from '../../host/server/people/users.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { api, createEnvelope, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
@@ -356,6 +357,25 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     expect(await fromOf('recipient-code')).toBe(request)
     const signed = await b.s.post('/complete', { fields: b.fields, auth: { method: 'PASSWORD', password: TEST_PASSWORD } })
     expect(signed.status, JSON.stringify(signed.body)).toBe(200)
+
+    // An account the address has but cannot use here (never confirmed; confirmed without a
+    // password): the e-mailed code sets its password, and the signer signs with it.
+    const unconfirmed = 'unconfirmed@example.com'
+    await host.db.transaction((tx) => createUser(tx, { email: unconfirmed, password: 'typed by someone else' }))
+    const passwordless = 'passwordless@example.com'
+    await makeUser(host.db, passwordless)
+    await host.db.query('update users set password_hash = null where email = $1', [passwordless])
+    for (const email of [unconfirmed, passwordless]) {
+      const c = await asked(email)
+      const mark = await lastMail()
+      expect((await c.s.post('/auth/code', { purpose: 'account' })).status).toBe(200)
+      const set = await c.s.post('/auth/account', { password: TEST_PASSWORD, code: await mailedCode(email, mark) })
+      expect(set.status, `${email}: ${JSON.stringify(set.body)}`).toBe(200)
+      expect((await c.s.post('/complete', { fields: c.fields, auth: { method: 'PASSWORD', password: 'typed by someone else' } })).body.code).toBe('AUTH_FAILED')
+      const ok = await c.s.post('/complete', { fields: c.fields, auth: { method: 'PASSWORD', password: TEST_PASSWORD } })
+      expect(ok.status, `${email}: ${JSON.stringify(ok.body)}`).toBe(200)
+    }
+    await host.db.query('delete from auth_throttle')
   })
 
   it.skipIf(skip)('the link alone tells nothing of the account: GET /auth and the passkey challenge answer alike for an address with an account, TOTP and a passkey, and for one with none', async () => {

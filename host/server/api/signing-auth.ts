@@ -29,7 +29,7 @@ import { authenticationOptions, finishAuthentication } from '../people/passkeys.
 import { passwordProblem, verifyPassword } from '../people/passwords.js'
 import { MAIL_REQUESTS_PER_IP, spend, throttled, THROTTLE_WINDOW_MS, type Factor } from '../people/throttle.js'
 import { totpState, useTotpCode } from '../people/totp.js'
-import { createUser, userByEmail } from '../people/users.js'
+import { createUser, markEmailVerified, setPassword, userByEmail } from '../people/users.js'
 import { clientOf, jsonBody, type AppEnv, type HostContext } from './http.js'
 
 export const RECIPIENT_CODE_JOB = 'recipient-code'
@@ -302,7 +302,10 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
 
   // A recipient without an account makes one for their address with the code just e-mailed to it
   // (purpose "account"): the link alone proves nothing, the sender holds it too. The account is
-  // made verified, in no team.
+  // made verified, in no team. The same code sets the first password of an account the address
+  // has but cannot use here: one never confirmed (the address is proven now, and whatever someone
+  // unproven attached to it goes, as on any first proof) or one without a password (what a reset
+  // link e-mailed to the address would do). A confirmed account with a password is 409 EMAIL_TAKEN.
   r.post('/account', async (c) => {
     const rc = await recipient(c)
     const { name, password, code } = await jsonBody(c, AccountBody)
@@ -310,7 +313,13 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     const problem = passwordProblem(password)
     if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
     await guarded(ctx, c, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, 'account', code, ctx.clock.now())))
-    await ctx.db.transaction((tx) => createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
+    await ctx.db.transaction(async (tx) => {
+      const existing = await userByEmail(tx, rc.r.email)
+      if (!existing) return void (await createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
+      if (existing.emailVerified && existing.passwordHash) throw new ApiError(409, 'EMAIL_TAKEN', 'an account with this e-mail address exists')
+      await markEmailVerified(tx, existing.id)
+      await setPassword(tx, existing.id, password)
+    })
     return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
   })
 

@@ -355,7 +355,7 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
               <button type="submit" className="btn btn-primary" disabled={busy || !password} data-testid="auth-confirm">
                 {t('sign.auth.confirm')}
               </button>
-              {info.account?.exists !== true && (
+              {info.account?.password !== true && (
                 <button type="button" className="btn btn-secondary btn-small" onClick={() => (setMaking(true), setError(null))} data-testid="auth-toggle-account">
                   {t('sign.auth.wantAccount')}
                 </button>
