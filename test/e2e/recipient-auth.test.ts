@@ -339,6 +339,10 @@ describe('verified signers', () => {
     const row = frame.getByTestId('recipient-row').last()
     await row.getByLabel('Before opening').selectOption('TWO_FACTOR_AUTH')
     await row.getByLabel('When signing').selectOption('PASSKEY')
+    // What a method asks of someone without an account is said next to it, before anything is sent.
+    expect(await frame.locator('#envelope-action').getAttribute('aria-describedby')).toBeTruthy()
+    expect(await frame.getByTestId('auth-hint').first().textContent()).toContain('Someone without an account makes one on the signing page')
+    expect(await row.getByTestId('auth-hint').textContent()).toContain('anyone can still reject')
     await ui.addRecipient('Carl Copy', 'carl@example.com', 'CC')
     // A copy's recipient signs nothing: only the access check is offered.
     expect(await frame.getByTestId('recipient-row').last().getByLabel('When signing').count()).toBe(0)

@@ -63,6 +63,8 @@ const de: Messages = {
   'recipients.auth.ACCOUNT': 'Kontoanmeldung',
   'recipients.auth.PASSWORD': 'Kontopasswort',
   'recipients.auth.PASSKEY': 'Passkey',
+  'recipients.auth.accountHint': 'Wer noch kein Konto hat, legt auf der Seite zum Unterschreiben eines an, mit einem Code, den wir per E-Mail senden.',
+  'recipients.auth.passkeyHint': 'Nur wer einen Passkey in seinem Konto hat, kann so unterschreiben; ablehnen kann jeder.',
   'recipients.add': 'Empfänger hinzufügen',
   'recipients.remove': 'Empfänger {n} entfernen',
   'recipients.moveUp': 'Empfänger {n} nach oben verschieben',

@@ -62,6 +62,8 @@ const en = {
   'recipients.auth.ACCOUNT': 'Account sign-in',
   'recipients.auth.PASSWORD': 'Account password',
   'recipients.auth.PASSKEY': 'Passkey',
+  'recipients.auth.accountHint': 'Someone without an account makes one on the signing page, with a code we e-mail them.',
+  'recipients.auth.passkeyHint': 'Only someone whose account has a passkey can sign this way; anyone can still reject.',
   'recipients.add': 'Add recipient',
   'recipients.remove': 'Remove recipient {n}',
   'recipients.moveUp': 'Move recipient {n} up',

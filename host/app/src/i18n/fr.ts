@@ -63,6 +63,8 @@ const fr: Messages = {
   'recipients.auth.ACCOUNT': 'Connexion au compte',
   'recipients.auth.PASSWORD': 'Mot de passe du compte',
   'recipients.auth.PASSKEY': 'Clé d’accès',
+  'recipients.auth.accountHint': 'Une personne sans compte en crée un sur la page de signature, avec un code que nous lui envoyons par e-mail.',
+  'recipients.auth.passkeyHint': 'Seule une personne dont le compte a une clé d’accès peut signer ainsi ; tout le monde peut refuser.',
   'recipients.add': 'Ajouter un destinataire',
   'recipients.remove': 'Retirer le destinataire {n}',
   'recipients.moveUp': 'Monter le destinataire {n}',

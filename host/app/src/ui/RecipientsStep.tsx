@@ -211,12 +211,15 @@ const ACTION = ['PASSWORD', 'TWO_FACTOR_AUTH', 'PASSKEY', 'ACCOUNT'] as const
 
 /** One method (or none) of a recipient's access or action list; a list set elsewhere shows its first. */
 function AuthSelect(props: { id: string; label: string; value: string[]; methods: readonly string[]; none?: string; onChange: (v: string[]) => void }) {
+  // What a method asks of someone without an account, said before the document is sent.
+  const method = props.value[0]
+  const hint = method === 'PASSWORD' || method === 'ACCOUNT' ? t('recipients.auth.accountHint') : method === 'PASSKEY' ? t('recipients.auth.passkeyHint') : null
   return (
     <div className="form-field">
       <label className="label" htmlFor={props.id}>
         {props.label}
       </label>
-      <select id={props.id} className="input" value={props.value[0] ?? ''} onChange={(e) => props.onChange(e.target.value ? [e.target.value] : [])}>
+      <select id={props.id} className="input" value={method ?? ''} aria-describedby={hint ? `${props.id}-hint` : undefined} onChange={(e) => props.onChange(e.target.value ? [e.target.value] : [])}>
         <option value="">{props.none ?? t('recipients.auth.none')}</option>
         {props.methods.map((m) => (
           <option key={m} value={m}>
@@ -224,6 +227,11 @@ function AuthSelect(props: { id: string; label: string; value: string[]; methods
           </option>
         ))}
       </select>
+      {hint && (
+        <p id={`${props.id}-hint`} className="muted small" data-testid="auth-hint">
+          {hint}
+        </p>
+      )}
     </div>
   )
 }
