@@ -127,15 +127,21 @@ for (const variant of ['pglite', 'postgres'] as const) {
       const { readFile } = await import('node:fs/promises')
       expect(Buffer.compare(await readFile(saved!), sealed)).toBe(0)
 
-      // A draft in the same editor as the embed, then sent.
+      // A draft in the same editor as the embed: an edit not saved yet is saved by sending, so
+      // what is sent is what the person saw; then the editor shows the sent envelope, with nothing to save.
       await page.goto(`${stack.host.url}/console/documents/${draft.id}`)
       await page.getByRole('button', { name: 'Open in the editor' }).click()
       const editor = page.frameLocator('iframe[title="Editor"]')
       await editor.getByText('Offer letter').first().waitFor()
       await shots(page, 'document-editor')
-      await page.getByRole('button', { name: 'Close the editor' }).click()
+      await editor.getByRole('navigation').getByRole('button', { name: /Settings/ }).click()
+      await editor.getByLabel('Title').fill('Offer letter (final)')
       await page.getByRole('button', { name: 'Send for signing' }).click()
       await expect.poll(() => page.locator('.docs-status').first().textContent()).toBe('Waiting for signatures')
+      const sent = await stack.api<any>('GET', `/envelope/${draft.id}`)
+      expect([sent.title, sent.status]).toEqual(['Offer letter (final)', 'PENDING'])
+      await editor.getByTestId('sent-envelope').waitFor()
+      expect(await editor.getByRole('button', { name: 'Save changes' }).count()).toBe(0)
       await shots(page, 'document-pending')
 
       // A template: a document made from it, its direct link made, copied and turned off.

@@ -163,6 +163,10 @@ const de: Messages = {
   'app.refused.MISSING_SIGNATURE_FIELD': 'Es konnte nicht gesendet werden: Jede unterzeichnende Person braucht ein Signaturfeld. Ihre Arbeit bleibt erhalten; fügen Sie die Felder hinzu und versuchen Sie es erneut.',
   'app.refused.NETWORK': 'Der Dienst ist nicht erreichbar. Ihre Arbeit bleibt erhalten; versuchen Sie es erneut.',
   'app.refused.other': 'Der Dienst hat es nicht angenommen ({code}). Ihre Arbeit bleibt erhalten; prüfen Sie die markierten Schritte und versuchen Sie es erneut.',
+  'app.refused.plain': 'Der Dienst hat es nicht angenommen ({code}). Ihre Arbeit bleibt erhalten; versuchen Sie es erneut.',
+  'app.refused.at': '{step}, {field}: {message}',
+  'sent.title': 'Zur Unterschrift gesendet',
+  'sent.summary': '„{title}“ wurde mit {files} an {recipients} gesendet. Ein gesendetes Dokument kann nicht mehr geändert werden.',
 
   'done.created.DOCUMENT': 'Dokument erstellt',
   'done.created.TEMPLATE': 'Vorlage erstellt',

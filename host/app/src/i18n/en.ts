@@ -162,6 +162,10 @@ const en = {
   'app.refused.MISSING_SIGNATURE_FIELD': 'It could not be sent: every signer needs a signature field. Your work is kept; add the fields and try again.',
   'app.refused.NETWORK': 'The service could not be reached. Your work is kept; try again.',
   'app.refused.other': 'The service did not accept it ({code}). Your work is kept; check the marked steps and try again.',
+  'app.refused.plain': 'The service did not accept it ({code}). Your work is kept; try again.',
+  'app.refused.at': '{step}, {field}: {message}',
+  'sent.title': 'Sent for signing',
+  'sent.summary': '“{title}” was sent with {files} and {recipients}. A sent document can no longer be changed.',
 
   'done.created.DOCUMENT': 'Document created',
   'done.created.TEMPLATE': 'Template created',

@@ -163,6 +163,10 @@ const fr: Messages = {
   'app.refused.MISSING_SIGNATURE_FIELD': 'L’envoi a échoué : chaque signataire doit avoir un champ de signature. Votre travail est conservé ; ajoutez les champs et réessayez.',
   'app.refused.NETWORK': 'Le service est injoignable. Votre travail est conservé ; réessayez.',
   'app.refused.other': 'Le service ne l’a pas accepté ({code}). Votre travail est conservé ; vérifiez les étapes signalées et réessayez.',
+  'app.refused.plain': 'Le service ne l’a pas accepté ({code}). Votre travail est conservé ; réessayez.',
+  'app.refused.at': '{step}, {field} : {message}',
+  'sent.title': 'Envoyé pour signature',
+  'sent.summary': '« {title} » a été envoyé avec {files} à {recipients}. Un document envoyé ne peut plus être modifié.',
 
   'done.created.DOCUMENT': 'Document créé',
   'done.created.TEMPLATE': 'Modèle créé',

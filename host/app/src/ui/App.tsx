@@ -7,7 +7,7 @@ import { emptyDraft, type Draft } from '../draft/model.js'
 import { language, t } from '../i18n/index.js'
 import { loadSession } from '../session.js'
 import { legacyId, type Envelope } from '../types.js'
-import { Done } from './Done.js'
+import { Done, Sent } from './Done.js'
 import { Editor } from './Editor.js'
 import { ErrorScreen } from './ErrorScreen.js'
 
@@ -67,6 +67,22 @@ export function App({ launch, first }: { launch: Launch; first: Promise<Session>
     }
   }, [state.kind])
 
+  // The console (this host's own page, the only parent of this origin) asks the editor to save
+  // before it sends the envelope, so what is sent is what the person sees; it hears whether it was.
+  const save = useRef<(() => Promise<boolean>) | null>(null)
+  const registerSave = useCallback((fn: (() => Promise<boolean>) | null) => void (save.current = fn), [])
+  const kind = useRef(state.kind)
+  kind.current = state.kind
+  useEffect(() => {
+    const on = async (e: MessageEvent) => {
+      if (e.source !== window.parent || window.parent === window || e.origin !== location.origin || e.data?.type !== 'editor-save') return
+      const saved = save.current ? await save.current() : kind.current === 'done'
+      window.parent.postMessage({ type: 'editor-save-result', saved }, location.origin)
+    }
+    addEventListener('message', on)
+    return () => removeEventListener('message', on)
+  }, [])
+
   const finished = useCallback((session: Session, envelope: Envelope, draft: Draft) => {
     for (const message of completionMessages(session, envelope)) post(message)
     setState({ kind: 'done', session, envelope, draft })
@@ -78,7 +94,8 @@ export function App({ launch, first }: { launch: Launch; first: Promise<Session>
     case 'error':
       return <ErrorScreen code={state.code} />
     case 'editing':
-      return <Editor session={state.session} onFinished={finished} onFatal={fail} />
+      if (state.session.envelope && state.session.envelope.status !== 'DRAFT') return <Sent session={state.session} />
+      return <Editor session={state.session} onFinished={finished} onFatal={fail} onStale={() => (setState({ kind: 'loading' }), start())} registerSave={registerSave} />
     case 'done':
       return (
         <Done

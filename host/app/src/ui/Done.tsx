@@ -29,3 +29,25 @@ export function Done({ session, draft, onAgain }: { session: Session; draft: Dra
     </main>
   )
 }
+
+/** An envelope that was sent: shown as it is, with nothing to save (the service would refuse any change). */
+export function Sent({ session }: { session: Session }) {
+  const draft = session.draft
+  return (
+    <main className="center-screen">
+      <div className="result card" role="status" data-testid="sent-envelope">
+        <span className="result-icon result-success">
+          <Icon name="check" size={28} />
+        </span>
+        <h1 className="result-title">{t('sent.title')}</h1>
+        <p className="muted">
+          {t('sent.summary', {
+            title: draft.settings.title.trim(),
+            files: tn('done.files', draft.items.length),
+            recipients: tn('done.recipients', draft.recipients.length),
+          })}
+        </p>
+      </div>
+    </main>
+  )
+}

@@ -43,12 +43,28 @@ function stepOfPath(path: string | undefined): StepId | null {
   return null
 }
 
+/** What a refused save says, in the user's language: each issue with the step and the field it names. */
+function refusalOf(e: unknown): { text: string; issues: string[] } {
+  if (!(e instanceof ApiError)) return { text: t('app.refused.plain', { code: 'INTERNAL' }), issues: [] }
+  if (e.code === 'NETWORK' || e.code === 'MISSING_SIGNATURE_FIELD') return { text: t(`app.refused.${e.code}`), issues: [] }
+  const issues = e.issues.map((i) => {
+    const step = stepOfPath(i.path)
+    const field = (i.path ?? '').replace(/^payload\./, '')
+    return step ? t('app.refused.at', { step: t(`step.${step}`), field, message: i.message }) : i.message
+  })
+  return issues.length ? { text: t('app.refused.other', { code: e.code }), issues } : { text: t('app.refused.plain', { code: `${e.code}: ${e.message}` }), issues }
+}
+
 export function Editor(props: {
   session: Session
   onFinished: (session: Session, envelope: Envelope, draft: Draft) => void
   onFatal: (e: unknown) => void
+  /** The envelope can no longer be changed (it was sent meanwhile): show it as it is now. */
+  onStale: () => void
+  /** Lets the page save on request (before sending); resolves whether it was saved. */
+  registerSave: (save: (() => Promise<boolean>) | null) => void
 }) {
-  const { session, onFinished, onFatal } = props
+  const { session, onFinished, onFatal, onStale, registerSave } = props
   const onlyFields = session.envelope !== null && session.launch.options.onlyEditFields === true
   const isCreate = session.envelope === null
   const features = useMemo(() => editorFeatures(session.launch.options.features, { create: isCreate }), [session, isCreate])
@@ -58,7 +74,7 @@ export function Editor(props: {
   const [step, setStep] = useState<StepId>(steps[0]!)
   const [problems, setProblems] = useState<Problem[]>([])
   const [saving, setSaving] = useState(false)
-  const [saveError, setSaveError] = useState<string | null>(null)
+  const [saveError, setSaveError] = useState<{ text: string; issues: string[] } | null>(null)
   /** The steps the service's refusal points at (from its issues' paths). */
   const [refused, setRefused] = useState<StepId[]>([])
   const [announcement, setAnnouncement] = useState('')
@@ -96,7 +112,7 @@ export function Editor(props: {
 
   const index = steps.indexOf(step)
 
-  async function submit() {
+  async function submit(): Promise<boolean> {
     // A title the user may not change is the first file's name when there is none yet.
     const final = features.title || draft.settings.title.trim()
       ? draft
@@ -108,7 +124,7 @@ export function Editor(props: {
     setRefused([])
     if (found.length) {
       setStep(found[0]!.step)
-      return
+      return false
     }
     setSaving(true)
     try {
@@ -121,15 +137,24 @@ export function Editor(props: {
         envelope = await createEnvelope(session.api, final, externalId)
       }
       onFinished(session, envelope, final)
+      return true
     } catch (e) {
       setSaving(false)
-      if (e instanceof ApiError && e.status === 401) return onFatal(e)
+      if (e instanceof ApiError && e.status === 401) return (onFatal(e), false)
+      // Sent meanwhile: a save can only fail from now on, so the page shows the envelope as sent.
+      if (e instanceof ApiError && e.code === 'ENVELOPE_NOT_EDITABLE') return (onStale(), false)
       // The draft stays as it is: a short message in the user's language, nothing lost.
-      const code = e instanceof ApiError ? e.code : 'INTERNAL'
       if (e instanceof ApiError) setRefused(e.issues.map((i) => stepOfPath(i.path)).filter((x): x is StepId => x !== null))
-      setSaveError(code === 'NETWORK' || code === 'MISSING_SIGNATURE_FIELD' ? t(`app.refused.${code}`) : t('app.refused.other', { code }))
+      setSaveError(refusalOf(e))
+      return false
     }
   }
+  const submitRef = useRef(submit)
+  submitRef.current = submit
+  useEffect(() => {
+    registerSave(() => submitRef.current())
+    return () => registerSave(null)
+  }, [registerSave])
 
   const stepProps: StepProps = { session, features, draft, setDraft, problems: visibleProblems, announce, goTo, pageCounts, onPages }
   const heading = isCreate
@@ -192,7 +217,18 @@ export function Editor(props: {
         </h2>
         {(problemMessages.length > 0 || saveError) && (
           <div className="alert alert-error" role="alert" tabIndex={-1} ref={alertRef}>
-            {saveError ?? (
+            {saveError ? (
+              <>
+                <p>{saveError.text}</p>
+                {saveError.issues.length > 0 && (
+                  <ul>
+                    {saveError.issues.map((m) => (
+                      <li key={m}>{m}</li>
+                    ))}
+                  </ul>
+                )}
+              </>
+            ) : (
               <>
                 <p>{t('app.problems')}</p>
                 <ul>

@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react'
+import { useEffect, useRef, useState, type MutableRefObject } from 'react'
 import { buildEmbedUrl } from '../../../../../src/protocol/url.js'
 import { consoleApi } from '../api.js'
 import { consoleLanguage, ct } from '../i18n/index.js'
@@ -8,9 +8,10 @@ import { ErrorAlert, messageOf } from '../parts.js'
  * A draft in the same editor the embed shows: the authoring page in a frame of this page, with a
  * short-lived token scoped to this one envelope that the console mints for the signed-in member
  * (it stops working when the session ends). The page's messages come through the same wire as a
- * customer's parent page hears them; a save reloads the envelope.
+ * customer's parent page hears them; a save reloads the envelope. `saver` is given a function that
+ * saves what the editor shows (resolves whether it was saved), so sending never drops an edit.
  */
-export function Editor({ envelopeId, onSaved }: { envelopeId: string; onSaved: () => void }) {
+export function Editor({ envelopeId, onSaved, saver }: { envelopeId: string; onSaved: () => void; saver: MutableRefObject<(() => Promise<boolean>) | null> }) {
   const [src, setSrc] = useState<string | null>(null)
   const [error, setError] = useState<string | null>(null)
   const [height, setHeight] = useState(720)
@@ -34,6 +35,22 @@ export function Editor({ envelopeId, onSaved }: { envelopeId: string; onSaved: (
     addEventListener('message', on)
     return () => removeEventListener('message', on)
   }, [onSaved])
+
+  useEffect(() => {
+    saver.current = () =>
+      new Promise<boolean>((resolve) => {
+        const win = frame.current?.contentWindow
+        if (!win) return resolve(true)
+        const on = (e: MessageEvent) => {
+          if (e.source !== win || e.origin !== location.origin || e.data?.type !== 'editor-save-result') return
+          removeEventListener('message', on)
+          resolve(e.data.saved === true)
+        }
+        addEventListener('message', on)
+        win.postMessage({ type: 'editor-save' }, location.origin)
+      })
+    return () => void (saver.current = null)
+  }, [saver])
 
   return (
     <section className="card stack docs-editor" aria-label={ct('documents.editor')}>

@@ -16,6 +16,8 @@ export function EnvelopePage({ id }: { id: string }) {
   const [editing, setEditing] = useState(false)
   const action = useAction()
   const heading = useRef<HTMLHeadingElement>(null)
+  /** Saves the open editor's work; set while the editor is open. */
+  const saveEditor = useRef<(() => Promise<boolean>) | null>(null)
 
   const load = useCallback(async () => {
     try {
@@ -41,6 +43,11 @@ export function EnvelopePage({ id }: { id: string }) {
       if (done) setNotice(done)
       await load()
     })
+  // What is sent is what the person sees: the open editor saves first; what it cannot save stops the send.
+  const send = async () => {
+    if (saveEditor.current && !(await saveEditor.current())) throw new Error(ct('documents.sendUnsaved'))
+    await v2('/envelope/distribute', { body: { envelopeId: env.id } })
+  }
   const waiting = env.recipients.filter((r) => r.signingStatus === 'NOT_SIGNED' && r.role !== 'CC')
   const file = (itemId: string, version: 'original' | 'signed', title: string) =>
     run(() => download(`/envelope/item/${itemId}/download?version=${version}`, `${title}.pdf`))
@@ -72,7 +79,7 @@ export function EnvelopePage({ id }: { id: string }) {
                 {editing ? ct('documents.closeEditor') : ct('documents.edit')}
               </button>
               {env.type === 'DOCUMENT' && (
-                <button className="btn btn-primary" type="button" disabled={action.busy} onClick={() => run(() => v2('/envelope/distribute', { body: { envelopeId: env.id } }), ct('documents.sent'))}>
+                <button className="btn btn-primary" type="button" disabled={action.busy} onClick={() => run(send, ct('documents.sent'))}>
                   {ct('documents.send')}
                 </button>
               )}
@@ -128,7 +135,8 @@ export function EnvelopePage({ id }: { id: string }) {
         </div>
       </section>
 
-      {editing && <Editor envelopeId={env.id} onSaved={() => void load()} />}
+      {/* Reloaded once sent: the editor then shows the envelope as sent, with nothing to save. */}
+      {editing && <Editor key={env.status} envelopeId={env.id} onSaved={() => void load()} saver={saveEditor} />}
       {env.type === 'TEMPLATE' && <TemplateTools template={env} onChanged={load} />}
 
       <section className="card card-pad stack" aria-labelledby="docs-files">
