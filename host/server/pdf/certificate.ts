@@ -1,8 +1,8 @@
 import { createHash } from 'node:crypto'
 import { PDFDocument, PageSizes, type PDFFont, type PDFImage } from 'pdf-lib'
 import type { SealAuditEntry } from './audit-log-pdf.js'
-import { DEFAULT_LOCALE, evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text.js'
-import { ACCENT, INK, MUTED, PageWriter, RULE } from './page-writer.js'
+import { DEFAULT_LOCALE, evidenceText, evidenceTime, type EvidenceLocale, type EvidenceText } from './evidence-text.js'
+import { ACCENT, fitRow, INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import type { SealInput, SealRecipient } from './seal.js'
 import { embedTextFont } from './stamp.js'
 import { describeClient } from './user-agent.js'
@@ -60,11 +60,11 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
   w.gap(2)
   w.rule(INK, 0.6)
   for (const item of content.items) {
-    w.room(4 * 14)
+    w.room(w.rowsOf(item.title, 10, w.textWidth) * 14 + 3 * 14)
     w.gap(4)
     w.line(item.title, { size: 10 })
-    w.field(t.sentHash, item.sha256, { size: 7.5, labelWidth: 95 })
-    if (item.sealedSha256) w.field(t.sealedHash, item.sealedSha256, { size: 7.5, labelWidth: 95 })
+    w.field(t.sentHash, item.sha256, { size: 7.5, labelWidth: 110 })
+    if (item.sealedSha256) w.field(t.sealedHash, item.sealedSha256, { size: 7.5, labelWidth: 110 })
   }
 
   w.gap(16)
@@ -72,50 +72,100 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
   w.gap(2)
   w.rule(INK, 0.6)
   for (const r of content.recipients) {
-    const trail = trailOf(r, content.auditLog)
+    const trail = trailOf(r, content.auditLog, t)
+    const steps = trail.length ? trail : [{ at: r.completedAt, what: t.events[r.action] ?? r.action }]
     const image = await signatureImage(doc, r.signatureImage)
-    // Keep a recipient together on one page when the block fits on one.
-    w.room(8 * 14 + trail.length * 12 + (image ? 50 : 0))
+    // The details share the width with the signature column only when there is a signature.
+    const detailsWidth = image ? w.textWidth - SIGNATURE_COLUMN : w.textWidth
+    const details: [string, string][] = [
+      [t.email, r.email],
+      [t.role, t.roles[r.role] ?? r.role],
+      [t.verified, verification(r, t)],
+      [t.ipAddress, r.ipAddress || t.none],
+      [t.client, describeClient(r.userAgent, t) ?? t.none],
+    ]
+    const nameHeight = w.rowsOf(r.name || r.email, 11.5, w.textWidth) * 11.5 * 1.4
+    const detailsHeight = details.reduce((sum, [label, value]) => sum + Math.max(w.rowsOf(value, 9.5, detailsWidth - 110), w.rowsOf(label, 9.5, 110 - 8)) * 9.5 * 1.45, 0)
+    const historyHeight = 8 * 1.4 + steps.reduce((sum, s) => sum + Math.max(w.rowsOf(s.what, 8, w.textWidth - 10 - HISTORY_LABEL), w.rowsOf(time(s.at), 8, HISTORY_LABEL - 8)) * 8 * 1.45, 0)
+    // Keep a recipient together on one page when the block fits on one; the name and the signature always do.
+    w.room(Math.max(8 + nameHeight + detailsHeight + 4 + historyHeight + 6, 8 + nameHeight + (image ? SIGNATURE_HEIGHT : 0)))
     w.gap(8)
     w.line(r.name || r.email, { size: 11.5 })
     const top = w.y
-    w.field(t.email, r.email)
-    w.field(t.role, t.roles[r.role] ?? r.role)
-    w.field(t.verified, verification(r, t))
-    w.field(t.ipAddress, r.ipAddress || t.none)
-    w.field(t.client, describeClient(r.userAgent, t) ?? t.none)
+    const page = w.page
     if (image) {
-      // The signature at the right of the details, as it was drawn on the document.
-      w.page.drawText(t.signature, { x: w.left + w.textWidth - 150, y: top - 12, size: 7.5, font, color: MUTED })
-      w.image(image, w.textWidth - 150, 150, 48, top - 16)
-      w.page.drawLine({ start: { x: w.left + w.textWidth - 150, y: top - 66 }, end: { x: w.left + w.textWidth, y: top - 66 }, thickness: 0.4, color: RULE })
-      w.y = Math.min(w.y, top - 70)
+      // The signature at the right of the details, as it was drawn on the document, in a column of its own.
+      const x = w.textWidth - SIGNATURE_COLUMN + 20
+      const width = SIGNATURE_COLUMN - 20
+      w.page.drawText(fitRow(t.signature, font, 7.5, width), { x: w.left + x, y: top - 12, size: 7.5, font, color: MUTED })
+      w.image(image, x, width, 48, top - 16)
+      w.page.drawLine({ start: { x: w.left + x, y: top - 66 }, end: { x: w.left + w.textWidth, y: top - 66 }, thickness: 0.4, color: RULE })
     }
+    for (const [label, value] of details) w.field(label, value, { width: detailsWidth })
+    if (image && w.page === page) w.y = Math.min(w.y, top - SIGNATURE_HEIGHT)
     w.gap(4)
     w.line(t.history, { size: 8, color: MUTED })
-    for (const step of trail.length ? trail : [{ at: r.completedAt, what: r.action }]) {
-      w.field(time(step.at), t.events[step.what] ?? step.what, { size: 8, x: 10, labelWidth: 190 })
-    }
+    for (const step of steps) w.field(time(step.at), step.what, { size: 8, x: 10, labelWidth: HISTORY_LABEL })
     w.gap(6)
     w.rule()
   }
   w.finish(`${t.sealNote} ${content.envelope.id}`, t.page)
 }
 
-/** The recipient's steps from the audit log (event keys of EvidenceText.events): sent, opened, reminders, their action. */
-function trailOf(r: SealRecipient, log: SealAuditEntry[]): { at: string; what: string }[] {
+/** Width of the signature's column at the right of a recipient's details, and the height it takes. */
+const SIGNATURE_COLUMN = 170
+const SIGNATURE_HEIGHT = 70
+/** Width of the time column of a recipient's history. */
+const HISTORY_LABEL = 190
+
+/**
+ * The recipient's history from the audit log, in words: the request (by e-mail when a mail left, or
+ * the link created when the document went out without e-mail), reminders, the first time their
+ * session loaded, each proof of identity with its method, and what they did (or their rejection
+ * with its reason).
+ */
+function trailOf(r: SealRecipient, log: SealAuditEntry[], t: EvidenceText): { at: string; what: string }[] {
   if (r.id === undefined) return []
-  return log.flatMap((e) => {
-    const about = e.recipientId === r.id || (e.type === 'EMAIL_SENT' && e.data.recipientId === r.id)
-    if (!about) return []
-    if (e.type === 'EMAIL_SENT') return [{ at: e.createdAt, what: e.data.emailType === 'REMINDER' ? 'REMINDER' : 'EMAIL_SENT' }]
-    if (e.type === 'DOCUMENT_RECIPIENT_COMPLETED') return [{ at: e.createdAt, what: r.action }]
-    return [{ at: e.createdAt, what: e.type }]
+  const methods = (list: unknown) => (Array.isArray(list) ? list.map((m) => t.methods[String(m)] ?? String(m)).join(', ') : '')
+  const mailed = log.some((e) => e.type === 'EMAIL_SENT' && e.data.recipientId === r.id)
+  let opened = false
+  return log.flatMap((e): { at: string; what: string }[] => {
+    const at = e.createdAt
+    switch (e.type) {
+      case 'DOCUMENT_SENT': {
+        const to = Array.isArray(e.data.recipients) ? e.data.recipients : []
+        return to.includes(r.id) && !mailed ? [{ at, what: t.linkCreated }] : []
+      }
+      case 'EMAIL_SENT':
+        if (e.data.recipientId !== r.id) return []
+        return [{ at, what: t.events[e.data.emailType === 'REMINDER' ? 'REMINDER' : 'EMAIL_SENT']! }]
+    }
+    if (e.recipientId !== r.id) return []
+    switch (e.type) {
+      case 'DOCUMENT_OPENED': {
+        const proof = methods(e.data.accessAuth)
+        const first = opened ? [] : [{ at, what: t.events.DOCUMENT_OPENED! }]
+        opened = true
+        return [...first, ...(proof ? [{ at, what: `${t.verifiedToOpen} ${proof}` }] : [])]
+      }
+      case 'DOCUMENT_RECIPIENT_COMPLETED': {
+        const proof = methods(e.data.actionAuth)
+        return [...(proof ? [{ at, what: `${t.verifiedToAct} ${proof}` }] : []), { at, what: t.events[r.action] ?? r.action }]
+      }
+      case 'DOCUMENT_RECIPIENT_REJECTED': {
+        const reason = typeof e.data.reason === 'string' && e.data.reason.trim() ? `. ${t.reason}: ${e.data.reason}` : ''
+        return [{ at, what: `${t.events.DOCUMENT_RECIPIENT_REJECTED}${reason}` }]
+      }
+      case 'DOCUMENT_RECIPIENT_EXPIRED':
+        return [{ at, what: t.events.DOCUMENT_RECIPIENT_EXPIRED! }]
+      default:
+        return []
+    }
   })
 }
 
 /** How the recipient was identified: the link's channel and any access checks. */
-function verification(r: SealRecipient, t: ReturnType<typeof evidenceText>): string {
+function verification(r: SealRecipient, t: EvidenceText): string {
   // A copy's recipient opened nothing that needed them to be verified.
   if (r.action === 'CC') return t.none
   const channel = r.direct ? t.directLink : t.emailLink

@@ -42,6 +42,10 @@ const EN = {
   methods: { ACCOUNT: 'account sign-in', TWO_FACTOR_AUTH: 'one-time code', PASSWORD: 'account password', PASSKEY: 'passkey' } as Record<string, string>,
   directLink: 'Direct link (the signer gave this name and address)',
   noAction: 'No action required',
+  linkCreated: 'Signing link created (not sent by e-mail)',
+  verifiedToOpen: 'Verified to open with',
+  verifiedToAct: 'Verified to act with',
+  reason: 'Reason',
   roles: { SIGNER: 'Signer', APPROVER: 'Approver', VIEWER: 'Viewer', ASSISTANT: 'Assistant', CC: 'Receives a copy' } as Record<string, string>,
   events: {
     DOCUMENT_CREATED: 'Document created',
@@ -106,6 +110,10 @@ const DE: EvidenceText = {
   methods: { ACCOUNT: 'Kontoanmeldung', TWO_FACTOR_AUTH: 'Einmalcode', PASSWORD: 'Kontopasswort', PASSKEY: 'Passkey' },
   directLink: 'Direktlink (Name und Adresse vom Unterzeichner angegeben)',
   noAction: 'Keine Aktion erforderlich',
+  linkCreated: 'Signierlink erstellt (nicht per E-Mail versandt)',
+  verifiedToOpen: 'Zum Öffnen verifiziert mit',
+  verifiedToAct: 'Zum Handeln verifiziert mit',
+  reason: 'Grund',
   roles: { SIGNER: 'Unterzeichner', APPROVER: 'Genehmiger', VIEWER: 'Betrachter', ASSISTANT: 'Assistent', CC: 'Erhält eine Kopie' },
   events: {
     ...EN.events,
@@ -170,6 +178,10 @@ const FR: EvidenceText = {
   methods: { ACCOUNT: 'connexion au compte', TWO_FACTOR_AUTH: 'code à usage unique', PASSWORD: 'mot de passe du compte', PASSKEY: 'clé d’accès' },
   directLink: 'Lien direct (nom et adresse indiqués par le signataire)',
   noAction: 'Aucune action requise',
+  linkCreated: 'Lien de signature créé (non envoyé par e-mail)',
+  verifiedToOpen: 'Vérifié pour ouvrir avec',
+  verifiedToAct: 'Vérifié pour agir avec',
+  reason: 'Motif',
   roles: { SIGNER: 'Signataire', APPROVER: 'Approbateur', VIEWER: 'Lecteur', ASSISTANT: 'Assistant', CC: 'Reçoit une copie' },
   events: {
     ...EN.events,

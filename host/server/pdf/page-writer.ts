@@ -13,6 +13,8 @@ export const ACCENT = rgb(0.12, 0.3, 0.55)
 
 const MARGIN = 56
 const FOOTER = 34
+/** Least space between a label and its value. */
+const LABEL_GAP = 8
 
 export class PageWriter {
   readonly pages: PDFPage[] = []
@@ -47,7 +49,7 @@ export class PageWriter {
     this.pages.push(this.page)
     this.y = this.height - MARGIN
     if (this.pages.length > 1) {
-      this.page.drawText(this.runningHead, { x: MARGIN, y: this.height - MARGIN + 18, size: 7.5, font: this.font, color: MUTED })
+      this.page.drawText(fitRow(this.runningHead, this.font, 7.5, this.textWidth), { x: MARGIN, y: this.height - MARGIN + 18, size: 7.5, font: this.font, color: MUTED })
       this.page.drawLine({ start: { x: MARGIN, y: this.height - MARGIN + 12 }, end: { x: this.width - MARGIN, y: this.height - MARGIN + 12 }, thickness: 0.4, color: RULE })
     }
   }
@@ -71,18 +73,23 @@ export class PageWriter {
     }
   }
 
-  /** A label and its value, the value wrapped in the column right of the label. */
-  field(label: string, value: string, o: { size?: number; x?: number; labelWidth?: number } = {}): void {
+  /**
+   * A label and its value side by side, each wrapped by measured width in its own column (the label
+   * in `labelWidth` less a gap, the value in the rest of `width`), so neither runs into the other.
+   */
+  field(label: string, value: string, o: { size?: number; x?: number; labelWidth?: number; width?: number; color?: ReturnType<typeof rgb> } = {}): void {
     const size = o.size ?? 9.5
     const x = o.x ?? 0
     const labelWidth = o.labelWidth ?? 110
-    const rows = wrap(value, this.font, size, this.textWidth - x - labelWidth)
-    rows.forEach((row, i) => {
+    const width = o.width ?? this.textWidth - x
+    const labels = wrap(label, this.font, size, labelWidth - LABEL_GAP)
+    const values = wrap(value, this.font, size, width - labelWidth)
+    for (let i = 0; i < Math.max(labels.length, values.length); i++) {
       this.room(size * 1.45)
       this.y -= size * 1.45
-      if (i === 0) this.page.drawText(label, { x: MARGIN + x, y: this.y, size, font: this.font, color: MUTED })
-      this.page.drawText(row, { x: MARGIN + x + labelWidth, y: this.y, size, font: this.font, color: INK })
-    })
+      if (labels[i]) this.page.drawText(labels[i]!, { x: MARGIN + x, y: this.y, size, font: this.font, color: MUTED })
+      if (values[i]) this.page.drawText(values[i]!, { x: MARGIN + x + labelWidth, y: this.y, size, font: this.font, color: o.color ?? INK })
+    }
   }
 
   /** Lines needed for `value` in a field, to keep blocks together. */
@@ -112,4 +119,18 @@ export class PageWriter {
       p.drawText(label, { x: this.width - MARGIN - this.font.widthOfTextAtSize(label, 7), y: MARGIN - 14, size: 7, font: this.font, color: MUTED })
     })
   }
+}
+
+/** `text` on one row no wider than `width`, cut with an ellipsis when it is longer. */
+export function fitRow(text: string, font: PDFFont, size: number, width: number): string {
+  if (font.widthOfTextAtSize(text, size) <= width) return text
+  const chars = [...text]
+  let lo = 0
+  let hi = chars.length
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2)
+    if (font.widthOfTextAtSize(chars.slice(0, mid).join('') + '…', size) <= width) lo = mid
+    else hi = mid - 1
+  }
+  return chars.slice(0, lo).join('') + '…'
 }
