@@ -121,6 +121,29 @@ describe('edit an envelope', () => {
     await page.close()
   })
 
+  test('an envelope sent while it is being edited: Save shows it as sent, with nothing left to save', async () => {
+    const env = await contract()
+    const token = await stack.presign({ scope: { kind: 'envelopeId', id: env.id } })
+    const { page, frame } = await mount(stack, 'EmbedUpdateEnvelope', { presignToken: token, envelopeId: env.id, style: { height: '860px' } })
+    const ui = editor(page, frame)
+    await callback(page, 'onReady')
+    await ui.step(/Settings/).click()
+    await frame.getByLabel('Title').fill('Lease contract v2')
+    await stack.api('POST', '/envelope/distribute', { envelopeId: env.id })
+    await frame.getByRole('button', { name: 'Save changes' }).first().click()
+    await frame.getByTestId('sent-envelope').waitFor()
+    expect(await frame.getByTestId('sent-envelope').textContent()).toContain('“Lease contract” was sent')
+    expect(await frame.getByRole('button', { name: 'Save changes' }).count()).toBe(0)
+    expect((await stack.api('GET', `/envelope/${env.id}`)).title).toBe('Lease contract')
+    await shot(page, 'edit-sent')
+    await page.close()
+    // Opened again, it is shown as sent at once.
+    const again = await mount(stack, 'EmbedUpdateEnvelope', { presignToken: token, envelopeId: env.id, style: { height: '860px' } })
+    await again.frame.getByTestId('sent-envelope').waitFor()
+    expect(await again.frame.getByRole('button', { name: 'Save changes' }).count()).toBe(0)
+    await again.page.close()
+  })
+
   test('an envelope that does not exist, or another one than the token allows: NOT_FOUND', async () => {
     const env = await contract()
     const other = await contract()
