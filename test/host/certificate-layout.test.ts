@@ -172,7 +172,9 @@ describe('certificate layout', () => {
     // In the document's date format and zone, with seconds.
     expect(all).toContain('23.11.2026 15:41:11')
     expect(all).toContain('(America/Argentina/ComodRivadavia)')
-    expect(all).toContain('Signing link created (not sent by e-mail)') // the first recipient was mailed nothing
+    // The first recipient was mailed nothing: their link was handed out.
+    expect(all).toContain('Signing link created (not sent by e-mail)')
+    expect(all).toContain('Signing link handed out by the sender')
     expect(all.match(/E-mail sent/g)).toHaveLength(2)
     expect(all.match(/^Opened$/gm)).toHaveLength(3) // the first time only, though each opened twice
     expect(all).toContain('Verified to open with account sign-in, one-time code')

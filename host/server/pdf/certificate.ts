@@ -80,7 +80,7 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
     const details: [string, string][] = [
       [t.email, r.email],
       [t.role, t.roles[r.role] ?? r.role],
-      [t.verified, verification(r, t)],
+      [t.verified, verification(r, t, trail.some((s) => s.what === t.linkCreated))],
       [t.ipAddress, r.ipAddress || t.none],
       [t.client, describeClient(r.userAgent, t) ?? t.none],
     ]
@@ -127,7 +127,7 @@ const HISTORY_LABEL = 190
 function trailOf(r: SealRecipient, log: SealAuditEntry[], t: EvidenceText): { at: string; what: string }[] {
   if (r.id === undefined) return []
   const methods = (list: unknown) => (Array.isArray(list) ? list.map((m) => t.methods[String(m)] ?? String(m)).join(', ') : '')
-  const mailed = log.some((e) => e.type === 'EMAIL_SENT' && e.data.recipientId === r.id)
+  const mailed = mailedTo(r, log)
   let opened = false
   return log.flatMap((e): { at: string; what: string }[] => {
     const at = e.createdAt
@@ -164,11 +164,16 @@ function trailOf(r: SealRecipient, log: SealAuditEntry[], t: EvidenceText): { at
   })
 }
 
-/** How the recipient was identified: the link's channel and any access checks. */
-function verification(r: SealRecipient, t: EvidenceText): string {
+/** Whether the audit log records a message to the recipient that the mail transport took. */
+function mailedTo(r: SealRecipient, log: SealAuditEntry[]): boolean {
+  return log.some((e) => e.type === 'EMAIL_SENT' && e.data.recipientId === r.id)
+}
+
+/** How the recipient was identified: the link's channel (`unmailed`: a link the sender handed out) and any checks. */
+function verification(r: SealRecipient, t: EvidenceText, unmailed: boolean): string {
   // A copy's recipient opened nothing that needed them to be verified.
   if (r.action === 'CC') return t.none
-  const channel = r.direct ? t.directLink : t.emailLink
+  const channel = r.direct ? t.directLink : unmailed ? t.linkFromSender : t.emailLink
   const words = (list: string[] | undefined) => (list ?? []).map((m) => t.methods[m] ?? m).join(', ')
   return [channel, r.accessAuth?.length && `${t.openedAfter} ${words(r.accessAuth)}`, r.actionAuth?.length && `${t.confirmedWith} ${words(r.actionAuth)}`].filter(Boolean).join('; ')
 }
@@ -226,13 +231,17 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
       row = word
       used = w
     } else {
-      // A word wider than a row is cut between characters.
+      // A word wider than a row (an address, a user agent) breaks after its punctuation, else between characters.
       if (row) {
         rows.push(row)
         row = ''
         used = 0
       }
-      for (const ch of word) put(ch, font.widthOfTextAtSize(ch, size))
+      for (const piece of word.split(/(?<=[@./\-_;,:)])/)) {
+        const pw = font.widthOfTextAtSize(piece, size)
+        if (pw <= width) put(piece, pw)
+        else for (const ch of piece) put(ch, font.widthOfTextAtSize(ch, size))
+      }
     }
   }
   if (row || !rows.length) rows.push(row)
