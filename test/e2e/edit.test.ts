@@ -64,6 +64,10 @@ describe('edit an envelope', () => {
     await ui.placeByClick('Initials', 0, 2, 0.5, 0.9)
     await ui.placeByClick('Text', 1, 1, 0.5, 0.5)
     await tallShot(page, 'edit-03-fields')
+    // The inspector shows the Landlord's new field; choosing another recipient lets go of it.
+    expect(await frame.locator('#field-recipient option:checked').textContent()).toBe('Landlord')
+    await ui.fieldsFor('Tenant Smith')
+    await expect.poll(() => frame.locator('#field-recipient').count()).toBe(0)
 
     await ui.step(/Settings/).click()
     expect(await frame.getByLabel('E-mail subject').inputValue()).toBe('Your lease')

@@ -118,6 +118,12 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
   const names = useMemo(() => new Map(draft.recipients.map((r) => [r.key, r.name.trim() || r.email.trim() || '?'])), [draft.recipients])
   const nameOf = useCallback((key: string) => names.get(key) ?? '?', [names])
   const selectedField = draft.fields.find((f) => f.key === selected) ?? null
+  // Choosing whom new fields are for lets go of a field of someone else, so the inspector never
+  // names the previous recipient beside the one just chosen.
+  const pickRecipient = (key: string) => {
+    setRecipientKey(key)
+    if (selectedField && selectedField.recipientKey !== key) setSelected(null)
+  }
   const unsignedKeys = useMemo(() => new Set(signersWithoutSignature(draft).map((r) => r.key)), [draft])
 
   if (!draft.items.length || !draft.recipients.length) {
@@ -149,7 +155,7 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
               const unsigned = unsignedKeys.has(r.key)
               return (
                 <label key={r.key} className="recipient-chip" style={{ ['--c' as string]: recipientColor(n) }} data-needs-signature={unsigned || undefined}>
-                  <input type="radio" name="field-recipient" checked={recipient?.key === r.key} onChange={() => setRecipientKey(r.key)} />
+                  <input type="radio" name="field-recipient" checked={recipient?.key === r.key} onChange={() => pickRecipient(r.key)} />
                   <span className="dot" aria-hidden="true" />
                   <span className="recipient-chip-text">
                     <span className="recipient-chip-name">{r.name.trim() || r.email.trim() || t('recipients.label', { n: n + 1 })}</span>
