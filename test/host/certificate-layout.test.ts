@@ -7,7 +7,7 @@
 import { crc32, deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { certificateDocument } from '../../host/server/pdf/certificate.js'
-import type { SealAuditEntry } from '../../host/server/pdf/audit-log-pdf.js'
+import { auditLogDocument, type SealAuditEntry } from '../../host/server/pdf/audit-log-pdf.js'
 import type { SealInput, SealRecipient } from '../../host/server/pdf/seal.js'
 
 /** A solid PNG data URL, wide like a drawn signature. */
@@ -147,15 +147,13 @@ async function render(count: number, language?: string) {
 }
 
 describe('certificate layout', () => {
-  it.each([1, 3, 20])('places no text run over a signature or another run, within the page, with %i recipient(s)', async (count) => {
-    const { pages, size } = await render(count)
-    const images = pages.flat().filter((b) => b.what === '[signature image]')
-    expect(images).toHaveLength(Array.from({ length: count }, (_, i) => recipient(i)).filter((r) => r.signatureImage).length)
+  /** Asserts that no two boxes of a page intersect and that all lie on the page. */
+  function expectClear(pages: Box[][], size: [number, number]): void {
     for (const boxesOnPage of pages) {
       const clashes: string[] = []
       boxesOnPage.forEach((a, i) => {
         for (const b of boxesOnPage.slice(i + 1)) if (overlaps(a, b)) clashes.push(`${JSON.stringify(a.what)} × ${JSON.stringify(b.what)}`)
-        // Inside the page's margins (the footer and running head sit in the 56-point margin, not outside the page).
+        // Inside the page (the footer and running head sit in the 56-point margin, not outside the page).
         expect(a.left).toBeGreaterThanOrEqual(20)
         expect(a.right).toBeLessThanOrEqual(size[0] - 20)
         expect(a.bottom).toBeGreaterThanOrEqual(20)
@@ -163,7 +161,21 @@ describe('certificate layout', () => {
       })
       expect(clashes).toEqual([])
     }
+  }
+
+  it.each([1, 3, 20])('places no text run over a signature or another run, within the page, with %i recipient(s)', async (count) => {
+    const { pages, size } = await render(count)
+    const images = pages.flat().filter((b) => b.what === '[signature image]')
+    expect(images).toHaveLength(Array.from({ length: count }, (_, i) => recipient(i)).filter((r) => r.signatureImage).length)
+    expectClear(pages, size)
     if (count === 20) expect(pages.length).toBeGreaterThan(3)
+  })
+
+  it('lays out the audit-log pages the same way: a long time zone wraps in the time column', async () => {
+    const data = input(3)
+    const doc = await auditLogDocument({ envelope: data.envelope, locale: data.meta!, entries: data.auditLog!, generatedAt: data.envelope.completedAt })
+    const { pages, size } = await boxes(await doc.save())
+    expectClear(pages, size)
   })
 
   it('tells each recipient’s history: sent by e-mail or link created, opened, verified with what, signed or rejected with the reason', async () => {

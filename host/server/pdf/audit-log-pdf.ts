@@ -9,6 +9,7 @@ import { evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text
 import { INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import { embedTextFont } from './stamp.js'
 import { describeClient } from './user-agent.js'
+import { wrap } from './certificate.js'
 
 /** An audit-log entry as the API lists it (only what the PDF shows). */
 export interface SealAuditEntry {
@@ -59,19 +60,23 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
     const by = [entry.name, entry.email ? `<${entry.email}>` : null].filter(Boolean).join(' ') || 'Service'
     const from = [entry.ipAddress, describeClient(entry.userAgent, t)].filter(Boolean).join(' · ')
     const details = describeData(entry)
-    const rows = 2 + (from ? 1 : 0) + (details ? w.rowsOf(details, 7.5, w.textWidth - timeWidth) : 0)
+    const when = wrap(evidenceTime(entry.createdAt, content.locale), font, 8, timeWidth - 8)
+    const titleRows = wrap(title, font, 9, w.textWidth - timeWidth)
+    const rows = Math.max(when.length, titleRows.length + 1 + (from ? w.rowsOf(from, 7.5, w.textWidth - timeWidth) : 0) + (details ? w.rowsOf(details, 7.5, w.textWidth - timeWidth) : 0))
     w.room(rows * 11 + 8)
     if (w.page !== pageOfHeader) {
       header()
       pageOfHeader = w.page
     }
-    w.gap(12)
+    // The time wrapped in its own column (a long zone name takes a second row), the entry beside it.
     const top = w.y
-    w.page.drawText(evidenceTime(entry.createdAt, content.locale), { x: w.left, y: top, size: 8, font, color: INK })
-    w.page.drawText(title, { x: w.left + timeWidth, y: top, size: 9, font, color: INK })
+    when.forEach((row, i) => w.page.drawText(row, { x: w.left, y: top - 12 - i * 10, size: 8, font, color: INK }))
+    w.gap(-9 * 1.4 + 12)
+    w.line(title, { size: 9, x: timeWidth })
     w.line(by, { size: 8, x: timeWidth, color: MUTED, lead: 1.35 })
     if (from) w.line(from, { size: 7.5, x: timeWidth, color: MUTED, lead: 1.35 })
     if (details) w.line(details, { size: 7.5, x: timeWidth, color: MUTED, lead: 1.35 })
+    w.y = Math.min(w.y, top - 12 - (when.length - 1) * 10 - 2)
     w.gap(5)
     w.rule(RULE, 0.4)
   }
