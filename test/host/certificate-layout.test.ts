@@ -64,7 +64,7 @@ const entry = (type: string, at: string, recipientId: number | null, data: Recor
   data,
 })
 
-/** The audit log the host writes for these recipients: sent, e-mailed (all but the first), opened twice, verified, acted or rejected. */
+/** The audit log the host writes for these recipients: sent, e-mailed (all but the first), opened twice, verified, acted or rejected, the first mailed the completed document. */
 function auditLog(recipients: SealRecipient[], rejecting: Set<number>): SealAuditEntry[] {
   const ids = recipients.map((r) => r.id!)
   return [
@@ -79,6 +79,8 @@ function auditLog(recipients: SealRecipient[], rejecting: Set<number>): SealAudi
         : entry('DOCUMENT_RECIPIENT_COMPLETED', '2026-11-23T18:55:53.000Z', r.id!, { actionAuth: r.actionAuth }),
     ]),
     entry('DOCUMENT_COMPLETED', '2026-11-23T19:02:31.000Z', null),
+    // The completed document mailed to the first recipient, whose request went out as a link only.
+    entry('EMAIL_SENT', '2026-11-23T19:03:00.000Z', null, { recipientId: recipients[0]!.id, emailType: 'DOCUMENT_COMPLETED' }),
   ]
 }
 
@@ -188,6 +190,7 @@ describe('certificate layout', () => {
     expect(all).toContain('Signing link created (not sent by e-mail)')
     expect(all).toContain('Signing link handed out by the sender')
     expect(all.match(/E-mail sent/g)).toHaveLength(2)
+    expect(all).toContain('Completed document sent by e-mail')
     expect(all.match(/^Opened$/gm)).toHaveLength(3) // the first time only, though each opened twice
     expect(all).toContain('Verified to open with account sign-in, one-time code')
     expect(all).toContain('Verified to act with passkey, account password, one-time code')

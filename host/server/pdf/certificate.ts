@@ -138,7 +138,7 @@ function trailOf(r: SealRecipient, log: SealAuditEntry[], t: EvidenceText): { at
       }
       case 'EMAIL_SENT':
         if (e.data.recipientId !== r.id) return []
-        return [{ at, what: t.events[e.data.emailType === 'REMINDER' ? 'REMINDER' : 'EMAIL_SENT']! }]
+        return [{ at, what: t.events[e.data.emailType === 'REMINDER' ? 'REMINDER' : e.data.emailType === 'DOCUMENT_COMPLETED' ? 'DOCUMENT_COMPLETED_EMAIL' : 'EMAIL_SENT']! }]
     }
     if (e.recipientId !== r.id) return []
     switch (e.type) {
@@ -164,9 +164,9 @@ function trailOf(r: SealRecipient, log: SealAuditEntry[], t: EvidenceText): { at
   })
 }
 
-/** Whether the audit log records a message to the recipient that the mail transport took. */
+/** Whether the audit log records a request to the recipient that the mail transport took (the completed document's mail is none). */
 function mailedTo(r: SealRecipient, log: SealAuditEntry[]): boolean {
-  return log.some((e) => e.type === 'EMAIL_SENT' && e.data.recipientId === r.id)
+  return log.some((e) => e.type === 'EMAIL_SENT' && e.data.recipientId === r.id && e.data.emailType !== 'DOCUMENT_COMPLETED')
 }
 
 /** How the recipient was identified: the link's channel (`unmailed`: a link the sender handed out) and any checks. */
