@@ -132,6 +132,11 @@ describe('edit an envelope', () => {
     const ui = editor(page, frame)
     await callback(page, 'onReady')
     await ui.step(/Settings/).click()
+    // A refusal names the step and the field to fix.
+    await frame.getByLabel('Title').fill('L'.repeat(300))
+    await frame.getByRole('button', { name: 'Save changes' }).first().click()
+    await expect.poll(() => frame.getByRole('alert').textContent()).toContain('Settings, title:')
+    expect(await ui.step(/Settings/).getAttribute('data-invalid')).toBe('true')
     await frame.getByLabel('Title').fill('Lease contract v2')
     await stack.api('POST', '/envelope/distribute', { envelopeId: env.id })
     await frame.getByRole('button', { name: 'Save changes' }).first().click()

@@ -36,7 +36,8 @@ const ALL_STEPS: StepId[] = ['files', 'recipients', 'fields', 'settings']
 
 /** The step where the user fixes what an API issue's path names (`recipients.0.email`, `title`, …). */
 function stepOfPath(path: string | undefined): StepId | null {
-  const [head, , sub] = (path ?? '').replace(/^payload\./, '').split('.')
+  // Create names the payload's paths; update names its `data` (the envelope's own fields).
+  const [head, , sub] = (path ?? '').replace(/^(payload|data)\./, '').split('.')
   if (head === 'recipients') return sub === 'fields' ? 'fields' : 'recipients'
   if (head === 'files' || head === 'envelopeItems') return 'files'
   if (head === 'title' || head === 'meta' || head === 'attachments') return 'settings'
@@ -49,7 +50,7 @@ function refusalOf(e: unknown): { text: string; issues: string[] } {
   if (e.code === 'NETWORK' || e.code === 'MISSING_SIGNATURE_FIELD') return { text: t(`app.refused.${e.code}`), issues: [] }
   const issues = e.issues.map((i) => {
     const step = stepOfPath(i.path)
-    const field = (i.path ?? '').replace(/^payload\./, '')
+    const field = (i.path ?? '').replace(/^(payload|data)\./, '')
     return step ? t('app.refused.at', { step: t(`step.${step}`), field, message: i.message }) : i.message
   })
   return issues.length ? { text: t('app.refused.other', { code: e.code }), issues } : { text: t('app.refused.plain', { code: `${e.code}: ${e.message}` }), issues }
