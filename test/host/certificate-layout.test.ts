@@ -173,6 +173,15 @@ describe('certificate layout', () => {
     if (count === 20) expect(pages.length).toBeGreaterThan(3)
   })
 
+  it('flows a recipient taller than a page onto the next pages without leaving a page empty', async () => {
+    const data = input(2)
+    data.recipients[1] = { ...data.recipients[1]!, name: 'Name '.repeat(200), email: `${'x'.repeat(400)}@example.com`, userAgent: 'Agent/1 '.repeat(120) }
+    const { pages, size } = await boxes(await (await certificateDocument(data)).save())
+    expectClear(pages, size)
+    // Every page has more than its running head and footer (3 runs: head, note, page number).
+    for (const onPage of pages) expect(onPage.length).toBeGreaterThan(5)
+  })
+
   it('lays out the audit-log pages the same way: a long time zone wraps in the time column', async () => {
     const data = input(3)
     const doc = await auditLogDocument({ envelope: data.envelope, locale: data.meta!, entries: data.auditLog!, generatedAt: data.envelope.completedAt })
