@@ -4,30 +4,18 @@
  * signature image or another run (placed by pdf.js as a reader places them), and each recipient's
  * history tells when the document was sent to them, opened, verified with what, and signed or rejected.
  */
-import { crc32, deflateSync } from 'node:zlib'
+import { deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'
 import { certificateDocument } from '../../host/server/pdf/certificate.js'
 import { auditLogDocument, type SealAuditEntry } from '../../host/server/pdf/audit-log-pdf.js'
 import type { SealInput, SealRecipient } from '../../host/server/pdf/seal.js'
+import { pngOf } from './hostile.js'
 
 /** A solid PNG data URL, wide like a drawn signature. */
 function png(width: number, height: number): string {
-  const chunk = (type: string, data: Buffer) => {
-    const body = Buffer.concat([Buffer.from(type, 'latin1'), data])
-    const out = Buffer.alloc(body.length + 8)
-    out.writeUInt32BE(data.length, 0)
-    body.copy(out, 4)
-    out.writeUInt32BE(crc32(body), body.length + 4)
-    return out
-  }
-  const header = Buffer.alloc(13)
-  header.writeUInt32BE(width, 0)
-  header.writeUInt32BE(height, 4)
-  header[8] = 8
-  header[9] = 2
   const row = Buffer.concat([Buffer.from([0]), Buffer.alloc(width * 3, 0x50)])
   const pixels = deflateSync(Buffer.concat(Array.from({ length: height }, () => row)))
-  return `data:image/png;base64,${Buffer.concat([Buffer.from('89504e470d0a1a0a', 'hex'), chunk('IHDR', header), chunk('IDAT', pixels), chunk('IEND', Buffer.alloc(0))]).toString('base64')}`
+  return `data:image/png;base64,${pngOf({ width, height, colorType: 2 }, pixels).toString('base64')}`
 }
 
 const SIGNATURE = png(300, 80)
