@@ -35,7 +35,7 @@ import { log } from './log.js'
 
 const deadlineHooks: DeadlineHooks = {
   emit: emitFor,
-  remind: async (tx, e, r) => void (await mailTurn(tx, e.id, [r.id], { reminder: true })),
+  remind: (tx, e, r) => mailTurn(tx, e.id, [r.id], { reminder: true }),
 }
 
 /** Any setting of HostConfig (else from the environment), and the clock of the queue. */

@@ -122,6 +122,27 @@ describe('reminders and deadlines under a driven clock', () => {
     expect(await count(cancelled.id, 'DOCUMENT_REMINDER_SENT')).toBe(0)
   })
 
+  it('tells of no reminder when none is e-mailed (e-mail to recipients off, or no e-mail delivery)', async () => {
+    const reminders = { sendAfter: { unit: 'day', amount: 1 }, repeatEvery: { unit: 'day', amount: 1 } }
+    const quiet = [
+      { reminderSettings: reminders, emailSettings: { recipientSigningRequest: false } },
+      { reminderSettings: reminders, distributionMethod: 'NONE' },
+    ]
+    const ids: string[] = []
+    for (const meta of quiet) {
+      const e = await createEnvelope(client, { meta, recipients: [{ email: 'q@example.com', name: 'Q', role: 'SIGNER', fields: signerField(5) }] })
+      expect((await client.post('/envelope/distribute', { envelopeId: e.id })).status).toBe(200)
+      ids.push(e.id)
+    }
+    clock.advance(2 * DAY + 60_000)
+    await host.queue.drain()
+    for (const id of ids) {
+      expect(await count(id, 'DOCUMENT_REMINDER_SENT'), id).toBe(0)
+      const jobs = await host.db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = 'mail' and payload->>'envelopeId' = $1 and payload->>'template' = 'reminder'`, [id])
+      expect(jobs[0]!.n).toBe(0)
+    }
+  })
+
   it('refuses malformed periods', async () => {
     for (const meta of [
       { envelopeExpirationPeriod: { unit: 'hour', amount: 1 } },

@@ -55,8 +55,8 @@ async function lockRecipient(tx: Queryable, recipientId: number) {
 export interface DeadlineHooks {
   /** Emits an event about the envelope (inside the transaction). */
   emit: (tx: Queryable, e: EnvelopeRow, event: 'RECIPIENT_EXPIRED' | 'DOCUMENT_REMINDER_SENT') => Promise<void>
-  /** Sends the recipient a reminder of their turn (inside the transaction, as a job: nothing when e-mail to recipients is off). */
-  remind: (tx: Queryable, e: EnvelopeRow, r: RecipientRow) => Promise<void>
+  /** Queues the recipient a reminder of their turn (inside the transaction, as a job); how many were queued: none when e-mail to recipients is off. */
+  remind: (tx: Queryable, e: EnvelopeRow, r: RecipientRow) => Promise<number>
 }
 
 /**
@@ -80,7 +80,8 @@ export function expiryJob(db: Db, clock: Clock, hooks: DeadlineHooks) {
 }
 
 /**
- * `reminder` jobs: reminds a recipient whose turn it still is (nothing once they acted, or the
+ * `reminder` jobs: reminds a recipient whose turn it still is (by e-mail: with e-mail to recipients
+ * off, neither a message nor DOCUMENT_REMINDER_SENT) (nothing once they acted, or the
  * document completed, was cancelled or rejected, or their link expired), then schedules the next.
  */
 export function reminderJob(db: Db, clock: Clock, hooks: DeadlineHooks) {
@@ -91,9 +92,9 @@ export function reminderJob(db: Db, clock: Clock, hooks: DeadlineHooks) {
       const { e, all, r } = found
       const now = clock.now()
       if (!mustAct(r) || signingState(e, all, r, now) !== 'READY') return
-      // The reminder's job records its EMAIL_SENT once the message has left (mail/job.ts).
-      await hooks.remind(tx, e, r)
-      await hooks.emit(tx, e, 'DOCUMENT_REMINDER_SENT')
+      // The reminder's job records its EMAIL_SENT once the message has left (mail/job.ts); the
+      // event tells of a reminder on its way, so there is none when no message was queued.
+      if (await hooks.remind(tx, e, r)) await hooks.emit(tx, e, 'DOCUMENT_REMINDER_SENT')
       const next = after(now, e.document_meta.reminderSettings?.repeatEvery)
       if (next) await enqueue(tx, { kind: 'reminder', payload: { recipientId: r.id }, runAt: next })
     })
