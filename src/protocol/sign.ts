@@ -87,6 +87,10 @@ export type SignMessage =
   | { action: 'auth-required'; data: 'access' | 'action' }
   /** What they gave did not check out: the service's code (AUTH_FAILED, CODE_EXPIRED, TOO_MANY_ATTEMPTS...). */
   | { action: 'auth-failed'; data: string }
+  /** Sequential signing: someone before this recipient has still to act (`onWaitingForTurn`). */
+  | { action: 'document-waiting-for-turn'; data: null }
+  /** This recipient's link passed its deadline (`onLinkExpired`). */
+  | { action: 'recipient-expired'; data: null }
 export type SignAction = SignMessage['action']
 
 const signed = (d: unknown): d is Record<string, unknown> => {
@@ -104,6 +108,14 @@ const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
   'document-error': str,
   'auth-required': str,
   'auth-failed': str,
+  'document-waiting-for-turn': (d) => d === null,
+  'recipient-expired': (d) => d === null,
+}
+
+/** The message a signing page posts when it shows a state the parent hears of as a moment of its own. */
+export const STATE_MOMENTS: Partial<Record<SigningState, 'document-waiting-for-turn' | 'recipient-expired'>> = {
+  NOT_YOUR_TURN: 'document-waiting-for-turn',
+  EXPIRED: 'recipient-expired',
 }
 
 /** The message if `data` is a well-formed `{action, data}` one, else null. Never throws. */

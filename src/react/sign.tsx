@@ -2,8 +2,11 @@ import { buildDirectUrl, buildSignUrl, parseSignMessage, type SignAction } from 
 import { useFrame } from './embed.js'
 import type { EmbedDirectTemplateProps, EmbedSignDocumentProps, EmbedSigningProps } from './types.js'
 
+/** The callbacks whose names are not their message's (`document-waiting-for-turn` calls `onWaitingForTurn`). */
+const RENAMED: Partial<Record<SignAction, string>> = { 'document-waiting-for-turn': 'onWaitingForTurn', 'recipient-expired': 'onLinkExpired' }
+
 /** The callback of an `{action, data}` message: `document-ready` calls `onDocumentReady`, `auth-failed` `onAuthFailed`... */
-const callbackOf = (action: SignAction) => `on${action.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}` as keyof EmbedSignDocumentProps
+const callbackOf = (action: SignAction) => (RENAMED[action] ?? `on${action.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}`) as keyof EmbedSignDocumentProps
 
 /**
  * The recipient's frame: the signing page's options and its `{action, data}` messages. `onReady`
@@ -19,8 +22,8 @@ function useSigningFrame<P extends EmbedSigningProps & { token: string }>(props:
       const m = parseSignMessage(data)
       if (!m) return
       const ready = m.action === 'document-ready'
-      // Readiness and field changes carry nothing for the callback.
-      ;(p[callbackOf(m.action) as keyof P] as ((data?: unknown) => void) | undefined)?.(...(ready || m.action.startsWith('field-') ? [] : [m.data]))
+      // Readiness, field changes and the states' moments carry nothing for the callback.
+      ;(p[callbackOf(m.action) as keyof P] as ((data?: unknown) => void) | undefined)?.(...(ready || m.data == null || m.action.startsWith('field-') ? [] : [m.data]))
       return ready
     },
     announcesReady: true,

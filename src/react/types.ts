@@ -153,6 +153,13 @@ export interface EmbedSignDocumentProps extends EmbedSigningProps {
   allowDocumentRejection?: boolean
   /** The recipient rejected the document, with their reason. */
   onDocumentRejected?: (event: DocumentRejectedEvent) => void
+  /**
+   * Sequential signing: it is not this recipient's turn yet (someone before them has still to
+   * act), so the page shows who it waits for instead of the document. Called after `onDocumentReady`.
+   */
+  onWaitingForTurn?: () => void
+  /** The recipient's link passed its deadline: the page shows that it expired and refuses to act. Called after `onDocumentReady`. */
+  onLinkExpired?: () => void
 }
 
 /**

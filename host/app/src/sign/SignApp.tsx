@@ -1,5 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { DirectSigningResult, SignedData, SigningResult } from '../../../../src/protocol/index.js'
+import { STATE_MOMENTS, type DirectSigningResult, type SignedData, type SigningResult } from '../../../../src/protocol/index.js'
 import { ApiError, type Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
@@ -122,6 +122,13 @@ export function SignApp({
     post({ action: 'document-ready' })
     post({ type: 'embed-ready' })
   }, [shown])
+
+  // After ready: a state that is a moment of its own (waiting for someone's turn, an expired
+  // link) is told each time the page shows it. A multi-sign list tells of its documents itself.
+  const moment = view.kind === 'session' ? STATE_MOMENTS[view.session.state] : undefined
+  useEffect(() => {
+    if (moment && !multi) post({ action: moment, data: null })
+  }, [view])
 
   const completed = useCallback(
     (session: SigningSession, result: SigningResult | DirectSigningResult) => {
