@@ -45,12 +45,16 @@ export const FieldOverlay = memo(
       )
     }
 
+    // What an empty field shows; its accessible name says it too (a name must contain the visible text).
+    const hint = isSignatureType(f) ? (f.type === 'INITIALS' ? t('sign.field.initialHere') : t('sign.field.signHere')) : name
     const image = isSignatureType(f) && filled && typeof value === 'string' && value.startsWith('data:image/')
     const status = filled
       ? isSignatureType(f)
         ? t('sign.field.signed')
         : t('sign.field.filledWith', { value: display(value) })
-      : t('sign.field.empty')
+      : isSignatureType(f)
+        ? hint
+        : t('sign.field.empty')
     const label = `${name}, ${rules.required ? t('sign.field.required') : t('sign.field.optional')}, ${status}${invalid && filled ? ', ' + t('sign.field.invalid') : ''}`
     const content = image ? (
       <img src={value as string} alt="" className="sign-field-image" />
@@ -59,9 +63,7 @@ export const FieldOverlay = memo(
     ) : (
       <span className="sign-field-text sign-field-hint">
         <Icon name={f.type} size={12} />
-        <span className="sign-field-label">
-          {isSignatureType(f) ? (f.type === 'INITIALS' ? t('sign.field.initialHere') : t('sign.field.signHere')) : name}
-        </span>
+        <span className="sign-field-label">{hint}</span>
         {rules.required && <span aria-hidden="true">*</span>}
       </span>
     )

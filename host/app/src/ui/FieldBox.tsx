@@ -115,11 +115,10 @@ export const FieldBox = memo(function FieldBox(props: {
       </span>
       {props.selected && (
         <>
-          <button
-            type="button"
+          {/* A mouse shortcut inside the field, not a control of its own (a control inside the field's
+              role=button would be nested): keyboards use Delete, the inspector has its own button. */}
+          <span
             className="field-box-delete"
-            // A mouse shortcut inside the field; keyboards use Delete, the inspector has its own button.
-            tabIndex={-1}
             aria-hidden="true"
             title={t('fields.delete')}
             onPointerDown={(e) => e.stopPropagation()}
@@ -129,7 +128,7 @@ export const FieldBox = memo(function FieldBox(props: {
             }}
           >
             <Icon name="x" size={12} />
-          </button>
+          </span>
           <span className="field-box-handle" aria-hidden="true" onPointerDown={(e) => begin(e, 'resize')} />
         </>
       )}

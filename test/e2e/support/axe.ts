@@ -1,0 +1,55 @@
+/**
+ * axe-core run inside a page or a frame, against WCAG 2.2 A and AA (target-size, 24 x 24 px, is
+ * in wcag22aa). axe is evaluated through the DevTools protocol, not added as a <script>, so the
+ * pages' Content-Security-Policy stays as strict as in production and the CSP watch of stack.ts
+ * stays on.
+ */
+import { readFile } from 'node:fs/promises'
+import { createRequire } from 'node:module'
+import type { Frame, FrameLocator, Page } from 'playwright-core'
+
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']
+
+let source: Promise<string> | undefined
+const axeSource = () => (source ??= readFile(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8'))
+
+type Target = Page | Frame | FrameLocator
+
+async function frameOf(target: Target): Promise<Page | Frame> {
+  if ('evaluate' in target) return target
+  const frame = await (await target.owner().elementHandle())?.contentFrame()
+  if (!frame) throw new Error('axe: the frame has no document')
+  return frame
+}
+
+/**
+ * The serious and critical violations axe finds in `target`'s document, one readable line per
+ * element ("rule (impact) selector: what to fix"); [] when there are none. `exclude`: selectors
+ * of nodes to leave out, each a known false positive the caller explains.
+ */
+export async function axeViolations(target: Target, exclude: string[] = []): Promise<string[]> {
+  const frame = await frameOf(target)
+  if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(await axeSource())
+  const violations = await frame.evaluate(
+    async ({ tags, exclude }) => {
+      const axe = (window as any).axe
+      // Other frames (a PDF viewer, an embed) are checked on their own: axe stays in this one.
+      const result = await axe.run({ exclude: exclude.map((s: string) => [s]) }, { runOnly: { type: 'tag', values: tags }, iframes: false, resultTypes: ['violations'] })
+      return result.violations.map((v: any) => ({
+        id: v.id,
+        impact: v.impact,
+        help: v.help,
+        nodes: v.nodes.map((n: any) => ({ target: n.target.join(' '), impact: n.impact, summary: n.failureSummary })),
+      }))
+    },
+    { tags: TAGS, exclude },
+  )
+  return violations.flatMap((v: any) =>
+    v.nodes
+      .filter((n: any) => n.impact === 'serious' || n.impact === 'critical')
+      .map((n: any) => `${v.id} (${n.impact}) ${n.target}: ${v.help}. ${String(n.summary).replace(/\s+/g, ' ')}`),
+  )
+}
+
+/** A label for a report of `axeViolations`: the state checked, then each violation on its own line. */
+export const axeReport = (state: string, found: string[]) => (found.length ? `${state}:\n  ${found.join('\n  ')}` : '')
