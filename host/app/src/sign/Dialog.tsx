@@ -33,16 +33,16 @@ export function Dialog(props: {
     // scrolls to make room, keeping the control in view.
     dialog.showModal()
     const box = dialog.firstElementChild as HTMLElement
-    box.style.cssText = 'max-height:none;flex:none'
-    const natural = box.offsetHeight
-    box.style.cssText = ''
+    const body = box.querySelector<HTMLElement>('.dialog-body')!
+    // The box's height with all of its content shown (held shorter, the body scrolls).
+    const natural = () => box.offsetHeight - body.clientHeight + body.scrollHeight
+    let need = natural() + 16
     const anchor = opener && opener !== document.body && opener.isConnected ? opener : null
     const place = () => {
       const band = visibleBand()
       if (!band) return
       const a = anchor?.getBoundingClientRect()
       const end = band.top + band.height
-      const need = natural + 16
       // Below the control, else above it, else the whole visible part.
       const [from, to] = a && end - a.bottom >= need ? [a.bottom + 4, end] : a && a.top - band.top >= need ? [band.top, a.top - 4] : [band.top, end]
       dialog.style.setProperty('--dialog-top', `${from}px`)
@@ -50,7 +50,18 @@ export function Dialog(props: {
     }
     place()
     const stop = onBandChange(place)
-    makeRoom(natural + 16, anchor)
+    makeRoom(need, anchor)
+    // Content that grows once open (the signature dialog's Type tab, an error) is placed anew, so
+    // that the band beside the control, sized for the first content, never cuts it off.
+    const grown = new MutationObserver(() => {
+      const now = natural() + 16
+      if (now === need) return
+      const more = now > need
+      need = now
+      place()
+      if (more) makeRoom(need, anchor)
+    })
+    grown.observe(body, { childList: true, subtree: true, characterData: true })
     const first =
       (props.initialFocus && dialog.querySelector<HTMLElement>(props.initialFocus)) ||
       dialog.querySelector<HTMLElement>('.dialog-body input, .dialog-body select, .dialog-body textarea, .dialog-body button, .dialog-body [tabindex="0"]')
@@ -63,6 +74,7 @@ export function Dialog(props: {
     dialog.addEventListener('cancel', cancel)
     return () => {
       stop()
+      grown.disconnect()
       dialog.removeEventListener('cancel', cancel)
       dialog.close()
       // The opener may have been replaced while the dialog was open: give focus back if it is still there.
