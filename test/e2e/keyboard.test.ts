@@ -1,7 +1,9 @@
 // Every action of the editor without a mouse: focus and keys only.
+import type { Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import { callback, mount, shot, startStack, type Stack } from './support/stack.js'
 import { pdfFile } from './support/pdf.js'
+import { checkbox, openPage, sendDocument, sig, signing, signShot, text } from './support/sign.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
@@ -78,4 +80,90 @@ test('create a document with the keyboard alone', async () => {
     expect.objectContaining({ type: 'SIGNATURE', page: 1, positionX: 37.5, positionY: 31.5, width: 24.5, height: 7, fieldMeta: expect.objectContaining({ label: 'Sign here', required: false }) }),
   ])
   await page.close()
+})
+
+/** Presses Tab until `target` has the focus (as a person tabs through the page), and checks its focus ring shows. */
+async function tabTo(page: Page, target: Locator, max = 40) {
+  for (let n = 0; n < max; n++) {
+    await page.keyboard.press('Tab')
+    if (await target.evaluate((el) => el === document.activeElement)) {
+      expect(await target.evaluate((el) => el.matches(':focus-visible') && getComputedStyle(el).outlineStyle !== 'none')).toBe(true)
+      return
+    }
+  }
+  throw new Error(`${target} is not reached with Tab`)
+}
+
+const focused = (target: Locator) => target.evaluate((el) => el === document.activeElement)
+
+test('sign a document with the keyboard alone', async () => {
+  const email = 'kai@example.com'
+  const doc = await sendDocument(stack, {
+    title: 'Signed by keys',
+    recipients: [{ email, name: 'Kai Keys', role: 'SIGNER', fields: [sig(10, 20), text('City', 10, 40), checkbox('Extras', ['Parking', 'Storage'], 10, 55)] }],
+  })
+  const { page, context, errors } = await openPage(stack, doc.recipient(email).signingUrl)
+  const s = signing(page)
+  await s.ready()
+
+  // The signature: the dialog opens on its Draw tab; the arrow key moves to Type, where the name is typed.
+  await tabTo(page, s.field('Signature'))
+  await page.keyboard.press('Enter')
+  const sigDialog = page.getByRole('dialog', { name: 'Your signature' })
+  await expect.poll(() => focused(sigDialog.getByRole('tab', { name: 'Draw', selected: true }))).toBe(true)
+  await page.keyboard.press('ArrowRight')
+  await expect.poll(() => focused(sigDialog.getByRole('tab', { name: 'Type', selected: true }))).toBe(true)
+  await page.keyboard.press('Tab')
+  const name = sigDialog.getByRole('textbox', { name: 'Type your name' })
+  expect(await focused(name)).toBe(true)
+  await page.keyboard.press('ControlOrMeta+A')
+  await page.keyboard.type('Kai K. Keys')
+  await tabTo(page, sigDialog.getByRole('button', { name: 'Adopt and sign' }))
+  await signShot(page, 'keyboard-sign-signature')
+  await page.keyboard.press('Enter')
+  await sigDialog.waitFor({ state: 'detached' })
+  // Focus goes back to the field that opened the dialog.
+  expect(await focused(page.getByRole('button', { name: /^Signature, required, signed/ }))).toBe(true)
+
+  // A text field: typed into the field the dialog focuses, Enter saves.
+  await tabTo(page, s.field('City'))
+  await page.keyboard.press('Enter')
+  const city = page.getByRole('dialog', { name: 'City' })
+  await expect.poll(() => focused(city.getByRole('textbox', { name: 'City' }))).toBe(true)
+  await page.keyboard.type('Leeds')
+  await page.keyboard.press('Enter')
+  await city.waitFor({ state: 'detached' })
+
+  // A checkbox: Escape closes the dialog without a change and gives focus back; Space ticks.
+  await tabTo(page, s.field('Extras'))
+  await page.keyboard.press('Enter')
+  const extras = page.getByRole('dialog', { name: 'Extras' })
+  await expect.poll(() => focused(extras.getByRole('checkbox', { name: 'Parking' }))).toBe(true)
+  await page.keyboard.press('Escape')
+  await extras.waitFor({ state: 'detached' })
+  expect(await focused(s.field('Extras'))).toBe(true)
+  await page.keyboard.press('Enter')
+  await expect.poll(() => focused(extras.getByRole('checkbox', { name: 'Parking' }))).toBe(true)
+  await page.keyboard.press('Space')
+  await tabTo(page, extras.getByRole('button', { name: 'Save' }))
+  await page.keyboard.press('Enter')
+  await extras.waitFor({ state: 'detached' })
+
+  await tabTo(page, s.action('Complete signing'))
+  await page.keyboard.press('Enter')
+  const confirm = page.getByRole('dialog', { name: 'Sign the document?' })
+  // The confirming button has the focus: Enter signs.
+  await expect.poll(() => focused(confirm.getByRole('button', { name: 'Complete signing', exact: true }))).toBe(true)
+  await page.keyboard.press('Enter')
+  await expect.poll(() => s.heading().textContent()).toBe('You signed “Signed by keys”')
+  await signShot(page, 'keyboard-sign-done')
+
+  const envelope = await stack.api('GET', `/envelope/${doc.id}`)
+  expect(envelope.status).toBe('COMPLETED')
+  const values = Object.fromEntries(envelope.fields.map((f: any) => [f.type, f]))
+  expect(values.TEXT).toMatchObject({ inserted: true, customText: 'Leeds' })
+  expect(JSON.parse(values.CHECKBOX.customText)).toEqual(['Parking'])
+  expect(values.SIGNATURE.customText).toMatch(/^data:image\/png;base64,/)
+  expect(errors).toEqual([])
+  await context.close()
 })
