@@ -31,10 +31,28 @@ export const DIRECT_ROUTES = {
  */
 export const MULTISIGN_ROUTE = '/embed/v1/multisign'
 
+/** What became of one document of a multi-sign frame. */
+export type DocumentOutcome = SignedData & { action: 'document-completed' | 'document-rejected'; reason?: string }
+
 /** The multi-sign page's last message, once every document has been signed or rejected. */
 export interface AllDocumentsCompleted {
   action: 'all-documents-completed'
-  data: { documents: (SignedData & { action: 'document-completed' | 'document-rejected'; reason?: string })[] }
+  data: { documents: DocumentOutcome[] }
+}
+
+/**
+ * The multi-sign page, each time the signer signs or rejects one of its documents: that document,
+ * and how many of the frame's `total` are now `done` (documents done before the frame opened count).
+ */
+export interface SignerCompleted {
+  action: 'signer-completed'
+  data: DocumentOutcome & { done: number; total: number }
+}
+
+/** `{host}/embed/v1/multisign?token=a&token=b#{encodedOptions}`, as the deployed library builds it. */
+export function buildMultiSignUrl(args: { host: string; tokens: string[]; options: SignOptions }): string {
+  const query = args.tokens.map((t) => `token=${encodeURIComponent(t)}`).join('&')
+  return `${args.host.replace(/\/+$/, '')}${MULTISIGN_ROUTE}?${query}#${encodeOptions(args.options)}`
 }
 
 /** `{host}/embed/direct/{token}[?externalId=…]#{encodedOptions}`, as the deployed library builds it. */
@@ -91,6 +109,8 @@ export type SignMessage =
   | { action: 'document-waiting-for-turn'; data: null }
   /** This recipient's link passed its deadline (`onLinkExpired`). */
   | { action: 'recipient-expired'; data: null }
+  | SignerCompleted
+  | AllDocumentsCompleted
 export type SignAction = SignMessage['action']
 
 const signed = (d: unknown): d is Record<string, unknown> => {
@@ -98,6 +118,9 @@ const signed = (d: unknown): d is Record<string, unknown> => {
   const m = d as Record<string, unknown>
   return str(m.token) && id(m.documentId) && id(m.recipientId) && (m.envelopeId === undefined || str(m.envelopeId))
 }
+
+const outcome = (d: unknown): d is Record<string, unknown> =>
+  signed(d) && (d.action === 'document-completed' || (d.action === 'document-rejected' && (d.reason === undefined || str(d.reason))))
 
 const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
   'document-ready': () => true,
@@ -110,6 +133,8 @@ const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
   'auth-failed': str,
   'document-waiting-for-turn': (d) => d === null,
   'recipient-expired': (d) => d === null,
+  'signer-completed': (d) => outcome(d) && id(d.done) && id(d.total),
+  'all-documents-completed': (d) => !!d && Array.isArray((d as Record<string, unknown>).documents) && ((d as Record<string, unknown>).documents as unknown[]).every(outcome),
 }
 
 /** The message a signing page posts when it shows a state the parent hears of as a moment of its own. */

@@ -1,6 +1,6 @@
-import { buildDirectUrl, buildSignUrl, parseSignMessage, type SignAction } from '../protocol/index.js'
+import { buildDirectUrl, buildMultiSignUrl, buildSignUrl, parseSignMessage, type SignAction } from '../protocol/index.js'
 import { useFrame } from './embed.js'
-import type { EmbedDirectTemplateProps, EmbedSignDocumentProps, EmbedSigningProps } from './types.js'
+import type { EmbedDirectTemplateProps, EmbedMultiSignDocumentProps, EmbedSignDocumentProps, EmbedSigningProps } from './types.js'
 
 /** The callbacks whose names are not their message's (`document-waiting-for-turn` calls `onWaitingForTurn`). */
 const RENAMED: Partial<Record<SignAction, string>> = { 'document-waiting-for-turn': 'onWaitingForTurn', 'recipient-expired': 'onLinkExpired' }
@@ -38,4 +38,9 @@ export function EmbedSignDocument(props: EmbedSignDocumentProps) {
 /** Embeds a template's direct link: `{host}/embed/direct/{token}?externalId=…#{options}`. */
 export function EmbedDirectTemplate(props: EmbedDirectTemplateProps) {
   return useSigningFrame(props, (host, options) => buildDirectUrl({ host, token: props.token, externalId: props.externalId, options }))
+}
+
+/** Embeds one person's documents, each signed in turn: `{host}/embed/v1/multisign?token=a&token=b#{options}`. */
+export function EmbedMultiSignDocument(props: EmbedMultiSignDocumentProps) {
+  return useSigningFrame({ ...props, token: props.tokens.join() }, (host, options) => buildMultiSignUrl({ host, tokens: props.tokens, options }))
 }

@@ -1,4 +1,5 @@
 import type { CSSProperties, IframeHTMLAttributes } from 'react'
+import type { AllDocumentsCompleted, SignerCompleted } from '../protocol/index.js'
 import type { EmbedCssVars, EmbedErrorCode, EmbedFeatures, EnvelopeType, RejectedData, SignedData } from '../protocol/index.js'
 
 export type { EnvelopeEditorFeatures } from '../protocol/index.js'
@@ -160,6 +161,27 @@ export interface EmbedSignDocumentProps extends EmbedSigningProps {
   onWaitingForTurn?: () => void
   /** The recipient's link passed its deadline: the page shows that it expired and refuses to act. Called after `onDocumentReady`. */
   onLinkExpired?: () => void
+}
+
+/** Argument of `onSignerCompleted`: the document just signed or rejected, and the frame's progress. */
+export type SignerCompletedEvent = SignerCompleted['data']
+/** Argument of `onAllDocumentsCompleted`: every document of the frame, in the order of `tokens`. */
+export type AllDocumentsCompletedEvent = AllDocumentsCompleted['data']
+
+/**
+ * One person's several documents in one frame (`/embed/v1/multisign`): a list, each document
+ * opened, signed or rejected in turn. `onDocumentCompleted` / `onDocumentRejected` fire per document.
+ */
+export interface EmbedMultiSignDocumentProps extends EmbedSigningProps {
+  /** The recipient's token on each document (1 to 50). Required. */
+  tokens: string[]
+  /** Show the reject action. Default: the service's choice (our host shows it). */
+  allowDocumentRejection?: boolean
+  onDocumentRejected?: (event: DocumentRejectedEvent) => void
+  /** The signer signed or rejected one document: which, and how many of how many are now done. */
+  onSignerCompleted?: (event: SignerCompletedEvent) => void
+  /** Every document is signed or rejected (documents done before the frame opened count). */
+  onAllDocumentsCompleted?: (event: AllDocumentsCompletedEvent) => void
 }
 
 /**

@@ -23,6 +23,7 @@ const CALLBACKS = [
   'onReady', 'onError', 'onEnvelopeCreated', 'onDocumentCreated', 'onTemplateCreated',
   'onEnvelopeUpdated', 'onDocumentUpdated', 'onTemplateUpdated',
   'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError', 'onFieldSigned', 'onFieldUnsigned', 'onAuthRequired', 'onAuthFailed', 'onAllDocumentsCompleted',
+  'onWaitingForTurn', 'onLinkExpired', 'onSignerCompleted',
 ]
 
 export function recordingPage(components: Record<string, unknown>): void {

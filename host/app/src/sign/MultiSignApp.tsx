@@ -71,9 +71,19 @@ export function MultiSignApp({ launch }: { launch: SignLaunch & { tokens: string
     post({ action: 'all-documents-completed', data: { documents } } satisfies AllDocumentsCompleted)
   })
 
+  // Each document signed or rejected here is told at once, with the frame's progress.
+  const current = useRef(docs)
+  current.current = docs
   const multi = useMemo(
-    () => ({ onOutcome: (o: Outcome) => setDocs((list) => list.map((d) => (d.token === o.data.token ? { ...d, outcome: o } : d))) }),
-    [],
+    () => ({
+      onOutcome: (o: Outcome) => {
+        const list = current.current.map((d) => (d.token === o.data.token ? { ...d, outcome: o } : d))
+        setDocs((now) => now.map((d) => (d.token === o.data.token ? { ...d, outcome: o } : d)))
+        const done = list.filter((d) => settled(d, launch)).length
+        post({ action: 'signer-completed', data: { ...o.data, action: o.action, ...(o.reason !== undefined ? { reason: o.reason } : {}), done, total: list.length } })
+      },
+    }),
+    [launch],
   )
 
   // One session request per opening of a document (SignApp shows its own loading state meanwhile).
