@@ -4,7 +4,7 @@
 // app, and confirms with a fresh authenticator code. Screenshots of every step.
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
-import { chromium, type Browser } from 'playwright-core'
+import { chromium, type Browser, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
@@ -280,31 +280,36 @@ describe('verified signers', () => {
     expect((await auditOf(doc.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSKEY'])
   })
 
-  test('a direct link with a code: the visitor proves the address they type before the document is made (phone)', async () => {
+  /** A template with a direct link whose recipient is asked for `auth`; its signing page's URL. */
+  async function directLink(title: string, auth: { accessAuth?: string[]; actionAuth?: string[] }): Promise<string> {
     const form = new FormData()
-    form.append(
-      'payload',
-      JSON.stringify({
-        type: 'TEMPLATE',
-        title: 'Club waiver',
-        recipients: [{ email: 'placeholder@example.com', name: 'Member', role: 'SIGNER', accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['TWO_FACTOR_AUTH'], fields: [sig(10, 80)] }],
-      }),
-    )
+    form.append('payload', JSON.stringify({ type: 'TEMPLATE', title, recipients: [{ email: 'placeholder@example.com', name: 'Member', role: 'SIGNER', ...auth, fields: [sig(10, 80)] }] }))
     form.append('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'waiver.pdf')
     const { id } = await stack.api<{ id: string }>('POST', '/envelope/create', form)
     const t = await stack.api('GET', `/envelope/${id}`)
     const link = await stack.api('POST', '/template/direct/create', { templateId: Number(t.secondaryId.split('_')[1]), directRecipientId: t.recipients[0].id })
-    const email = 'dora@example.com'
-    const { page, context, errors } = await openPage(stack, `${stack.host.url}/d/${link.token}`, PHONE)
+    return `${stack.host.url}/d/${link.token}`
+  }
+
+  /** Signs the direct link's document as `name` <`email`>, up to the dialog that asks for the recipient's proofs. */
+  async function signDirect(page: Page, name: string, email: string) {
     const s = signing(page)
     await s.ready()
     await (await s.drawSignature()).adopt()
     await s.action('Complete signing').click()
     const dialog = page.getByRole('dialog', { name: 'Sign the document?' })
-    await dialog.getByRole('textbox', { name: 'Name' }).fill('Dora Direct')
+    await dialog.getByRole('textbox', { name: 'Name' }).fill(name)
     await dialog.getByRole('textbox', { name: 'E-mail' }).fill(email)
     await dialog.getByRole('button', { name: 'Complete signing', exact: true }).click()
     const confirm = page.getByTestId('auth-action')
+    await confirm.waitFor()
+    return { s, confirm }
+  }
+
+  test('a direct link with a code: the visitor proves the address they type before the document is made (phone)', async () => {
+    const email = 'dora@example.com'
+    const { page, context, errors } = await openPage(stack, await directLink('Club waiver', { accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['TWO_FACTOR_AUTH'] }), PHONE)
+    const { s, confirm } = await signDirect(page, 'Dora Direct', email)
     await confirm.waitFor()
     await confirm.getByTestId('auth-send-code').click()
     await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
@@ -320,6 +325,30 @@ describe('verified signers', () => {
     const entries = await auditOf(made.id)
     expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
     expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['TWO_FACTOR_AUTH'])
+  })
+
+  test('a direct link asking for an account password: a visitor with no account makes one with an e-mailed code, and signs', async () => {
+    const email = 'newcomer@example.com'
+    const { page, context, errors } = await openPage(stack, await directLink('Gym contract', { actionAuth: ['PASSWORD'] }), DESKTOP)
+    const { s, confirm } = await signDirect(page, 'Nia Newcomer', email)
+    await confirm.getByTestId('auth-toggle-account').click()
+    await confirm.getByTestId('auth-send-code').click()
+    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
+    await confirm.getByTestId('auth-confirm').click()
+    await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
+    await signShot(page, 'auth-direct-new-account')
+    await confirm.getByTestId('auth-sign-in').click()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Gym contract”')
+    expect(errors).toEqual([])
+    await context.close()
+    // The account is the visitor's, proven by the code: it signs in with the password chosen.
+    const users = await stack.host.db.query<{ email_verified_at: Date | null }>('select email_verified_at from users where email = $1', [email])
+    expect(users.length).toBe(1)
+    expect(users[0]!.email_verified_at).not.toBeNull()
+    const docs = await stack.api('GET', '/envelope?perPage=100')
+    const made = docs.data.find((d: any) => d.source === 'TEMPLATE_DIRECT_LINK' && d.recipients.some((r: any) => r.email === email))
+    expect((await auditOf(made.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
   })
 
   test('the authoring page lets the sender choose how each recipient is verified, when the embed allows it', async () => {

@@ -56,8 +56,9 @@ export const AccessProof = z.discriminatedUnion('method', [
 export type AccessProof = z.infer<typeof AccessProof>
 const AccessBody = AccessProof
 const CodeBody = z.object({ purpose: z.enum(['access', 'action', 'account']) })
-const DirectCodeBody = z.object({ purpose: z.enum(['access', 'action']), email: z.email().max(320) })
+const DirectCodeBody = z.object({ purpose: z.enum(['access', 'action', 'account']), email: z.email().max(320) })
 const AccountBody = z.object({ name: z.string().trim().max(255).optional(), password: Secret, code: Code })
+const DirectAccountBody = AccountBody.extend({ email: z.email().max(320) })
 
 const authRequired = (what: string, methods: readonly string[]) =>
   new ApiError(401, 'AUTH_REQUIRED', `${what} needs one of: ${methods.join(', ')}`)
@@ -209,8 +210,10 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
     const rc = await link(c)
     const { purpose, email } = await jsonBody(c, DirectCodeBody)
     const required = requiredAuth(rc.e, rc.r)
-    const methods: readonly string[] = purpose === 'access' ? required.access : required.action
-    if (!methods.includes('TWO_FACTOR_AUTH')) throw new ApiError(400, 'INVALID_REQUEST', 'no code is needed here')
+    if (purpose === 'account') assertAccountAsked(required)
+    else if (!(purpose === 'access' ? required.access : required.action).includes('TWO_FACTOR_AUTH')) {
+      throw new ApiError(400, 'INVALID_REQUEST', 'no code is needed here')
+    }
     const to = email.trim().toLowerCase()
     const now = ctx.clock.now()
     await spend(
@@ -227,6 +230,16 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
       return made
     })
     return c.json({ sentTo: maskEmail(to), expiresAt: code.expiresAt.toISOString() })
+  })
+  // A visitor without an account for the address they gave makes one with the code e-mailed to
+  // it, then proves the link's methods with its password like any account holder.
+  r.post('/account', async (c) => {
+    const rc = await link(c)
+    const { email, ...body } = await jsonBody(c, DirectAccountBody)
+    const to = email.trim().toLowerCase()
+    // The link's recipient name is the sender's placeholder, not the visitor's: without a name given, the address's own.
+    await makeAccount(ctx, c, { ...rc, r: { ...rc.r, email: to, name: to.slice(0, to.indexOf('@')) } }, body, to)
+    return c.json({ email: to })
   })
   return r
 }
@@ -308,18 +321,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
   // link e-mailed to the address would do). A confirmed account with a password is 409 EMAIL_TAKEN.
   r.post('/account', async (c) => {
     const rc = await recipient(c)
-    const { name, password, code } = await jsonBody(c, AccountBody)
-    assertAccountAsked(requiredAuth(rc.e, rc.r))
-    const problem = passwordProblem(password)
-    if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
-    await guarded(ctx, c, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, 'account', code, ctx.clock.now())))
-    await ctx.db.transaction(async (tx) => {
-      const existing = await userByEmail(tx, rc.r.email)
-      if (!existing) return void (await createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
-      if (existing.emailVerified && existing.passwordHash) throw new ApiError(409, 'EMAIL_TAKEN', 'an account with this e-mail address exists')
-      await markEmailVerified(tx, existing.id)
-      await setPassword(tx, existing.id, password)
-    })
+    await makeAccount(ctx, c, rc, await jsonBody(c, AccountBody))
     return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
   })
 
@@ -333,6 +335,24 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
   })
 
   return r
+}
+
+/**
+ * Makes the account of `rc.r.email` (or sets the first password of one it cannot use) with the
+ * code of purpose "account" e-mailed to it (to `to`, a direct link visitor's address).
+ */
+async function makeAccount(ctx: HostContext, c: Context, rc: RecipientContext, { name, password, code }: z.infer<typeof AccountBody>, to: string | null = null): Promise<void> {
+  assertAccountAsked(requiredAuth(rc.e, rc.r))
+  const problem = passwordProblem(password)
+  if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
+  await guarded(ctx, c, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, 'account', code, ctx.clock.now(), to)))
+  await ctx.db.transaction(async (tx) => {
+    const existing = await userByEmail(tx, rc.r.email)
+    if (!existing) return void (await createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
+    if (existing.emailVerified && existing.passwordHash) throw new ApiError(409, 'EMAIL_TAKEN', 'an account with this e-mail address exists')
+    await markEmailVerified(tx, existing.id)
+    await setPassword(tx, existing.id, password)
+  })
 }
 
 /** 400 unless the recipient is asked for something only an account gives. */

@@ -132,7 +132,7 @@ function CodeStep({ api, info, purpose, onCode, to, lead, wasSent = false }: { a
  * Signs in with the recipient's account (password, and its authenticator code when it may have
  * one), or makes the account: a code e-mailed to the address first, then the name and password.
  */
-function AccountStep({ api, info, onGrant, createOnly }: { api: Api; info: AuthInfo; onGrant: (grant: string, password: string) => void | Promise<void>; createOnly?: boolean }) {
+function AccountStep({ api, info, onGrant, createOnly, to }: { api: Api; info: AuthInfo; onGrant: (grant: string, password: string) => void | Promise<void>; createOnly?: boolean; to?: string }) {
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
   const [code, setCode] = useState('')
@@ -146,8 +146,9 @@ function AccountStep({ api, info, onGrant, createOnly }: { api: Api; info: AuthI
     setBusy(true)
     setError(null)
     try {
-      const { grant } = create
-        ? await api.post<{ grant: string }>('/auth/account', { name: name.trim() || undefined, password, code: accountCode })
+      // A direct link's visitor gets no grant: they prove the link's methods with the new password.
+      const { grant = '' } = create
+        ? await api.post<{ grant?: string }>('/auth/account', { name: name.trim() || undefined, password, code: accountCode, ...(to ? { email: to } : {}) })
         : await api.post<{ grant: string }>('/auth/access', { method: 'ACCOUNT', password, ...(code.trim() ? { code: code.trim() } : {}) })
       await onGrant(grant, password)
     } catch (err) {
@@ -166,7 +167,7 @@ function AccountStep({ api, info, onGrant, createOnly }: { api: Api; info: AuthI
   if (create && accountCode === null) {
     return (
       <div data-testid="auth-account">
-        <CodeStep api={api} info={info} purpose="account" wasSent={error !== null} lead={t('sign.auth.accountCodeLead', { email: info.email })} onCode={async (c) => (setError(null), setAccountCode(c))} />
+        <CodeStep api={api} info={info} purpose="account" to={to} wasSent={error !== null} lead={t('sign.auth.accountCodeLead', { email: info.email })} onCode={async (c) => (setError(null), setAccountCode(c))} />
         {error && (
           <p className="field-error" role="alert">
             {error}
@@ -418,6 +419,18 @@ export function DirectAuthDialog(props: {
   const step = directActionStep(info)
   const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: null }
   const [error, setError] = useState<string | null>(null)
+  // A visitor with no account for their address makes one here, then goes on with its password.
+  const [making, setMaking] = useState(false)
+  const made = (_grant: string, pw: string) => {
+    setMaking(false)
+    if (access === null) accessDone({ method: 'ACCOUNT', password: pw })
+    else void finish(access, { method: 'PASSWORD', password: pw })
+  }
+  const makeToggle = (
+    <button type="button" className="btn btn-secondary btn-small" onClick={() => (setMaking(true), setError(null))} data-testid="auth-toggle-account">
+      {t('sign.auth.wantAccount')}
+    </button>
+  )
   // A refusal shows here; the dialog starts over from the access step (a code is spent once checked).
   const finish = async (a: AccessProof | null, auth?: ActionProof) => {
     setError(null)
@@ -436,6 +449,8 @@ export function DirectAuthDialog(props: {
     <Dialog title={t('sign.auth.actionTitle')} description={t('sign.auth.actionLead')} onClose={props.onClose} testId="auth-action" footer={<button type="button" className="btn btn-secondary" onClick={props.onClose}>{t('sign.auth.cancel')}</button>}>
       {step === 'UNSUPPORTED' ? (
         <p role="alert">{t('sign.auth.passkeyUnsupported')}</p>
+      ) : making ? (
+        <AccountStep api={api} info={view} createOnly to={email} onGrant={made} />
       ) : access === null ? (
         info.access.required[0] === 'TWO_FACTOR_AUTH' ? (
           <CodeStep api={api} info={view} purpose="access" to={email} onCode={async (c) => accessDone({ method: 'TWO_FACTOR_AUTH', code: c })} />
@@ -452,6 +467,7 @@ export function DirectAuthDialog(props: {
             </div>
             <div className="auth-buttons">
               <button type="submit" className="btn btn-primary" disabled={!password} data-testid="auth-sign-in">{t('sign.auth.signIn')}</button>
+              {makeToggle}
             </div>
           </form>
         )
@@ -465,6 +481,7 @@ export function DirectAuthDialog(props: {
           </div>
           <div className="auth-buttons">
             <button type="submit" className="btn btn-primary" disabled={!password} data-testid="auth-confirm">{t('sign.auth.confirm')}</button>
+            {makeToggle}
           </div>
         </form>
       )}
