@@ -30,6 +30,8 @@ const argTypes = {
   ...signingArgTypes,
   allowDocumentRejection: { control: 'boolean', description: 'Show the reject action (our host: shown unless `false`).', ...category('Signer') },
   onDocumentRejected: category('Callbacks'),
+  onWaitingForTurn: { description: "Sequential signing: it is not this recipient's turn yet; the page shows whom it waits for.", ...category('Callbacks') },
+  onLinkExpired: { description: "The recipient's link passed its deadline; the page says so and refuses to act.", ...category('Callbacks') },
 } satisfies Partial<ArgTypes<Args>>
 
 /**
@@ -50,7 +52,7 @@ const meta = {
     token: '',
     recipient: 0,
     host: hostUrl,
-    ...callbacks('onReady', 'onError', 'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError'),
+    ...callbacks('onReady', 'onError', 'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError', 'onWaitingForTurn', 'onLinkExpired'),
   },
   argTypes,
   parameters: {
@@ -105,9 +107,12 @@ export const Signer: Story = {
   },
 }
 
-/** The approver's link while the signer has not signed yet: the page says whose turn it is, and is still ready. */
+/**
+ * The approver's link while the signer has not signed yet: the page says whose turn it is, is
+ * still ready, and tells your app with `onWaitingForTurn` (show your own "we'll e-mail you" note).
+ */
 export const ApproverWaiting: Story = {
-  name: 'Approver, waiting for the signer',
+  name: 'Approver, waiting for the signer (onWaitingForTurn)',
   args: { recipient: 1 },
   play: async ({ args, canvasElement, loaded }) => {
     const sent = sentOf({ loaded: loaded as SignLoaded })
@@ -115,6 +120,8 @@ export const ApproverWaiting: Story = {
     await expectSignRoute(iframe!, sent.recipients[1]!.token)
     await expect(sent.recipients[1]!.role).toBe('APPROVER')
     await expectDocumentReady(args)
+    await waitFor(() => expect(args.onWaitingForTurn).toHaveBeenCalledTimes(1), { timeout: READY_TIMEOUT })
+    await expect(args.onLinkExpired).not.toHaveBeenCalled()
     await expectDelivered(canvasElement, sent.envelopeId, 'DOCUMENT_SENT')
   },
 }

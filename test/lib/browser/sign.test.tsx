@@ -2,7 +2,7 @@ import { flushSync } from 'react-dom'
 import { hydrateRoot } from 'react-dom/client'
 import { renderToString } from 'react-dom/server'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { EmbedDirectTemplate, EmbedProvider, EmbedSignDocument, type EmbedSignDocumentProps } from '../../../src/index.js'
+import { EmbedDirectTemplate, EmbedMultiSignDocument, EmbedProvider, EmbedSignDocument, type EmbedSignDocumentProps } from '../../../src/index.js'
 import { FRAME_HOST, HANG_HOST, mount, OTHER_HOST, token, type Step, waitFor } from './harness.js'
 
 const encode = (o: object) => btoa(encodeURIComponent(JSON.stringify(o)))
@@ -513,5 +513,57 @@ describe('EmbedDirectTemplate: a template direct link on the same frame machine'
     await m.settle()
     expect(cb.onAuthRequired.mock.calls).toEqual([['access']])
     expect(cb.onAuthFailed.mock.calls).toEqual([['AUTH_FAILED']])
+  })
+})
+
+describe('the signing moments', () => {
+  it('document-waiting-for-turn calls onWaitingForTurn and recipient-expired onLinkExpired, without an argument; other data is dropped', async () => {
+    const cb = { onWaitingForTurn: vi.fn(), onLinkExpired: vi.fn(), onDocumentError: vi.fn() }
+    const m = mount(<EmbedSignDocument host={FRAME_HOST} token="rt" {...cb} />)
+    await m.loaded()
+    m.send([
+      post('document-waiting-for-turn', null), post('document-waiting-for-turn', { who: 1 }), post('document-waiting-for-turn'),
+      post('recipient-expired', null), post('recipient-expired', 'x'), post('document-error', 'end'),
+    ])
+    await waitFor(() => expect(cb.onDocumentError).toHaveBeenCalled())
+    await m.settle()
+    expect(cb.onWaitingForTurn.mock.calls).toEqual([[]])
+    expect(cb.onLinkExpired.mock.calls).toEqual([[]])
+  })
+})
+
+describe('EmbedMultiSignDocument: one person, several documents', () => {
+  const doc = (token: string, action = 'document-completed', reason?: string) => ({ token, documentId: 1, recipientId: 2, action, ...(reason ? { reason } : {}) })
+
+  it('is {host}/embed/v1/multisign?token=a&token=b#{options}; without tokens it reports INVALID_OPTIONS and has no src', async () => {
+    const m = mount(<EmbedMultiSignDocument host={FRAME_HOST} tokens={['a b', 'c']} name="Mo" lockName allowDocumentRejection={false} />)
+    const note = await m.loaded()
+    expect(note.path).toBe('/embed/v1/multisign')
+    expect(note.search).toBe('?token=a%20b&token=c')
+    expect(note.options).toEqual({ name: 'Mo', lockName: true, allowDocumentRejection: false, parentOrigin: location.origin })
+    const onError = vi.fn()
+    const none = mount(<EmbedMultiSignDocument host={FRAME_HOST} tokens={[]} onError={onError} />)
+    await waitFor(() => expect(onError).toHaveBeenCalledWith(expect.objectContaining({ code: 'INVALID_OPTIONS' })))
+    expect(none.iframe().getAttribute('src')).toBeNull()
+  })
+
+  it('signer-completed calls onSignerCompleted with the document and the progress; all-documents-completed onAllDocumentsCompleted; ill-formed ones are dropped', async () => {
+    const cb = { onSignerCompleted: vi.fn(), onAllDocumentsCompleted: vi.fn(), onDocumentCompleted: vi.fn(), onDocumentError: vi.fn() }
+    const m = mount(<EmbedMultiSignDocument host={FRAME_HOST} tokens={['a', 'b']} {...cb} />)
+    await m.loaded()
+    const first = { ...doc('a'), done: 1, total: 2 }
+    const second = { ...doc('b', 'document-rejected', 'No'), done: 2, total: 2 }
+    m.send([
+      post('document-completed', signed), post('signer-completed', first),
+      post('signer-completed', { ...first, done: 0 }), post('signer-completed', { ...first, action: 'signed' }), post('signer-completed', doc('a')),
+      post('signer-completed', second),
+      post('all-documents-completed', { documents: [doc('a'), { junk: 1 }] }), post('all-documents-completed', { documents: [doc('a'), doc('b', 'document-rejected', 'No')] }),
+      post('document-error', 'end'),
+    ])
+    await waitFor(() => expect(cb.onDocumentError).toHaveBeenCalled())
+    await m.settle()
+    expect(cb.onDocumentCompleted.mock.calls).toEqual([[signed]])
+    expect(cb.onSignerCompleted.mock.calls).toEqual([[first], [second]])
+    expect(cb.onAllDocumentsCompleted.mock.calls).toEqual([[{ documents: [doc('a'), doc('b', 'document-rejected', 'No')] }]])
   })
 })
