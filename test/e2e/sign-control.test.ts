@@ -1,0 +1,97 @@
+// The parent in control of signing: every moment of the signing pages reaches the library's
+// callbacks (waiting for one's turn, an expired link, each document of a multi-sign frame).
+import type { Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { SIGNATURE } from '../host/support.js'
+import { sendDocument, sig, signing, signShot } from './support/sign.js'
+import { callback, events, mount, startStack, type Stack } from './support/stack.js'
+
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack()
+})
+afterAll(() => stack?.close())
+
+const actions = (page: Page) => page.evaluate(() => window.messages.map((m) => m.data as any).filter((d) => d?.action))
+const names = async (page: Page) => (await events(page)).map((e) => e.name)
+
+describe('signing moments', () => {
+  test('waiting for turn, then an expired link: the page says which, and the parent hears each once after ready', async () => {
+    const turns = await sendDocument(stack, {
+      title: 'Lease',
+      meta: { signingOrder: 'SEQUENTIAL' },
+      recipients: [
+        { email: 'first@example.com', name: 'First', role: 'SIGNER', signingOrder: 1, fields: [sig(10, 60)] },
+        { email: 'second@example.com', name: 'Second', role: 'SIGNER', signingOrder: 2, fields: [sig(10, 80)] },
+      ],
+    })
+    const { page, frame } = await mount(stack, 'EmbedSignDocument', { token: turns.recipient('second@example.com').token })
+    expect(await callback(page, 'onWaitingForTurn')).toBeUndefined()
+    expect(await frame.getByTestId('sign-state').getAttribute('data-state')).toBe('NOT_YOUR_TURN')
+    expect(await names(page)).toEqual(['onReady', 'onDocumentReady', 'onWaitingForTurn'])
+    // The deployed service's message, as its own pages send it.
+    expect(await actions(page)).toEqual([{ action: 'document-ready' }, { action: 'document-waiting-for-turn', data: null }])
+    await signShot(page, 'sign-control-waiting')
+
+    const late = await sendDocument(stack, { title: 'Offer', recipients: [{ email: 'late@example.com', name: 'Late', role: 'SIGNER', fields: [sig(10, 80)] }] })
+    const token = late.recipient('late@example.com').token
+    await stack.host.db.query(`update recipients set expires_at = now() - interval '1 minute' where token = $1`, [token])
+    await page.evaluate(([host, t]) => window.mount('EmbedSignDocument', { host, token: t }), [stack.host.url, token] as const)
+    expect(await callback(page, 'onLinkExpired')).toBeUndefined()
+    await expect.poll(() => frame.getByTestId('sign-state').getAttribute('data-state')).toBe('EXPIRED')
+    expect(await names(page)).toEqual(['onReady', 'onDocumentReady', 'onLinkExpired'])
+    expect(await actions(page)).toEqual([{ action: 'document-ready' }, { action: 'recipient-expired', data: null }])
+    await page.close()
+  })
+
+  test('multi-sign: onSignerCompleted for each document signed or rejected in the frame, with the progress', async () => {
+    const person = { email: 'mia@example.com', name: 'Mia Multi', role: 'SIGNER' }
+    const docs = await Promise.all(['Earlier', 'Contract', 'Order'].map((title) => sendDocument(stack, { title, recipients: [{ ...person, fields: [sig(10, 80)] }] })))
+    const tokens = docs.map((d) => d.recipient(person.email).token as string)
+    // The first is signed before the frame opens: it counts as done.
+    const before = await fetch(`${stack.host.url}/api/signing/session`, { headers: { Authorization: `Bearer ${tokens[0]}` } }).then((r) => r.json())
+    const signed = await fetch(`${stack.host.url}/api/signing/complete`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${tokens[0]}`, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ fields: before.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) }),
+    })
+    expect(signed.status).toBe(200)
+
+    const { page, frame } = await mount(stack, 'EmbedMultiSignDocument', { tokens, name: person.name })
+    const list = frame.getByTestId('multi-list')
+    await callback(page, 'onDocumentReady')
+    const item = (title: string) => list.getByRole('listitem').filter({ hasText: title })
+    const s = signing(page, frame)
+    const outcome = (i: number) => ({ token: tokens[i], documentId: docs[i]!.documentId, recipientId: docs[i]!.recipient(person.email).id, envelopeId: docs[i]!.id })
+
+    await item('Contract').getByRole('button', { name: 'Sign' }).click()
+    await s.ready()
+    await s.typeSignature()
+    await s.complete()
+    expect(await callback(page, 'onSignerCompleted')).toEqual({ ...outcome(1), action: 'document-completed', done: 2, total: 3 })
+    await frame.getByTestId('multi-back').click()
+
+    await item('Order').getByRole('button', { name: 'Sign' }).click()
+    await s.ready()
+    await s.rejectButton().click()
+    const dialog = frame.getByRole('dialog', { name: 'Reject the document?' })
+    await dialog.getByRole('textbox', { name: 'Reason' }).fill('Wrong price')
+    await dialog.getByRole('button', { name: 'Reject document' }).click()
+    const all = await callback(page, 'onAllDocumentsCompleted')
+    const told = (await events(page)).filter((e) => e.name === 'onSignerCompleted').map((e) => e.arg)
+    expect(told).toEqual([
+      { ...outcome(1), action: 'document-completed', done: 2, total: 3 },
+      { ...outcome(2), action: 'document-rejected', reason: 'Wrong price', done: 3, total: 3 },
+    ])
+    expect(all.documents.map((d: any) => d.action)).toEqual(['document-completed', 'document-completed', 'document-rejected'])
+    // Each document's own messages come first; all-documents-completed last.
+    expect((await actions(page)).map((m) => m.action).filter((a) => !a.startsWith('field-'))).toEqual([
+      'document-ready', 'document-completed', 'signer-completed', 'document-rejected', 'signer-completed', 'all-documents-completed',
+    ])
+    expect((await names(page)).filter((n) => /Completed|Rejected/.test(n))).toEqual([
+      'onDocumentCompleted', 'onSignerCompleted', 'onDocumentRejected', 'onSignerCompleted', 'onAllDocumentsCompleted',
+    ])
+    await signShot(page, 'sign-control-multisign')
+    await page.close()
+  })
+})
