@@ -1,9 +1,11 @@
 // Small defects of the signing and authoring pages, each checked at 1280 × 900 and 390 × 844 with
-// a screenshot of the state: the signature dialog of an auto-height frame shows all of its Type tab.
+// a screenshot of the state: the signature dialog of an auto-height frame shows all of its Type tab;
+// the editor at 390 px shows the placing hint, whole step tabs, and an inspector that fits.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { pdfFile } from './support/pdf.js'
 import { DESKTOP, PHONE, sendDocument, signShot } from './support/sign.js'
-import { mount, startStack, type Stack } from './support/stack.js'
+import { createEnvelope, mount, startStack, type Stack } from './support/stack.js'
 
 let stack: Stack
 beforeAll(async () => {
@@ -58,6 +60,69 @@ describe('signature dialog in an auto-height frame', () => {
       await dialog.getByRole('button', { name: 'Adopt and sign' }).click()
       await dialog.waitFor({ state: 'detached' })
       await expect.poll(() => field.getAttribute('data-state')).toBe('filled')
+      await page.close()
+    })
+  }
+})
+
+describe('the editor in a narrow frame', () => {
+  for (const [name, viewport] of VIEWPORTS) {
+    test(`${name}: whole step labels, the placing hint, and an inspector with every control reachable beside the field it edits`, async () => {
+      const env = await createEnvelope(stack, {
+        type: 'DOCUMENT',
+        title: `Narrow ${name}`,
+        files: [await pdfFile('Narrow.pdf', 2)],
+        recipients: [{
+          name: 'Nora Narrow', email: `nora-${name}@example.com`, role: 'SIGNER',
+          fields: [{ identifier: 0, type: 'CHECKBOX', page: 1, positionX: 20, positionY: 82, width: 30, height: 6, fieldMeta: { type: 'checkbox', label: 'Extras', options: ['Parking', 'Storage'] } }],
+        }],
+      })
+      const token = await stack.presign({ scope: { kind: 'envelopeId', id: env.id } })
+      const { page, frame } = await mount(stack, 'EmbedUpdateEnvelope', { presignToken: token, envelopeId: env.id }, viewport)
+      const nav = frame.getByRole('navigation')
+      await nav.getByRole('button', { name: /Fields/ }).click()
+      await frame.getByRole('heading', { name: 'Fields', level: 2 }).waitFor()
+
+      // Every step's label whole, and the step inside the frame's width.
+      const steps = await nav.getByRole('button').evaluateAll((els) =>
+        els.map((el) => {
+          const r = el.getBoundingClientRect()
+          const label = el.querySelector('.step-label')!
+          return { label: label.textContent, whole: el.scrollWidth <= el.clientWidth && label.scrollWidth <= label.clientWidth + 1, inside: r.left >= 0 && r.right <= innerWidth }
+        }),
+      )
+      expect(steps).toEqual(['Files', 'Recipients', 'Fields', 'Settings'].map((label) => ({ label, whole: true, inside: true })))
+
+      // How to place a field, said beside the field types.
+      const hint = frame.locator('#palette-help')
+      expect((await hint.innerText()).trim()).toMatch(name === 'phone' ? /^Tap a type, then tap a page/ : /^Pick a type, then click a page/)
+      await signShot(page, `small-editor-fields-${name}`)
+
+      // The field selected: the inspector's controls all reachable and none covered; the field in
+      // view, not under the inspector or the bars.
+      await frame.getByTestId('field-box').first().click()
+      const inspector = frame.getByTestId('inspector')
+      await inspector.waitFor()
+      const uncovered = (el: Element) => {
+        const r = el.getBoundingClientRect()
+        const hit = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)
+        return r.top >= -1 && r.bottom <= innerHeight + 1 && r.left >= -1 && r.right <= innerWidth + 1 && !!hit && (el === hit || el.contains(hit))
+      }
+      const field = frame.locator('.field-box[data-selected]')
+      await expect.poll(() => field.evaluate(uncovered)).toBe(true)
+      await signShot(page, `small-editor-inspector-${name}`)
+      const controls = await inspector.locator('select, input, button').evaluateAll((els, fn) => {
+        const check = new Function(`return (${fn})`)() as (el: Element) => boolean
+        return els.map((el) => {
+          el.scrollIntoView({ block: 'nearest' })
+          return { control: el.getAttribute("aria-label") ?? el.id ?? el.textContent, reachable: check(el) }
+        })
+      }, uncovered.toString())
+      expect(controls.length).toBeGreaterThan(10)
+      expect(controls.filter((c) => !c.reachable)).toEqual([])
+      // The inspector works: a new label shows on the field.
+      await inspector.getByLabel('Label').fill('Add-ons')
+      await expect.poll(() => field.innerText()).toContain('Add-ons')
       await page.close()
     })
   }

@@ -81,6 +81,7 @@ const de: Messages = {
   'fields.recipient': 'Felder für',
   'fields.types': 'Feldtypen',
   'fields.help': 'Wählen Sie einen Typ und klicken Sie dann auf eine Seite, um ihn zu platzieren, oder ziehen Sie ihn auf eine Seite. Mit der Tastatur fügt die Eingabetaste auf einem Typ ihn der aktuellen Seite hinzu; mit den Pfeiltasten verschieben Sie ihn (mit Umschalt in größeren Schritten).',
+  'fields.helpNarrow': 'Tippen Sie auf einen Typ und dann auf eine Seite, um ihn zu platzieren. Tippen Sie auf ein platziertes Feld, um es unten zu ändern.',
   'fields.noRecipients': 'Fügen Sie einen Empfänger hinzu, bevor Sie Felder platzieren.',
   'fields.noFiles': 'Fügen Sie eine PDF-Datei hinzu, bevor Sie Felder platzieren.',
   'fields.goRecipients': 'Empfänger hinzufügen',

@@ -80,6 +80,7 @@ const en = {
   'fields.recipient': 'Fields for',
   'fields.types': 'Field types',
   'fields.help': 'Pick a type, then click a page to place it, or drag it onto a page. With the keyboard, press Enter on a type to add it to the current page, then use the arrow keys to move it (Shift for larger steps).',
+  'fields.helpNarrow': 'Tap a type, then tap a page to place it. Tap a placed field to change it below.',
   'fields.noRecipients': 'Add a recipient before placing fields.',
   'fields.noFiles': 'Add a PDF file before placing fields.',
   'fields.goRecipients': 'Add recipients',

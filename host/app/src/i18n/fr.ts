@@ -81,6 +81,7 @@ const fr: Messages = {
   'fields.recipient': 'Champs pour',
   'fields.types': 'Types de champ',
   'fields.help': 'Choisissez un type, puis cliquez sur une page pour le placer, ou faites-le glisser sur une page. Au clavier, Entrée sur un type l’ajoute à la page courante ; déplacez-le ensuite avec les flèches (Maj pour de plus grands pas).',
+  'fields.helpNarrow': 'Touchez un type, puis une page pour le placer. Touchez un champ placé pour le modifier en bas.',
   'fields.noRecipients': 'Ajoutez un destinataire avant de placer des champs.',
   'fields.noFiles': 'Ajoutez un fichier PDF avant de placer des champs.',
   'fields.goRecipients': 'Ajouter des destinataires',

@@ -8,8 +8,24 @@ import { Icon } from './icons.js'
 import { PdfPage, type PageHandlers } from './PdfPage.js'
 import { recipientColor } from './RecipientsStep.js'
 import { usePdf } from './usePdf.js'
+import { reveal, visibleBand } from '../viewport.js'
 
 type PageRef = { itemKey: string; page: number }
+
+/** Where the tools stick above the page and the inspector is a sheet below it (styles.css). */
+const NARROW = '(max-width: 639px)'
+
+/** Brings a field into the part of the view that neither the sticky bars nor the inspector's sheet cover. */
+function revealBetweenBars(field: HTMLElement) {
+  const tools = document.querySelector<HTMLElement>('.tools')
+  const topbar = document.querySelector<HTMLElement>('.topbar')
+  const sheet = document.querySelector<HTMLElement>('.inspector:not(.inspector-empty)')
+  const viewTop = visibleBand()?.top ?? 0
+  const toolsEnd = tools ? parseFloat(getComputedStyle(tools).top) - viewTop + tools.offsetHeight : 0
+  field.style.scrollMarginTop = `${Math.max(toolsEnd, topbar?.offsetHeight ?? 0) + 8}px`
+  field.style.scrollMarginBottom = `${(sheet?.offsetHeight ?? 0) + 8}px`
+  reveal(field)
+}
 
 export function FieldsStep(props: StepProps & { locked: boolean }) {
   const { session, draft, setDraft, announce, goTo, locked, problems, pageCounts, onPages } = props
@@ -66,6 +82,13 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
     }),
     [place, setDraft, announce],
   )
+
+  // On a phone the inspector opens as a sheet at the bottom: the field it edits stays in view above it.
+  useEffect(() => {
+    if (!selected || !matchMedia(NARROW).matches) return
+    const field = document.querySelector<HTMLElement>('.field-box[data-selected]')
+    if (field) revealBetweenBars(field)
+  }, [selected])
 
   useEffect(() => {
     if (!armed) return
@@ -195,7 +218,14 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
             ))}
           </div>
           <p id="palette-help" className="muted small help">
-            {armed ? t('fields.placing', { type: t(`field.${armed}`) }) : t('fields.help')}
+            {armed ? (
+              t('fields.placing', { type: t(`field.${armed}`) })
+            ) : (
+              <>
+                <span className="help-wide">{t('fields.help')}</span>
+                <span className="help-narrow">{t('fields.helpNarrow')}</span>
+              </>
+            )}
           </p>
         </div>
 
