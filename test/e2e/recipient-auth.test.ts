@@ -306,6 +306,43 @@ describe('verified signers', () => {
     return { s, confirm }
   }
 
+  test('a recipient asked for a passkey who has no account makes one, adds a passkey of this device, and signs with it', async () => {
+    const email = 'quinn@example.com'
+    const context = await stack.browser.newContext({ viewport: DESKTOP, locale: 'en-US' })
+    const page = await context.newPage()
+    const cdp = await context.newCDPSession(page)
+    await cdp.send('WebAuthn.enable')
+    await cdp.send('WebAuthn.addVirtualAuthenticator', {
+      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
+    })
+    const doc = await sendDocument(stack, {
+      title: 'Passkey newcomer',
+      recipients: [{ email, name: 'Quinn New', role: 'SIGNER', fields: [sig(10, 80)], actionAuth: ['PASSKEY'] } as never],
+    })
+    await page.goto(doc.recipient(email).signingUrl.replace('127.0.0.1', 'localhost'))
+    const s = signing(page)
+    await s.ready()
+    await (await s.drawSignature()).adopt()
+    await s.complete()
+    const confirm = page.getByTestId('auth-action')
+    await confirm.getByTestId('auth-passkey-none').click()
+    await confirm.getByTestId('auth-toggle-account').click()
+    await confirm.getByTestId('auth-send-code').click()
+    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
+    await confirm.getByTestId('auth-confirm').click()
+    await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
+    await confirm.getByTestId('auth-sign-in').click()
+    await confirm.getByTestId('auth-passkey-add').waitFor()
+    await signShot(page, 'auth-passkey-add')
+    await confirm.getByTestId('auth-passkey-add').click()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Passkey newcomer”')
+    await context.close()
+    expect((await auditOf(doc.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSKEY'])
+    const keys = await stack.host.db.query<{ name: string }>('select p.name from passkeys p join users u on u.id = p.user_id where u.email = $1', [email])
+    expect(keys.map((k) => k.name)).toEqual(['Added when signing'])
+  })
+
   test('a direct link with a code: the visitor proves the address they type before the document is made (phone)', async () => {
     const email = 'dora@example.com'
     const { page, context, errors } = await openPage(stack, await directLink('Club waiver', { accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['TWO_FACTOR_AUTH'] }), PHONE)

@@ -25,7 +25,7 @@ import {
   type Required,
 } from '../domain/recipient-auth.js'
 import { ApiError } from '../errors.js'
-import { authenticationOptions, finishAuthentication } from '../people/passkeys.js'
+import { authenticationOptions, finishAuthentication, finishRegistration, registrationOptions } from '../people/passkeys.js'
 import { passwordProblem, verifyPassword } from '../people/passwords.js'
 import { MAIL_REQUESTS_PER_IP, spend, throttled, THROTTLE_WINDOW_MS, type Factor } from '../people/throttle.js'
 import { totpState, useTotpCode } from '../people/totp.js'
@@ -38,6 +38,7 @@ export const GRANT_HEADER = 'x-recipient-auth'
 const Secret = z.string().min(1).max(256)
 const Code = z.string().trim().min(4).max(12)
 const Passkey = z.object({ challengeId: z.string().min(1).max(200), response: z.record(z.string(), z.unknown()) })
+const PasskeyRegistration = Passkey
 
 /** What a recipient proves when signing or approving (the `auth` of complete). */
 export const ActionProof = z.discriminatedUnion('method', [
@@ -305,7 +306,8 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     const body = await jsonBody(c, AccessBody)
     // An account sign-in also proves ACCOUNT for actions, whatever the access check asks.
     const { access, action } = requiredAuth(rc.e, rc.r)
-    if (!access.includes(body.method) && !(body.method === 'ACCOUNT' && action.includes('ACCOUNT'))) {
+    // A passkey is added on this page by someone signed in to the account first.
+    if (!access.includes(body.method) && !(body.method === 'ACCOUNT' && (action.includes('ACCOUNT') || action.includes('PASSKEY')))) {
       throw new ApiError(400, 'INVALID_REQUEST', `${body.method} is not asked of this recipient`)
     }
     if (body.method === 'ACCOUNT') await proveAccount(ctx, c, rc, body.password, body.code)
@@ -332,6 +334,31 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     await spend(ctx.db, [{ key: `recipient-passkey:${rc.r.id}`, limit: 100 }], ctx.clock.now())
     const user = await accountOf(ctx.db, rc.r.email)
     return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user?.id ?? null, { listCredentials: false })))
+  })
+
+  // A recipient asked for a passkey who has none on this device adds one to their account here,
+  // once signed in to it on this page (ACCOUNT in the grant: its password and second factor).
+  const passkeyOwner = async (c: Context, rc: RecipientContext) => {
+    if (!requiredAuth(rc.e, rc.r).action.includes('PASSKEY')) throw new ApiError(400, 'INVALID_REQUEST', 'no passkey is asked of this recipient')
+    if (!held(c, rc).includes('ACCOUNT')) throw authRequired('adding a passkey', ['ACCOUNT (sign in first)'])
+    await spend(ctx.db, [{ key: `recipient-passkey:${rc.r.id}`, limit: 100 }], ctx.clock.now())
+    const user = await accountOf(ctx.db, rc.r.email)
+    if (!user) throw authRequired('adding a passkey', ['ACCOUNT (sign in first)'])
+    return user
+  }
+  r.post('/passkey/register', async (c) => {
+    const rc = await recipient(c)
+    const user = await passkeyOwner(c, rc)
+    return c.json(await ctx.db.transaction((tx) => registrationOptions(tx, ctx, c, user)))
+  })
+  r.post('/passkey/register/finish', async (c) => {
+    const rc = await recipient(c)
+    const user = await passkeyOwner(c, rc)
+    const { challengeId, response } = await jsonBody(c, PasskeyRegistration)
+    const made = await ctx.db.transaction((tx) =>
+      finishRegistration(tx, ctx, c, user, { challengeId, response: response as unknown as Parameters<typeof finishRegistration>[4]['response'], name: 'Added when signing' }),
+    )
+    return c.json({ id: made.id, name: made.name })
   })
 
   return r

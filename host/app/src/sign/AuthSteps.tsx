@@ -297,6 +297,22 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
     }
   }
   const granted = (grant: string) => api.setHeader(GRANT_HEADER, grant)
+  // No passkey on this device: signed in to the account on this page, the recipient adds one, then uses it.
+  const [signedIn, setSignedIn] = useState(info.signedIn)
+  const [adding, setAdding] = useState(false)
+  const addPasskey = async () => {
+    setError(null)
+    try {
+      const { startRegistration, browserSupportsWebAuthn } = await import('@simplewebauthn/browser')
+      if (!browserSupportsWebAuthn()) return setError(t('sign.auth.passkeyUnsupported'))
+      const { challengeId, options } = await api.post<{ challengeId: string; options: Parameters<typeof startRegistration>[0]['optionsJSON'] }>('/auth/passkey/register', {})
+      await api.post('/auth/passkey/register/finish', { challengeId, response: await startRegistration({ optionsJSON: options }) })
+      setAdding(false)
+      await passkey()
+    } catch (e) {
+      setError(e instanceof ApiError ? messageOf(e) : t('sign.auth.passkeyUnsupported'))
+    }
+  }
 
   return (
     <Dialog
@@ -364,13 +380,27 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
             </div>
           </form>
         ))}
-      {method === 'PASSKEY' && (
-        <div className="auth-buttons">
-          <button type="button" className="btn btn-primary" onClick={passkey} disabled={busy} data-testid="auth-passkey">
-            {t('sign.auth.passkey')}
-          </button>
-        </div>
-      )}
+      {method === 'PASSKEY' &&
+        (adding && !signedIn ? (
+          <AccountStep api={api} info={info} onGrant={(grant) => (granted(grant), setSignedIn(true))} />
+        ) : (
+          <div className="auth-buttons">
+            {adding ? (
+              <button type="button" className="btn btn-primary" onClick={addPasskey} disabled={busy} data-testid="auth-passkey-add">
+                {t('sign.auth.passkeyAdd')}
+              </button>
+            ) : (
+              <>
+                <button type="button" className="btn btn-primary" onClick={passkey} disabled={busy} data-testid="auth-passkey">
+                  {t('sign.auth.passkey')}
+                </button>
+                <button type="button" className="btn btn-secondary btn-small" onClick={() => (setAdding(true), setError(null))} data-testid="auth-passkey-none">
+                  {t('sign.auth.passkeyNone')}
+                </button>
+              </>
+            )}
+          </div>
+        ))}
       {error && (
         <p id={`${id}-error`} className="field-error" role="alert" data-testid="auth-error">
           {error}
