@@ -16,6 +16,8 @@ declare global {
     /** Every message that reached this page, for assertions on the wire itself. */
     messages: { origin: string; data: unknown; at: number }[]
     mountedAt: number
+    /** What the mounted component gave its `ref`: its handle of commands. */
+    handle: any
   }
 }
 
@@ -41,7 +43,7 @@ export function recordingPage(components: Record<string, unknown>): void {
     const Component = components[component] as ComponentType<Record<string, unknown>> | undefined
     if (!Component) throw new Error(`no component ${component}`)
     window.mountedAt = performance.now()
-    root.render(createElement(Component, { ...callbacks, ...props }))
+    root.render(createElement(Component, { ...callbacks, ...props, ref: (handle: unknown) => void (window.handle = handle) }))
   }
   window.unmount = () => root.render(null)
 }
