@@ -91,11 +91,12 @@ describe('the editor in a narrow frame', () => {
           return { label: label.textContent, whole: el.scrollWidth <= el.clientWidth && label.scrollWidth <= label.clientWidth + 1, inside: r.left >= 0 && r.right <= innerWidth }
         }),
       )
-      expect(steps).toEqual(['Files', 'Recipients', 'Fields', 'Settings'].map((label) => ({ label, whole: true, inside: true })))
+      // Soft: each of the three narrow-width defects is reported on its own.
+      expect.soft(steps).toEqual(['Files', 'Recipients', 'Fields', 'Settings'].map((label) => ({ label, whole: true, inside: true })))
 
       // How to place a field, said beside the field types.
       const hint = frame.locator('#palette-help')
-      expect((await hint.innerText()).trim()).toMatch(name === 'phone' ? /^Tap a type, then tap a page/ : /^Pick a type, then click a page/)
+      expect.soft((await hint.innerText()).trim()).toMatch(name === 'phone' ? /^Tap a type, then tap a page/ : /^Pick a type, then click a page/)
       await signShot(page, `small-editor-fields-${name}`)
 
       // The field selected: the inspector's controls all reachable and none covered; the field in
