@@ -9,7 +9,8 @@ export type TemplateCreatedMessage = { type: 'template-created'; templateId: num
 export type DocumentUpdatedMessage = { type: 'document-updated'; documentId: number } & WithExternalId
 export type TemplateUpdatedMessage = { type: 'template-updated'; templateId: number } & WithExternalId
 
-export type EmbedReadyMessage = { type: 'embed-ready' }
+/** `commands`: the commands this page answers (a page that announces none answers none). */
+export type EmbedReadyMessage = { type: 'embed-ready'; commands?: string[] }
 export type EmbedErrorMessage = { type: 'embed-error'; code: EmbedErrorCode | (string & {}); message: string }
 export type EmbedResizeMessage = { type: 'embed-resize'; height: number }
 /**
@@ -25,7 +26,13 @@ export type BaseMessage =
   | TemplateCreatedMessage
   | DocumentUpdatedMessage
   | TemplateUpdatedMessage
-export type ExtensionMessage = EmbedReadyMessage | EmbedErrorMessage | EmbedResizeMessage | EmbedScrollMessage
+export type ExtensionMessage =
+  | EmbedReadyMessage
+  | EmbedErrorMessage
+  | EmbedResizeMessage
+  | EmbedScrollMessage
+  | EmbedAnswerMessage
+  | EmbedEventMessage
 export type EmbedMessage = BaseMessage | ExtensionMessage
 export type EmbedMessageType = EmbedMessage['type']
 
@@ -41,6 +48,56 @@ export const EMBED_ERROR_CODES = [
 ] as const
 export type EmbedErrorCode = (typeof EMBED_ERROR_CODES)[number]
 
+// ---- commands and events ---------------------------------------------------------------------
+
+/** The authoring pages' steps. */
+export type EditorStep = 'files' | 'recipients' | 'fields' | 'settings'
+
+/** Something that keeps the envelope from being saved: where to fix it, and what it is. */
+export interface EmbedProblem {
+  /** The step where the user fixes it, when there is one. */
+  step?: EditorStep
+  /** The field it names (`recipients.0.email`), for a refusal by the service. */
+  field?: string
+  /** A stable key (`noFiles`, `email`, … or the service's error code). */
+  code: string
+  /** What the page shows, in the page's language. */
+  message: string
+}
+
+/** Why a command failed: the page refused it (`REFUSED`, `NOT_READY`, `UNSUPPORTED`), or the library gave up (`TIMEOUT`). */
+export type EmbedCommandErrorCode = 'NOT_READY' | 'REFUSED' | 'TIMEOUT' | 'UNSUPPORTED'
+
+/** Parent to frame: run `command` with `args`; the page answers with the same `id`. */
+export type EmbedCommandMessage = { type: 'embed-command'; id: number; command: string; args: unknown[] }
+
+/** Why the page did not carry out a command. */
+export interface EmbedCommandFailure {
+  code: EmbedCommandErrorCode | (string & {})
+  message: string
+  /** With `REFUSED` by `save`: what keeps the envelope from being saved. */
+  problems?: EmbedProblem[]
+}
+
+/** Frame to parent: the answer to command `id`. */
+export type EmbedAnswerMessage =
+  | { type: 'embed-answer'; id: number; ok: true; result?: unknown }
+  | { type: 'embed-answer'; id: number; ok: false; error: EmbedCommandFailure }
+
+/** The data of each event a page reports; `step-change` calls `onStepChange` and so on. */
+export interface EmbedEvents {
+  /** The authoring page shows another step. */
+  'step-change': EditorStep
+  /** The authoring page has (true) or no longer has (false) edits that are not saved. */
+  'dirty-change': boolean
+  /** The authoring page could not save: what stopped it. */
+  'save-failed': EmbedProblem[]
+}
+export type EmbedEventMessage = { [K in keyof EmbedEvents]: { type: 'embed-event'; event: K; data: EmbedEvents[K] } }[keyof EmbedEvents]
+
+/** The type of each event's data (the values are the page's own: checked for their type only). */
+const EVENT_DATA: Record<string, string> = { 'step-change': 'string', 'dirty-change': 'boolean', 'save-failed': 'object' }
+
 import { id, str } from './check.js'
 const ext = (v: unknown) => v === null || v === undefined || str(v)
 const px = (v: unknown) => typeof v === 'number' && v >= 0 && v < 1e6
@@ -53,7 +110,9 @@ const CHECKS: Record<EmbedMessageType, (m: Record<string, unknown>) => boolean> 
   'template-created': (m) => id(m.templateId) && ext(m.externalId),
   'document-updated': (m) => id(m.documentId) && ext(m.externalId),
   'template-updated': (m) => id(m.templateId) && ext(m.externalId),
-  'embed-ready': () => true,
+  'embed-ready': ({ commands: c }) => !c || Array.isArray(c),
+  'embed-answer': ({ id: n, ok, error: e }) => id(n) && (ok === true || str((e as EmbedCommandFailure)?.code)),
+  'embed-event': ({ event: e, data: d }) => Object.hasOwn(EVENT_DATA, e as string) && d !== null && typeof d === EVENT_DATA[e as string],
   'embed-error': (m) => str(m.code) && str(m.message),
   'embed-resize': (m) => px(m.height),
   'embed-scroll': (m) => px(m.top) && px(m.height),
@@ -88,4 +147,10 @@ export function parseViewportMessage(data: unknown): EmbedViewportMessage | null
   return m.type === 'embed-viewport' && typeof top === 'number' && Math.abs(top) < 1e7 && px(height)
     ? { type: 'embed-viewport', top, height: height as number }
     : null
+}
+
+/** The command message if `data` is a well-formed one, else null. Never throws. */
+export function parseCommandMessage(data: unknown): EmbedCommandMessage | null {
+  const m = data as Record<string, unknown> | null
+  return m?.type === 'embed-command' && id(m.id) && str(m.command) && Array.isArray(m.args) ? (m as EmbedCommandMessage) : null
 }

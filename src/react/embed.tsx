@@ -1,8 +1,10 @@
 import {
-  useContext, useEffect, useInsertionEffect, useLayoutEffect, useRef, useState, useSyncExternalStore,
+  forwardRef, useContext, useEffect, useImperativeHandle, useInsertionEffect, useLayoutEffect, useRef, useState, useSyncExternalStore,
+  type ForwardRefExoticComponent, type ReactElement, type Ref, type RefAttributes,
 } from 'react'
 import {
-  buildEmbedUrl, DEFAULT_HOST, parseMessage, type BaseMessage, type EmbedMessage, type EmbedOptions, type EmbedRoute,
+  buildEmbedUrl, DEFAULT_HOST, parseMessage, type BaseMessage, type EmbedCommandErrorCode, type EmbedCommandFailure, type EmbedCommandMessage, type EmbedMessage,
+  type EmbedOptions, type EmbedProblem, type EmbedRoute,
 } from '../protocol/index.js'
 import { EmbedContext, merge } from './provider.js'
 import type { EmbedCommonProps, EmbedFrameProps } from './types.js'
@@ -29,7 +31,23 @@ export interface FrameSpec<P> {
   receive: (props: P, data: unknown, m: EmbedMessage | null) => boolean | void
   /** The base messages announce readiness (signing: document-ready): a load alone is not readiness. */
   announcesReady?: boolean
+  /** The handle's commands, space-separated: each one a method that sends it to the page. */
+  commands?: string
 }
+
+/** A command the page refused or never answered: `code` says which (`REFUSED` comes with the page's `problems`). */
+export class EmbedCommandError extends Error {
+  declare readonly code: EmbedCommandErrorCode | (string & {})
+  declare readonly problems?: EmbedProblem[]
+  constructor(failure: EmbedCommandFailure) {
+    super(failure.message)
+    Object.assign(this, failure)
+  }
+}
+
+type Answer = { ok?: boolean; result?: unknown; error?: EmbedCommandFailure }
+
+let ids = 0
 
 /** What sets one authoring component apart: its page, its hash options and the callbacks of its done message. */
 export interface EmbedSpec<P> {
@@ -63,8 +81,23 @@ const READY_GRACE = 500
 // Equal objects in any key order encode to the same URL.
 const sorted = <T extends object>(o?: T) => o && (Object.fromEntries(Object.entries(o).sort()) as T)
 
-/** The one machine behind every component: props -> URL -> iframe -> guarded messages -> newest callbacks. */
-export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) {
+/** `onStepChange` for `step-change`, `onDocumentReady` for `document-ready`. */
+export const callbackOf = (name: string) => `on${name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}`
+
+/** A component whose `ref` receives handle `H` (React 18's forwardRef, and React 19's ref prop alike). */
+export type EmbedComponent<P, H> = ForwardRefExoticComponent<P & RefAttributes<H>>
+
+/** The component of `render`, with its `ref` passed on. */
+/* @__NO_SIDE_EFFECTS__ */
+export function component<P, H>(render: (props: P, ref: Ref<H>) => ReactElement): EmbedComponent<P, H> {
+  return forwardRef(render as never) as never
+}
+
+/**
+ * The one machine behind every component: props -> URL -> iframe -> guarded messages -> newest
+ * callbacks, and the handle's commands -> requests with an id -> the page's answers.
+ */
+export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, ref?: Ref<unknown>) {
   const props = merge(useContext(EmbedContext), own)
   const { host = DEFAULT_HOST, autoHeight } = props
   // null during server rendering and hydration: the src (which carries it) is set right after.
@@ -75,6 +108,37 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
   })
   const frame = useRef<HTMLIFrameElement>(null)
   const [height, setHeight] = useState<number>()
+  // Commands: what the ready page answers (null until it is ready), those waiting for it, the answers awaited by id.
+  const commands = useRef<string[] | null>(null)
+  const waiting = useRef(new Set<() => void>()).current
+  const answers = useRef(new Map<number, (a: Answer) => void>()).current
+  useImperativeHandle(ref, () =>
+    Object.fromEntries(
+      spec.commands!.split(' ').map((command) => [
+        command,
+        (...args: unknown[]) =>
+          new Promise((resolve, reject) => {
+            const id = ++ids
+            const { timeout = 15000 } = latest.current
+            const end = (a: Answer) => {
+              clearTimeout(timer)
+              answers.delete(id)
+              a.ok ? resolve(a.result) : reject(new EmbedCommandError(a.error!))
+            }
+            const fail = (code: EmbedCommandErrorCode) => end({ error: { code, message: `${command}: ${code}` } })
+            const timer = timeout > 0 ? setTimeout(fail, timeout, 'TIMEOUT') : undefined
+            // Sent once the page is ready, unless it timed out meanwhile.
+            const send = () =>
+              answers.has(id) &&
+              (commands.current!.includes(command)
+                ? frame.current!.contentWindow!.postMessage({ type: 'embed-command', id, command, args } satisfies EmbedCommandMessage, origin)
+                : fail('UNSUPPORTED'))
+            answers.set(id, end)
+            commands.current ? send() : waiting.add(send)
+          }),
+      ]),
+    ),
+  )
 
   let origin = ''
   try {
@@ -110,9 +174,14 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
     let spoke = spec.announcesReady
     let ready = false
     let grace: ReturnType<typeof setTimeout> | undefined
+    // The page's commands, from its embed-ready (that comes before any other readiness).
+    let announced: string[] = []
     const onReady = () => {
       if (!ready) latest.current.onReady?.()
       ready = true
+      commands.current = announced
+      waiting.forEach((send) => send())
+      waiting.clear()
     }
     const timer =
       timeout > 0
@@ -141,7 +210,11 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
       clearTimeout(timer)
       const m = parseMessage(data)
       const p = latest.current
-      if (m?.type === 'embed-ready') onReady()
+      if (m?.type === 'embed-ready') {
+        announced = m.commands ?? []
+        onReady()
+      } else if (m?.type === 'embed-answer') answers.get(m.id)?.(m)
+      else if (m?.type === 'embed-event') (p[callbackOf(m.event) as keyof P] as ((data: unknown) => void) | undefined)?.(m.data)
       else if (m?.type === 'embed-error') p.onError?.({ code: m.code, message: m.message })
       else if (m?.type === 'embed-resize') {
         if (p.autoHeight) setHeight(m.height)
@@ -160,6 +233,9 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
     addEventListener('scroll', view, true)
     addEventListener('resize', view)
     return () => {
+      // Commands wait for the next page; those sent to this one are not answered.
+      commands.current = null
+      answers.forEach((end) => end({ error: { code: 'NOT_READY', message: 'the page was replaced' } }))
       clearTimeout(timer)
       clearTimeout(grace)
       el.removeEventListener('load', onLoad)
@@ -186,7 +262,7 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>) 
 }
 
 /** The authoring pages on the machine: presign token in the query, `{type, ...}` messages, a done message each. */
-export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>) {
+export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>, ref: Ref<unknown>) {
   const [idName, id] = spec.id ?? []
   return useFrame(own, {
     title: spec.title,
@@ -198,5 +274,6 @@ export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>)
       const { type, externalId, ...rest } = m as BaseMessage
       spec.fire(p, (externalId == null ? rest : { ...rest, externalId }) as never)
     },
-  })
+    commands: 'save goToStep isDirty reload',
+  }, ref)
 }

@@ -1,6 +1,10 @@
 import type { CSSProperties, IframeHTMLAttributes } from 'react'
 import type { AllDocumentsCompleted, SignerCompleted } from '../protocol/index.js'
-import type { EmbedCssVars, EmbedErrorCode, EmbedFeatures, EnvelopeType, RejectedData, SignedData } from '../protocol/index.js'
+import type {
+  EditorStep, EmbedCssVars, EmbedErrorCode, EmbedFeatures, EmbedProblem, EnvelopeType, RejectedData, SignedData,
+} from '../protocol/index.js'
+
+export type { EditorStep, EmbedCommandErrorCode, EmbedProblem } from '../protocol/index.js'
 
 export type { EnvelopeEditorFeatures } from '../protocol/index.js'
 
@@ -56,6 +60,29 @@ export interface EmbedSharedProps extends EmbedFrameProps {
 export interface EmbedCommonProps extends EmbedSharedProps {
   /** Presign token from your backend (`POST /embedding/create-presign-token`). Required. */
   presignToken: string
+  /** The page shows another step (also after `goToStep`, and where a failed save takes the user). */
+  onStepChange?: (step: EditorStep) => void
+  /** The page now has (true) or no longer has (false) edits that are not saved: warn before you navigate away. */
+  onDirtyChange?: (dirty: boolean) => void
+  /** The user's (or `save()`'s) save did not go through: what stopped it, in the page's language. */
+  onSaveFailed?: (problems: EmbedProblem[]) => void
+}
+
+/**
+ * What `ref` of an authoring component gets. Each method is a request the page answers; a
+ * refused or unanswered one rejects with an `EmbedCommandError` (`NOT_READY`, `REFUSED` with the
+ * page's `problems`, `TIMEOUT` after the `timeout` prop, `UNSUPPORTED` by a host that predates it).
+ * Called before the page is ready, a command waits for it (within the same `timeout`).
+ */
+export interface EnvelopeEditorHandle<E = EnvelopeEvent> {
+  /** Saves (creates or updates) as the page's own button does: resolves with the done callback's event. */
+  save(): Promise<E>
+  /** Shows this step. */
+  goToStep(step: EditorStep): Promise<void>
+  /** Whether the page has edits that are not saved. */
+  isDirty(): Promise<boolean>
+  /** Drops unsaved edits (and their stored copy) and loads the envelope afresh from the service. */
+  reload(): Promise<void>
 }
 
 export interface EmbedUpdateProps {

@@ -1,7 +1,7 @@
 import { useEffect } from 'react'
-import { useEmbed } from './embed.js'
+import { component, useEmbed } from './embed.js'
 import type {
-  DocumentEvent, EmbedCreateDocumentV1Props, EmbedCreateTemplateV1Props, EmbedUpdateDocumentV1Props,
+  DocumentEvent, EmbedCreateDocumentV1Props, EnvelopeEditorHandle, EmbedCreateTemplateV1Props, EmbedUpdateDocumentV1Props,
   EmbedUpdateTemplateV1Props, TemplateEvent,
 } from './types.js'
 
@@ -16,29 +16,29 @@ function useDeprecated(name: string, replacement: string) {
 }
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedCreateEnvelope type="DOCUMENT">`. */
-export function EmbedCreateDocumentV1(props: EmbedCreateDocumentV1Props) {
+export const EmbedCreateDocumentV1 = component<EmbedCreateDocumentV1Props, EnvelopeEditorHandle<DocumentEvent>>((props, ref) => {
   useDeprecated('EmbedCreateDocumentV1', 'EmbedCreateEnvelope with type="DOCUMENT"')
   return useEmbed(props, {
     route: 'document.create',
     title: 'Create document',
     done: 'document-created',
     fire: (p, e: DocumentEvent) => p.onDocumentCreated?.(e),
-  })
-}
+  }, ref)
+})
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedCreateEnvelope type="TEMPLATE">`. */
-export function EmbedCreateTemplateV1(props: EmbedCreateTemplateV1Props) {
+export const EmbedCreateTemplateV1 = component<EmbedCreateTemplateV1Props, EnvelopeEditorHandle<TemplateEvent>>((props, ref) => {
   useDeprecated('EmbedCreateTemplateV1', 'EmbedCreateEnvelope with type="TEMPLATE"')
   return useEmbed(props, {
     route: 'template.create',
     title: 'Create template',
     done: 'template-created',
     fire: (p, e: TemplateEvent) => p.onTemplateCreated?.(e),
-  })
-}
+  }, ref)
+})
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedUpdateEnvelope>`. */
-export function EmbedUpdateDocumentV1(props: EmbedUpdateDocumentV1Props) {
+export const EmbedUpdateDocumentV1 = component<EmbedUpdateDocumentV1Props, EnvelopeEditorHandle<DocumentEvent>>((props, ref) => {
   useDeprecated('EmbedUpdateDocumentV1', 'EmbedUpdateEnvelope')
   return useEmbed(props, {
     route: 'document.edit',
@@ -47,11 +47,11 @@ export function EmbedUpdateDocumentV1(props: EmbedUpdateDocumentV1Props) {
     options: { onlyEditFields: props.onlyEditFields },
     done: 'document-updated',
     fire: (p, e: DocumentEvent) => p.onDocumentUpdated?.(e),
-  })
-}
+  }, ref)
+})
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedUpdateEnvelope>`. */
-export function EmbedUpdateTemplateV1(props: EmbedUpdateTemplateV1Props) {
+export const EmbedUpdateTemplateV1 = component<EmbedUpdateTemplateV1Props, EnvelopeEditorHandle<TemplateEvent>>((props, ref) => {
   useDeprecated('EmbedUpdateTemplateV1', 'EmbedUpdateEnvelope')
   return useEmbed(props, {
     route: 'template.edit',
@@ -60,5 +60,5 @@ export function EmbedUpdateTemplateV1(props: EmbedUpdateTemplateV1Props) {
     options: { onlyEditFields: props.onlyEditFields },
     done: 'template-updated',
     fire: (p, e: TemplateEvent) => p.onTemplateUpdated?.(e),
-  })
-}
+  }, ref)
+})

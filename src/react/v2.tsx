@@ -1,9 +1,9 @@
-import { useEmbed } from './embed.js'
-import type { EmbedCreateEnvelopeProps, EmbedUpdateEnvelopeProps, EnvelopeEvent } from './types.js'
+import { component, useEmbed } from './embed.js'
+import type { EmbedCreateEnvelopeProps, EmbedUpdateEnvelopeProps, EnvelopeEditorHandle, EnvelopeEvent } from './types.js'
 
-/** Embeds the creation of a document or template envelope (`type`). */
-export function EmbedCreateEnvelope(props: EmbedCreateEnvelopeProps) {
-  return useEmbed(props, {
+/** Embeds the creation of a document or template envelope (`type`); `ref` gets its handle. */
+export const EmbedCreateEnvelope = component<EmbedCreateEnvelopeProps, EnvelopeEditorHandle<EnvelopeEvent>>((props, ref) =>
+  useEmbed(props, {
     route: 'envelope.create',
     title: props.type === 'TEMPLATE' ? 'Create template' : 'Create document',
     options: { type: props.type },
@@ -12,17 +12,17 @@ export function EmbedCreateEnvelope(props: EmbedCreateEnvelopeProps) {
       p.onEnvelopeCreated?.(e)
       ;(p.type === 'TEMPLATE' ? p.onTemplateCreated : p.onDocumentCreated)?.(e)
     },
-  })
-}
+  }, ref),
+)
 
-/** Embeds the editing of an existing envelope. */
-export function EmbedUpdateEnvelope(props: EmbedUpdateEnvelopeProps) {
-  return useEmbed(props, {
+/** Embeds the editing of an existing envelope; `ref` gets its handle. */
+export const EmbedUpdateEnvelope = component<EmbedUpdateEnvelopeProps, EnvelopeEditorHandle<EnvelopeEvent>>((props, ref) =>
+  useEmbed(props, {
     route: 'envelope.edit',
     title: 'Edit envelope',
     id: ['envelopeId', props.envelopeId],
     options: { onlyEditFields: props.onlyEditFields },
     done: 'envelope-updated',
     fire: (p, e: EnvelopeEvent) => p.onEnvelopeUpdated?.(e),
-  })
-}
+  }, ref),
+)

@@ -16,14 +16,26 @@
 import * as React from 'react'
 import type {
   AllDocumentsCompleted,
+  EmbedCommandMessage,
   EmbedErrorCode,
+  EmbedEvents,
   EmbedMessage,
+  EmbedProblem,
   RejectedData,
   SignedData,
   SignMessage,
 } from '../protocol/index.js'
 
-export type { EmbedMessage, SignMessage, AllDocumentsCompleted, SignedData, RejectedData, EmbedErrorCode }
+export type { EmbedMessage, SignMessage, AllDocumentsCompleted, SignedData, RejectedData, EmbedErrorCode, EmbedEvents, EmbedProblem }
+
+/** The commands each kind of page announces in its `embed-ready`, as the service's pages do. */
+export const PAGE_COMMANDS = {
+  authoring: ['save', 'goToStep', 'isDirty', 'reload'],
+  signing: [] as string[],
+}
+
+/** A command the component sent to the frame, not answered yet. */
+export type SentCommand = Pick<EmbedCommandMessage, 'id' | 'command' | 'args'>
 
 /** Anything the service's pages post to the embedding page. */
 export type FrameMessage = EmbedMessage | SignMessage | AllDocumentsCompleted
@@ -45,8 +57,23 @@ export interface EmbedFrame {
   post(message: FrameMessage | Record<string, unknown>): void
   /** The frame's load event (a service without the extensions is ready on load). */
   load(): void
-  /** `embed-ready` (authoring), or `document-ready` and `embed-ready` (signing). */
-  ready(): void
+  /**
+   * `embed-ready` (authoring), or `embed-ready` and `document-ready` (signing), announcing
+   * `commands` (default: every command of this kind of page, `PAGE_COMMANDS`; `[]` plays a host
+   * that predates them, so the handle's methods reject with `UNSUPPORTED`).
+   */
+  ready(commands?: string[]): void
+  /** The commands the component sent (`ref.current.save()` …) that no `answer`/`refuse` has answered yet, oldest first. */
+  commands: SentCommand[]
+  /** Answers the oldest unanswered `command` with `result`: its promise resolves with it. Throws when none was sent. */
+  answer(command: string, result?: unknown): void
+  /**
+   * Refuses the oldest unanswered `command`: its promise rejects with an `EmbedCommandError` of
+   * `code` (`REFUSED` by default, `NOT_READY`...) and `problems`. Throws when none was sent.
+   */
+  refuse(command: string, problems?: EmbedProblem[], code?: string, message?: string): void
+  /** A moment of the page: `event('step-change', 'fields')` calls `onStepChange('fields')`, and so on. */
+  event<K extends keyof EmbedEvents>(event: K, data: EmbedEvents[K]): void
   /** `embed-error`: the session cannot go on. Signing pages also send `document-error`. */
   error(code: EmbedErrorCode | (string & {}), message?: string): void
   /** `embed-resize`: the content height, for `autoHeight`. */
@@ -69,6 +96,9 @@ export interface EmbedFrame {
   /** `document-rejected` with the reason. */
   rejected(reason: string, data?: Partial<SignedData>): void
 }
+
+/** The commands sent to each frame and not answered yet (shared by every embedFrame() of it). */
+const sent = new WeakMap<HTMLIFrameElement, SentCommand[]>()
 
 /**
  * The frame of a rendered component: `target` is the iframe, an element that holds it (your
@@ -110,6 +140,29 @@ export function embedFrame(target?: Element | Document | null): EmbedFrame {
     }
     send()
   }
+  // The component posts its commands to the iframe's window: catch them there. happy-dom makes no
+  // window for a frame, so the frame gets a stand-in (messages then come from it, as from a window).
+  let commands = sent.get(element)
+  if (!commands) {
+    const list: SentCommand[] = (commands = [])
+    sent.set(element, list)
+    const catcher = (data: unknown) => {
+      const m = data as EmbedCommandMessage
+      if (m?.type === 'embed-command') list.push({ id: m.id, command: m.command, args: m.args })
+    }
+    const win = element.contentWindow
+    if (win) {
+      const original = win.postMessage.bind(win)
+      win.postMessage = ((data: unknown, ...rest: [string]) => (catcher(data), original(data, ...rest))) as Window['postMessage']
+    } else Object.defineProperty(element, 'contentWindow', { configurable: true, value: { postMessage: catcher } })
+  }
+  const pending = commands
+  const take = (command: string) => {
+    const i = pending.findIndex((c) => c.command === command)
+    if (i < 0) throw new Error(`envelope-embed/testing: no ${command} command to answer (waiting: ${pending.map((c) => c.command).join(', ') || 'none'}; the component sends one once the frame is ready)`)
+    return pending.splice(i, 1)[0]!.id
+  }
+
   const signed = (data: Partial<SignedData> = {}): SignedData => ({ token: token ?? 'token', documentId: 1, recipientId: 1, ...data })
 
   return {
@@ -121,10 +174,15 @@ export function embedFrame(target?: Element | Document | null): EmbedFrame {
     options,
     post,
     load: () => void element.dispatchEvent(new Event('load')),
-    ready() {
+    ready(announced = PAGE_COMMANDS[signing ? 'signing' : 'authoring']) {
+      post({ type: 'embed-ready', commands: announced })
       if (signing) post({ action: 'document-ready' })
-      post({ type: 'embed-ready' })
     },
+    commands,
+    answer: (command, result) => post({ type: 'embed-answer', id: take(command), ok: true, result }),
+    refuse: (command, problems, code = 'REFUSED', message = `${command} refused`) =>
+      post({ type: 'embed-answer', id: take(command), ok: false, error: { code, message, ...(problems && { problems }) } }),
+    event: (event, data) => post({ type: 'embed-event', event, data } as FrameMessage),
     error(code, message = String(code)) {
       if (signing) post({ action: 'document-error', data: message })
       post({ type: 'embed-error', code, message })

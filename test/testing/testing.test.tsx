@@ -1,9 +1,11 @@
 // The helpers customers use in their unit tests, used the way docs/testing.md shows: render our
 // components with Testing Library in happy-dom and play the service's side of the wire.
 import { cleanup, render, screen } from '@testing-library/react'
-import { useState } from 'react'
+import { createRef, useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { EmbedCreateEnvelope, EmbedCreateDocumentV1, EmbedSignDocument, EmbedUpdateEnvelope } from '../../src/index.js'
+import {
+  EmbedCommandError, EmbedCreateEnvelope, EmbedCreateDocumentV1, EmbedSignDocument, EmbedUpdateEnvelope, type EnvelopeEditorHandle,
+} from '../../src/index.js'
 import { embedFrame } from '../../src/testing/index.js'
 
 const HOST = 'https://sign.example.com'
@@ -95,6 +97,48 @@ describe('envelope-embed/testing', () => {
     expect(cb.onDocumentCompleted).toHaveBeenCalledWith({ token: 'recipient-token', documentId: 7, recipientId: 3 })
     frame.rejected('wrong amount')
     expect(cb.onDocumentRejected).toHaveBeenCalledWith({ token: 'recipient-token', documentId: 1, recipientId: 1, reason: 'wrong amount' })
+  })
+
+  it('the handle: commands wait for ready, are answered or refused; the page\'s moments reach their callbacks', async () => {
+    const ref = createRef<EnvelopeEditorHandle>()
+    const cb = { onStepChange: vi.fn(), onDirtyChange: vi.fn(), onSaveFailed: vi.fn(), onEnvelopeCreated: vi.fn() }
+    render(<EmbedCreateEnvelope ref={ref} host={HOST} presignToken="p" type="DOCUMENT" {...cb} />)
+    const frame = embedFrame()
+    const dirty = ref.current!.isDirty()
+    expect(frame.commands).toEqual([])
+    frame.ready()
+    expect(frame.commands).toEqual([{ id: expect.any(Number), command: 'isDirty', args: [] }])
+    frame.answer('isDirty', true)
+    await expect(dirty).resolves.toBe(true)
+
+    const step = ref.current!.goToStep('fields')
+    expect(frame.commands.map((c) => c.args)).toEqual([['fields']])
+    frame.answer('goToStep')
+    await expect(step).resolves.toBeUndefined()
+
+    const problems = [{ step: 'files' as const, code: 'noFiles', message: 'Add a document' }]
+    const refused = ref.current!.save().catch((e: unknown) => e)
+    frame.refuse('save', problems)
+    const error = (await refused) as EmbedCommandError
+    expect(error).toBeInstanceOf(EmbedCommandError)
+    expect(error).toMatchObject({ code: 'REFUSED', problems })
+    expect(() => frame.answer('save')).toThrow(/no save command to answer/)
+
+    frame.event('step-change', 'recipients')
+    frame.event('dirty-change', true)
+    frame.event('save-failed', problems)
+    expect(cb.onStepChange).toHaveBeenCalledWith('recipients')
+    expect(cb.onDirtyChange).toHaveBeenCalledWith(true)
+    expect(cb.onSaveFailed).toHaveBeenCalledWith(problems)
+  })
+
+  it('a host that announces no commands: UNSUPPORTED, without asking it', async () => {
+    const ref = createRef<EnvelopeEditorHandle>()
+    render(<EmbedCreateEnvelope ref={ref} host={HOST} presignToken="p" type="DOCUMENT" />)
+    const frame = embedFrame()
+    frame.ready([])
+    await expect(ref.current!.save()).rejects.toMatchObject({ code: 'UNSUPPORTED' })
+    expect(frame.commands).toEqual([])
   })
 
   it('says what is wrong when there is no frame', () => {

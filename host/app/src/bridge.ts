@@ -1,4 +1,6 @@
-import type { AllDocumentsCompleted, EmbedMessage, SignMessage } from '../../../src/protocol/index.js'
+import {
+  parseCommandMessage, type AllDocumentsCompleted, type EmbedEvents, type EmbedMessage, type EmbedProblem, type SignMessage,
+} from '../../../src/protocol/index.js'
 
 /**
  * Everything a page says to its parent goes through here: the authoring pages' `{type, …}`
@@ -30,7 +32,60 @@ export function parentOrigin(): string | null {
 
 export function post(message: OutgoingMessage): void {
   if (!enabled || window.parent === window) return
+  // Ready says which commands the page answers: those registered by then.
+  if ('type' in message && message.type === 'embed-ready') message = { ...message, commands: [...handlers.keys()] }
   window.parent.postMessage(message, target)
+}
+
+/** Reports one of the page's moments to the parent (`onStepChange`, `onDirtyChange`, ...). */
+export function report<K extends keyof EmbedEvents>(event: K, data: EmbedEvents[K]): void {
+  post({ type: 'embed-event', event, data } as OutgoingMessage)
+}
+
+// ---- commands from the parent ------------------------------------------------------------------
+
+/** Thrown by a command handler: the parent's promise rejects with this code, message and problems. */
+export class CommandRefusal extends Error {
+  constructor(
+    readonly code: 'REFUSED' | 'NOT_READY',
+    message: string,
+    readonly problems?: EmbedProblem[],
+  ) {
+    super(message)
+  }
+}
+
+type Handler = (...args: any[]) => unknown
+const handlers = new Map<string, Handler>()
+
+/**
+ * Answers the parent's `command` with `handler` (its return value, or what its promise resolves
+ * to; a thrown CommandRefusal is the refusal) until the returned function is called. Register
+ * before the page posts embed-ready: ready announces the commands registered then. A command
+ * with no handler at the moment it arrives is answered NOT_READY.
+ */
+export function onCommand(command: string, handler: Handler): () => void {
+  handlers.set(command, handler)
+  listen()
+  return () => void (handlers.get(command) === handler && handlers.delete(command))
+}
+
+let listening = false
+function listen() {
+  if (listening || window.parent === window) return
+  listening = true
+  addEventListener('message', async (e) => {
+    const m = parseCommandMessage(e.data)
+    if (!m || e.source !== window.parent || (target !== '*' && e.origin !== target)) return
+    const handler = handlers.get(m.command)
+    try {
+      if (!handler) throw new CommandRefusal('NOT_READY', `${m.command}: not available on this page now`)
+      post({ type: 'embed-answer', id: m.id, ok: true, result: await handler(...m.args) })
+    } catch (err) {
+      const { code = 'REFUSED', message = String(err), problems } = err as Partial<CommandRefusal>
+      post({ type: 'embed-answer', id: m.id, ok: false, error: { code, message, ...(problems && { problems }) } })
+    }
+  })
 }
 
 /**

@@ -57,8 +57,9 @@ export function MultiSignApp({ launch }: { launch: SignLaunch & { tokens: string
       post({ action: 'document-error', data: message })
       post({ type: 'embed-error', code: embedCode(failed), message })
     } else {
-      post({ action: 'document-ready' })
+      // embed-ready first: it tells the parent the commands this page answers before it counts as ready.
       post({ type: 'embed-ready' })
+      post({ action: 'document-ready' })
     }
   }, [loaded, failed])
 

@@ -119,8 +119,9 @@ export function SignApp({
   useEffect(() => {
     if (!shown || readyPosted.current || multi) return
     readyPosted.current = true
-    post({ action: 'document-ready' })
+    // embed-ready first: it tells the parent the commands this page answers before it counts as ready.
     post({ type: 'embed-ready' })
+    post({ action: 'document-ready' })
   }, [shown])
 
   // After ready: a state that is a moment of its own (waiting for someone's turn, an expired
