@@ -1,11 +1,13 @@
 // Small defects of the signing and authoring pages, each checked at 1280 × 900 and 390 × 844 with
 // a screenshot of the state: the signature dialog of an auto-height frame shows all of its Type tab;
-// the editor at 390 px shows the placing hint, whole step tabs, and an inspector that fits.
+// the editor at 390 px shows the placing hint, whole step tabs, and an inspector that fits; a new
+// envelope's time zone and date format are the author's browser's.
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { pdfFile } from './support/pdf.js'
 import { DESKTOP, PHONE, sendDocument, signShot } from './support/sign.js'
-import { createEnvelope, mount, startStack, type Stack } from './support/stack.js'
+import { editor } from './support/ui.js'
+import { callback, createEnvelope, mount, startStack, type Stack } from './support/stack.js'
 
 let stack: Stack
 beforeAll(async () => {
@@ -125,6 +127,43 @@ describe('the editor in a narrow frame', () => {
       await inspector.getByLabel('Label').fill('Add-ons')
       await expect.poll(() => field.innerText()).toContain('Add-ons')
       await page.close()
+    })
+  }
+})
+
+describe("a new envelope's time zone and date format", () => {
+  const browsers = [
+    { name: 'desktop', viewport: DESKTOP, timezoneId: 'America/New_York', locale: 'de-DE', dateFormat: 'dd.MM.yyyy HH:mm' },
+    { name: 'phone', viewport: PHONE, timezoneId: 'Asia/Tokyo', locale: 'en-US', dateFormat: 'MM/dd/yyyy hh:mm a' },
+  ]
+  for (const b of browsers) {
+    test(`${b.name}: the author's browser (${b.timezoneId}, ${b.locale}) fills the Settings step, and that is what is saved`, async () => {
+      const context = await stack.browser.newContext({ viewport: b.viewport, timezoneId: b.timezoneId, locale: b.locale })
+      const page = await context.newPage()
+      await page.goto(stack.parentUrl)
+      const props = { host: stack.host.url, presignToken: await stack.presign(), type: 'TEMPLATE' }
+      await page.evaluate((p) => window.mount('EmbedCreateEnvelope', p), props)
+      const frame = page.frameLocator('iframe')
+      const ui = editor(page, frame)
+      await callback(page, 'onReady')
+      await ui.step(/Settings/).click()
+      expect(await frame.getByLabel('Time zone').inputValue()).toBe(b.timezoneId)
+      expect(await frame.getByLabel('Date format').inputValue()).toBe(b.dateFormat)
+      await signShot(page, `small-settings-defaults-${b.name}`)
+      if (b.name === 'desktop') {
+        await ui.step(/Files/).click()
+        await ui.addFiles([await pdfFile('Zoned.pdf', 1)])
+        await frame.getByText('1 page').waitFor()
+        await ui.step(/Recipients/).click()
+        await ui.addRecipient('Zoe Zone', 'zoe@example.com')
+        await ui.step(/Fields/).click()
+        await ui.placeByClick('Name', 0, 1, 0.5, 0.5)
+        await frame.getByRole('button', { name: 'Create template' }).first().click()
+        const { envelopeId } = await callback(page, 'onEnvelopeCreated')
+        const env = await stack.api('GET', `/envelope/${envelopeId}`)
+        expect(env.documentMeta).toMatchObject({ timezone: b.timezoneId, dateFormat: b.dateFormat })
+      }
+      await context.close()
     })
   }
 })

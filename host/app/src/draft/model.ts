@@ -3,6 +3,7 @@
  * Draft in state, the save code compares it with the Draft it started from.
  */
 import type { EnvelopeType } from '../../../../src/protocol/index.js'
+import { browserDateFormat, browserTimeZone } from './browser-defaults.js'
 import { DEFAULT_DOCUMENT_META, type Attachment, type DocumentMeta, type Envelope, type FieldMeta, type FieldType, type RecipientRole } from '../types.js'
 
 export interface DraftItem {
@@ -97,8 +98,10 @@ function settingsFrom(title: string, meta: DocumentMeta): DraftSettings {
 
 export const DEFAULT_SETTINGS: DraftSettings = settingsFrom('', DEFAULT_DOCUMENT_META)
 
+/** A new envelope: its time zone and date format are the author's browser's (browser-defaults.ts). */
 export function emptyDraft(type: EnvelopeType, language = 'en'): Draft {
-  return { type, items: [], recipients: [], fields: [], attachments: [], settings: { ...DEFAULT_SETTINGS, language }, auth: { globalAccessAuth: [], globalActionAuth: [] } }
+  const settings = { ...DEFAULT_SETTINGS, language, timezone: browserTimeZone(), dateFormat: browserDateFormat() }
+  return { type, items: [], recipients: [], fields: [], attachments: [], settings, auth: { globalAccessAuth: [], globalActionAuth: [] } }
 }
 
 export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Draft {

@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react'
+import { DATE_FORMATS } from '../draft/browser-defaults.js'
 import { isUrl, newKey, type DraftSettings } from '../draft/model.js'
 import type { SettingId } from '../features.js'
 import { t } from '../i18n/index.js'
@@ -9,10 +10,6 @@ import { Icon } from './icons.js'
 const LANGUAGES: [string, string][] = [
   ['en', 'English'], ['de', 'Deutsch'], ['fr', 'Français'], ['es', 'Español'], ['it', 'Italiano'],
   ['nl', 'Nederlands'], ['pl', 'Polski'], ['pt-BR', 'Português (Brasil)'], ['ja', '日本語'], ['ko', '한국어'], ['zh', '中文'],
-]
-
-const DATE_FORMATS = [
-  'yyyy-MM-dd hh:mm a', 'yyyy-MM-dd HH:mm', 'yyyy-MM-dd', 'dd/MM/yyyy', 'MM/dd/yyyy', 'dd.MM.yyyy', 'MMMM d, yyyy', 'd MMMM yyyy',
 ]
 
 function timeZones(): string[] {
