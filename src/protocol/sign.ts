@@ -234,6 +234,16 @@ export interface SigningResult {
   redirectUrl: string | null
 }
 
+/** The signing page's answer to the `nextField` command: the field it moved to and focused. */
+export interface SigningFieldTarget {
+  id: number
+  type: FieldType
+  /** The field's name as the page shows it (its label, or its type's name), in the page's language. */
+  label: string
+  /** Its page in its file (from 1). */
+  page: number
+}
+
 /** Field types whose value is an image. */
 export const SIGNATURE_FIELD_TYPES: readonly FieldType[] = ['SIGNATURE', 'FREE_SIGNATURE', 'INITIALS']
 

@@ -1,12 +1,12 @@
 import type { CSSProperties, IframeHTMLAttributes } from 'react'
-import type { AllDocumentsCompleted, SignerCompleted } from '../protocol/index.js'
+import type { AllDocumentsCompleted, SignerCompleted, SigningFieldTarget } from '../protocol/index.js'
 import type {
   EditorStep, EmbedCssVars, EmbedErrorCode, EmbedFeatures, EmbedProblem, EnvelopeType, RejectedData, SignedData,
 } from '../protocol/index.js'
 
 export type { EditorStep, EmbedCommandErrorCode, EmbedProblem } from '../protocol/index.js'
 
-export type { EnvelopeEditorFeatures } from '../protocol/index.js'
+export type { EnvelopeEditorFeatures, SigningFieldTarget } from '../protocol/index.js'
 
 /** What `onError` receives: a host `embed-error`, or the library's `TIMEOUT` / `INVALID_OPTIONS`. */
 export interface EmbedError {
@@ -188,6 +188,24 @@ export interface EmbedSignDocumentProps extends EmbedSigningProps {
   onWaitingForTurn?: () => void
   /** The recipient's link passed its deadline: the page shows that it expired and refuses to act. Called after `onDocumentReady`. */
   onLinkExpired?: () => void
+}
+
+/**
+ * What `ref` of `EmbedSignDocument` and `EmbedDirectTemplate` gets. Each method is a request the
+ * signing page answers; a refused or unanswered one rejects with an `EmbedCommandError`
+ * (`REFUSED` where the screen shown does not offer it, `TIMEOUT`, `UNSUPPORTED` by a host that
+ * predates it). Called before the page is ready, a command waits for it.
+ */
+export interface SigningHandle {
+  /** Moves to and focuses the next field still to fill (after the current one): which, or null when none is left. */
+  nextField(): Promise<SigningFieldTarget | null>
+  /** Zooms the pages, from 100 (they fit the width) to 300 percent; resolves with the zoom set, refuses one outside. */
+  setZoom(percent: number): Promise<number>
+  /**
+   * Downloads what the screen shown offers (the files as sent while the document is signed, the
+   * sealed files once it is complete) and resolves with their file names; refused where it offers none.
+   */
+  download(): Promise<string[]>
 }
 
 /** Argument of `onSignerCompleted`: the document just signed or rejected, and the frame's progress. */

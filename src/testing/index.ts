@@ -23,15 +23,16 @@ import type {
   EmbedProblem,
   RejectedData,
   SignedData,
+  SignerCompleted,
   SignMessage,
 } from '../protocol/index.js'
 
-export type { EmbedMessage, SignMessage, AllDocumentsCompleted, SignedData, RejectedData, EmbedErrorCode, EmbedEvents, EmbedProblem }
+export type { EmbedMessage, SignMessage, AllDocumentsCompleted, SignedData, RejectedData, EmbedErrorCode, EmbedEvents, EmbedProblem, SignerCompleted }
 
 /** The commands each kind of page announces in its `embed-ready`, as the service's pages do. */
 export const PAGE_COMMANDS = {
   authoring: ['save', 'goToStep', 'isDirty', 'reload'],
-  signing: [] as string[],
+  signing: ['nextField', 'setZoom', 'download'],
 }
 
 /** A command the component sent to the frame, not answered yet. */
@@ -95,6 +96,15 @@ export interface EmbedFrame {
   completed(data?: Partial<SignedData>): void
   /** `document-rejected` with the reason. */
   rejected(reason: string, data?: Partial<SignedData>): void
+  /** `document-waiting-for-turn`: sequential signing, someone before this recipient has still to act (`onWaitingForTurn`). */
+  waitingForTurn(): void
+  /** `recipient-expired`: the recipient's link passed its deadline (`onLinkExpired`). */
+  linkExpired(): void
+  /**
+   * Multi-sign: `signer-completed` for one document (`onSignerCompleted`), `done` of `total` now
+   * signed or rejected; defaults fill what is not given (`document-completed`, 1 of 1).
+   */
+  signerCompleted(data?: Partial<SignerCompleted['data']>): void
 }
 
 /** The commands sent to each frame and not answered yet (shared by every embedFrame() of it). */
@@ -200,5 +210,8 @@ export function embedFrame(target?: Element | Document | null): EmbedFrame {
     authFailed: (code) => post({ action: 'auth-failed', data: code }),
     completed: (data) => post({ action: 'document-completed', data: signed(data) }),
     rejected: (reason, data) => post({ action: 'document-rejected', data: { ...signed(data), reason } }),
+    waitingForTurn: () => post({ action: 'document-waiting-for-turn', data: null }),
+    linkExpired: () => post({ action: 'recipient-expired', data: null }),
+    signerCompleted: (data = {}) => post({ action: 'signer-completed', data: { action: 'document-completed', done: 1, total: 1, ...signed(data), ...data } }),
   }
 }

@@ -1,9 +1,10 @@
 // The parent in control of signing: every moment of the signing pages reaches the library's
 // callbacks (waiting for one's turn, an expired link, each document of a multi-sign frame).
+import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SIGNATURE } from '../host/support.js'
-import { sendDocument, sig, signing, signShot } from './support/sign.js'
+import { sendDocument, sig, signing, signShot, text } from './support/sign.js'
 import { callback, events, mount, startStack, type Stack } from './support/stack.js'
 
 let stack: Stack
@@ -14,6 +15,16 @@ afterAll(() => stack?.close())
 
 const actions = (page: Page) => page.evaluate(() => window.messages.map((m) => m.data as any).filter((d) => d?.action))
 const names = async (page: Page) => (await events(page)).map((e) => e.name)
+/** Runs `window.handle[command](...args)` in the parent: its answer, or the error it rejected with. */
+const command = (page: Page, name: string, ...args: unknown[]) =>
+  page.evaluate(
+    ([c, a]) =>
+      (window.handle[c as string](...(a as unknown[])) as Promise<unknown>).then(
+        (result) => ({ result }),
+        (e: any) => ({ error: { code: e.code, message: e.message } }),
+      ),
+    [name, args] as const,
+  )
 
 describe('signing moments', () => {
   test('waiting for turn, then an expired link: the page says which, and the parent hears each once after ready', async () => {
@@ -32,6 +43,8 @@ describe('signing moments', () => {
     // The deployed service's message, as its own pages send it.
     expect(await actions(page)).toEqual([{ action: 'document-ready' }, { action: 'document-waiting-for-turn', data: null }])
     await signShot(page, 'sign-control-waiting')
+    // Nothing to fill in or download on this screen: the commands are refused, not lost.
+    for (const c of ['nextField', 'download']) expect(await command(page, c)).toEqual({ error: { code: 'REFUSED', message: expect.any(String) } })
 
     const late = await sendDocument(stack, { title: 'Offer', recipients: [{ email: 'late@example.com', name: 'Late', role: 'SIGNER', fields: [sig(10, 80)] }] })
     const token = late.recipient('late@example.com').token
@@ -92,6 +105,37 @@ describe('signing moments', () => {
       'onDocumentCompleted', 'onSignerCompleted', 'onDocumentRejected', 'onSignerCompleted', 'onAllDocumentsCompleted',
     ])
     await signShot(page, 'sign-control-multisign')
+    await page.close()
+  })
+})
+
+describe('signing commands', () => {
+  test('nextField moves to and focuses each field still to fill, setZoom zooms within 100-300 %, download saves the files as sent', async () => {
+    const doc = await sendDocument(stack, {
+      title: 'Rental form',
+      recipients: [{ email: 'cora@example.com', name: 'Cora', role: 'SIGNER', fields: [text('City', 10, 20), sig(10, 80)] }],
+    })
+    const fields = (await stack.api('GET', `/envelope/${doc.id}`)).fields as { id: number; type: string }[]
+    const { page, frame } = await mount(stack, 'EmbedSignDocument', { token: doc.recipient('cora@example.com').token })
+    // Sent before the page is ready: it waits for ready, then the page answers.
+    const first = command(page, 'nextField')
+    expect(await first).toEqual({ result: { id: fields.find((f) => f.type === 'TEXT')!.id, type: 'TEXT', label: 'City', page: 1 } })
+    const focused = () => frame.locator(':focus').getAttribute('aria-label')
+    expect(await focused()).toMatch(/^City, required, /)
+    expect(await command(page, 'nextField')).toEqual({ result: { id: fields.find((f) => f.type === 'SIGNATURE')!.id, type: 'SIGNATURE', label: 'Signature', page: 1 } })
+    expect(await focused()).toMatch(/^Signature, required, /)
+
+    expect(await command(page, 'setZoom', 200)).toEqual({ result: 200 })
+    expect(await frame.locator('.zoom-level').textContent()).toBe('200%')
+    expect(await frame.locator('.sign-main').getAttribute('style')).toContain('--zoom: 2')
+    for (const wrong of [50, 301, '150']) expect(await command(page, 'setZoom', wrong)).toEqual({ error: { code: 'REFUSED', message: 'the zoom is from 100 to 300 percent' } })
+    expect(await frame.locator('.zoom-level').textContent()).toBe('200%')
+    await signShot(page, 'sign-control-zoomed')
+
+    const [download, answer] = await Promise.all([page.waitForEvent('download'), command(page, 'download')])
+    expect(answer).toEqual({ result: ['Rental form.pdf'] })
+    expect(download.suggestedFilename()).toBe('Rental form.pdf')
+    expect((await readFile((await download.path())!)).subarray(0, 5).toString()).toBe('%PDF-')
     await page.close()
   })
 })

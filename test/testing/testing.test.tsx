@@ -4,7 +4,8 @@ import { cleanup, render, screen } from '@testing-library/react'
 import { createRef, useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
-  EmbedCommandError, EmbedCreateEnvelope, EmbedCreateDocumentV1, EmbedSignDocument, EmbedUpdateEnvelope, type EnvelopeEditorHandle,
+  EmbedCommandError, EmbedCreateEnvelope, EmbedCreateDocumentV1, EmbedMultiSignDocument, EmbedSignDocument, EmbedUpdateEnvelope,
+  type EnvelopeEditorHandle, type SigningHandle,
 } from '../../src/index.js'
 import { embedFrame } from '../../src/testing/index.js'
 
@@ -139,6 +140,38 @@ describe('envelope-embed/testing', () => {
     frame.ready([])
     await expect(ref.current!.save()).rejects.toMatchObject({ code: 'UNSUPPORTED' })
     expect(frame.commands).toEqual([])
+  })
+
+  it('signing: the handle\'s commands answered and refused, the moments of waiting, expiry and multi-sign', async () => {
+    const ref = createRef<SigningHandle>()
+    const cb = { onWaitingForTurn: vi.fn(), onLinkExpired: vi.fn() }
+    render(<EmbedSignDocument ref={ref} host={HOST} token="recipient-token" {...cb} />)
+    const frame = embedFrame()
+    const next = ref.current!.nextField()
+    frame.ready()
+    expect(frame.commands.map((c) => c.command)).toEqual(['nextField'])
+    frame.answer('nextField', { id: 4, type: 'SIGNATURE', label: 'Signature', page: 1 })
+    await expect(next).resolves.toEqual({ id: 4, type: 'SIGNATURE', label: 'Signature', page: 1 })
+    const zoom = ref.current!.setZoom(500)
+    expect(frame.commands).toEqual([{ id: expect.any(Number), command: 'setZoom', args: [500] }])
+    frame.refuse('setZoom', undefined, 'REFUSED', 'the zoom is from 100 to 300 percent')
+    await expect(zoom).rejects.toMatchObject({ code: 'REFUSED', message: 'the zoom is from 100 to 300 percent' })
+    const download = ref.current!.download()
+    frame.answer('download', ['Lease.pdf'])
+    await expect(download).resolves.toEqual(['Lease.pdf'])
+    frame.waitingForTurn()
+    frame.linkExpired()
+    expect(cb.onWaitingForTurn.mock.calls).toEqual([[]])
+    expect(cb.onLinkExpired.mock.calls).toEqual([[]])
+    cleanup()
+
+    const onSignerCompleted = vi.fn()
+    render(<EmbedMultiSignDocument host={HOST} tokens={['a', 'b']} onSignerCompleted={onSignerCompleted} />)
+    const multi = embedFrame()
+    expect(multi.path).toBe('/embed/v1/multisign')
+    multi.ready()
+    multi.signerCompleted({ done: 1, total: 2 })
+    expect(onSignerCompleted).toHaveBeenCalledWith({ token: 'a', documentId: 1, recipientId: 1, action: 'document-completed', done: 1, total: 2 })
   })
 
   it('says what is wrong when there is no frame', () => {

@@ -5,6 +5,7 @@ import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
 import { AccessGate, ActionAuthDialog, DirectAuthDialog, GRANT_HEADER, isAuthFailure, loadAuthInfo, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo, type Prove } from './AuthSteps.js'
+import { useDownloadOffer } from './commands.js'
 import { DoneScreen, FailureScreen, Loading, RejectedScreen, StateScreen } from './Screens.js'
 import { SignDocument } from './SignDocument.js'
 import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
@@ -130,6 +131,15 @@ export function SignApp({
   useEffect(() => {
     if (moment && !multi) post({ action: moment, data: null })
   }, [view])
+
+  // The parent's download command gets what this screen offers to download, and nothing where it offers nothing.
+  useDownloadOffer(
+    view.kind === 'done'
+      ? { api: view.api, session: view.session, version: view.result.status === 'COMPLETED' ? 'signed' : 'original' }
+      : view.kind === 'session' && (view.session.state === 'READY' || view.session.state === 'COMPLETED')
+        ? { api, session: view.session, version: view.session.state === 'READY' ? 'original' : 'signed' }
+        : null,
+  )
 
   const completed = useCallback(
     (session: SigningSession, result: SigningResult | DirectSigningResult) => {

@@ -3,6 +3,7 @@ import type { SigningFieldValue, SigningResult, SignOptions } from '../../../../
 import { ApiError, type Api } from '../api.js'
 import { post } from '../bridge.js'
 import { announceFailure, type Prove } from './AuthSteps.js'
+import { useDocumentControls } from './commands.js'
 import { t, tn, type MessageKey } from '../i18n/index.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 import { Icon } from '../ui/icons.js'
@@ -140,6 +141,12 @@ export function SignDocument(props: {
   const openFieldObj = open && (open.kind === 'field' || open.kind === 'signature') ? ordered.find((f) => f.id === open.id) : undefined
   const remaining = progress.required.length - progress.done
   const next = nextField(ordered, progress, currentId)
+
+  // The parent's nextField and setZoom commands do what the page's own buttons do.
+  useDocumentControls({
+    nextField: () => next && (goTo(next), { id: next.id, type: next.type, label: fieldName(next), page: next.page }),
+    setZoom,
+  })
 
   return (
     <div className="sign" data-testid="sign-document" data-role={role}>

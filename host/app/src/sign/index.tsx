@@ -9,6 +9,7 @@ import { post, setParentOrigin } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
 import { applyTheme } from '../theme.js'
 import { FailureScreen } from './Screens.js'
+import { registerSigningCommands } from './commands.js'
 import { MultiSignApp } from './MultiSignApp.js'
 import { SignApp } from './SignApp.js'
 import { loadSigningSession, signingApi } from './session.js'
@@ -32,6 +33,8 @@ export function mount(root: Root): void {
     void loadLanguage(launch.options.language ?? navigator.language).then(() => root.render(<MultiSignApp launch={multi} />))
     return
   }
+  // Before the first render: the page's ready message announces the commands registered by then.
+  registerSigningCommands()
   const api = signingApi(launch.token, launch.direct)
   // The session request starts before the first render, so network and rendering overlap.
   const first = loadSigningSession(api)
