@@ -9,7 +9,7 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { findToken, isLive } from '../../host/server/auth/api-tokens.js'
-import { MIGRATIONS } from '../../host/server/db/migrations.js'
+import { MIGRATIONS } from '../../host/server/db/migrations/index.js'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
 import { makePdf, startTestHost, until, VARIANTS, type TestHost } from './support.js'
 

@@ -81,7 +81,7 @@ export async function openDb(opts: OpenDbOptions): Promise<Db> {
     ? await (await import('./postgres.js')).openPostgres(opts.databaseUrl, files)
     : await (await import('./pglite.js')).openPglite(opts.dataDir, files)
   try {
-    await (await import('./migrations.js')).migrate(db)
+    await (await import('./migrations/index.js')).migrate(db)
   } catch (err) {
     await db.close()
     throw err

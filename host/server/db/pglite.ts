@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite, parse, protocol } from '@electric-sql/pglite'
 import { Hub, type Db, type Queryable, type Statement } from './index.js'
-import { MIGRATIONS, migrate } from './migrations.js'
+import { MIGRATIONS, migrate } from './migrations/index.js'
 import type { FileStore } from '../storage/file-store.js'
 
 const { serialize } = protocol

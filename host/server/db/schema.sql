@@ -1,0 +1,847 @@
+CREATE TABLE jobs (
+    id bigint NOT NULL,
+    kind text NOT NULL,
+    payload jsonb NOT NULL,
+    ordering_key text,
+    run_at timestamp with time zone DEFAULT now() NOT NULL,
+    status text DEFAULT 'pending'::text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    locked_until timestamp with time zone,
+    last_error text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    request_id text,
+    CONSTRAINT jobs_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'running'::text, 'done'::text, 'failed'::text])))
+);
+
+CREATE FUNCTION claim_jobs(due timestamp with time zone, lease_until timestamp with time zone, wanted integer, follow integer, skip text[], skip_teams text[], per_team integer, lane text[]) RETURNS SETOF jobs
+    LANGUAGE sql
+    SET enable_seqscan TO 'off'
+    SET enable_bitmapscan TO 'off'
+    SET enable_hashjoin TO 'off'
+    SET enable_mergejoin TO 'off'
+    SET jit TO 'off'
+    AS $$
+  with due_orders as materialized (
+    select j.id, j.run_at, case when j.kind = any(lane) then null else job_team(j.payload) end as team from jobs j
+    where j.status in ('pending', 'running') and j.run_at <= due and (j.status = 'pending' or j.locked_until <= due)
+      and j.kind <> all(skip)
+      and (j.ordering_key is null or not exists (
+        select 1 from jobs e where e.ordering_key = j.ordering_key and e.id < j.id and e.status in ('pending', 'running')))
+      and (cardinality(skip_teams) = 0 or j.kind = any(lane) or job_team(j.payload) is null or job_team(j.payload) <> all(skip_teams))
+    order by j.run_at, j.id
+    limit 2 * wanted),
+  turns as materialized (
+    select d.id, d.run_at, d.team, row_number() over (partition by d.team order by d.run_at, d.id) as turn from due_orders d),
+  picked as materialized (
+    select array(select t.id from turns t where t.team is null or t.turn <= per_team order by t.turn, t.run_at, t.id) as ids),
+  heads as materialized (
+    select j.id, j.ordering_key from jobs j
+    where j.id = any((select ids from picked)::bigint[])
+      -- Checked again on the row as locked; written so that only the primary key can find them.
+      and j.status in ('pending', 'running') and j.run_at + interval '0 s' <= due and (j.status = 'pending' or j.locked_until <= due)
+      and (j.ordering_key is null or not exists (
+        select 1 from jobs e where e.ordering_key = j.ordering_key and e.id < j.id and e.status in ('pending', 'running')))
+    order by array_position((select ids from picked), j.id)
+    limit wanted
+    for update of j skip locked)
+  update jobs set status = 'running', attempts = attempts + 1, locked_until = lease_until
+  where id = any(array(
+    select id from heads
+    union all
+    select n.id from heads h cross join lateral (
+      select s.id from (
+        select n.id, bool_and(n.run_at <= due and (n.status = 'pending' or n.locked_until <= due)) over (order by n.id) as free
+        from jobs n
+        where n.ordering_key = h.ordering_key and n.id > h.id and n.status in ('pending', 'running')
+        order by n.id
+        limit follow) s
+      where s.free) n
+    where h.ordering_key is not null and follow > 0))
+  returning *
+$$;
+
+CREATE FUNCTION document_data_immutable() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  raise exception 'stored file % never changes: write a new one', old.id using errcode = 'P0001';
+end $$;
+
+CREATE FUNCTION end_jobs(bigint[], integer[], text[], timestamp with time zone[], text[], timestamp with time zone[], boolean[]) RETURNS TABLE(kind text, ordering_key text, status text)
+    LANGUAGE sql
+    SET enable_seqscan TO 'off'
+    SET enable_bitmapscan TO 'off'
+    SET enable_sort TO 'off'
+    SET enable_hashjoin TO 'off'
+    SET enable_mergejoin TO 'off'
+    AS $_$
+  update jobs j set status = d.status, attempts = j.attempts - d.released::int, run_at = coalesce(d.run_at, j.run_at),
+    locked_until = null, last_error = d.error, finished_at = d.finished_at
+  from unnest($1, $2, $3, $4, $5, $6, $7) as d(id, attempts, status, run_at, error, finished_at, released)
+  where j.id = d.id and j.attempts = d.attempts
+  returning j.kind, j.ordering_key, d.status
+$_$;
+
+CREATE FUNCTION envelope_counts_apply() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if tg_op = 'UPDATE' and (old.deleted_at is null) = (new.deleted_at is null) and old.team_id = new.team_id
+     and old.type = new.type and old.internal_version = new.internal_version then
+    return null;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') and new.deleted_at is null then
+    insert into envelope_counts (team_id, type, internal_version, n) values (new.team_id, new.type, new.internal_version, 1)
+    on conflict (team_id, type, internal_version) do update set n = envelope_counts.n + 1;
+  end if;
+  if tg_op in ('DELETE', 'UPDATE') and old.deleted_at is null then
+    update envelope_counts set n = n - 1 where team_id = old.team_id and type = old.type and internal_version = old.internal_version;
+  end if;
+  return null;
+end $$;
+
+CREATE FUNCTION envelope_items_frozen() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+declare
+  envelope text := case when tg_op = 'INSERT' then new.envelope_id else old.envelope_id end;
+  sent boolean := exists (select 1 from envelopes e where e.id = envelope and e.status <> 'DRAFT');
+begin
+  if tg_op = 'UPDATE' then
+    if old.signed_document_data_id is not null and new.signed_document_data_id is distinct from old.signed_document_data_id then
+      raise exception 'the sealed file of item % never changes', old.id using errcode = 'P0001';
+    end if;
+    if sent and (new.document_data_id <> old.document_data_id or new.envelope_id <> old.envelope_id) then
+      raise exception 'item % of a sent envelope keeps its file', old.id using errcode = 'P0001';
+    end if;
+    return new;
+  end if;
+  if sent then
+    raise exception 'the items of sent envelope % cannot change', envelope using errcode = 'P0001';
+  end if;
+  return case when tg_op = 'DELETE' then old else new end;
+end $$;
+
+CREATE FUNCTION job_team(payload jsonb) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+  select coalesce(payload->>'teamId', (select w.team_id from webhooks w where w.id = payload->>'webhookId'))
+$$;
+
+CREATE TABLE account_links (
+    id text NOT NULL,
+    purpose text NOT NULL,
+    email text NOT NULL,
+    user_id text,
+    invitation_id text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    CONSTRAINT account_links_purpose_check CHECK ((purpose = ANY (ARRAY['verify'::text, 'reset'::text, 'signin'::text, 'invite'::text])))
+);
+
+CREATE TABLE api_tokens (
+    id text NOT NULL,
+    team_id text NOT NULL,
+    name text NOT NULL,
+    token_hash text NOT NULL,
+    expires_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by text,
+    last_used_at timestamp with time zone,
+    role_ceiling text
+);
+
+CREATE TABLE attachments (
+    id text NOT NULL,
+    envelope_id text NOT NULL,
+    type text DEFAULT 'link'::text NOT NULL,
+    label text NOT NULL,
+    data text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE audit_logs (
+    id bigint NOT NULL,
+    envelope_id text NOT NULL,
+    team_id text NOT NULL,
+    type text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    name text,
+    email text,
+    recipient_id integer,
+    ip_address text,
+    user_agent text,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL
+);
+
+CREATE SEQUENCE audit_logs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE audit_logs_id_seq OWNED BY audit_logs.id;
+
+CREATE TABLE auth_challenges (
+    id text NOT NULL,
+    purpose text NOT NULL,
+    user_id text,
+    challenge text NOT NULL,
+    expires_at timestamp with time zone NOT NULL
+);
+
+CREATE TABLE auth_throttle (
+    key text NOT NULL,
+    window_start timestamp with time zone NOT NULL,
+    failures integer NOT NULL
+);
+
+CREATE TABLE document_data (
+    id text NOT NULL,
+    bytes bytea,
+    size integer NOT NULL,
+    page_count integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    sha256 text NOT NULL,
+    team_id text
+);
+
+CREATE TABLE envelope_counts (
+    team_id text NOT NULL,
+    type text NOT NULL,
+    internal_version integer NOT NULL,
+    n bigint DEFAULT 0 NOT NULL
+);
+
+CREATE TABLE envelope_items (
+    id text NOT NULL,
+    envelope_id text NOT NULL,
+    title text NOT NULL,
+    item_order integer NOT NULL,
+    document_data_id text NOT NULL,
+    page_count integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    signed_document_data_id text
+);
+
+CREATE TABLE envelopes (
+    id text NOT NULL,
+    team_id text NOT NULL,
+    type text NOT NULL,
+    secondary_number integer NOT NULL,
+    internal_version integer DEFAULT 2 NOT NULL,
+    status text NOT NULL,
+    source text NOT NULL,
+    visibility text NOT NULL,
+    template_type text NOT NULL,
+    external_id text,
+    title text NOT NULL,
+    document_meta jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    completed_at timestamp with time zone,
+    deleted_at timestamp with time zone,
+    template_id text,
+    created_by text,
+    auth_options jsonb,
+    CONSTRAINT envelopes_type_check CHECK ((type = ANY (ARRAY['DOCUMENT'::text, 'TEMPLATE'::text])))
+);
+
+CREATE TABLE events (
+    id integer NOT NULL,
+    team_id text NOT NULL,
+    event text NOT NULL,
+    envelope_id text NOT NULL,
+    payload jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    delivered_at timestamp with time zone
+);
+
+CREATE SEQUENCE events_id_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE events_id_seq OWNED BY events.id;
+
+CREATE TABLE fields (
+    id integer NOT NULL,
+    envelope_id text NOT NULL,
+    envelope_item_id text NOT NULL,
+    recipient_id integer NOT NULL,
+    type text NOT NULL,
+    page integer NOT NULL,
+    position_x double precision NOT NULL,
+    position_y double precision NOT NULL,
+    width double precision NOT NULL,
+    height double precision NOT NULL,
+    field_meta jsonb,
+    inserted boolean DEFAULT false NOT NULL,
+    custom_text text,
+    inserted_at timestamp with time zone
+);
+
+CREATE SEQUENCE fields_id_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE fields_id_seq OWNED BY fields.id;
+
+CREATE SEQUENCE jobs_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE jobs_id_seq OWNED BY jobs.id;
+
+CREATE TABLE mails (
+    id bigint NOT NULL,
+    team_id text,
+    envelope_id text,
+    recipient_id integer,
+    template text NOT NULL,
+    to_address text NOT NULL,
+    from_address text NOT NULL,
+    subject text NOT NULL,
+    html text NOT NULL,
+    text text NOT NULL,
+    attachments jsonb DEFAULT '[]'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE SEQUENCE mails_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE mails_id_seq OWNED BY mails.id;
+
+CREATE TABLE passkeys (
+    id text NOT NULL,
+    user_id text NOT NULL,
+    public_key bytea NOT NULL,
+    counter bigint DEFAULT 0 NOT NULL,
+    transports jsonb DEFAULT '[]'::jsonb NOT NULL,
+    name text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_used_at timestamp with time zone
+);
+
+CREATE TABLE rate_limit_counts (
+    window_start bigint NOT NULL,
+    key text NOT NULL,
+    process text NOT NULL,
+    n integer NOT NULL
+);
+
+CREATE TABLE recipient_auth_codes (
+    id text NOT NULL,
+    recipient_id integer NOT NULL,
+    purpose text NOT NULL,
+    attempts integer DEFAULT 0 NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    used_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    email text
+);
+
+CREATE TABLE recipients (
+    id integer NOT NULL,
+    envelope_id text NOT NULL,
+    email text NOT NULL,
+    name text NOT NULL,
+    role text NOT NULL,
+    token text NOT NULL,
+    read_status text DEFAULT 'NOT_OPENED'::text NOT NULL,
+    signing_status text DEFAULT 'NOT_SIGNED'::text NOT NULL,
+    send_status text DEFAULT 'NOT_SENT'::text NOT NULL,
+    signing_order integer,
+    signed_at timestamp with time zone,
+    rejection_reason text,
+    document_deleted_at timestamp with time zone,
+    expires_at timestamp with time zone,
+    expiration_notified_at timestamp with time zone,
+    auth_options jsonb,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE SEQUENCE recipients_id_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE recipients_id_seq OWNED BY recipients.id;
+
+CREATE TABLE recovery_codes (
+    user_id text NOT NULL,
+    code_hash text NOT NULL,
+    used_at timestamp with time zone
+);
+
+CREATE TABLE schema_migrations (
+    version integer NOT NULL,
+    applied_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE settings (
+    key text NOT NULL,
+    value text NOT NULL
+);
+
+CREATE TABLE team_activity (
+    id bigint NOT NULL,
+    team_id text NOT NULL,
+    user_id text,
+    action text NOT NULL,
+    target text,
+    details jsonb DEFAULT '{}'::jsonb NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE SEQUENCE team_activity_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE team_activity_id_seq OWNED BY team_activity.id;
+
+CREATE TABLE team_counters (
+    team_id text NOT NULL,
+    kind text NOT NULL,
+    value integer NOT NULL
+);
+
+CREATE TABLE team_invitations (
+    id text NOT NULL,
+    team_id text NOT NULL,
+    email text NOT NULL,
+    role text NOT NULL,
+    invited_by text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    accepted_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    CONSTRAINT team_invitations_role_check CHECK ((role = ANY (ARRAY['ADMIN'::text, 'MANAGER'::text, 'MEMBER'::text])))
+);
+
+CREATE TABLE team_members (
+    team_id text NOT NULL,
+    user_id text NOT NULL,
+    role text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT team_members_role_check CHECK ((role = ANY (ARRAY['ADMIN'::text, 'MANAGER'::text, 'MEMBER'::text])))
+);
+
+CREATE TABLE team_usage (
+    team_id text NOT NULL,
+    month text NOT NULL,
+    documents integer NOT NULL
+);
+
+CREATE TABLE teams (
+    id text NOT NULL,
+    name text NOT NULL,
+    plan text NOT NULL,
+    is_default boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    email text,
+    number integer NOT NULL,
+    embed_origins jsonb,
+    CONSTRAINT teams_plan_check CHECK ((plan = ANY (ARRAY['free'::text, 'individual'::text, 'team'::text, 'enterprise'::text])))
+);
+
+CREATE SEQUENCE teams_number_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE teams_number_seq OWNED BY teams.number;
+
+CREATE TABLE template_direct_links (
+    id text NOT NULL,
+    envelope_id text NOT NULL,
+    token text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    recipient_id integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE user_sessions (
+    id text NOT NULL,
+    user_id text NOT NULL,
+    token_hash text NOT NULL,
+    team_id text,
+    second_factor_due boolean DEFAULT false NOT NULL,
+    user_agent text DEFAULT ''::text NOT NULL,
+    ip text DEFAULT ''::text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    last_seen_at timestamp with time zone DEFAULT now() NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    proved_at timestamp with time zone
+);
+
+CREATE TABLE users (
+    id text NOT NULL,
+    number integer NOT NULL,
+    email text NOT NULL,
+    name text DEFAULT ''::text NOT NULL,
+    password_hash text,
+    email_verified_at timestamp with time zone,
+    totp_secret text,
+    totp_enabled_at timestamp with time zone,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    totp_last_step bigint
+);
+
+CREATE SEQUENCE users_number_seq
+    AS integer
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1;
+
+ALTER SEQUENCE users_number_seq OWNED BY users.number;
+
+CREATE TABLE webhook_calls (
+    id text NOT NULL,
+    webhook_id text NOT NULL,
+    event_id integer NOT NULL,
+    event text NOT NULL,
+    attempt integer NOT NULL,
+    url text NOT NULL,
+    request_body text NOT NULL,
+    response_status integer,
+    response_body text,
+    error text,
+    duration_ms integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE webhooks (
+    id text NOT NULL,
+    team_id text NOT NULL,
+    url text NOT NULL,
+    events text[] NOT NULL,
+    secret text DEFAULT ''::text NOT NULL,
+    enabled boolean DEFAULT true NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    created_by text,
+    role_ceiling text
+);
+
+ALTER TABLE ONLY audit_logs ALTER COLUMN id SET DEFAULT nextval('audit_logs_id_seq'::regclass);
+
+ALTER TABLE ONLY events ALTER COLUMN id SET DEFAULT nextval('events_id_seq'::regclass);
+
+ALTER TABLE ONLY fields ALTER COLUMN id SET DEFAULT nextval('fields_id_seq'::regclass);
+
+ALTER TABLE ONLY jobs ALTER COLUMN id SET DEFAULT nextval('jobs_id_seq'::regclass);
+
+ALTER TABLE ONLY mails ALTER COLUMN id SET DEFAULT nextval('mails_id_seq'::regclass);
+
+ALTER TABLE ONLY recipients ALTER COLUMN id SET DEFAULT nextval('recipients_id_seq'::regclass);
+
+ALTER TABLE ONLY team_activity ALTER COLUMN id SET DEFAULT nextval('team_activity_id_seq'::regclass);
+
+ALTER TABLE ONLY teams ALTER COLUMN number SET DEFAULT nextval('teams_number_seq'::regclass);
+
+ALTER TABLE ONLY users ALTER COLUMN number SET DEFAULT nextval('users_number_seq'::regclass);
+
+ALTER TABLE ONLY account_links
+    ADD CONSTRAINT account_links_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY api_tokens
+    ADD CONSTRAINT api_tokens_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY api_tokens
+    ADD CONSTRAINT api_tokens_token_hash_key UNIQUE (token_hash);
+
+ALTER TABLE ONLY attachments
+    ADD CONSTRAINT attachments_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY audit_logs
+    ADD CONSTRAINT audit_logs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY auth_challenges
+    ADD CONSTRAINT auth_challenges_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY auth_throttle
+    ADD CONSTRAINT auth_throttle_pkey PRIMARY KEY (key);
+
+ALTER TABLE ONLY document_data
+    ADD CONSTRAINT document_data_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY envelope_counts
+    ADD CONSTRAINT envelope_counts_pkey PRIMARY KEY (team_id, type, internal_version);
+
+ALTER TABLE ONLY envelope_items
+    ADD CONSTRAINT envelope_items_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY envelopes
+    ADD CONSTRAINT envelopes_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY envelopes
+    ADD CONSTRAINT envelopes_team_id_type_secondary_number_key UNIQUE (team_id, type, secondary_number);
+
+ALTER TABLE ONLY events
+    ADD CONSTRAINT events_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY fields
+    ADD CONSTRAINT fields_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY jobs
+    ADD CONSTRAINT jobs_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY mails
+    ADD CONSTRAINT mails_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY passkeys
+    ADD CONSTRAINT passkeys_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY rate_limit_counts
+    ADD CONSTRAINT rate_limit_counts_pkey PRIMARY KEY (window_start, key, process);
+
+ALTER TABLE ONLY recipient_auth_codes
+    ADD CONSTRAINT recipient_auth_codes_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY recipients
+    ADD CONSTRAINT recipients_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY recipients
+    ADD CONSTRAINT recipients_token_key UNIQUE (token);
+
+ALTER TABLE ONLY recovery_codes
+    ADD CONSTRAINT recovery_codes_pkey PRIMARY KEY (user_id, code_hash);
+
+ALTER TABLE ONLY schema_migrations
+    ADD CONSTRAINT schema_migrations_pkey PRIMARY KEY (version);
+
+ALTER TABLE ONLY settings
+    ADD CONSTRAINT settings_pkey PRIMARY KEY (key);
+
+ALTER TABLE ONLY team_activity
+    ADD CONSTRAINT team_activity_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY team_counters
+    ADD CONSTRAINT team_counters_pkey PRIMARY KEY (team_id, kind);
+
+ALTER TABLE ONLY team_invitations
+    ADD CONSTRAINT team_invitations_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY team_members
+    ADD CONSTRAINT team_members_pkey PRIMARY KEY (team_id, user_id);
+
+ALTER TABLE ONLY team_usage
+    ADD CONSTRAINT team_usage_pkey PRIMARY KEY (team_id, month);
+
+ALTER TABLE ONLY teams
+    ADD CONSTRAINT teams_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY template_direct_links
+    ADD CONSTRAINT template_direct_links_envelope_id_key UNIQUE (envelope_id);
+
+ALTER TABLE ONLY template_direct_links
+    ADD CONSTRAINT template_direct_links_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY template_direct_links
+    ADD CONSTRAINT template_direct_links_token_key UNIQUE (token);
+
+ALTER TABLE ONLY user_sessions
+    ADD CONSTRAINT user_sessions_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY user_sessions
+    ADD CONSTRAINT user_sessions_token_hash_key UNIQUE (token_hash);
+
+ALTER TABLE ONLY users
+    ADD CONSTRAINT users_email_key UNIQUE (email);
+
+ALTER TABLE ONLY users
+    ADD CONSTRAINT users_number_key UNIQUE (number);
+
+ALTER TABLE ONLY users
+    ADD CONSTRAINT users_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY webhook_calls
+    ADD CONSTRAINT webhook_calls_pkey PRIMARY KEY (id);
+
+ALTER TABLE ONLY webhooks
+    ADD CONSTRAINT webhooks_pkey PRIMARY KEY (id);
+
+CREATE INDEX account_links_email ON account_links USING btree (purpose, email);
+
+CREATE INDEX attachments_envelope ON attachments USING btree (envelope_id);
+
+CREATE INDEX audit_logs_envelope ON audit_logs USING btree (envelope_id, id);
+
+CREATE INDEX auth_challenges_expiry ON auth_challenges USING btree (expires_at);
+
+CREATE INDEX document_data_sha256 ON document_data USING btree (sha256);
+
+CREATE INDEX document_data_team_sha256 ON document_data USING btree (team_id, sha256);
+
+CREATE INDEX envelope_items_envelope ON envelope_items USING btree (envelope_id);
+
+CREATE INDEX envelopes_team_list ON envelopes USING btree (team_id, created_at DESC, id DESC);
+
+CREATE INDEX events_undelivered ON events USING btree (created_at) WHERE (delivered_at IS NULL);
+
+CREATE INDEX fields_envelope ON fields USING btree (envelope_id);
+
+CREATE INDEX jobs_done ON jobs USING btree (finished_at) WHERE (status = 'done'::text);
+
+CREATE INDEX jobs_due ON jobs USING btree (run_at, id) WHERE (status = ANY (ARRAY['pending'::text, 'running'::text]));
+
+CREATE INDEX jobs_ordering ON jobs USING btree (ordering_key, id) WHERE ((status = ANY (ARRAY['pending'::text, 'running'::text])) AND (ordering_key IS NOT NULL));
+
+CREATE INDEX passkeys_user ON passkeys USING btree (user_id);
+
+CREATE INDEX recipient_auth_codes_recipient ON recipient_auth_codes USING btree (recipient_id, purpose, created_at);
+
+CREATE INDEX recipients_envelope ON recipients USING btree (envelope_id);
+
+CREATE INDEX team_activity_team ON team_activity USING btree (team_id, id DESC);
+
+CREATE INDEX team_invitations_team ON team_invitations USING btree (team_id, created_at DESC);
+
+CREATE INDEX team_members_user ON team_members USING btree (user_id);
+
+CREATE UNIQUE INDEX teams_number ON teams USING btree (number);
+
+CREATE UNIQUE INDEX teams_one_default ON teams USING btree (is_default) WHERE is_default;
+
+CREATE INDEX user_sessions_user ON user_sessions USING btree (user_id);
+
+CREATE INDEX webhook_calls_created ON webhook_calls USING btree (created_at);
+
+CREATE INDEX webhook_calls_webhook ON webhook_calls USING btree (webhook_id, created_at DESC, id);
+
+CREATE INDEX webhooks_team ON webhooks USING btree (team_id);
+
+CREATE TRIGGER document_data_immutable BEFORE UPDATE ON document_data FOR EACH ROW EXECUTE FUNCTION document_data_immutable();
+
+CREATE TRIGGER envelope_counts_apply AFTER INSERT OR DELETE OR UPDATE OF deleted_at, team_id, type, internal_version ON envelopes FOR EACH ROW EXECUTE FUNCTION envelope_counts_apply();
+
+CREATE TRIGGER envelope_items_frozen BEFORE INSERT OR DELETE OR UPDATE ON envelope_items FOR EACH ROW EXECUTE FUNCTION envelope_items_frozen();
+
+ALTER TABLE ONLY account_links
+    ADD CONSTRAINT account_links_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES team_invitations(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY account_links
+    ADD CONSTRAINT account_links_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY api_tokens
+    ADD CONSTRAINT api_tokens_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY api_tokens
+    ADD CONSTRAINT api_tokens_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY attachments
+    ADD CONSTRAINT attachments_envelope_id_fkey FOREIGN KEY (envelope_id) REFERENCES envelopes(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY auth_challenges
+    ADD CONSTRAINT auth_challenges_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY envelope_items
+    ADD CONSTRAINT envelope_items_document_data_id_fkey FOREIGN KEY (document_data_id) REFERENCES document_data(id);
+
+ALTER TABLE ONLY envelope_items
+    ADD CONSTRAINT envelope_items_envelope_id_fkey FOREIGN KEY (envelope_id) REFERENCES envelopes(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY envelope_items
+    ADD CONSTRAINT envelope_items_signed_document_data_id_fkey FOREIGN KEY (signed_document_data_id) REFERENCES document_data(id);
+
+ALTER TABLE ONLY envelopes
+    ADD CONSTRAINT envelopes_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY envelopes
+    ADD CONSTRAINT envelopes_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY fields
+    ADD CONSTRAINT fields_envelope_id_fkey FOREIGN KEY (envelope_id) REFERENCES envelopes(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY fields
+    ADD CONSTRAINT fields_envelope_item_id_fkey FOREIGN KEY (envelope_item_id) REFERENCES envelope_items(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY fields
+    ADD CONSTRAINT fields_recipient_id_fkey FOREIGN KEY (recipient_id) REFERENCES recipients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY passkeys
+    ADD CONSTRAINT passkeys_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY recipient_auth_codes
+    ADD CONSTRAINT recipient_auth_codes_recipient_id_fkey FOREIGN KEY (recipient_id) REFERENCES recipients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY recipients
+    ADD CONSTRAINT recipients_envelope_id_fkey FOREIGN KEY (envelope_id) REFERENCES envelopes(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY recovery_codes
+    ADD CONSTRAINT recovery_codes_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY team_activity
+    ADD CONSTRAINT team_activity_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY team_activity
+    ADD CONSTRAINT team_activity_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY team_counters
+    ADD CONSTRAINT team_counters_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY team_invitations
+    ADD CONSTRAINT team_invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY team_invitations
+    ADD CONSTRAINT team_invitations_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY team_members
+    ADD CONSTRAINT team_members_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY team_members
+    ADD CONSTRAINT team_members_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY team_usage
+    ADD CONSTRAINT team_usage_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY template_direct_links
+    ADD CONSTRAINT template_direct_links_envelope_id_fkey FOREIGN KEY (envelope_id) REFERENCES envelopes(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY template_direct_links
+    ADD CONSTRAINT template_direct_links_recipient_id_fkey FOREIGN KEY (recipient_id) REFERENCES recipients(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY user_sessions
+    ADD CONSTRAINT user_sessions_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY user_sessions
+    ADD CONSTRAINT user_sessions_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY webhook_calls
+    ADD CONSTRAINT webhook_calls_webhook_id_fkey FOREIGN KEY (webhook_id) REFERENCES webhooks(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY webhooks
+    ADD CONSTRAINT webhooks_created_by_fkey FOREIGN KEY (created_by) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY webhooks
+    ADD CONSTRAINT webhooks_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
