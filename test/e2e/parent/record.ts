@@ -26,6 +26,7 @@ const CALLBACKS = [
   'onEnvelopeUpdated', 'onDocumentUpdated', 'onTemplateUpdated',
   'onDocumentReady', 'onDocumentCompleted', 'onDocumentRejected', 'onDocumentError', 'onFieldSigned', 'onFieldUnsigned', 'onAuthRequired', 'onAuthFailed', 'onAllDocumentsCompleted',
   'onWaitingForTurn', 'onLinkExpired', 'onSignerCompleted',
+  'onStepChange', 'onDirtyChange', 'onSaveFailed',
 ]
 
 export function recordingPage(components: Record<string, unknown>): void {
