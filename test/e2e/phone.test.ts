@@ -67,7 +67,7 @@ for (const [name, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
       const card = (await done.boundingBox())!
       if (name === 'phone') expect(card.width).toBeGreaterThanOrEqual(viewport.width - 1)
       expect(card.height).toBeGreaterThan(name === 'phone' ? viewport.height * 0.6 : 300)
-      const [original] = await Promise.all([first.page.waitForEvent('download'), done.getByRole('button', { name: `Download “Lease ${name}.pdf”` }).click()])
+      const [original] = await Promise.all([first.page.waitForEvent('download'), done.getByRole('button', { name: `Download a copy of the original “Lease ${name}.pdf”` }).click()])
       expect(original.suggestedFilename()).toBe(`Lease ${name}.pdf`)
       await signShot(first.page, `phone-${name}-05-done-pending`)
 
@@ -78,7 +78,7 @@ for (const [name, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
       await t.typeSignature()
       await t.complete()
       const last = second.page.getByTestId('sign-done')
-      const signed = last.getByRole('button', { name: `Download the signed “Lease ${name}.pdf”` })
+      const signed = last.getByRole('button', { name: `Download signed PDF “Lease ${name}.pdf”` })
       await signed.waitFor({ timeout: 30_000 })
       expect(await last.getByText('Every recipient receives the signed document by e-mail').count()).toBe(1)
       const [download] = await Promise.all([second.page.waitForEvent('download'), signed.click()])
@@ -88,7 +88,7 @@ for (const [name, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
 
       // Opened again later: the completed state offers the signed copy too.
       await first.page.reload()
-      await first.page.getByTestId('sign-state').getByRole('button', { name: `Download the signed “Lease ${name}.pdf”` }).waitFor()
+      await first.page.getByTestId('sign-state').getByRole('button', { name: `Download signed PDF “Lease ${name}.pdf”` }).waitFor()
       await signShot(first.page, `phone-${name}-07-completed`)
       expect([...first.errors, ...second.errors]).toEqual([])
       await first.context.close()

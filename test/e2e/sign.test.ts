@@ -90,7 +90,7 @@ describe('a sequential document: a signer, then an approver', () => {
     await expect.poll(() => a.heading().textContent()).toBe('You approved “Supply contract”')
     expect(await approver.page.getByText('Everyone has finished: the document is complete.').count()).toBe(1)
     // Sealing runs as a job: the page says so, and offers the signed copy as soon as it answers.
-    await approver.page.getByRole('button', { name: 'Download the signed “Supply contract.pdf”' }).waitFor({ timeout: 30_000 })
+    await approver.page.getByRole('button', { name: 'Download signed PDF “Supply contract.pdf”' }).waitFor({ timeout: 30_000 })
     await signShot(approver.page, 'sign-seq-approved-complete')
 
     const done = await stack.api('GET', `/envelope/${doc.id}`)
@@ -248,7 +248,7 @@ describe('a parallel document', () => {
     expect(envelope.recipients.map((r: any) => r.signingStatus)).toEqual(['SIGNED', 'SIGNED'])
 
     // The done screen's download is the sealed PDF.
-    const [download] = await Promise.all([pia.page.waitForEvent('download'), pia.page.getByRole('button', { name: 'Download the signed “Partnership.pdf”' }).click()])
+    const [download] = await Promise.all([pia.page.waitForEvent('download'), pia.page.getByRole('button', { name: 'Download signed PDF “Partnership.pdf”' }).click()])
     expect(download.suggestedFilename()).toBe('Partnership (signed).pdf')
     const bytes = new Uint8Array(await readFile((await download.path())!))
     expect(verifyPdfSignature(bytes)).toMatchObject({ digestOk: true, signatureOk: true })

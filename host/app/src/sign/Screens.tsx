@@ -214,7 +214,8 @@ function OriginalDownloads({ api, items }: { api: Api; items: Item[] }) {
                   .catch(() => {})
                   .finally(() => setBusy(false))
               }}
-              aria-label={t('sign.downloadOriginal', { title: item.title })}
+              // The name holds the words shown (a name must contain the visible text) and the file's title.
+              aria-label={t('sign.downloadCopyOf', { title: item.title })}
             >
               <Icon name="arrowDown" />
               <span className="download-name">{sorted.length > 1 ? item.title : t('sign.downloadCopy')}</span>
@@ -262,6 +263,7 @@ export function Downloads({ api, items }: { api: Api; items: Item[] }) {
               type="button"
               className="btn btn-primary download-button"
               disabled={busy !== null}
+              // As above: 'Download signed PDF “title”' holds both what one and several files show.
               aria-label={t('sign.downloadSigned', { title: item.title })}
               onClick={() => {
                 setBusy(item.id)
