@@ -16,7 +16,7 @@ import { WEBHOOK_EVENTS } from '../src/server/index.js'
  *                        {sample: true}: a draft document of examples/sample-contract.pdf, no recipient
  *   GET  /demo/sample.pdf the sample contract, for the editor's file step
  *   POST /demo/signing   {signingOrder?, key?} -> creates a document for a signer and an approver and
- *                        sends it (with a key: the one sent before for it while still pending): {envelopeId, recipients: [{id, name, email, role, signingOrder,
+ *                        sends it (with a key: the one sent before for it while nobody has acted on it): {envelopeId, recipients: [{id, name, email, role, signingOrder,
  *                        token, signingUrl}]} (the tokens are credentials: a real backend hands
  *                        each one only to the signed-in user it belongs to)
  *   POST /demo/distribute {envelopeId} -> sends an envelope authored in a story: the same answer
@@ -297,16 +297,16 @@ async function createAgreement(s: Settings, type: 'DOCUMENT' | 'TEMPLATE', signi
 
 /**
  * What the stories sent, by their `key` (a story's id), for as long as this server runs: viewing a
- * story again shows the same document while it can still be signed, instead of sending (and
- * e-mailing) a new one each time. A document that is done (completed, rejected, cancelled) is
- * replaced by a fresh one.
+ * story again shows the same document while nobody has acted on it yet, instead of sending (and
+ * e-mailing) a new one each time. Once a recipient has signed, approved or rejected it (or it is
+ * done), the next view sends a fresh one, so every story can be played again from the start.
  */
 const sentFor = new Map<string, unknown>()
 const directFor = new Map<string, unknown>()
 const keyOf = (body: Record<string, unknown>, ...parts: unknown[]) =>
   typeof body.key === 'string' && body.key ? `${body.key} ${parts.join(' ')}` : null
 
-/** The agreement as a document, sent (or the one already sent for this key, while still pending). */
+/** The agreement as a document, sent (or the one already sent for this key, while nobody has acted on it). */
 async function createAndSend(s: Settings, req: IncomingMessage, res: ServerResponse) {
   const body = await readJson(req)
   const order = body.signingOrder === 'PARALLEL' ? 'PARALLEL' : 'SEQUENTIAL'
@@ -314,7 +314,8 @@ async function createAndSend(s: Settings, req: IncomingMessage, res: ServerRespo
   const known = key ? (sentFor.get(key) as { envelopeId: string } | undefined) : undefined
   if (known) {
     const got = await api(s, `/envelope/${encodeURIComponent(known.envelopeId)}`)
-    if (got.ok && ((await got.json()) as { status: string }).status === 'PENDING') return sendJson(res, 200, known)
+    const env = got.ok ? ((await got.json()) as { status: string; recipients: { signingStatus: string }[] }) : null
+    if (env?.status === 'PENDING' && env.recipients.every((r) => r.signingStatus === 'NOT_SIGNED')) return sendJson(res, 200, known)
     sentFor.delete(key!)
   }
   const created = await createAgreement(s, 'DOCUMENT', order)

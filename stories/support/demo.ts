@@ -85,8 +85,9 @@ export interface SentRecipient {
 
 /**
  * Creates a document for a signer and an approver and sends it (`/demo/signing`). With a `key`
- * (a story's id) the demo backend answers the document it sent for that key while it can still be
- * signed, so viewing a story again does not send (and e-mail) another one.
+ * (a story's id) the demo backend answers the document it sent for that key while nobody has acted
+ * on it, so viewing a story again does not send (and e-mail) another one, and a story played
+ * through (signed, approved or rejected) starts again on a fresh one.
  */
 export const sendDemoDocument = (signingOrder: 'SEQUENTIAL' | 'PARALLEL' = 'SEQUENTIAL', key?: string) =>
   post<SentEnvelope>('/demo/signing', { signingOrder, key })
@@ -123,7 +124,7 @@ export interface SignLoaded {
   sent?: SentEnvelope
 }
 
-/** The story's own document (sent once, again once it is done), unless `token` is set. */
+/** The story's own document (sent once, again once someone has acted on it), unless `token` is set. */
 export const signingLoader = async ({ args, id }: { args: { token?: string }; id: string }): Promise<SignLoaded> =>
   args.token ? {} : { sent: await sendDemoDocument('SEQUENTIAL', id) }
 

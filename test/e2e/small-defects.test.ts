@@ -1,11 +1,15 @@
 // Small defects of the signing and authoring pages, each checked at 1280 × 900 and 390 × 844 with
 // a screenshot of the state: the signature dialog of an auto-height frame shows all of its Type tab;
 // the editor at 390 px shows the placing hint, whole step tabs, and an inspector that fits; a new
-// envelope's time zone and date format are the author's browser's.
+// envelope's time zone and date format are the author's browser's; the Signer story, signed, can be
+// played again.
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { demoBackend } from '../../.storybook/demo-backend.js'
 import { pdfFile } from './support/pdf.js'
-import { DESKTOP, PHONE, sendDocument, signShot } from './support/sign.js'
+import { DESKTOP, PHONE, sendDocument, signing, signShot } from './support/sign.js'
 import { editor } from './support/ui.js'
 import { callback, createEnvelope, mount, startStack, type Stack } from './support/stack.js'
 
@@ -166,4 +170,57 @@ describe("a new envelope's time zone and date format", () => {
       await context.close()
     })
   }
+})
+
+/** The stories' demo backend (.storybook/demo-backend.ts) on a server of its own, for this stack's team. */
+async function demoServer(stack: Stack) {
+  process.env.ENVELOPE_HOST_URL = stack.host.url
+  process.env.ENVELOPE_API_KEY = stack.apiToken
+  delete process.env.ENVELOPE_WEBHOOK_SECRET
+  type Middleware = (req: IncomingMessage, res: ServerResponse, next: () => void) => void
+  let handle: Middleware | undefined
+  const configure = demoBackend().configureServer as (server: unknown) => void
+  configure({ middlewares: { use: (fn: Middleware) => (handle = fn) } })
+  const server = createServer((req, res) => handle!(req, res, () => res.writeHead(404).end()))
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`
+  return {
+    /** What the Signer story's loader asks for (stories/support/demo.ts signingLoader). */
+    signing: async (key: string) => {
+      const res = await fetch(`${url}/demo/signing`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ signingOrder: 'SEQUENTIAL', key }) })
+      expect(res.status).toBe(200)
+      return (await res.json()) as { envelopeId: string; recipients: { token: string }[] }
+    },
+    close: () => new Promise((r) => server.close(r)),
+  }
+}
+
+describe('the Signer story, played twice', () => {
+  test('its loader answers a fresh document once the signer has signed: the second play is ready to sign, at 1280 and 390 px', async () => {
+    const demo = await demoServer(stack)
+    const key = 'components-embedsigndocument--signer'
+    // Viewed again before anyone acts: the same document (no new one sent and e-mailed).
+    const first = await demo.signing(key)
+    expect((await demo.signing(key)).envelopeId).toBe(first.envelopeId)
+
+    // First play, at 1280 px: the story's render, signed through.
+    const one = await mount(stack, 'EmbedSignDocument', { token: first.recipients[0]!.token }, DESKTOP)
+    const s = signing(one.page, one.frame)
+    await s.ready()
+    await s.typeText('Company', 'Acme')
+    await s.typeSignature()
+    await s.complete()
+    await one.frame.getByTestId('sign-done').waitFor()
+    await one.page.close()
+
+    // Played again, at 390 px: another document, its signing page ready, not "already done".
+    const second = await demo.signing(key)
+    expect(second.envelopeId).not.toBe(first.envelopeId)
+    const two = await mount(stack, 'EmbedSignDocument', { token: second.recipients[0]!.token }, PHONE)
+    await signing(two.page, two.frame).ready()
+    expect(await two.frame.getByTestId('sign-done').count()).toBe(0)
+    await signShot(two.page, 'small-story-replayed-phone')
+    await two.page.close()
+    await demo.close()
+  })
 })
