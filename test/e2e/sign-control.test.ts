@@ -110,7 +110,7 @@ describe('signing moments', () => {
 })
 
 describe('signing commands', () => {
-  test('nextField moves to and focuses each field still to fill, setZoom zooms within 100-300 %, download saves the files as sent', async () => {
+  test('nextField moves to and focuses each field still to fill, setZoom zooms within 100-300 %, download saves the files as sent, then the signed ones', async () => {
     const doc = await sendDocument(stack, {
       title: 'Rental form',
       recipients: [{ email: 'cora@example.com', name: 'Cora', role: 'SIGNER', fields: [text('City', 10, 20), sig(10, 80)] }],
@@ -136,6 +136,17 @@ describe('signing commands', () => {
     expect(answer).toEqual({ result: ['Rental form.pdf'] })
     expect(download.suggestedFilename()).toBe('Rental form.pdf')
     expect((await readFile((await download.path())!)).subarray(0, 5).toString()).toBe('%PDF-')
+
+    // Every field filled: nothing left to move to. Once signed and sealed, download() gives the signed file.
+    const s = signing(page, frame)
+    await s.typeText('City', 'Graz')
+    await s.typeSignature()
+    expect(await command(page, 'nextField')).toEqual({ result: null })
+    await s.complete()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Rental form”')
+    const signed = page.waitForEvent('download', { predicate: (d) => d.suggestedFilename() === 'Rental form (signed).pdf', timeout: 60_000 })
+    await expect.poll(() => command(page, 'download'), { timeout: 60_000 }).toEqual({ result: ['Rental form (signed).pdf'] })
+    await signed
     await page.close()
   })
 })
