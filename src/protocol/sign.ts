@@ -122,6 +122,8 @@ const signed = (d: unknown): d is Record<string, unknown> => {
 const outcome = (d: unknown): d is Record<string, unknown> =>
   signed(d) && (d.action === 'document-completed' || (d.action === 'document-rejected' && (d.reason === undefined || str(d.reason))))
 
+const none = (d: unknown) => d === null
+
 const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
   'document-ready': () => true,
   'field-signed': () => true,
@@ -131,10 +133,10 @@ const SIGN_CHECKS: Record<SignAction, (data: unknown) => boolean> = {
   'document-error': str,
   'auth-required': str,
   'auth-failed': str,
-  'document-waiting-for-turn': (d) => d === null,
-  'recipient-expired': (d) => d === null,
+  'document-waiting-for-turn': none,
+  'recipient-expired': none,
   'signer-completed': (d) => outcome(d) && id(d.done) && id(d.total),
-  'all-documents-completed': (d) => !!d && Array.isArray((d as Record<string, unknown>).documents) && ((d as Record<string, unknown>).documents as unknown[]).every(outcome),
+  'all-documents-completed': (d) => Array.isArray((d as { documents?: unknown } | null)?.documents) && (d as { documents: unknown[] }).documents.every(outcome),
 }
 
 /** The message a signing page posts when it shows a state the parent hears of as a moment of its own. */
