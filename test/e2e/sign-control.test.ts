@@ -130,6 +130,7 @@ describe('signing commands', () => {
     expect(await frame.locator('.sign-main').getAttribute('style')).toContain('--zoom: 2')
     for (const wrong of [50, 301, '150']) expect(await command(page, 'setZoom', wrong)).toEqual({ error: { code: 'REFUSED', message: 'the zoom is from 100 to 300 percent' } })
     expect(await frame.locator('.zoom-level').textContent()).toBe('200%')
+    await frame.locator('.sign-page .page-loading').first().waitFor({ state: 'detached' })
     await signShot(page, 'sign-control-zoomed')
 
     const [download, answer] = await Promise.all([page.waitForEvent('download'), command(page, 'download')])
