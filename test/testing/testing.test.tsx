@@ -4,7 +4,7 @@ import { cleanup, render, screen } from '@testing-library/react'
 import { createRef, useState } from 'react'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import {
-  EmbedCommandError, EmbedCreateEnvelope, EmbedCreateDocumentV1, EmbedMultiSignDocument, EmbedSignDocument, EmbedUpdateEnvelope,
+  EmbedCommandError, EmbedCreateEnvelope, EmbedCreateDocumentV1, EmbedDirectTemplate, EmbedMultiSignDocument, EmbedSignDocument, EmbedUpdateEnvelope,
   type EnvelopeEditorHandle, type SigningHandle,
 } from '../../src/index.js'
 import { embedFrame } from '../../src/testing/index.js'
@@ -142,7 +142,7 @@ describe('envelope-embed/testing', () => {
     expect(frame.commands).toEqual([])
   })
 
-  it('signing: the handle\'s commands answered and refused, the moments of waiting, expiry and multi-sign', async () => {
+  it('signing: the handle\'s commands answered and refused (UNSUPPORTED by an old host), the moments of waiting, expiry and multi-sign', async () => {
     const ref = createRef<SigningHandle>()
     const cb = { onWaitingForTurn: vi.fn(), onLinkExpired: vi.fn() }
     render(<EmbedSignDocument ref={ref} host={HOST} token="recipient-token" {...cb} />)
@@ -163,6 +163,15 @@ describe('envelope-embed/testing', () => {
     frame.linkExpired()
     expect(cb.onWaitingForTurn.mock.calls).toEqual([[]])
     expect(cb.onLinkExpired.mock.calls).toEqual([[]])
+    cleanup()
+
+    // A direct link has the same handle; a host that predates the commands answers none of them.
+    const direct = createRef<SigningHandle>()
+    render(<EmbedDirectTemplate ref={direct} host={HOST} token="link-token" />)
+    const old = embedFrame()
+    old.ready([])
+    await expect(direct.current!.setZoom(150)).rejects.toMatchObject({ code: 'UNSUPPORTED' })
+    expect(old.commands).toEqual([])
     cleanup()
 
     const onSignerCompleted = vi.fn()
