@@ -34,7 +34,8 @@ export function mount(root: Root): void {
     return
   }
   // Before the first render: the page's ready message announces the commands registered by then.
-  registerSigningCommands()
+  // Only an embed takes commands: the standalone page answers no parent.
+  if (launch.embedded) registerSigningCommands()
   const api = signingApi(launch.token, launch.direct)
   // The session request starts before the first render, so network and rendering overlap.
   const first = loadSigningSession(api)
