@@ -8,7 +8,7 @@ describe('server rendering (Node, no window)', () => {
     const frames = html.match(/<iframe[^>]*>/g)!
     expect(frames.map((f) => /title="([^"]+)"/.exec(f)?.[1])).toEqual([
       'Create template', 'Edit envelope', 'Create document', 'Create template', 'Edit the NDA', 'Edit template', 'Create document',
-      'Sign document', 'Sign document',
+      'Sign document', 'Sign document', 'Sign document',
     ])
     for (const f of frames) {
       expect(f).toContain('width="100%"')

@@ -2,7 +2,7 @@
 // and prints {window, html, warnings, errors} as JSON.
 import { renderToString } from 'react-dom/server'
 import {
-  EmbedCreateDocumentV1, EmbedCreateEnvelope, EmbedCreateTemplateV1, EmbedProvider, EmbedSignDocument,
+  EmbedCreateDocumentV1, EmbedCreateEnvelope, EmbedCreateTemplateV1, EmbedMultiSignDocument, EmbedProvider, EmbedSignDocument,
   EmbedUpdateDocumentV1, EmbedUpdateEnvelope, EmbedUpdateTemplateV1,
 } from '../../../src/index.js'
 
@@ -21,6 +21,7 @@ const html = renderToString(
     <EmbedCreateEnvelope presignToken="" type="DOCUMENT" host="javascript:alert(1)" />
     <EmbedSignDocument token="secret" name="Ada" autoHeight onDocumentCompleted={() => {}} />
     <EmbedSignDocument token="" />
+    <EmbedMultiSignDocument tokens={['secret', 'secret-2']} />
   </EmbedProvider>,
 )
 process.stdout.write(JSON.stringify({ window: typeof window, html, ...logged }))
