@@ -219,6 +219,11 @@ describe('the Signer story, played twice', () => {
     const two = await mount(stack, 'EmbedSignDocument', { token: second.recipients[0]!.token }, PHONE)
     await signing(two.page, two.frame).ready()
     expect(await two.frame.getByTestId('sign-done').count()).toBe(0)
+    // The signing bar's buttons ("Next field", "Complete signing · 2 left") stay inside the frame.
+    const overflow = await two.frame.locator('.sign-bar-actions .btn').evaluateAll((buttons) =>
+      buttons.filter((b) => b.getBoundingClientRect().right > document.documentElement.clientWidth + 0.5).map((b) => b.textContent),
+    )
+    expect(overflow).toEqual([])
     await signShot(two.page, 'small-story-replayed-phone')
     await two.page.close()
     await demo.close()
