@@ -118,6 +118,9 @@ describe('the editor in a narrow frame', () => {
       const field = frame.locator('.field-box[data-selected]')
       await expect.poll(() => field.evaluate(uncovered)).toBe(true)
       await signShot(page, `small-editor-inspector-${name}`)
+      // The field tools, stuck under the top bar as the page scrolled to the field, are not under it.
+      const toolsGap = await frame.locator('.tools').evaluate((tools) => tools.getBoundingClientRect().top - document.querySelector('.topbar')!.getBoundingClientRect().bottom)
+      expect.soft(toolsGap).toBeGreaterThanOrEqual(-1)
       const controls = await inspector.locator('select, input, button').evaluateAll((els, fn) => {
         const check = new Function(`return (${fn})`)() as (el: Element) => boolean
         return els.map((el) => {
