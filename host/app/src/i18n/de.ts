@@ -166,6 +166,10 @@ const de: Messages = {
   'app.refused.other': 'Der Dienst hat es nicht angenommen ({code}). Ihre Arbeit bleibt erhalten; prüfen Sie die markierten Schritte und versuchen Sie es erneut.',
   'app.refused.plain': 'Der Dienst hat es nicht angenommen ({code}). Ihre Arbeit bleibt erhalten; versuchen Sie es erneut.',
   'app.refused.at': '{step}, {field}: {message}',
+  'draft.offer': 'Sie haben nicht gespeicherte Änderungen von {time}. Wiederherstellen?',
+  'draft.restore': 'Wiederherstellen',
+  'draft.discard': 'Verwerfen',
+  'draft.restored': 'Ihre früheren Änderungen sind wiederhergestellt.',
   'sent.title': 'Zur Unterschrift gesendet',
   'sent.summary': '„{title}“ wurde mit {files} an {recipients} gesendet. Ein gesendetes Dokument kann nicht mehr geändert werden.',
 

@@ -165,6 +165,10 @@ const en = {
   'app.refused.other': 'The service did not accept it ({code}). Your work is kept; check the marked steps and try again.',
   'app.refused.plain': 'The service did not accept it ({code}). Your work is kept; try again.',
   'app.refused.at': '{step}, {field}: {message}',
+  'draft.offer': 'You have changes from {time} that were not saved. Restore them?',
+  'draft.restore': 'Restore',
+  'draft.discard': 'Discard',
+  'draft.restored': 'Your earlier changes are restored.',
   'sent.title': 'Sent for signing',
   'sent.summary': '“{title}” was sent with {files} and {recipients}. A sent document can no longer be changed.',
 

@@ -166,6 +166,10 @@ const fr: Messages = {
   'app.refused.other': 'Le service ne l’a pas accepté ({code}). Votre travail est conservé ; vérifiez les étapes signalées et réessayez.',
   'app.refused.plain': 'Le service ne l’a pas accepté ({code}). Votre travail est conservé ; réessayez.',
   'app.refused.at': '{step}, {field} : {message}',
+  'draft.offer': 'Vous avez des modifications de {time} qui n’ont pas été enregistrées. Les restaurer ?',
+  'draft.restore': 'Restaurer',
+  'draft.discard': 'Abandonner',
+  'draft.restored': 'Vos modifications précédentes sont restaurées.',
   'sent.title': 'Envoyé pour signature',
   'sent.summary': '« {title} » a été envoyé avec {files} à {recipients}. Un document envoyé ne peut plus être modifié.',
 

@@ -1,14 +1,14 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import type { EmbedMessage } from '../../../../src/protocol/index.js'
+import type { EmbedMessage, EmbedProblem } from '../../../../src/protocol/index.js'
 import { ApiError, type Api } from '../api.js'
 import { isEditRoute, type Launch } from '../boot.js'
-import { post } from '../bridge.js'
-import { emptyDraft, type Draft } from '../draft/model.js'
+import { CommandRefusal, onCommand, post } from '../bridge.js'
+import { emptyDraft, type Draft, type StepId } from '../draft/model.js'
 import { language, t } from '../i18n/index.js'
 import { loadSession } from '../session.js'
 import { legacyId, type Envelope } from '../types.js'
 import { Done, Sent } from './Done.js'
-import { Editor } from './Editor.js'
+import { Editor, type EditorControl } from './Editor.js'
 import { ErrorScreen } from './ErrorScreen.js'
 
 export interface Session {
@@ -52,13 +52,44 @@ export function App({ launch, first }: { launch: Launch; first: Promise<Session>
   const start = useCallback(() => {
     const load = pending.current ?? loadSession(launch)
     pending.current = null
-    load.then((session) => setState({ kind: 'editing', session }), fail)
+    return load.then((session) => setState({ kind: 'editing', session }), fail)
   }, [launch, fail])
   // Nothing to wait for when the session came with the page.
   const startsEditing = useRef(!(first instanceof Promise))
   useEffect(() => {
     if (!startsEditing.current) start()
   }, [start])
+
+  // The parent's commands (registered before ready, which announces them), answered by the open editor.
+  const control = useRef<EditorControl | null>(null)
+  const latest = useRef({ state, start })
+  latest.current = { state, start }
+  useEffect(() => {
+    const editor = () => control.current ?? refuse('NOT_READY', 'no editor is open')
+    const offs = [
+      onCommand('save', async () => {
+        const open = editor()
+        const result = await open.save()
+        if (Array.isArray(result)) refuse('REFUSED', result.map((p) => p.message).join(' '), result)
+        // What the done callback gets: the done message without its type, and its externalId only when set.
+        const { type: _, externalId, ...rest } = completionMessages(open.session, result as Envelope)[0] as EmbedMessage & { externalId: string | null }
+        return externalId == null ? rest : { ...rest, externalId }
+      }),
+      onCommand('goToStep', (step: StepId) => void (editor().goTo(step) || refuse('REFUSED', `no step ${String(step)} here`))),
+      onCommand('isDirty', () => control.current?.dirty() ?? false),
+      onCommand('reload', async () => {
+        const { state, start } = latest.current
+        if (state.kind === 'loading') refuse('NOT_READY', 'the page is loading')
+        control.current?.forget()
+        setState({ kind: 'loading' })
+        // Create routes start afresh; edit routes load the envelope again.
+        if (isEditRoute(launch.route) || state.kind === 'error') return void (await start())
+        const session = (state as { session: Session }).session
+        setState({ kind: 'editing', session: { ...session, draft: emptyDraft(session.draft.type, language()) } })
+      }),
+    ]
+    return () => offs.forEach((off) => off())
+  }, [launch])
 
   useEffect(() => {
     if (state.kind === 'editing' && !readyPosted) {
@@ -95,7 +126,7 @@ export function App({ launch, first }: { launch: Launch; first: Promise<Session>
       return <ErrorScreen code={state.code} />
     case 'editing':
       if (state.session.envelope && state.session.envelope.status !== 'DRAFT') return <Sent session={state.session} />
-      return <Editor session={state.session} onFinished={finished} onFatal={fail} onStale={() => (setState({ kind: 'loading' }), start())} registerSave={registerSave} />
+      return <Editor session={state.session} onFinished={finished} onFatal={fail} onStale={() => (setState({ kind: 'loading' }), start())} registerSave={registerSave} control={control} />
     case 'done':
       return (
         <Done
@@ -112,6 +143,10 @@ export function App({ launch, first }: { launch: Launch; first: Promise<Session>
 }
 
 let readyPosted = false
+
+function refuse(code: 'REFUSED' | 'NOT_READY', message: string, problems?: EmbedProblem[]): never {
+  throw new CommandRefusal(code, message, problems)
+}
 
 /** The base message(s) PROTOCOL.md defines for the route that just finished. */
 export function completionMessages(session: Session, envelope: Envelope): EmbedMessage[] {

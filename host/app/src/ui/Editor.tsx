@@ -1,9 +1,12 @@
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject } from 'react'
+import type { EmbedProblem } from '../../../../src/protocol/index.js'
 import { ApiError } from '../api.js'
+import { report } from '../bridge.js'
 import { createEnvelope, saveEnvelope } from '../draft/save.js'
 import { editorFeatures, type EditorFeatures } from '../features.js'
 import { validate, type Draft, type Problem, type StepId } from '../draft/model.js'
-import { t, type MessageKey } from '../i18n/index.js'
+import { draftKey, forgetDraft, keepDraft, storedDraft, type StoredDraft } from '../draft/stored.js'
+import { language, t, type MessageKey } from '../i18n/index.js'
 import type { Envelope } from '../types.js'
 import type { Session } from './App.js'
 import { FieldsStep } from './FieldsStep.js'
@@ -44,6 +47,31 @@ function stepOfPath(path: string | undefined): StepId | null {
   return null
 }
 
+/** What the parent learns of a refused save: each issue with its step and field where it names them. */
+function problemsOf(e: unknown, text: string): EmbedProblem[] {
+  if (!(e instanceof ApiError) || !e.issues.length) return [{ code: e instanceof ApiError ? e.code : 'INTERNAL', message: text }]
+  return e.issues.map((i) => {
+    const step = stepOfPath(i.path)
+    const field = (i.path ?? '').replace(/^(payload|data)\./, '')
+    return { ...(step && { step }), ...(field && { field }), code: e.code, message: i.message }
+  })
+}
+
+/** What the page's commands reach in the open editor (App answers the parent's commands with it). */
+export interface EditorControl {
+  session: Session
+  /** Saves as the page's button does: the saved envelope, or what stopped it. */
+  save: () => Promise<Envelope | EmbedProblem[]>
+  /** Shows `step`; false when this editor has no such step. */
+  goTo: (step: StepId) => boolean
+  dirty: () => boolean
+  /** Drops the edits kept for a reload (the page is about to load the envelope afresh). */
+  forget: () => void
+}
+
+/** A draft's content without its keys (which every load makes anew), to tell whether two drafts differ. */
+export const contentOf = (d: Draft) => JSON.stringify(d, (k, v) => (k === 'key' || k === 'itemKey' || k === 'recipientKey' ? undefined : v instanceof File ? [v.name, v.size, v.lastModified] : v))
+
 /** What a refused save says, in the user's language: each issue with the step and the field it names. */
 function refusalOf(e: unknown): { text: string; issues: string[] } {
   if (!(e instanceof ApiError)) return { text: t('app.refused.plain', { code: 'INTERNAL' }), issues: [] }
@@ -64,14 +92,27 @@ export function Editor(props: {
   onStale: () => void
   /** Lets the page save on request (before sending); resolves whether it was saved. */
   registerSave: (save: (() => Promise<boolean>) | null) => void
+  /** Filled with this editor's control while it is open. */
+  control: MutableRefObject<EditorControl | null>
 }) {
-  const { session, onFinished, onFatal, onStale, registerSave } = props
+  const { session, onFinished, onFatal, onStale, registerSave, control } = props
   const onlyFields = session.envelope !== null && session.launch.options.onlyEditFields === true
   const isCreate = session.envelope === null
   const features = useMemo(() => editorFeatures(session.launch.options.features, { create: isCreate }), [session, isCreate])
   // The settings step always exists: it shows the title even when nothing else is configurable.
   const steps = onlyFields ? (['fields'] as StepId[]) : ALL_STEPS.filter((s) => s === 'settings' || features.steps[s])
   const [draft, setDraftState] = useState(session.draft)
+  // Edits kept from an earlier load of this page (same token, same envelope), offered back; on
+  // edit routes only while the envelope is still as they started from.
+  const key = draftKey(session.launch.token ?? '', session.envelope?.id ?? null)
+  const [offer, setOffer] = useState<StoredDraft | null>(() => {
+    const kept = storedDraft(key)
+    if (kept && session.envelope && contentOf(kept.base) !== contentOf(session.draft)) forgetDraft(key)
+    else return kept && contentOf(kept.draft) !== contentOf(session.draft) ? kept : null
+    return null
+  })
+  /** What the service holds, to save the edits against: as loaded, or as the restored edits started from. */
+  const [base, setBase] = useState(session.draft)
   const [step, setStep] = useState<StepId>(steps[0]!)
   const [problems, setProblems] = useState<Problem[]>([])
   const [saving, setSaving] = useState(false)
@@ -113,7 +154,14 @@ export function Editor(props: {
 
   const index = steps.indexOf(step)
 
-  async function submit(): Promise<boolean> {
+  /** Saves; tells the parent what stopped it, if anything (onSaveFailed). */
+  async function submit(): Promise<Envelope | EmbedProblem[]> {
+    const result = await attempt()
+    if (Array.isArray(result)) report('save-failed', result)
+    return result
+  }
+
+  async function attempt(): Promise<Envelope | EmbedProblem[]> {
     // A title the user may not change is the first file's name when there is none yet.
     const final = features.title || draft.settings.title.trim()
       ? draft
@@ -125,37 +173,71 @@ export function Editor(props: {
     setRefused([])
     if (found.length) {
       setStep(found[0]!.step)
-      return false
+      return found.map((p) => ({ step: p.step, code: p.message.replace('problem.', ''), message: t(p.message) }))
     }
     setSaving(true)
     try {
       const externalId = session.launch.options.externalId ?? null
       let envelope: Envelope
       if (session.envelope) {
-        await saveEnvelope(session.api, session.envelope.id, session.draft, final)
+        await saveEnvelope(session.api, session.envelope.id, base, final)
         envelope = await session.api.get<Envelope>(`/envelope/${encodeURIComponent(session.envelope.id)}`)
       } else {
         envelope = await createEnvelope(session.api, final, externalId)
       }
+      forgetDraft(key)
       onFinished(session, envelope, final)
-      return true
+      return envelope
     } catch (e) {
       setSaving(false)
-      if (e instanceof ApiError && e.status === 401) return (onFatal(e), false)
+      const refusal = refusalOf(e)
+      const problems = problemsOf(e, refusal.text)
+      if (e instanceof ApiError && e.status === 401) return (onFatal(e), problems)
       // Sent meanwhile: a save can only fail from now on, so the page shows the envelope as sent.
-      if (e instanceof ApiError && e.code === 'ENVELOPE_NOT_EDITABLE') return (onStale(), false)
+      if (e instanceof ApiError && e.code === 'ENVELOPE_NOT_EDITABLE') return (onStale(), problems)
       // The draft stays as it is: a short message in the user's language, nothing lost.
       if (e instanceof ApiError) setRefused(e.issues.map((i) => stepOfPath(i.path)).filter((x): x is StepId => x !== null))
-      setSaveError(refusalOf(e))
-      return false
+      setSaveError(refusal)
+      return problems
     }
   }
   const submitRef = useRef(submit)
   submitRef.current = submit
   useEffect(() => {
-    registerSave(() => submitRef.current())
+    registerSave(async () => !Array.isArray(await submitRef.current()))
     return () => registerSave(null)
   }, [registerSave])
+
+  // The parent hears of each step shown and of whether there are edits not saved yet.
+  const initial = useMemo(() => contentOf(session.draft), [session])
+  const dirty = draft !== session.draft && contentOf(draft) !== initial
+  // Kept for a reload a moment after each edit; nothing kept once nothing is unsaved. While the
+  // offer is open, what was kept stays as it is.
+  useEffect(() => {
+    if (offer) return
+    if (!dirty) return forgetDraft(key)
+    const timer = setTimeout(() => void keepDraft(key, base, draft), 300)
+    return () => clearTimeout(timer)
+  }, [draft, dirty, offer, base, key])
+  const dirtyRef = useRef(dirty)
+  dirtyRef.current = dirty
+  useEffect(() => report('step-change', step), [step])
+  const reported = useRef(false)
+  useEffect(() => {
+    if (dirty !== reported.current) report('dirty-change', (reported.current = dirty))
+  }, [dirty])
+  // Leaving the editor (saved, or shown as sent) leaves nothing unsaved.
+  useEffect(() => () => void (reported.current && report('dirty-change', false)), [])
+  useEffect(() => {
+    control.current = {
+      session,
+      save: () => submitRef.current(),
+      goTo: (s) => steps.includes(s) && (setStep(s), true),
+      dirty: () => dirtyRef.current,
+      forget: () => forgetDraft(key),
+    }
+    return () => void (control.current = null)
+  })
 
   const stepProps: StepProps = { session, features, draft, setDraft, problems: visibleProblems, announce, goTo, pageCounts, onPages }
   const heading = isCreate
@@ -178,7 +260,7 @@ export function Editor(props: {
             <p className="doc-title">{docTitle}</p>
           </div>
         </div>
-        <button type="button" className="btn btn-primary" onClick={submit} disabled={saving} aria-busy={saving}>
+        <button type="button" className="btn btn-primary" onClick={() => void submit()} disabled={saving} aria-busy={saving}>
           {saving ? <span className="spinner spinner-sm" aria-hidden="true" /> : <Icon name="check" />}
           {saving ? t('app.saving') : primaryLabel}
         </button>
@@ -213,6 +295,35 @@ export function Editor(props: {
       </nav>
 
       <main className="content">
+        {offer && (
+          <section className="alert alert-info draft-offer" aria-labelledby="draft-offer-text">
+            <p id="draft-offer-text">{t('draft.offer', { time: new Date(offer.at).toLocaleTimeString(language(), { hour: '2-digit', minute: '2-digit' }) })}</p>
+            <div className="draft-offer-actions">
+              <button
+                type="button"
+                className="btn btn-primary"
+                onClick={() => {
+                  setBase(offer.base)
+                  setDraftState(offer.draft)
+                  setOffer(null)
+                  announce(t('draft.restored'))
+                }}
+              >
+                {t('draft.restore')}
+              </button>
+              <button
+                type="button"
+                className="btn"
+                onClick={() => {
+                  forgetDraft(key)
+                  setOffer(null)
+                }}
+              >
+                {t('draft.discard')}
+              </button>
+            </div>
+          </section>
+        )}
         <h2 className="step-heading" tabIndex={-1} ref={headingRef}>
           {t(`step.${step}`)}
         </h2>
@@ -262,7 +373,7 @@ export function Editor(props: {
                 <Icon name="arrowRight" />
               </button>
             ) : (
-              <button type="button" className="btn btn-primary" onClick={submit} disabled={saving}>
+              <button type="button" className="btn btn-primary" onClick={() => void submit()} disabled={saving}>
                 {saving ? t('app.saving') : primaryLabel}
               </button>
             )}
