@@ -1,7 +1,4 @@
-import type { TokenOwner } from './auth/api-tokens.js'
 import type { Db } from './db/index.js'
-import type { CachedEnvelope } from './domain/resources.js'
-import type { TeamEmbedding } from './domain/teams.js'
 
 /**
  * A read-through cache that is only trusted while the database's notifications are live. Any
@@ -40,20 +37,3 @@ export class Cache<V> {
 
 /** Channels on which writers announce changes that cached readers must drop. */
 export const CHANNELS = { envelopes: 'envelopes', apiTokens: 'api_tokens', teams: 'teams' } as const
-
-export interface HostCaches {
-  /** Live API tokens by `token:<the token>` and `id:<token id>`; dropped whole on any token change. */
-  tokens: Cache<TokenOwner>
-  /** Envelope resources (serialized) by envelope id, for GET /envelope/{id}. */
-  envelopes: Cache<CachedEnvelope>
-  /** Teams' embedding settings by team id, for the pages' framing rule. */
-  teams: Cache<TeamEmbedding>
-}
-
-export function hostCaches(db: Db): HostCaches {
-  const caches: HostCaches = { tokens: new Cache(db), envelopes: new Cache(db), teams: new Cache(db) }
-  db.listen(CHANNELS.teams, (id) => caches.teams.invalidate(id))
-  db.listen(CHANNELS.apiTokens, () => caches.tokens.invalidate(null))
-  db.listen(CHANNELS.envelopes, (id) => caches.envelopes.invalidate(id))
-  return caches
-}

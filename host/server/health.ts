@@ -8,7 +8,7 @@
 import { Hono } from 'hono'
 import type { Db } from './db/index.js'
 import { MIGRATIONS } from './db/migrations/index.js'
-import type { AppEnv } from './api/http.js'
+import type { AppEnv } from './context.js'
 
 /** What readiness reads of the running process; filled in as the host starts and stops. */
 export interface Runtime {

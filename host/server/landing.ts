@@ -1,5 +1,6 @@
 import { Hono } from 'hono'
-import { publicOrigin, type HostContext } from './api/http.js'
+import { publicOrigin } from './api/http.js'
+import type { HostContext } from './context.js'
 import { LANDING_POLICY } from './security-headers.js'
 
 /**

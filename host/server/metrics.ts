@@ -11,7 +11,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Db } from './db/index.js'
-import type { AppEnv } from './api/http.js'
+import type { AppEnv } from './context.js'
 
 export interface Metrics {
   registry: Registry

@@ -6,7 +6,8 @@ import { createApp } from './app.js'
 import { withBaseHeaders } from './security-headers.js'
 import { answerClientErrors, requestBudgets } from './slow-requests.js'
 import { RateLimiter } from './api/rate-limit.js'
-import { hostCaches } from './cache.js'
+import { Cache, CHANNELS } from './cache.js'
+import type { HostCaches } from './context.js'
 import { createApiToken, revokeApiToken, type TokenExpiry } from './auth/api-tokens.js'
 import { loadPresignSecret } from './auth/presign.js'
 import { configFromEnv, type HostConfig } from './config.js'
@@ -203,4 +204,13 @@ async function startQueue(
   await scheduleMaintenance(db, clock, config.retention)
   if (config.queueConcurrency > 0) queue.start()
   return queue
+}
+
+/** The caches, each dropping what the notifications on its channel name. */
+export function hostCaches(db: Db): HostCaches {
+  const caches: HostCaches = { tokens: new Cache(db), envelopes: new Cache(db), teams: new Cache(db) }
+  db.listen(CHANNELS.teams, (id) => caches.teams.invalidate(id))
+  db.listen(CHANNELS.apiTokens, () => caches.tokens.invalidate(null))
+  db.listen(CHANNELS.envelopes, (id) => caches.envelopes.invalidate(id))
+  return caches
 }

@@ -12,7 +12,8 @@ import { ADMIN_SECRET_HEADER } from '../lock.js'
 import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
 import { jobSummary, retryFailed } from '../jobs/queue.js'
-import { jsonBody, type AppEnv, type HostContext } from './http.js'
+import { jsonBody } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { StringId, stringParam } from './schemas.js'
 
 const isLoopback = (address: string | undefined) =>

@@ -1,7 +1,8 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { createAttachment, deleteAttachment, listAttachments, updateAttachment } from '../domain/attachments.js'
-import { jsonBody, parse, principal, type AppEnv, type HostContext } from './http.js'
+import { jsonBody, parse, principal } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId } from './schemas.js'
 
 /** Links only: http(s) URIs (a javascript: link would be a script in every viewer). */

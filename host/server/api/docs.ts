@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import path from 'node:path'
 import { Hono } from 'hono'
-import type { AppEnv } from './http.js'
+import type { AppEnv } from '../context.js'
 import { openApiDocument } from './openapi.js'
 import { DOCS_POLICY } from '../security-headers.js'
 

@@ -5,7 +5,8 @@ import { assertApiToken, type Principal } from '../auth/principal.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { ApiError } from '../errors.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
-import { publicOrigin, jsonBody, parse, principal, type AppEnv, type HostContext } from './http.js'
+import { publicOrigin, jsonBody, parse, principal } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { assertParentAllowed, Origin } from './team.js'
 
 export const SessionQuery = z.object({ parentOrigin: Origin.optional() })

@@ -1,38 +1,13 @@
-import type { KeyObject } from 'node:crypto'
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import type { Principal } from '../auth/principal.js'
-import type { PresignKey } from '../auth/presign.js'
-import type { Db } from '../db/index.js'
-import type { FileRef } from '../domain/files.js'
+import type { FileRef, UploadedPdf } from '../domain/files.js'
 import { refuseAuthOptions } from './auth-options.js'
 import { ApiError, badRequest, fromZod, issue } from '../errors.js'
-import type { HostConfig } from '../config.js'
-import type { HostCaches } from '../cache.js'
 import { inspectPdf } from '../pdf/inspect.js'
-import type { SealingKey } from '../pdf/sealing-key.js'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Client } from '../domain/audit.js'
-import type { Clock } from '../jobs/clock.js'
-import type { RateLimiter } from './rate-limit.js'
+import type { AppEnv, HostContext } from '../context.js'
 
-/** What every handler can reach: the database, its caches, settings and the presign key. */
-export interface HostContext {
-  db: Db
-  cache: HostCaches
-  config: HostConfig
-  presignSecret: PresignKey
-  /** The certificate completed documents are sealed with (made on first use, then kept). */
-  sealingKey: () => Promise<SealingKey>
-  /** The time deadlines and reminders are scheduled from (tests drive it). */
-  clock: Clock
-  /** Fair use: requests per token (or address) and window. */
-  rateLimit: RateLimiter
-  /** The key of the links sent by e-mail (people/links.ts). */
-  linkKey: KeyObject
-}
-
-export type AppEnv = { Variables: { principal: Principal } }
 export type Ctx = Context<AppEnv>
 
 export function parse<S extends z.ZodType>(schema: S, value: unknown, prefix: (string | number)[] = []): z.infer<S> {
@@ -93,12 +68,6 @@ export async function jsonBody<S extends z.ZodType>(c: Ctx, schema: S, options: 
   if ('error' in json) throw badRequest(json.error === 'not valid JSON' ? 'the request body is not valid JSON' : `the request body is refused: ${json.error}`)
   refuseAuthOptions(json.value, [], options.authAt)
   return parse(schema, json.value)
-}
-
-export interface UploadedPdf {
-  name: string
-  bytes: Uint8Array
-  pageCount: number
 }
 
 /** Most PDF parts one request may carry. */

@@ -5,7 +5,8 @@ import { editEnvelope } from '../domain/changes.js'
 import { insertItems, itemPdf, itemsOf } from '../domain/items.js'
 import { dropFilesOf, type ItemFileIds } from '../domain/files.js'
 import { findParent, toItem, type ItemRow } from '../domain/resources.js'
-import { jsonBody, multipartBody, parse, storedPdfResponse, principal, type AppEnv, type HostContext } from './http.js'
+import { jsonBody, multipartBody, parse, storedPdfResponse, principal } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, ItemId, stringParam } from './schemas.js'
 
 export const CreateManyPayload = z.object({ envelopeId: EnvelopeId })

@@ -9,7 +9,8 @@ import { findEnvelope, toRecipient, type EnvelopeRow, type RecipientRow } from '
 import { auditLogPdf } from '../pdf/audit-log-pdf.js'
 import { certificatePdf } from '../pdf/seal.js'
 import { numericParam } from './recipient.js'
-import { clientOf, jsonBody, parse, pdfResponse, principal, publicOrigin, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { clientOf, jsonBody, parse, pdfResponse, principal, publicOrigin, type Ctx } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId } from './schemas.js'
 
 // The deployed service's clients also send these e-mail settings; accepted and not used.

@@ -5,7 +5,8 @@ import { z } from 'zod'
 import { notFound } from '../errors.js'
 import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
 import { toField, type FieldRow } from '../domain/resources.js'
-import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
+import { jsonBody, principal } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId, RecipientInput } from './schemas.js'
 
 /** One recipient change (update-many's entries). */

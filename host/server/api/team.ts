@@ -8,7 +8,8 @@ import { actingUser, assertTeamRole } from '../auth/principal.js'
 import { recordActivity } from '../people/activity.js'
 import { setEmbedOrigins, teamEmbedding } from '../domain/teams.js'
 import { ApiError } from '../errors.js'
-import { jsonBody, principal, type AppEnv, type HostContext } from './http.js'
+import { jsonBody, principal } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 
 /** `https://app.example.com` or `http://localhost:3000`: a scheme, a host, a port; nothing else. */
 export const Origin = z

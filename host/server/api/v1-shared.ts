@@ -10,7 +10,8 @@ import type { Queryable } from '../db/index.js'
 import { notFound } from '../errors.js'
 import type { Envelope, EnvelopeRow } from '../domain/resources.js'
 import { legacyEnvelope, newFieldNames, resolve, type Kind } from './deprecated-shared.js'
-import { publicOrigin, type Ctx, type HostContext } from './http.js'
+import { publicOrigin, type Ctx } from './http.js'
+import type { HostContext } from '../context.js'
 import { numericParam } from './recipient.js'
 
 /** internal_version of the envelopes API v1 serves. */

@@ -15,7 +15,7 @@ import { ApiError, badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
 import type { SignatureReport } from '../pdf/verify.js'
 import { runVerify } from '../workers/verify-lane.js'
-import type { AppEnv, HostContext } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { addressKey, RateLimiter } from './rate-limit.js'
 
 /** A signature's report, and whether its certificate is one this service seals with. */

@@ -15,7 +15,8 @@ import {
   webhookCalls,
   type WebhookCaller,
 } from '../webhooks/store.js'
-import { jsonBody, parse, principal, type AppEnv, type Ctx, type HostContext } from './http.js'
+import { jsonBody, parse, principal, type Ctx } from './http.js'
+import type { AppEnv, HostContext } from '../context.js'
 import { stringParam } from './schemas.js'
 
 export const WebhookId = z.string().regex(/^webhook_[a-z0-9]+$/, 'Expected a webhook id (webhook_...)')

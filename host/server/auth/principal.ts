@@ -1,8 +1,10 @@
 import type { PresignScope } from '../../../src/protocol/index.js'
 import { ApiError } from '../errors.js'
-import type { HostContext } from '../api/http.js'
+import type { Cache } from '../cache.js'
+import type { Db } from '../db/index.js'
+import type { PresignKey } from './presign.js'
 import { assertEmbeddingAllowed } from '../domain/plans.js'
-import { findToken, isLive, type Bound } from './api-tokens.js'
+import { findToken, isLive, type Bound, type TokenOwner } from './api-tokens.js'
 import { verifyPresignToken } from './presign.js'
 import { atLeast, weaker, type Role } from '../people/roles.js'
 
@@ -37,7 +39,7 @@ export function tokenFromHeader(header: string | undefined): string | null {
 }
 
 /** Tokens are looked up through the cache: revocation notifies it, expiry is checked on every use. */
-export async function authenticate(ctx: Pick<HostContext, 'db' | 'presignSecret' | 'cache'>, header: string | undefined): Promise<Principal> {
+export async function authenticate(ctx: { db: Db; presignSecret: PresignKey; cache: { tokens: Cache<TokenOwner> } }, header: string | undefined): Promise<Principal> {
   const token = tokenFromHeader(header)
   if (!token) throw new ApiError(401, 'UNAUTHORIZED', 'the Authorization header with an API token or presign token is required')
   if (token.startsWith('api_')) {
@@ -74,7 +76,7 @@ const SESSION_PREFIX = 'session_'
  * by their role now (never above the role it was minted with): an envelope that leaves their reach
  * is 404 from the next request. Not an embedding: no plan is needed.
  */
-async function memberEditorToken(ctx: Pick<HostContext, 'db'>, claims: Awaited<ReturnType<typeof verifyPresignToken>>): Promise<Principal> {
+async function memberEditorToken(ctx: { db: Db }, claims: Awaited<ReturnType<typeof verifyPresignToken>>): Promise<Principal> {
   const [row] = await ctx.db.query<{ plan: string; user_id: string; role: Role }>(
     `select t.plan, m.user_id, m.role from user_sessions s join team_members m on m.user_id = s.user_id join teams t on t.id = m.team_id
      where s.id = $1 and s.expires_at > now() and not s.second_factor_due and m.team_id = $2`,

@@ -10,7 +10,7 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server'
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { HostContext } from '../api/http.js'
+import type { HostContext } from '../context.js'
 import { freshlyProven, listSessions, revokeOtherSessions, revokeSession, type Session } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
 import { deletePasskey, finishRegistration, listPasskeys, registrationOptions, renamePasskey } from '../people/passkeys.js'

@@ -4,7 +4,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { HostContext } from '../api/http.js'
+import type { HostContext } from '../context.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { findEnvelope } from '../domain/resources.js'
 import { memberPrincipal, type ConsoleEnv } from './gate.js'

@@ -6,7 +6,7 @@
  */
 import type { Context, MiddlewareHandler } from 'hono'
 import { deleteCookie, getCookie, setCookie } from 'hono/cookie'
-import type { HostContext } from '../api/http.js'
+import type { HostContext } from '../context.js'
 import { ApiError } from '../errors.js'
 import type { Principal } from '../auth/principal.js'
 import { csrfMatches, findSession, sessionCookieName, touchSession, type Session } from '../auth/sessions.js'

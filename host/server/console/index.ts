@@ -5,7 +5,7 @@
  * console and every other door share one set of operations.
  */
 import { Hono } from 'hono'
-import type { HostContext } from '../api/http.js'
+import type { HostContext } from '../context.js'
 import { consoleGate, type ConsoleEnv } from './gate.js'
 import { sessionRoutes } from './session-routes.js'
 import { accountAuthRoutes } from './account-auth-routes.js'

@@ -4,7 +4,8 @@
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import { clientOf, jsonBody, type Ctx, type HostContext } from '../api/http.js'
+import { clientOf, jsonBody, type Ctx } from '../api/http.js'
+import type { HostContext } from '../context.js'
 import { getCookie } from 'hono/cookie'
 import { createSession, csrfToken, endSessionOfToken, revokeSession, rotateSession, sessionCookieName, setSessionTeam } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'

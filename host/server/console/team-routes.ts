@@ -6,7 +6,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { HostContext } from '../api/http.js'
+import type { HostContext } from '../context.js'
 import { createApiToken, listTeamTokens, revokeApiToken, TOKEN_EXPIRIES } from '../auth/api-tokens.js'
 import { ApiError } from '../errors.js'
 import { acceptInvitation, invite, listInvitations, peekInvitation, resendInvitation, revokeInvitation } from '../people/invitations.js'

@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js'
 import { memberOf, type Principal } from '../auth/principal.js'
-import type { UploadedPdf } from '../api/http.js'
+import type { UploadedPdf } from './files.js'
 import type { RecipientInput } from '../api/schemas.js'
 import { CHANNELS } from '../cache.js'
 import { iso, type Queryable } from '../db/index.js'

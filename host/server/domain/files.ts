@@ -78,6 +78,13 @@ export async function dropFilesOf(tx: Queryable, items: ItemFileIds[]): Promise<
 }
 
 /** A stored file: its hash, size, and its bytes when its row holds them. */
+/** A PDF as a request brought it, checked (pdf/inspect.ts): what is stored. */
+export interface UploadedPdf {
+  name: string
+  bytes: Uint8Array
+  pageCount: number
+}
+
 export interface FileRef {
   sha256: string
   size: number

@@ -13,7 +13,7 @@ import {
   type RegistrationResponseJSON,
 } from '@simplewebauthn/server'
 import type { Context } from 'hono'
-import type { HostContext } from '../api/http.js'
+import type { HostContext } from '../context.js'
 import type { Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
 import { ApiError } from '../errors.js'
