@@ -16,7 +16,7 @@ function useDeprecated(name: string, replacement: string) {
 }
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedCreateEnvelope type="DOCUMENT">`. */
-export const EmbedCreateDocumentV1 = component<EmbedCreateDocumentV1Props, EnvelopeEditorHandle<DocumentEvent>>((props, ref) => {
+export const EmbedCreateDocumentV1 = /* @__PURE__ */ component<EmbedCreateDocumentV1Props, EnvelopeEditorHandle<DocumentEvent>>((props, ref) => {
   useDeprecated('EmbedCreateDocumentV1', 'EmbedCreateEnvelope with type="DOCUMENT"')
   return useEmbed(props, {
     route: 'document.create',
@@ -27,7 +27,7 @@ export const EmbedCreateDocumentV1 = component<EmbedCreateDocumentV1Props, Envel
 })
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedCreateEnvelope type="TEMPLATE">`. */
-export const EmbedCreateTemplateV1 = component<EmbedCreateTemplateV1Props, EnvelopeEditorHandle<TemplateEvent>>((props, ref) => {
+export const EmbedCreateTemplateV1 = /* @__PURE__ */ component<EmbedCreateTemplateV1Props, EnvelopeEditorHandle<TemplateEvent>>((props, ref) => {
   useDeprecated('EmbedCreateTemplateV1', 'EmbedCreateEnvelope with type="TEMPLATE"')
   return useEmbed(props, {
     route: 'template.create',
@@ -38,7 +38,7 @@ export const EmbedCreateTemplateV1 = component<EmbedCreateTemplateV1Props, Envel
 })
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedUpdateEnvelope>`. */
-export const EmbedUpdateDocumentV1 = component<EmbedUpdateDocumentV1Props, EnvelopeEditorHandle<DocumentEvent>>((props, ref) => {
+export const EmbedUpdateDocumentV1 = /* @__PURE__ */ component<EmbedUpdateDocumentV1Props, EnvelopeEditorHandle<DocumentEvent>>((props, ref) => {
   useDeprecated('EmbedUpdateDocumentV1', 'EmbedUpdateEnvelope')
   return useEmbed(props, {
     route: 'document.edit',
@@ -51,7 +51,7 @@ export const EmbedUpdateDocumentV1 = component<EmbedUpdateDocumentV1Props, Envel
 })
 
 /** @deprecated Removed on 1 March 2027. Use `<EmbedUpdateEnvelope>`. */
-export const EmbedUpdateTemplateV1 = component<EmbedUpdateTemplateV1Props, EnvelopeEditorHandle<TemplateEvent>>((props, ref) => {
+export const EmbedUpdateTemplateV1 = /* @__PURE__ */ component<EmbedUpdateTemplateV1Props, EnvelopeEditorHandle<TemplateEvent>>((props, ref) => {
   useDeprecated('EmbedUpdateTemplateV1', 'EmbedUpdateEnvelope')
   return useEmbed(props, {
     route: 'template.edit',

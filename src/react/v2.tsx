@@ -2,7 +2,7 @@ import { component, useEmbed } from './embed.js'
 import type { EmbedCreateEnvelopeProps, EmbedUpdateEnvelopeProps, EnvelopeEditorHandle, EnvelopeEvent } from './types.js'
 
 /** Embeds the creation of a document or template envelope (`type`); `ref` gets its handle. */
-export const EmbedCreateEnvelope = component<EmbedCreateEnvelopeProps, EnvelopeEditorHandle<EnvelopeEvent>>((props, ref) =>
+export const EmbedCreateEnvelope = /* @__PURE__ */ component<EmbedCreateEnvelopeProps, EnvelopeEditorHandle<EnvelopeEvent>>((props, ref) =>
   useEmbed(props, {
     route: 'envelope.create',
     title: props.type === 'TEMPLATE' ? 'Create template' : 'Create document',
@@ -16,7 +16,7 @@ export const EmbedCreateEnvelope = component<EmbedCreateEnvelopeProps, EnvelopeE
 )
 
 /** Embeds the editing of an existing envelope; `ref` gets its handle. */
-export const EmbedUpdateEnvelope = component<EmbedUpdateEnvelopeProps, EnvelopeEditorHandle<EnvelopeEvent>>((props, ref) =>
+export const EmbedUpdateEnvelope = /* @__PURE__ */ component<EmbedUpdateEnvelopeProps, EnvelopeEditorHandle<EnvelopeEvent>>((props, ref) =>
   useEmbed(props, {
     route: 'envelope.edit',
     title: 'Edit envelope',
