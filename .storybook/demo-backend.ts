@@ -230,7 +230,7 @@ async function createEnvelope(s: Settings, req: IncomingMessage, res: ServerResp
   }
   const form = new FormData()
   form.append('payload', JSON.stringify(payload))
-  form.append('files', new Blob([await agreementPdf(title)], { type: 'application/pdf' }), 'service-agreement.pdf')
+  form.append('files', new Blob([new Uint8Array(await agreementPdf(title))], { type: 'application/pdf' }), 'service-agreement.pdf')
   const created = await api(s, '/envelope/create', { method: 'POST', body: form })
   if (!created.ok) return relay(res, created)
   const { id } = (await created.json()) as { id: string }
@@ -291,7 +291,7 @@ async function createAgreement(s: Settings, type: 'DOCUMENT' | 'TEMPLATE', signi
   }
   const form = new FormData()
   form.append('payload', JSON.stringify(payload))
-  form.append('files', new Blob([await agreementPdf(title)], { type: 'application/pdf' }), 'service-agreement.pdf')
+  form.append('files', new Blob([new Uint8Array(await agreementPdf(title))], { type: 'application/pdf' }), 'service-agreement.pdf')
   return api(s, '/envelope/create', { method: 'POST', body: form })
 }
 
