@@ -1,7 +1,26 @@
 import path from 'node:path'
-import { DEFAULT_MAIL_FROM } from './mail/transport.js'
-import { SUBFILTERS, type SubFilter } from './pdf/pades.js'
-import type { Retention } from './jobs/maintenance.js'
+
+// Settings only: the constants and shapes they need are defined here, so that config.ts imports
+// no other module of the host and everything may read it.
+
+/** The sender of e-mail when MAIL_FROM is unset. */
+export const DEFAULT_MAIL_FROM = 'Envelope <no-reply@localhost>'
+
+/** The SubFilter values the PAdES signatures (pdf/pades.ts) may carry: SEALING_SUBFILTER. */
+export const SUBFILTERS = ['ETSI.CAdES.detached', 'adbe.pkcs7.detached'] as const
+export type SubFilter = (typeof SUBFILTERS)[number]
+
+/** What the maintenance job (jobs/maintenance.ts) keeps, and how often it runs. */
+export interface Retention {
+  /** Jobs that ended well, kept this long after they did (failed ones stay for operators). */
+  jobsDays: number
+  /** Webhook calls (what was sent and answered), kept this long. */
+  webhookCallsDays: number
+  /** Objects no file names, kept this long after they were last written. */
+  filesHours: number
+  /** How often the job runs. */
+  everyMs: number
+}
 
 /**
  * A presigned URL of the bucket cannot be taken back: it keeps working after the document is

@@ -4,7 +4,7 @@ import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { PGlite, parse, protocol } from '@electric-sql/pglite'
-import { Hub, type Db, type Queryable, type Statement } from './index.js'
+import { Hub, type Db, type Queryable, type Statement } from './engine.js'
 import { MIGRATIONS, migrate } from './migrations/index.js'
 import type { FileStore } from '../storage/file-store.js'
 

@@ -1,7 +1,7 @@
 import pg from 'pg'
 import type { FileStore } from '../storage/file-store.js'
 import { log } from '../log.js'
-import { channelName, Hub, type Db, type Queryable, type Statement } from './index.js'
+import { channelName, Hub, type Db, type Queryable, type Statement } from './engine.js'
 
 function wrap(q: pg.Pool | pg.PoolClient, notify: Queryable['notify'], files: FileStore | null): Queryable {
   return {

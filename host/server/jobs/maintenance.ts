@@ -3,23 +3,13 @@
  * finished jobs and webhook calls past their retention and sweeps objects no file names.
  */
 import type { Db } from '../db/index.js'
+import type { Retention } from '../config.js'
 import type { FileStore } from '../storage/file-store.js'
 import { sweepFiles } from '../storage/sweep.js'
 import type { Clock } from './clock.js'
 import { enqueue, type JobHandler } from './queue.js'
 
 export const MAINTENANCE_JOB = 'maintenance'
-
-export interface Retention {
-  /** Jobs that ended well, kept this long after they did (failed ones stay for operators). */
-  jobsDays: number
-  /** Webhook calls (what was sent and answered), kept this long. */
-  webhookCallsDays: number
-  /** Objects no file names, kept this long after they were last written. */
-  filesHours: number
-  /** How often the job runs. */
-  everyMs: number
-}
 
 const DAY = 24 * 3600_000
 

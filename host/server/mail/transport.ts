@@ -11,8 +11,8 @@ import addressparser from 'nodemailer/lib/addressparser'
 import type { Queryable } from '../db/index.js'
 import { oneLine } from './templates.js'
 import { readFile } from '../domain/files.js'
+import { DEFAULT_MAIL_FROM } from '../config.js'
 
-export const DEFAULT_MAIL_FROM = 'Envelope <no-reply@localhost>'
 
 export interface MailAttachmentRef {
   filename: string

@@ -7,11 +7,10 @@
  */
 import { attribute, buildSignedData, issuerAndSerial, sha256 } from './cms.js'
 import { fromDer, generalizedTime, octets, OID, seq, tagged, utcTime } from './der.js'
+import type { SubFilter } from '../config.js'
 import type { Signer } from './signer.js'
 import { requestTimestamp, type TimestampOptions } from './tsa.js'
 
-export const SUBFILTERS = ['ETSI.CAdES.detached', 'adbe.pkcs7.detached'] as const
-export type SubFilter = (typeof SUBFILTERS)[number]
 
 export interface PdfSignatureOptions extends TimestampOptions {
   subFilter: SubFilter

@@ -1,4 +1,4 @@
-import type { Db } from '../index.js'
+import type { Db } from '../engine.js'
 import m001 from './001-initial.js'
 import m002 from './002-field-values.js'
 import m003 from './003-job-queue.js'
