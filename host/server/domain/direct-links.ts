@@ -6,7 +6,7 @@
  */
 import type { DirectCompleteRequest, DirectSigningResult } from '../../../src/protocol/index.js'
 import { assertMayPublish, type Principal } from '../auth/principal.js'
-import { iso, type Queryable } from '../db/index.js'
+import type { Queryable } from '../db/index.js'
 import { ApiError, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { recipientActor, type Actor, type Client } from './audit.js'
 import { recordChange } from './changes.js'
@@ -15,29 +15,9 @@ import { newId, randomId } from './ids.js'
 import { insertRecipients } from './recipients.js'
 import { complete, open } from './lifecycle.js'
 import { findEnvelope, type EnvelopeRow, type RecipientRow } from './resources.js'
+import { toDirectLink, type DirectLink, type DirectLinkRow } from './rows.js'
 import { mustAct } from './turns.js'
 import { useTemplate } from './templates.js'
-
-export interface DirectLinkRow {
-  id: string
-  envelope_id: string
-  token: string
-  enabled: boolean
-  recipient_id: number
-  created_at: Date | string
-}
-
-/** The link as the API shows it (the deployed clients' TemplateDirectLink shape). */
-export const toDirectLink = (l: DirectLinkRow, templateNumber: number) => ({
-  id: l.id,
-  envelopeId: l.envelope_id,
-  templateId: templateNumber,
-  token: l.token,
-  createdAt: iso(l.created_at)!,
-  enabled: l.enabled,
-  directTemplateRecipientId: l.recipient_id,
-})
-export type DirectLink = ReturnType<typeof toDirectLink>
 
 /** The recipient a link makes when none is named, as the deployed service does; the author gives it fields. */
 export const PLACEHOLDER_RECIPIENT = { email: 'direct.link@recipient.invalid', name: 'Direct link recipient' }

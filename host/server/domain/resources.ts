@@ -1,5 +1,5 @@
 import { memberOf, type Principal } from '../auth/principal.js'
-import { toDirectLink, type DirectLinkRow } from './direct-links.js'
+import { toDirectLink, type DirectLinkRow } from './rows.js'
 import { iso, type Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
