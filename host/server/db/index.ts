@@ -14,7 +14,7 @@ export interface OpenDbOptions {
 }
 
 export async function openDb(opts: OpenDbOptions): Promise<Db> {
-  const files = await (await import('../storage/file-store.js')).openFileStore(opts.storageUrl)
+  const files = await (await import('../storage/open.js')).openFileStore(opts.storageUrl)
   const db = opts.databaseUrl
     ? await (await import('./postgres.js')).openPostgres(opts.databaseUrl, files)
     : await (await import('./pglite.js')).openPglite(opts.dataDir, files)

@@ -32,16 +32,6 @@ export interface FileStore {
   close(): void
 }
 
-/**
- * STORAGE_URL: unset or `database` keeps files in the database; `s3://bucket[/prefix]` puts them
- * in an S3-compatible bucket (see host/README.md for its options).
- */
-export async function openFileStore(url: string | undefined): Promise<FileStore | null> {
-  if (!url || url === 'database') return null
-  if (url.startsWith('s3://')) return (await import('./s3.js')).openS3Store(url)
-  throw new Error(`STORAGE_URL must be "database" or an s3:// URL, got "${url.replace(/\/\/[^@/]*@/, '//***@')}"`)
-}
-
 /** A stream that passes bytes through and errors at its end when they do not hash to `sha256`. */
 export function checkedStream(source: ReadableStream<Uint8Array>, sha256: string): ReadableStream<Uint8Array> {
   const hash = createHash('sha256')

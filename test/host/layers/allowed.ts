@@ -40,8 +40,6 @@ export const serverCycles: readonly string[] = [
   'host/server/pdf/seal.ts -> host/server/workers/heavy.ts',
   'host/server/pdf/stamp.ts -> host/server/pdf/seal.ts',
   'host/server/pdf/verify.ts -> host/server/pdf/inspect.ts',
-  'host/server/storage/file-store.ts -> host/server/storage/s3.ts',
-  'host/server/storage/s3.ts -> host/server/storage/file-store.ts',
   'host/server/webhooks/store.ts -> host/server/events/index.ts',
   'host/server/workers/heavy-tasks.ts -> host/server/pdf/inspect.ts',
   'host/server/workers/heavy-tasks.ts -> host/server/pdf/seal.ts',
