@@ -10,7 +10,11 @@ export const EMBED_ROUTES = {
 
 export type EmbedRoute = keyof typeof EMBED_ROUTES
 
-/** The path of a route, with its `:id` filled in (edit routes). */
+/**
+ * The path of a route, with its `:id` filled in (edit routes). Spelled out from the route's name
+ * (EMBED_ROUTES' pattern) so that a component's bundle carries no table of the others' paths.
+ */
 export function embedPath(route: EmbedRoute, id?: string | number): string {
-  return EMBED_ROUTES[route].replace(':id', encodeURIComponent(String(id ?? '')))
+  const [kind, action] = route.split('.')
+  return `/embed/v${kind === 'envelope' ? 2 : 1}/authoring/${kind}/${action}${action === 'edit' ? '/' + encodeURIComponent(String(id ?? '')) : ''}`
 }
