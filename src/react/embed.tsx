@@ -1,13 +1,21 @@
 import {
-  forwardRef, useContext, useEffect, useImperativeHandle, useInsertionEffect, useLayoutEffect, useRef, useState, useSyncExternalStore,
+  createContext, forwardRef, useContext, useEffect, useImperativeHandle, useInsertionEffect, useLayoutEffect, useRef, useState, useSyncExternalStore,
   type ForwardRefExoticComponent, type ReactElement, type Ref, type RefAttributes,
 } from 'react'
 import {
   buildEmbedUrl, DEFAULT_HOST, parseMessage, type BaseMessage, type EmbedCommandErrorCode, type EmbedCommandFailure, type EmbedCommandMessage, type EmbedMessage,
   type EmbedOptions, type EmbedProblem, type EmbedRoute,
 } from '../protocol/index.js'
-import { EmbedContext, merge } from './provider.js'
-import type { EmbedCommonProps, EmbedFrameProps } from './types.js'
+import type { EmbedCommonProps, EmbedFrameProps, EmbedSharedProps } from './types.js'
+
+export const EmbedContext = createContext<EmbedSharedProps>({})
+
+/** `base` overridden by the keys of `own` that are not undefined. */
+export function merge<T extends object>(base: object, own: T): T {
+  const out: Record<string, unknown> = { ...base }
+  for (const [k, v] of Object.entries(own)) if (v !== undefined) out[k] = v
+  return out as T
+}
 
 /**
  * What sets one kind of embed apart (authoring pages, the signing page): the props it needs,

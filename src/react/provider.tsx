@@ -1,17 +1,9 @@
-import { createContext, useContext, type ReactNode } from 'react'
+import { useContext, type ReactNode } from 'react'
+import { EmbedContext, merge } from './embed.js'
 import type { EmbedSharedProps } from './types.js'
 
 export interface EmbedProviderProps extends EmbedSharedProps {
   children?: ReactNode
-}
-
-export const EmbedContext = createContext<EmbedSharedProps>({})
-
-/** `base` overridden by the keys of `own` that are not undefined. */
-export function merge<T extends object>(base: object, own: T): T {
-  const out: Record<string, unknown> = { ...base }
-  for (const [k, v] of Object.entries(own)) if (v !== undefined) out[k] = v
-  return out as T
 }
 
 /**
