@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js'
 import { memberOf, type Principal } from '../auth/principal.js'
 import type { UploadedPdf } from './files.js'
-import type { RecipientInput } from '../api/schemas.js'
+import type { RecipientInput } from './inputs.js'
 import { CHANNELS } from '../cache.js'
 import { iso, type Queryable } from '../db/index.js'
 import { badRequest, issue, type ApiIssue } from '../errors.js'

@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { Principal } from '../auth/principal.js'
-import type { CoordinateField, PlaceholderField } from '../api/schemas.js'
+import type { CoordinateField, PlaceholderField } from './inputs.js'
 import type { Db, Queryable } from '../db/index.js'
 import { badRequest, issue, notFound, type ApiIssue } from '../errors.js'
 import { placeFromPlaceholders } from '../pdf/placeholders.js'

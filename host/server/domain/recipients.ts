@@ -1,6 +1,6 @@
 import type { Principal } from '../auth/principal.js'
 import type { Db, Queryable } from '../db/index.js'
-import type { RecipientInput } from '../api/schemas.js'
+import type { RecipientInput } from './inputs.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { editEnvelope } from './changes.js'
 import { newId } from './ids.js'
