@@ -2,7 +2,7 @@
 import * as dep from './deprecated.js'
 import { PartSchemas as P } from './deprecated-parts.js'
 import type { Kind } from './deprecated-shared.js'
-import type { RouteDoc } from './openapi.js'
+import type { RouteDoc } from './route-doc.js'
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` })
 const SUCCESS = { description: 'Done', schema: ref('Success') }
