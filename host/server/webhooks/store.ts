@@ -2,7 +2,7 @@
 import { iso, type Db, type Queryable } from '../db/index.js'
 import { defaultTeamId } from '../domain/teams.js'
 import { ApiError, notFound } from '../errors.js'
-import type { EventName } from '../events/index.js'
+import type { EventName } from '../../../src/protocol/index.js'
 import { newId } from '../domain/ids.js'
 import { enqueue, JOBS_CHANNEL } from '../jobs/queue.js'
 import { urlRefusal } from './addresses.js'
