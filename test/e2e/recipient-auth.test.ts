@@ -4,7 +4,7 @@
 // app, and confirms with a fresh authenticator code. Screenshots of every step.
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
-import { chromium, type Browser, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
@@ -238,11 +238,8 @@ describe('verified signers', () => {
     }
   })
 
-  test('a passkey of the recipient\'s account confirms the signature (Chromium\'s virtual authenticator)', async () => {
-    const email = 'pia@example.com'
-    await makeUser(stack.host.db, email)
-    // WebAuthn needs a domain for its relying party: the host by name.
-    const base = stack.host.url.replace('127.0.0.1', 'localhost')
+  /** A page whose browser has Chromium's virtual authenticator (WebAuthn needs a domain: the host by name). */
+  async function passkeyPage(): Promise<{ page: Page; context: BrowserContext }> {
     const context = await stack.browser.newContext({ viewport: DESKTOP, locale: 'en-US' })
     const page = await context.newPage()
     const cdp = await context.newCDPSession(page)
@@ -250,6 +247,27 @@ describe('verified signers', () => {
     await cdp.send('WebAuthn.addVirtualAuthenticator', {
       options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
     })
+    return { page, context }
+  }
+
+  /** Sends `title` to `email`, asked for a passkey, and signs on `page` up to the dialog that asks for it. */
+  async function signWithPasskey(page: Page, title: string, email: string, name: string) {
+    const doc = await sendDocument(stack, { title, recipients: [{ email, name, role: 'SIGNER', fields: [sig(10, 80)], actionAuth: ['PASSKEY'] } as never] })
+    await page.goto(doc.recipient(email).signingUrl.replace('127.0.0.1', 'localhost'))
+    const s = signing(page)
+    await s.ready()
+    await (await s.drawSignature()).adopt()
+    await s.complete()
+    const confirm = page.getByTestId('auth-action')
+    await confirm.waitFor()
+    return { doc, s, confirm }
+  }
+
+  test('a passkey of the recipient\'s account confirms the signature (Chromium\'s virtual authenticator)', async () => {
+    const email = 'pia@example.com'
+    await makeUser(stack.host.db, email)
+    const base = stack.host.url.replace('127.0.0.1', 'localhost')
+    const { page, context } = await passkeyPage()
     // Pia registers a passkey in her account, as she would in the console.
     await page.goto(`${base}/console`)
     await page.getByLabel('E-mail address').fill(email)
@@ -262,17 +280,7 @@ describe('verified signers', () => {
     await page.getByRole('button', { name: 'Add a passkey' }).click()
     await page.getByText('Phone', { exact: true }).waitFor()
 
-    const doc = await sendDocument(stack, {
-      title: 'Passkey contract',
-      recipients: [{ email, name: 'Pia Passkey', role: 'SIGNER', fields: [sig(10, 80)], actionAuth: ['PASSKEY'] } as never],
-    })
-    await page.goto(doc.recipient(email).signingUrl.replace('127.0.0.1', 'localhost'))
-    const s = signing(page)
-    await s.ready()
-    await (await s.drawSignature()).adopt()
-    await s.complete()
-    const confirm = page.getByTestId('auth-action')
-    await confirm.waitFor()
+    const { doc, s, confirm } = await signWithPasskey(page, 'Passkey contract', email, 'Pia Passkey')
     await signShot(page, 'auth-passkey-desktop')
     await confirm.getByTestId('auth-passkey').click()
     await expect.poll(() => s.heading().textContent()).toBe('You signed “Passkey contract”')
@@ -308,23 +316,8 @@ describe('verified signers', () => {
 
   test('a recipient asked for a passkey who has no account makes one, adds a passkey of this device, and signs with it', async () => {
     const email = 'quinn@example.com'
-    const context = await stack.browser.newContext({ viewport: DESKTOP, locale: 'en-US' })
-    const page = await context.newPage()
-    const cdp = await context.newCDPSession(page)
-    await cdp.send('WebAuthn.enable')
-    await cdp.send('WebAuthn.addVirtualAuthenticator', {
-      options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true },
-    })
-    const doc = await sendDocument(stack, {
-      title: 'Passkey newcomer',
-      recipients: [{ email, name: 'Quinn New', role: 'SIGNER', fields: [sig(10, 80)], actionAuth: ['PASSKEY'] } as never],
-    })
-    await page.goto(doc.recipient(email).signingUrl.replace('127.0.0.1', 'localhost'))
-    const s = signing(page)
-    await s.ready()
-    await (await s.drawSignature()).adopt()
-    await s.complete()
-    const confirm = page.getByTestId('auth-action')
+    const { page, context } = await passkeyPage()
+    const { doc, s, confirm } = await signWithPasskey(page, 'Passkey newcomer', email, 'Quinn New')
     await confirm.getByTestId('auth-passkey-none').click()
     await confirm.getByTestId('auth-toggle-account').click()
     await confirm.getByTestId('auth-send-code').click()
