@@ -14,7 +14,7 @@ import type { SealingKey } from '../pdf/sealing-key.js'
 import { audit, auditPage, type Actor } from './audit.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import { fileBytes, sha256Hex, storeFile } from './files.js'
-import { emitFor } from './lifecycle.js'
+import { emitFor } from './emit.js'
 import { HEAVY_LIMITS } from '../workers/heavy.js'
 import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 

@@ -8,28 +8,21 @@ import type { Principal } from '../auth/principal.js'
 import { CHANNELS } from '../cache.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
-import { emit, type EventName } from '../events/index.js'
 import { aboutRecipient, audit, recipientActor, type Actor, type Client } from './audit.js'
 import { randomId } from './ids.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { formatSigningDate, isAutoFilled, isRequired, storedValue } from './field-values.js'
-import { findEnvelope, loadEnvelope, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
+import { findEnvelope, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 import { nextStatus } from './status.js'
 import { mustAct, nextAfter, signingState, waitingBefore } from './turns.js'
 import { scheduleReminders, setDeadlines } from './deadlines.js'
 import { mailCancelled, mailRejected, mailTurn } from '../mail/notify.js'
 import { scheduleSealing } from './completion.js'
+import { emitFor, teamPrincipal } from './emit.js'
 import { throwIfIssues } from './fields.js'
-
-/** Acting for the envelope's team where no token is involved (a recipient's action). */
-export const teamPrincipal = (teamId: string): Principal => ({ kind: 'api', teamId, plan: 'enterprise', tokenId: 'system' })
 
 const recipientsOf = (tx: Queryable, envelopeId: string) =>
   tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id for update', [envelopeId])
-
-export async function emitFor(tx: Queryable, e: EnvelopeRow, event: EventName): Promise<void> {
-  await emit(tx, e.team_id, event, await loadEnvelope(tx, teamPrincipal(e.team_id), e.id))
-}
 
 async function setStatus(tx: Queryable, e: EnvelopeRow, status: EnvelopeRow['status'], completed = false): Promise<void> {
   await tx.query(`update envelopes set status = $2, updated_at = now()${completed ? ', completed_at = now()' : ''} where id = $1`, [e.id, status])
