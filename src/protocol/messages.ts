@@ -1,4 +1,4 @@
-/** Messages from the iframe to the parent (PROTOCOL.md "Messages" and "Extensions"). */
+/** Messages from the iframe to the parent (docs/protocol.md, "Messages from an authoring page"). */
 
 type WithExternalId = { externalId: string | null }
 

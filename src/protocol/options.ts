@@ -1,4 +1,4 @@
-/** Options carried in the iframe URL's hash (PROTOCOL.md "Options in the hash"). */
+/** Options carried in the iframe URL's hash (docs/protocol.md, "Options in the hash"). */
 
 export const FEATURE_KEYS = [
   'allowConfigureSignatureTypes',

@@ -1,4 +1,4 @@
-/** Presign tokens (PROTOCOL.md "Presign tokens"). */
+/** Presign tokens (docs/protocol.md, "Presign tokens"). */
 
 export interface PresignTokenRequest {
   /** Minutes, 0..10080; default 60. */

@@ -1,4 +1,4 @@
-/** The authoring pages of PROTOCOL.md ("Iframe URL"), one entry per component. */
+/** The authoring pages (docs/protocol.md, "The iframe URL"), one entry per component. */
 export const EMBED_ROUTES = {
   'envelope.create': '/embed/v2/authoring/envelope/create',
   'envelope.edit': '/embed/v2/authoring/envelope/edit/:id',

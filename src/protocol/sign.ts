@@ -1,5 +1,5 @@
 /**
- * The recipient side of the wire (PROTOCOL.md "Signing embed"): the signing page's URL and
+ * The recipient side of the wire (docs/protocol.md, "The signing pages"): the signing page's URL and
  * options, the `{action, data}` messages it posts, and the signing API the pages call.
  */
 import { encodeOptions, type EmbedCssVars } from './options.js'

@@ -4,7 +4,7 @@ import { encodeOptions, type EmbedOptions } from './options.js'
 /** Where the components point when no `host` is given. */
 export const DEFAULT_HOST = 'https://app.envelope-embed.com'
 
-/** `{host}{path}?token={presignToken}#{encodedOptions}` (PROTOCOL.md "Iframe URL"). */
+/** `{host}{path}?token={presignToken}#{encodedOptions}` (docs/protocol.md, "The iframe URL"). */
 export function buildEmbedUrl(args: {
   host: string
   route: EmbedRoute

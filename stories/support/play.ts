@@ -14,7 +14,7 @@ export async function frames(canvasElement: HTMLElement, count = 1): Promise<HTM
   })
 }
 
-/** Splits an iframe's src into what PROTOCOL.md puts there. */
+/** Splits an iframe's src into what docs/protocol.md puts there. */
 export function embedUrl(iframe: HTMLIFrameElement) {
   const url = new URL(iframe.src)
   return { origin: url.origin, path: url.pathname, token: url.searchParams.get('token'), options: decodeOptions(url.hash) }

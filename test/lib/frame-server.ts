@@ -14,7 +14,7 @@ declare module 'vitest' {
 /**
  * The iframe side of the tests. Every path serves one page that
  * - posts `{__frame: 'loaded', loadId, path, token, options}` to its parent when it loads, with the
- *   options decoded from the hash exactly as PROTOCOL.md encodes them;
+ *   options decoded from the hash exactly as docs/protocol.md encodes them;
  * - runs the steps after `~` in its `token` (the query, or the last path segment of a signing page
  *   `.../embed/sign/{token}` or `.../embed/direct/{token}`; JSON) while it loads, and any steps a parent sends
  *   as `{__steps: [...]}` later. A step is `{post: data}` (to the parent), `{nested: data, then?: steps}`

@@ -68,7 +68,7 @@ function signature(key: PresignKey, input: string, second: number): string {
 
 /**
  * A compact HS256 JWT (RFC 7515/7519) with `aud` team, `sub` API token id, `iat`, `exp`, and the
- * optional `scope` claim (PROTOCOL.md); the same bytes jose's SignJWT produces. Signed with
+ * optional `scope` claim (docs/protocol.md); the same bytes jose's SignJWT produces. Signed with
  * node:crypto because WebCrypto (all jose offers) runs every HMAC as an async thread-pool job,
  * which costs several times the hash itself; verification stays with jose.
  */

@@ -16,7 +16,7 @@ afterEach(() => {
   vi.useRealTimers()
 })
 
-describe('EmbedSignDocument: iframe URL (PROTOCOL.md "Signing embed")', () => {
+describe('EmbedSignDocument: iframe URL (docs/protocol.md, "The signing pages")', () => {
   it('is {host}/embed/sign/{token}#{options}, without ?token=, and the frame reads the options back', async () => {
     const m = mount(
       <EmbedSignDocument

@@ -7,7 +7,7 @@ import { FRAME_HOST, mount, token } from './harness.js'
 
 const encode = (o: object) => btoa(encodeURIComponent(JSON.stringify(o)))
 
-describe('iframe URL (PROTOCOL.md base form)', () => {
+describe('iframe URL (docs/protocol.md)', () => {
   it('is {host}{path}?token={token}#{btoa(encodeURIComponent(JSON.stringify(options)))} and the frame reads the options back', async () => {
     const externalId = 'Bestellung 42 – Müller, 東京 🚀 "quoted" & <tags> ?#%'
     const m = mount(

@@ -35,7 +35,7 @@ export function loadFailure(e: unknown): LoadFailure {
   return 'INTERNAL'
 }
 
-/** The embed-error code (PROTOCOL.md) for a failure. */
+/** The embed-error code (docs/protocol.md) for a failure. */
 export function embedCode(f: LoadFailure): 'INVALID_TOKEN' | 'INVALID_OPTIONS' | 'INTERNAL' {
   return f === 'INVALID_LINK' ? 'INVALID_TOKEN' : f === 'INVALID_OPTIONS' ? 'INVALID_OPTIONS' : 'INTERNAL'
 }

@@ -25,7 +25,7 @@ type State =
   | { kind: 'editing'; session: Session }
   | { kind: 'done'; session: Session; envelope: Envelope; draft: Draft }
 
-/** The codes a page may end with (PROTOCOL.md embed-error), from whatever went wrong. */
+/** The codes a page may end with (embed-error, docs/protocol.md), from whatever went wrong. */
 export function embedErrorCode(e: unknown): string {
   if (!(e instanceof ApiError)) return 'INTERNAL'
   if (e.code === 'TOKEN_EXPIRED' || e.code === 'INVALID_TOKEN' || e.code === 'NOT_FOUND' || e.code === 'FORBIDDEN') return e.code
@@ -148,7 +148,7 @@ function refuse(code: 'REFUSED' | 'NOT_READY', message: string, problems?: Embed
   throw new CommandRefusal(code, message, problems)
 }
 
-/** The base message(s) PROTOCOL.md defines for the route that just finished. */
+/** The base message(s) docs/protocol.md lists for the route that just finished. */
 export function completionMessages(session: Session, envelope: Envelope): EmbedMessage[] {
   const externalId = session.launch.options.externalId ?? null
   const legacy = () => {
