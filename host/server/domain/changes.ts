@@ -2,7 +2,6 @@ import type { Principal } from '../auth/principal.js'
 import { CHANNELS } from '../cache.js'
 import type { Db, Queryable } from '../db/index.js'
 import { emit, updatedEvent } from '../events/index.js'
-import { touch } from './fields.js'
 import { findEnvelope, findParent, loadEnvelope, type EnvelopeRow } from './resources.js'
 import { assertEditable, type EnvelopeType } from './status.js'
 import { notFound } from '../errors.js'
@@ -45,4 +44,9 @@ export function editEnvelope<T>(
     await recordChange(tx, p, e)
     return result
   })
+}
+
+/** The envelope's updated_at, moved to now. */
+export async function touch(tx: Queryable, envelopeId: string): Promise<void> {
+  await tx.query('update envelopes set updated_at = now() where id = $1', [envelopeId])
 }

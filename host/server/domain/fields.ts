@@ -5,21 +5,10 @@ import type { Db, Queryable } from '../db/index.js'
 import { badRequest, issue, notFound, type ApiIssue } from '../errors.js'
 import { placeFromPlaceholders } from '../pdf/placeholders.js'
 import { editEnvelope } from './changes.js'
+import type { FieldPlacement } from './inputs.js'
 import { itemsOf } from './items.js'
 import { findParent, type EnvelopeRow, type FieldRow, type ItemRow } from './resources.js'
 import type { EnvelopeType } from './status.js'
-
-export interface FieldPlacement {
-  recipientId: number
-  envelopeItemId: string
-  type: string
-  page: number
-  positionX: number
-  positionY: number
-  width: number
-  height: number
-  fieldMeta?: Record<string, unknown> | null | undefined
-}
 
 /** Percentages come from floating-point arithmetic: 6/612*100 + 606/612*100 is 100.00000000000001. */
 const EPSILON = 1e-6
@@ -79,10 +68,6 @@ export async function insertFields(tx: Queryable, envelopeId: string, list: NewF
     ],
   )
   return rows.sort((a, b) => a.id - b.id)
-}
-
-export async function touch(tx: Queryable, envelopeId: string): Promise<void> {
-  await tx.query('update envelopes set updated_at = now() where id = $1', [envelopeId])
 }
 
 // ---- field operations (every door: API v2, the deprecated route maps) ------------------------

@@ -53,3 +53,16 @@ export const PlaceholderField = z.object({
   matchAll: z.boolean().optional(),
   fieldMeta: FieldMeta,
 })
+
+/** Where a field goes, resolved: its recipient, file, page and box (percent of the page). */
+export interface FieldPlacement {
+  recipientId: number
+  envelopeItemId: string
+  type: string
+  page: number
+  positionX: number
+  positionY: number
+  width: number
+  height: number
+  fieldMeta?: Record<string, unknown> | null | undefined
+}

@@ -1,7 +1,7 @@
 import type { Queryable } from '../db/index.js'
 import { ApiError, issue, type ApiIssue } from '../errors.js'
 import { runHeavy } from '../workers/heavy.js'
-import type { FieldPlacement } from '../domain/fields.js'
+import type { FieldPlacement } from '../domain/inputs.js'
 import { readFile, replaceItemFile } from '../domain/files.js'
 import type { ItemRow } from '../domain/resources.js'
 import { findTexts, type Hit } from './text.js'
