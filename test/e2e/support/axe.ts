@@ -30,6 +30,10 @@ async function frameOf(target: Target): Promise<Page | Frame> {
 export async function axeViolations(target: Target, exclude: string[] = []): Promise<string[]> {
   const frame = await frameOf(target)
   if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(await axeSource())
+  // Colours are read as painted: a button caught in its 0.12 s change of colour (a node React
+  // reused, now primary) is no state a person looks at. Transitions end first; animations (a
+  // spinner) never do and are left running.
+  await frame.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => null))))
   const violations = await frame.evaluate(
     async ({ tags, exclude }) => {
       const axe = (window as any).axe
