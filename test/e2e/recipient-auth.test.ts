@@ -29,6 +29,17 @@ afterAll(async () => {
   await inbox?.close()
 })
 
+/** Draws a signature on the page's one field and completes, up to the dialog that asks for the recipient's proof. */
+async function signUpToConfirm(page: Page) {
+  const s = signing(page)
+  await s.ready()
+  await (await s.drawSignature()).adopt()
+  await s.complete()
+  const confirm = page.getByTestId('auth-action')
+  await confirm.waitFor()
+  return { s, confirm }
+}
+
 const codesTo = (email: string) => inbox.to(email).filter((m) => /code/i.test(m.subject ?? ''))
 
 /** The audit log of an envelope, as the API answers it. */
@@ -65,12 +76,7 @@ describe('verified signers', () => {
       await page.getByTestId('auth-code-input').fill(code)
       await page.getByTestId('auth-confirm').click()
 
-      const s = signing(page)
-      await s.ready()
-      await (await s.drawSignature()).adopt()
-      await s.complete()
-      const confirm = page.getByTestId('auth-action')
-      await confirm.waitFor()
+      const { s, confirm } = await signUpToConfirm(page)
       await confirm.getByTestId('auth-password').fill('not my password')
       await signShot(page, `auth-password-${size}`)
       await confirm.getByTestId('auth-confirm').click()
@@ -254,13 +260,7 @@ describe('verified signers', () => {
   async function signWithPasskey(page: Page, title: string, email: string, name: string) {
     const doc = await sendDocument(stack, { title, recipients: [{ email, name, role: 'SIGNER', fields: [sig(10, 80)], actionAuth: ['PASSKEY'] } as never] })
     await page.goto(doc.recipient(email).signingUrl.replace('127.0.0.1', 'localhost'))
-    const s = signing(page)
-    await s.ready()
-    await (await s.drawSignature()).adopt()
-    await s.complete()
-    const confirm = page.getByTestId('auth-action')
-    await confirm.waitFor()
-    return { doc, s, confirm }
+    return { doc, ...(await signUpToConfirm(page)) }
   }
 
   test('a passkey of the recipient\'s account confirms the signature (Chromium\'s virtual authenticator)', async () => {

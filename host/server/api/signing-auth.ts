@@ -39,7 +39,6 @@ export const GRANT_HEADER = 'x-recipient-auth'
 const Secret = z.string().min(1).max(256)
 const Code = z.string().trim().min(4).max(12)
 const Passkey = z.object({ challengeId: z.string().min(1).max(200), response: z.record(z.string(), z.unknown()) })
-const PasskeyRegistration = Passkey
 
 /** What a recipient proves when signing or approving (the `auth` of complete). */
 export const ActionProof = z.discriminatedUnion('method', [
@@ -355,7 +354,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
   r.post('/passkey/register/finish', async (c) => {
     const rc = await recipient(c)
     const user = await passkeyOwner(c, rc)
-    const { challengeId, response } = await jsonBody(c, PasskeyRegistration)
+    const { challengeId, response } = await jsonBody(c, Passkey)
     const made = await ctx.db.transaction((tx) =>
       finishRegistration(tx, ctx, c, user, { challengeId, response: response as unknown as Parameters<typeof finishRegistration>[4]['response'], name: 'Added when signing' }),
     )
