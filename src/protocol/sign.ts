@@ -67,7 +67,7 @@ export interface SignOptions {
   email?: string
   lockName?: boolean
   lockEmail?: boolean
-  /** Show the reject action. Default true (see host/README.md). */
+  /** Show the reject action to every recipient who acts (CC recipients never reject). Default true. */
   allowDocumentRejection?: boolean
   css?: string
   cssVars?: EmbedCssVars
