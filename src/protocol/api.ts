@@ -1,6 +1,6 @@
 /**
- * The API's resources (spec "Resources and their fields", completed where the spec says "not
- * shown" as host/README.md documents). The host answers with them; the authoring pages and the
+ * The API's resources, with every field a host answers, including those API v2 leaves unshown
+ * (docs/api-notes.md, "Resources"). The host answers with them; the authoring pages and the
  * server entry's client read them.
  */
 import type { EnvelopeType } from './options.js'
@@ -19,7 +19,7 @@ export const FIELD_TYPES = [
 ] as const
 export type FieldType = (typeof FIELD_TYPES)[number]
 
-/** Per-envelope settings. Free-form where the spec leaves values open. */
+/** Per-envelope settings. Free-form where API v2 leaves values open. */
 export interface DocumentMeta {
   subject: string | null
   message: string | null
@@ -127,8 +127,8 @@ export interface EnvelopeSummary {
   documentMeta: DocumentMeta
   recipients: Recipient[]
   envelopeItems: EnvelopeItem[]
-  // What the deployed service's clients require besides (host/README.md, "Compatibility with the
-  // deployed clients"); optional here, as hosts before it did not send them.
+  // What the deployed service's clients require besides (docs/api-notes.md, "Compatibility with
+  // the deployed clients"); optional here, as hosts before it did not send them.
   authOptions?: EnvelopeAuthOptions | null
   formValues?: Record<string, string | number | boolean> | null
   publicTitle?: string
@@ -266,11 +266,11 @@ export interface Team {
   embedOrigins: string[] | null
 }
 
-/** A webhook endpoint of the team (host-specific configuration; see host/README.md). */
+/** A webhook endpoint of the team; API v2 leaves its configuration to each host (docs/delivery.md, "Webhooks"). */
 export interface Webhook {
   id: string
   url: string
-  /** Event names (spec "Event kinds"). */
+  /** Event names, any of EVENT_NAMES. */
   events: string[]
   /** Sent as the X-Service-Secret header; `''` when none. */
   secret: string
