@@ -1,4 +1,4 @@
-/** Every webhook event the service emits (spec "Event kinds"): the server sends them, the console subscribes to them. */
+/** Every webhook event the service emits, the fourteen of API v2: the server sends them, the console subscribes to them. */
 export const EVENT_NAMES = [
   'DOCUMENT_CREATED',
   'DOCUMENT_SENT',
