@@ -86,7 +86,7 @@ function urlOf(c: Connection, req: ApiRequest): string {
   return c.apiUrl + req.path + (qs ? `?${qs}` : '')
 }
 
-/** The spec's error body `{message, code, issues?}`; anything else still becomes an ApiError. */
+/** The API's error body `{message, code, issues?}`; anything else still becomes an ApiError. */
 function apiError(status: number, text: string): ApiError {
   let body: unknown
   try {
