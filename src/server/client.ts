@@ -298,7 +298,7 @@ export function createClient(options: ConnectionOptions) {
   }
 }
 
-/** The spec's multipart shape: a `payload` JSON part and repeated `files` parts. */
+/** The API's multipart shape for uploads: a `payload` JSON part and repeated `files` parts. */
 function multipart(payload: unknown, files: FileInput[]): FormData {
   const issues: Issue[] = []
   if (!Array.isArray(files) || files.length === 0) issues.push({ path: 'files', message: 'at least one file is required' })
