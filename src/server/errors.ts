@@ -25,7 +25,7 @@ export class InvalidInputError extends EnvelopeEmbedError {
   }
 }
 
-/** The API answered with a non-2xx status. Carries the spec's error body `{message, code, issues?}`. */
+/** The API answered with a non-2xx status. Carries the API's error body `{message, code, issues?}`. */
 export class ApiError extends EnvelopeEmbedError {
   override name = 'ApiError'
   readonly status: number
