@@ -1,4 +1,4 @@
-/** The service's webhook events (spec "Events"): names, payload types and their checks. */
+/** The service's webhook events: their names, payload types and the checks a receiver runs. */
 import type {
   AuthOptions, DocumentMeta, EnvelopeSource, EnvelopeStatus, ReadStatus, RecipientRole, SendStatus, SigningStatus,
 } from '../../protocol/api.js'
@@ -46,7 +46,7 @@ export interface WebhookRecipient {
 }
 
 export interface WebhookDocumentMeta extends DocumentMeta {
-  /** Listed by the spec; absent from some senders (the reference host), so optional. */
+  /** Listed in API v2's webhook payloads; absent from some senders (the reference host), so optional. */
   id?: string
 }
 
@@ -56,7 +56,7 @@ export interface WebhookDocumentPayload {
   id: number
   envelopeId: string
   externalId: string | null
-  /** The spec says number; null when no user made the change (e.g. an API token did, on the reference host). */
+  /** A number in API v2's payloads; null when no user made the change (e.g. an API token did, on the reference host). */
   userId: number | null
   authOptions: Record<string, unknown> | null
   formValues: Record<string, unknown> | null
@@ -141,7 +141,7 @@ const recipient = obj<WebhookRecipient>({
   authOptions: nullable(obj<AuthOptions>({ accessAuth: nullable(arr(any)), actionAuth: nullable(arr(any)) })),
 })
 
-// The API's documentMeta check, plus the id the spec lists for webhook payloads.
+// The API's documentMeta check, plus the id API v2 lists in webhook payloads.
 const documentMeta = both(apiDocumentMeta, obj<Pick<WebhookDocumentMeta, 'id'>>({ id: optional(str) }))
 
 const status = literal('DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED')
