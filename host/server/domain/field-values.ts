@@ -1,6 +1,3 @@
-import { TZDate } from '@date-fns/tz'
-import { format } from 'date-fns'
-import { de, enUS, fr } from 'date-fns/locale'
 import { SIGNATURE_FIELD_TYPES, type SigningFieldValue } from '../../../src/protocol/index.js'
 import { ApiError, issue, type ApiIssue } from '../errors.js'
 import { MAX_PNG_PIXELS, readPngHeader } from '../images/png.js'
@@ -111,24 +108,4 @@ async function normalizePicture(bytes: Buffer): Promise<{ png: string } | { refu
     return { refused: err.message }
   })
   return 'refused' in done ? done : { png: Buffer.from(done.png).toString('base64') }
-}
-
-const LOCALES = { en: enUS, de, fr } as Record<string, typeof enUS>
-
-/** `at` in the envelope's date format and time zone, month and day names in its language. */
-export function formatSigningDate(at: Date, dateFormat: string, timezone: string, language: string): string {
-  const locale = LOCALES[language.split(/[-_]/)[0]!.toLowerCase()] ?? enUS
-  let zoned: Date
-  try {
-    zoned = new TZDate(at, timezone)
-    if (Number.isNaN(zoned.getTime())) throw new RangeError(timezone)
-  } catch {
-    zoned = new TZDate(at, 'Etc/UTC')
-  }
-  try {
-    return format(zoned, dateFormat, { locale })
-  } catch {
-    // A pattern date-fns refuses: fall back to the default rather than fail a signature.
-    return format(zoned, 'yyyy-MM-dd hh:mm a', { locale })
-  }
 }

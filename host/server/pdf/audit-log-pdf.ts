@@ -9,19 +9,10 @@ import { evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text
 import { INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import { embedTextFont } from './stamp.js'
 import { describeClient } from './user-agent.js'
-import { wrap } from './certificate.js'
+import { wrap } from './text-wrap.js'
+import type { SealAuditEntry } from './seal-input.js'
 
-/** An audit-log entry as the API lists it (only what the PDF shows). */
-export interface SealAuditEntry {
-  type: string
-  createdAt: string
-  name: string | null
-  email: string | null
-  recipientId: number | null
-  ipAddress: string | null
-  userAgent: string | null
-  data: Record<string, unknown>
-}
+export type { SealAuditEntry }
 
 export interface AuditLogContent {
   envelope: { id: string; title: string; status?: string }

@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto'
 import { PDFDocument, PageSizes, type PDFFont, type PDFImage } from 'pdf-lib'
-import type { SealAuditEntry } from './audit-log-pdf.js'
 import { DEFAULT_LOCALE, evidenceText, evidenceTime, type EvidenceLocale, type EvidenceText } from './evidence-text.js'
 import { ACCENT, fitRow, INK, MUTED, PageWriter, RULE } from './page-writer.js'
-import type { SealInput, SealRecipient } from './seal.js'
+import type { SealAuditEntry, SealInput, SealRecipient } from './seal-input.js'
 import { embedTextFont } from './stamp.js'
 import { describeClient } from './user-agent.js'
 
@@ -196,54 +195,4 @@ export async function certificateDocument(input: SealInput, demonstration = fals
   doc.setProducer('envelope-embed host')
   await appendCertificate(doc, certificateContent(input, demonstration), await embedTextFont(doc))
   return doc
-}
-
-/** Longest value shown: user agents and names come from the signer and could be anything. */
-const MAX_VALUE_LENGTH = 1000
-
-/**
- * Splits text into rows no wider than `width`: at spaces, or inside a word too long for a row.
- * Each word is measured once (text layout is the slow part of drawing), rows as sums of words.
- */
-export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
-  const clean = text.replace(/\s+/g, ' ').trim()
-  const shown = clean.length > MAX_VALUE_LENGTH ? `${clean.slice(0, MAX_VALUE_LENGTH)}…` : clean
-  const space = font.widthOfTextAtSize(' ', size)
-  const rows: string[] = []
-  let row = ''
-  let used = 0
-  const put = (piece: string, w: number) => {
-    if (row && used + w > width) {
-      rows.push(row)
-      row = ''
-      used = 0
-    }
-    row += piece
-    used += w
-  }
-  for (const word of shown.split(' ')) {
-    const w = font.widthOfTextAtSize(word, size)
-    if (row && used + space + w <= width) {
-      row += ' ' + word
-      used += space + w
-    } else if (w <= width) {
-      if (row) rows.push(row)
-      row = word
-      used = w
-    } else {
-      // A word wider than a row (an address, a user agent) breaks after its punctuation, else between characters.
-      if (row) {
-        rows.push(row)
-        row = ''
-        used = 0
-      }
-      for (const piece of word.split(/(?<=[@./\-_;,:)])/)) {
-        const pw = font.widthOfTextAtSize(piece, size)
-        if (pw <= width) put(piece, pw)
-        else for (const ch of piece) put(ch, font.widthOfTextAtSize(ch, size))
-      }
-    }
-  }
-  if (row || !rows.length) rows.push(row)
-  return rows
 }

@@ -7,7 +7,7 @@ import type { PDFDocument, PDFFont } from 'pdf-lib'
 import { appendAuditLog } from './audit-log-pdf.js'
 import { appendCertificate, certificateContent, certificatePageSize } from './certificate.js'
 import { DEFAULT_LOCALE } from './evidence-text.js'
-import type { SealInput } from './seal.js'
+import type { SealInput } from './seal-input.js'
 
 export async function appendEvidence(doc: PDFDocument, input: SealInput, font: PDFFont, demonstration: boolean): Promise<void> {
   const size = certificatePageSize(doc)

@@ -2,7 +2,7 @@
  * The words of the evidence documents (certificate and audit log) in the languages a document can
  * have; anything else reads in English. Dates are formatted with the document's own settings.
  */
-import { formatSigningDate } from '../domain/field-values.js'
+import { formatSigningDate } from '../domain/signing-date.js'
 
 const EN = {
   certificate: 'Signing certificate',

@@ -3,15 +3,10 @@ import { ApiError } from '../errors.js'
 import { runHeavy } from '../workers/heavy.js'
 import { stripActiveContent } from './active-content.js'
 import { decodeEveryStream, InflateBudgetExceeded, withInflateBudget } from './inflate-budget.js'
+import type { InspectedPdf } from './inspected-pdf.js'
 import { readPdf, type ReadPdf } from './reading.js'
 
-/** A checked upload: the bytes to store (active content removed; the upload itself when it had none). */
-export interface InspectedPdf {
-  pageCount: number
-  bytes: Uint8Array
-  /** What was removed (e.g. `OpenAction`, `JavaScript`, `AA`); empty when the upload is stored as sent. */
-  removed: string[]
-}
+export type { InspectedPdf }
 
 const invalidPdf = (name: string, why: string) => new ApiError(400, 'INVALID_PDF', `${name} is not a valid PDF: ${why}`)
 

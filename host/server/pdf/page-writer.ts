@@ -4,7 +4,7 @@
  * document's own pages ("Page 2 of 3" of the certificate, not of the contract before it).
  */
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib'
-import { wrap } from './certificate.js'
+import { wrap } from './text-wrap.js'
 
 export const INK = rgb(0.1, 0.1, 0.12)
 export const MUTED = rgb(0.38, 0.38, 0.42)

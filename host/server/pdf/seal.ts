@@ -1,60 +1,15 @@
 import { PDFDocument } from 'pdf-lib'
 import { runHeavy } from '../workers/heavy.js'
 import { stripActiveContent } from './active-content.js'
-import type { SealAuditEntry } from './audit-log-pdf.js'
 import { certificateDocument } from './certificate.js'
 import { appendEvidence } from './evidence-pages.js'
-import type { EvidenceLocale } from './evidence-text.js'
 import { withInflateBudget } from './inflate-budget.js'
+import type { SealInput } from './seal-input.js'
 import type { SealingKey } from './sealing-key.js'
 import { signDocument, type SealOptions } from './sign-document.js'
 import { embedTextFont, stampFields } from './stamp.js'
 
-export interface SealRecipient {
-  name: string
-  email: string
-  role: 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT' | 'CC'
-  /** What they did: SIGNED, APPROVED, VIEWED, ASSISTED, or CC (received a copy, acted on nothing). */
-  action: 'SIGNED' | 'APPROVED' | 'VIEWED' | 'ASSISTED' | 'CC'
-  completedAt: string | null // ISO UTC
-  ipAddress: string | null
-  userAgent: string | null
-  /** The recipient's id, to find their steps in the audit log. */
-  id?: number
-  /** Their signature as drawn on the document (a data: URL), shown on the certificate. */
-  signatureImage?: string | null
-  /** Signed through a template's direct link (they named themselves) rather than a link sent by e-mail. */
-  direct?: boolean
-  /** The access check the recipient passed before the document was shown (audit log: DOCUMENT_OPENED accessAuth). */
-  accessAuth?: string[]
-  /** What they proved when they acted (DOCUMENT_RECIPIENT_COMPLETED actionAuth). */
-  actionAuth?: string[]
-}
-
-export interface SealField {
-  envelopeItemId: string
-  type: string // SIGNATURE, FREE_SIGNATURE, INITIALS, NAME, EMAIL, DATE, TEXT, NUMBER, CHECKBOX, RADIO, DROPDOWN
-  page: number
-  positionX: number
-  positionY: number
-  width: number
-  height: number
-  fieldMeta: Record<string, unknown> | null // {type, label, required, options?: string[]}
-  customText: string | null
-}
-
-export interface SealInput {
-  envelope: { id: string; title: string; completedAt: string }
-  /** `sha256`: the file's stored hash (the certificate states it); computed from `pdf` when absent. */
-  items: { id: string; title: string; pdf: Uint8Array; sha256?: string; sealedSha256?: string }[]
-  fields: SealField[]
-  recipients: SealRecipient[]
-  /** The document's settings the evidence pages follow; absent = English, UTC, certificate only. */
-  meta?: EvidenceLocale & { includeSigningCertificate?: boolean; includeAuditLog?: boolean }
-  /** The envelope's audit log, oldest first: the recipients' histories and the audit-log pages. */
-  auditLog?: SealAuditEntry[]
-}
-
+export type { SealAuditEntry, SealField, SealInput, SealRecipient } from './seal-input.js'
 export type { SealOptions }
 
 /** Longest a sealing may take (all its files) before its thread is stopped. */

@@ -12,7 +12,7 @@ import {
   type PDFPage,
 } from 'pdf-lib'
 import { normalizeSignature } from '../images/signature.js'
-import type { SealField } from './seal.js'
+import type { SealField } from './seal-input.js'
 
 const INK = rgb(0, 0, 0)
 /** Largest text size in a field, however tall the box. */

@@ -5,6 +5,7 @@ import { certificateHere, sealHere, type SealInput, type SealOptions } from '../
 import type { SealingKey } from '../pdf/sealing-key.js'
 import { verifyHere } from '../pdf/verify.js'
 import { whiteOutHere, type Box } from '../pdf/white-out.js'
+import type { HeavyTasks } from './heavy.js'
 
 /** A fresh buffer of its own, safe to transfer (Buffers may share a pooled one). */
 const own = (bytes: Uint8Array) => (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice())
@@ -52,5 +53,4 @@ export const heavyTasks = {
       return { result: { refused: (err as Error).message } }
     }
   },
-}
-export type HeavyTasks = typeof heavyTasks
+} satisfies HeavyTasks

@@ -1,6 +1,32 @@
 import { availableParallelism } from 'node:os'
-import type { HeavyTasks } from './heavy-tasks.js'
+import type { InspectedPdf } from '../pdf/inspected-pdf.js'
+import type { SealInput } from '../pdf/seal-input.js'
+import type { SealingKey } from '../pdf/sealing-key.js'
+import type { SealOptions } from '../pdf/sign-document.js'
+import type { SignatureReport } from '../pdf/signature-report.js'
+import type { Box } from '../pdf/white-out.js'
 import { WorkerPool } from './pool.js'
+
+/** A task's answer: its result, and the buffers moved (not copied) to the caller's thread. */
+interface Answer<T> {
+  result: T
+  transfer?: ArrayBuffer[]
+}
+
+/**
+ * What each task of the threads takes and answers. heavy-tasks.ts implements them and is checked
+ * against this, so the callers of runHeavy load none of the tasks' code.
+ */
+export interface HeavyTasks {
+  inspect(args: { bytes: Uint8Array; name: string }): Promise<Answer<InspectedPdf>>
+  seal(args: { input: SealInput; key: SealingKey; options: SealOptions }): Promise<Answer<{ itemId: string; pdf: Uint8Array }[]>>
+  certificate(args: { input: SealInput; key: SealingKey | undefined; options: SealOptions }): Promise<Answer<Uint8Array>>
+  /** Run by the verify lane (verify-lane.ts), not the heavy-work pool. */
+  verify(args: { bytes: Uint8Array }): Promise<Answer<{ pageCount: number; signatures: SignatureReport[] }>>
+  whiteOut(args: { bytes: Uint8Array; boxes: Box[] }): Promise<Answer<Uint8Array>>
+  /** The normalized signature, or why it is refused (a message for its sender). */
+  signature(args: { png: Uint8Array }): Promise<Answer<{ png: Uint8Array } | { refused: string }>>
+}
 
 /**
  * Limits of the threads that check uploads, decode images, stamp and seal (`heavy-worker.mjs`).

@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js'
-import type { SignatureReport } from '../pdf/verify.js'
+import type { SignatureReport } from '../pdf/signature-report.js'
 import { WorkerPool, type PoolLimits } from './pool.js'
 
 /**

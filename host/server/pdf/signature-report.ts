@@ -1,0 +1,38 @@
+/** What checking a PDF's signatures reports (verify.ts), one entry per signature or document timestamp. */
+import type { UpdatesAfter } from './revisions.js'
+
+export interface CertificateSummary {
+  subject: string
+  issuer: string
+  serialNumber: string
+  validFrom: string
+  validTo: string
+  selfSigned: boolean
+  sha256Fingerprint: string
+}
+
+export interface SignatureReport {
+  /** A signature, or a document timestamp (ETSI.RFC3161: a timestamp authority's token over the file as it was). */
+  kind: 'signature' | 'document-timestamp'
+  /** PAdES (ETSI.CAdES.detached), adbe.pkcs7.detached, ETSI.RFC3161, ... as the signature dictionary names it. */
+  subFilter: string | null
+  /** The bytes the signature covers are the bytes that were signed, and the signature is the certificate's. */
+  intact: boolean
+  /** Nothing was added to the file after this signature (it ends where the file ends). */
+  coversWholeDocument: boolean
+  /**
+   * What the file adds after it: 'none'; 'validation' (only what long-term validation adds:
+   * revocation data, invisible signature fields, document timestamps; the document reads as
+   * signed); 'changes' (anything else: a page added, content replaced).
+   */
+  updatesAfter: UpdatesAfter
+  /** The PAdES baseline level a PAdES signature reaches in this file: B-B, B-T, B-LT or B-LTA; null for other kinds. */
+  level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null
+  /** The signing time the signature dictionary states (/M); a claim of the signer, not a proof. */
+  signedAt: string | null
+  /** An RFC 3161 signature timestamp: when a timestamp authority saw the signature, and whether its token checks out. */
+  timestamp: { time: string; intact: boolean; authority: string | null } | null
+  certificate: CertificateSummary | null
+  /** Why it is not intact, when it is not. */
+  problem?: string
+}
