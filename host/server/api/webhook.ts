@@ -34,7 +34,7 @@ export const CallsQuery = z.object({
   perPage: z.coerce.number().int().min(1).max(100).default(20),
 })
 
-/** Webhook configuration of the calling team (not in the spec; see host/README.md). API tokens only. */
+/** Webhook configuration of the calling team (API v2 leaves it to each host; docs/delivery.md, "Webhooks"). API tokens only. */
 export function webhookRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   /** The team, and the member whose role bounds which webhooks they manage and what those receive. */
