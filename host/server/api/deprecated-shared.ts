@@ -89,7 +89,7 @@ function legacyDocumentData(env: Envelope) {
 
 /**
  * A document or template as the deprecated v2 routes answer (the deployed SDK's legacy models,
- * host/README.md "Compatibility with the deployed clients"): the legacy view plus `documentData`
+ * docs/api-notes.md "Compatibility with the deployed clients"): the legacy view plus `documentData`
  * (`templateDocumentData`, `templateMeta` and the template's `type` PUBLIC/PRIVATE for templates),
  * no folder, `useLegacyFieldInsertion: false` and the team's name.
  */
