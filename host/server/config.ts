@@ -29,7 +29,7 @@ export interface Retention {
  */
 export const MAX_STORAGE_REDIRECT_SECONDS = 60
 
-/** Settings of one host process; every field has an environment variable (see host/README.md). */
+/** Settings of one host process; every field has an environment variable (docs/configuration.md). */
 export interface HostConfig {
   port: number
   hostname: string
