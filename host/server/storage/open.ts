@@ -3,7 +3,7 @@ import type { FileStore } from './file-store.js'
 
 /**
  * STORAGE_URL: unset or `database` keeps files in the database; `s3://bucket[/prefix]` puts them
- * in an S3-compatible bucket (see host/README.md for its options).
+ * in an S3-compatible bucket (its options: docs/configuration.md; how it is used: docs/operations.md, "Storage").
  */
 export async function openFileStore(url: string | undefined): Promise<FileStore | null> {
   if (!url || url === 'database') return null
