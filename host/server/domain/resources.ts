@@ -7,7 +7,7 @@ import { secondaryId } from './ids.js'
 import type { EnvelopeStatus, EnvelopeType } from './status.js'
 import { visibilitiesFor, type Visibility } from '../people/roles.js'
 
-/** Database rows (snake_case) and the API resources they become (src/protocol/api.ts, documented in host/README.md). */
+/** Database rows (snake_case) and the API resources they become (src/protocol/api.ts, documented in docs/api-notes.md). */
 export interface EnvelopeRow {
   id: string
   team_id: string
@@ -147,7 +147,7 @@ export const toAttachment = (r: AttachmentRow) => ({ id: r.id, type: r.type, lab
 
 /**
  * The attributes the deployed clients' models require that this host has no richer value for
- * (host/README.md, "Compatibility with the deployed clients"). The team stands in for the user:
+ * (docs/api-notes.md, "Compatibility with the deployed clients"). The team stands in for the user:
  * API tokens belong to a team, not to a person.
  */
 function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined, link: DirectLinkRow | null | undefined) {
