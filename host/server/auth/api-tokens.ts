@@ -7,7 +7,7 @@ import { defaultTeamId, teamExists } from '../domain/teams.js'
 import { recordActivity } from '../people/activity.js'
 import { weaker, type Role } from '../people/roles.js'
 
-/** The spec's expiry choices: 7 days, 1/3/6/12 months, never. */
+/** The expiry choices API v2 offers for tokens: 7 days, 1/3/6/12 months, never. */
 export const TOKEN_EXPIRIES = ['7d', '1m', '3m', '6m', '12m', 'never'] as const
 export type TokenExpiry = (typeof TOKEN_EXPIRIES)[number]
 
