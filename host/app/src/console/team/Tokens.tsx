@@ -15,7 +15,7 @@ interface Token {
   lastUsedAt: string | null
 }
 
-/** The spec's expiry choices. */
+/** The expiry choices API v2 offers for tokens (as host/server/auth/api-tokens.ts). */
 const EXPIRIES = ['7d', '1m', '3m', '6m', '12m', 'never'] as const
 
 /** `/console/settings/tokens`: the team's API tokens; a new one's value is shown once. */
