@@ -1,6 +1,6 @@
 /**
  * What the API v1 routes share: legacy documents and templates found by their number (only those
- * with internal_version 1: API v1 serves legacy documents, spec "Versioning" 3), the v1 field names
+ * with internal_version 1: API v1 serves legacy documents only, docs/api-notes.md "API v1"), the v1 field names
  * and the v1 views of resources. Nothing here decides a rule.
  */
 import { z } from 'zod'
