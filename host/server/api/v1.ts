@@ -1,6 +1,6 @@
 import { AUTH_AT } from './auth-options.js'
 /**
- * API v1 (`/api/v1/...`, spec "Versioning": deprecated, legacy documents and templates only): thin
+ * API v1 (`/api/v1/...`, docs/api-notes.md "API v1": deprecated, legacy documents and templates only): thin
  * translations onto the operations their v2 replacements call. Path ids are legacy numbers
  * (`document_3` -> 3); only envelopes with internal_version 1 answer (v1-shared.ts). The
  * deprecation headers and the API gate are set where the module is mounted (app.ts).
