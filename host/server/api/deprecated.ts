@@ -1,5 +1,5 @@
 /**
- * The deprecated v2 endpoints (spec "Deprecated v2 endpoints and replacements"): thin translations
+ * The deprecated v2 endpoints (docs/api-notes.md, "Deprecated routes"): thin translations
  * onto the operations their replacements call. Legacy numbers (`documentId`, `templateId`) become
  * envelopes of that type (the other type's number is 404), old field names become new ones, and
  * answers take the legacy shapes (deprecated-shared.ts). One middleware marks every answer.
@@ -26,7 +26,7 @@ import { numericParam } from './recipient.js'
 import { NumericId } from './schemas.js'
 import { UsePayload } from './template.js'
 
-/** The removal date (spec "Versioning"). */
+/** The removal date API v2 announces for the deprecated routes, sent as `Sunset`. */
 export const SUNSET = 'Sun, 01 Mar 2027 00:00:00 GMT'
 
 /** Deprecated path (after the /api/v2 prefix) -> its replacement (null: none yet); the first match wins. */
@@ -48,8 +48,8 @@ const SUCCESSORS: [RegExp, (m: RegExpMatchArray) => string | null][] = [
 ]
 
 /**
- * API v1 path (after /api/v1) and method -> its v2 replacement (spec "Deprecated v1 endpoints and
- * replacements"); the first match wins. The method matters: GET and POST /documents differ.
+ * API v1 path (after /api/v1) and method -> its v2 replacement (docs/api-notes.md, "API v1"); the
+ * first match wins. The method matters: GET and POST /documents differ.
  */
 const V1_SUCCESSORS: [RegExp, (method: string) => string][] = [
   [/^\/documents$/, (m) => (m === 'POST' ? '/envelope/create' : '/envelope')],
@@ -288,7 +288,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       return c.json(deprecatedView(env))
     })
 
-    // Direct links: deprecated with no replacement yet (spec "Versioning").
+    // Direct links: deprecated, and API v2 names no replacement yet.
     r.post('/template/direct/create', async (c) => {
       const p = principal(c)
       const body = await jsonBody(c, DirectCreateLegacy)
