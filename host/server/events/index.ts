@@ -9,7 +9,7 @@ export { EVENT_NAMES, type EventName }
 const FULL_PAYLOAD = new Set<EventName>(['DOCUMENT_CREATED', 'DOCUMENT_SENT', 'DOCUMENT_COMPLETED', 'DOCUMENT_CANCELLED'])
 const TEMPLATE_EVENTS = new Set<EventName>(['TEMPLATE_CREATED', 'TEMPLATE_UPDATED', 'TEMPLATE_DELETED'])
 
-/** The webhook `payload` for an envelope (spec "Body"). */
+/** The webhook `payload` for an envelope: the full one or the reduced one, by event (docs/delivery.md, "Webhooks"). */
 export function eventPayload(event: EventName, e: Envelope, templateId: number | null = null) {
   const legacyId = Number(e.secondaryId.slice(e.secondaryId.indexOf('_') + 1))
   const recipients = e.recipients
