@@ -4,7 +4,7 @@ import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
 import { receives } from './store.js'
 
-/** The webhook header names (spec "Delivery": the service's name replaced by the word Service). */
+/** The webhook header names: the deployed service's, with its name replaced by the word Service (docs/delivery.md, "Webhooks"). */
 export const SECRET_HEADER = 'X-Service-Secret'
 export const EVENT_ID_HEADER = 'X-Service-Event-Id'
 export const EVENT_HEADER = 'X-Service-Event'
