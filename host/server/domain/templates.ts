@@ -1,6 +1,6 @@
 /**
  * New envelopes made from existing ones: duplicate (documents and templates) and use (a document
- * from a template, spec "Generate a document from a template"). Both copy through copyParts.
+ * from a template, `/envelope/use`). Both copy through copyParts.
  */
 import type { Principal } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
@@ -201,7 +201,7 @@ export async function useTemplate(
       if (typeof f.value !== 'string' || Number.isNaN(Date.parse(f.value))) issues.push(issue([...path, 'value'], 'Expected a date'))
       else prefill.set(field.id, f.value)
     } else {
-      // Checkbox values come as an array; numbers as strings (spec "Prefill field").
+      // Checkbox values come as an array; numbers as strings (API v2's prefill fields).
       const stored = storedValue(field, f.value, [...path, 'value'])
       if (typeof stored === 'string') prefill.set(field.id, stored)
       else issues.push(stored)
