@@ -1,6 +1,6 @@
 import { ApiError } from '../errors.js'
 
-/** Envelope status machine (spec "States and transitions"). */
+/** Envelope status machine (docs/api-notes.md, "Sending and signing"). */
 export const ENVELOPE_STATUSES = ['DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED'] as const
 export type EnvelopeStatus = (typeof ENVELOPE_STATUSES)[number]
 export type EnvelopeType = 'DOCUMENT' | 'TEMPLATE'
