@@ -1,5 +1,5 @@
 /**
- * The envelope lifecycle after creation (spec "States and transitions"): distribute, resend,
+ * The envelope lifecycle after creation (docs/api-notes.md, "Sending and signing"): distribute, resend,
  * cancel, and what recipients do (open, complete, reject). Each is one operation run inside the
  * caller's transaction, whichever door (API, signing pages) calls it.
  */
@@ -272,7 +272,7 @@ export async function rejectByToken(tx: Queryable, token: string, client: Client
 
 /**
  * One recipient declines: their signingStatus REJECTED with the reason, DOCUMENT_REJECTED (its
- * payload still PENDING, as the spec's sample), then the envelope REJECTED: nobody else can act.
+ * payload still PENDING, as in API v2's sample), then the envelope REJECTED: nobody else can act.
  */
 async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: string, actor: Actor, actionAuth: string[] = []): Promise<RecipientRow> {
   if (e.status !== 'PENDING') throw new ApiError(400, 'INVALID_STATUS_TRANSITION', `cannot reject for a recipient of a ${e.type.toLowerCase()} in status ${e.status}`)
