@@ -2,7 +2,7 @@
  * What the embedding page lets the user configure, in the one shape the editor's steps read.
  *
  * Two forms arrive in the hash's `features`, alone or together:
- * - the six flat toggles of the spec (`allowConfigureLanguage`, …), sent by every component;
+ * - the six flat toggles (`allowConfigureLanguage`, …), sent by every component;
  * - the nested groups the deployed service's envelope components send (`general`, `settings`,
  *   `actions`, `envelopeItems`, `recipients`; a nullable group set to `null` is wholly off).
  * A missing key means allowed; when both forms speak of one setting, `false` in either wins.
