@@ -37,7 +37,7 @@ export function createApi(token: string, base = '/api/v2') {
   return {
     get: <T>(path: string) => request<T>('GET', path),
     post: <T>(path: string, body: unknown) => request<T>('POST', path, JSON.stringify(body), true),
-    /** Multipart: the JSON `payload` part and the repeated `files` part (spec "Conventions"). */
+    /** Multipart, as API v2's uploads take it: the JSON `payload` part and the repeated `files` part. */
     postFiles: <T>(path: string, payload: unknown, files: File[]) => {
       const form = new FormData()
       form.append('payload', JSON.stringify(payload))
