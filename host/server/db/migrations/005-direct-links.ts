@@ -1,5 +1,5 @@
 export default `
--- A template's public link (spec source TEMPLATE_DIRECT_LINK): whoever holds the token signs as
+-- A template's public link (envelope source TEMPLATE_DIRECT_LINK): whoever holds the token signs as
 -- the template's direct recipient, and a document is made from the template for them.
 create table template_direct_links (
   id text primary key,
