@@ -1,5 +1,5 @@
 export default `
--- Evidence is immutable (host/README.md, "Immutable evidence"). A file is addressed by its
+-- Evidence is immutable (docs/security.md, "Immutable evidence"). A file is addressed by its
 -- SHA-256: identical bytes share one row, and a row never changes once written.
 alter table document_data add column sha256 text;
 update document_data set sha256 = encode(sha256(bytes), 'hex');
