@@ -1,5 +1,5 @@
 export default `
--- People (host/README.md, "Accounts, teams and the console"). E-mail addresses are stored
+-- People (docs/accounts.md). E-mail addresses are stored
 -- normalised (trimmed, lower-case), so one unique index compares them case-insensitively.
 create table users (
   id text primary key,
