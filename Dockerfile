@@ -1,5 +1,5 @@
 # The host (the signing service) as a container: `docker build -t envelope-host .`
-# Settings come from the environment (host/README.md, "Settings"); data lives in PostgreSQL
+# Settings come from the environment (docs/configuration.md); data lives in PostgreSQL
 # (DATABASE_URL) and, for files, an S3-compatible bucket (STORAGE_URL), or else in /data.
 
 FROM node:20-bookworm-slim AS build
