@@ -8,7 +8,7 @@ import { step } from './support.js'
  * templates (`/document/...`, `/template/...`, numeric ids, `pageNumber`/`pageX`/`pageY`), driven
  * through a lifecycle as a customer's older integration would. Each call resolving without the
  * SDK's ResponseValidationError is the test.
- * Not here (host/README.md, "Compatibility with the deployed clients"):
+ * Not here (docs/api-notes.md, "Compatibility with the deployed clients"):
  * - `documents.download` (GET /document/{id}/download): SDK 0.9.1 accepts only a JSON answer, while
  *   the download is the PDF itself, as its replacement's is in the spec.
  * - `documents.createV0` (POST /document/create/beta) and `template.templateCreateTemplateTemporary`
