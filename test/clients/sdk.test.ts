@@ -7,7 +7,7 @@ import { step } from './support.js'
  * The deployed service's TypeScript SDK, as a customer uses it: `serverURL` set to our `/api/v2`,
  * `apiKey` an API token. The SDK checks every response against its own models and throws
  * (ResponseValidationError) when one does not match, so each call resolving is the test.
- * Not here (host/README.md, "Compatibility with the deployed clients"): `envelopes.items.download`,
+ * Not here (docs/api-notes.md, "Compatibility with the deployed clients"): `envelopes.items.download`,
  * which in SDK 0.9.1 accepts only a JSON answer where the API (and the spec) answer the PDF itself.
  */
 describe('@documenso/sdk-typescript against the host', () => {
