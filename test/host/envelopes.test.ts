@@ -82,7 +82,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
       reminderSettings: null,
       includeSigningCertificate: true,
       includeAuditLog: false,
-      // What the deployed clients' models require (host/README.md): the settings live on the envelope.
+      // What the deployed clients' models require (docs/api-notes.md): the settings live on the envelope.
       id: e.id,
       emailId: null,
       emailReplyTo: null,
