@@ -62,7 +62,7 @@ describe.each(VARIANTS)('templates on $variant', ({ variant, skip }) => {
     const d = (await client.get(`/envelope/${copy.body.id}`)).body
     expect(d).toMatchObject({ type: 'TEMPLATE', status: 'DRAFT', title: 'Lease template (copy)', secondaryId: expect.stringMatching(/^template_\d+$/) })
     expect(d.secondaryId).not.toBe(t.secondaryId)
-    // Every setting but the id (each envelope's own: host/README.md).
+    // Every setting but the id (each envelope's own: docs/api-notes.md).
     expect({ ...d.documentMeta, id: t.id }).toEqual(t.documentMeta)
     expect(d.envelopeItems.map((i: any) => [i.title, i.pageCount])).toEqual(t.envelopeItems.map((i: any) => [i.title, i.pageCount]))
     expect(d.recipients.map((r: any) => [r.email, r.role, r.signingOrder])).toEqual(t.recipients.map((r: any) => [r.email, r.role, r.signingOrder]))
