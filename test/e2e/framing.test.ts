@@ -42,7 +42,7 @@ describe('frame-ancestors per team', () => {
     await signPage.page.close()
 
     // The editor is refused the same way. (Its load alone may count as ready after the grace
-    // period, as for a service without the extensions: README "Security".)
+    // period, as for a service without the extensions: docs/security.md, "Who may frame a team's pages".)
     const editor = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'DOCUMENT' })
     // Chromium shows its own error page in the frame instead of ours.
     await expect.poll(() => editor.page.frames().some((f) => f.url().startsWith('chrome-error://'))).toBe(true)
