@@ -1,4 +1,4 @@
-/** Webhook bodies as the spec describes them ("Events": Body, Event kinds). */
+/** Webhook bodies as API v2 sends them: the body and every event kind (docs/delivery.md, "Webhooks"). */
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
@@ -71,7 +71,7 @@ export function fullPayload(overrides: Record<string, unknown> = {}) {
   }
 }
 
-/** The payload the spec gives each event: full for four, reduced for the others, template ids per spec. */
+/** The payload API v2 gives each event: full for four, reduced for the others, template ids as API v2 sets them. */
 export function payloadFor(event: WebhookEventName): Record<string, unknown> {
   if ((FULL_PAYLOAD_EVENTS as readonly string[]).includes(event)) return fullPayload()
   const { id, envelopeId, status, title, source, recipients } = fullPayload()
