@@ -10,7 +10,7 @@ import { step } from './support.js'
  * SDK's ResponseValidationError is the test.
  * Not here (docs/api-notes.md, "Compatibility with the deployed clients"):
  * - `documents.download` (GET /document/{id}/download): SDK 0.9.1 accepts only a JSON answer, while
- *   the download is the PDF itself, as its replacement's is in the spec.
+ *   the download is the PDF itself, as its replacement's is in API v2.
  * - `documents.createV0` (POST /document/create/beta) and `template.templateCreateTemplateTemporary`
  *   (POST /template/create/beta): JSON without a file, answered with an upload URL; this host has
  *   no upload URLs, so both take the multipart form and refuse JSON (400).
