@@ -8,7 +8,7 @@ import { step } from './support.js'
  * `apiKey` an API token. The SDK checks every response against its own models and throws
  * (ResponseValidationError) when one does not match, so each call resolving is the test.
  * Not here (docs/api-notes.md, "Compatibility with the deployed clients"): `envelopes.items.download`,
- * which in SDK 0.9.1 accepts only a JSON answer where the API (and the spec) answer the PDF itself.
+ * which in SDK 0.9.1 accepts only a JSON answer where API v2 answers the PDF itself.
  */
 describe('@documenso/sdk-typescript against the host', () => {
   let host: TestHost
