@@ -3,7 +3,7 @@ import { api, createEnvelope, makePdf, SIGNATURE, startTestHost, type Api, type 
 
 const SUNSET = 'Sun, 01 Mar 2027 00:00:00 GMT'
 
-/** API v1: every row of the spec's v1 table answers, marked deprecated, on legacy documents only. */
+/** API v1: every row of the v1 table (docs/api-notes.md, "API v1") answers, marked deprecated, on legacy documents only. */
 describe('API v1 (deprecated)', () => {
   let host: TestHost
   let token: string
