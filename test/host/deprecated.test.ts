@@ -3,7 +3,7 @@ import { api, makePdf, startTestHost, type Api, type Res, type TestHost } from '
 
 const SUNSET = 'Sun, 01 Mar 2027 00:00:00 GMT'
 
-/** The deprecated v2 routes: every row of the spec's table answers, marked deprecated. */
+/** The deprecated v2 routes: every row of the table (docs/api-notes.md, "Deprecated routes") answers, marked deprecated. */
 describe('deprecated v2 endpoints', () => {
   let host: TestHost
   let client: Api
