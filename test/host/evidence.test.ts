@@ -68,7 +68,7 @@ describe.each(VARIANTS)('immutable evidence on $variant', ({ variant, skip }) =>
     if (other) await expect(host.db.query('update envelope_items set document_data_id = $2 where id = $1', [item!.id, other.id])).rejects.toThrow(/keeps its file/)
     await expect(host.db.query('delete from envelope_items where id = $1', [item!.id])).rejects.toThrow(/cannot change/)
     await expect(host.db.query(`insert into envelope_items (id, envelope_id, title, item_order, document_data_id, page_count) values ('x', $1, 't', 9, $2, 1)`, [made.id, item!.document_data_id])).rejects.toThrow(/cannot change/)
-    // Every door refuses first, with the spec's error shape.
+    // Every door refuses first, with the API's error shape `{message, code}`.
     const add = await c.post('/envelope/item/create-many', form({ envelopeId: made.id }, [{ bytes: await pdf(1, 'late'), name: 'late.pdf' }]))
     expect(add.status).toBe(400)
     expect(add.body.code).toBe('ENVELOPE_NOT_EDITABLE')
