@@ -1,4 +1,4 @@
-// The hash's `features` in both forms (the spec's flat toggles, the deployed envelope components'
+// The hash's `features` in both forms (the components' six flat toggles, the deployed envelope components'
 // nested groups) as parseOptions checks them and editorFeatures resolves them for the steps.
 import { describe, expect, test } from 'vitest'
 import { encodeOptions } from '../../src/protocol/index.js'
