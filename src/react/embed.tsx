@@ -1,14 +1,12 @@
-import {
-  createContext, forwardRef, useContext, useEffect, useImperativeHandle, useInsertionEffect, useLayoutEffect, useRef, useState, useSyncExternalStore,
-  type ForwardRefExoticComponent, type ReactElement, type Ref, type RefAttributes,
-} from 'react'
+import * as React from 'react'
+import type { ForwardRefExoticComponent, ReactElement, Ref, RefAttributes } from 'react'
 import {
   buildEmbedUrl, DEFAULT_HOST, parseMessage, type BaseMessage, type EmbedCommandErrorCode, type EmbedCommandFailure, type EmbedCommandMessage, type EmbedMessage,
   type EmbedOptions, type EmbedProblem, type EmbedRoute,
 } from '../protocol/index.js'
 import type { EmbedCommonProps, EmbedFrameProps, EmbedSharedProps } from './types.js'
 
-export const EmbedContext = createContext<EmbedSharedProps>({})
+export const EmbedContext = React.createContext<EmbedSharedProps>({})
 
 /** `base` overridden by the keys of `own` that are not undefined. */
 export function merge<T extends object>(base: object, own: T): T {
@@ -74,7 +72,7 @@ export interface EmbedSpec<P> {
 
 // Subscribing during the commit that inserts the iframe means no load event or message can come first.
 // On the server layout effects never run; useEffect there only avoids React 18's warning.
-const useCommitEffect = typeof window < 'u' ? useLayoutEffect : useEffect
+const useCommitEffect = typeof window < 'u' ? React.useLayoutEffect : React.useEffect
 const never = () => () => {}
 const clientOrigin = () => location.origin
 const serverOrigin = () => null
@@ -92,13 +90,13 @@ const sorted = <T extends object>(o?: T) => o && (Object.fromEntries(Object.entr
 /** `onStepChange` for `step-change`, `onDocumentReady` for `document-ready`. */
 export const callbackOf = (name: string) => `on${name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}`
 
-/** A component whose `ref` receives handle `H` (React 18's forwardRef, and React 19's ref prop alike). */
+/** A component whose `ref` receives handle `H` (React 18's React.forwardRef, and React 19's ref prop alike). */
 export type EmbedComponent<P, H> = ForwardRefExoticComponent<P & RefAttributes<H>>
 
 /** The component of `render`, with its `ref` passed on. */
 /* @__NO_SIDE_EFFECTS__ */
 export function component<P, H>(render: (props: P, ref: Ref<H>) => ReactElement): EmbedComponent<P, H> {
-  return forwardRef(render as never) as never
+  return React.forwardRef(render as never) as never
 }
 
 /**
@@ -106,21 +104,21 @@ export function component<P, H>(render: (props: P, ref: Ref<H>) => ReactElement)
  * callbacks, and the handle's commands -> requests with an id -> the page's answers.
  */
 export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, ref?: Ref<unknown>) {
-  const props = merge(useContext(EmbedContext), own)
+  const props = merge(React.useContext(EmbedContext), own)
   const { host = DEFAULT_HOST, autoHeight } = props
   // null during server rendering and hydration: the src (which carries it) is set right after.
-  const parentOrigin = useSyncExternalStore(never, clientOrigin, serverOrigin)
-  const latest = useRef(props)
-  useInsertionEffect(() => {
+  const parentOrigin = React.useSyncExternalStore(never, clientOrigin, serverOrigin)
+  const latest = React.useRef(props)
+  React.useInsertionEffect(() => {
     latest.current = props
   })
-  const frame = useRef<HTMLIFrameElement>(null)
-  const [height, setHeight] = useState<number>()
+  const frame = React.useRef<HTMLIFrameElement>(null)
+  const [height, setHeight] = React.useState<number>()
   // Commands: what the ready page answers (null until it is ready), those waiting for it, the answers awaited by id.
-  const commands = useRef<string[] | null>(null)
-  const waiting = useRef(new Set<() => void>()).current
-  const answers = useRef(new Map<number, (a: Answer) => void>()).current
-  useImperativeHandle(ref, () =>
+  const commands = React.useRef<string[] | null>(null)
+  const waiting = React.useRef(new Set<() => void>()).current
+  const answers = React.useRef(new Map<number, (a: Answer) => void>()).current
+  React.useImperativeHandle(ref, () =>
     Object.fromEntries(
       spec.commands!.split(' ').map((command) => [
         command,
@@ -168,14 +166,15 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
         })
       : undefined
 
-  useEffect(() => {
+  React.useEffect(() => {
     if (problem) latest.current.onError?.({ code: 'INVALID_OPTIONS', message: problem })
   }, [problem])
 
   // One session per URL (the iframe is keyed by it): TIMEOUT timer, load event, messages.
   useCommitEffect(() => {
-    const el = frame.current
-    if (!src || !el) return
+    // The iframe is rendered with every src, so it is there whenever src is.
+    const el = frame.current!
+    if (!src) return
     const { timeout = 15000 } = latest.current
     // True once the frame sent an extension, or from the start where the base messages announce
     // readiness: readiness is then a message (embed-ready, document-ready), never a load.

@@ -1,4 +1,5 @@
-import { useContext, type ReactNode } from 'react'
+import * as React from 'react'
+import type { ReactNode } from 'react'
 import { EmbedContext, merge } from './embed.js'
 import type { EmbedSharedProps } from './types.js'
 
@@ -11,5 +12,5 @@ export interface EmbedProviderProps extends EmbedSharedProps {
  * nested providers refine the outer one.
  */
 export function EmbedProvider({ children, ...defaults }: EmbedProviderProps) {
-  return <EmbedContext.Provider value={merge(useContext(EmbedContext), defaults)}>{children}</EmbedContext.Provider>
+  return <EmbedContext.Provider value={merge(React.useContext(EmbedContext), defaults)}>{children}</EmbedContext.Provider>
 }

@@ -1,4 +1,4 @@
-import { useEffect } from 'react'
+import * as React from 'react'
 import { component, useEmbed } from './embed.js'
 import type {
   DocumentEvent, EmbedCreateDocumentV1Props, EnvelopeEditorHandle, EmbedCreateTemplateV1Props, EmbedUpdateDocumentV1Props,
@@ -9,7 +9,7 @@ const warned = new Set<string>()
 
 /** console.warn once per page and component (in the browser only, so servers stay quiet). */
 function useDeprecated(name: string, replacement: string) {
-  useEffect(() => {
+  React.useEffect(() => {
     if (!warned.has(name)) console.warn(`envelope-embed: ${name} is deprecated and will be removed on 1 March 2027; use ${replacement} instead.`)
     warned.add(name)
   }, [])
