@@ -8,6 +8,7 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { clientOf } from '../api/http.js'
+import { LANGUAGE_CODES, type Language as LanguageCode } from '../../shared/languages.js'
 import type { HostContext } from '../context.js'
 import { revokeOtherSessions } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
@@ -22,7 +23,7 @@ import { markEmailVerified, setPassword, userByEmail, userById } from '../people
 import type { ConsoleEnv } from './gate.js'
 import { badCredentials, consoleBody, renewSession, signIn } from './session-routes.js'
 
-const Language = z.enum(['en', 'de', 'fr']).default('en')
+const Language = z.enum(LANGUAGE_CODES).default('en')
 const Email = z.string().max(254)
 const LinkValue = z.string().min(1).max(200)
 const SignUpBody = z.object({ email: Email, name: z.string().max(255).default(''), password: z.string().max(MAX_PASSWORD_LENGTH), language: Language })
@@ -167,7 +168,7 @@ export function accountAuthRoutes(ctx: HostContext) {
     return c.json({ secondFactorDue: false })
   })
 
-  async function mailLinkIfAccount(email: string, purpose: 'reset' | 'signin', language: 'en' | 'de' | 'fr') {
+  async function mailLinkIfAccount(email: string, purpose: 'reset' | 'signin', language: LanguageCode) {
     const user = await userByEmail(ctx.db, email)
     if (!user) return
     await ctx.db.transaction(async (tx) => {

@@ -6,6 +6,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
+import { LANGUAGE_CODES } from '../../shared/languages.js'
 import type { HostContext } from '../context.js'
 import { createApiToken, listTeamTokens, revokeApiToken, TOKEN_EXPIRIES } from '../auth/api-tokens.js'
 import { ApiError } from '../errors.js'
@@ -20,7 +21,7 @@ import { consoleBody, signIn } from './session-routes.js'
 const Role = z.enum(ROLES)
 const Id = z.string().min(1).max(100)
 const Name = z.string().trim().min(1).max(100)
-const Language = z.enum(['en', 'de', 'fr']).default('en')
+const Language = z.enum(LANGUAGE_CODES).default('en')
 const Link = z.string().min(1).max(300)
 const Page = z.object({ page: z.coerce.number().int().min(1).default(1), perPage: z.coerce.number().int().min(1).max(100).default(25) })
 

@@ -1,8 +1,10 @@
 /**
- * The words of the service's e-mails in its three languages. Every value is plain text: the
+ * The words of the service's e-mails in every language it speaks. Every value is plain text: the
  * templates escape it. Titles are quoted the way each language quotes.
  */
-export type MailLanguage = 'en' | 'de' | 'fr'
+import { languageOf, type Language } from '../../shared/languages.js'
+
+export type MailLanguage = Language
 
 /** The roles that act on a document; CC gets no signing request and falls back to VIEWER. */
 export type ActingRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT'
@@ -229,13 +231,10 @@ const fr: MailStrings = {
   colon: `${nb}:`,
 }
 
-export const MAIL_STRINGS: Record<MailLanguage, MailStrings> = { en, de, fr }
+export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr }
 
-/** documentMeta.language as a mail language: en, de or fr by its primary subtag ("de-AT" is German); anything else English. */
-export function mailLanguage(tag: unknown): MailLanguage {
-  const primary = typeof tag === 'string' ? tag.trim().toLowerCase().split(/[-_]/)[0] : ''
-  return primary === 'de' || primary === 'fr' ? primary : 'en'
-}
+/** documentMeta.language as a mail language: a language spoken by its primary subtag ("de-AT" is German); anything else English. */
+export const mailLanguage = (tag: unknown): MailLanguage => languageOf(tag)
 
 export function actingRole(role: string): ActingRole {
   return role === 'SIGNER' || role === 'APPROVER' || role === 'ASSISTANT' ? role : 'VIEWER'

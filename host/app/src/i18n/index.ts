@@ -1,3 +1,4 @@
+import { directionOf, languageOf, type Language } from '../../../shared/languages.js'
 import en, { type MessageKey, type Messages } from './en.js'
 
 export type { MessageKey }
@@ -6,36 +7,32 @@ export type { MessageKey }
  * English is built in (it is also every missing key's fallback); the other dictionaries are
  * loaded on demand, so neither page carries the languages it does not show in its first chunk.
  */
-const LOADERS: Record<string, () => Promise<{ default: Messages }>> = {
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages }>> = {
   de: () => import('./de.js'),
   fr: () => import('./fr.js'),
 }
-const loaded: Record<string, Messages> = { en }
-export const UI_LANGUAGES = ['en', ...Object.keys(LOADERS)]
+const loaded: Partial<Record<Language, Messages>> = { en }
 
 let messages: Messages = en
-let lang = 'en'
-
-const baseOf = (code: string | undefined) => {
-  const base = (code ?? 'en').toLowerCase().split(/[-_]/)[0]!
-  return UI_LANGUAGES.includes(base) ? base : 'en'
-}
+let lang: Language = 'en'
 
 /**
  * Chooses the UI language from a code such as `de`, `de-CH` or `fr_FR`; unknown codes give
  * English. Texts are English until loadLanguage has brought the dictionary.
  */
 export function setLanguage(code: string | undefined): string {
-  lang = baseOf(code)
+  lang = languageOf(code)
   messages = loaded[lang] ?? en
-  document.documentElement.lang = loaded[lang] ? lang : 'en'
+  const shown = loaded[lang] ? lang : 'en'
+  document.documentElement.lang = shown
+  document.documentElement.dir = directionOf(shown)
   return lang
 }
 
 /** Loads the language's dictionary (once), then chooses it. Never rejects: English if it cannot load. */
 export async function loadLanguage(code: string | undefined): Promise<string> {
-  const base = baseOf(code)
-  if (!loaded[base] && LOADERS[base]) {
+  const base = languageOf(code)
+  if (!loaded[base] && base !== 'en') {
     try {
       loaded[base] = (await LOADERS[base]()).default
     } catch {

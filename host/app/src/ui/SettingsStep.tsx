@@ -1,4 +1,5 @@
 import { useMemo, useState, type ReactNode } from 'react'
+import { DOCUMENT_LANGUAGES } from '../../../shared/languages.js'
 import { DATE_FORMATS } from '../draft/browser-defaults.js'
 import { isUrl, newKey, type DraftSettings } from '../draft/model.js'
 import type { SettingId } from '../features.js'
@@ -6,11 +7,6 @@ import { t } from '../i18n/index.js'
 import type { StepProps } from './Editor.js'
 import { Icon } from './icons.js'
 
-/** Languages the service writes its e-mails and signing pages in (native names need no translation). */
-const LANGUAGES: [string, string][] = [
-  ['en', 'English'], ['de', 'Deutsch'], ['fr', 'Français'], ['es', 'Español'], ['it', 'Italiano'],
-  ['nl', 'Nederlands'], ['pl', 'Polski'], ['pt-BR', 'Português (Brasil)'], ['ja', '日本語'], ['ko', '한국어'], ['zh', '中文'],
-]
 
 function timeZones(): string[] {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
@@ -45,7 +41,7 @@ export function SettingsStep({ features, draft, setDraft, problems }: StepProps)
         />
         {allowed('language') && (
           <SelectField id="settings-language" label={t('settings.language')} value={s.language} onChange={(language) => set({ language })}
-            options={withCurrent(LANGUAGES.map(([c]) => c), s.language).map((c) => [c, LANGUAGES.find(([k]) => k === c)?.[1] ?? c])} />
+            options={withCurrent(DOCUMENT_LANGUAGES.map((l) => l.code), s.language).map((c) => [c, DOCUMENT_LANGUAGES.find((l) => l.code === c)?.name ?? c])} />
         )}
         {allowed('dateFormat') && (
           <SelectField id="settings-date-format" label={t('settings.dateFormat')} value={s.dateFormat} onChange={(dateFormat) => set({ dateFormat })}

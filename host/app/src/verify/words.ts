@@ -2,6 +2,8 @@
  * The verification page's words in en, de and fr, chosen from the browser's language (`?lang=`
  * overrides it). The page is its own small chunk: its words live with it.
  */
+import { languageOf, type Language } from '../../../shared/languages.js'
+
 const en = {
   title: 'Verify a signed document',
   lead: 'Choose a PDF you received. It is checked on this server and not kept.',
@@ -156,15 +158,9 @@ const fr: Record<VerifyWord, string> = {
   role_ASSISTANT: 'assistant',
 }
 
-const DICTIONARIES: Record<string, Record<VerifyWord, string>> = { en, de, fr }
+const DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr }
 
-function pick(): string {
-  const asked = new URLSearchParams(location.search).get('lang') ?? navigator.language ?? 'en'
-  const base = asked.toLowerCase().split(/[-_]/)[0]!
-  return base in DICTIONARIES ? base : 'en'
-}
-
-export const verifyLanguage = pick()
+export const verifyLanguage = languageOf(new URLSearchParams(location.search).get('lang') ?? navigator.language)
 
 /** The text of `key`, `{name}` placeholders filled from `vars`. */
 export function vt(key: VerifyWord, vars: Record<string, string | number> = {}): string {

@@ -3,13 +3,14 @@
  * (shell, account, team, documents); English is every missing key's fallback. The language is the
  * browser's unless the person picked one (kept in localStorage).
  */
+import { LANGUAGE_CODES, languageOf, type Language } from '../../../../shared/languages.js'
 import account from './account.js'
 import documents from './documents.js'
 import shell from './shell.js'
 import team from './team.js'
 
-export const CONSOLE_LANGUAGES = ['en', 'de', 'fr'] as const
-export type ConsoleLanguage = (typeof CONSOLE_LANGUAGES)[number]
+export const CONSOLE_LANGUAGES = LANGUAGE_CODES
+export type ConsoleLanguage = Language
 export type Dictionary = Record<string, string>
 export type AreaMessages = { en: Dictionary; de: Dictionary; fr: Dictionary }
 
@@ -23,8 +24,7 @@ function initial(): ConsoleLanguage {
   try {
     stored = localStorage.getItem(STORE_KEY)
   } catch {}
-  const base = (stored ?? navigator.language ?? 'en').toLowerCase().split(/[-_]/)[0]
-  return CONSOLE_LANGUAGES.includes(base as ConsoleLanguage) ? (base as ConsoleLanguage) : 'en'
+  return languageOf(stored ?? navigator.language)
 }
 
 let language: ConsoleLanguage = initial()
