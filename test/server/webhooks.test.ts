@@ -31,12 +31,12 @@ async function refusal(p: Promise<unknown> | (() => unknown)): Promise<WebhookEr
 }
 
 describe('verifyWebhook (Fetch Request)', () => {
-  it('has all fourteen events of the spec', () => {
+  it('has all fourteen events of API v2', () => {
     expect(ALL_EVENTS).toHaveLength(14)
     expect(new Set(ALL_EVENTS).size).toBe(14)
   })
 
-  it.each(ALL_EVENTS)('accepts %s with its spec payload and the right secret', async (name) => {
+  it.each(ALL_EVENTS)('accepts %s with its API v2 payload and the right secret', async (name) => {
     const event = await verifyWebhook({ secret: SECRET, request: post(eventBody(name)) })
     expect(event.event).toBe(name)
     expect(event.payload).toEqual(payloadFor(name))
