@@ -360,7 +360,7 @@ describe('the examples against the real host', () => {
 })
 
 describe("the host's own events", () => {
-  it('every event the host recorded passes verification and parses as its spec type', async () => {
+  it('every event the host recorded passes verification and parses as its payload type', async () => {
     const rows = await host.db.query<{ event: string; payload: unknown; created_at: Date | string }>(
       'select event, payload, created_at from events order by id',
     )
