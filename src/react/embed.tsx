@@ -23,8 +23,8 @@ export function merge<T extends object>(base: object, own: T): T {
 export interface FrameSpec<P> {
   /** Default accessible name of the iframe. */
   title: string
-  /** Props that must be set, by name (own props, never from EmbedProvider): a missing one is INVALID_OPTIONS. */
-  need: Record<string, unknown>
+  /** Props that must be set, space-separated names (own props, never from EmbedProvider): a missing one is INVALID_OPTIONS. */
+  need: string
   /** The hash options ahead of the shared ones, from the props merged with EmbedProvider's. */
   options: (props: P) => object
   /** The iframe URL for this `host` (an http(s) URL) and the complete hash options. */
@@ -60,8 +60,8 @@ export interface EmbedSpec<P> {
   route: EmbedRoute
   /** Default accessible name of the iframe. */
   title: string
-  /** `[prop name, value]` of the id an edit route needs. */
-  id?: [string, string | number | undefined]
+  /** The prop of the id an edit route needs. */
+  id?: string
   /** Component-specific hash options (`type`, `onlyEditFields`). */
   options?: EmbedOptions
   /** The base message this page posts when the user is done. */
@@ -151,7 +151,7 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
     const url = new URL(host)
     if (/^https?:$/.test(url.protocol)) origin = url.origin
   } catch {}
-  const missing = Object.keys(spec.need).find((name) => !spec.need[name])
+  const missing = spec.need.split(' ').find((name) => !own[name as keyof P])
   const problem = !origin ? `host must be an http(s) URL: ${JSON.stringify(host)}` : missing ? `${missing} is required` : ''
   // A string: equal props give an equal URL, so re-renders never reload the frame.
   const src =
@@ -270,10 +270,11 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
 
 /** The authoring pages on the machine: presign token in the query, `{type, ...}` messages, a done message each. */
 export function useEmbed<P extends EmbedCommonProps>(own: P, spec: EmbedSpec<P>, ref: Ref<unknown>) {
-  const [idName, id] = spec.id ?? []
+  const idName = spec.id
+  const id = idName && (own[idName as keyof P] as string | number)
   return useFrame(own, {
     title: spec.title,
-    need: idName ? { presignToken: own.presignToken, [idName]: id } : { presignToken: own.presignToken },
+    need: idName ? 'presignToken ' + idName : 'presignToken',
     options: (p) => ({ externalId: p.externalId, ...spec.options, features: sorted(p.features) }),
     url: (host, options) => buildEmbedUrl({ host, route: spec.route, id, token: own.presignToken, options }),
     receive: (p, _, m) => {

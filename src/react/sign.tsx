@@ -14,7 +14,7 @@ const RENAMED: Partial<Record<SignAction, string>> = { 'document-waiting-for-tur
 function useSigningFrame<P extends EmbedSigningProps & { token: string }>(props: P, url: (host: string, options: object) => string, ref?: Ref<SigningHandle>) {
   return useFrame(props, {
     title: 'Sign document',
-    need: { token: props.token },
+    need: 'token',
     options: ({ name, email, lockName, lockEmail, ...p }: P & { allowDocumentRejection?: boolean }) => ({ name, email, lockName, lockEmail, allowDocumentRejection: p.allowDocumentRejection }),
     url,
     receive: (p, data) => {

@@ -43,7 +43,7 @@ export const EmbedUpdateDocumentV1 = /* @__PURE__ */ component<EmbedUpdateDocume
   return useEmbed(props, {
     route: 'document.edit',
     title: 'Edit document',
-    id: ['documentId', props.documentId],
+    id: 'documentId',
     options: { onlyEditFields: props.onlyEditFields },
     done: 'document-updated',
     fire: (p, e: DocumentEvent) => p.onDocumentUpdated?.(e),
@@ -56,7 +56,7 @@ export const EmbedUpdateTemplateV1 = /* @__PURE__ */ component<EmbedUpdateTempla
   return useEmbed(props, {
     route: 'template.edit',
     title: 'Edit template',
-    id: ['templateId', props.templateId],
+    id: 'templateId',
     options: { onlyEditFields: props.onlyEditFields },
     done: 'template-updated',
     fire: (p, e: TemplateEvent) => p.onTemplateUpdated?.(e),

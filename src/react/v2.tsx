@@ -20,7 +20,7 @@ export const EmbedUpdateEnvelope = /* @__PURE__ */ component<EmbedUpdateEnvelope
   useEmbed(props, {
     route: 'envelope.edit',
     title: 'Edit envelope',
-    id: ['envelopeId', props.envelopeId],
+    id: 'envelopeId',
     options: { onlyEditFields: props.onlyEditFields },
     done: 'envelope-updated',
     fire: (p, e: EnvelopeEvent) => p.onEnvelopeUpdated?.(e),
