@@ -6,6 +6,7 @@
 import { z } from 'zod'
 import type { Principal } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
+import { fieldsOfEnvelope } from '../domain/field-lists.js'
 import { findByNumber, toField, type Envelope, type EnvelopeRow, type FieldRow } from '../domain/resources.js'
 import type { Recipient } from '../domain/recipients.js'
 import type { EnvelopeType } from '../domain/status.js'
@@ -109,6 +110,6 @@ export function deprecatedView(env: Envelope) {
 
 /** Recipients with their fields (legacy views), as the deployed clients' recipient models require. */
 export async function recipientsWithFields(db: Queryable, e: Pick<EnvelopeRow, 'id' | 'type' | 'secondary_number'>, rs: Recipient[]) {
-  const rows = await db.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [e.id])
+  const rows = await fieldsOfEnvelope(db, e.id)
   return rs.map((r) => ({ ...r, fields: rows.filter((f) => f.recipient_id === r.id).map((f) => legacyField(f, e)) }))
 }

@@ -4,7 +4,8 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { notFound } from '../errors.js'
 import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
-import { toField, type FieldRow } from '../domain/resources.js'
+import { fieldsOfRecipient } from '../domain/field-lists.js'
+import { toField } from '../domain/resources.js'
 import { jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId, RecipientInput } from './schemas.js'
@@ -54,7 +55,7 @@ export function recipientRoutes(ctx: HostContext) {
   r.get('/envelope/recipient/:id', async (c) => {
     const recipient = await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient'))
     // With the recipient's fields, as the deployed clients expect.
-    const fields = await ctx.db.query<FieldRow>('select * from fields where recipient_id = $1 order by id', [recipient.id])
+    const fields = await fieldsOfRecipient(ctx.db, recipient.id)
     return c.json({ ...recipient, fields: fields.map(toField) })
   })
 

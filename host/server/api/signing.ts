@@ -4,17 +4,14 @@
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import type { SigningSession } from '../../../src/protocol/index.js'
 import { tokenFromHeader } from '../auth/principal.js'
-import { iso } from '../db/index.js'
 import { ApiError } from '../errors.js'
-import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
-import { itemPdf } from '../domain/items.js'
-import { byToken, complete, open, rejectByToken, type RecipientContext } from '../domain/lifecycle.js'
+import { envelopeItemPdf } from '../domain/items.js'
+import { byToken, complete, open, rejectByToken } from '../domain/lifecycle.js'
+import { signingSession } from '../domain/signing-session.js'
 import { byDirectToken, signDirectLink } from '../domain/direct-links.js'
 import { normalizePictures } from '../domain/field-values.js'
-import { toField, type EnvelopeRow, type FieldRow, type ItemRow } from '../domain/resources.js'
-import { nextAfter, signingState, waitingBefore } from '../domain/turns.js'
+import type { EnvelopeRow } from '../domain/resources.js'
 import { clientOf, jsonBody, parse, storedPdfResponse } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { stringParam } from './schemas.js'
@@ -43,46 +40,6 @@ function tokenOf(c: Context): string {
   return token
 }
 
-/** What the page shows for this recipient now (a direct link's visitor: always ready, nobody ahead). */
-async function session(ctx: HostContext, { e, r, all }: RecipientContext, direct = false): Promise<SigningSession> {
-  const items = await ctx.db.query<ItemRow>('select * from envelope_items where envelope_id = $1 order by item_order, created_at, id', [e.id])
-  const fields = await ctx.db.query<FieldRow>('select * from fields where recipient_id = $1 order by page, position_y, position_x, id', [r.id])
-  const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
-  const next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
-  return {
-    state: direct ? 'READY' : signingState(e, all, r),
-    ...(direct ? { direct } : {}),
-    envelope: {
-      id: e.id,
-      documentId: e.secondary_number,
-      title: e.title,
-      status: e.status,
-      documentMeta: meta,
-      completedAt: iso(e.completed_at),
-      items: items.map((i) => ({ id: i.id, title: i.title, order: i.item_order, pageCount: i.page_count })),
-    },
-    recipient: {
-      id: r.id,
-      name: r.name,
-      email: r.email,
-      role: r.role as SigningSession['recipient']['role'],
-      readStatus: r.read_status as SigningSession['recipient']['readStatus'],
-      signingStatus: r.signing_status as SigningSession['recipient']['signingStatus'],
-      signedAt: iso(r.signed_at),
-      rejectionReason: r.rejection_reason,
-      signingOrder: r.signing_order,
-      expiresAt: iso(r.expires_at),
-    },
-    // The field resource less what the page knows already, and no value until there is one.
-    fields: fields.map((f) => {
-      const { envelopeId: _e, recipientId: _r, ...field } = toField(f)
-      return { ...field, type: field.type as SigningSession['fields'][number]['type'], customText: f.custom_text }
-    }),
-    nextSigner: next && { id: next.id, name: next.name, email: next.email },
-    waitingFor: direct ? [] : waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
-  }
-}
-
 export function signingRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
 
@@ -93,7 +50,7 @@ export function signingRoutes(ctx: HostContext) {
   }
   r.route('/auth', signingAuthRoutes(ctx, (c) => byToken(ctx.db, tokenOf(c), false)))
 
-  r.get('/session', async (c) => c.json(await session(ctx, (await allowed(c)).rc)))
+  r.get('/session', async (c) => c.json(await signingSession(ctx.db, (await allowed(c)).rc)))
 
   r.post('/open', async (c) => {
     const token = tokenOf(c)
@@ -104,9 +61,7 @@ export function signingRoutes(ctx: HostContext) {
 
   const item = async (c: Context, e: EnvelopeRow, version: 'signed' | 'original') => {
     const id = stringParam(c.req.param('id'), 'envelope item')
-    const [found] = await ctx.db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [id, e.id])
-    if (!found) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
-    const { title, file } = await itemPdf(ctx.db, id, version)
+    const { title, file } = await envelopeItemPdf(ctx.db, e.id, id, version)
     return storedPdfResponse(c, ctx, file, title)
   }
   r.get('/item/:id', async (c) => {
@@ -135,7 +90,7 @@ export function signingRoutes(ctx: HostContext) {
   })
 
   // A template's direct link: the token is the link's; the template is what the visitor sees.
-  r.get('/direct/session', async (c) => c.json(await session(ctx, await byDirectToken(ctx.db, tokenOf(c)), true)))
+  r.get('/direct/session', async (c) => c.json(await signingSession(ctx.db, await byDirectToken(ctx.db, tokenOf(c)), true)))
   // Nothing to record: the document exists only once the visitor signs.
   r.post('/direct/open', async (c) => {
     await byDirectToken(ctx.db, tokenOf(c))

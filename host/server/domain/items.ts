@@ -84,3 +84,10 @@ export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersio
   const file = await fileRef(db, signed ? item.signed_document_data_id! : item.document_data_id)
   return { title: downloadName(item.title, signed ? 'signed' : 'original'), file }
 }
+
+/** An item's file (as itemPdf) when the item belongs to `envelopeId`; 404 otherwise. */
+export async function envelopeItemPdf(db: Queryable, envelopeId: string, itemId: string, version?: PdfVersion): Promise<{ title: string; file: FileRef }> {
+  const [found] = await db.query('select 1 from envelope_items where id = $1 and envelope_id = $2', [itemId, envelopeId])
+  if (!found) throw new ApiError(404, 'NOT_FOUND', 'envelope item not found')
+  return itemPdf(db, itemId, version)
+}

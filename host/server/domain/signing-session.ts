@@ -1,0 +1,48 @@
+import type { SigningSession } from '../../../src/protocol/index.js'
+import { iso, type Queryable } from '../db/index.js'
+import { DEFAULT_DOCUMENT_META } from './document-meta.js'
+import { fieldsOfRecipient } from './field-lists.js'
+import { itemsOf } from './items.js'
+import type { RecipientContext } from './lifecycle.js'
+import { toField } from './resources.js'
+import { nextAfter, signingState, waitingBefore } from './turns.js'
+
+/** What the page shows for this recipient now (a direct link's visitor: always ready, nobody ahead). */
+export async function signingSession(db: Queryable, { e, r, all }: RecipientContext, direct = false): Promise<SigningSession> {
+  const items = await itemsOf(db, e.id)
+  const fields = await fieldsOfRecipient(db, r.id, true)
+  const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
+  const next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
+  return {
+    state: direct ? 'READY' : signingState(e, all, r),
+    ...(direct ? { direct } : {}),
+    envelope: {
+      id: e.id,
+      documentId: e.secondary_number,
+      title: e.title,
+      status: e.status,
+      documentMeta: meta,
+      completedAt: iso(e.completed_at),
+      items: items.map((i) => ({ id: i.id, title: i.title, order: i.item_order, pageCount: i.page_count })),
+    },
+    recipient: {
+      id: r.id,
+      name: r.name,
+      email: r.email,
+      role: r.role as SigningSession['recipient']['role'],
+      readStatus: r.read_status as SigningSession['recipient']['readStatus'],
+      signingStatus: r.signing_status as SigningSession['recipient']['signingStatus'],
+      signedAt: iso(r.signed_at),
+      rejectionReason: r.rejection_reason,
+      signingOrder: r.signing_order,
+      expiresAt: iso(r.expires_at),
+    },
+    // The field resource less what the page knows already, and no value until there is one.
+    fields: fields.map((f) => {
+      const { envelopeId: _e, recipientId: _r, ...field } = toField(f)
+      return { ...field, type: field.type as SigningSession['fields'][number]['type'], customText: f.custom_text }
+    }),
+    nextSigner: next && { id: next.id, name: next.name, email: next.email },
+    waitingFor: direct ? [] : waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
+  }
+}
