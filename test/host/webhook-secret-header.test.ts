@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import teamWords from '../../host/app/src/console/i18n/team.js'
+import { CONSOLE_AREAS } from '../../host/app/src/console/i18n/dictionaries.js'
 import { SECRET_HEADER } from '../../host/server/webhooks/deliver.js'
 import { WEBHOOK_SECRET_HEADER } from '../../src/server/webhooks/verify.js'
 
@@ -24,7 +24,7 @@ describe('the webhook secret header', () => {
   })
 
   it.each(['en', 'de', 'fr'] as const)('is what the console tells a team in %s', (language) => {
-    const words = teamWords[language] as Record<string, string>
+    const words = CONSOLE_AREAS.team[language] as Record<string, string>
     expect(words['team.webhooks.secretHint']).toContain(SECRET_HEADER)
     for (const [key, text] of Object.entries(words)) {
       for (const name of text.match(SECRET_HEADER_NAMES) ?? []) expect(name, key).toBe(SECRET_HEADER)

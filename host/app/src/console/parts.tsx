@@ -1,6 +1,6 @@
 import { useCallback, useId, useState, type ReactNode } from 'react'
 import { ApiFailure } from './api.js'
-import { ct } from './i18n/index.js'
+import { ct, type ConsoleKey } from './i18n/index.js'
 
 /** What every console screen shares: an error line, a notice, one action at a time. */
 
@@ -24,7 +24,7 @@ export function Notice({ children }: { children: ReactNode }) {
 export function messageOf(err: unknown): string {
   if (err instanceof ApiFailure) {
     const key = `account.error.${err.code}`
-    const own = ct(key)
+    const own = ct(key as ConsoleKey)
     return own === key ? err.message : own
   }
   // The browser's WebAuthn dialog closed or refused: no need to show its technical text.

@@ -1,5 +1,5 @@
 import { useEffect, useRef, type ReactNode } from 'react'
-import { ct } from '../i18n/index.js'
+import { ct, type ConsoleKey } from '../i18n/index.js'
 import { linkProps } from '../router.js'
 
 /** The card the screens before sign-in share: a title, its content and links to the other ways in. */
@@ -25,17 +25,18 @@ export function AuthCard({ id, title, children, links = true }: { id: string; ti
 
 /** Links to every way into an account, under the sign-in and sign-up cards. */
 export function OtherWaysIn({ except }: { except?: string }) {
-  const ways = [
+  const all: [string, ConsoleKey][] = [
     ['/console', 'account.signInPassword'],
     ['/console/sign-up', 'account.signUpLink'],
     ['/console/reset', 'account.forgotLink'],
     ['/console/sign-in/link', 'account.emailLinkLink'],
-  ].filter(([href]) => href !== (except ?? location.pathname))
+  ]
+  const ways = all.filter(([href]) => href !== (except ?? location.pathname))
   return (
     <nav className="account-ways small" aria-label={ct('account.waysIn')}>
       {ways.map(([href, key]) => (
-        <a key={href} {...linkProps(href!)}>
-          {ct(key!)}
+        <a key={href} {...linkProps(href)}>
+          {ct(key)}
         </a>
       ))}
     </nav>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { v2 } from '../api.js'
-import { ct, formatDateTime } from '../i18n/index.js'
+import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { useMe } from '../me.js'
 import { ErrorAlert, Pager, messageOf } from '../parts.js'
 import { linkProps } from '../router.js'
@@ -104,7 +104,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
                   </td>
                   {type === 'DOCUMENT' && (
                     <td data-label={ct('documents.status')}>
-                      <span className={`badge docs-status docs-status-${e.status.toLowerCase()}`}>{ct(`documents.status.${e.status}`)}</span>
+                      <span className={`badge docs-status docs-status-${e.status.toLowerCase()}`}>{ct(`documents.status.${e.status}` as ConsoleKey)}</span>
                     </td>
                   )}
                   <td data-label={ct('documents.col.recipients')}>{e.recipients.map((r) => r.name || r.email).join(', ') || '—'}</td>

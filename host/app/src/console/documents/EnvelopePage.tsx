@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import { download, v2 } from '../api.js'
-import { ct, formatDateTime } from '../i18n/index.js'
+import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { ErrorAlert, Notice, PersonCell, TableHead, messageOf, useAction } from '../parts.js'
 import { linkProps, navigate } from '../router.js'
 import { Editor } from './Editor.js'
@@ -61,10 +61,10 @@ export function EnvelopePage({ id }: { id: string }) {
         <h1 ref={heading} tabIndex={-1} className="docs-title">
           {env.title}
         </h1>
-        <span className={`badge docs-status docs-status-${env.status.toLowerCase()}`}>{ct(`documents.status.${env.status}`)}</span>
+        <span className={`badge docs-status docs-status-${env.status.toLowerCase()}`}>{ct(`documents.status.${env.status}` as ConsoleKey)}</span>
       </header>
       <p className="muted small">
-        {ct('documents.meta', { created: formatDateTime(env.createdAt), visibility: ct(`documents.visibility.${env.visibility}`) })}
+        {ct('documents.meta', { created: formatDateTime(env.createdAt), visibility: ct(`documents.visibility.${env.visibility}` as ConsoleKey) })}
         {env.completedAt && ` · ${ct('documents.completedAt', { when: formatDateTime(env.completedAt) })}`}
       </p>
       <ErrorAlert error={action.error} />
@@ -183,7 +183,7 @@ export function EnvelopePage({ id }: { id: string }) {
               {env.recipients.map((r) => (
                 <tr key={r.id}>
                   <PersonCell name={r.name} email={r.email} />
-                  <td data-label={ct('documents.role')}>{ct(`documents.role.${r.role}`)}</td>
+                  <td data-label={ct('documents.role')}>{ct(`documents.role.${r.role}` as ConsoleKey)}</td>
                   <td data-label={ct('documents.progress')}>{progressOf(r)}</td>
                 </tr>
               ))}
@@ -205,7 +205,7 @@ export function EnvelopePage({ id }: { id: string }) {
                     {formatDateTime(a.createdAt)}
                   </time>
                   <div>
-                    {ct(`documents.audit.${a.type}`) === `documents.audit.${a.type}` ? a.type : ct(`documents.audit.${a.type}`)}
+                    {ct(`documents.audit.${a.type}` as ConsoleKey) === `documents.audit.${a.type}` ? a.type : ct(`documents.audit.${a.type}` as ConsoleKey)}
                     {(a.name || a.email) && <span className="muted"> · {a.name || a.email}</span>}
                   </div>
                 </li>

@@ -1,6 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import { v2, v2Form } from '../api.js'
-import { ct } from '../i18n/index.js'
+import { ct, type ConsoleKey } from '../i18n/index.js'
 import { ErrorAlert, Notice, useAction } from '../parts.js'
 import { navigate } from '../router.js'
 import { numberOf, type Envelope } from './types.js'
@@ -44,7 +44,7 @@ export function TemplateTools({ template, onChanged }: { template: Envelope; onC
         {people.length === 0 && <p className="muted">{ct('templates.useNoRecipients')}</p>}
         {people.map((p, i) => (
           <fieldset key={p.id} className="team-inline docs-person">
-            <legend className="label">{ct('templates.recipientN', { n: i + 1, role: ct(`documents.role.${p.role}`) })}</legend>
+            <legend className="label">{ct('templates.recipientN', { n: i + 1, role: ct(`documents.role.${p.role}` as ConsoleKey) })}</legend>
             <label className="form-field">
               <span className="label">{ct('templates.name')}</span>
               <input className="input" value={p.name} onChange={(e) => setPeople(people.map((x) => (x.id === p.id ? { ...x, name: e.target.value } : x)))} />

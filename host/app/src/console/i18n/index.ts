@@ -1,21 +1,13 @@
 /**
- * The console's words in en, de and fr. Each area of the console keeps its own dictionary file
- * (shell, account, team, documents); English is every missing key's fallback. The language is the
- * browser's unless the person picked one (kept in localStorage).
+ * The console's words (dictionaries.ts) in the reader's language: the browser's unless the person
+ * picked one (kept in localStorage).
  */
-import { LANGUAGE_CODES, languageOf, type Language } from '../../../../shared/languages.js'
-import account from './account.js'
-import documents from './documents.js'
-import shell from './shell.js'
-import team from './team.js'
+import { LANGUAGE_CODES, directionOf, languageOf, type Language } from '../../../../shared/languages.js'
+import { CONSOLE_DICTIONARIES, type ConsoleKey } from './dictionaries.js'
 
+export type { ConsoleKey }
 export const CONSOLE_LANGUAGES = LANGUAGE_CODES
 export type ConsoleLanguage = Language
-export type Dictionary = Record<string, string>
-export type AreaMessages = { en: Dictionary; de: Dictionary; fr: Dictionary }
-
-const AREAS: AreaMessages[] = [shell, account, team, documents]
-const merged = Object.fromEntries(CONSOLE_LANGUAGES.map((l) => [l, Object.assign({}, ...AREAS.map((a) => a[l]))])) as Record<ConsoleLanguage, Dictionary>
 
 const STORE_KEY = 'console.language'
 
@@ -34,14 +26,18 @@ export const consoleLanguage = () => language
 export function setConsoleLanguage(l: ConsoleLanguage): void {
   language = l
   document.documentElement.lang = l
+  document.documentElement.dir = directionOf(l)
   try {
     localStorage.setItem(STORE_KEY, l)
   } catch {}
 }
 
-/** The text of `key` in the console's language, `{name}` placeholders filled from `vars`. */
-export function ct(key: string, vars: Record<string, string | number> = {}): string {
-  const text = merged[language][key] ?? merged.en[key] ?? key
+/**
+ * The text of `key` in the console's language, `{name}` placeholders filled from `vars`. A key
+ * made from what the server sent (an activity's action) may be unknown: it shows as itself.
+ */
+export function ct(key: ConsoleKey, vars: Record<string, string | number> = {}): string {
+  const text = CONSOLE_DICTIONARIES[language][key] ?? CONSOLE_DICTIONARIES.en[key] ?? key
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m))
 }
 

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react'
 import { consoleApi } from '../api.js'
-import { ct, formatDateTime } from '../i18n/index.js'
+import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Pager, messageOf } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
@@ -40,7 +40,7 @@ export function Activity() {
                 {formatDateTime(e.createdAt)}
               </time>
               <div>
-                <strong>{e.by ? e.by.name || e.by.email : ct('team.activity.token')}</strong> {ct(`team.activity.${e.action}`)}
+                <strong>{e.by ? e.by.name || e.by.email : ct('team.activity.token')}</strong> {ct(`team.activity.${e.action}` as ConsoleKey)}
                 {e.target && <span className="muted"> · {String(e.details.name ?? e.details.url ?? e.target)}</span>}
               </div>
             </li>

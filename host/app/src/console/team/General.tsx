@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { consoleApi, v2 } from '../api.js'
-import { ct } from '../i18n/index.js'
+import { ct, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
 import { navigate } from '../router.js'
@@ -74,7 +74,7 @@ export function General() {
           <section className="card card-pad stack" aria-labelledby="team-plan">
             <h2 id="team-plan">{ct('team.plan.title')}</h2>
             <p>
-              {ct('team.plan.current', { plan: ct(`team.plan.${usage.plan}`) })}{' '}
+              {ct('team.plan.current', { plan: ct(`team.plan.${usage.plan}` as ConsoleKey) })}{' '}
               {usage.documentLimit !== null
                 ? ct('team.plan.usageLimited', { documents: usage.documents, limit: usage.documentLimit, month: usage.month })
                 : ct('team.plan.usage', { documents: usage.documents, month: usage.month })}

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiFailure, consoleApi } from '../api.js'
-import { ct } from '../i18n/index.js'
+import { ct, type ConsoleKey } from '../i18n/index.js'
 import { ErrorAlert, Field, NewPasswordField, messageOf, useAction } from '../parts.js'
 
 /** Where an invitation's link waits while its reader signs in first. */
@@ -68,7 +68,7 @@ export function Invitation() {
         <ErrorAlert error={loadError ?? action.error} />
         {peek && (
           <>
-            <p>{ct('team.invitation.body', { email: peek.email, role: ct(`team.role.${peek.role}`) })}</p>
+            <p>{ct('team.invitation.body', { email: peek.email, role: ct(`team.role.${peek.role}` as ConsoleKey) })}</p>
             {signInFirst ? (
               <>
                 <p className="alert" role="status">

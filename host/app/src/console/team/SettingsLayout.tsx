@@ -1,10 +1,10 @@
 import { useEffect, useRef, type ReactNode } from 'react'
-import { ct } from '../i18n/index.js'
+import { ct, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe, type Role } from '../me.js'
 import { linkProps } from '../router.js'
 
 /** The settings' sections, with the role each needs to be shown. */
-const SECTIONS: { path: string; key: string; role: Role }[] = [
+const SECTIONS: { path: string; key: ConsoleKey; role: Role }[] = [
   { path: '/console/settings', key: 'team.nav.general', role: 'MEMBER' },
   { path: '/console/settings/members', key: 'team.nav.members', role: 'MEMBER' },
   { path: '/console/settings/tokens', key: 'team.nav.tokens', role: 'MANAGER' },

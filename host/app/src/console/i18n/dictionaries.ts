@@ -1,0 +1,34 @@
+/**
+ * The console's words in every language the service speaks. Each area of the console (shell,
+ * account, team, documents) keeps one file per language; English defines the keys and every other
+ * language is typed against it, so a missing, extra or misspelt key is a type error.
+ */
+import type { Language } from '../../../../shared/languages.js'
+import accountDe from './account/de.js'
+import accountEn from './account/en.js'
+import accountFr from './account/fr.js'
+import documentsDe from './documents/de.js'
+import documentsEn from './documents/en.js'
+import documentsFr from './documents/fr.js'
+import shellDe from './shell/de.js'
+import shellEn from './shell/en.js'
+import shellFr from './shell/fr.js'
+import teamDe from './team/de.js'
+import teamEn from './team/en.js'
+import teamFr from './team/fr.js'
+
+export const CONSOLE_AREAS = {
+  shell: { en: shellEn, de: shellDe, fr: shellFr },
+  account: { en: accountEn, de: accountDe, fr: accountFr },
+  team: { en: teamEn, de: teamDe, fr: teamFr },
+  documents: { en: documentsEn, de: documentsDe, fr: documentsFr },
+} satisfies Record<string, Record<Language, Record<string, string>>>
+
+const en = { ...shellEn, ...accountEn, ...teamEn, ...documentsEn }
+export type ConsoleKey = keyof typeof en
+
+export const CONSOLE_DICTIONARIES: Record<Language, Record<ConsoleKey, string>> = {
+  en,
+  de: { ...shellDe, ...accountDe, ...teamDe, ...documentsDe },
+  fr: { ...shellFr, ...accountFr, ...teamFr, ...documentsFr },
+}
