@@ -4,9 +4,9 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { actingUser, assertTeamRole } from '../auth/principal.js'
-import { recordActivity } from '../people/activity.js'
-import { setEmbedOrigins, teamEmbedding } from '../domain/teams.js'
+import { assertTeamRole } from '../auth/principal.js'
+import { teamSettings, updateEmbedOrigins } from '../domain/team-settings.js'
+import { teamEmbedding } from '../domain/teams.js'
 import { ApiError } from '../errors.js'
 import { jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
@@ -42,29 +42,17 @@ export const TeamSchema = {
 
 export function teamRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
-  const team = async (teamId: string) => {
-    const [row] = await ctx.db.query<{ id: string; number: number; name: string; plan: string; embed_origins: string[] | null }>(
-      'select id, number, name, plan, embed_origins from teams where id = $1',
-      [teamId],
-    )
-    return { id: row!.id, number: row!.number, name: row!.name, plan: row!.plan, embedOrigins: row!.embed_origins }
-  }
-
   r.get('/team', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'reading team settings', 'MEMBER')
-    return c.json(await team(p.teamId))
+    return c.json(await teamSettings(ctx.db, p.teamId))
   })
 
   r.post('/team/update', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'changing team settings', 'ADMIN')
     const body = await jsonBody(c, TeamUpdateBody)
-    await ctx.db.transaction(async (tx) => {
-      await setEmbedOrigins(tx, p.teamId, body.embedOrigins)
-      await recordActivity(tx, { teamId: p.teamId, userId: actingUser(p), action: 'team.updated', details: { embedOrigins: body.embedOrigins } })
-    })
-    return c.json(await team(p.teamId))
+    return c.json(await updateEmbedOrigins(ctx.db, p, body.embedOrigins))
   })
 
   return r

@@ -9,8 +9,8 @@
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
-import { iso, type Queryable } from '../db/index.js'
 import { sha256Hex } from '../domain/files.js'
+import { sealedDocument, type SealedDocument } from '../domain/sealed-documents.js'
 import { ApiError, badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
 import type { SignatureReport } from '../pdf/signature-report.js'
@@ -36,7 +36,7 @@ export interface VerifyResult {
   /** Valid, and an intact signature is this service's own seal (sealOfThisService). */
   sealedByThisService: boolean
   /** The completed document of this service whose sealed file has exactly these bytes. */
-  document: { title: string; completedAt: string | null; recipients: { name: string; role: string; completedAt: string | null }[] } | null
+  document: SealedDocument | null
 }
 
 export function verifyRoutes(ctx: HostContext) {
@@ -109,19 +109,4 @@ async function ownFingerprints(ctx: Pick<HostContext, 'db' | 'sealingKey'>): Pro
     known.catch(() => fingerprints.delete(key))
   }
   return known
-}
-
-async function sealedDocument(db: Queryable, sha256: string): Promise<VerifyResult['document']> {
-  const [e] = await db.query<{ id: string; title: string; completed_at: Date | null }>(
-    `select e.id, e.title, e.completed_at from document_data d
-     join envelope_items i on i.signed_document_data_id = d.id join envelopes e on e.id = i.envelope_id
-     where d.sha256 = $1 and e.status = 'COMPLETED' and e.deleted_at is null limit 1`,
-    [sha256],
-  )
-  if (!e) return null
-  const recipients = await db.query<{ name: string; role: string; signed_at: Date | null }>(
-    'select name, role, signed_at from recipients where envelope_id = $1 order by signing_order nulls last, id',
-    [e.id],
-  )
-  return { title: e.title, completedAt: iso(e.completed_at), recipients: recipients.map((x) => ({ name: x.name, role: x.role, completedAt: iso(x.signed_at) })) }
 }
