@@ -120,10 +120,9 @@ const CHECKS: Record<EmbedMessageType, (m: Record<string, unknown>) => boolean> 
 
 /** The message if `data` is a well-formed one of ours, else null. Never throws. */
 export function parseMessage(data: unknown): EmbedMessage | null {
-  if (!data || typeof data !== 'object') return null
-  const m = data as Record<string, unknown>
-  const check = typeof m.type === 'string' && Object.hasOwn(CHECKS, m.type) ? CHECKS[m.type as EmbedMessageType] : null
-  return check && check(m) ? (m as EmbedMessage) : null
+  const m = data as Record<string, unknown> | null
+  const check = typeof m?.type === 'string' && Object.hasOwn(CHECKS, m!.type as string) ? CHECKS[m!.type as EmbedMessageType] : null
+  return check && check(m!) ? (m as EmbedMessage) : null
 }
 
 // ---- from the parent to the frame ------------------------------------------------------------

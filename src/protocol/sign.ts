@@ -114,9 +114,8 @@ export type SignMessage =
 export type SignAction = SignMessage['action']
 
 const signed = (d: unknown): d is Record<string, unknown> => {
-  if (!d || typeof d !== 'object') return false
-  const m = d as Record<string, unknown>
-  return str(m.token) && id(m.documentId) && id(m.recipientId) && (m.envelopeId === undefined || str(m.envelopeId))
+  const m = d as Record<string, unknown> | null
+  return str(m?.token) && id(m!.documentId) && id(m!.recipientId) && (m!.envelopeId === undefined || str(m!.envelopeId))
 }
 
 const outcome = (d: unknown): d is Record<string, unknown> =>
@@ -147,10 +146,9 @@ export const STATE_MOMENTS: Partial<Record<SigningState, 'document-waiting-for-t
 
 /** The message if `data` is a well-formed `{action, data}` one, else null. Never throws. */
 export function parseSignMessage(data: unknown): SignMessage | null {
-  if (!data || typeof data !== 'object') return null
-  const m = data as Record<string, unknown>
-  const check = typeof m.action === 'string' && Object.hasOwn(SIGN_CHECKS, m.action) ? SIGN_CHECKS[m.action as SignAction] : null
-  return check && check(m.data) ? (m as SignMessage) : null
+  const m = data as Record<string, unknown> | null
+  const check = typeof m?.action === 'string' && Object.hasOwn(SIGN_CHECKS, m!.action as string) ? SIGN_CHECKS[m!.action as SignAction] : null
+  return check && check(m!.data) ? (m as SignMessage) : null
 }
 
 // ---- the signing API (host: /api/signing, `Authorization: Bearer <recipient token>`) ---------
