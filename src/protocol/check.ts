@@ -1,3 +1,4 @@
 // Shape checks shared by both kinds of messages (not exported from the package).
 export const str = (v: unknown) => typeof v === 'string'
-export const id = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0
+// isSafeInteger is false for anything but a number.
+export const id = (v: unknown) => Number.isSafeInteger(v) && (v as number) > 0
