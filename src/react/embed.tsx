@@ -192,7 +192,7 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
     }
     const timer =
       timeout > 0
-        ? setTimeout(() => latest.current.onError?.({ code: 'TIMEOUT', message: `nothing arrived from ${origin} within ${timeout} ms` }), timeout)
+        ? setTimeout(() => latest.current.onError?.({ code: 'TIMEOUT', message: `nothing arrived within ${timeout} ms` }), timeout)
         : undefined
     // A load alone ends the wait only where readiness may be a load: a page whose messages
     // announce it (signing) keeps waiting, since a frame the browser refused loads too.
@@ -242,7 +242,7 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
     return () => {
       // Commands wait for the next page; those sent to this one are not answered.
       commands.current = null
-      answers.forEach((end) => end({ error: { code: 'NOT_READY', message: 'the page was replaced' } }))
+      answers.forEach((end) => end({ error: { code: 'NOT_READY', message: 'page replaced' } }))
       clearTimeout(timer)
       clearTimeout(grace)
       el.removeEventListener('load', onLoad)
