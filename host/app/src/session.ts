@@ -1,10 +1,18 @@
 import { ApiError, createApi, type Api } from './api.js'
 import { framingOrigin } from './bridge.js'
 import { isEditRoute, isLegacyRoute, type Launch } from './boot.js'
-import { draftFromEnvelope, emptyDraft } from './draft/model.js'
+import { draftFromEnvelope, emptyDraft, type Draft } from './draft/model.js'
 import { language } from './i18n/index.js'
 import type { Attachment, EmbeddingSession, Envelope } from './types.js'
-import type { Session } from './ui/App.js'
+
+/** What an open page works with: how it was launched, the API, the stored envelope and the draft. */
+export interface Session {
+  launch: Launch
+  api: Api
+  /** The stored envelope on edit routes. */
+  envelope: Envelope | null
+  draft: Draft
+}
 
 /** Verifies the token, then loads what the route edits (nothing on create routes). */
 export async function loadSession(launch: Launch): Promise<Session> {

@@ -1,23 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { EmbedMessage, EmbedProblem } from '../../../../src/protocol/index.js'
-import { ApiError, type Api } from '../api.js'
+import { ApiError } from '../api.js'
 import { isEditRoute, type Launch } from '../boot.js'
 import { CommandRefusal, onCommand, post } from '../bridge.js'
 import { emptyDraft, type Draft, type StepId } from '../draft/model.js'
 import { language, t } from '../i18n/index.js'
-import { loadSession } from '../session.js'
+import { loadSession, type Session } from '../session.js'
 import { legacyId, type Envelope } from '../types.js'
 import { Done, Sent } from './Done.js'
 import { Editor, type EditorControl } from './Editor.js'
 import { ErrorScreen } from './ErrorScreen.js'
-
-export interface Session {
-  launch: Launch
-  api: Api
-  /** The stored envelope on edit routes. */
-  envelope: Envelope | null
-  draft: Draft
-}
 
 type State =
   | { kind: 'loading' }

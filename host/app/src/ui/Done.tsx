@@ -1,7 +1,7 @@
 import { isEditRoute } from '../boot.js'
 import type { Draft } from '../draft/model.js'
 import { t, tn } from '../i18n/index.js'
-import type { Session } from './App.js'
+import type { Session } from '../session.js'
 import { Icon } from './icons.js'
 
 /** Shown once the envelope is stored and the parent has been told. */

@@ -3,37 +3,19 @@ import type { EmbedProblem } from '../../../../src/protocol/index.js'
 import { ApiError } from '../api.js'
 import { report } from '../bridge.js'
 import { createEnvelope, saveEnvelope } from '../draft/save.js'
-import { editorFeatures, type EditorFeatures } from '../features.js'
+import { editorFeatures } from '../features.js'
 import { validate, type Draft, type Problem, type StepId } from '../draft/model.js'
 import { draftKey, forgetDraft, keepDraft, storedDraft, type StoredDraft } from '../draft/stored.js'
 import { language, t, type MessageKey } from '../i18n/index.js'
 import type { Envelope } from '../types.js'
-import type { Session } from './App.js'
+import type { Session } from '../session.js'
 import { FieldsStep } from './FieldsStep.js'
 import { FilesStep } from './FilesStep.js'
 import { Icon } from './icons.js'
 import { focusInView, reveal } from '../viewport.js'
 import { RecipientsStep } from './RecipientsStep.js'
 import { SettingsStep } from './SettingsStep.js'
-
-export type SetDraft = (update: (d: Draft) => Draft) => void
-
-/** Props every step receives. */
-export interface StepProps {
-  session: Session
-  /** What the embedding page lets the user configure (features.ts). */
-  features: EditorFeatures
-  draft: Draft
-  setDraft: SetDraft
-  /** Problems to show inline (after a failed Create/Save). */
-  problems: Problem[]
-  /** Page count of each file read so far, by item key. */
-  pageCounts: Record<string, number>
-  onPages: (itemKey: string, count: number) => void
-  /** Says something to screen readers. */
-  announce: (text: string) => void
-  goTo: (step: StepId) => void
-}
+import type { SetDraft, StepProps } from './steps.js'
 
 const ALL_STEPS: StepId[] = ['files', 'recipients', 'fields', 'settings']
 

@@ -2,11 +2,10 @@ import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as
 import { makeField, signersWithoutSignature, updateField, type DraftField, type DraftItem } from '../draft/model.js'
 import { t, tn } from '../i18n/index.js'
 import { FIELD_TYPES, type FieldType } from '../types.js'
-import type { StepProps } from './Editor.js'
+import { recipientColor, type StepProps } from './steps.js'
 import { FieldInspector } from './FieldInspector.js'
 import { Icon } from './icons.js'
 import { PdfPage, type PageHandlers } from './PdfPage.js'
-import { recipientColor } from './RecipientsStep.js'
 import { usePdf } from './usePdf.js'
 import { reveal, visibleBand } from '../viewport.js'
 

@@ -2,7 +2,7 @@ import { useRef, useState, type DragEvent } from 'react'
 import { moveInList, newKey, removeItem, type DraftItem } from '../draft/model.js'
 import { t, tn } from '../i18n/index.js'
 import { looksLikePdf } from '../pdf/pdf.js'
-import type { StepProps } from './Editor.js'
+import type { StepProps } from './steps.js'
 import { Icon } from './icons.js'
 import { usePageCanvas, usePdf } from './usePdf.js'
 

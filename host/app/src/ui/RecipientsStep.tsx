@@ -2,11 +2,8 @@ import { useEffect, useRef, useState } from 'react'
 import { isEmail, moveInList, newKey, removeRecipient, type DraftRecipient } from '../draft/model.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { RECIPIENT_ROLES } from '../types.js'
-import type { StepProps } from './Editor.js'
+import { recipientColor, type StepProps } from './steps.js'
 import { Icon } from './icons.js'
-
-/** Recipients are told apart by colour everywhere (fields, chips): a palette of custom properties. */
-export const recipientColor = (index: number) => `var(--recipient${(index % 8) + 1})`
 
 export function RecipientsStep({ features, draft, setDraft, problems }: StepProps) {
   const allowed = features.recipients

@@ -4,7 +4,7 @@ import { DATE_FORMATS } from '../draft/browser-defaults.js'
 import { isUrl, newKey, type DraftSettings } from '../draft/model.js'
 import type { SettingId } from '../features.js'
 import { t } from '../i18n/index.js'
-import type { StepProps } from './Editor.js'
+import type { StepProps } from './steps.js'
 import { Icon } from './icons.js'
 
 

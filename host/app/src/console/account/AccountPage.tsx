@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
 import { consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
-import type { Me } from '../me.js'
+import type { AccountData } from './account-data.js'
 import { ConfirmIdentity } from './ConfirmIdentity.js'
 import { ErrorAlert, messageOf } from './parts.js'
 import { PasskeysSection } from './PasskeysSection.js'
@@ -9,14 +9,6 @@ import { PasswordSection } from './PasswordSection.js'
 import { ProfileSection } from './ProfileSection.js'
 import { SessionsSection } from './SessionsSection.js'
 import { TwoFactorSection } from './TwoFactorSection.js'
-
-/** GET /api/console/account. */
-export interface AccountData {
-  user: Me['user']
-  sessions: { id: string; current: boolean; createdAt: string; lastSeenAt: string; ip: string; client: string | null }[]
-  totp: { enabled: boolean; recoveryCodesLeft: number }
-  passkeys: { id: string; name: string; createdAt: string; lastUsedAt: string | null }[]
-}
 
 /** `/console/account`: the signed-in person's name, password, sessions, two-factor and passkeys. */
 export function AccountPage() {

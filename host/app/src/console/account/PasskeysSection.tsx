@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
-import type { AccountData } from './AccountPage.js'
+import type { AccountData } from './account-data.js'
 import { passkeysSupported, registerPasskey } from './passkey.js'
 import { ErrorAlert, Field, useAction } from './parts.js'
 import { Section } from './Section.js'

@@ -1,6 +1,6 @@
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
-import type { AccountData } from './AccountPage.js'
+import type { AccountData } from './account-data.js'
 import { ErrorAlert, useAction } from './parts.js'
 import { Section } from './Section.js'
 
