@@ -16,8 +16,8 @@ import { ApiError } from '../errors.js'
 import { deletePasskey, finishRegistration, listPasskeys, registrationOptions, renamePasskey } from '../people/passkeys.js'
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../people/passwords.js'
 import { throttled } from '../people/throttle.js'
-import { disableTotp, newTotpSecret, recoveryCodesLeft, replaceRecoveryCodes, totpState, totpUri, useRecoveryCode, useTotpCode } from '../people/totp.js'
-import { setPassword, userByEmail } from '../people/users.js'
+import { beginTotpSetup, confirmTotp, disableTotp, recoveryCodesLeft, replaceRecoveryCodes, totpState, totpUri, useRecoveryCode, useTotpCode } from '../people/totp.js'
+import { renameUser, setPassword, userByEmail } from '../people/users.js'
 import { describeClient } from '../pdf/user-agent.js'
 import { throttleKeys } from './account-auth-routes.js'
 import type { ConsoleEnv } from './gate.js'
@@ -84,7 +84,7 @@ export function accountRoutes(ctx: HostContext) {
 
   r.post('/account/name', async (c) => {
     const { name } = await consoleBody(c, NameBody)
-    await ctx.db.query('update users set name = $2 where id = $1', [c.get('caller').user.id, name.trim()])
+    await renameUser(ctx.db, c.get('caller').user.id, name.trim())
     return c.json({ name: name.trim() })
   })
 
@@ -124,8 +124,7 @@ export function accountRoutes(ctx: HostContext) {
     const { user, session } = c.get('caller')
     assertFresh(session)
     if (user.totpEnabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
-    const secret = newTotpSecret()
-    await ctx.db.query('update users set totp_secret = $2, totp_last_step = null where id = $1', [user.id, secret])
+    const secret = await beginTotpSetup(ctx.db, user.id)
     return c.json({ secret, uri: totpUri(secret, user.email, 'Envelope') })
   })
 
@@ -135,11 +134,7 @@ export function accountRoutes(ctx: HostContext) {
     const { secret, enabled } = await totpState(ctx.db, user.id)
     if (enabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
     if (!secret) throw new ApiError(409, 'TOTP_NOT_SET_UP', 'start setting up two-factor authentication first')
-    const recoveryCodes = await ctx.db.transaction(async (tx) => {
-      if (!(await useTotpCode(tx, user.id, secret, code, now()))) throw new ApiError(400, 'INVALID_CODE', 'the code is wrong: check the time on your phone and try the next code')
-      await tx.query('update users set totp_enabled_at = $2 where id = $1', [user.id, now()])
-      return replaceRecoveryCodes(tx, user.id)
-    })
+    const recoveryCodes = await confirmTotp(ctx.db, user.id, secret, code, now())
     return c.json({ recoveryCodes })
   })
 

@@ -1,6 +1,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto'
 import { Secret, TOTP } from 'otpauth'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
+import { ApiError } from '../errors.js'
 
 /**
  * Two-factor codes (RFC 6238: SHA-1, 6 digits, 30 s steps, one step of clock drift either way)
@@ -92,4 +93,20 @@ export async function recoveryCodesLeft(db: Queryable, userId: string): Promise<
 export async function disableTotp(tx: Queryable, userId: string): Promise<void> {
   await tx.query('update users set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = $1', [userId])
   await tx.query('delete from recovery_codes where user_id = $1', [userId])
+}
+
+/** A new secret for the user, not yet on: they keep signing in as before until a code confirms it. */
+export async function beginTotpSetup(db: Queryable, userId: string): Promise<string> {
+  const secret = newTotpSecret()
+  await db.query('update users set totp_secret = $2, totp_last_step = null where id = $1', [userId, secret])
+  return secret
+}
+
+/** Turns two-factor on once `code` is a fresh code of the pending `secret`; the new recovery codes. */
+export function confirmTotp(db: Db, userId: string, secret: string, code: string, now: Date): Promise<string[]> {
+  return db.transaction(async (tx) => {
+    if (!(await useTotpCode(tx, userId, secret, code, now))) throw new ApiError(400, 'INVALID_CODE', 'the code is wrong: check the time on your phone and try the next code')
+    await tx.query('update users set totp_enabled_at = $2 where id = $1', [userId, now])
+    return replaceRecoveryCodes(tx, userId)
+  })
 }

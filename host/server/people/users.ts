@@ -80,6 +80,10 @@ export async function createUser(
   return { user: toUser(rows[0]) }
 }
 
+export async function renameUser(db: Queryable, userId: string, name: string): Promise<void> {
+  await db.query('update users set name = $2 where id = $1', [userId, name])
+}
+
 export async function setPassword(tx: Queryable, userId: string, password: string): Promise<void> {
   const problem = passwordProblem(password)
   if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
