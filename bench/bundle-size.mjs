@@ -8,12 +8,13 @@ import { build } from 'esbuild'
 /**
  * What `npm test` holds the sizes to: today's, with the ref handles and every signing moment,
  * plus about 1 %, so nothing grows unnoticed. The targets are the sizes to get back to (3,300 B
- * and 2,200 B); refactoring alone did not reach them (docs/components.md, "Size").
+ * and 2,200 B); reaching them means giving up a feature (docs/components.md, "Size", says which
+ * features cost what).
  */
-export const BUDGET = 3900
+export const BUDGET = 3800
 export const TARGET = 3300
 /** `EmbedCreateEnvelope` alone. */
-export const ONE_BUDGET = 2720
+export const ONE_BUDGET = 2650
 export const ONE_TARGET = 2200
 
 const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url))
