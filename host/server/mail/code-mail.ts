@@ -8,15 +8,9 @@ import type { KeyObject } from 'node:crypto'
 import type { Db } from '../db/index.js'
 import { codeValue } from '../domain/recipient-auth.js'
 import type { JobHandler } from '../jobs/queue.js'
-import { MAIL_STRINGS, mailLanguage, type MailLanguage } from './i18n.js'
+import { MAIL_STRINGS, mailLanguage } from './i18n.js'
 import { layout, oneLine } from './templates.js'
 import type { MailTransport } from './transport.js'
-
-const WORDS: Record<MailLanguage, { subject: string; body: (title: string) => string; note: string }> = {
-  en: { subject: 'Your signing code', body: (t) => `Enter this code on the signing page of "${t}":`, note: 'The code works once, for 10 minutes. If you did not ask for it, ignore this message.' },
-  de: { subject: 'Ihr Code zum Unterschreiben', body: (t) => `Geben Sie diesen Code auf der Seite von „${t}“ ein:`, note: 'Der Code gilt einmal, 10 Minuten lang. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht.' },
-  fr: { subject: 'Votre code de signature', body: (t) => `Saisissez ce code sur la page de signature de « ${t} » :`, note: 'Le code fonctionne une fois, pendant 10 minutes. Si vous ne l’avez pas demandé, ignorez ce message.' },
-}
 
 export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkKey: KeyObject }): JobHandler {
   return async (job) => {
@@ -30,8 +24,8 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
     )
     if (!row) return
     const lang = mailLanguage(row.document_meta?.language)
-    const w = WORDS[lang]
     const s = MAIL_STRINGS[lang]
+    const w = s.code
     const team = oneLine(row.team || 'Envelope')
     const code = codeValue(deps.linkKey, codeId)
     const rendered = layout({
