@@ -16,11 +16,12 @@ import type { Plan } from './domain/plans.js'
 import { createTeam } from './domain/teams.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
 import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
-import { RECIPIENT_CODE_JOB } from './api/signing-auth.js'
+import { RECIPIENT_CODE_JOB } from './domain/recipient-auth.js'
 import { recipientCodeJob } from './mail/code-mail.js'
 import type { Runtime } from './health.js'
 import { createMetrics, type Metrics } from './metrics.js'
 import { systemClock, type Clock } from './jobs/clock.js'
+import { requeueRunning } from './jobs/job-table.js'
 import { Queue } from './jobs/queue.js'
 import { MAINTENANCE_JOB, maintenanceJob, scheduleMaintenance } from './jobs/maintenance.js'
 import { webhookJob } from './webhooks/deliver.js'
@@ -200,7 +201,7 @@ async function startQueue(
       ...(config.queueTeamShare > 0 && { teamShare: config.queueTeamShare }),
     },
   )
-  if (embedded) await db.query(`update jobs set status = 'pending', locked_until = null where status = 'running'`)
+  if (embedded) await requeueRunning(db)
   await scheduleMaintenance(db, clock, config.retention)
   if (config.queueConcurrency > 0) queue.start()
   return queue

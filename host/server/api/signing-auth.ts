@@ -9,7 +9,6 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { Queryable } from '../db/index.js'
-import { enqueue } from '../jobs/queue.js'
 import { aboutRecipient, audit, recipientActor } from '../domain/audit.js'
 import type { RecipientContext } from '../domain/lifecycle.js'
 import {
@@ -17,15 +16,15 @@ import {
   grantMethods,
   issueGrant,
   maskEmail,
-  newCode,
   requiredAuth,
+  sendCode,
   useCode,
   type AccessMethod,
   type CodePurpose,
   type Required,
 } from '../domain/recipient-auth.js'
 import { ApiError } from '../errors.js'
-import { authenticationOptions, finishAuthentication, finishRegistration, registrationOptions } from '../people/passkeys.js'
+import { authenticationOptions, finishAuthentication, finishRegistration, hasPasskeys, registrationOptions } from '../people/passkeys.js'
 import { passwordProblem, verifyPassword } from '../people/passwords.js'
 import { MAIL_REQUESTS_PER_IP, spend, throttled, THROTTLE_WINDOW_MS, type Factor } from '../people/throttle.js'
 import { totpState, useTotpCode } from '../people/totp.js'
@@ -33,7 +32,6 @@ import { createUser, markEmailVerified, setPassword, userByEmail } from '../peop
 import { clientOf, jsonBody } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 
-export const RECIPIENT_CODE_JOB = 'recipient-code'
 export const GRANT_HEADER = 'x-recipient-auth'
 
 const Secret = z.string().min(1).max(256)
@@ -225,11 +223,7 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
       ],
       now,
     )
-    const code = await ctx.db.transaction(async (tx) => {
-      const made = await newCode(tx, rc.r, purpose, now, to)
-      await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: made.id } })
-      return made
-    })
+    const code = await sendCode(ctx.db, rc.r, purpose, now, to)
     return c.json({ sentTo: maskEmail(to), expiresAt: code.expiresAt.toISOString() })
   })
   // A visitor without an account for the address they gave makes one with the code e-mailed to
@@ -292,11 +286,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
       ],
       now,
     )
-    const code = await ctx.db.transaction(async (tx) => {
-      const made = await newCode(tx, rc.r, purpose, now)
-      await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: made.id } })
-      return made
-    })
+    const code = await sendCode(ctx.db, rc.r, purpose, now)
     return c.json({ sentTo: maskEmail(rc.r.email), expiresAt: code.expiresAt.toISOString() })
   })
 
@@ -387,8 +377,4 @@ function assertAccountAsked({ access, action }: Required): void {
   if (![...access, ...action].some((m) => m === 'ACCOUNT' || m === 'PASSWORD' || m === 'PASSKEY')) {
     throw new ApiError(400, 'INVALID_REQUEST', 'no account is asked of this recipient')
   }
-}
-
-async function hasPasskeys(db: Queryable, userId: string): Promise<boolean> {
-  return (await db.query('select 1 from passkeys where user_id = $1 limit 1', [userId])).length > 0
 }

@@ -16,8 +16,9 @@
  */
 import { createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { z } from 'zod'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
+import { enqueue } from '../jobs/queue.js'
 import type { EnvelopeRow, RecipientRow } from './resources.js'
 
 export const ACCESS_METHODS = ['ACCOUNT', 'TWO_FACTOR_AUTH'] as const
@@ -173,6 +174,18 @@ export async function newCode(tx: Queryable, r: Pick<RecipientRow, 'id'>, purpos
   const expiresAt = new Date(now.getTime() + CODE_MS)
   await tx.query('insert into recipient_auth_codes (id, recipient_id, purpose, expires_at, created_at, email) values ($1, $2, $3, $4, $5, $6)', [id, r.id, purpose, expiresAt, now, to])
   return { id, expiresAt }
+}
+
+/** The job that e-mails a new code (payload: `{ codeId }`). */
+export const RECIPIENT_CODE_JOB = 'recipient-code'
+
+/** A new code (as newCode), its e-mail queued in the same transaction. */
+export function sendCode(db: Db, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, now: Date, to: string | null = null): Promise<{ id: string; expiresAt: Date }> {
+  return db.transaction(async (tx) => {
+    const made = await newCode(tx, r, purpose, now, to)
+    await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: made.id } })
+    return made
+  })
 }
 
 /**

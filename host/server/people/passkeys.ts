@@ -182,3 +182,7 @@ export async function deletePasskey(tx: Queryable, userId: string, id: string): 
   const rows = await tx.query('delete from passkeys where id = $1 and user_id = $2 returning id', [id, userId])
   if (!rows.length) throw new ApiError(404, 'NOT_FOUND', 'passkey not found')
 }
+
+export async function hasPasskeys(db: Queryable, userId: string): Promise<boolean> {
+  return (await db.query('select 1 from passkeys where user_id = $1 limit 1', [userId])).length > 0
+}
