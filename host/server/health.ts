@@ -7,7 +7,7 @@
  */
 import { Hono } from 'hono'
 import type { Db } from './db/index.js'
-import { MIGRATIONS } from './db/migrations/index.js'
+import { MIGRATIONS, schemaVersion } from './db/migrations/index.js'
 import type { AppEnv } from './context.js'
 
 /** What readiness reads of the running process; filled in as the host starts and stops. */
@@ -29,9 +29,9 @@ export function healthRoutes(db: Db, runtime: Runtime) {
   r.get('/readyz', async (c) => {
     const checks: Record<string, 'ok' | string> = {}
     try {
-      const [row] = await db.query<{ version: number | null }>('select max(version)::int as version from schema_migrations')
+      const version = await schemaVersion(db)
       checks.database = 'ok'
-      checks.migrations = row?.version === LATEST ? 'ok' : `schema ${row?.version ?? 'none'}, this build needs ${LATEST}`
+      checks.migrations = version === LATEST ? 'ok' : `schema ${version ?? 'none'}, this build needs ${LATEST}`
     } catch {
       checks.database = 'does not answer'
     }

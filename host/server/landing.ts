@@ -1,6 +1,7 @@
 import { Hono } from 'hono'
 import { publicOrigin } from './api/http.js'
 import type { HostContext } from './context.js'
+import { jobBacklog } from './jobs/job-table.js'
 import { LANDING_POLICY } from './security-headers.js'
 
 /**
@@ -53,12 +54,9 @@ ${ctx.mailbox ? link('/mailbox', 'Mailbox', 'The e-mails this host would have se
 async function measure(ctx: HostContext): Promise<{ ok: boolean; database: string; jobs: string }> {
   const started = performance.now()
   try {
-    const rows = await ctx.db.query<{ status: string; n: string | number }>(
-      `select status, count(*) as n from jobs where status in ('running', 'failed') or (status = 'pending' and run_at <= now()) group by status`,
-    )
+    const { waiting, failed } = await jobBacklog(ctx.db)
     const ms = Math.max(1, Math.round(performance.now() - started))
-    const n = (s: string) => Number(rows.find((r) => r.status === s)?.n ?? 0)
-    return { ok: true, database: `answers (${ms} ms)`, jobs: `${n('pending') + n('running')} waiting or running, ${n('failed')} failed` }
+    return { ok: true, database: `answers (${ms} ms)`, jobs: `${waiting} waiting or running, ${failed} failed` }
   } catch {
     return { ok: false, database: 'does not answer', jobs: 'unknown' }
   }

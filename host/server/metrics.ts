@@ -11,6 +11,7 @@ import { Hono, type MiddlewareHandler } from 'hono'
 import { routePath } from 'hono/route'
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client'
 import type { Db } from './db/index.js'
+import { waitingJobs } from './jobs/job-table.js'
 import type { AppEnv } from './context.js'
 
 export interface Metrics {
@@ -47,7 +48,7 @@ export function createMetrics(db: Db): Metrics {
     registers: [registry],
     async collect() {
       this.reset()
-      for (const r of await waiting(db)) this.set({ kind: r.kind }, r.count)
+      for (const r of await waitingJobs(db)) this.set({ kind: r.kind }, r.count)
     },
   })
   new Gauge({
@@ -57,7 +58,7 @@ export function createMetrics(db: Db): Metrics {
     registers: [registry],
     async collect() {
       this.reset()
-      for (const r of await waiting(db)) this.set({ kind: r.kind }, r.oldest)
+      for (const r of await waitingJobs(db)) this.set({ kind: r.kind }, r.oldest)
     },
   })
   return {
@@ -69,14 +70,6 @@ export function createMetrics(db: Db): Metrics {
       jobSeconds.observe({ kind }, seconds)
     },
   }
-}
-
-async function waiting(db: Db): Promise<{ kind: string; count: number; oldest: number }[]> {
-  return db.query<{ kind: string; count: number; oldest: number }>(
-    `select kind, count(*)::int as count,
-       coalesce(extract(epoch from (now() - min(run_at) filter (where run_at <= now()))), 0)::float8 as oldest
-     from jobs where status in ('pending', 'running') group by kind`,
-  )
 }
 
 /** Counts and times every request by its route pattern. */

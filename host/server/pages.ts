@@ -7,7 +7,7 @@ import { authenticate } from './auth/principal.js'
 import { tokenOrNull } from './api/schemas.js'
 import { verifyPresignToken } from './auth/presign.js'
 import { sessionAnswer } from './api/embedding.js'
-import { teamEmbedding } from './domain/teams.js'
+import { teamEmbedding, teamOfDirectLinkToken, teamOfRecipientToken } from './domain/teams.js'
 import { newNonce, pagePolicy } from './security-headers.js'
 
 const TYPES: Record<string, string> = {
@@ -72,10 +72,12 @@ export function pageRoutes(ctx: HostContext) {
   const assetsDir = path.join(distDir, 'assets')
 
   // A value that cannot be a token names no team (and never reaches the database).
-  const teamWhere = (sql: string) => async (token: string | undefined) =>
-    tokenOrNull(token) ? ((await ctx.db.query<{ team_id: string }>(sql, [token]))[0]?.team_id ?? null) : null
-  const byRecipient = teamWhere('select e.team_id from recipients r join envelopes e on e.id = r.envelope_id where r.token = $1')
-  const byDirectLink = teamWhere('select e.team_id from template_direct_links l join envelopes e on e.id = l.envelope_id where l.token = $1')
+  const teamWhere = (find: (db: HostContext['db'], token: string) => Promise<string | null>) => async (token: string | undefined) => {
+    const valid = tokenOrNull(token)
+    return valid ? find(ctx.db, valid) : null
+  }
+  const byRecipient = teamWhere(teamOfRecipientToken)
+  const byDirectLink = teamWhere(teamOfDirectLinkToken)
   // The authoring page's token is checked as the API checks it (signature, expiry, the minting
   // API token alive, the plan), and its answer to GET /embedding/session travels in the page,
   // saving the page that round trip. Only for a team without an origin list: with one, the page

@@ -42,3 +42,15 @@ export async function setEmbedOrigins(tx: Queryable, teamId: string, origins: st
   await tx.notify(CHANNELS.teams, teamId)
 }
 
+
+/** The team of the envelope whose recipient holds `token`, or null. */
+export async function teamOfRecipientToken(db: Queryable, token: string): Promise<string | null> {
+  const [row] = await db.query<{ team_id: string }>('select e.team_id from recipients r join envelopes e on e.id = r.envelope_id where r.token = $1', [token])
+  return row?.team_id ?? null
+}
+
+/** The team of the template whose direct link is `token`, or null. */
+export async function teamOfDirectLinkToken(db: Queryable, token: string): Promise<string | null> {
+  const [row] = await db.query<{ team_id: string }>('select e.team_id from template_direct_links l join envelopes e on e.id = l.envelope_id where l.token = $1', [token])
+  return row?.team_id ?? null
+}

@@ -8,7 +8,7 @@
  * half of a process's slots, and claims take the teams in turns; the kinds of the `lane` (e-mail)
  * have a quarter of the slots to themselves, so no team's slow webhooks hold up anyone's e-mail.
  */
-import { channelName, iso, statement, type Db, type Queryable } from '../db/index.js'
+import { channelName, statement, type Db, type Queryable } from '../db/index.js'
 import type { Clock } from './clock.js'
 import { retryDelay, type RetryPolicy } from './retry.js'
 import { GroupCommit } from '../db/group-commit.js'
@@ -508,25 +508,4 @@ export class Queue {
 
 class PrepareFailed {
   constructor(readonly cause: unknown) {}
-}
-
-/** Pending, running and failed jobs, for operators (`host jobs`). */
-export async function jobSummary(db: Queryable) {
-  const rows = await db.query<{ kind: string; status: string; count: number; next: Date | null }>(
-    `select kind, status, count(*)::int as count, min(run_at) as next from jobs group by kind, status order by kind, status`,
-  )
-  return rows.map((r) => ({ kind: r.kind, status: r.status, count: r.count, next: iso(r.next) }))
-}
-
-/** Gives failed jobs (of one kind, or all) a fresh set of attempts, due now; answers how many. */
-export async function retryFailed(db: Db, kind?: string): Promise<number> {
-  return db.transaction(async (tx) => {
-    const rows = await tx.query(
-      `update jobs set status = 'pending', attempts = 0, run_at = now(), finished_at = null
-       where status = 'failed' and ($1::text is null or kind = $1) returning id`,
-      [kind ?? null],
-    )
-    if (rows.length) await tx.notify(JOBS_CHANNEL, kind ?? 'retry')
-    return rows.length
-  })
 }

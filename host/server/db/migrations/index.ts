@@ -1,4 +1,4 @@
-import type { Db } from '../engine.js'
+import type { Db, Queryable } from '../engine.js'
 import m001 from './001-initial.js'
 import m002 from './002-field-values.js'
 import m003 from './003-job-queue.js'
@@ -62,4 +62,10 @@ export async function migrate(db: Db): Promise<void> {
       await tx.query('insert into schema_migrations (version) values ($1)', [m.version])
     })
   }
+}
+
+/** The newest migration applied to the database, or null before any. */
+export async function schemaVersion(db: Queryable): Promise<number | null> {
+  const [row] = await db.query<{ version: number | null }>('select max(version)::int as version from schema_migrations')
+  return row?.version ?? null
 }
