@@ -1,3 +1,4 @@
+// One namespace binding: a minified bundle carries no list of renamed imports.
 import * as React from 'react'
 import type { ForwardRefExoticComponent, ReactElement, Ref, RefAttributes } from 'react'
 import {
@@ -90,7 +91,7 @@ const sorted = <T extends object>(o?: T) => o && (Object.fromEntries(Object.entr
 /** `onStepChange` for `step-change`, `onDocumentReady` for `document-ready`. */
 export const callbackOf = (name: string) => `on${name.replace(/(?:^|-)(\w)/g, (_, c: string) => c.toUpperCase())}`
 
-/** A component whose `ref` receives handle `H` (React 18's React.forwardRef, and React 19's ref prop alike). */
+/** A component whose `ref` receives handle `H` (React 18's forwardRef, and React 19's ref prop alike). */
 export type EmbedComponent<P, H> = ForwardRefExoticComponent<P & RefAttributes<H>>
 
 /** The component of `render`, with its `ref` passed on. */
