@@ -7,9 +7,13 @@ import { id, str } from './check.js'
 import type { DocumentMeta, EnvelopeStatus, Field, FieldType, RecipientRole, SigningStatus, ReadStatus } from './api.js'
 
 /** `/sign/{token}` is the link recipients get; `/embed/sign/{token}` is the same page for iframes. */
+// The embed paths on their own, so that a bundle with the components carries no page paths.
+const SIGN_EMBED = '/embed/sign/:token'
+const DIRECT_EMBED = '/embed/direct/:token'
+
 export const SIGN_ROUTES = {
   page: '/sign/:token',
-  embed: '/embed/sign/:token',
+  embed: SIGN_EMBED,
 } as const
 
 export function signPath(kind: keyof typeof SIGN_ROUTES, token: string): string {
@@ -22,7 +26,7 @@ export function signPath(kind: keyof typeof SIGN_ROUTES, token: string): string 
  */
 export const DIRECT_ROUTES = {
   page: '/d/:token',
-  embed: '/embed/direct/:token',
+  embed: DIRECT_EMBED,
 } as const
 
 /**
@@ -58,7 +62,7 @@ export function buildMultiSignUrl(args: { host: string; tokens: string[]; option
 /** `{host}/embed/direct/{token}[?externalId=…]#{encodedOptions}`, as the deployed library builds it. */
 export function buildDirectUrl(args: { host: string; token: string; externalId?: string | undefined; options: SignOptions }): string {
   const query = args.externalId ? `?externalId=${encodeURIComponent(args.externalId)}` : ''
-  return `${args.host.replace(/\/+$/, '')}${DIRECT_ROUTES.embed.replace(':token', encodeURIComponent(args.token))}${query}#${encodeOptions(args.options)}`
+  return `${args.host.replace(/\/+$/, '')}${DIRECT_EMBED.replace(':token', encodeURIComponent(args.token))}${query}#${encodeOptions(args.options)}`
 }
 
 /** Options in the hash of the signing embed. */
@@ -79,7 +83,7 @@ export interface SignOptions {
 
 /** `{host}/embed/sign/{token}#{encodedOptions}`. */
 export function buildSignUrl(args: { host: string; token: string; options: SignOptions }): string {
-  return `${args.host.replace(/\/+$/, '')}${SIGN_ROUTES.embed.replace(':token', encodeURIComponent(args.token))}#${encodeOptions(args.options)}`
+  return `${args.host.replace(/\/+$/, '')}${SIGN_EMBED.replace(':token', encodeURIComponent(args.token))}#${encodeOptions(args.options)}`
 }
 
 // ---- messages --------------------------------------------------------------------------------
