@@ -5,6 +5,7 @@ import { getConnInfo } from '@hono/node-server/conninfo'
 import { ApiError } from '../errors.js'
 import type { Clock } from '../jobs/clock.js'
 import type { Queryable } from '../db/index.js'
+import { dropOldRateCounts, otherRateCounts, writeRateCounts } from '../db/rate-limit-counts.js'
 import { log } from '../log.js'
 
 /**
@@ -70,22 +71,11 @@ export class RateLimiter {
     const changed = [...this.changed]
     this.changed = new Set()
     const db = shared.db
-    if (changed.length) {
-      await db.query(
-        `insert into rate_limit_counts (window_start, key, process, n) select $1, k, $2, n from unnest($3::text[], $4::int[]) as t(k, n)
-         on conflict (window_start, key, process) do update set n = excluded.n`,
-        [window, this.process, changed.map(digest), changed.map((k) => counts.get(k) ?? 0)],
-      )
-    }
-    const rows = await db.query<{ key: string; n: number }>(
-      // The keys this process saw, and any other that is past a tenth of the limit already.
-      `select key, sum(n)::int as n from rate_limit_counts where window_start = $1 and process <> $2
-       group by key having key = any($3::text[]) or sum(n) * 10 >= $4`,
-      [window, this.process, [...counts.keys()].map(digest), this.o.limit],
-    )
-    this.others = new Map(rows.map((r) => [r.key, r.n]))
+    if (changed.length) await writeRateCounts(db, window, this.process, changed.map(digest), changed.map((k) => counts.get(k) ?? 0))
+    // The keys this process saw, and any other that is past a tenth of the limit already.
+    this.others = await otherRateCounts(db, window, this.process, [...counts.keys()].map(digest), this.o.limit)
     this.othersWindow = window
-    await db.query('delete from rate_limit_counts where window_start < $1', [window - 1])
+    await dropOldRateCounts(db, window)
   }
 
   /** The window `now` falls in; a new one starts with no counts. */
