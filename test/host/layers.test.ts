@@ -1,8 +1,8 @@
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appCycles, serverCycles } from './layers/allowed.js'
-import { cycles, importGraph, specifiers, type Graph } from './layers/graph.js'
-import { layerProblems } from './layers/rules.js'
+import { cycles, importGraph, sourceTexts, specifiers, type Graph } from './layers/graph.js'
+import { layerProblems, sqlProblems } from './layers/rules.js'
 
 // The import graph of the library, the server and the pages, read from the sources (type imports
 // included: a cycle of types still ties the files' layers together).
@@ -44,6 +44,18 @@ describe('the check itself', () => {
       'no longer on a cycle, delete it from the allowed list: host/server/domain/b.ts -> host/server/domain/a.ts',
       'layer: host/server/domain/a.ts -> host/server/api/http.ts (domain, auth, people, pdf, db and jobs never import api/, console/ or the pages)',
     ])
+
+    const sources = new Map([
+      ['host/server/api/a.ts', "const q = parse(Query, c.req.query())\nconst rows = await ctx.db.query<Row>(\n  'select 1')"],
+      ['host/server/console/b.ts', "await tx.exec('vacuum')"],
+      ['host/server/pages.ts', "const token = c.req.query('token')"],
+      ['host/server/api/c.ts', 'const found = /^x/.exec(path); if (r.query) {}'],
+      ['host/server/domain/d.ts', "await db.query('select 1')"],
+    ])
+    expect(sqlProblems(sources)).toEqual([
+      'SQL in a door (move it into a domain operation): host/server/api/a.ts',
+      'SQL in a door (move it into a domain operation): host/server/console/b.ts',
+    ])
   })
 })
 
@@ -53,5 +65,9 @@ describe('the layers of the repository', () => {
     expect(graph.size).toBeGreaterThan(200)
     // Any problem prints as its own line, each cycle as the path that closes it.
     expect(layerProblems(graph, [...serverCycles, ...appCycles]).join('\n')).toBe('')
+  })
+
+  it('have no SQL in the doors (API, console, pages, landing, health, start, CLI): they call operations of the lower folders', () => {
+    expect(sqlProblems(sourceTexts(repo, ['host/server'])).join('\n')).toBe('')
   })
 })

@@ -36,6 +36,11 @@ export function specifiers(source: string): string[] {
   return [STATIC, BARE, DYNAMIC].flatMap((pattern) => [...source.matchAll(pattern)].map((match) => match[1]!))
 }
 
+/** The text of every source file under `roots` (folders relative to `repo`), by repo-relative path. */
+export function sourceTexts(repo: string, roots: string[]): Map<string, string> {
+  return new Map(roots.flatMap((root) => sourceFiles(join(repo, root))).map((file) => [relative(repo, file), readFileSync(file, 'utf8')]))
+}
+
 /** The import graph of the files under `roots` (folders relative to `repo`); imports leaving them are dropped. */
 export function importGraph(repo: string, roots: string[]): Graph {
   const files = roots.flatMap((root) => sourceFiles(join(repo, root)))

@@ -29,3 +29,13 @@ export function layerProblems(graph: Graph, allowed: readonly string[]): string[
   }
   return problems
 }
+
+/** The doors of the server: the API, the console's API, and the files at its top (pages, landing, health, start, CLI). */
+const DOOR = /^host\/server\/(api\/|console\/|[^/]+\.ts$)/
+/** A statement sent to the database: `.query(`/`.query<T>(` (not Hono's `c.req.query()`), or `db.exec(`/`tx.exec(`. */
+const SQL = /(?<!\breq)\.query\s*(?:<[^()]*?>)?\s*\(|\b(?:db|tx)\.exec\s*\(/
+
+/** Doors that send SQL themselves rather than calling a domain, people, auth, jobs or db operation, one line each. */
+export function sqlProblems(sources: ReadonlyMap<string, string>): string[] {
+  return [...sources].filter(([file, text]) => DOOR.test(file) && SQL.test(text)).map(([file]) => `SQL in a door (move it into a domain operation): ${file}`)
+}
