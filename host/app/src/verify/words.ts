@@ -1,15 +1,11 @@
 /**
- * The verification page's words (words/<language>.ts), chosen from the browser's language
- * (`?lang=` overrides it). The page is its own small chunk: its words live with it.
+ * The verification page's words (dictionaries.ts) in the reader's language: the browser's, unless
+ * `?lang=` says otherwise. The page is its own small chunk: its words live with it.
  */
-import { languageOf, type Language } from '../../../shared/languages.js'
-import de from './words/de.js'
-import en from './words/en.js'
-import fr from './words/fr.js'
+import { languageOf } from '../../../shared/languages.js'
+import { VERIFY_DICTIONARIES, type VerifyWord } from './dictionaries.js'
 
-export type VerifyWord = keyof typeof en
-
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr }
+export type { VerifyWord }
 
 export const verifyLanguage = languageOf(new URLSearchParams(location.search).get('lang') ?? navigator.language)
 

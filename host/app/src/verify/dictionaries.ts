@@ -1,0 +1,9 @@
+/** The verification page's words in every language the service speaks, one file per language. */
+import type { Language } from '../../../shared/languages.js'
+import de from './words/de.js'
+import en from './words/en.js'
+import fr from './words/fr.js'
+
+export type VerifyWord = keyof typeof en
+
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr }

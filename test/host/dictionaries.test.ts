@@ -1,0 +1,92 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import path from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { CONSOLE_AREAS } from '../../host/app/src/console/i18n/dictionaries.js'
+import { VERIFY_DICTIONARIES } from '../../host/app/src/verify/dictionaries.js'
+import { MAIL_STRINGS } from '../../host/server/mail/i18n.js'
+import { evidenceText } from '../../host/server/pdf/evidence-text.js'
+import { DOCUMENT_LANGUAGES, LANGUAGES, languageOf, type Language } from '../../host/shared/languages.js'
+
+// Every language the service speaks is complete wherever it is offered: each dictionary of the
+// pages, the console, the verification page, the e-mails and the evidence documents has every key
+// English has and no other, none empty, with the same placeholders; words made by functions show
+// the same arguments as the English ones.
+
+const ROOT = path.resolve(import.meta.dirname, '../..')
+type Words = Record<string, unknown>
+
+const placeholders = (text: string) => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort().join(' ')
+
+/** What `words` says differently from `english`, one line per key, nested keys dotted. */
+function differences(english: Words, words: Words, at = ''): string[] {
+  const problems: string[] = []
+  for (const [key, en] of Object.entries(english)) {
+    const where = at + key
+    const other = words[key]
+    if (!(key in words)) problems.push(`${where}: missing`)
+    else if (typeof other !== typeof en) problems.push(`${where}: a ${typeof other} where English has a ${typeof en}`)
+    else if (typeof en === 'string') {
+      if (!(other as string).trim()) problems.push(`${where}: empty`)
+      else if (placeholders(other as string) !== placeholders(en)) problems.push(`${where}: placeholders "${placeholders(other as string)}", English "${placeholders(en)}"`)
+    } else if (typeof en === 'function') {
+      const args = Array.from({ length: en.length }, (_, i) => `«argument ${i}»`)
+      const shown = (f: (...a: string[]) => unknown) => args.filter((a) => String(f(...args)).includes(a)).join(', ')
+      const text = String((other as (...a: string[]) => unknown)(...args))
+      if (!text.trim()) problems.push(`${where}: empty`)
+      else if (shown(other as never) !== shown(en as never)) problems.push(`${where}: shows "${shown(other as never)}", English "${shown(en as never)}"`)
+    } else if (en && typeof en === 'object') problems.push(...differences(en as Words, other as Words, `${where}.`))
+  }
+  for (const key of Object.keys(words)) if (!(key in english)) problems.push(`${at}${key}: not in English`)
+  return problems
+}
+
+/** Every dictionary, by where it is shown, in one language. */
+async function dictionaries(code: Language): Promise<Record<string, Words>> {
+  const pages = ((await import(`../../host/app/src/i18n/${code}.ts`)) as { default: Words }).default
+  return {
+    pages,
+    ...Object.fromEntries(Object.entries(CONSOLE_AREAS).map(([area, byLanguage]) => [`console ${area}`, byLanguage[code]])),
+    verify: VERIFY_DICTIONARIES[code],
+    mail: MAIL_STRINGS[code],
+    'certificate and audit log': evidenceText(code),
+  }
+}
+
+describe('the languages the service speaks', () => {
+  it('(the comparison itself) finds missing, extra, empty and mismatched words', () => {
+    const en = { a: 'Hello {name}', b: { c: 'Yes' }, d: (t: string, team: string) => `${team}: ${t}`, e: 'x' }
+    const other = { a: 'Bonjour {nom}', b: { c: ' ' }, d: (t: string) => `«${t}»`, f: 'y' }
+    expect(differences(en, other)).toEqual([
+      'a: placeholders "{nom}", English "{name}"',
+      'b.c: empty',
+      'd: shows "«argument 0»", English "«argument 0», «argument 1»"',
+      'e: missing',
+      'f: not in English',
+    ])
+  })
+
+  it('are listed once, with their own names, and offered first for a document', () => {
+    const codes = DOCUMENT_LANGUAGES.map((l) => l.code)
+    expect(new Set(codes).size).toBe(codes.length)
+    expect(codes.slice(0, LANGUAGES.length)).toEqual(LANGUAGES.map((l) => l.code))
+    for (const l of DOCUMENT_LANGUAGES) expect(l.name.trim(), l.code).not.toBe('')
+    expect([languageOf('de-CH'), languageOf('FR_fr'), languageOf(' en '), languageOf('xx'), languageOf(undefined), languageOf(42)]).toEqual(['de', 'fr', 'en', 'en', 'en', 'en'])
+  })
+
+  it('are declared in host/shared/languages.ts alone: no other file of the host lists them', () => {
+    const files = readdirSync(path.join(ROOT, 'host'), { withFileTypes: true, recursive: true })
+      .filter((f) => f.isFile() && /\.tsx?$/.test(f.name))
+      .map((f) => path.relative(ROOT, path.join(f.parentPath, f.name)))
+      .filter((f) => !/(^|\/)(dist|node_modules)\//.test(f) && f !== 'host/shared/languages.ts')
+    const listing = /['"]en['"]\s*[,|]\s*['"]de['"]|['"]de['"]\s*[,|]\s*['"]fr['"]/
+    expect(files.filter((f) => listing.test(readFileSync(path.join(ROOT, f), 'utf8')))).toEqual([])
+  })
+
+  it.each(LANGUAGES.filter((l) => l.code !== 'en').map((l) => [l.code] as [Language]))('%s: every dictionary has every key, filled, with the same placeholders', async (code) => {
+    const english = await dictionaries('en')
+    const words = await dictionaries(code)
+    expect(Object.keys(words)).toEqual(Object.keys(english))
+    const problems = Object.entries(english).flatMap(([where, en]) => differences(en, words[where]!).map((p) => `${where}: ${p}`))
+    expect(problems.join('\n')).toBe('')
+  })
+})
