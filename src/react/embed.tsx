@@ -1,5 +1,7 @@
 // One namespace binding: a minified bundle carries no list of renamed imports.
 import * as React from 'react'
+// The components' other files use it from here, so a bundle imports it once.
+export { React }
 import type { ForwardRefExoticComponent, ReactElement, Ref, RefAttributes } from 'react'
 import {
   buildEmbedUrl, DEFAULT_HOST, parseMessage, type BaseMessage, type EmbedCommandErrorCode, type EmbedCommandFailure, type EmbedCommandMessage, type EmbedMessage,

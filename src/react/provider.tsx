@@ -1,6 +1,5 @@
-import * as React from 'react'
 import type { ReactNode } from 'react'
-import { EmbedContext, merge } from './embed.js'
+import { EmbedContext, merge, React } from './embed.js'
 import type { EmbedSharedProps } from './types.js'
 
 export interface EmbedProviderProps extends EmbedSharedProps {

@@ -1,5 +1,4 @@
-import * as React from 'react'
-import { component, useEmbed } from './embed.js'
+import { component, React, useEmbed } from './embed.js'
 import type {
   DocumentEvent, EmbedCreateDocumentV1Props, EnvelopeEditorHandle, EmbedCreateTemplateV1Props, EmbedUpdateDocumentV1Props,
   EmbedUpdateTemplateV1Props, TemplateEvent,
