@@ -7,7 +7,7 @@
  */
 import { CHANNELS } from '../cache.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
-import { enqueue, type JobHandler } from '../jobs/queue.js'
+import { enqueue, type JobHandler } from '../jobs/enqueue.js'
 import { mailCompleted } from '../mail/notify.js'
 import { sealEnvelope, type SealInput, type SealOptions, type SealRecipient } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'

@@ -6,7 +6,7 @@
 import { add } from 'date-fns'
 import { CHANNELS } from '../cache.js'
 import type { Db, Queryable } from '../db/index.js'
-import { enqueue, type Job } from '../jobs/queue.js'
+import { enqueue, type Job } from '../jobs/enqueue.js'
 import type { Clock } from '../jobs/clock.js'
 import { aboutRecipient, audit } from './audit.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'

@@ -18,7 +18,7 @@ import { createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:c
 import { z } from 'zod'
 import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
-import { enqueue } from '../jobs/queue.js'
+import { enqueue } from '../jobs/enqueue.js'
 import type { EnvelopeRow, RecipientRow } from './resources.js'
 
 export const ACCESS_METHODS = ['ACCOUNT', 'TWO_FACTOR_AUTH'] as const

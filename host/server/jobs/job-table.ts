@@ -3,7 +3,7 @@
  * retries of failed jobs, and the jobs a stopped process left running.
  */
 import { iso, type Db, type Queryable } from '../db/index.js'
-import { JOBS_CHANNEL } from './queue.js'
+import { JOBS_CHANNEL } from './enqueue.js'
 
 /** Pending, running and failed jobs, for operators (`host jobs`). */
 export async function jobSummary(db: Queryable) {

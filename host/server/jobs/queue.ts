@@ -8,62 +8,15 @@
  * half of a process's slots, and claims take the teams in turns; the kinds of the `lane` (e-mail)
  * have a quarter of the slots to themselves, so no team's slow webhooks hold up anyone's e-mail.
  */
-import { channelName, statement, type Db, type Queryable } from '../db/index.js'
+import { channelName, statement, type Db } from '../db/index.js'
 import type { Clock } from './clock.js'
 import { retryDelay, type RetryPolicy } from './retry.js'
 import { GroupCommit } from '../db/group-commit.js'
 import { endStatement, type AttemptEnd } from './ends.js'
-import { currentRequestId, log, withRequestId } from '../log.js'
+import { log, withRequestId } from '../log.js'
+import { JOBS_CHANNEL, type Job, type JobHandler } from './enqueue.js'
 
-export const JOBS_CHANNEL = 'jobs'
-
-export interface JobSpec {
-  kind: string
-  payload: Record<string, unknown>
-  /** Not before this time (scheduled jobs); default now. */
-  runAt?: Date | undefined
-  /** Jobs with the same key run one after another, in order. */
-  orderingKey?: string | undefined
-}
-
-export interface Job {
-  id: string
-  kind: string
-  payload: Record<string, unknown>
-  attempts: number
-  orderingKey: string | null
-  requestId: string | null
-  /** The team it works for (payload.teamId, or its webhook's team), or null. */
-  teamId: string | null
-  /** What the kind's `prepare` loaded for it with the rest of its batch. */
-  prepared?: unknown
-}
-
-/** Adds a job inside the caller's transaction: it exists exactly when that transaction commits. */
-export async function enqueue(tx: Queryable, job: JobSpec): Promise<void> {
-  // The request that caused it (log.ts): its id goes into the logs of every attempt.
-  await tx.query('insert into jobs (kind, payload, ordering_key, run_at, request_id) values ($1, $2, $3, coalesce($4, now()), $5)', [
-    job.kind,
-    JSON.stringify(job.payload),
-    job.orderingKey ?? null,
-    job.runAt ?? null,
-    currentRequestId(),
-  ])
-  await tx.notify(JOBS_CHANNEL, job.kind)
-}
-
-/** Collects what an attempt leaves behind, written in the statement that records its end. */
-export interface JobEnd {
-  /** A row inserted with the attempt's end, whatever its outcome (ends.ts). */
-  insert(table: string, row: Record<string, unknown>): void
-}
-
-export type JobHandler = ((job: Job, end: JobEnd) => Promise<void>) & {
-  /** Loads what claimed jobs of this kind need, for a whole batch in one round trip: the value for each job id. */
-  prepare?: (jobs: Job[]) => Promise<Map<string, unknown>>
-  /** At most this many jobs of the kind held by one process, running or ready (heavy work); the rest are left to wait or to the others. */
-  limit?: number
-}
+export { enqueue, JOBS_CHANNEL, type Job, type JobEnd, type JobHandler, type JobSpec } from './enqueue.js'
 
 export interface QueueOptions {
   /** Jobs one process runs at once; it holds more claimed and ready (AHEAD_MS, FOLLOW). */

@@ -6,7 +6,7 @@
  */
 import type { KeyObject } from 'node:crypto'
 import type { Db, Queryable } from '../db/index.js'
-import { enqueue, type JobHandler } from '../jobs/queue.js'
+import { enqueue, type JobHandler } from '../jobs/enqueue.js'
 import { MAIL_STRINGS, mailLanguage, type MailLanguage } from '../mail/i18n.js'
 import { layout, oneLine, type Block } from '../mail/templates.js'
 import type { MailTransport } from '../mail/transport.js'

@@ -1,5 +1,5 @@
 import { iso, statement, type Db } from '../db/index.js'
-import type { JobHandler } from '../jobs/queue.js'
+import type { JobHandler } from '../jobs/enqueue.js'
 import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
 import { receives } from './store.js'
