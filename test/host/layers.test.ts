@@ -67,6 +67,11 @@ describe('the layers of the repository', () => {
     expect(layerProblems(graph, [...serverCycles, ...appCycles]).join('\n')).toBe('')
   })
 
+  it('keep every source file of the library, the server and the pages within 500 lines', () => {
+    const long = [...sourceTexts(repo, ['src', 'host/server', 'host/app/src'])].filter(([, text]) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 500).map(([file]) => file)
+    expect(long).toEqual([])
+  })
+
   it('have no SQL in the doors (API, console, pages, landing, health, start, CLI): they call operations of the lower folders', () => {
     expect(sqlProblems(sourceTexts(repo, ['host/server'])).join('\n')).toBe('')
   })
