@@ -11,5 +11,6 @@ export interface EmbedProviderProps extends EmbedSharedProps {
  * nested providers refine the outer one.
  */
 export function EmbedProvider({ children, ...defaults }: EmbedProviderProps) {
-  return <EmbedContext.Provider value={merge(React.useContext(EmbedContext), defaults)}>{children}</EmbedContext.Provider>
+  // Not JSX: the bundle then has one import of the JSX runtime, the iframe's.
+  return React.createElement(EmbedContext.Provider, { value: merge(React.useContext(EmbedContext), defaults) }, children)
 }
