@@ -11,7 +11,7 @@ import { build } from 'esbuild'
  * and 2,200 B); reaching them means giving up a feature (docs/components.md, "Size", says which
  * features cost what).
  */
-export const BUDGET = 3800
+export const BUDGET = 3750
 export const TARGET = 3300
 /** `EmbedCreateEnvelope` alone. */
 export const ONE_BUDGET = 2650
