@@ -1,40 +1,36 @@
-import { useCallback, useEffect, useId, useMemo, useRef, useState, type ReactNode } from 'react'
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { SigningFieldValue, SigningResult, SignOptions } from '../../../../src/protocol/index.js'
-import { ApiError, type Api } from '../api.js'
+import type { Api } from '../api.js'
 import { post } from '../bridge.js'
-import { announceFailure, type Prove } from './AuthSteps.js'
+import type { Prove } from './auth-info.js'
 import { useDocumentControls } from './commands.js'
 import { t, tn, type MessageKey } from '../i18n/index.js'
-import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 import { Icon } from '../ui/icons.js'
-import { usePageCanvas } from '../ui/usePdf.js'
 import { reveal } from '../viewport.js'
-import { Dialog } from './Dialog.js'
+import { CompleteDialog } from './CompleteDialog.js'
 import { FieldDialog } from './FieldDialog.js'
 import { fieldName, FieldOverlay } from './FieldOverlay.js'
+import { RejectDialog } from './RejectDialog.js'
 import { allowedMethods, SignatureDialog } from './SignatureDialog.js'
+import { SignItem } from './SignItem.js'
 import { outputSize, type OutputSize } from './signature.js'
 import {
   canReject,
-  completeRequest,
-  downloadItem,
   hasAction,
   imageKind,
   initialValues,
   isFilled,
   isLocked,
   isSignatureType,
+  knownSigner,
   nextField,
   orderFields,
   progressOf,
   signerIdentity,
-  validEmail,
   type SigningField,
   type SigningSession,
   type Values,
 } from './session.js'
-
-type Item = SigningSession['envelope']['items'][number]
 
 type Open =
   | { kind: 'field'; id: number }
@@ -42,9 +38,6 @@ type Open =
   | { kind: 'complete' }
   | { kind: 'reject' }
   | null
-
-/** Codes that mean the session changed under the page: show its new state. */
-const STALE = new Set(['INVALID_STATUS_TRANSITION', 'NOT_YOUR_TURN', 'ALREADY_COMPLETED', 'ALREADY_SIGNED', 'COMPLETED', 'REJECTED', 'CANCELLED', 'EXPIRED', 'NOT_SENT', 'CONFLICT'])
 
 /** The READY screen: the document with the recipient's fields, the guide and the action. */
 export function SignDocument(props: {
@@ -57,7 +50,7 @@ export function SignDocument(props: {
   onRejected: (reason: string) => void
   /** The state changed on the service (someone else acted): load it again. */
   onStale: () => void
-  /** Signs or approves with the proof the recipient's authentication asks for (sign/AuthSteps.tsx). */
+  /** Signs or approves with the proof the recipient's authentication asks for (sign/auth-info.ts). */
   prove?: Prove
 }) {
   const { api, session, options } = props
@@ -284,336 +277,4 @@ export function SignDocument(props: {
       {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
     </div>
   )
-}
-
-// ---- the PDF ---------------------------------------------------------------------------------
-
-function usePdfDoc(api: Api, item: Item) {
-  const [state, setState] = useState<{ doc: PDFDocumentProxy | null; failed: boolean }>({ doc: null, failed: false })
-  const [attempt, setAttempt] = useState(0)
-  useEffect(() => {
-    let live = true
-    setState({ doc: null, failed: false })
-    openPdf(`sign:${item.id}`, () => api.download(`/item/${encodeURIComponent(item.id)}`)).then(
-      (doc) => live && setState({ doc, failed: false }),
-      () => live && setState({ doc: null, failed: true }),
-    )
-    return () => {
-      live = false
-    }
-  }, [api, item.id, attempt])
-  return { ...state, retry: () => setAttempt((n) => n + 1) }
-}
-
-/** One file of the envelope: its title, and all its pages with the fields on them. */
-function SignItem(props: { api: Api; item: Item; multiple: boolean; children: (page: number) => ReactNode }) {
-  const { doc, failed, retry } = usePdfDoc(props.api, props.item)
-  const pages = doc?.numPages ?? Math.max(props.item.pageCount, 1)
-  const [busy, setBusy] = useState(false)
-  const headingId = useId()
-  return (
-    <section className="item-pages sign-item" aria-labelledby={headingId}>
-      <div className="sign-item-head">
-        <h2 id={headingId} className="item-title">
-          <Icon name="file" />
-          <span className="sign-item-name">{props.item.title}</span>
-        </h2>
-        <button
-          type="button"
-          className="btn btn-sm"
-          disabled={busy}
-          onClick={() => {
-            setBusy(true)
-            downloadItem(props.api, props.item, 'original')
-              .catch(() => {})
-              .finally(() => setBusy(false))
-          }}
-          aria-label={t('sign.downloadOriginal', { title: props.item.title })}
-        >
-          <Icon name="arrowDown" />
-          <span className="hide-narrow">{t('sign.download')}</span>
-        </button>
-      </div>
-      {failed && (
-        <div className="sign-inline-error" role="alert">
-          <span>{t('sign.pdfFailed')}</span>
-          <button type="button" className="btn btn-sm" onClick={retry}>
-            {t('sign.retry')}
-          </button>
-        </div>
-      )}
-      {Array.from({ length: pages }, (_, i) => (
-        <SignPage key={i} doc={doc} title={props.item.title} page={i + 1} total={pages} showTitle={props.multiple}>
-          {props.children(i + 1)}
-        </SignPage>
-      ))}
-    </section>
-  )
-}
-
-function SignPage(props: { doc: PDFDocumentProxy | null; title: string; page: number; total: number; showTitle: boolean; children: ReactNode }) {
-  const { canvasRef, aspect, rendered } = usePageCanvas(props.doc, props.page)
-  return (
-    <div className="page sign-page" data-page={props.page} style={{ aspectRatio: aspect ?? 0.7071 }} role="group" aria-label={t('fields.page', { page: props.page, total: props.total, title: props.title })}>
-      <canvas ref={canvasRef} aria-hidden="true" />
-      {!rendered && (
-        <span className="page-loading" aria-hidden="true">
-          <span className="spinner" />
-        </span>
-      )}
-      {props.children}
-      <span className="page-number" aria-hidden="true">
-        {props.page} / {props.total}
-      </span>
-    </div>
-  )
-}
-
-// ---- completing and rejecting ------------------------------------------------------------------
-
-function apiMessage(e: unknown): string {
-  if (e instanceof ApiError) {
-    if (e.status === 0) return t('sign.error.NETWORK')
-    const detail = e.issues.map((i) => i.message).filter(Boolean)
-    return detail.length ? `${e.message} (${detail.join('; ')})` : e.message
-  }
-  return t('sign.error.INTERNAL')
-}
-
-function CompleteDialog(props: {
-  api: Api
-  session: SigningSession
-  values: Values
-  options: SignOptions
-  externalId?: string | undefined
-  prove?: Prove | undefined
-  onClose: () => void
-  onCompleted: (r: SigningResult) => void
-  onStale: () => void
-}) {
-  const { session } = props
-  const role = session.recipient.role
-  const [next, setNext] = useState(session.nextSigner ? { name: session.nextSigner.name, email: session.nextSigner.email } : null)
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [emailError, setEmailError] = useState(false)
-  // A direct link's visitor says who they are: the document is made out to them.
-  const [signer, setSigner] = useState(() => (session.direct ? knownSigner(session, props.values, props.options) : null))
-  const [signerError, setSignerError] = useState<'name' | 'email' | null>(null)
-  const ids = useId()
-
-  async function submit() {
-    if (busy) return
-    if (signer && (!signer.name.trim() || !validEmail(signer.email))) {
-      const which = signer.name.trim() ? 'email' : 'name'
-      setSignerError(which)
-      document.getElementById(`${ids}-signer-${which}`)?.focus()
-      return
-    }
-    if (next && !validEmail(next.email)) {
-      setEmailError(true)
-      document.getElementById(`${ids}-next-email`)?.focus()
-      return
-    }
-    setBusy(true)
-    setError(null)
-    try {
-      const request = completeRequest(session, props.values, next ?? undefined)
-      const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}) } : request
-      // A wrong password or code is told in the dialog that asked for it, which stays open.
-      const act = async (proofs: object | undefined) => props.onCompleted(await props.api.post<SigningResult>('/complete', { ...body, ...proofs }))
-      if (!(await (props.prove ? props.prove(act, signer?.email.trim()) : act(undefined).then(() => true)))) setBusy(false)
-    } catch (e) {
-      setBusy(false)
-      if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
-      announceFailure(e)
-      setError(t('sign.error.completeFailed', { message: apiMessage(e) }))
-    }
-  }
-
-  return (
-    <Dialog
-      title={t(`sign.confirm.title.${role}` as MessageKey)}
-      description={t(`sign.confirm.body.${role}` as MessageKey, { title: session.envelope.title })}
-      onClose={() => !busy && props.onClose()}
-      testId="complete-dialog"
-      initialFocus={next || signer ? undefined : '[data-testid="confirm-complete"]'}
-      footer={
-        <>
-          <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
-            {t('sign.cancel')}
-          </button>
-          <button type="button" className="btn btn-primary" onClick={submit} disabled={busy} data-testid="confirm-complete">
-            {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
-            {t(`sign.action.${role}` as MessageKey)}
-          </button>
-        </>
-      }
-    >
-      {signer && (
-        <fieldset className="next-signer stack-sm" data-testid="direct-signer">
-          <legend className="label">{t('sign.direct.you')}</legend>
-          <p className="muted small">{t('sign.direct.help')}</p>
-          {(['name', 'email'] as const).map((key) => (
-            <div className="form-field" key={key}>
-              <label className="label-sm" htmlFor={`${ids}-signer-${key}`}>
-                {t(key === 'name' ? 'recipients.name' : 'recipients.email')}
-              </label>
-              <input
-                id={`${ids}-signer-${key}`}
-                className="input"
-                type={key === 'email' ? 'email' : 'text'}
-                autoComplete={key}
-                value={signer[key]}
-                readOnly={key === 'name' ? signer.lockName : signer.lockEmail}
-                aria-invalid={signerError === key || undefined}
-                aria-describedby={`${ids}-signer-${key}-error`}
-                onChange={(e) => {
-                  setSigner({ ...signer, [key]: e.target.value })
-                  setSignerError(null)
-                }}
-              />
-              <p id={`${ids}-signer-${key}-error`} className="field-error">
-                {signerError === key ? t(key === 'email' ? 'recipients.invalidEmail' : 'sign.invalid.required') : ''}
-              </p>
-            </div>
-          ))}
-        </fieldset>
-      )}
-      {next && (
-        <fieldset className="next-signer stack-sm" data-testid="next-signer">
-          <legend className="label">{t('sign.nextSigner.title')}</legend>
-          <p className="muted small">{t('sign.nextSigner.help')}</p>
-          <div className="form-field">
-            <label className="label-sm" htmlFor={`${ids}-next-name`}>
-              {t('recipients.name')}
-            </label>
-            <input id={`${ids}-next-name`} className="input" value={next.name} autoComplete="off" onChange={(e) => setNext({ ...next, name: e.target.value })} />
-          </div>
-          <div className="form-field">
-            <label className="label-sm" htmlFor={`${ids}-next-email`}>
-              {t('recipients.email')}
-            </label>
-            <input
-              id={`${ids}-next-email`}
-              className="input"
-              type="email"
-              autoComplete="off"
-              value={next.email}
-              aria-invalid={emailError || undefined}
-              aria-describedby={`${ids}-next-error`}
-              onChange={(e) => {
-                setNext({ ...next, email: e.target.value })
-                setEmailError(false)
-              }}
-            />
-            <p id={`${ids}-next-error`} className="field-error">
-              {emailError ? t('recipients.invalidEmail') : ''}
-            </p>
-          </div>
-        </fieldset>
-      )}
-      <p className="field-error" role="alert" data-testid="complete-error">
-        {error}
-      </p>
-    </Dialog>
-  )
-}
-
-const REASON_MAX = 500
-
-function RejectDialog(props: {
-  api: Api
-  title: string
-  onClose: () => void
-  onRejected: (reason: string) => void
-  onStale: () => void
-}) {
-  const [reason, setReason] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  const [missing, setMissing] = useState(false)
-  const ids = useId()
-
-  async function submit() {
-    const text = reason.trim()
-    if (!text) {
-      setMissing(true)
-      document.getElementById(`${ids}-reason`)?.focus()
-      return
-    }
-    setBusy(true)
-    setError(null)
-    try {
-      // Declining needs no action proof: the access check the page passed is enough.
-      await props.api.post('/reject', { reason: text })
-      props.onRejected(text)
-    } catch (e) {
-      setBusy(false)
-      if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
-      announceFailure(e)
-      setError(t('sign.error.rejectFailed', { message: apiMessage(e) }))
-    }
-  }
-
-  return (
-    <Dialog
-      title={t('sign.reject.title')}
-      description={t('sign.reject.body', { title: props.title })}
-      onClose={() => !busy && props.onClose()}
-      testId="reject-dialog"
-      footer={
-        <>
-          <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
-            {t('sign.cancel')}
-          </button>
-          <button type="button" className="btn btn-danger" onClick={submit} disabled={busy} data-testid="confirm-reject">
-            {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
-            {t('sign.reject.confirm')}
-          </button>
-        </>
-      }
-    >
-      <div className="form-field">
-        <label className="label" htmlFor={`${ids}-reason`}>
-          {t('sign.reject.reason')} <span className="required-mark">{t('sign.field.requiredMark')}</span>
-        </label>
-        <textarea
-          id={`${ids}-reason`}
-          className="input"
-          rows={4}
-          maxLength={REASON_MAX}
-          value={reason}
-          required
-          aria-invalid={missing || undefined}
-          aria-describedby={`${ids}-count ${ids}-missing`}
-          onChange={(e) => {
-            setReason(e.target.value)
-            setMissing(false)
-          }}
-        />
-        <div className="reason-meta">
-          <p id={`${ids}-missing`} className="field-error">
-            {missing ? t('sign.reject.reasonMissing') : ''}
-          </p>
-          <span id={`${ids}-count`} className="muted small">
-            {t('sign.reject.count', { count: reason.length, max: REASON_MAX })}
-          </span>
-        </div>
-      </div>
-      <p className="field-error" role="alert">
-        {error}
-      </p>
-    </Dialog>
-  )
-}
-
-/** Who signs, as far as the page knows: the recipient's (or the embed's) name and e-mail, else what they typed in NAME and EMAIL fields. */
-function knownSigner(session: SigningSession, values: Values, options: SignOptions) {
-  const who = signerIdentity(session, options)
-  const typed = (type: string) => {
-    const f = session.fields.find((x) => x.type === type && typeof values[x.id] === 'string')
-    return f ? String(values[f.id]).trim() : ''
-  }
-  return { name: who.name || typed('NAME'), email: who.email || typed('EMAIL'), lockName: who.lockName, lockEmail: who.lockEmail }
 }

@@ -121,6 +121,16 @@ export function signerIdentity(session: SigningSession, options: SignOptions) {
   }
 }
 
+/** Who signs, as far as the page knows: the recipient's (or the embed's) name and e-mail, else what they typed in NAME and EMAIL fields. */
+export function knownSigner(session: SigningSession, values: Values, options: SignOptions) {
+  const who = signerIdentity(session, options)
+  const typed = (type: string) => {
+    const f = session.fields.find((x) => x.type === type && typeof values[x.id] === 'string')
+    return f ? String(values[f.id]).trim() : ''
+  }
+  return { name: who.name || typed('NAME'), email: who.email || typed('EMAIL'), lockName: who.lockName, lockEmail: who.lockEmail }
+}
+
 export function initialValues(session: SigningSession, options: SignOptions): Values {
   const who = signerIdentity(session, options)
   const values: Values = {}
