@@ -76,9 +76,8 @@ export interface EmbedSpec<P> {
 // Subscribing during the commit that inserts the iframe means no load event or message can come first.
 // On the server layout effects never run; useEffect there only avoids React 18's warning.
 const useCommitEffect = typeof window < 'u' ? React.useLayoutEffect : React.useEffect
+// A store that never changes: subscribing to it must be stable, its snapshots need not be.
 const never = () => () => {}
-const clientOrigin = () => location.origin
-const serverOrigin = () => null
 
 /**
  * How long after its load event a host that speaks the extensions has to send its first one
@@ -110,7 +109,7 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
   const props = merge(React.useContext(EmbedContext), own)
   const { host = DEFAULT_HOST, autoHeight } = props
   // null during server rendering and hydration: the src (which carries it) is set right after.
-  const parentOrigin = React.useSyncExternalStore(never, clientOrigin, serverOrigin)
+  const parentOrigin = React.useSyncExternalStore(never, () => location.origin, () => null)
   const latest = React.useRef(props)
   React.useInsertionEffect(() => {
     latest.current = props
