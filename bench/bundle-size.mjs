@@ -11,10 +11,10 @@ import { build } from 'esbuild'
  * and 2,200 B); reaching them means giving up a feature (docs/components.md, "Size", says which
  * features cost what).
  */
-export const BUDGET = 3750
+export const BUDGET = 3740
 export const TARGET = 3300
 /** `EmbedCreateEnvelope` alone. */
-export const ONE_BUDGET = 2650
+export const ONE_BUDGET = 2640
 export const ONE_TARGET = 2200
 
 const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url))
