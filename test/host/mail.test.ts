@@ -31,7 +31,7 @@ const samples: { [K in MailTemplate]: MailData[K] } = {
   'team-completed': { ...base, recipientName: null, files: ['Lease (signed).pdf'], recipients: [{ name: 'Ann', email: 'ann@example.com', role: 'SIGNER' }] },
 }
 
-const SUBJECTS: Record<'en' | 'de' | 'fr', Record<MailTemplate, string>> = {
+const SUBJECTS: Record<'en' | 'de' | 'fr' | 'es', Record<MailTemplate, string>> = {
   en: {
     'signing-request': 'Please sign “Lease”',
     reminder: 'Reminder: Please sign “Lease”',
@@ -56,10 +56,18 @@ const SUBJECTS: Record<'en' | 'de' | 'fr', Record<MailTemplate, string>> = {
     cancelled: `«${NB}Lease${NB}» a été annulé`,
     'team-completed': `«${NB}Lease${NB}» a été complété par tous`,
   },
+  es: {
+    'signing-request': 'Por favor, firme «Lease»',
+    reminder: 'Recordatorio: Por favor, firme «Lease»',
+    completed: '«Lease» está completo',
+    rejected: 'Bob ha rechazado «Lease»',
+    cancelled: '«Lease» se ha anulado',
+    'team-completed': 'Todos han completado «Lease»',
+  },
 }
 
 describe('mail templates', () => {
-  it.each(['en', 'de', 'fr'] as const)('renders every message in %s: subject, text, HTML and link', (lang) => {
+  it.each(['en', 'de', 'fr', 'es'] as const)('renders every message in %s: subject, text, HTML and link', (lang) => {
     for (const kind of MAIL_TEMPLATES) {
       const m = render(kind, samples[kind] as never, lang)
       expect(m.subject, kind).toBe(SUBJECTS[lang][kind])
@@ -137,7 +145,8 @@ describe('mail templates', () => {
     const subject = (lang: string | null) => render('completed', samples.completed, lang).subject
     expect(subject('de-AT')).toBe(SUBJECTS.de.completed)
     expect(subject('FR')).toBe(SUBJECTS.fr.completed)
-    expect(subject('es')).toBe(SUBJECTS.en.completed)
+    expect(subject('es-MX')).toBe(SUBJECTS.es.completed)
+    expect(subject('ja')).toBe(SUBJECTS.en.completed)
     expect(subject(null)).toBe(SUBJECTS.en.completed)
     expect(signedFileName('contract.pdf')).toBe('contract (signed).pdf')
     expect(signedFileName('a/b\\c\n.PDF')).toBe('a b c (signed).pdf')

@@ -34,9 +34,10 @@ describe('evidence times and words', () => {
     expect(evidenceTime(null, { dateFormat: 'yyyy', timezone: 'Etc/UTC', language: 'en' })).toBe('—')
   })
 
-  it('speaks en, de and fr, and English otherwise', () => {
+  it('speaks en, de, fr and es, and English otherwise', () => {
     expect(evidenceText('de').certificate).toBe('Signaturzertifikat')
     expect(evidenceText('fr-CA').page(2, 3)).toBe('Page 2 sur 3')
-    expect(evidenceText('es').auditLog).toBe('Audit log')
+    expect(evidenceText('es-MX').auditLog).toBe('Registro de auditoría')
+    expect(evidenceText('ja').auditLog).toBe('Audit log')
   })
 })

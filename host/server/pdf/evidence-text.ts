@@ -7,6 +7,7 @@ import { languageOf, type Language } from '../../shared/languages.js'
 import { formatSigningDate } from '../domain/signing-date.js'
 import de from './evidence-words/de.js'
 import en, { type EvidenceWords } from './evidence-words/en.js'
+import es from './evidence-words/es.js'
 import fr from './evidence-words/fr.js'
 
 /** The words, with the methods, roles and events looked up by what the audit log holds: an unknown one shows as itself. */
@@ -16,7 +17,7 @@ export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> &
   events: Record<string, string>
 }
 
-const TEXTS: Record<Language, EvidenceText> = { en, de, fr }
+const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es }
 
 /** How the evidence documents speak and tell time: the document's settings. */
 export interface EvidenceLocale {

@@ -61,6 +61,13 @@ const WORDS: Record<MailLanguage, (p: AccountMailPayload) => Words> = {
       signin: { subject: 'Votre lien de connexion', heading: 'Se connecter', body: 'Utilisez le lien ci-dessous pour vous connecter à votre compte.', button: 'Se connecter', note: 'Le lien fonctionne une fois, pendant 15 minutes. Si vous ne l’avez pas demandé, ignorez ce message.' },
       invite: { subject: `Rejoindre ${p.teamName ?? 'une équipe'}`, heading: `Rejoindre ${p.teamName ?? 'une équipe'}`, body: `${p.inviter ?? 'Un membre de l’équipe'} vous invite à rejoindre ${p.teamName ?? 'son équipe'}.`, button: 'Accepter l’invitation', note: 'L’invitation est valable 7 jours.' },
     })[p.purpose],
+  es: (p) =>
+    ({
+      verify: { subject: 'Confirme su dirección de correo', heading: 'Confirme su dirección de correo', body: 'Confirme que esta dirección es suya para terminar de configurar su cuenta.', button: 'Confirmar la dirección', note: 'El enlace sirve una vez, durante 24 horas. Si no ha creado ninguna cuenta, ignore este mensaje.' },
+      reset: { subject: 'Restablezca su contraseña', heading: 'Restablezca su contraseña', body: 'Alguien ha pedido restablecer la contraseña de la cuenta con esta dirección. Elija una contraseña nueva con el enlace de abajo.', button: 'Elegir una contraseña nueva', note: 'El enlace sirve una vez, durante una hora. Si no lo ha pedido, ignore este mensaje: su contraseña no cambia.' },
+      signin: { subject: 'Su enlace de inicio de sesión', heading: 'Iniciar sesión', body: 'Use el enlace de abajo para iniciar sesión en su cuenta.', button: 'Iniciar sesión', note: 'El enlace sirve una vez, durante 15 minutos. Si no lo ha pedido, ignore este mensaje.' },
+      invite: { subject: `Únase a ${p.teamName ?? 'un equipo'}`, heading: `Únase a ${p.teamName ?? 'un equipo'}`, body: `${p.inviter ?? 'Un miembro del equipo'} le ha invitado a unirse a ${p.teamName ?? 'su equipo'}.`, button: 'Aceptar la invitación', note: 'La invitación es válida durante 7 días.' },
+    })[p.purpose],
 }
 
 export function accountMailJob(deps: { db: Db; transport: MailTransport; publicUrl: () => string; linkKey: KeyObject }): JobHandler {

@@ -10,6 +10,7 @@ export type { MessageKey }
 const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages }>> = {
   de: () => import('./de.js'),
   fr: () => import('./fr.js'),
+  es: () => import('./es.js'),
 }
 const loaded: Partial<Record<Language, Messages>> = { en }
 

@@ -2,8 +2,9 @@
 import type { Language } from '../../../shared/languages.js'
 import de from './words/de.js'
 import en from './words/en.js'
+import es from './words/es.js'
 import fr from './words/fr.js'
 
 export type VerifyWord = keyof typeof en
 
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr }
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es }

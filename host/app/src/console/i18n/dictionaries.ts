@@ -6,22 +6,26 @@
 import type { Language } from '../../../../shared/languages.js'
 import accountDe from './account/de.js'
 import accountEn from './account/en.js'
+import accountEs from './account/es.js'
 import accountFr from './account/fr.js'
 import documentsDe from './documents/de.js'
 import documentsEn from './documents/en.js'
+import documentsEs from './documents/es.js'
 import documentsFr from './documents/fr.js'
 import shellDe from './shell/de.js'
 import shellEn from './shell/en.js'
+import shellEs from './shell/es.js'
 import shellFr from './shell/fr.js'
 import teamDe from './team/de.js'
 import teamEn from './team/en.js'
+import teamEs from './team/es.js'
 import teamFr from './team/fr.js'
 
 export const CONSOLE_AREAS = {
-  shell: { en: shellEn, de: shellDe, fr: shellFr },
-  account: { en: accountEn, de: accountDe, fr: accountFr },
-  team: { en: teamEn, de: teamDe, fr: teamFr },
-  documents: { en: documentsEn, de: documentsDe, fr: documentsFr },
+  shell: { en: shellEn, de: shellDe, fr: shellFr, es: shellEs },
+  account: { en: accountEn, de: accountDe, fr: accountFr, es: accountEs },
+  team: { en: teamEn, de: teamDe, fr: teamFr, es: teamEs },
+  documents: { en: documentsEn, de: documentsDe, fr: documentsFr, es: documentsEs },
 } satisfies Record<string, Record<Language, Record<string, string>>>
 
 const en = { ...shellEn, ...accountEn, ...teamEn, ...documentsEn }
@@ -31,4 +35,5 @@ export const CONSOLE_DICTIONARIES: Record<Language, Record<ConsoleKey, string>> 
   en,
   de: { ...shellDe, ...accountDe, ...teamDe, ...documentsDe },
   fr: { ...shellFr, ...accountFr, ...teamFr, ...documentsFr },
+  es: { ...shellEs, ...accountEs, ...teamEs, ...documentsEs },
 }
