@@ -16,7 +16,8 @@ import { clientOf, jsonBody, parse, storedPdfResponse } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { stringParam } from './schemas.js'
 import { issueGrant, type AccessMethod } from '../domain/recipient-auth.js'
-import { AccessProof, ActionProof, assertAccess, directAuthRoutes, proveAction, proveDirect, signingAuthRoutes } from './signing-auth.js'
+import { AccessProof, ActionProof, assertAccess, proveAction, proveDirect } from '../domain/recipient-proofs.js'
+import { directAuthRoutes, proofRequest, signingAuthRoutes } from './signing-auth.js'
 
 const Value = z.union([z.string().max(1_000_000), z.array(z.string().max(1000)).max(100)])
 const CompleteBody = z.object({
@@ -46,7 +47,7 @@ export function signingRoutes(ctx: HostContext) {
   // Nothing of the document before the recipient passed the access check their authentication asks for.
   const allowed = async (c: Context) => {
     const rc = await byToken(ctx.db, tokenOf(c), false)
-    return { rc, accessAuth: assertAccess(ctx, c, rc) }
+    return { rc, accessAuth: assertAccess(ctx, proofRequest(c), rc) }
   }
   r.route('/auth', signingAuthRoutes(ctx, (c) => byToken(ctx.db, tokenOf(c), false)))
 
@@ -73,7 +74,7 @@ export function signingRoutes(ctx: HostContext) {
     const token = tokenOf(c)
     const { rc } = await allowed(c)
     const { auth, ...body } = await normalizePictures(await jsonBody(c, CompleteBody))
-    const actionAuth = await proveAction(ctx, c, rc, auth)
+    const actionAuth = await proveAction(ctx, proofRequest(c), rc, auth)
     const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, ctx.clock.now(), actionAuth))
     return c.json(result)
   })
@@ -101,7 +102,7 @@ export function signingRoutes(ctx: HostContext) {
   r.post('/direct/complete', async (c) => {
     const token = tokenOf(c)
     const { access, auth, ...body } = await normalizePictures(await jsonBody(c, DirectCompleteBody))
-    const proved = await proveDirect(ctx, c, await byDirectToken(ctx.db, token), body.signer.email, { access, auth })
+    const proved = await proveDirect(ctx, proofRequest(c), await byDirectToken(ctx.db, token), body.signer.email, { access, auth })
     const result = await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now(), proved))
     // The document made carries the link's methods: the access check just passed holds for its own link too.
     const grant = proved.accessAuth.length ? issueGrant(ctx.linkKey, { id: result.recipientId, token: result.token }, proved.accessAuth as AccessMethod[], ctx.clock.now()).grant : undefined

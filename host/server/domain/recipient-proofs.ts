@@ -1,0 +1,218 @@
+/**
+ * What a recipient proves on the signing pages, and the checks of it: the access check before
+ * anything of the document is shown, the action proof before a signature or approval counts, a
+ * direct link visitor's proofs, and the account made with an e-mailed code (recipient-auth.ts
+ * holds the methods, grants and codes). Every secret is checked under the throttle of the
+ * recipient's address and the caller's network address (people/throttle.ts): a locked recipient
+ * is told when to try again (429 with Retry-After), and the sender sees the lock in the audit log.
+ */
+import type { Context } from 'hono'
+import { z } from 'zod'
+import type { HostContext } from '../context.js'
+import type { Queryable } from '../db/index.js'
+import { ApiError } from '../errors.js'
+import { finishAuthentication } from '../people/passkeys.js'
+import { passwordProblem, verifyPassword } from '../people/passwords.js'
+import { throttled, THROTTLE_WINDOW_MS, type Factor } from '../people/throttle.js'
+import { totpState, useTotpCode } from '../people/totp.js'
+import { createUser, markEmailVerified, setPassword, userByEmail } from '../people/users.js'
+import { aboutRecipient, audit, recipientActor, type Client } from './audit.js'
+import type { RecipientContext } from './lifecycle.js'
+import { grantMethods, requiredAuth, useCode, type AccessMethod, type CodePurpose, type Required } from './recipient-auth.js'
+
+/** The request a proof comes with: its client (throttle, audit log), the page's grant, and the request (a passkey's relying party). */
+export interface ProofRequest {
+  client: Client
+  grant: string | undefined
+  c: Context
+}
+
+/** A password, an e-mailed or authenticator code, a passkey assertion: the pieces of a proof. */
+export const Secret = z.string().min(1).max(256)
+export const Code = z.string().trim().min(4).max(12)
+export const Passkey = z.object({ challengeId: z.string().min(1).max(200), response: z.record(z.string(), z.unknown()) })
+
+/** What a recipient proves when signing or approving (the `auth` of complete). */
+export const ActionProof = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('PASSWORD'), password: Secret }),
+  z.object({ method: z.literal('TWO_FACTOR_AUTH'), code: Code }),
+  z.object({ method: z.literal('PASSKEY'), passkey: Passkey }),
+  z.object({ method: z.literal('ACCOUNT') }),
+])
+export type ActionProof = z.infer<typeof ActionProof>
+
+/** The access check's proof: a code, or the account's password (and its authenticator code). */
+export const AccessProof = z.discriminatedUnion('method', [
+  z.object({ method: z.literal('TWO_FACTOR_AUTH'), code: Code }),
+  z.object({ method: z.literal('ACCOUNT'), password: Secret, code: Code.optional() }),
+])
+export type AccessProof = z.infer<typeof AccessProof>
+
+export const authRequired = (what: string, methods: readonly string[]) =>
+  new ApiError(401, 'AUTH_REQUIRED', `${what} needs one of: ${methods.join(', ')}`)
+const authFailed = () => new ApiError(401, 'AUTH_FAILED', 'that did not check out: try again')
+
+/** The access check of the signing routes: the methods the grant proves, or 401 AUTH_REQUIRED. */
+export function assertAccess(ctx: HostContext, req: ProofRequest, { e, r }: RecipientContext): AccessMethod[] {
+  const { access } = requiredAuth(e, r)
+  if (!access.length) return []
+  const passed = grantMethods(ctx.linkKey, r, req.grant, ctx.clock.now()).filter((m) => access.includes(m))
+  if (!passed.length) throw authRequired('this document', access)
+  return passed.slice(0, 1)
+}
+
+/** The recipient's account, when one with a verified address is theirs. */
+export async function accountOf(db: Queryable, email: string) {
+  const user = await userByEmail(db, email)
+  return user && user.emailVerified ? user : null
+}
+
+/**
+ * Runs `attempt` under the throttle of the recipient's address for `factor` and the caller's
+ * network address (counted before the secret is checked): refused while locked (429,
+ * Retry-After), the lock written to the audit log when it begins, a failure answered 401.
+ */
+async function guarded(ctx: HostContext, req: ProofRequest, rc: RecipientContext, factor: Factor, attempt: () => Promise<boolean>): Promise<void> {
+  const now = ctx.clock.now()
+  const ok = await throttled(ctx.db, { email: rc.r.email, ip: req.client.ipAddress ?? '', factor }, now, attempt, async () => {
+    await audit(ctx.db, rc.e, 'RECIPIENT_AUTH_LOCKED', recipientActor(rc.r, req.client), {
+      ...aboutRecipient(rc.r),
+      until: new Date(now.getTime() + THROTTLE_WINDOW_MS).toISOString(),
+    })
+    throw new ApiError(429, 'TOO_MANY_ATTEMPTS', `too many failed attempts: try again in ${THROTTLE_WINDOW_MS / 60_000} minutes`, undefined, {
+      'Retry-After': String(THROTTLE_WINDOW_MS / 1000),
+    })
+  })
+  if (!ok) throw authFailed()
+}
+
+/** A code of the account's authenticator app, or else the code sent by e-mail (to `to`, a direct link visitor's address). */
+async function codeMatches(ctx: HostContext, rc: RecipientContext, purpose: CodePurpose, code: string, to: string | null = null): Promise<boolean> {
+  const user = await accountOf(ctx.db, rc.r.email)
+  if (user) {
+    const totp = await totpState(ctx.db, user.id)
+    if (totp.enabled && totp.secret && /^\d{6}$/.test(code) && (await useTotpCode(ctx.db, user.id, totp.secret, code, ctx.clock.now()))) return true
+  }
+  return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, purpose, code, ctx.clock.now(), to))
+}
+
+/**
+ * The account's password, then its authenticator code when it has one: each counted under its
+ * own factor, so a right password never clears the count of wrong codes.
+ */
+async function proveAccount(ctx: HostContext, req: ProofRequest, rc: RecipientContext, password: string, code: string | undefined): Promise<void> {
+  let user: Awaited<ReturnType<typeof userByEmail>> = null
+  await guarded(ctx, req, rc, 'password', async () => {
+    user = await userByEmail(ctx.db, rc.r.email)
+    return (await verifyPassword(password, user?.emailVerified ? user.passwordHash : null)) && !!user?.emailVerified
+  })
+  const { id } = user!
+  const totp = await totpState(ctx.db, id)
+  if (!totp.enabled) return
+  if (!code) throw new ApiError(401, 'TOTP_REQUIRED', 'this account also needs a code from its authenticator app')
+  await guarded(ctx, req, rc, 'second-factor', () => useTotpCode(ctx.db, id, totp.secret!, code, ctx.clock.now()))
+}
+
+/**
+ * The action proof of complete: the methods it proves (for the audit log), [] when
+ * none is required; 401 AUTH_REQUIRED or AUTH_FAILED otherwise.
+ */
+export async function proveAction(ctx: HostContext, req: ProofRequest, rc: RecipientContext, proof: ActionProof | undefined): Promise<Required['action']> {
+  const { action } = requiredAuth(rc.e, rc.r)
+  if (!action.length) return []
+  if (!proof || !(action as string[]).includes(proof.method)) throw authRequired('this action', action)
+  switch (proof.method) {
+    case 'ACCOUNT':
+      if (!grantMethods(ctx.linkKey, rc.r, req.grant, ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
+      break
+    case 'PASSWORD':
+      await guarded(ctx, req, rc, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
+      break
+    case 'TWO_FACTOR_AUTH':
+      await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, rc, 'action', proof.code))
+      break
+    case 'PASSKEY': {
+      const user = await accountOf(ctx.db, rc.r.email)
+      await guarded(ctx, req, rc, 'passkey', async () => {
+        if (!user) return false
+        const response = proof.passkey.response as unknown as Parameters<typeof finishAuthentication>[3]['response']
+        return ctx.db
+          .transaction((tx) => finishAuthentication(tx, ctx, req.c, { challengeId: proof.passkey.challengeId, response }, user.id))
+          .then((id) => id === user.id)
+          .catch((err) => {
+            if (err instanceof ApiError && err.status === 400) return false
+            throw err
+          })
+      })
+      break
+    }
+  }
+  return [proof.method]
+}
+
+/**
+ * A template's direct link: the visitor proves the methods of the link's recipient for the
+ * address they give, when they sign and before the document is made (the template itself is
+ * public by the sender's choice). One proof covers both checks where the methods match (a code
+ * for access and action; an account sign-in for ACCOUNT or PASSWORD). PASSKEY is not offered:
+ * nothing names the visitor's account before they type its address.
+ */
+export async function proveDirect(
+  ctx: HostContext,
+  req: ProofRequest,
+  link: RecipientContext,
+  email: string,
+  proofs: { access?: AccessProof | undefined; auth?: ActionProof | undefined },
+): Promise<{ accessAuth: string[]; actionAuth: string[] }> {
+  const { access, action } = requiredAuth(link.e, link.r)
+  const visitor: RecipientContext = { ...link, r: { ...link.r, email: email.trim().toLowerCase() } }
+  const to = visitor.r.email
+  let accessAuth: string[] = []
+  if (access.length) {
+    const proof = proofs.access
+    if (!proof || !(access as string[]).includes(proof.method)) throw authRequired('this document', access)
+    if (proof.method === 'ACCOUNT') await proveAccount(ctx, req, visitor, proof.password, proof.code)
+    else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, visitor, 'access', proof.code, to))
+    accessAuth = [proof.method]
+  }
+  if (!action.length) return { accessAuth, actionAuth: [] }
+  // What the access proof of this same request already shows.
+  const covered = action.find((m) => (accessAuth[0] === 'TWO_FACTOR_AUTH' && m === 'TWO_FACTOR_AUTH') || (accessAuth[0] === 'ACCOUNT' && (m === 'ACCOUNT' || m === 'PASSWORD')))
+  if (covered) return { accessAuth, actionAuth: [covered] }
+  const proof = proofs.auth
+  if (!proof || !(action as string[]).includes(proof.method) || proof.method === 'PASSKEY' || proof.method === 'ACCOUNT') throw authRequired('this action', action.filter((m) => m !== 'PASSKEY' && m !== 'ACCOUNT'))
+  if (proof.method === 'PASSWORD') await guarded(ctx, req, visitor, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null))
+  else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, visitor, 'action', proof.code, to))
+  return { accessAuth, actionAuth: [proof.method] }
+}
+
+/**
+ * Makes the account of `rc.r.email` (or sets the first password of one it cannot use) with the
+ * code of purpose "account" e-mailed to it (to `to`, a direct link visitor's address).
+ */
+export async function makeAccount(ctx: HostContext, req: ProofRequest, rc: RecipientContext, { name, password, code }: { name?: string | undefined; password: string; code: string }, to: string | null = null): Promise<void> {
+  assertAccountAsked(requiredAuth(rc.e, rc.r))
+  const problem = passwordProblem(password)
+  if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
+  await guarded(ctx, req, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, 'account', code, ctx.clock.now(), to)))
+  await ctx.db.transaction(async (tx) => {
+    const existing = await userByEmail(tx, rc.r.email)
+    if (!existing) return void (await createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
+    if (existing.emailVerified && existing.passwordHash) throw new ApiError(409, 'EMAIL_TAKEN', 'an account with this e-mail address exists')
+    await markEmailVerified(tx, existing.id)
+    await setPassword(tx, existing.id, password)
+  })
+}
+
+/** 400 unless the recipient is asked for something only an account gives. */
+export function assertAccountAsked({ access, action }: Required): void {
+  if (![...access, ...action].some((m) => m === 'ACCOUNT' || m === 'PASSWORD' || m === 'PASSKEY')) {
+    throw new ApiError(400, 'INVALID_REQUEST', 'no account is asked of this recipient')
+  }
+}
+
+/** The access check's proof on the recipient's own page: a code, or the account's password (and its second factor). */
+export async function proveAccess(ctx: HostContext, req: ProofRequest, rc: RecipientContext, proof: AccessProof): Promise<void> {
+  if (proof.method === 'ACCOUNT') await proveAccount(ctx, req, rc, proof.password, proof.code)
+  else await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, rc, 'access', proof.code))
+}
