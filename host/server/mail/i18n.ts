@@ -7,6 +7,7 @@ import de from './words/de.js'
 import en, { type MailStrings } from './words/en.js'
 import es from './words/es.js'
 import fr from './words/fr.js'
+import it from './words/it.js'
 
 export type { MailStrings }
 export type MailLanguage = Language
@@ -14,7 +15,7 @@ export type MailLanguage = Language
 /** The roles that act on a document; CC gets no signing request and falls back to VIEWER. */
 export type ActingRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT'
 
-export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es }
+export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it }
 
 /** documentMeta.language as a mail language: a language spoken by its primary subtag ("de-AT" is German); anything else English. */
 export const mailLanguage = (tag: unknown): MailLanguage => languageOf(tag)

@@ -9,6 +9,7 @@ import de from './evidence-words/de.js'
 import en, { type EvidenceWords } from './evidence-words/en.js'
 import es from './evidence-words/es.js'
 import fr from './evidence-words/fr.js'
+import it from './evidence-words/it.js'
 
 /** The words, with the methods, roles and events looked up by what the audit log holds: an unknown one shows as itself. */
 export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> & {
@@ -17,7 +18,7 @@ export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> &
   events: Record<string, string>
 }
 
-const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es }
+const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it }
 
 /** How the evidence documents speak and tell time: the document's settings. */
 export interface EvidenceLocale {

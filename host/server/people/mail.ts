@@ -68,6 +68,13 @@ const WORDS: Record<MailLanguage, (p: AccountMailPayload) => Words> = {
       signin: { subject: 'Su enlace de inicio de sesión', heading: 'Iniciar sesión', body: 'Use el enlace de abajo para iniciar sesión en su cuenta.', button: 'Iniciar sesión', note: 'El enlace sirve una vez, durante 15 minutos. Si no lo ha pedido, ignore este mensaje.' },
       invite: { subject: `Únase a ${p.teamName ?? 'un equipo'}`, heading: `Únase a ${p.teamName ?? 'un equipo'}`, body: `${p.inviter ?? 'Un miembro del equipo'} le ha invitado a unirse a ${p.teamName ?? 'su equipo'}.`, button: 'Aceptar la invitación', note: 'La invitación es válida durante 7 días.' },
     })[p.purpose],
+  it: (p) =>
+    ({
+      verify: { subject: 'Conferma il tuo indirizzo e-mail', heading: 'Conferma il tuo indirizzo e-mail', body: 'Conferma che questo indirizzo è tuo per completare la configurazione del tuo account.', button: 'Conferma l’indirizzo', note: 'Il link funziona una volta, per 24 ore. Se non hai creato un account, ignora questo messaggio.' },
+      reset: { subject: 'Reimposta la password', heading: 'Reimposta la password', body: 'Qualcuno ha chiesto di reimpostare la password dell’account con questo indirizzo. Scegli una nuova password con il link qui sotto.', button: 'Scegli una nuova password', note: 'Il link funziona una volta, per un’ora. Se non l’hai richiesto, ignora questo messaggio: la tua password resta invariata.' },
+      signin: { subject: 'Il tuo link di accesso', heading: 'Accedi', body: 'Usa il link qui sotto per accedere al tuo account.', button: 'Accedi', note: 'Il link funziona una volta, per 15 minuti. Se non l’hai richiesto, ignora questo messaggio.' },
+      invite: { subject: `Entra in ${p.teamName ?? 'un team'}`, heading: `Entra in ${p.teamName ?? 'un team'}`, body: `${p.inviter ?? 'Un membro del team'} ti ha invitato a entrare in ${p.teamName ?? 'il suo team'}.`, button: 'Accetta l’invito', note: 'L’invito è valido per 7 giorni.' },
+    })[p.purpose],
 }
 
 export function accountMailJob(deps: { db: Db; transport: MailTransport; publicUrl: () => string; linkKey: KeyObject }): JobHandler {

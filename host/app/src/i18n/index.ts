@@ -11,6 +11,7 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages
   de: () => import('./de.js'),
   fr: () => import('./fr.js'),
   es: () => import('./es.js'),
+  it: () => import('./it.js'),
 }
 const loaded: Partial<Record<Language, Messages>> = { en }
 

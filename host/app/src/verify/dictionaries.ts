@@ -4,7 +4,8 @@ import de from './words/de.js'
 import en from './words/en.js'
 import es from './words/es.js'
 import fr from './words/fr.js'
+import it from './words/it.js'
 
 export type VerifyWord = keyof typeof en
 
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es }
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it }

@@ -8,24 +8,28 @@ import accountDe from './account/de.js'
 import accountEn from './account/en.js'
 import accountEs from './account/es.js'
 import accountFr from './account/fr.js'
+import accountIt from './account/it.js'
 import documentsDe from './documents/de.js'
 import documentsEn from './documents/en.js'
 import documentsEs from './documents/es.js'
 import documentsFr from './documents/fr.js'
+import documentsIt from './documents/it.js'
 import shellDe from './shell/de.js'
 import shellEn from './shell/en.js'
 import shellEs from './shell/es.js'
 import shellFr from './shell/fr.js'
+import shellIt from './shell/it.js'
 import teamDe from './team/de.js'
 import teamEn from './team/en.js'
 import teamEs from './team/es.js'
 import teamFr from './team/fr.js'
+import teamIt from './team/it.js'
 
 export const CONSOLE_AREAS = {
-  shell: { en: shellEn, de: shellDe, fr: shellFr, es: shellEs },
-  account: { en: accountEn, de: accountDe, fr: accountFr, es: accountEs },
-  team: { en: teamEn, de: teamDe, fr: teamFr, es: teamEs },
-  documents: { en: documentsEn, de: documentsDe, fr: documentsFr, es: documentsEs },
+  shell: { en: shellEn, de: shellDe, fr: shellFr, es: shellEs, it: shellIt },
+  account: { en: accountEn, de: accountDe, fr: accountFr, es: accountEs, it: accountIt },
+  team: { en: teamEn, de: teamDe, fr: teamFr, es: teamEs, it: teamIt },
+  documents: { en: documentsEn, de: documentsDe, fr: documentsFr, es: documentsEs, it: documentsIt },
 } satisfies Record<string, Record<Language, Record<string, string>>>
 
 const en = { ...shellEn, ...accountEn, ...teamEn, ...documentsEn }
@@ -36,4 +40,5 @@ export const CONSOLE_DICTIONARIES: Record<Language, Record<ConsoleKey, string>> 
   de: { ...shellDe, ...accountDe, ...teamDe, ...documentsDe },
   fr: { ...shellFr, ...accountFr, ...teamFr, ...documentsFr },
   es: { ...shellEs, ...accountEs, ...teamEs, ...documentsEs },
+  it: { ...shellIt, ...accountIt, ...teamIt, ...documentsIt },
 }
