@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config'
+import InterleavingSequencer from './test/support/sequencer.js'
 
 // The hosts that tests and their global setups start log warnings and errors only (the request and
 // job lines at info would bury the test output); test/host/log.test.ts turns it up.
@@ -8,5 +9,10 @@ process.env.LOG_LEVEL ??= 'warn'
 export default defineConfig({
   test: {
     projects: ['test/*/vitest.config.ts'],
+    // One group for every project, so end-to-end, host and library files share the workers all
+    // the way through. Most of a test waits on sockets, the database, Chromium or a timer: three
+    // files at a time keep two cores busy.
+    maxWorkers: 3,
+    sequence: { sequencer: InterleavingSequencer },
   },
 })

@@ -15,7 +15,7 @@ export default defineConfig({
     hookTimeout: 90_000,
     // The machine may be busy with other suites: give the UI time to settle.
     expect: { poll: { timeout: 15_000, interval: 100 } },
-    // Each file drives its own browser and host; one at a time keeps them fast on two cores.
-    fileParallelism: false,
+    // Each file drives its own browser and host on ports of its own: files run beside the other
+    // projects' files (the root config spreads them over the run).
   },
 })

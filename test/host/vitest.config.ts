@@ -10,11 +10,6 @@ export default defineConfig({
     environment: 'node',
     // The host runs in the test process: nothing it logs may carry a credential.
     setupFiles: ['../support/no-secrets-in-logs.ts'],
-    // Most of a host test is waiting on sockets, the database and timers: two files at a time on
-    // two cores (Vitest's default there is one) shortens the suite by about a quarter.
-    maxWorkers: 2,
-    // A project with its own worker count runs as its own group: after the others.
-    sequence: { groupOrder: 1 },
     testTimeout: 120_000,
     hookTimeout: 180_000,
   },
