@@ -217,7 +217,7 @@ const int = { type: 'integer' }
 const nullable = (t: string, extra: JsonSchema = {}) => ({ type: [t, 'null'], ...extra })
 const date = { type: 'string', format: 'date-time' }
 
-/** The answers' shapes, short: the README's Resources section has the details. */
+/** The answers' shapes, short: docs/api-notes.md, Resources, has the details. */
 const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Error: {
     type: 'object',
@@ -299,7 +299,7 @@ export function openApiDocument(): JsonSchema {
     info: {
       title: 'Envelope Signing Service API',
       version: '2',
-      description: 'API v2 of the self-hosted envelope-signing service (see host/README.md). Also served under /api/v2-beta.',
+      description: 'API v2 of the self-hosted envelope-signing service (its behaviour is described in docs/api-notes.md). Also served under /api/v2-beta.',
     },
     jsonSchemaDialect: 'https://spec.openapis.org/oas/3.1/dialect/base',
     servers: [{ url: '/api/v2' }],
