@@ -28,7 +28,7 @@ export function ConsoleApp() {
 
   const load = useCallback(async () => {
     try {
-      const me = await consoleApi<Me | { secondFactorDue: true }>('/me')
+      const me = await consoleApi('/me')
       if ('secondFactorDue' in me) return setState({ kind: 'second-factor' })
       setCsrfToken(me.csrfToken)
       setState({ kind: 'in', me })

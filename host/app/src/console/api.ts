@@ -3,6 +3,8 @@
  * same-origin and carrying the session's anti-forgery token. A 401 means the session ended:
  * the shell goes back to sign-in.
  */
+import type { Answer, Body, ConsoleRoute } from '../../../shared/console-contract.js'
+
 let csrf = ''
 const signedOutListeners = new Set<() => void>()
 
@@ -62,8 +64,24 @@ async function call<T>(url: string, init: { method?: string; body?: unknown; for
   return (init.raw ? res : await res.json()) as T
 }
 
-/** `/api/console{path}`. */
-export const consoleApi = <T>(path: string, init?: { method?: string; body?: unknown }) => call<T>(`/api/console${path}`, init)
+type Method = ConsoleRoute extends `${infer M} ${string}` ? M : never
+/** A route's path as a page writes it: any text for each `:name`. */
+type Written<P extends string> = P extends `${infer Head}:${string}/${infer Tail}` ? `${Head}${string}/${Written<Tail>}` : P extends `${infer Head}:${string}` ? `${Head}${string}` : P
+/** The paths that reach route `R`; a GET's may carry a query. */
+type PathOf<R extends ConsoleRoute> = R extends `GET ${infer P}` ? Written<P> | `${Written<P>}?${string}` : R extends `${Method} ${infer P}` ? Written<P> : never
+/** Every path the console's API answers with `method`. */
+export type ConsolePath<M extends Method> = PathOf<Extract<ConsoleRoute, `${M} ${string}`>>
+/** The route(s) of `method` that a path written as `P` reaches. */
+type RouteAt<M extends Method, P extends string> = { [R in ConsoleRoute]: R extends `${M} ${string}` ? (P extends PathOf<R> ? R : never) : never }[ConsoleRoute]
+
+/** `/api/console{path}`, typed by the console's contract: a path it does not list, or a wrong body, does not compile. */
+export function consoleApi<P extends ConsolePath<'GET'>>(path: P): Promise<Answer<RouteAt<'GET', P>>>
+export function consoleApi<P extends ConsolePath<'POST'>>(path: P, init: { body: Body<RouteAt<'POST', P>> }): Promise<Answer<RouteAt<'POST', P>>>
+export function consoleApi<P extends ConsolePath<'PATCH'>>(path: P, init: { method: 'PATCH'; body: Body<RouteAt<'PATCH', P>> }): Promise<Answer<RouteAt<'PATCH', P>>>
+export function consoleApi<P extends ConsolePath<'DELETE'>>(path: P, init: { method: 'DELETE' }): Promise<Answer<RouteAt<'DELETE', P>>>
+export function consoleApi(path: string, init?: { method?: string; body?: unknown }): Promise<unknown> {
+  return call(`/api/console${path}`, init)
+}
 
 /** `/api/v2{path}` as the signed-in member. */
 export const v2 = <T>(path: string, init?: { method?: string; body?: unknown }) => call<T>(`/api/v2${path}`, init)

@@ -1,22 +1,8 @@
 import { createContext, useContext } from 'react'
 
-export type Role = 'ADMIN' | 'MANAGER' | 'MEMBER'
+import type { Me, Role } from '../../../shared/console-contract.js'
 
-export interface Membership {
-  teamId: string
-  teamName: string
-  plan: string
-  role: Role
-}
-
-/** GET /api/console/me, signed in. */
-export interface Me {
-  user: { id: string; email: string; name: string; emailVerified: boolean; hasPassword: boolean; totpEnabled: boolean; createdAt: string }
-  teams: Membership[]
-  team: Membership | null
-  sessionId: string
-  csrfToken: string
-}
+export type { Me, Membership, Role } from '../../../shared/console-contract.js'
 
 export interface MeContext {
   me: Me

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useState } from 'react'
+import type { Account } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
-import type { AccountData } from './account-data.js'
 import { ConfirmIdentity } from './ConfirmIdentity.js'
 import { ErrorAlert, messageOf } from './parts.js'
 import { PasskeysSection } from './PasskeysSection.js'
@@ -12,11 +12,11 @@ import { TwoFactorSection } from './TwoFactorSection.js'
 
 /** `/console/account`: the signed-in person's name, password, sessions, two-factor and passkeys. */
 export function AccountPage() {
-  const [data, setData] = useState<AccountData | null>(null)
+  const [data, setData] = useState<Account | null>(null)
   const [error, setError] = useState<string | null>(null)
   const load = useCallback(async () => {
     try {
-      setData(await consoleApi<AccountData>('/account'))
+      setData(await consoleApi('/account'))
     } catch (err) {
       setError(messageOf(err))
     }

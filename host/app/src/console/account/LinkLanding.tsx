@@ -1,4 +1,5 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
+import type { Passkey } from '../../../../shared/console-contract.js'
 import { consoleApi, setCsrfToken } from '../api.js'
 import { ct } from '../i18n/index.js'
 import { AuthCard, ErrorAlert, Field, NewPasswordField, messageOf, useAction } from './parts.js'
@@ -79,24 +80,22 @@ function UseLink({ value }: { value: string }) {
   )
 }
 
-type KnownPasskey = { id: string; name: string; createdAt: string; lastUsedAt: string | null }
-
 function ResetPassword({ value }: { value: string }) {
   const [password, setPassword] = useState('')
-  const [passkeys, setPasskeys] = useState<{ list: KnownPasskey[]; canRemove: boolean } | null>(null)
+  const [passkeys, setPasskeys] = useState<{ list: Passkey[]; canRemove: boolean } | null>(null)
   const { busy, error, run } = useAction()
   const submit = (e: FormEvent) => {
     e.preventDefault()
     void run(async () => {
-      const done = await consoleApi<{ secondFactorDue: boolean; passkeys: KnownPasskey[] }>('/auth/reset/complete', { body: { link: value, password } })
+      const done = await consoleApi('/auth/reset/complete', { body: { link: value, password } })
       // Passkeys outlive a password: the owner sees them all, and removes any that is not theirs.
       if (done.passkeys.length) setPasskeys({ list: done.passkeys, canRemove: !done.secondFactorDue })
       else location.assign('/console')
     })
   }
-  const remove = (p: KnownPasskey) =>
+  const remove = (p: Passkey) =>
     void run(async () => {
-      const me = await consoleApi<{ csrfToken?: string }>('/me')
+      const me = await consoleApi('/me')
       if (me.csrfToken) setCsrfToken(me.csrfToken)
       await consoleApi(`/account/passkeys/${encodeURIComponent(p.id)}`, { method: 'DELETE' })
       setPasskeys((k) => k && { ...k, list: k.list.filter((x) => x.id !== p.id) })

@@ -1,12 +1,11 @@
 import { useState, type FormEvent } from 'react'
+import type { Passkey } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
-import type { AccountData } from './account-data.js'
 import { passkeysSupported, registerPasskey } from './passkey.js'
 import { ErrorAlert, Field, useAction } from './parts.js'
 import { Section } from './Section.js'
 
-type Passkey = AccountData['passkeys'][number]
 
 /** The account's passkeys: add one (named), rename, remove. */
 export function PasskeysSection({ passkeys, onChanged }: { passkeys: Passkey[]; onChanged: () => Promise<void> }) {

@@ -13,7 +13,7 @@ export function SecondFactor({ onDone }: { onDone: () => void }) {
 
   // The half-open session's anti-forgery token comes with /me, as the full one's does.
   useEffect(() => {
-    void consoleApi<{ csrfToken?: string }>('/me')
+    void consoleApi('/me')
       .then((me) => me.csrfToken && setCsrfToken(me.csrfToken))
       .finally(() => setReady(true))
   }, [])

@@ -1,11 +1,11 @@
+import type { AccountSession } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
-import type { AccountData } from './account-data.js'
 import { ErrorAlert, useAction } from './parts.js'
 import { Section } from './Section.js'
 
 /** Every browser signed in to the account, this one marked; any other can be signed out from here. */
-export function SessionsSection({ sessions, onChanged }: { sessions: AccountData['sessions']; onChanged: () => Promise<void> }) {
+export function SessionsSection({ sessions, onChanged }: { sessions: AccountSession[]; onChanged: () => Promise<void> }) {
   const { busy, error, run } = useAction()
   const revoke = (id: string) =>
     void run(async () => {

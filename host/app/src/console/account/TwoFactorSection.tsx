@@ -1,7 +1,7 @@
 import { useState, type FormEvent } from 'react'
+import type { Account } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
-import type { AccountData } from './account-data.js'
 import { ErrorAlert, Field, useAction } from './parts.js'
 import { QrCode } from './QrCode.js'
 import { Section } from './Section.js'
@@ -9,7 +9,7 @@ import { Section } from './Section.js'
 type Step = { kind: 'idle' } | { kind: 'setup'; secret: string; uri: string } | { kind: 'codes'; codes: string[] } | { kind: 'disable' }
 
 /** Two-factor with an authenticator app (TOTP): turn on (QR code, confirm with a code), recovery codes, turn off. */
-export function TwoFactorSection({ totp, onChanged }: { totp: AccountData['totp']; onChanged: () => Promise<void> }) {
+export function TwoFactorSection({ totp, onChanged }: { totp: Account['totp']; onChanged: () => Promise<void> }) {
   const [step, setStep] = useState<Step>({ kind: 'idle' })
   const [code, setCode] = useState('')
   const [password, setPassword] = useState('')
@@ -21,18 +21,18 @@ export function TwoFactorSection({ totp, onChanged }: { totp: AccountData['totp'
     setStep(s)
   }
 
-  const start = () => void run(async () => go({ kind: 'setup', ...(await consoleApi<{ secret: string; uri: string }>('/account/totp/setup', { body: {} })) }))
+  const start = () => void run(async () => go({ kind: 'setup', ...(await consoleApi('/account/totp/setup', { body: {} })) }))
   const confirm = (e: FormEvent) => {
     e.preventDefault()
     void run(async () => {
-      const { recoveryCodes } = await consoleApi<{ recoveryCodes: string[] }>('/account/totp/confirm', { body: { code } })
+      const { recoveryCodes } = await consoleApi('/account/totp/confirm', { body: { code } })
       go({ kind: 'codes', codes: recoveryCodes })
       await onChanged()
     })
   }
   const newCodes = () =>
     void run(async () => {
-      const { recoveryCodes } = await consoleApi<{ recoveryCodes: string[] }>('/account/recovery-codes', { body: {} })
+      const { recoveryCodes } = await consoleApi('/account/recovery-codes', { body: {} })
       go({ kind: 'codes', codes: recoveryCodes })
       await onChanged()
     })

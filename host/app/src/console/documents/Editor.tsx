@@ -18,7 +18,7 @@ export function Editor({ envelopeId, onSaved, saver }: { envelopeId: string; onS
   const frame = useRef<HTMLIFrameElement>(null)
 
   useEffect(() => {
-    consoleApi<{ token: string }>('/documents/editor', { body: { envelopeId } }).then(
+    consoleApi('/documents/editor', { body: { envelopeId } }).then(
       ({ token }) =>
         setSrc(buildEmbedUrl({ host: location.origin, route: 'envelope.edit', id: envelopeId, token, options: { parentOrigin: location.origin, language: consoleLanguage() } })),
       (e) => setError(messageOf(e)),

@@ -1,28 +1,20 @@
 import { useEffect, useState } from 'react'
+import type { ActivityPage } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Pager, messageOf } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 
-interface Entry {
-  id: number
-  action: string
-  target: string | null
-  details: Record<string, unknown>
-  createdAt: string
-  by: { email: string; name: string } | null
-}
-
 /** `/console/settings/activity`: who changed what in the team's settings, newest first. */
 export function Activity() {
   const { me } = useMe()
   const allowed = atLeast(me.team?.role, 'MANAGER')
   const [page, setPage] = useState(1)
-  const [data, setData] = useState<{ data: Entry[]; totalPages: number } | null>(null)
+  const [data, setData] = useState<ActivityPage | null>(null)
   const [error, setError] = useState<string | null>(null)
   useEffect(() => {
-    if (allowed) consoleApi<{ data: Entry[]; totalPages: number }>(`/team/activity?page=${page}&perPage=25`).then(setData, (e) => setError(messageOf(e)))
+    if (allowed) consoleApi(`/team/activity?page=${page}&perPage=25`).then(setData, (e) => setError(messageOf(e)))
   }, [page, allowed, me.team?.teamId])
   if (!allowed) return <SettingsLayout title={ct('team.activity.title')}><NeedsRole role="MANAGER" /></SettingsLayout>
   return (

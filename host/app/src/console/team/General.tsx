@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import type { TeamUsage } from '../../../../shared/console-contract.js'
 import { consoleApi, v2 } from '../api.js'
 import { ct, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
@@ -6,20 +7,11 @@ import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
 import { navigate } from '../router.js'
 import { SettingsLayout } from './SettingsLayout.js'
 
-interface Usage {
-  name: string
-  plan: string
-  month: string
-  documents: number
-  documentLimit: number | null
-  embedding: boolean
-}
-
 /** `/console/settings`: the team's name, plan and usage, who may frame its pages, and a new team. */
 export function General() {
   const { me, reload } = useMe()
   const admin = atLeast(me.team?.role, 'ADMIN')
-  const [usage, setUsage] = useState<Usage | null>(null)
+  const [usage, setUsage] = useState<TeamUsage | null>(null)
   const [name, setName] = useState('')
   const [origins, setOrigins] = useState('')
   const [newTeam, setNewTeam] = useState('')
@@ -29,7 +21,7 @@ export function General() {
 
   const load = useCallback(async () => {
     try {
-      const u = await consoleApi<Usage>('/team')
+      const u = await consoleApi('/team')
       setUsage(u)
       setName(u.name)
       const team = await v2<{ embedOrigins: string[] | null }>('/team')

@@ -1,17 +1,11 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
+import type { InvitationPeek } from '../../../../shared/console-contract.js'
 import { ApiFailure, consoleApi } from '../api.js'
 import { ct, type ConsoleKey } from '../i18n/index.js'
 import { ErrorAlert, Field, NewPasswordField, messageOf, useAction } from '../parts.js'
 
 /** Where an invitation's link waits while its reader signs in first. */
 export const PENDING_INVITATION = 'console.invitation'
-
-interface Peek {
-  teamName: string
-  email: string
-  role: string
-  accountExists: boolean
-}
 
 /**
  * `/console/invitation#<link>`: what the invitation is, and accepting it: with a new account (the
@@ -27,7 +21,7 @@ export function Invitation() {
     }
     return fromHash || sessionStorage.getItem(PENDING_INVITATION) || ''
   })
-  const [peek, setPeek] = useState<Peek | null>(null)
+  const [peek, setPeek] = useState<InvitationPeek | null>(null)
   const [signInFirst, setSignInFirst] = useState(false)
   const [name, setName] = useState('')
   const [password, setPassword] = useState('')
@@ -38,7 +32,7 @@ export function Invitation() {
   useEffect(() => {
     heading.current?.focus()
     if (!link) return
-    consoleApi<Peek>('/invitations/peek', { body: { link } }).then(setPeek, (err) => {
+    consoleApi('/invitations/peek', { body: { link } }).then(setPeek, (err) => {
       sessionStorage.removeItem(PENDING_INVITATION)
       setLoadError(err instanceof ApiFailure && err.code === 'LINK_INVALID' ? ct('team.invitation.invalid') : messageOf(err))
     })

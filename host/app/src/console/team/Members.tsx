@@ -1,26 +1,11 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import type { Invitation, Member } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { consoleLanguage, ct, formatDate, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe, type Role } from '../me.js'
 import { ErrorAlert, Field, Notice, PersonCell, TableHead, messageOf, useAction } from '../parts.js'
 import { navigate } from '../router.js'
 import { SettingsLayout } from './SettingsLayout.js'
-
-interface Member {
-  userId: string
-  email: string
-  name: string
-  role: Role
-  joinedAt: string
-}
-interface Invitation {
-  id: string
-  email: string
-  role: Role
-  createdAt: string
-  expiresAt: string
-  invitedBy: string | null
-}
 
 const ROLES: Role[] = ['MEMBER', 'MANAGER', 'ADMIN']
 
@@ -39,8 +24,8 @@ export function Members() {
 
   const load = useCallback(async () => {
     try {
-      setMembers((await consoleApi<{ data: Member[] }>('/team/members')).data)
-      if (manager) setInvitations((await consoleApi<{ data: Invitation[] }>('/team/invitations')).data)
+      setMembers((await consoleApi('/team/members')).data)
+      if (manager) setInvitations((await consoleApi('/team/invitations')).data)
     } catch (err) {
       setLoadError(messageOf(err))
     }
@@ -56,9 +41,9 @@ export function Members() {
       await load()
     })
   }
-  const act = (path: string, body: object, done?: string) =>
+  const act = (send: () => Promise<unknown>, done?: string) =>
     void action.run(async () => {
-      await consoleApi(path, { body })
+      await send()
       if (done) setNotice(done)
       await load()
     })
@@ -113,7 +98,7 @@ export function Members() {
                         className="input"
                         aria-label={ct('team.members.roleOf', { who: m.name || m.email })}
                         value={m.role}
-                        onChange={(e) => act('/team/members/role', { userId: m.userId, role: e.target.value })}
+                        onChange={(e) => act(() => consoleApi('/team/members/role', { body: { userId: m.userId, role: e.target.value as Role } }))}
                       >
                         {ROLES.map((r) => (
                           <option key={r} value={r}>
@@ -137,7 +122,7 @@ export function Members() {
                           className="btn btn-sm btn-danger-outline"
                           type="button"
                           disabled={action.busy}
-                          onClick={() => confirm(ct('team.members.removeConfirm', { who: m.email })) && act('/team/members/remove', { userId: m.userId })}
+                          onClick={() => confirm(ct('team.members.removeConfirm', { who: m.email })) && act(() => consoleApi('/team/members/remove', { body: { userId: m.userId } }))}
                         >
                           {ct('team.members.remove')}
                         </button>
@@ -167,10 +152,10 @@ export function Members() {
                     <td>
                       {admin && (
                         <div className="team-actions">
-                          <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => act('/team/invitations/resend', { id: i.id, language: consoleLanguage() }, ct('team.invitations.resent', { email: i.email }))}>
+                          <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => act(() => consoleApi('/team/invitations/resend', { body: { id: i.id, language: consoleLanguage() } }), ct('team.invitations.resent', { email: i.email }))}>
                             {ct('team.invitations.resend')}
                           </button>
-                          <button className="btn btn-sm btn-danger-outline" type="button" disabled={action.busy} onClick={() => act('/team/invitations/revoke', { id: i.id })}>
+                          <button className="btn btn-sm btn-danger-outline" type="button" disabled={action.busy} onClick={() => act(() => consoleApi('/team/invitations/revoke', { body: { id: i.id } }))}>
                             {ct('team.invitations.revoke')}
                           </button>
                         </div>

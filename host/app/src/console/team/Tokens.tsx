@@ -1,29 +1,20 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import type { TeamToken, TokenExpiry } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, TableHead, messageOf, useAction } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 
-interface Token {
-  id: string
-  name: string
-  createdAt: string
-  createdBy: string | null
-  expiresAt: string | null
-  expired: boolean
-  lastUsedAt: string | null
-}
-
 /** The expiry choices API v2 offers for tokens (as host/server/auth/api-tokens.ts). */
-const EXPIRIES = ['7d', '1m', '3m', '6m', '12m', 'never'] as const
+const EXPIRIES: TokenExpiry[] = ['7d', '1m', '3m', '6m', '12m', 'never']
 
 /** `/console/settings/tokens`: the team's API tokens; a new one's value is shown once. */
 export function Tokens() {
   const { me } = useMe()
-  const [tokens, setTokens] = useState<Token[] | null>(null)
+  const [tokens, setTokens] = useState<TeamToken[] | null>(null)
   const [name, setName] = useState('')
-  const [expires, setExpires] = useState<(typeof EXPIRIES)[number]>('3m')
+  const [expires, setExpires] = useState<TokenExpiry>('3m')
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null)
   const [copied, setCopied] = useState(false)
   const [loadError, setLoadError] = useState<string | null>(null)
@@ -32,7 +23,7 @@ export function Tokens() {
 
   const load = useCallback(async () => {
     try {
-      setTokens((await consoleApi<{ data: Token[] }>('/team/tokens')).data)
+      setTokens((await consoleApi('/team/tokens')).data)
     } catch (err) {
       setLoadError(messageOf(err))
     }
@@ -46,7 +37,7 @@ export function Tokens() {
   const create = (e: FormEvent) => {
     e.preventDefault()
     void action.run(async () => {
-      const t = await consoleApi<{ token: string }>('/team/tokens', { body: { name, expires } })
+      const t = await consoleApi('/team/tokens', { body: { name, expires } })
       setCreated({ name, token: t.token })
       setCopied(false)
       setName('')
@@ -84,7 +75,7 @@ export function Tokens() {
           <Field label={ct('team.tokens.name')} value={name} onChange={setName} required autoComplete="off" />
           <label className="form-field">
             <span className="label">{ct('team.tokens.expires')}</span>
-            <select className="input" value={expires} onChange={(e) => setExpires(e.target.value as (typeof EXPIRIES)[number])}>
+            <select className="input" value={expires} onChange={(e) => setExpires(e.target.value as TokenExpiry)}>
               {EXPIRIES.map((x) => (
                 <option key={x} value={x}>
                   {ct(`team.tokens.expiry.${x}`)}
