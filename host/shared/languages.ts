@@ -9,6 +9,7 @@ export const LANGUAGES = [
   { code: 'fr', name: 'Français', dir: 'ltr' },
   { code: 'es', name: 'Español', dir: 'ltr' },
   { code: 'it', name: 'Italiano', dir: 'ltr' },
+  { code: 'nl', name: 'Nederlands', dir: 'ltr' },
 ] as const satisfies readonly LanguageInfo[]
 
 export interface LanguageInfo {
@@ -28,7 +29,6 @@ export const LANGUAGE_CODES = LANGUAGES.map((l) => l.code) as [Language, ...Lang
  * and signing pages): the document keeps the setting, the reader gets English.
  */
 export const ENGLISH_FALLBACK_LANGUAGES = [
-  { code: 'nl', name: 'Nederlands', dir: 'ltr' },
   { code: 'pl', name: 'Polski', dir: 'ltr' },
   { code: 'pt-BR', name: 'Português (Brasil)', dir: 'ltr' },
   { code: 'ja', name: '日本語', dir: 'ltr' },

@@ -8,6 +8,7 @@ import en, { type MailStrings } from './words/en.js'
 import es from './words/es.js'
 import fr from './words/fr.js'
 import it from './words/it.js'
+import nl from './words/nl.js'
 
 export type { MailStrings }
 export type MailLanguage = Language
@@ -15,7 +16,7 @@ export type MailLanguage = Language
 /** The roles that act on a document; CC gets no signing request and falls back to VIEWER. */
 export type ActingRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT'
 
-export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it }
+export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl }
 
 /** documentMeta.language as a mail language: a language spoken by its primary subtag ("de-AT" is German); anything else English. */
 export const mailLanguage = (tag: unknown): MailLanguage => languageOf(tag)

@@ -10,6 +10,7 @@ import en, { type EvidenceWords } from './evidence-words/en.js'
 import es from './evidence-words/es.js'
 import fr from './evidence-words/fr.js'
 import it from './evidence-words/it.js'
+import nl from './evidence-words/nl.js'
 
 /** The words, with the methods, roles and events looked up by what the audit log holds: an unknown one shows as itself. */
 export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> & {
@@ -18,7 +19,7 @@ export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> &
   events: Record<string, string>
 }
 
-const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it }
+const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl }
 
 /** How the evidence documents speak and tell time: the document's settings. */
 export interface EvidenceLocale {

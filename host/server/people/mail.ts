@@ -75,6 +75,13 @@ const WORDS: Record<MailLanguage, (p: AccountMailPayload) => Words> = {
       signin: { subject: 'Il tuo link di accesso', heading: 'Accedi', body: 'Usa il link qui sotto per accedere al tuo account.', button: 'Accedi', note: 'Il link funziona una volta, per 15 minuti. Se non l’hai richiesto, ignora questo messaggio.' },
       invite: { subject: `Entra in ${p.teamName ?? 'un team'}`, heading: `Entra in ${p.teamName ?? 'un team'}`, body: `${p.inviter ?? 'Un membro del team'} ti ha invitato a entrare in ${p.teamName ?? 'il suo team'}.`, button: 'Accetta l’invito', note: 'L’invito è valido per 7 giorni.' },
     })[p.purpose],
+  nl: (p) =>
+    ({
+      verify: { subject: 'Bevestig uw e-mailadres', heading: 'Bevestig uw e-mailadres', body: 'Bevestig dat dit adres van u is om uw account af te maken.', button: 'Adres bevestigen', note: 'De link werkt één keer, 24 uur lang. Hebt u geen account gemaakt? Negeer dan dit bericht.' },
+      reset: { subject: 'Wachtwoord opnieuw instellen', heading: 'Wachtwoord opnieuw instellen', body: 'Iemand heeft gevraagd het wachtwoord van het account met dit adres opnieuw in te stellen. Kies met de link hieronder een nieuw wachtwoord.', button: 'Nieuw wachtwoord kiezen', note: 'De link werkt één keer, een uur lang. Hebt u dit niet aangevraagd? Negeer dan dit bericht: uw wachtwoord blijft ongewijzigd.' },
+      signin: { subject: 'Uw inloglink', heading: 'Inloggen', body: 'Gebruik de link hieronder om in te loggen op uw account.', button: 'Inloggen', note: 'De link werkt één keer, 15 minuten lang. Hebt u hem niet aangevraagd? Negeer dan dit bericht.' },
+      invite: { subject: `Word lid van ${p.teamName ?? 'een team'}`, heading: `Word lid van ${p.teamName ?? 'een team'}`, body: `${p.inviter ?? 'Een teamlid'} heeft u uitgenodigd lid te worden van ${p.teamName ?? 'zijn team'}.`, button: 'Uitnodiging aannemen', note: 'De uitnodiging is 7 dagen geldig.' },
+    })[p.purpose],
 }
 
 export function accountMailJob(deps: { db: Db; transport: MailTransport; publicUrl: () => string; linkKey: KeyObject }): JobHandler {

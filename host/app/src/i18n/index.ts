@@ -12,6 +12,7 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages
   fr: () => import('./fr.js'),
   es: () => import('./es.js'),
   it: () => import('./it.js'),
+  nl: () => import('./nl.js'),
 }
 const loaded: Partial<Record<Language, Messages>> = { en }
 

@@ -5,7 +5,8 @@ import en from './words/en.js'
 import es from './words/es.js'
 import fr from './words/fr.js'
 import it from './words/it.js'
+import nl from './words/nl.js'
 
 export type VerifyWord = keyof typeof en
 
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it }
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl }
