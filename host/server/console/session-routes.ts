@@ -5,6 +5,7 @@
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { clientOf, jsonBody, type Ctx } from '../api/http.js'
+import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { getCookie } from 'hono/cookie'
 import { createSession, csrfToken, endSessionOfToken, revokeSession, rotateSession, sessionCookieName, setSessionTeam } from '../auth/sessions.js'
@@ -71,8 +72,8 @@ export function sessionRoutes(ctx: HostContext) {
     const caller = await callerOf(c, ctx, { secondFactorDue: true })
     if (!caller) throw new ApiError(401, 'SIGNED_OUT', 'not signed in')
     // Half signed in: the second-factor step sends its code with the anti-forgery token too.
-    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email }, csrfToken: csrfToken(caller.token) })
-    return c.json(meAnswer(caller))
+    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email }, csrfToken: csrfToken(caller.token) } satisfies Answer<'GET /me'>)
+    return c.json(meAnswer(caller) satisfies Answer<'GET /me'>)
   })
 
   r.post('/auth/sign-in', async (c) => {
@@ -86,14 +87,14 @@ export function sessionRoutes(ctx: HostContext) {
     if (!user || !ok) throw badCredentials()
     if (!user.emailVerified) throw new ApiError(403, 'EMAIL_NOT_VERIFIED', 'confirm your e-mail address first: follow the link we sent you')
     await signIn(c, ctx, user.id, user.totpEnabled)
-    return c.json({ secondFactorDue: user.totpEnabled })
+    return c.json({ secondFactorDue: user.totpEnabled } satisfies Answer<'POST /auth/sign-in'>)
   })
 
   r.post('/auth/sign-out', async (c) => {
     const caller = c.get('caller')
     await ctx.db.transaction((tx) => revokeSession(tx, caller.user.id, caller.session.id))
     clearSessionCookie(c, ctx)
-    return c.json({ signedOut: true })
+    return c.json({ signedOut: true } satisfies Answer<'POST /auth/sign-out'>)
   })
 
   r.post('/teams/switch', async (c) => {
@@ -101,7 +102,7 @@ export function sessionRoutes(ctx: HostContext) {
     const { teamId } = await consoleBody(c, SwitchBody)
     if (!caller.teams.some((t) => t.teamId === teamId)) throw new ApiError(404, 'NOT_FOUND', `team ${teamId} not found`)
     await ctx.db.transaction((tx) => setSessionTeam(tx, caller.session.id, teamId))
-    return c.json({ teamId })
+    return c.json({ teamId } satisfies Answer<'POST /teams/switch'>)
   })
   return r
 }
