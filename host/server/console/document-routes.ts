@@ -4,6 +4,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
+import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { findEnvelope } from '../domain/resources.js'
@@ -23,7 +24,7 @@ export function documentRoutes(ctx: HostContext) {
     // (the token is checked against their role at each use too: auth/principal.ts).
     await findEnvelope(ctx.db, p, envelopeId)
     const role = p.kind === 'user' ? p.role : undefined
-    return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: caller.session.id, expiresInMinutes: EDITOR_MINUTES, scope: `envelopeId:${envelopeId}`, role }))
+    return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: caller.session.id, expiresInMinutes: EDITOR_MINUTES, scope: `envelopeId:${envelopeId}`, role }) satisfies Answer<'POST /documents/editor'>)
   })
   return r
 }
