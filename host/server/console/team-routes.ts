@@ -7,6 +7,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { LANGUAGE_CODES } from '../../shared/languages.js'
+import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { createApiToken, listTeamTokens, revokeApiToken, TOKEN_EXPIRIES } from '../auth/api-tokens.js'
 import { ApiError } from '../errors.js'
@@ -32,14 +33,14 @@ export function teamRoutes(ctx: HostContext) {
   // ---- members --------------------------------------------------------------------------------
   r.get('/team/members', async (c) => {
     const team = requireTeam(c.get('caller'), 'MEMBER')
-    return c.json({ data: await listMembers(ctx.db, team.teamId) })
+    return c.json({ data: await listMembers(ctx.db, team.teamId) } satisfies Answer<'GET /team/members'>)
   })
   r.post('/team/members/role', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const body = await consoleBody(c, z.object({ userId: Id, role: Role }))
     await ctx.db.transaction((tx) => changeRole(tx, { teamId: team.teamId, userId: body.userId, role: body.role, by: caller.user.id }))
-    return c.json({ data: await listMembers(ctx.db, team.teamId) })
+    return c.json({ data: await listMembers(ctx.db, team.teamId) } satisfies Answer<'POST /team/members/role'>)
   })
   /** Removing another member needs ADMIN; anyone may leave (the last admin may not). */
   r.post('/team/members/remove', async (c) => {
@@ -47,37 +48,37 @@ export function teamRoutes(ctx: HostContext) {
     const body = await consoleBody(c, z.object({ userId: Id }))
     const team = requireTeam(caller, body.userId === caller.user.id ? 'MEMBER' : 'ADMIN')
     await ctx.db.transaction((tx) => removeMember(tx, { teamId: team.teamId, userId: body.userId, by: caller.user.id }))
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies Answer<'POST /team/members/remove'>)
   })
 
   // ---- invitations ----------------------------------------------------------------------------
   r.get('/team/invitations', async (c) => {
     const team = requireTeam(c.get('caller'), 'MANAGER')
-    return c.json({ data: await listInvitations(ctx.db, team.teamId, now()) })
+    return c.json({ data: await listInvitations(ctx.db, team.teamId, now()) } satisfies Answer<'GET /team/invitations'>)
   })
   r.post('/team/invitations', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const body = await consoleBody(c, z.object({ email: z.string().max(254), role: Role, language: Language }))
-    return c.json(await ctx.db.transaction((tx) => invite(tx, { teamId: team.teamId, email: body.email, role: body.role, by: caller.user.id, language: body.language, now: now() })))
+    return c.json((await ctx.db.transaction((tx) => invite(tx, { teamId: team.teamId, email: body.email, role: body.role, by: caller.user.id, language: body.language, now: now() }))) satisfies Answer<'POST /team/invitations'>)
   })
   r.post('/team/invitations/resend', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const body = await consoleBody(c, z.object({ id: Id, language: Language }))
-    return c.json(await ctx.db.transaction((tx) => resendInvitation(tx, { teamId: team.teamId, id: body.id, by: caller.user.id, language: body.language, now: now() })))
+    return c.json((await ctx.db.transaction((tx) => resendInvitation(tx, { teamId: team.teamId, id: body.id, by: caller.user.id, language: body.language, now: now() }))) satisfies Answer<'POST /team/invitations/resend'>)
   })
   r.post('/team/invitations/revoke', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const { id } = await consoleBody(c, z.object({ id: Id }))
     await ctx.db.transaction((tx) => revokeInvitation(tx, { teamId: team.teamId, id, by: caller.user.id, now: now() }))
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies Answer<'POST /team/invitations/revoke'>)
   })
   // Open paths (the link is the credential): what the invitation is, and accepting it.
   r.post('/invitations/peek', async (c) => {
     const { link } = await consoleBody(c, z.object({ link: Link }))
-    return c.json(await peekInvitation(ctx.db, ctx.linkKey, link, now()))
+    return c.json((await peekInvitation(ctx.db, ctx.linkKey, link, now())) satisfies Answer<'POST /invitations/peek'>)
   })
   r.post('/invitations/accept', async (c) => {
     const body = await consoleBody(c, z.object({ link: Link, name: z.string().max(255).optional(), password: z.string().max(MAX_PASSWORD_LENGTH).optional() }))
@@ -92,13 +93,13 @@ export function teamRoutes(ctx: HostContext) {
     )
     if (caller) await ctx.db.transaction((tx) => setSessionTeam(tx, caller.session.id, joined.teamId))
     else await signIn(c, ctx, joined.userId, false)
-    return c.json({ teamId: joined.teamId, created: joined.created })
+    return c.json({ teamId: joined.teamId, created: joined.created } satisfies Answer<'POST /invitations/accept'>)
   })
 
   // ---- API tokens -----------------------------------------------------------------------------
   r.get('/team/tokens', async (c) => {
     const team = requireTeam(c.get('caller'), 'MANAGER')
-    return c.json({ data: await listTeamTokens(ctx.db, team.teamId, now().getTime()) })
+    return c.json({ data: await listTeamTokens(ctx.db, team.teamId, now().getTime()) } satisfies Answer<'GET /team/tokens'>)
   })
   /** The value is in this answer only: it is stored as a digest and never sent again. */
   r.post('/team/tokens', async (c) => {
@@ -107,7 +108,7 @@ export function teamRoutes(ctx: HostContext) {
     const body = await consoleBody(c, z.object({ name: Name, expires: z.enum(TOKEN_EXPIRIES) }))
     // The token never grants more than its maker's role (then, and as it is at each use).
     return c.json(
-      await ctx.db.transaction((tx) => createApiToken(tx, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id, roleCeiling: team.role })),
+      (await ctx.db.transaction((tx) => createApiToken(tx, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id, roleCeiling: team.role }))) satisfies Answer<'POST /team/tokens'>,
     )
   })
   r.post('/team/tokens/revoke', async (c) => {
@@ -115,20 +116,20 @@ export function teamRoutes(ctx: HostContext) {
     const team = requireTeam(caller, 'MANAGER')
     const { id } = await consoleBody(c, z.object({ id: Id }))
     await ctx.db.transaction((tx) => revokeApiToken(tx, id, { teamId: team.teamId, by: caller.user.id }))
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies Answer<'POST /team/tokens/revoke'>)
   })
 
   // ---- the team itself ------------------------------------------------------------------------
   r.get('/team', async (c) => {
     const team = requireTeam(c.get('caller'), 'MEMBER')
-    return c.json(await teamUsage(ctx.db, team.teamId, now()))
+    return c.json((await teamUsage(ctx.db, team.teamId, now())) satisfies Answer<'GET /team'>)
   })
   r.post('/team/rename', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const { name } = await consoleBody(c, z.object({ name: Name }))
     await ctx.db.transaction((tx) => renameTeam(tx, { teamId: team.teamId, name, by: caller.user.id }))
-    return c.json(await teamUsage(ctx.db, team.teamId, now()))
+    return c.json((await teamUsage(ctx.db, team.teamId, now())) satisfies Answer<'POST /team/rename'>)
   })
   r.post('/teams', async (c) => {
     const caller = c.get('caller')
@@ -138,13 +139,13 @@ export function teamRoutes(ctx: HostContext) {
       await setSessionTeam(tx, caller.session.id, t.id)
       return t
     })
-    return c.json({ teamId: team.id })
+    return c.json({ teamId: team.id } satisfies Answer<'POST /teams'>)
   })
   r.get('/team/activity', async (c) => {
     const team = requireTeam(c.get('caller'), 'MANAGER')
     const q = Page.safeParse(c.req.query())
     if (!q.success) throw new ApiError(400, 'INVALID_REQUEST', 'page and perPage must be positive integers (perPage at most 100)')
-    return c.json(await listActivity(ctx.db, team.teamId, q.data))
+    return c.json((await listActivity(ctx.db, team.teamId, q.data)) satisfies Answer<'GET /team/activity'>)
   })
   return r
 }
