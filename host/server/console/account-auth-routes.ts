@@ -9,6 +9,7 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { clientOf } from '../api/http.js'
 import { LANGUAGE_CODES, type Language as LanguageCode } from '../../shared/languages.js'
+import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { revokeOtherSessions } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
@@ -47,7 +48,7 @@ export function accountAuthRoutes(ctx: HostContext) {
     const body = await consoleBody(c, SignUpBody)
     await spend(ctx.db, mailBudgets(body.email, clientOf(c).ipAddress ?? ''), now())
     await ctx.db.transaction((tx) => signUp(tx, ctx.config, { ...body, now: now() }))
-    return c.json(SENT)
+    return c.json(SENT satisfies Answer<'POST /auth/sign-up'>)
   })
 
   // The link proves the address, the password that the sign-up chose proves it is the same
@@ -64,7 +65,7 @@ export function accountAuthRoutes(ctx: HostContext) {
       await consumeLink(tx, ctx.linkKey, link, 'verify', now())
       await markEmailVerified(tx, user.id, { keepPassword: true })
     })
-    return c.json(await signInAfterLink(c, user.id))
+    return c.json((await signInAfterLink(c, user.id)) satisfies Answer<'POST /auth/verify'>)
   })
 
   /** Mails a reset link when the address has an account; the same answer when it has none. */
@@ -72,7 +73,7 @@ export function accountAuthRoutes(ctx: HostContext) {
     const { email, language } = await consoleBody(c, AddressBody)
     await spend(ctx.db, mailBudgets(email, clientOf(c).ipAddress ?? ''), now())
     await mailLinkIfAccount(email, 'reset', language)
-    return c.json(SENT)
+    return c.json(SENT satisfies Answer<'POST /auth/reset'>)
   })
 
   r.post('/auth/reset/complete', async (c) => {
@@ -90,14 +91,14 @@ export function accountAuthRoutes(ctx: HostContext) {
     })
     // The passkeys the account has: a reset after a theft is when the owner may want some gone
     // (the page offers to remove them; the sign-in just made is a fresh proof for that).
-    return c.json({ ...(await signInAfterLink(c, userId)), passkeys: await listPasskeys(ctx.db, userId) })
+    return c.json({ ...(await signInAfterLink(c, userId)), passkeys: await listPasskeys(ctx.db, userId) } satisfies Answer<'POST /auth/reset/complete'>)
   })
 
   r.post('/auth/link', async (c) => {
     const { email, language } = await consoleBody(c, AddressBody)
     await spend(ctx.db, mailBudgets(email, clientOf(c).ipAddress ?? ''), now())
     await mailLinkIfAccount(email, 'signin', language)
-    return c.json(SENT)
+    return c.json(SENT satisfies Answer<'POST /auth/link'>)
   })
 
   r.post('/auth/link/complete', async (c) => {
@@ -109,14 +110,14 @@ export function accountAuthRoutes(ctx: HostContext) {
       await markEmailVerified(tx, l.userId)
       return l.userId
     })
-    return c.json(await signInAfterLink(c, userId))
+    return c.json((await signInAfterLink(c, userId)) satisfies Answer<'POST /auth/link/complete'>)
   })
 
   // Passkey sign-in, without an address: any passkey of this site names its account.
   r.post('/auth/passkey/options', async (c) => {
     const ip = clientOf(c).ipAddress
     if (ip) await spend(ctx.db, [{ key: `challenge-ip:${ip}`, limit: CHALLENGES_PER_IP }], now())
-    return c.json(await authenticationOptions(ctx.db, ctx, c, null))
+    return c.json((await authenticationOptions(ctx.db, ctx, c, null)) satisfies Answer<'POST /auth/passkey/options'>)
   })
 
   r.post('/auth/passkey/verify', async (c) => {
@@ -130,7 +131,7 @@ export function accountAuthRoutes(ctx: HostContext) {
     if (!ok) throw passkeyInvalid()
     // A passkey with user verification is two factors in itself.
     await signIn(c, ctx, userId, false)
-    return c.json({ secondFactorDue: false })
+    return c.json({ secondFactorDue: false } satisfies Answer<'POST /auth/passkey/verify'>)
   })
 
   // The second step (half-open: the session from the password is there, the console is not yet).
@@ -143,7 +144,7 @@ export function accountAuthRoutes(ctx: HostContext) {
     })
     if (!ok) throw wrongCode()
     await renewSession(c, ctx, caller.session.id)
-    return c.json({ secondFactorDue: false })
+    return c.json({ secondFactorDue: false } satisfies Answer<'POST /auth/second-factor/totp'>)
   })
 
   r.post('/auth/second-factor/recovery', async (c) => {
@@ -152,10 +153,10 @@ export function accountAuthRoutes(ctx: HostContext) {
     const ok = await throttled(ctx.db, { ...throttleKeys(c, caller.user.email), factor: 'second-factor' }, now(), () => useRecoveryCode(ctx.db, caller.user.id, code))
     if (!ok) throw wrongCode()
     await renewSession(c, ctx, caller.session.id)
-    return c.json({ secondFactorDue: false })
+    return c.json({ secondFactorDue: false } satisfies Answer<'POST /auth/second-factor/recovery'>)
   })
 
-  r.post('/auth/second-factor/passkey/options', async (c) => c.json(await authenticationOptions(ctx.db, ctx, c, c.get('caller').user.id)))
+  r.post('/auth/second-factor/passkey/options', async (c) => c.json((await authenticationOptions(ctx.db, ctx, c, c.get('caller').user.id)) satisfies Answer<'POST /auth/second-factor/passkey/options'>))
 
   r.post('/auth/second-factor/passkey/verify', async (c) => {
     const caller = c.get('caller')
@@ -165,7 +166,7 @@ export function accountAuthRoutes(ctx: HostContext) {
     )
     if (!ok) throw passkeyInvalid()
     await renewSession(c, ctx, caller.session.id)
-    return c.json({ secondFactorDue: false })
+    return c.json({ secondFactorDue: false } satisfies Answer<'POST /auth/second-factor/passkey/verify'>)
   })
 
   async function mailLinkIfAccount(email: string, purpose: 'reset' | 'signin', language: LanguageCode) {
