@@ -70,7 +70,7 @@ describe('the languages the service speaks', () => {
     expect(new Set(codes).size).toBe(codes.length)
     expect(codes.slice(0, LANGUAGES.length)).toEqual(LANGUAGES.map((l) => l.code))
     for (const l of DOCUMENT_LANGUAGES) expect(l.name.trim(), l.code).not.toBe('')
-    expect([languageOf('de-CH'), languageOf('FR_fr'), languageOf(' en '), languageOf('xx'), languageOf(undefined), languageOf(42)]).toEqual(['de', 'fr', 'en', 'en', 'en', 'en'])
+    expect([languageOf('de-CH'), languageOf('FR_fr'), languageOf(' en '), languageOf('pt_br'), languageOf('xx'), languageOf(undefined), languageOf(42)]).toEqual(['de', 'fr', 'en', 'pt-BR', 'en', 'en', 'en'])
   })
 
   it('are declared in host/shared/languages.ts alone: no other file of the host lists them', () => {

@@ -9,6 +9,7 @@ import es from './words/es.js'
 import fr from './words/fr.js'
 import it from './words/it.js'
 import nl from './words/nl.js'
+import ptBR from './words/pt-BR.js'
 
 export type { MailStrings }
 export type MailLanguage = Language
@@ -16,7 +17,7 @@ export type MailLanguage = Language
 /** The roles that act on a document; CC gets no signing request and falls back to VIEWER. */
 export type ActingRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT'
 
-export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl }
+export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl, 'pt-BR': ptBR }
 
 /** documentMeta.language as a mail language: a language spoken by its primary subtag ("de-AT" is German); anything else English. */
 export const mailLanguage = (tag: unknown): MailLanguage => languageOf(tag)

@@ -13,6 +13,7 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages
   es: () => import('./es.js'),
   it: () => import('./it.js'),
   nl: () => import('./nl.js'),
+  'pt-BR': () => import('./pt-BR.js'),
 }
 const loaded: Partial<Record<Language, Messages>> = { en }
 
