@@ -10,6 +10,7 @@
 import type { RegistrationResponseJSON } from '@simplewebauthn/server'
 import { Hono } from 'hono'
 import { z } from 'zod'
+import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { freshlyProven, listSessions, revokeOtherSessions, revokeSession, type Session } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
@@ -61,7 +62,7 @@ export function accountRoutes(ctx: HostContext) {
     }
     if (!ok) throw new ApiError(401, 'INVALID_CREDENTIALS', 'that is not your password or a current code')
     await renewSession(c, ctx, session.id)
-    return c.json({ confirmed: true })
+    return c.json({ confirmed: true } satisfies Answer<'POST /account/confirm'>)
   })
 
   r.get('/account', async (c) => {
@@ -79,13 +80,13 @@ export function accountRoutes(ctx: HostContext) {
       })),
       totp: { enabled: user.totpEnabled, recoveryCodesLeft: user.totpEnabled ? await recoveryCodesLeft(ctx.db, user.id) : 0 },
       passkeys: await listPasskeys(ctx.db, user.id),
-    })
+    } satisfies Answer<'GET /account'>)
   })
 
   r.post('/account/name', async (c) => {
     const { name } = await consoleBody(c, NameBody)
     await renameUser(ctx.db, c.get('caller').user.id, name.trim())
-    return c.json({ name: name.trim() })
+    return c.json({ name: name.trim() } satisfies Answer<'POST /account/name'>)
   })
 
   r.post('/account/password', async (c) => {
@@ -103,20 +104,20 @@ export function accountRoutes(ctx: HostContext) {
       await setPassword(tx, user.id, body.password)
       await revokeOtherSessions(tx, user.id, session.id)
     })
-    return c.json({ changed: true })
+    return c.json({ changed: true } satisfies Answer<'POST /account/password'>)
   })
 
   r.post('/account/sessions/:id/revoke', async (c) => {
     const { user } = c.get('caller')
     const done = await ctx.db.transaction((tx) => revokeSession(tx, user.id, c.req.param('id')))
     if (!done) throw new ApiError(404, 'NOT_FOUND', 'session not found')
-    return c.json({ revoked: true })
+    return c.json({ revoked: true } satisfies Answer<'POST /account/sessions/:id/revoke'>)
   })
 
   r.post('/account/sessions/revoke-others', async (c) => {
     const { user, session } = c.get('caller')
     await ctx.db.transaction((tx) => revokeOtherSessions(tx, user.id, session.id))
-    return c.json({ revoked: true })
+    return c.json({ revoked: true } satisfies Answer<'POST /account/sessions/revoke-others'>)
   })
 
   /** A new secret, not yet on: the account keeps signing in as before until a code confirms it. */
@@ -125,7 +126,7 @@ export function accountRoutes(ctx: HostContext) {
     assertFresh(session)
     if (user.totpEnabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
     const secret = await beginTotpSetup(ctx.db, user.id)
-    return c.json({ secret, uri: totpUri(secret, user.email, 'Envelope') })
+    return c.json({ secret, uri: totpUri(secret, user.email, 'Envelope') } satisfies Answer<'POST /account/totp/setup'>)
   })
 
   r.post('/account/totp/confirm', async (c) => {
@@ -135,7 +136,7 @@ export function accountRoutes(ctx: HostContext) {
     if (enabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
     if (!secret) throw new ApiError(409, 'TOTP_NOT_SET_UP', 'start setting up two-factor authentication first')
     const recoveryCodes = await confirmTotp(ctx.db, user.id, secret, code, now())
-    return c.json({ recoveryCodes })
+    return c.json({ recoveryCodes } satisfies Answer<'POST /account/totp/confirm'>)
   })
 
   r.post('/account/totp/disable', async (c) => {
@@ -152,19 +153,19 @@ export function accountRoutes(ctx: HostContext) {
         : false
     if (!ok) throw new ApiError(401, 'INVALID_CODE', 'give a current code from your app, or your password')
     await ctx.db.transaction((tx) => disableTotp(tx, user.id))
-    return c.json({ enabled: false })
+    return c.json({ enabled: false } satisfies Answer<'POST /account/totp/disable'>)
   })
 
   r.post('/account/recovery-codes', async (c) => {
     const { user, session } = c.get('caller')
     assertFresh(session)
     if (!user.totpEnabled) throw new ApiError(409, 'TOTP_NOT_ENABLED', 'two-factor authentication is off')
-    return c.json({ recoveryCodes: await ctx.db.transaction((tx) => replaceRecoveryCodes(tx, user.id)) })
+    return c.json({ recoveryCodes: await ctx.db.transaction((tx) => replaceRecoveryCodes(tx, user.id)) } satisfies Answer<'POST /account/recovery-codes'>)
   })
 
   r.post('/account/passkeys/options', async (c) => {
     assertFresh(c.get('caller').session)
-    return c.json(await registrationOptions(ctx.db, ctx, c, c.get('caller').user))
+    return c.json((await registrationOptions(ctx.db, ctx, c, c.get('caller').user)) satisfies Answer<'POST /account/passkeys/options'>)
   })
 
   r.post('/account/passkeys', async (c) => {
@@ -175,17 +176,17 @@ export function accountRoutes(ctx: HostContext) {
       response: body.response as unknown as RegistrationResponseJSON,
       name: body.name,
     })
-    return c.json(passkey)
+    return c.json(passkey satisfies Answer<'POST /account/passkeys'>)
   })
 
   r.patch('/account/passkeys/:id', async (c) => {
     const { name } = await consoleBody(c, z.object({ name: PasskeyName }))
-    return c.json(await ctx.db.transaction((tx) => renamePasskey(tx, c.get('caller').user.id, c.req.param('id'), name)))
+    return c.json((await ctx.db.transaction((tx) => renamePasskey(tx, c.get('caller').user.id, c.req.param('id'), name))) satisfies Answer<'PATCH /account/passkeys/:id'>)
   })
 
   r.delete('/account/passkeys/:id', async (c) => {
     await ctx.db.transaction((tx) => deletePasskey(tx, c.get('caller').user.id, c.req.param('id')))
-    return c.json({ deleted: true })
+    return c.json({ deleted: true } satisfies Answer<'DELETE /account/passkeys/:id'>)
   })
 
   return r
