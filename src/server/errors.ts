@@ -81,6 +81,10 @@ export type WebhookErrorReason =
   | 'INVALID_JSON'
   | 'UNKNOWN_EVENT'
   | 'MALFORMED_PAYLOAD'
+  | 'MISSING_SIGNATURE'
+  | 'SIGNATURE_MISMATCH'
+  | 'STALE_TIMESTAMP'
+  | 'REPLAYED'
 
 const WEBHOOK_STATUS: Record<WebhookErrorReason, number> = {
   MISSING_SECRET_HEADER: 401,
@@ -89,6 +93,10 @@ const WEBHOOK_STATUS: Record<WebhookErrorReason, number> = {
   INVALID_JSON: 400,
   UNKNOWN_EVENT: 400,
   MALFORMED_PAYLOAD: 400,
+  MISSING_SIGNATURE: 401,
+  SIGNATURE_MISMATCH: 401,
+  STALE_TIMESTAMP: 401,
+  REPLAYED: 409,
 }
 
 /** A webhook request that must not be processed. `status` is the answer to give the sender. */

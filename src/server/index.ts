@@ -20,6 +20,9 @@ export { presignScope, PRESIGN_EXPIRES_IN } from '../protocol/presign.js'
 export type { PresignScope, PresignTokenRequest, PresignTokenResponse } from '../protocol/presign.js'
 export { verifyWebhook, verifyNodeWebhook, verifyWebhookBody, WEBHOOK_SECRET_HEADER } from './webhooks/verify.js'
 export type { VerifyWebhookBodyOptions, NodeRequestLike } from './webhooks/verify.js'
+export { verifySignedWebhook, verifySignedNodeWebhook, verifySignedWebhookBody, memoryReplayStore } from './webhooks/signed.js'
+export type { VerifySignedWebhookOptions, VerifySignedWebhookBodyOptions, WebhookReplayStore } from './webhooks/signed.js'
+export { WEBHOOK_ID_HEADER, WEBHOOK_TIMESTAMP_HEADER, WEBHOOK_SIGNATURE_HEADER } from '../protocol/webhook-signature.js'
 export { WEBHOOK_EVENTS, FULL_PAYLOAD_EVENTS, RECIPIENT_EVENTS, TEMPLATE_EVENTS } from './webhooks/events.js'
 export type {
   WebhookEvent,

@@ -42,7 +42,8 @@ function checkSecret(secret: string, header: string | null | undefined): void {
   if (!timingSafeEqual(header, secret)) throw new WebhookError('SECRET_MISMATCH', 'the X-Service-Secret header does not match')
 }
 
-function parseEvent(body: string | Uint8Array): WebhookEvent {
+/** Parses and checks the event of a body whose sender was proven. */
+export function parseEvent(body: string | Uint8Array): WebhookEvent {
   let text: string
   try {
     text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body)
@@ -110,7 +111,7 @@ export async function verifyNodeWebhook({ secret, request, body }: {
   return parseEvent(body ?? (await readStream(request)))
 }
 
-async function readStream(stream: Partial<AsyncIterable<unknown>>): Promise<Uint8Array> {
+export async function readStream(stream: Partial<AsyncIterable<unknown>>): Promise<Uint8Array> {
   if (typeof stream[Symbol.asyncIterator] !== 'function') {
     throw new WebhookError('UNREADABLE_BODY', 'no body given and the request is not a readable stream')
   }
