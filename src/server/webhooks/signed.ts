@@ -104,7 +104,7 @@ async function proveSender(o: VerifySignedWebhookOptions, headers: VerifySignedW
     throw new WebhookError('STALE_TIMESTAMP', `the webhook-timestamp is not within ${tolerance} s of now`)
   }
   const subtle = globalThis.crypto?.subtle
-  if (!subtle) throw new InvalidInputError([{ path: 'crypto', message: 'Web Crypto is needed (globalThis.crypto: Node 19+, or on Node 18 set it to require("node:crypto").webcrypto)' }])
+  if (!subtle) throw new InvalidInputError([{ path: 'crypto', message: "Web Crypto is needed: globalThis.crypto (Node 19+; on Node 18, set it to node:crypto's webcrypto)" }])
   const keys = await Promise.all(secrets.map((s) => subtle.importKey('raw', webhookKey(s), { name: 'HMAC', hash: 'SHA-256' }, false, ['verify'])))
 
   return async (body: string) => {
