@@ -82,6 +82,21 @@ describe('the languages the service speaks', () => {
     expect(files.filter((f) => listing.test(readFileSync(path.join(ROOT, f), 'utf8')))).toEqual([])
   })
 
+  it('leave no words in the pages\' own markup: every text a reader sees comes from a dictionary', () => {
+    // JSX text between tags and the attributes people read; names and technical terms are the same in every language.
+    const SAME_EVERYWHERE = new Set(['Envelope', 'SHA-256', 'https://', 'https://app.example.com'])
+    const text = /(?<![=-])>([^<>{}()=;]*\p{L}{2,}[^<>{}()=;]*)</gu
+    const attribute = /\b(?:aria-label|title|placeholder|alt|label)="([^"]*\p{L}{2,}[^"]*)"/gu
+    const found = readdirSync(path.join(ROOT, 'host/app/src'), { withFileTypes: true, recursive: true })
+      .filter((f) => f.isFile() && f.name.endsWith('.tsx'))
+      .flatMap((f) => {
+        const source = readFileSync(path.join(f.parentPath, f.name), 'utf8')
+        const words = [...source.matchAll(text), ...source.matchAll(attribute)].map((m) => m[1]!.trim())
+        return words.filter((w) => !SAME_EVERYWHERE.has(w) && !/\b(return|case)\b/.test(w)).map((w) => `${f.name}: ${w}`)
+      })
+    expect(found).toEqual([])
+  })
+
   it.each(LANGUAGES.filter((l) => l.code !== 'en').map((l) => [l.code] as [Language]))('%s: every dictionary has every key, filled, with the same placeholders', async (code) => {
     const english = await dictionaries('en')
     const words = await dictionaries(code)
