@@ -7,7 +7,6 @@ import { t } from '../i18n/index.js'
 import type { StepProps } from './steps.js'
 import { Icon } from './icons.js'
 
-
 function timeZones(): string[] {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []
   return ['Etc/UTC', ...all.filter((z) => z !== 'UTC' && z !== 'Etc/UTC')]
