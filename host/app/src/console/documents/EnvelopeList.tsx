@@ -4,7 +4,7 @@ import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { useMe } from '../me.js'
 import { ErrorAlert, Pager, messageOf } from '../parts.js'
 import { linkProps } from '../router.js'
-import type { Envelope, Page } from './types.js'
+import type { EnvelopePage } from './types.js'
 
 const STATUSES = ['DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED'] as const
 const PER_PAGE = 20
@@ -17,7 +17,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
   const [query, setQuery] = useState('')
   const [status, setStatus] = useState('')
   const [page, setPage] = useState(1)
-  const [data, setData] = useState<Page<Envelope> | null>(null)
+  const [data, setData] = useState<EnvelopePage | null>(null)
   const [error, setError] = useState<string | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
   useEffect(() => heading.current?.focus(), [type])
@@ -27,7 +27,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
     if (query) params.set('query', query)
     if (status) params.set('status', status)
     let current = true
-    v2<Page<Envelope>>(`/envelope?${params}`).then(
+    v2<EnvelopePage>(`/envelope?${params}`).then(
       (d) => current && (setData(d), setError(null)),
       (e) => current && setError(messageOf(e)),
     )

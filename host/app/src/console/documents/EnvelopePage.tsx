@@ -5,12 +5,12 @@ import { ErrorAlert, Notice, PersonCell, TableHead, messageOf, useAction } from 
 import { linkProps, navigate } from '../router.js'
 import { Editor } from './Editor.js'
 import { TemplateTools } from './TemplateTools.js'
-import type { AuditEntry, Envelope, Page } from './types.js'
+import type { AuditLogEntry, AuditLogPage, Envelope } from './types.js'
 
 /** `/console/documents/:id` and `/console/templates/:id`: one envelope, its people, its trail, its files and what can be done with it. */
 export function EnvelopePage({ id }: { id: string }) {
   const [env, setEnv] = useState<Envelope | null>(null)
-  const [audit, setAudit] = useState<AuditEntry[]>([])
+  const [audit, setAudit] = useState<AuditLogEntry[]>([])
   const [loadError, setLoadError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [editing, setEditing] = useState(false)
@@ -23,7 +23,7 @@ export function EnvelopePage({ id }: { id: string }) {
     try {
       const e = await v2<Envelope>(`/envelope/${encodeURIComponent(id)}`)
       setEnv(e)
-      setAudit((await v2<Page<AuditEntry>>(`/envelope/${encodeURIComponent(id)}/audit-log?perPage=100&orderByDirection=desc`)).data)
+      setAudit((await v2<AuditLogPage>(`/envelope/${encodeURIComponent(id)}/audit-log?perPage=100&orderByDirection=desc`)).data)
     } catch (err) {
       setLoadError(messageOf(err))
     }
