@@ -11,6 +11,7 @@ export const LANGUAGES = [
   { code: 'it', name: 'Italiano', dir: 'ltr' },
   { code: 'nl', name: 'Nederlands', dir: 'ltr' },
   { code: 'pt-BR', name: 'Português (Brasil)', dir: 'ltr' },
+  { code: 'pl', name: 'Polski', dir: 'ltr' },
 ] as const satisfies readonly LanguageInfo[]
 
 export interface LanguageInfo {
@@ -30,7 +31,6 @@ export const LANGUAGE_CODES = LANGUAGES.map((l) => l.code) as [Language, ...Lang
  * and signing pages): the document keeps the setting, the reader gets English.
  */
 export const ENGLISH_FALLBACK_LANGUAGES = [
-  { code: 'pl', name: 'Polski', dir: 'ltr' },
   { code: 'ja', name: '日本語', dir: 'ltr' },
   { code: 'ko', name: '한국어', dir: 'ltr' },
   { code: 'zh', name: '中文', dir: 'ltr' },

@@ -9,6 +9,7 @@ import es from './words/es.js'
 import fr from './words/fr.js'
 import it from './words/it.js'
 import nl from './words/nl.js'
+import pl from './words/pl.js'
 import ptBR from './words/pt-BR.js'
 
 export type { MailStrings }
@@ -17,7 +18,7 @@ export type MailLanguage = Language
 /** The roles that act on a document; CC gets no signing request and falls back to VIEWER. */
 export type ActingRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT'
 
-export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl, 'pt-BR': ptBR }
+export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl }
 
 /** documentMeta.language as a mail language: a language spoken by its primary subtag ("de-AT" is German); anything else English. */
 export const mailLanguage = (tag: unknown): MailLanguage => languageOf(tag)

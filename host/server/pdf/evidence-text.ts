@@ -11,6 +11,7 @@ import es from './evidence-words/es.js'
 import fr from './evidence-words/fr.js'
 import it from './evidence-words/it.js'
 import nl from './evidence-words/nl.js'
+import pl from './evidence-words/pl.js'
 import ptBR from './evidence-words/pt-BR.js'
 
 /** The words, with the methods, roles and events looked up by what the audit log holds: an unknown one shows as itself. */
@@ -20,7 +21,7 @@ export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> &
   events: Record<string, string>
 }
 
-const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl, 'pt-BR': ptBR }
+const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl }
 
 /** How the evidence documents speak and tell time: the document's settings. */
 export interface EvidenceLocale {

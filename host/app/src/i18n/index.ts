@@ -14,6 +14,7 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages
   it: () => import('./it.js'),
   nl: () => import('./nl.js'),
   'pt-BR': () => import('./pt-BR.js'),
+  pl: () => import('./pl.js'),
 }
 const loaded: Partial<Record<Language, Messages>> = { en }
 

@@ -6,8 +6,9 @@ import es from './words/es.js'
 import fr from './words/fr.js'
 import it from './words/it.js'
 import nl from './words/nl.js'
+import pl from './words/pl.js'
 import ptBR from './words/pt-BR.js'
 
 export type VerifyWord = keyof typeof en
 
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl, 'pt-BR': ptBR }
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl }
