@@ -10,8 +10,8 @@ export const LANGUAGES = [
   { code: 'es', name: 'Español', dir: 'ltr' },
   { code: 'it', name: 'Italiano', dir: 'ltr' },
   { code: 'nl', name: 'Nederlands', dir: 'ltr' },
-  { code: 'pt-BR', name: 'Português (Brasil)', dir: 'ltr' },
   { code: 'pl', name: 'Polski', dir: 'ltr' },
+  { code: 'pt-BR', name: 'Português (Brasil)', dir: 'ltr' },
 ] as const satisfies readonly LanguageInfo[]
 
 export interface LanguageInfo {
@@ -27,8 +27,9 @@ export type Language = (typeof LANGUAGES)[number]['code']
 export const LANGUAGE_CODES = LANGUAGES.map((l) => l.code) as [Language, ...Language[]]
 
 /**
- * Offered as a document's language although the service still writes them in English (its e-mails
- * and signing pages): the document keeps the setting, the reader gets English.
+ * Offered as a document's language although the service still writes them in English (its e-mails,
+ * pages and evidence documents): the document keeps the setting, the reader gets English. These
+ * need a font with their script in the certificate and audit log before they can be spoken.
  */
 export const ENGLISH_FALLBACK_LANGUAGES = [
   { code: 'ja', name: '日本語', dir: 'ltr' },
