@@ -1,9 +1,8 @@
+/** The forms the authentication steps are made of: a code, an account, the choice of method. */
 import { useId, useState, type FormEvent } from 'react'
 import type { Api } from '../api.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { isAuthFailure, messageOf, type AuthInfo } from './auth-info.js'
-
-/** The forms the authentication steps are made of: a code, an account, the choice of method. */
 
 /** Sends a code by e-mail (to `to`, a direct link visitor's address), then takes it (or one from the account's authenticator app). */
 export function CodeStep({ api, info, purpose, onCode, to, lead, wasSent = false }: { api: Api; info: AuthInfo; purpose: 'access' | 'action' | 'account'; onCode: (code: string) => Promise<void>; to?: string; lead?: string; wasSent?: boolean }) {

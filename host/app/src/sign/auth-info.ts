@@ -1,9 +1,8 @@
+/** What the recipient's authentication steps know and send (host/server/api/signing-auth.ts). */
 import { useEffect, useRef } from 'react'
 import { ApiError, type Api } from '../api.js'
 import { post } from '../bridge.js'
 import { t } from '../i18n/index.js'
-
-/** What the recipient's authentication steps know and send (host/server/api/signing-auth.ts). */
 
 export interface AuthInfo {
   access: { required: ('ACCOUNT' | 'TWO_FACTOR_AUTH')[]; satisfied: boolean }
