@@ -1,7 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CONSOLE_AREAS } from '../../host/app/src/console/i18n/dictionaries.js'
 import { VERIFY_DICTIONARIES } from '../../host/app/src/verify/dictionaries.js'
 import { MAIL_STRINGS } from '../../host/server/mail/i18n.js'
 import { evidenceText } from '../../host/server/pdf/evidence-text.js'
@@ -42,10 +41,12 @@ function differences(english: Words, words: Words, at = ''): string[] {
 
 /** Every dictionary, by where it is shown, in one language. */
 async function dictionaries(code: Language): Promise<Record<string, Words>> {
-  const pages = ((await import(`../../host/app/src/i18n/${code}.ts`)) as { default: Words }).default
+  const load = async (file: string) => ((await import(/* @vite-ignore */ path.join(ROOT, 'host/app/src', `${file}.ts`))) as { default: Words }).default
+  const consoleAreas = readdirSync(path.join(ROOT, 'host/app/src/console/i18n'), { withFileTypes: true }).filter((d) => d.isDirectory())
   return {
-    pages,
-    ...Object.fromEntries(Object.entries(CONSOLE_AREAS).map(([area, byLanguage]) => [`console ${area}`, byLanguage[code]])),
+    pages: await load(`i18n/${code}`),
+    ...Object.fromEntries(await Promise.all(consoleAreas.map(async (d) => [`console ${d.name}`, await load(`console/i18n/${d.name}/${code}`)]))),
+    console: await load(`console/i18n/${code}`),
     verify: VERIFY_DICTIONARIES[code],
     mail: MAIL_STRINGS[code],
     'certificate and audit log': evidenceText(code),

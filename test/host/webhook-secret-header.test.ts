@@ -1,7 +1,9 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { CONSOLE_AREAS } from '../../host/app/src/console/i18n/dictionaries.js'
+import teamDe from '../../host/app/src/console/i18n/team/de.js'
+import teamEn from '../../host/app/src/console/i18n/team/en.js'
+import teamFr from '../../host/app/src/console/i18n/team/fr.js'
 import { SECRET_HEADER } from '../../host/server/webhooks/deliver.js'
 import { WEBHOOK_SECRET_HEADER } from '../../src/server/webhooks/verify.js'
 
@@ -9,6 +11,7 @@ import { WEBHOOK_SECRET_HEADER } from '../../src/server/webhooks/verify.js'
 // helpers check that header, and every place that tells people about it names it.
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
+const teamWords = { en: teamEn, de: teamDe, fr: teamFr }
 /** Any spelling of a secret header but the admin endpoints' own (x-admin-secret, another header). */
 const SECRET_HEADER_NAMES = /\bx-(?!admin-)[a-z-]*secret\b|documenso-secret/gi
 
@@ -24,7 +27,7 @@ describe('the webhook secret header', () => {
   })
 
   it.each(['en', 'de', 'fr'] as const)('is what the console tells a team in %s', (language) => {
-    const words = CONSOLE_AREAS.team[language] as Record<string, string>
+    const words = teamWords[language] as Record<string, string>
     expect(words['team.webhooks.secretHint']).toContain(SECRET_HEADER)
     for (const [key, text] of Object.entries(words)) {
       for (const name of text.match(SECRET_HEADER_NAMES) ?? []) expect(name, key).toBe(SECRET_HEADER)

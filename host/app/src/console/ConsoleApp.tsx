@@ -4,7 +4,7 @@ import { accountRoutes, SecondFactorStep } from './account/routes.js'
 import { documentRoutes } from './documents/routes.js'
 import { teamRoutes } from './team/routes.js'
 import { PENDING_INVITATION } from './team/Invitation.js'
-import { CONSOLE_LANGUAGES, consoleLanguage, ct, setConsoleLanguage, type ConsoleLanguage } from './i18n/index.js'
+import { CONSOLE_LANGUAGES, consoleLanguage, ct, loadConsoleLanguage, setConsoleLanguage, type ConsoleLanguage } from './i18n/index.js'
 import { MeCtx, type Me } from './me.js'
 import { linkProps, match, navigate, usePath, type ConsoleRoute } from './router.js'
 import { SignIn } from './SignIn.js'
@@ -55,10 +55,11 @@ export function ConsoleApp() {
   if (state.kind !== 'in') return <SignIn onSignedIn={() => void load()} />
 
   const { me } = state
-  const changeLanguage = (l: ConsoleLanguage) => {
-    setConsoleLanguage(l)
-    setLanguage(l)
-  }
+  const changeLanguage = (l: ConsoleLanguage) =>
+    void loadConsoleLanguage(l).then(() => {
+      setConsoleLanguage(l)
+      setLanguage(l)
+    })
   const switchTeam = async (teamId: string) => {
     await consoleApi('/teams/switch', { body: { teamId } })
     await load()

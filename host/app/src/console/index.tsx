@@ -5,11 +5,14 @@
  */
 import type { Root } from 'react-dom/client'
 import { ConsoleApp } from './ConsoleApp.js'
-import { consoleLanguage, setConsoleLanguage } from './i18n/index.js'
+import { consoleLanguage, loadConsoleLanguage, setConsoleLanguage } from './i18n/index.js'
 import './console.css'
 
 export function mount(root: Root): void {
   document.title = 'Envelope console'
-  setConsoleLanguage(consoleLanguage())
-  root.render(<ConsoleApp />)
+  const language = consoleLanguage()
+  void loadConsoleLanguage(language).then(() => {
+    setConsoleLanguage(language)
+    root.render(<ConsoleApp />)
+  })
 }

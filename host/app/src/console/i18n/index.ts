@@ -1,13 +1,36 @@
 /**
- * The console's words (dictionaries.ts) in the reader's language: the browser's unless the person
- * picked one (kept in localStorage).
+ * The console's words in the reader's language: the browser's unless the person picked one (kept
+ * in localStorage). Each area (shell, account, team, documents) keeps one file per language;
+ * English (en.ts) defines the keys and is built in, every other language is typed against it and
+ * loaded when chosen, so the console's chunk carries no language it does not show.
  */
 import { LANGUAGE_CODES, directionOf, languageOf, type Language } from '../../../../shared/languages.js'
-import { CONSOLE_DICTIONARIES, type ConsoleKey } from './dictionaries.js'
+import en, { type ConsoleKey, type ConsoleWords } from './en.js'
 
 export type { ConsoleKey }
 export const CONSOLE_LANGUAGES = LANGUAGE_CODES
 export type ConsoleLanguage = Language
+
+const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: ConsoleWords }>> = {
+  de: () => import('./de.js'),
+  fr: () => import('./fr.js'),
+  es: () => import('./es.js'),
+  it: () => import('./it.js'),
+  nl: () => import('./nl.js'),
+  pl: () => import('./pl.js'),
+  'pt-BR': () => import('./pt-BR.js'),
+}
+const loaded: Partial<Record<Language, ConsoleWords>> = { en }
+
+/** Brings the language's words (once); choose it after. Never rejects: it reads in English if they cannot load. */
+export async function loadConsoleLanguage(l: ConsoleLanguage): Promise<void> {
+  if (l === 'en' || loaded[l]) return
+  try {
+    loaded[l] = (await LOADERS[l]()).default
+  } catch {
+    /* stays English */
+  }
+}
 
 const STORE_KEY = 'console.language'
 
@@ -37,7 +60,7 @@ export function setConsoleLanguage(l: ConsoleLanguage): void {
  * made from what the server sent (an activity's action) may be unknown: it shows as itself.
  */
 export function ct(key: ConsoleKey, vars: Record<string, string | number> = {}): string {
-  const text = CONSOLE_DICTIONARIES[language][key] ?? CONSOLE_DICTIONARIES.en[key] ?? key
+  const text = loaded[language]?.[key] ?? en[key] ?? key
   return text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m))
 }
 

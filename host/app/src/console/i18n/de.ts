@@ -1,0 +1,9 @@
+/** The console's words in German, every area's: loaded when the console speaks it. */
+import type { ConsoleWords } from './en.js'
+import account from './account/de.js'
+import documents from './documents/de.js'
+import shell from './shell/de.js'
+import team from './team/de.js'
+
+const de: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+export default de

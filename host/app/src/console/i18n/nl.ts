@@ -1,0 +1,9 @@
+/** The console's words in Dutch, every area's: loaded when the console speaks it. */
+import type { ConsoleWords } from './en.js'
+import account from './account/nl.js'
+import documents from './documents/nl.js'
+import shell from './shell/nl.js'
+import team from './team/nl.js'
+
+const nl: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+export default nl

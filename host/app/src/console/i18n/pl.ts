@@ -1,0 +1,9 @@
+/** The console's words in Polish, every area's: loaded when the console speaks it. */
+import type { ConsoleWords } from './en.js'
+import account from './account/pl.js'
+import documents from './documents/pl.js'
+import shell from './shell/pl.js'
+import team from './team/pl.js'
+
+const pl: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+export default pl
