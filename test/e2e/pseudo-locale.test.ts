@@ -1,0 +1,72 @@
+// A pseudo-locale run of the authoring pages: the browser gets, for the German dictionary, every
+// English text wrapped in ⟦ ⟧. Through every step, each text the frame shows (and each label a
+// screen reader reads) is then wrapped, or is the user's own data; a word written into the markup,
+// or a text that bypasses the dictionary, shows bare.
+import { afterAll, beforeAll, expect, test } from 'vitest'
+import en from '../../host/app/src/i18n/en.js'
+import { pdfFile } from './support/pdf.js'
+import { callback, startStack, type Stack } from './support/stack.js'
+import { editor } from './support/ui.js'
+
+let stack: Stack
+beforeAll(async () => {
+  stack = await startStack()
+})
+afterAll(() => stack?.close())
+
+const PSEUDO = `export default ${JSON.stringify(Object.fromEntries(Object.entries(en).map(([k, v]) => [k, `⟦${v}⟧`])))}`
+/** What the user typed or chose, and names that are the same in every language. */
+const OWN = ['Consulting agreement.pdf', 'Consulting agreement', 'Sam Signer', 'sam@example.com', 'SS', 'PDF', 'PNG', 'JPEG', 'https://']
+
+/** Every visible text and accessible label of the frame that is not pseudo-localized. */
+async function bare(frame: import('playwright-core').Frame): Promise<string[]> {
+  const texts = await frame.evaluate(() => {
+    const out: string[] = []
+    const shown = (el: Element) => !!(el as HTMLElement).offsetParent || getComputedStyle(el).position === 'fixed'
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement
+      if (!el || el.closest('select, option, script, style') || !shown(el)) continue
+      out.push(n.textContent ?? '')
+    }
+    for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {
+      if (!shown(el) && el.tagName !== 'svg') continue
+      for (const a of ['aria-label', 'title', 'placeholder', 'alt']) if (el.hasAttribute(a)) out.push(el.getAttribute(a)!)
+    }
+    return out
+  })
+  const left = (t: string) => OWN.reduce((s, own) => s.split(own).join(' '), t.replace(/⟦[^⟧]*⟧/g, ' '))
+  return [...new Set(texts.filter((t) => /\p{L}{2,}/u.test(left(t))).map((t) => t.trim()))]
+}
+
+test('every text of the authoring steps comes from the dictionary', async () => {
+  const page = await stack.browser.newPage({ viewport: { width: 1280, height: 900 } })
+  await page.route(/\/embed\/assets\/de-[\w-]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: PSEUDO }))
+  await page.goto(stack.parentUrl)
+  await page.evaluate(([p]) => window.mount('EmbedCreateEnvelope', p as Record<string, unknown>), [
+    { host: stack.host.url, presignToken: await stack.presign(), type: 'DOCUMENT', language: 'de', style: { height: '860px' } },
+  ] as const)
+  await callback(page, 'onReady')
+  const frameLocator = page.frameLocator('iframe')
+  const frame = page.frames().find((f) => f !== page.mainFrame())!
+  const ui = editor(page, frameLocator)
+  await expect.poll(() => frame.evaluate(() => document.body.innerText)).toContain('⟦')
+
+  const seen: Record<string, string[]> = {}
+  seen.files = await bare(frame)
+  await ui.addFiles([await pdfFile('Consulting agreement.pdf', 2)])
+  await expect.poll(() => frameLocator.getByTestId('file-row').count()).toBe(1)
+  seen.filesAdded = await bare(frame)
+  await frameLocator.locator('.step-footer .btn-secondary').click()
+  seen.recipients = await bare(frame)
+  await ui.addRecipient('Sam Signer', 'sam@example.com')
+  seen.recipientAdded = await bare(frame)
+  await frameLocator.locator('.step-footer .btn-secondary').click()
+  await ui.page(0, 1).waitFor()
+  seen.fields = await bare(frame)
+  await frameLocator.locator('.step-footer .btn-secondary').click()
+  seen.settings = await bare(frame)
+
+  expect(Object.fromEntries(Object.entries(seen).filter(([, v]) => v.length))).toEqual({})
+  await page.close()
+})
