@@ -106,6 +106,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/webhook/delete', tag: 'Webhooks', summary: 'Delete a webhook', body: webhook.DeleteBody, response: SUCCESS },
   { method: 'get', path: '/webhook/{webhookId}/calls', tag: 'Webhooks', summary: "A webhook's delivery attempts, newest first", query: webhook.CallsQuery, paramChecked: true, response: { description: 'A page of calls', schema: page('WebhookCall') } },
   { method: 'post', path: '/webhook/call/{callId}/resend', tag: 'Webhooks', summary: 'Deliver a call again', response: SUCCESS },
+  { method: 'post', path: '/webhook/{webhookId}/rotate-secret', tag: 'Webhooks', summary: 'Give the webhook a new generated secret; the old one signs its calls beside it for 24 hours', paramChecked: true, response: { description: 'The webhook, with its new secret', schema: ref('Webhook') } },
   { method: 'post', path: '/webhook/{webhookId}/test', tag: 'Webhooks', summary: 'Send a test delivery of the webhook\'s first event (payload `{test: true}`), logged like any call', paramChecked: true, response: SUCCESS },
   // ---- this document
   { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429, 503], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, sealedByThisService: { type: 'boolean', description: "Valid, and an intact signature is this service's own seal" }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] } }, required: ['sha256', 'pageCount', 'valid', 'sealedByThisService', 'signatures', 'document'] } } },
@@ -270,7 +271,7 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   SentRecipient: loose({ id: int, name: str, email: str, token: str, role: str, signingOrder: nullable('integer'), signingUrl: { type: 'string', format: 'uri' } }),
   Sent: loose({ success: { type: 'boolean', const: true }, id: str, recipients: { type: 'array', items: ref('SentRecipient') } }),
   PresignToken: loose({ token: str, expiresAt: date, expiresIn: int }),
-  Webhook: loose({ id: str, url: { type: 'string', format: 'uri' }, events: { type: 'array', items: str }, secret: nullable('string'), enabled: { type: 'boolean' }, createdAt: date, updatedAt: date }, ['id', 'url', 'events', 'enabled']),
+  Webhook: loose({ id: str, url: { type: 'string', format: 'uri' }, events: { type: 'array', items: str }, secret: nullable('string'), previousSecretExpiresAt: nullable('string'), enabled: { type: 'boolean' }, createdAt: date, updatedAt: date }, ['id', 'url', 'events', 'enabled']),
   WebhookCall: { type: 'object', description: 'One delivery attempt (event, status, response)' },
   AuditLogEntry: loose(
     { id: str, envelopeId: str, type: str, createdAt: date, name: nullable('string'), email: nullable('string'), userId: { type: 'null' }, recipientId: nullable('integer'), ipAddress: nullable('string'), userAgent: nullable('string'), data: { type: 'object' } },

@@ -13,6 +13,9 @@ import {
   resendCall,
   updateWebhook,
   webhookCalls,
+  SECRET_CHARACTERS,
+  SECRET_RULE,
+  rotateWebhookSecret,
   type WebhookCaller,
 } from '../webhooks/store.js'
 import { jsonBody, parse, principal, type Ctx } from './http.js'
@@ -23,7 +26,7 @@ export const WebhookId = z.string().regex(/^webhook_[a-z0-9]+$/, 'Expected a web
 export const Fields = z.object({
   url: z.url({ protocol: /^https?$/ }).max(2000),
   events: z.array(z.enum(EVENT_NAMES)).min(1).max(EVENT_NAMES.length * 2),
-  secret: z.string().max(255).optional(),
+  secret: z.string().max(255).regex(SECRET_CHARACTERS, SECRET_RULE).optional(),
   enabled: z.boolean().optional(),
 })
 export const CreateBody = Fields.strict()
@@ -84,6 +87,17 @@ export function webhookRoutes(ctx: HostContext) {
     const who = team(c)
     await ctx.db.transaction((tx) => resendCall(tx, who, stringParam(c.req.param('callId'), 'webhook call')))
     return c.json({ success: true })
+  })
+  r.post('/webhook/:id/rotate-secret', async (c) => {
+    const who = team(c)
+    const id = parse(WebhookId, c.req.param('id'))
+    return c.json(
+      await ctx.db.transaction(async (tx) => {
+        const hook = await rotateWebhookSecret(tx, who, id)
+        await log(c, tx, 'webhook.updated', id, { secret: 'rotated' })
+        return hook
+      }),
+    )
   })
   r.post('/webhook/:id/test', async (c) => {
     const who = team(c)

@@ -550,7 +550,9 @@ CREATE TABLE webhooks (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     created_by text,
-    role_ceiling text
+    role_ceiling text,
+    previous_secret text,
+    previous_secret_until timestamp with time zone
 );
 
 ALTER TABLE ONLY audit_logs ALTER COLUMN id SET DEFAULT nextval('audit_logs_id_seq'::regclass);

@@ -1,4 +1,12 @@
+import { createHmac } from 'node:crypto'
 import { iso, statement, type Db } from '../db/index.js'
+import {
+  signedContent,
+  webhookKey,
+  WEBHOOK_ID_HEADER,
+  WEBHOOK_SIGNATURE_HEADER,
+  WEBHOOK_TIMESTAMP_HEADER,
+} from '../../../src/protocol/webhook-signature.js'
 import type { JobHandler } from '../jobs/enqueue.js'
 import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
@@ -15,7 +23,7 @@ export interface DeliveryOptions {
 }
 
 const LOAD = statement(`
-  select d.job_id, w.url, w.secret, e.id, e.event, e.payload, e.created_at
+  select d.job_id, w.url, w.secret, case when w.previous_secret_until > now() then w.previous_secret end as previous_secret, e.id, e.event, e.payload, e.created_at
   from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
   join webhooks w on w.id = d.webhook_id and w.enabled
   join events e on e.id = d.event_id
@@ -24,10 +32,24 @@ const LOAD = statement(`
 interface Delivery {
   url: string
   secret: string
+  previous_secret: string | null
   id: number
   event: string
   payload: unknown
   created_at: Date
+}
+
+/**
+ * The Standard Webhooks headers of one call: signed at this attempt with the webhook's secret and,
+ * while a rotation's grace lasts, with the old one too. A webhook without a secret is not signed.
+ */
+export function signatureHeaders(id: string, body: string, secrets: (string | null)[]): Record<string, string> {
+  const keys = secrets.filter((s): s is string => !!s)
+  if (!keys.length) return {}
+  const timestamp = Math.floor(Date.now() / 1000)
+  const content = signedContent(id, timestamp, body)
+  const signatures = keys.map((s) => `v1,${createHmac('sha256', webhookKey(s)).update(content).digest('base64')}`)
+  return { [WEBHOOK_ID_HEADER]: id, [WEBHOOK_TIMESTAMP_HEADER]: String(timestamp), [WEBHOOK_SIGNATURE_HEADER]: signatures.join(' ') }
 }
 
 /**
@@ -50,6 +72,7 @@ export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
         [SECRET_HEADER]: row.secret,
         [EVENT_ID_HEADER]: String(row.id),
         [EVENT_HEADER]: row.event,
+        ...signatureHeaders(String(row.id), body, [row.secret, row.previous_secret]),
       },
       o,
     )

@@ -1,5 +1,7 @@
 /** A team's webhook endpoints, their delivery log, and the deliveries an event causes. */
+import { randomBytes } from 'node:crypto'
 import { iso, type Db, type Queryable } from '../db/index.js'
+import { WEBHOOK_SECRET_PREFIX } from '../../../src/protocol/webhook-signature.js'
 import { defaultTeamId } from '../domain/teams.js'
 import { ApiError, notFound } from '../errors.js'
 import type { EventName } from '../../../src/protocol/index.js'
@@ -50,6 +52,8 @@ interface WebhookRow {
   url: string
   events: string[]
   secret: string
+  previous_secret: string | null
+  previous_secret_until: Date | null
   enabled: boolean
   created_at: Date
   updated_at: Date
@@ -60,6 +64,8 @@ export const toWebhook = (w: WebhookRow) => ({
   url: w.url,
   events: w.events,
   secret: w.secret,
+  /** Until when the secret replaced last still signs the calls beside this one (null: no rotation under way). */
+  previousSecretExpiresAt: w.previous_secret_until && w.previous_secret_until > new Date() ? iso(w.previous_secret_until)! : null,
   enabled: w.enabled,
   createdAt: iso(w.created_at)!,
   updatedAt: iso(w.updated_at)!,
@@ -73,15 +79,30 @@ export interface WebhookInput {
   enabled?: boolean | undefined
 }
 
+/** A secret travels in the X-Service-Secret header: visible ASCII only, or no call could carry it. */
+export const SECRET_CHARACTERS = /^[\x21-\x7e]*$/
+export const SECRET_RULE = 'a secret is made of visible ASCII characters (no spaces): it is sent in an HTTP header'
+
+function checkSecret(secret: string | undefined): void {
+  if (secret !== undefined && !SECRET_CHARACTERS.test(secret)) throw new ApiError(400, 'INVALID_REQUEST', SECRET_RULE, [{ path: 'secret', message: SECRET_RULE }])
+}
+
 async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
   const refusal = await urlRefusal(url, allowPrivate)
   if (refusal) throw new ApiError(400, 'WEBHOOK_URL_NOT_ALLOWED', `the webhook URL cannot be used: ${refusal}`, [{ path: 'url', message: refusal }])
 }
 
+/** How long a replaced secret keeps signing calls beside the new one: a day for receivers to move over. */
+export const SECRET_GRACE_MS = 24 * 3600_000
+
+/** A new secret: `whsec_` and 32 random bytes in base64, the form Standard Webhooks libraries read. */
+export const newWebhookSecret = () => `${WEBHOOK_SECRET_PREFIX}${Buffer.from(randomBytes(32)).toString('base64')}`
+
 /** Webhooks one team may have: each event is one delivery per webhook, so this bounds what one event costs. */
 export const MAX_WEBHOOKS_PER_TEAM = 20
 
 export async function createWebhook(tx: Queryable, who: WebhookCaller, input: WebhookInput, allowPrivate: boolean): Promise<Webhook> {
+  checkSecret(input.secret)
   await checkUrl(input.url, allowPrivate)
   // The team's row locked: creations at once count each other.
   const [{ n }] = (await tx.query<{ n: number }>(
@@ -111,11 +132,27 @@ export async function listWebhooks(db: Queryable, who: WebhookCaller): Promise<W
 }
 
 export async function updateWebhook(tx: Queryable, who: WebhookCaller, id: string, patch: Partial<WebhookInput>, allowPrivate: boolean): Promise<Webhook> {
+  checkSecret(patch.secret)
   const row = await findRow(tx, who, id, true)
   if (patch.url !== undefined) await checkUrl(patch.url, allowPrivate)
   const [updated] = await tx.query<WebhookRow>(
-    'update webhooks set url = $2, events = $3, secret = $4, enabled = $5, updated_at = now() where id = $1 returning *',
-    [id, patch.url ?? row.url, patch.events ? [...new Set(patch.events)] : row.events, patch.secret ?? row.secret, patch.enabled ?? row.enabled],
+    'update webhooks set url = $2, events = $3, enabled = $4, updated_at = now() where id = $1 returning *',
+    [id, patch.url ?? row.url, patch.events ? [...new Set(patch.events)] : row.events, patch.enabled ?? row.enabled],
+  )
+  return patch.secret === undefined || patch.secret === row.secret ? toWebhook(updated!) : replaceSecret(tx, updated!, patch.secret)
+}
+
+/** Gives the webhook a generated secret; the one it replaces keeps signing beside it for SECRET_GRACE_MS. */
+export async function rotateWebhookSecret(tx: Queryable, who: WebhookCaller, id: string): Promise<Webhook> {
+  return replaceSecret(tx, await findRow(tx, who, id, true), newWebhookSecret())
+}
+
+/** A secret replaced: the old one (unless empty) signs beside the new one for the grace period. */
+async function replaceSecret(tx: Queryable, row: WebhookRow, secret: string): Promise<Webhook> {
+  const previous = row.secret === '' ? null : row.secret
+  const [updated] = await tx.query<WebhookRow>(
+    'update webhooks set secret = $2, previous_secret = $3, previous_secret_until = $4, updated_at = now() where id = $1 returning *',
+    [row.id, secret, previous, previous === null ? null : new Date(Date.now() + SECRET_GRACE_MS)],
   )
   return toWebhook(updated!)
 }
