@@ -1,10 +1,11 @@
-// A pseudo-locale run of the authoring pages: the browser gets, for the German dictionary, every
-// English text wrapped in ⟦ ⟧. Through every step, each text the frame shows (and each label a
-// screen reader reads) is then wrapped, or is the user's own data; a word written into the markup,
-// or a text that bypasses the dictionary, shows bare.
+// A pseudo-locale run of the authoring and signing pages: the browser gets, for the German
+// dictionary, every English text wrapped in ⟦ ⟧. Each text the pages show (and each label a screen
+// reader reads) is then wrapped, or is the user's own data; a word written into the markup, or a
+// text that bypasses the dictionary, shows bare.
 import { afterAll, beforeAll, expect, test } from 'vitest'
 import en from '../../host/app/src/i18n/en.js'
 import { pdfFile } from './support/pdf.js'
+import { sendDocument, sig } from './support/sign.js'
 import { callback, startStack, type Stack } from './support/stack.js'
 import { editor } from './support/ui.js'
 
@@ -16,10 +17,10 @@ afterAll(() => stack?.close())
 
 const PSEUDO = `export default ${JSON.stringify(Object.fromEntries(Object.entries(en).map(([k, v]) => [k, `⟦${v}⟧`])))}`
 /** What the user typed or chose, and names that are the same in every language. */
-const OWN = ['Consulting agreement.pdf', 'Consulting agreement', 'Sam Signer', 'sam@example.com', 'SS', 'PDF', 'PNG', 'JPEG', 'https://']
+const OWN = ['Consulting agreement.pdf', 'Consulting agreement', 'Sam Signer', 'sam@example.com', 'Lease.pdf', 'Lease', 'SS', 'PDF', 'PNG', 'JPEG', 'https://']
 
 /** Every visible text and accessible label of the frame that is not pseudo-localized. */
-async function bare(frame: import('playwright-core').Frame): Promise<string[]> {
+async function bare(frame: import('playwright-core').Frame | import('playwright-core').Page): Promise<string[]> {
   const texts = await frame.evaluate(() => {
     const out: string[] = []
     const shown = (el: Element) => !!(el as HTMLElement).offsetParent || getComputedStyle(el).position === 'fixed'
@@ -69,4 +70,24 @@ test('every text of the authoring steps comes from the dictionary', async () => 
 
   expect(Object.fromEntries(Object.entries(seen).filter(([, v]) => v.length))).toEqual({})
   await page.close()
+})
+
+test('every text of the signing page and its signature dialog comes from the dictionary', async () => {
+  const doc = await sendDocument(stack, { title: 'Lease', meta: { language: 'de' }, recipients: [{ email: 'sam@example.com', name: 'Sam Signer', role: 'SIGNER', fields: [sig(10, 70)] }] })
+  const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+  await context.route(/\/embed\/assets\/de-[\w-]+\.js$/, (route) => route.fulfill({ contentType: 'text/javascript', body: PSEUDO }))
+  const page = await context.newPage()
+  await page.goto(doc.recipient('sam@example.com').signingUrl)
+  await page.getByTestId('sign-document').waitFor()
+  await page.locator('.sign-page').first().locator('.page-loading').waitFor({ state: 'detached', timeout: 20_000 })
+  await expect.poll(() => page.evaluate(() => document.body.innerText)).toContain('⟦')
+
+  const seen: Record<string, string[]> = {}
+  seen.document = await bare(page)
+  await page.getByRole('button', { name: /^⟦Signature⟧/ }).click()
+  await page.getByRole('dialog').waitFor()
+  seen.signatureDialog = await bare(page)
+
+  expect(Object.fromEntries(Object.entries(seen).filter(([, v]) => v.length))).toEqual({})
+  await context.close()
 })
