@@ -16,14 +16,8 @@ import { addMember } from './members.js'
 import type { Role } from './roles.js'
 import { createUser, markEmailVerified, userByEmail, userById } from './users.js'
 
-export interface Invitation {
-  id: string
-  email: string
-  role: Role
-  createdAt: string
-  expiresAt: string
-  invitedBy: string | null
-}
+export type { Invitation } from '../../shared/console-contract.js'
+import type { Invitation } from '../../shared/console-contract.js'
 
 interface Row {
   id: string

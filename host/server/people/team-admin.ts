@@ -103,14 +103,8 @@ export async function teamUsage(db: Queryable, teamId: string, now = new Date())
   }
 }
 
-export interface ActivityEntry {
-  id: number
-  action: string
-  target: string | null
-  details: Record<string, unknown>
-  createdAt: string
-  by: { userId: string; email: string; name: string } | null
-}
+export type { ActivityEntry } from '../../shared/console-contract.js'
+import type { ActivityEntry } from '../../shared/console-contract.js'
 
 export async function listActivity(db: Queryable, teamId: string, o: { page: number; perPage: number }) {
   const rows = await db.query<{ id: string; action: string; target: string | null; details: Record<string, unknown>; created_at: Date; user_id: string | null; email: string | null; name: string | null; total: number }>(

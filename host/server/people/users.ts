@@ -4,16 +4,9 @@ import { newId } from '../domain/ids.js'
 import { isEmail, normaliseEmail } from './emails.js'
 import { hashPassword, passwordProblem } from './passwords.js'
 
-export interface User {
-  id: string
-  number: number
-  email: string
-  name: string
-  emailVerified: boolean
-  hasPassword: boolean
-  totpEnabled: boolean
-  createdAt: string
-}
+/** An account as the console shows it: the contract's shape. */
+export type { ConsoleUser as User } from '../../shared/console-contract.js'
+import type { ConsoleUser as User } from '../../shared/console-contract.js'
 
 interface UserRow {
   id: string
