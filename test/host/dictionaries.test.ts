@@ -29,10 +29,12 @@ function differences(english: Words, words: Words, at = ''): string[] {
       else if (placeholders(other as string) !== placeholders(en)) problems.push(`${where}: placeholders "${placeholders(other as string)}", English "${placeholders(en)}"`)
     } else if (typeof en === 'function') {
       const args = Array.from({ length: en.length }, (_, i) => `«argument ${i}»`)
-      const shown = (f: (...a: string[]) => unknown) => args.filter((a) => String(f(...args)).includes(a)).join(', ')
-      const text = String((other as (...a: string[]) => unknown)(...args))
-      if (!text.trim()) problems.push(`${where}: empty`)
-      else if (shown(other as never) !== shown(en as never)) problems.push(`${where}: shows "${shown(other as never)}", English "${shown(en as never)}"`)
+      const made = (f: unknown) => (f as (...a: string[]) => unknown)(...args)
+      const shown = (f: unknown) => args.filter((a) => String(made(f)).includes(a)).join(', ')
+      const [enMade, otherMade] = [made(en), made(other)]
+      if (enMade && typeof enMade === 'object') problems.push(...differences(enMade as Words, otherMade as Words, `${where}(…).`))
+      else if (!String(otherMade).trim()) problems.push(`${where}: empty`)
+      else if (shown(other) !== shown(en)) problems.push(`${where}: shows "${shown(other)}", English "${shown(en)}"`)
     } else if (en && typeof en === 'object') problems.push(...differences(en as Words, other as Words, `${where}.`))
   }
   for (const key of Object.keys(words)) if (!(key in english)) problems.push(`${at}${key}: not in English`)

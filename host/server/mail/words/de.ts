@@ -63,5 +63,11 @@ const de: MailStrings = {
     body: (t) => `Geben Sie diesen Code auf der Seite von „${t}“ ein:`,
     note: 'Der Code gilt einmal, 10 Minuten lang. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht.',
   },
+  account: (p) => ({
+    verify: { subject: 'Bestätigen Sie Ihre E-Mail-Adresse', heading: 'Bestätigen Sie Ihre E-Mail-Adresse', body: 'Bestätigen Sie, dass diese Adresse Ihnen gehört, um Ihr Konto fertig einzurichten.', button: 'Adresse bestätigen', note: 'Der Link gilt einmal, 24 Stunden lang. Wenn Sie kein Konto angelegt haben, ignorieren Sie diese Nachricht.' },
+    reset: { subject: 'Passwort zurücksetzen', heading: 'Passwort zurücksetzen', body: 'Jemand möchte das Passwort des Kontos mit dieser Adresse zurücksetzen. Wählen Sie über den Link ein neues Passwort.', button: 'Neues Passwort wählen', note: 'Der Link gilt einmal, eine Stunde lang. Wenn Sie das nicht angefordert haben, ignorieren Sie diese Nachricht.' },
+    signin: { subject: 'Ihr Anmeldelink', heading: 'Anmelden', body: 'Melden Sie sich mit dem folgenden Link bei Ihrem Konto an.', button: 'Anmelden', note: 'Der Link gilt einmal, 15 Minuten lang. Wenn Sie ihn nicht angefordert haben, ignorieren Sie diese Nachricht.' },
+    invite: { subject: `Einladung in ${p.teamName ?? 'ein Team'}`, heading: `Einladung in ${p.teamName ?? 'ein Team'}`, body: `${p.inviter ?? 'Ein Teammitglied'} hat Sie in ${p.teamName ?? 'sein Team'} eingeladen.`, button: 'Einladung annehmen', note: 'Die Einladung gilt 7 Tage.' },
+  }),
 }
 export default de

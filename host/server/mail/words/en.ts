@@ -69,6 +69,13 @@ const en = {
     body: (t: string) => `Enter this code on the signing page of "${t}":`,
     note: 'The code works once, for 10 minutes. If you did not ask for it, ignore this message.',
   },
+  /** The account e-mails by the link's purpose; `p` names the team and who invited, for invitations. */
+  account: (p: { teamName?: string | undefined; inviter?: string | undefined }) => ({
+    verify: { subject: 'Confirm your e-mail address', heading: 'Confirm your e-mail address', body: 'Confirm that this address is yours to finish setting up your account.', button: 'Confirm address', note: 'The link works once, for 24 hours. If you did not create an account, ignore this message.' },
+    reset: { subject: 'Reset your password', heading: 'Reset your password', body: 'Someone asked to reset the password of the account with this address. Choose a new password with the link below.', button: 'Choose a new password', note: 'The link works once, for one hour. If you did not ask for it, ignore this message: your password stays as it is.' },
+    signin: { subject: 'Your sign-in link', heading: 'Sign in', body: 'Use the link below to sign in to your account.', button: 'Sign in', note: 'The link works once, for 15 minutes. If you did not ask for it, ignore this message.' },
+    invite: { subject: `Join ${p.teamName ?? 'a team'}`, heading: `Join ${p.teamName ?? 'a team'}`, body: `${p.inviter ?? 'A team member'} invited you to join ${p.teamName ?? 'their team'}.`, button: 'Accept the invitation', note: 'The invitation is valid for 7 days.' },
+  }),
 }
 export default en
 export type MailStrings = typeof en

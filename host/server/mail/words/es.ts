@@ -61,5 +61,11 @@ const es: MailStrings = {
     body: (t) => `Introduzca este código en la página de firma de «${t}»:`,
     note: 'El código sirve una vez, durante 10 minutos. Si no lo ha pedido, ignore este mensaje.',
   },
+  account: (p) => ({
+    verify: { subject: 'Confirme su dirección de correo', heading: 'Confirme su dirección de correo', body: 'Confirme que esta dirección es suya para terminar de configurar su cuenta.', button: 'Confirmar la dirección', note: 'El enlace sirve una vez, durante 24 horas. Si no ha creado ninguna cuenta, ignore este mensaje.' },
+    reset: { subject: 'Restablezca su contraseña', heading: 'Restablezca su contraseña', body: 'Alguien ha pedido restablecer la contraseña de la cuenta con esta dirección. Elija una contraseña nueva con el enlace de abajo.', button: 'Elegir una contraseña nueva', note: 'El enlace sirve una vez, durante una hora. Si no lo ha pedido, ignore este mensaje: su contraseña no cambia.' },
+    signin: { subject: 'Su enlace de inicio de sesión', heading: 'Iniciar sesión', body: 'Use el enlace de abajo para iniciar sesión en su cuenta.', button: 'Iniciar sesión', note: 'El enlace sirve una vez, durante 15 minutos. Si no lo ha pedido, ignore este mensaje.' },
+    invite: { subject: `Únase a ${p.teamName ?? 'un equipo'}`, heading: `Únase a ${p.teamName ?? 'un equipo'}`, body: `${p.inviter ?? 'Un miembro del equipo'} le ha invitado a unirse a ${p.teamName ?? 'su equipo'}.`, button: 'Aceptar la invitación', note: 'La invitación es válida durante 7 días.' },
+  }),
 }
 export default es

@@ -66,5 +66,11 @@ const fr: MailStrings = {
     body: (t) => `Saisissez ce code sur la page de signature de « ${t} » :`,
     note: 'Le code fonctionne une fois, pendant 10 minutes. Si vous ne l’avez pas demandé, ignorez ce message.',
   },
+  account: (p) => ({
+    verify: { subject: 'Confirmez votre adresse e-mail', heading: 'Confirmez votre adresse e-mail', body: 'Confirmez que cette adresse est la vôtre pour terminer la création de votre compte.', button: 'Confirmer l’adresse', note: 'Le lien fonctionne une fois, pendant 24 heures. Si vous n’avez pas créé de compte, ignorez ce message.' },
+    reset: { subject: 'Réinitialiser votre mot de passe', heading: 'Réinitialiser votre mot de passe', body: 'Quelqu’un a demandé à réinitialiser le mot de passe du compte lié à cette adresse. Choisissez un nouveau mot de passe avec le lien ci-dessous.', button: 'Choisir un nouveau mot de passe', note: 'Le lien fonctionne une fois, pendant une heure. Si vous ne l’avez pas demandé, ignorez ce message.' },
+    signin: { subject: 'Votre lien de connexion', heading: 'Se connecter', body: 'Utilisez le lien ci-dessous pour vous connecter à votre compte.', button: 'Se connecter', note: 'Le lien fonctionne une fois, pendant 15 minutes. Si vous ne l’avez pas demandé, ignorez ce message.' },
+    invite: { subject: `Rejoindre ${p.teamName ?? 'une équipe'}`, heading: `Rejoindre ${p.teamName ?? 'une équipe'}`, body: `${p.inviter ?? 'Un membre de l’équipe'} vous invite à rejoindre ${p.teamName ?? 'son équipe'}.`, button: 'Accepter l’invitation', note: 'L’invitation est valable 7 jours.' },
+  }),
 }
 export default fr

@@ -61,5 +61,11 @@ const it: MailStrings = {
     body: (t) => `Inserisci questo codice nella pagina di firma di «${t}»:`,
     note: 'Il codice funziona una volta, per 10 minuti. Se non l’hai richiesto, ignora questo messaggio.',
   },
+  account: (p) => ({
+    verify: { subject: 'Conferma il tuo indirizzo e-mail', heading: 'Conferma il tuo indirizzo e-mail', body: 'Conferma che questo indirizzo è tuo per completare la configurazione del tuo account.', button: 'Conferma l’indirizzo', note: 'Il link funziona una volta, per 24 ore. Se non hai creato un account, ignora questo messaggio.' },
+    reset: { subject: 'Reimposta la password', heading: 'Reimposta la password', body: 'Qualcuno ha chiesto di reimpostare la password dell’account con questo indirizzo. Scegli una nuova password con il link qui sotto.', button: 'Scegli una nuova password', note: 'Il link funziona una volta, per un’ora. Se non l’hai richiesto, ignora questo messaggio: la tua password resta invariata.' },
+    signin: { subject: 'Il tuo link di accesso', heading: 'Accedi', body: 'Usa il link qui sotto per accedere al tuo account.', button: 'Accedi', note: 'Il link funziona una volta, per 15 minuti. Se non l’hai richiesto, ignora questo messaggio.' },
+    invite: { subject: `Entra in ${p.teamName ?? 'un team'}`, heading: `Entra in ${p.teamName ?? 'un team'}`, body: `${p.inviter ?? 'Un membro del team'} ti ha invitato a entrare in ${p.teamName ?? 'il suo team'}.`, button: 'Accetta l’invito', note: 'L’invito è valido per 7 giorni.' },
+  }),
 }
 export default it

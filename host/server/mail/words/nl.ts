@@ -61,5 +61,11 @@ const nl: MailStrings = {
     body: (t) => `Voer deze code in op de ondertekenpagina van ‘${t}’:`,
     note: 'De code werkt één keer, 10 minuten lang. Hebt u hem niet aangevraagd? Negeer dan dit bericht.',
   },
+  account: (p) => ({
+    verify: { subject: 'Bevestig uw e-mailadres', heading: 'Bevestig uw e-mailadres', body: 'Bevestig dat dit adres van u is om uw account af te maken.', button: 'Adres bevestigen', note: 'De link werkt één keer, 24 uur lang. Hebt u geen account gemaakt? Negeer dan dit bericht.' },
+    reset: { subject: 'Wachtwoord opnieuw instellen', heading: 'Wachtwoord opnieuw instellen', body: 'Iemand heeft gevraagd het wachtwoord van het account met dit adres opnieuw in te stellen. Kies met de link hieronder een nieuw wachtwoord.', button: 'Nieuw wachtwoord kiezen', note: 'De link werkt één keer, een uur lang. Hebt u dit niet aangevraagd? Negeer dan dit bericht: uw wachtwoord blijft ongewijzigd.' },
+    signin: { subject: 'Uw inloglink', heading: 'Inloggen', body: 'Gebruik de link hieronder om in te loggen op uw account.', button: 'Inloggen', note: 'De link werkt één keer, 15 minuten lang. Hebt u hem niet aangevraagd? Negeer dan dit bericht.' },
+    invite: { subject: `Word lid van ${p.teamName ?? 'een team'}`, heading: `Word lid van ${p.teamName ?? 'een team'}`, body: `${p.inviter ?? 'Een teamlid'} heeft u uitgenodigd lid te worden van ${p.teamName ?? 'zijn team'}.`, button: 'Uitnodiging aannemen', note: 'De uitnodiging is 7 dagen geldig.' },
+  }),
 }
 export default nl

@@ -61,5 +61,11 @@ const pl: MailStrings = {
     body: (t) => `Wpisz ten kod na stronie podpisywania „${t}”:`,
     note: 'Kod działa jeden raz, przez 10 minut. Jeśli o niego nie prosisz, zignoruj tę wiadomość.',
   },
+  account: (p) => ({
+    verify: { subject: 'Potwierdź adres e-mail', heading: 'Potwierdź adres e-mail', body: 'Potwierdź, że ten adres należy do Ciebie, aby dokończyć zakładanie konta.', button: 'Potwierdź adres', note: 'Link działa jeden raz, przez 24 godziny. Jeśli nie zakładasz konta, zignoruj tę wiadomość.' },
+    reset: { subject: 'Zresetuj hasło', heading: 'Zresetuj hasło', body: 'Ktoś poprosił o zresetowanie hasła do konta z tym adresem. Wybierz nowe hasło za pomocą linku poniżej.', button: 'Wybierz nowe hasło', note: 'Link działa jeden raz, przez godzinę. Jeśli o to nie prosisz, zignoruj tę wiadomość: hasło pozostanie bez zmian.' },
+    signin: { subject: 'Twój link do logowania', heading: 'Zaloguj się', body: 'Użyj linku poniżej, aby zalogować się na swoje konto.', button: 'Zaloguj się', note: 'Link działa jeden raz, przez 15 minut. Jeśli o niego nie prosisz, zignoruj tę wiadomość.' },
+    invite: { subject: `Dołącz do zespołu ${p.teamName ?? ''}`.trim(), heading: `Dołącz do zespołu ${p.teamName ?? ''}`.trim(), body: `${p.inviter ?? 'Członek zespołu'} zaprasza Cię do zespołu ${p.teamName ?? ''}`.trim() + '.', button: 'Przyjmij zaproszenie', note: 'Zaproszenie jest ważne przez 7 dni.' },
+  }),
 }
 export default pl

@@ -61,5 +61,11 @@ const ptBR: MailStrings = {
     body: (t) => `Informe este código na página de assinatura de “${t}”:`,
     note: 'O código funciona uma vez, por 10 minutos. Se você não o pediu, ignore esta mensagem.',
   },
+  account: (p) => ({
+    verify: { subject: 'Confirme seu endereço de e-mail', heading: 'Confirme seu endereço de e-mail', body: 'Confirme que este endereço é seu para terminar de configurar sua conta.', button: 'Confirmar o endereço', note: 'O link funciona uma vez, por 24 horas. Se você não criou uma conta, ignore esta mensagem.' },
+    reset: { subject: 'Redefina sua senha', heading: 'Redefina sua senha', body: 'Alguém pediu para redefinir a senha da conta com este endereço. Escolha uma nova senha pelo link abaixo.', button: 'Escolher uma nova senha', note: 'O link funciona uma vez, por uma hora. Se você não pediu, ignore esta mensagem: sua senha continua a mesma.' },
+    signin: { subject: 'Seu link de acesso', heading: 'Entrar', body: 'Use o link abaixo para entrar na sua conta.', button: 'Entrar', note: 'O link funciona uma vez, por 15 minutos. Se você não pediu, ignore esta mensagem.' },
+    invite: { subject: `Entre em ${p.teamName ?? 'uma equipe'}`, heading: `Entre em ${p.teamName ?? 'uma equipe'}`, body: `${p.inviter ?? 'Um membro da equipe'} convidou você para entrar em ${p.teamName ?? 'sua equipe'}.`, button: 'Aceitar o convite', note: 'O convite é válido por 7 dias.' },
+  }),
 }
 export default ptBR
