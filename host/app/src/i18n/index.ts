@@ -54,8 +54,12 @@ export function t(key: MessageKey, vars?: Record<string, string | number>): stri
   return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text
 }
 
+type WithoutOne<K> = K extends `${infer Base}.one` ? (`${Base}.other` extends MessageKey ? Base : never) : never
+/** The keys that have `.one` and `.other` forms, named without the form (`files.pages`). */
+export type CountedKey = WithoutOne<MessageKey>
+
 /** For keys with `.one` / `.other` forms. */
-export function tn(key: string, count: number, vars?: Record<string, string | number>): string {
+export function tn(key: CountedKey, count: number, vars?: Record<string, string | number>): string {
   const form = new Intl.PluralRules(lang).select(count) === 'one' ? 'one' : 'other'
-  return t(`${key}.${form}` as MessageKey, { count, ...vars })
+  return t(`${key}.${form}`, { count, ...vars })
 }
