@@ -5,6 +5,7 @@
  * file goes to POST /api/v2/verify and is kept nowhere.
  */
 import type { Root } from 'react-dom/client'
+import { directionOf } from '../../../shared/languages.js'
 import { VerifyPage } from './VerifyPage.js'
 import { verifyLanguage, vt } from './words.js'
 import './verify.css'
@@ -12,5 +13,6 @@ import './verify.css'
 export function mount(root: Root): void {
   document.title = vt('title')
   document.documentElement.lang = verifyLanguage
+  document.documentElement.dir = directionOf(verifyLanguage)
   root.render(<VerifyPage />)
 }
