@@ -272,8 +272,13 @@ export interface Webhook {
   url: string
   /** Event names, any of EVENT_NAMES. */
   events: string[]
-  /** Sent as the X-Service-Secret header; `''` when none. */
+  /**
+   * Sent as the X-Service-Secret header, and the key of the calls' `webhook-signature`; `''` when
+   * none (calls are then unsigned). Visible ASCII only.
+   */
   secret: string
+  /** While a rotation's grace lasts: until when the replaced secret still signs beside this one. */
+  previousSecretExpiresAt?: string | null
   enabled: boolean
   createdAt: string
   updatedAt: string

@@ -280,6 +280,11 @@ export function createClient(options: ConnectionOptions) {
       /** The delivery log, newest first: one entry per attempt. */
       calls: (webhookId: string, q: { page?: number; perPage?: number } = {}, o?: CallOptions): Promise<WebhookCallPage> =>
         get(`/webhook/${id(webhookId)}/calls`, s.webhookCallPage, o, { page: q.page, perPage: q.perPage }),
+      /**
+       * Gives the webhook a generated `whsec_` secret; the one it replaces signs the calls beside
+       * it for 24 hours (`previousSecretExpiresAt`), so the receiver can move over without a gap.
+       */
+      rotateSecret: (webhookId: string, o?: CallOptions): Promise<Webhook> => post(`/webhook/${id(webhookId)}/rotate-secret`, {}, s.webhook, o),
       /** Delivers a logged call's event again. */
       resend: (callId: string, o?: CallOptions): Promise<void> => post(`/webhook/call/${id(callId)}/resend`, {}, s.success, o).then(done),
     },

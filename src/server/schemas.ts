@@ -169,6 +169,7 @@ export const webhook = obj<Webhook>({
   url: str,
   events: arr(str),
   secret: str,
+  previousSecretExpiresAt: optional(nullable(str)),
   enabled: bool,
   createdAt: str,
   updatedAt: str,

@@ -10,16 +10,21 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { startHost, type Host } from '../../host/server/start.js'
-import { ApiError, createClient, verifyNodeWebhook, type EnvelopeClient, type WebhookEvent } from '../../src/server/index.js'
+import { ApiError, createClient, verifyNodeWebhook, verifySignedWebhookBody, type EnvelopeClient, type WebhookEvent } from '../../src/server/index.js'
 import { makePdf } from './fixtures.js'
 
 let host: Host
 let dir: string
 let client: EnvelopeClient
 const received: { event: WebhookEvent; id: string }[] = []
+const signedCalls: { headers: Record<string, string>; body: string }[] = []
 const receiver = createServer(async (req, res) => {
   const chunks: Buffer[] = []
   for await (const c of req) chunks.push(c as Buffer)
+  if (req.headers['x-service-secret'] !== 'shh') {
+    signedCalls.push({ headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8') })
+    return void res.writeHead(200).end()
+  }
   try {
     received.push({ event: await verifyNodeWebhook({ secret: 'shh', request: req, body: Buffer.concat(chunks) }), id: String(req.headers['x-service-event-id']) })
     res.writeHead(200).end()
@@ -69,6 +74,25 @@ it('registers, delivers, logs and resends', async () => {
   const gone = await client.webhooks.get(hook.id).catch((e: unknown) => e)
   expect(gone).toBeInstanceOf(ApiError)
   expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' })
+})
+
+it('rotates a secret: the calls carry both signatures through the grace period, each checks with its own secret', async () => {
+  const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
+  const hook = await client.webhooks.create({ url, events: ['TEMPLATE_CREATED'], secret: 'shh' })
+  const rotated = await client.webhooks.rotateSecret(hook.id)
+  expect(rotated.secret).toMatch(/^whsec_/)
+  expect(Date.parse(rotated.previousSecretExpiresAt!)).toBeGreaterThan(Date.now() + 23 * 3600_000)
+  expect(await client.webhooks.get(hook.id)).toEqual(rotated)
+
+  signedCalls.length = 0
+  await client.envelopes.create({ type: 'TEMPLATE', title: 'Rotated', files: [{ name: 'r.pdf', data: await makePdf(1, 'R') }] })
+  await until(() => signedCalls.length === 1)
+  const call = signedCalls[0]!
+  for (const secret of [rotated.secret, 'shh']) {
+    expect((await verifySignedWebhookBody({ secret, headers: call.headers, body: call.body })).event).toBe('TEMPLATE_CREATED')
+  }
+  await client.webhooks.delete(hook.id)
+  await expect(client.webhooks.rotateSecret(hook.id)).rejects.toMatchObject({ status: 404 })
 })
 
 it("team: reads and sets the origins allowed to frame the team's pages; a bad origin is refused with the API error", async () => {
