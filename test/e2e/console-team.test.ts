@@ -13,16 +13,19 @@ import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
 import { makePdf, PNG, postgresUnavailable } from '../host/support.js'
+import { verifySignedWebhookBody } from '../../src/server/index.js'
 import { SCREENSHOTS, startStackOn, type Stack } from './support/stack.js'
 
 let stack: Stack
 let teamId: string
 const hits: string[] = []
+const hitHeaders: Record<string, string>[] = []
 const receiver = createServer((req, res) => {
   let body = ''
   req.on('data', (d) => (body += d))
   req.on('end', () => {
     hits.push(body)
+    hitHeaders.push(req.headers as Record<string, string>)
     res.end('ok')
   })
 })
@@ -76,6 +79,7 @@ for (const variant of ['pglite', 'postgres'] as const) {
   describe.skipIf(variant === 'postgres' && pgSkip !== null)(`the team console (${variant})`, () => {
     beforeAll(async () => {
       hits.length = 0
+      hitHeaders.length = 0
       stack = await startStackOn(variant, { host: { webhookAllowPrivateUrls: true, queuePollMs: 100 } })
       teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
       await makeUser(stack.host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
@@ -184,6 +188,23 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await shots(page, 'settings-webhooks')
       await page.getByRole('button', { name: 'Resend' }).click()
       await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(2)
+      // Made without a secret in the console: it got a generated one, and every call is signed with it.
+      const [{ secret: generated }] = (await stack.api<{ data: { secret: string }[] }>('GET', '/webhook')).data as [{ secret: string }]
+      expect(generated).toMatch(/^whsec_/)
+      expect(await verifySignedWebhookBody({ secret: generated, headers: hitHeaders[1]!, body: hits[1]! }).catch((e: { reason: string }) => e.reason)).toBe('MALFORMED_PAYLOAD')
+      // Rotated from the console: the new secret is shown once, and the old one still signs beside it.
+      await page.getByRole('button', { name: 'Rotate secret' }).click()
+      const shown = await page.getByText(/^New secret for /).textContent()
+      const [{ secret: next }] = (await stack.api<{ data: { secret: string }[] }>('GET', '/webhook')).data as [{ secret: string }]
+      expect(shown).toContain(next)
+      await page.getByText(/^Old secret signs too until /).waitFor()
+      await shots(page, 'settings-webhooks-rotated')
+      await page.getByRole('button', { name: 'Send test event' }).click()
+      await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(3)
+      expect(hitHeaders[2]!['webhook-signature']!.split(' ')).toHaveLength(2)
+      for (const secret of [generated, next]) {
+        expect(await verifySignedWebhookBody({ secret, headers: hitHeaders[2]!, body: hits[2]! }).catch((e: { reason: string }) => e.reason)).toBe('MALFORMED_PAYLOAD')
+      }
 
       // An invitation, accepted from the e-mail in another browser, as a MEMBER.
       await page.goto(`${stack.host.url}/console/settings/members`)

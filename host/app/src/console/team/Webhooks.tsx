@@ -38,9 +38,19 @@ export function Webhooks() {
     e.preventDefault()
     void action.run(async () => {
       const hook = await v2<Webhook>('/webhook/create', { body: { url, events, ...(secret && { secret }) } })
+      // Left empty: a generated secret, so every call the console's webhooks get is signed.
+      if (!secret) await v2<Webhook>(`/webhook/${hook.id}/rotate-secret`, { body: {} })
       setUrl('')
       setSecret('')
       setOpen(hook.id)
+      await load()
+    })
+  }
+  const rotate = (h: Webhook) => {
+    if (!confirm(ct('team.webhooks.rotateConfirm', { url: h.url }))) return
+    void action.run(async () => {
+      const rotated = await v2<Webhook>(`/webhook/${h.id}/rotate-secret`, { body: {} })
+      setNotice(ct('team.webhooks.rotated', { url: h.url, secret: rotated.secret, until: formatDateTime(rotated.previousSecretExpiresAt) }))
       await load()
     })
   }
@@ -71,6 +81,7 @@ export function Webhooks() {
                   <div>
                     <strong className="team-url">{h.url}</strong>
                     <div className="muted small">{h.events.join(', ')}</div>
+                    {h.previousSecretExpiresAt && <div className="muted small">{ct('team.webhooks.rotating', { until: formatDateTime(h.previousSecretExpiresAt) })}</div>}
                   </div>
                   <span className="badge">{h.enabled ? ct('team.webhooks.enabled') : ct('team.webhooks.disabled')}</span>
                 </div>
@@ -83,6 +94,9 @@ export function Webhooks() {
                   </button>
                   <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => run(() => v2('/webhook/update', { body: { id: h.id, enabled: !h.enabled } }))}>
                     {h.enabled ? ct('team.webhooks.disable') : ct('team.webhooks.enable')}
+                  </button>
+                  <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => rotate(h)}>
+                    {ct('team.webhooks.rotate')}
                   </button>
                   <button
                     className="btn btn-sm btn-danger-outline"
