@@ -12,6 +12,7 @@ export const LANGUAGES = [
   { code: 'nl', name: 'Nederlands', dir: 'ltr' },
   { code: 'pl', name: 'Polski', dir: 'ltr' },
   { code: 'pt-BR', name: 'Português (Brasil)', dir: 'ltr' },
+  { code: 'he', name: 'עברית', dir: 'rtl' },
 ] as const satisfies readonly LanguageInfo[]
 
 export interface LanguageInfo {
