@@ -15,6 +15,7 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages
   nl: () => import('./nl.js'),
   'pt-BR': () => import('./pt-BR.js'),
   pl: () => import('./pl.js'),
+  he: () => import('./he.js'),
 }
 const loaded: Partial<Record<Language, Messages>> = { en }
 
