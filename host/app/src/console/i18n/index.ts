@@ -19,6 +19,7 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: ConsoleW
   nl: () => import('./nl.js'),
   pl: () => import('./pl.js'),
   'pt-BR': () => import('./pt-BR.js'),
+  he: () => import('./he.js'),
 }
 const loaded: Partial<Record<Language, ConsoleWords>> = { en }
 
