@@ -12,4 +12,4 @@ import he from './words/he.js'
 
 export type VerifyWord = keyof typeof en
 
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl }
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he }
