@@ -11,6 +11,7 @@ import it from './words/it.js'
 import nl from './words/nl.js'
 import pl from './words/pl.js'
 import ptBR from './words/pt-BR.js'
+import he from './words/he.js'
 
 export type { MailStrings }
 export type MailLanguage = Language
