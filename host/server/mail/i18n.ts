@@ -19,7 +19,7 @@ export type MailLanguage = Language
 /** The roles that act on a document; CC gets no signing request and falls back to VIEWER. */
 export type ActingRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT'
 
-export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl }
+export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he }
 
 /** documentMeta.language as a mail language: a language spoken by its primary subtag ("de-AT" is German); anything else English. */
 export const mailLanguage = (tag: unknown): MailLanguage => languageOf(tag)
