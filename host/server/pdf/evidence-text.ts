@@ -13,6 +13,7 @@ import it from './evidence-words/it.js'
 import nl from './evidence-words/nl.js'
 import pl from './evidence-words/pl.js'
 import ptBR from './evidence-words/pt-BR.js'
+import he from './evidence-words/he.js'
 
 /** The words, with the methods, roles and events looked up by what the audit log holds: an unknown one shows as itself. */
 export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> & {
