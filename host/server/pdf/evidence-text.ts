@@ -22,7 +22,7 @@ export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> &
   events: Record<string, string>
 }
 
-const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl }
+const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he }
 
 /** How the evidence documents speak and tell time: the document's settings. */
 export interface EvidenceLocale {
