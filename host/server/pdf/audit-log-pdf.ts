@@ -9,6 +9,7 @@ import { evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text
 import { INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import { embedTextFont } from './stamp.js'
 import { describeClient } from './user-agent.js'
+import { directionOf, languageOf } from '../../shared/languages.js'
 import { wrap } from './text-wrap.js'
 import type { SealAuditEntry } from './seal-input.js'
 
@@ -25,7 +26,7 @@ export interface AuditLogContent {
 /** Appends the audit-log pages to `doc`. */
 export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font: Awaited<ReturnType<typeof embedTextFont>>, size: [number, number] = [...PageSizes.A4]): void {
   const t = evidenceText(content.locale.language)
-  const w = new PageWriter(doc, font, size, `${t.auditLog} · ${content.envelope.title} · ${content.envelope.id}`)
+  const w = new PageWriter(doc, font, size, `${t.auditLog} · ${content.envelope.title} · ${content.envelope.id}`, directionOf(languageOf(content.locale.language)))
   w.heading(t.auditLog, [
     [t.title, content.envelope.title],
     [t.envelopeId, content.envelope.id],
@@ -39,8 +40,8 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
   const header = () => {
     w.room(16)
     w.gap(12)
-    w.page.drawText(t.time, { x: w.left, y: w.y, size: 8, font, color: MUTED })
-    w.page.drawText(`${t.event} · ${t.by} · ${t.details}`, { x: w.left + timeWidth, y: w.y, size: 8, font, color: MUTED })
+    w.text(t.time, 0, w.y, 8, MUTED)
+    w.text(`${t.event} · ${t.by} · ${t.details}`, timeWidth, w.y, 8, MUTED)
     w.gap(5)
     w.rule(INK, 0.6)
   }
@@ -61,7 +62,7 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
     }
     // The time wrapped in its own column (a long zone name takes a second row), the entry beside it.
     const top = w.y
-    when.forEach((row, i) => w.page.drawText(row, { x: w.left, y: top - 12 - i * 10, size: 8, font, color: INK }))
+    when.forEach((row, i) => w.text(row, 0, top - 12 - i * 10, 8, INK))
     w.gap(-9 * 1.4 + 12)
     w.line(title, { size: 9, x: timeWidth })
     w.line(by, { size: 8, x: timeWidth, color: MUTED, lead: 1.35 })

@@ -5,6 +5,7 @@ import { ACCENT, fitRow, INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import type { SealAuditEntry, SealInput, SealRecipient } from './seal-input.js'
 import { embedTextFont } from './stamp.js'
 import { describeClient } from './user-agent.js'
+import { directionOf, languageOf } from '../../shared/languages.js'
 
 /** What the certificate states; the files' hashes are taken once per envelope, not per page drawn. */
 export interface CertificateContent {
@@ -43,7 +44,7 @@ export function certificatePageSize(doc: PDFDocument): [number, number] {
 export async function appendCertificate(doc: PDFDocument, content: CertificateContent, font: PDFFont, size: [number, number] = [...PageSizes.A4]): Promise<void> {
   const t = evidenceText(content.locale.language)
   const time = (iso: string | null | undefined) => evidenceTime(iso, content.locale)
-  const w = new PageWriter(doc, font, size, `${t.certificate} · ${content.envelope.title} · ${content.envelope.id}`)
+  const w = new PageWriter(doc, font, size, `${t.certificate} · ${content.envelope.title} · ${content.envelope.id}`, directionOf(languageOf(content.locale.language)))
   w.heading(t.certificate, [
     [t.title, content.envelope.title],
     [t.envelopeId, content.envelope.id],
@@ -96,9 +97,10 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
       // The signature at the right of the details, as it was drawn on the document, in a column of its own.
       const x = w.textWidth - SIGNATURE_COLUMN + 20
       const width = SIGNATURE_COLUMN - 20
-      w.page.drawText(fitRow(t.signature, font, 7.5, width), { x: w.left + x, y: top - 12, size: 7.5, font, color: MUTED })
+      w.text(fitRow(t.signature, font, 7.5, width), x, top - 12, 7.5, MUTED)
       w.image(image, x, width, 48, top - 16)
-      w.page.drawLine({ start: { x: w.left + x, y: top - 66 }, end: { x: w.left + w.textWidth, y: top - 66 }, thickness: 0.4, color: RULE })
+      const ruleX = w.xAt(x, w.textWidth - x)
+      w.page.drawLine({ start: { x: ruleX, y: top - 66 }, end: { x: ruleX + w.textWidth - x, y: top - 66 }, thickness: 0.4, color: RULE })
     }
     for (const [label, value] of details) w.field(label, value, { width: detailsWidth })
     if (image && w.page === page) w.y = Math.min(w.y, top - SIGNATURE_HEIGHT)

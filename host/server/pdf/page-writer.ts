@@ -5,6 +5,7 @@
  */
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib'
 import { wrap } from './text-wrap.js'
+import { visualOrder } from './visual-order.js'
 
 export const INK = rgb(0.1, 0.1, 0.12)
 export const MUTED = rgb(0.38, 0.38, 0.42)
@@ -31,6 +32,8 @@ export class PageWriter {
     size: [number, number],
     /** Shown small at the top of every page after the first (the document's title). */
     private readonly runningHead: string,
+    /** Right to left: every row is drawn in visual order and every column is mirrored. */
+    readonly dir: 'ltr' | 'rtl' = 'ltr',
   ) {
     ;[this.width, this.height] = size
     this.textWidth = this.width - 2 * MARGIN
@@ -49,7 +52,7 @@ export class PageWriter {
     this.pages.push(this.page)
     this.y = this.height - MARGIN
     if (this.pages.length > 1) {
-      this.page.drawText(fitRow(this.runningHead, this.font, 7.5, this.textWidth), { x: MARGIN, y: this.height - MARGIN + 18, size: 7.5, font: this.font, color: MUTED })
+      this.text(fitRow(this.runningHead, this.font, 7.5, this.textWidth), 0, this.height - MARGIN + 18, 7.5, MUTED)
       this.page.drawLine({ start: { x: MARGIN, y: this.height - MARGIN + 12 }, end: { x: this.width - MARGIN, y: this.height - MARGIN + 12 }, thickness: 0.4, color: RULE })
     }
   }
@@ -69,7 +72,7 @@ export class PageWriter {
     for (const row of wrap(text, this.font, size, o.width ?? this.textWidth - (o.x ?? 0))) {
       this.room(lead)
       this.y -= lead
-      this.page.drawText(row, { x: MARGIN + (o.x ?? 0), y: this.y, size, font: this.font, color: o.color ?? INK })
+      this.text(row, o.x ?? 0, this.y, size, o.color ?? INK)
     }
   }
 
@@ -87,9 +90,22 @@ export class PageWriter {
     for (let i = 0; i < Math.max(labels.length, values.length); i++) {
       this.room(size * 1.45)
       this.y -= size * 1.45
-      if (labels[i]) this.page.drawText(labels[i]!, { x: MARGIN + x, y: this.y, size, font: this.font, color: MUTED })
-      if (values[i]) this.page.drawText(values[i]!, { x: MARGIN + x + labelWidth, y: this.y, size, font: this.font, color: o.color ?? INK })
+      if (labels[i]) this.text(labels[i]!, x, this.y, size, MUTED)
+      if (values[i]) this.text(values[i]!, x + labelWidth, this.y, size, o.color ?? INK)
     }
+  }
+
+  /**
+   * One row at `offset` points from the start of the line (the left margin, or the right one for
+   * right to left, where the row ends there), in visual order.
+   */
+  text(row: string, offset: number, y: number, size: number, color = INK, page = this.page): void {
+    page.drawText(visualOrder(row, this.dir), { x: this.xAt(offset, this.font.widthOfTextAtSize(row, size)), y, size, font: this.font, color })
+  }
+
+  /** The x of something `width` wide at `offset` from the start of the line. */
+  xAt(offset: number, width: number): number {
+    return this.dir === 'rtl' ? this.width - MARGIN - offset - width : MARGIN + offset
   }
 
   /** Lines needed for `value` in a field, to keep blocks together. */
@@ -106,7 +122,7 @@ export class PageWriter {
     const scale = Math.min(maxWidth / image.width, maxHeight / image.height)
     const w = image.width * scale
     const h = image.height * scale
-    this.page.drawImage(image, { x: MARGIN + x, y: top - h, width: w, height: h })
+    this.page.drawImage(image, { x: this.xAt(x, w), y: top - h, width: w, height: h })
   }
 
   /** Footer on every page: `note` at the left, the page number over these pages at the right. */
@@ -114,9 +130,9 @@ export class PageWriter {
     const rows = wrap(note, this.font, 6.5, this.textWidth - 90)
     this.pages.forEach((p, i) => {
       p.drawLine({ start: { x: MARGIN, y: MARGIN - 4 }, end: { x: this.width - MARGIN, y: MARGIN - 4 }, thickness: 0.4, color: RULE })
-      rows.forEach((row, j) => p.drawText(row, { x: MARGIN, y: MARGIN - 14 - j * 8, size: 6.5, font: this.font, color: MUTED }))
+      rows.forEach((row, j) => this.text(row, 0, MARGIN - 14 - j * 8, 6.5, MUTED, p))
       const label = pageLabel(i + 1, this.pages.length)
-      p.drawText(label, { x: this.width - MARGIN - this.font.widthOfTextAtSize(label, 7), y: MARGIN - 14, size: 7, font: this.font, color: MUTED })
+      this.text(label, this.textWidth - this.font.widthOfTextAtSize(label, 7), MARGIN - 14, 7, MUTED, p)
     })
   }
 }
