@@ -5,7 +5,7 @@
  */
 import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib'
 import { wrap } from './text-wrap.js'
-import { visualOrder } from './visual-order.js'
+import { drawnPieces } from './visual-order.js'
 
 export const INK = rgb(0.1, 0.1, 0.12)
 export const MUTED = rgb(0.38, 0.38, 0.42)
@@ -100,7 +100,11 @@ export class PageWriter {
    * right to left, where the row ends there), in visual order.
    */
   text(row: string, offset: number, y: number, size: number, color = INK, page = this.page): void {
-    page.drawText(visualOrder(row, this.dir), { x: this.xAt(offset, this.font.widthOfTextAtSize(row, size)), y, size, font: this.font, color })
+    let x = this.xAt(offset, this.font.widthOfTextAtSize(row, size))
+    for (const piece of drawnPieces(row, this.dir)) {
+      page.drawText(piece, { x, y, size, font: this.font, color })
+      x += this.font.widthOfTextAtSize(piece, size)
+    }
   }
 
   /** The x of something `width` wide at `offset` from the start of the line. */

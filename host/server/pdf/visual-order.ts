@@ -20,3 +20,21 @@ export function visualOrder(line: string, dir: 'ltr' | 'rtl'): string {
   }
   return chars.join('')
 }
+
+const RTL_LETTER = /[\u0590-\u08ff\ufb1d-\ufdff\ufe70-\ufefc]/
+
+/**
+ * `line` in visual order as the pieces to hand pdf-lib one after the other, left to right: its font
+ * layout reverses a whole string whose first letter is of a right-to-left script, so the line is
+ * cut where the letters change script and each right-to-left piece is given reversed, to be turned back.
+ */
+export function drawnPieces(line: string, dir: 'ltr' | 'rtl'): string[] {
+  const pieces: { rtl: boolean; text: string }[] = []
+  for (const ch of visualOrder(line, dir)) {
+    const last = pieces[pieces.length - 1]
+    const rtl = /\p{L}/u.test(ch) ? RTL_LETTER.test(ch) : null
+    if (last && (rtl === null || rtl === last.rtl)) last.text += ch
+    else pieces.push({ rtl: rtl ?? false, text: ch })
+  }
+  return pieces.map((p) => (p.rtl ? [...p.text].reverse().join('') : p.text))
+}
