@@ -1,3 +1,75 @@
+CREATE TABLE audit_logs (
+    id bigint NOT NULL,
+    envelope_id text NOT NULL,
+    team_id text NOT NULL,
+    type text NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    name text,
+    email text,
+    recipient_id integer,
+    ip_address text,
+    user_agent text,
+    data jsonb DEFAULT '{}'::jsonb NOT NULL,
+    salt text NOT NULL,
+    data_hash text NOT NULL,
+    name_hash text,
+    email_hash text,
+    ip_address_hash text,
+    user_agent_hash text,
+    prev_hash text,
+    hash text NOT NULL
+);
+
+CREATE FUNCTION audit_entry_hash(a audit_logs) RETURNS text
+    LANGUAGE sql STABLE
+    AS $$
+  select encode(sha256(convert_to('[' || concat_ws(',',
+    '"audit-chain/1"',
+    coalesce(to_json(a.prev_hash)::text, 'null'),
+    coalesce(to_json(a.id::text)::text, 'null'),
+    coalesce(to_json(a.envelope_id)::text, 'null'),
+    coalesce(to_json(a.team_id)::text, 'null'),
+    coalesce(to_json(a.type)::text, 'null'),
+    coalesce(to_json(to_char(a.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"'))::text, 'null'),
+    coalesce(to_json(a.recipient_id::text)::text, 'null'),
+    coalesce(to_json(a.data_hash)::text, 'null'),
+    coalesce(to_json(a.name_hash)::text, 'null'),
+    coalesce(to_json(a.email_hash)::text, 'null'),
+    coalesce(to_json(a.ip_address_hash)::text, 'null'),
+    coalesce(to_json(a.user_agent_hash)::text, 'null')
+  ) || ']', 'UTF8')), 'hex')
+$$;
+
+CREATE FUNCTION audit_field_hash(salt text, value text) RETURNS text
+    LANGUAGE sql IMMUTABLE
+    AS $$
+  select case when value is null then null else encode(sha256(convert_to(salt || value, 'UTF8')), 'hex') end
+$$;
+
+CREATE FUNCTION audit_logs_chain() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  perform pg_advisory_xact_lock(hashtextextended('audit_logs:' || new.envelope_id, 0));
+  new.id := nextval('audit_logs_id_seq');
+  new.salt := replace(gen_random_uuid()::text, '-', '');
+  new.data_hash := audit_field_hash(new.salt, new.data::text);
+  new.name_hash := audit_field_hash(new.salt, new.name);
+  new.email_hash := audit_field_hash(new.salt, new.email);
+  new.ip_address_hash := audit_field_hash(new.salt, new.ip_address);
+  new.user_agent_hash := audit_field_hash(new.salt, new.user_agent);
+  new.prev_hash := (select hash from audit_logs where envelope_id = new.envelope_id order by id desc limit 1);
+  new.hash := audit_entry_hash(new);
+  return new;
+end $$;
+
+CREATE FUNCTION audit_logs_immutable() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  raise exception 'audit entry % never changes', old.id using errcode = 'P0001';
+end $$;
+
 CREATE TABLE jobs (
     id bigint NOT NULL,
     kind text NOT NULL,
@@ -160,20 +232,6 @@ CREATE TABLE attachments (
     label text NOT NULL,
     data text NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
-CREATE TABLE audit_logs (
-    id bigint NOT NULL,
-    envelope_id text NOT NULL,
-    team_id text NOT NULL,
-    type text NOT NULL,
-    created_at timestamp with time zone DEFAULT now() NOT NULL,
-    name text,
-    email text,
-    recipient_id integer,
-    ip_address text,
-    user_agent text,
-    data jsonb DEFAULT '{}'::jsonb NOT NULL
 );
 
 CREATE SEQUENCE audit_logs_id_seq
@@ -697,6 +755,8 @@ CREATE INDEX account_links_email ON account_links USING btree (purpose, email);
 
 CREATE INDEX attachments_envelope ON attachments USING btree (envelope_id);
 
+CREATE UNIQUE INDEX audit_logs_chain_link ON audit_logs USING btree (envelope_id, COALESCE(prev_hash, ''::text));
+
 CREATE INDEX audit_logs_envelope ON audit_logs USING btree (envelope_id, id);
 
 CREATE INDEX auth_challenges_expiry ON auth_challenges USING btree (expires_at);
@@ -742,6 +802,10 @@ CREATE INDEX webhook_calls_created ON webhook_calls USING btree (created_at);
 CREATE INDEX webhook_calls_webhook ON webhook_calls USING btree (webhook_id, created_at DESC, id);
 
 CREATE INDEX webhooks_team ON webhooks USING btree (team_id);
+
+CREATE TRIGGER audit_logs_chain BEFORE INSERT ON audit_logs FOR EACH ROW EXECUTE FUNCTION audit_logs_chain();
+
+CREATE TRIGGER audit_logs_immutable BEFORE DELETE OR UPDATE ON audit_logs FOR EACH ROW EXECUTE FUNCTION audit_logs_immutable();
 
 CREATE TRIGGER document_data_immutable BEFORE UPDATE ON document_data FOR EACH ROW EXECUTE FUNCTION document_data_immutable();
 

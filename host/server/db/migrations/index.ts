@@ -21,6 +21,7 @@ import m019 from './019-session-proof.js'
 import m020 from './020-credential-ceiling.js'
 import m021 from './021-team-files-and-shares.js'
 import m022 from './022-webhook-secret-rotation.js'
+import m023 from './023-audit-chain.js'
 
 /**
  * Ordered, append-only: a new migration is a new file here, listed last. Each runs once, in its
@@ -50,6 +51,7 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 20, sql: m020 },
   { version: 21, sql: m021 },
   { version: 22, sql: m022 },
+  { version: 23, sql: m023 },
 ]
 
 export async function migrate(db: Db): Promise<void> {
