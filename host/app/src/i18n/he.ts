@@ -200,7 +200,7 @@ const he: Messages = {
   'sign.close': 'סגירה',
   'sign.retry': 'ניסיון חוזר',
   'sign.download': 'הורדה',
-  'sign.downloadOriginal': 'הורדת „{title}”',
+  'sign.downloadOriginal': 'הורדה: „{title}”',
   'sign.downloadSigned': 'הורדת ה־PDF החתום „{title}”',
   'sign.downloadSignedShort': 'הורדת ה־PDF החתום',
   'sign.zoomIn': 'הגדלה',
