@@ -12,6 +12,7 @@ import { listUsers, mailOperatorSignIn } from './people/operator.js'
 import { isRole, type Role } from './people/roles.js'
 import { defaultTeamId } from './domain/teams.js'
 import { bufferLog } from './log.js'
+import { checkAuditChains, type AuditChainCheck } from './domain/audit-chain.js'
 
 type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
 
@@ -33,6 +34,8 @@ const USAGE = `usage: npm run host -- <command>
   user list                                 accounts, their teams and roles
   jobs                                      queued work by kind and state (pending, running, done, failed)
   jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts
+  audit check [--envelope ID]               recompute the audit log's hash chain of one envelope (else of every one):
+                                            ok and its head, or the first entry that was changed; exit code 1 on a break
   move --to-database URL [--to-storage URL] move the embedded database in DATA_DIR (stopped) and its files to an empty
                                             PostgreSQL database and, with --to-storage, an S3-compatible bucket; checked`
 
@@ -49,6 +52,7 @@ interface Ops {
   listUsers(): Promise<Awaited<ReturnType<typeof listUsers>>>
   listJobs(): Promise<JobCount[]>
   retryJobs(kind?: string): Promise<number>
+  checkAudit(envelopeId?: string): Promise<AuditChainCheck[]>
 }
 
 class CliError extends Error {}
@@ -77,6 +81,7 @@ function remoteOps(url: string, secret: string): Ops {
     listUsers: async () => (await call<{ data: Awaited<ReturnType<typeof listUsers>> }>('/users')).data,
     listJobs: async () => (await call<{ data: JobCount[] }>('/jobs')).data,
     retryJobs: async (kind) => (await call<{ retried: number }>('/jobs/retry', kind ? { kind } : {})).retried,
+    checkAudit: async (envelopeId) => (await call<{ data: AuditChainCheck[] }>(`/audit/check${envelopeId ? `?envelope=${encodeURIComponent(envelopeId)}` : ''}`)).data,
   }
 }
 
@@ -93,6 +98,7 @@ async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Prom
       listUsers: () => listUsers(db),
       listJobs: () => jobSummary(db),
       retryJobs: (kind) => retryFailed(db, kind),
+      checkAudit: (envelopeId) => checkAuditChains(db, envelopeId),
     })
   } finally {
     await db.close()
@@ -158,6 +164,7 @@ async function main(argv: string[]): Promise<void> {
       admin: { type: 'boolean' },
       'to-database': { type: 'string' },
       'to-storage': { type: 'string' },
+      envelope: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -256,6 +263,16 @@ async function main(argv: string[]): Promise<void> {
   if (cmd === 'jobs' && sub === 'retry') {
     const n = await withOps(config, (ops) => ops.retryJobs(values.kind))
     console.log(`${n} failed job(s) queued again`)
+    return
+  }
+  if (cmd === 'audit' && sub === 'check') {
+    const checks = await withOps(config, (ops) => ops.checkAudit(values.envelope))
+    if (!checks.length) console.error(values.envelope ? `no audit entries for envelope ${values.envelope}` : 'no audit entries')
+    for (const c of checks) {
+      console.log(c.ok ? [c.envelopeId, 'ok', `${c.entries} entries`, `head ${c.head}`].join('\t') : [c.envelopeId, 'BROKEN', `entry ${c.broken.id}`, c.broken.reason].join('\t'))
+    }
+    // A break is the operator's to look into: scripts see it in the exit code.
+    if (checks.some((c) => !c.ok)) process.exitCode = 1
     return
   }
   if (cmd === 'move') {

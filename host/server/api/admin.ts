@@ -12,6 +12,7 @@ import { ADMIN_SECRET_HEADER } from '../lock.js'
 import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
 import { jobSummary, retryFailed } from '../jobs/job-table.js'
+import { checkAuditChains } from '../domain/audit-chain.js'
 import { jsonBody } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { StringId, stringParam } from './schemas.js'
@@ -50,6 +51,7 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
   })
   r.get('/tokens', async (c) => c.json({ data: await listApiTokens(ctx.db) }))
   r.get('/jobs', async (c) => c.json({ data: await jobSummary(ctx.db) }))
+  r.get('/audit/check', async (c) => c.json({ data: await checkAuditChains(ctx.db, c.req.query('envelope') || undefined) }))
   r.post('/users', async (c) => {
     const body = await jsonBody(c, z.object({ email: z.string().max(254), name: z.string().max(255).optional(), teamId: StringId.optional(), role: z.enum(ROLES).optional() }))
     return c.json(

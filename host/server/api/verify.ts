@@ -5,12 +5,13 @@
  * (VERIFY_RATE_LIMIT a minute) and checked in a lane of their own (workers/verify-lane.ts). A
  * signature is this service's seal when its certificate's fingerprint is one of the host's
  * sealing certificates, whatever names it carries. When the file is one this service sealed, the
- * answer names that document's title, completion time and recipients, and nothing else.
+ * answer names that document's title, completion time and recipients, and nothing else, and says
+ * whether the document's audit log still holds (its hash chain, domain/audit-chain.ts).
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { sha256Hex } from '../domain/files.js'
-import { sealedDocument, type SealedDocument } from '../domain/sealed-documents.js'
+import { sealedDocumentAndLog, type AuditLogState, type SealedDocument } from '../domain/sealed-documents.js'
 import { ApiError, badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
 import type { SignatureReport } from '../pdf/signature-report.js'
@@ -37,6 +38,8 @@ export interface VerifyResult {
   sealedByThisService: boolean
   /** The completed document of this service whose sealed file has exactly these bytes. */
   document: SealedDocument | null
+  /** Whether the audit log of that document's envelope is unbroken (and its head); null with no document. */
+  auditLog: AuditLogState | null
 }
 
 export function verifyRoutes(ctx: HostContext) {
@@ -90,7 +93,7 @@ export async function verifyUpload(ctx: Pick<HostContext, 'db' | 'sealingKey'>, 
     signatures,
     valid,
     sealedByThisService: valid && signatures.some((s) => s.kind === 'signature' && s.sealOfThisService),
-    document: await sealedDocument(ctx.db, sha256),
+    ...(await sealedDocumentAndLog(ctx.db, sha256)),
   }
 }
 
