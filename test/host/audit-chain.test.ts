@@ -119,10 +119,9 @@ describe.skipIf(pgReason !== null)('the migration that starts the chain', () => 
       const name = new URL(schema.url).searchParams.get('schema')!
       await client.query(`create schema ${name}`)
       await client.query(`set search_path to ${name}`)
-      const db: Queryable = {
-        query: async (sql, params) => (await client.query(sql as string, params)).rows,
-        exec: async (sql) => void (await client.query(sql)),
-        notify: () => {},
+      const db = {
+        query: async (sql: string, params?: unknown[]) => (await client.query(sql, params)).rows,
+        exec: async (sql: string) => void (await client.query(sql)),
       } as unknown as Queryable
       const chain = MIGRATIONS.findIndex((m) => m.sql.includes('audit_entry_hash'))
       for (const m of MIGRATIONS.slice(0, chain)) await db.exec(m.sql)
