@@ -10,6 +10,7 @@ import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { audit } from '../../host/server/domain/audit.js'
 import { checkAuditChain } from '../../host/server/domain/audit-chain.js'
+import { pdfText } from '../support/pdf-signature.js'
 import { MIGRATIONS } from '../../host/server/db/migrations/index.js'
 import type { Queryable } from '../../host/server/db/index.js'
 import { api, completeOneSigner, freshSchema, pgReason, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
@@ -66,6 +67,19 @@ describe.each(VARIANTS)('the audit chain on $variant', { timeout: 120_000 }, ({ 
     expect(cli.code, cli.stderr).toBe(0)
     expect(cli.stdout).toContain(`${envelopeId}\tok\t${rows.length} entries\thead ${rows.at(-1)!.hash}`)
     expect((await api(host.apiUrl).post('/verify', sealedPdf, { 'content-type': 'application/pdf' })).body.auditLog).toEqual({ intact: true, head: rows.at(-1)!.hash })
+  })
+
+  it.skipIf(skip)("names the chain's head on the certificate and the audit log PDF", async () => {
+    const hashes = (await host.db.query<{ hash: string }>('select hash from audit_logs a where envelope_id = $1 order by a.id', [envelopeId])).map((r) => r.hash)
+    const text = async (pdf: Uint8Array) => (await pdfText(pdf)).join('').replace(/\s+/g, '')
+    // The certificate names the head as it was when the document was sealed: an entry of the chain.
+    const certificate = /Auditchainhead([0-9a-f]{64})/.exec(await text(sealedPdf))
+    expect(hashes).toContain(certificate?.[1])
+    for (const path of [`/envelope/${envelopeId}/certificate/download`, `/envelope/${envelopeId}/audit-log/download`]) {
+      const res = await client.get(path)
+      expect(res.status).toBe(200)
+      expect(await text(res.body)).toContain(`Auditchainhead${hashes.at(-1)}`)
+    }
   })
 
   it.skipIf(skip)('refuses to change or remove an entry', async () => {

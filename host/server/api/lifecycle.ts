@@ -80,7 +80,7 @@ export function lifecycleRoutes(ctx: HostContext) {
   r.get('/envelope/:id/audit-log/download', async (c) => {
     const e = await findEnvelope(ctx.db, principal(c), parse(EnvelopeId, c.req.param('id')))
     const input = await sealInput(ctx.db, e)
-    const content = { envelope: { id: e.id, title: e.title, status: e.status }, locale: input.meta!, entries: input.auditLog!, generatedAt: new Date().toISOString() }
+    const content = { envelope: { id: e.id, title: e.title, status: e.status }, locale: input.meta!, entries: input.auditLog!, generatedAt: new Date().toISOString(), chainHead: input.auditChainHead }
     const pdf = await auditLogPdf(content, await ctx.sealingKey(), ctx.config.sealing)
     return pdfResponse(c, pdf, `${e.title} - audit log.pdf`)
   })

@@ -12,6 +12,7 @@ import { mailCompleted } from '../mail/notify.js'
 import { sealEnvelope, type SealInput, type SealOptions, type SealRecipient } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
 import { audit, auditPage, type Actor } from './audit.js'
+import { auditChainHead } from './audit-chain.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import { fileBytes, sha256Hex, storeFile } from './files.js'
 import { emitFor } from './emit.js'
@@ -77,6 +78,7 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
       includeAuditLog: meta.includeAuditLog,
     },
     auditLog,
+    auditChainHead: await auditChainHead(tx, e.id),
     fields: fields.map((f) => ({ ...toField(f), customText: f.custom_text })),
     recipients: recipients.map((r) => ({
       name: r.name,

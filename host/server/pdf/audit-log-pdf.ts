@@ -21,6 +21,8 @@ export interface AuditLogContent {
   entries: SealAuditEntry[]
   /** When the PDF is made (ISO); shown in its header. */
   generatedAt: string
+  /** The hash of the newest entry (domain/audit-chain.ts), shown in the header when given. */
+  chainHead?: string | null | undefined
 }
 
 /** Appends the audit-log pages to `doc`. */
@@ -33,6 +35,7 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
     ...(content.envelope.status ? [[t.status, content.envelope.status] as [string, string]] : []),
     [t.generated, evidenceTime(content.generatedAt, content.locale)],
     [t.entries, String(content.entries.length)],
+    ...(content.chainHead ? [[t.auditChainHead, content.chainHead] as [string, string]] : []),
   ])
   w.gap(12)
 

@@ -14,6 +14,8 @@ export interface CertificateContent {
   recipients: SealRecipient[]
   locale: EvidenceLocale
   auditLog: SealAuditEntry[]
+  /** The hash of the audit log's newest entry when the certificate was made (null: not named). */
+  auditChainHead: string | null
   /** Sealed with the self-signed key the host made for itself: the page says it is a demonstration. */
   demonstration: boolean
 }
@@ -29,6 +31,7 @@ export function certificateContent(input: SealInput, demonstration = false): Cer
     recipients: input.recipients,
     locale: input.meta ?? DEFAULT_LOCALE,
     auditLog: input.auditLog ?? [],
+    auditChainHead: input.auditChainHead ?? null,
     demonstration,
   }
 }
@@ -49,6 +52,7 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
     [t.title, content.envelope.title],
     [t.envelopeId, content.envelope.id],
     [t.completed, time(content.envelope.completedAt)],
+    ...(content.auditChainHead ? [[t.auditChainHead, content.auditChainHead] as [string, string]] : []),
   ])
   if (content.demonstration) {
     w.gap(8)

@@ -15,7 +15,7 @@ export async function appendEvidence(doc: PDFDocument, input: SealInput, font: P
   if (input.meta?.includeAuditLog ?? false) {
     appendAuditLog(
       doc,
-      { envelope: input.envelope, locale: input.meta ?? DEFAULT_LOCALE, entries: input.auditLog ?? [], generatedAt: input.envelope.completedAt },
+      { envelope: input.envelope, locale: input.meta ?? DEFAULT_LOCALE, entries: input.auditLog ?? [], generatedAt: input.envelope.completedAt, chainHead: input.auditChainHead },
       font,
       size,
     )

@@ -10,6 +10,7 @@ const en = {
   documents: 'Documents',
   sentHash: 'SHA-256 as sent',
   sealedHash: 'SHA-256 as sealed',
+  auditChainHead: 'Audit chain head',
   recipients: 'Recipients',
   email: 'E-mail',
   role: 'Role',

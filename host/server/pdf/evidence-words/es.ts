@@ -12,6 +12,7 @@ const es: EvidenceWords = {
   documents: 'Documentos',
   sentHash: 'SHA-256 tal como se envió',
   sealedHash: 'SHA-256 tal como se selló',
+  auditChainHead: 'Último hash de la cadena de auditoría',
   recipients: 'Destinatarios',
   email: 'Correo electrónico',
   role: 'Función',

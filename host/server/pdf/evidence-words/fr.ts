@@ -12,6 +12,7 @@ const fr: EvidenceWords = {
   documents: 'Documents',
   sentHash: 'SHA-256 tel qu’envoyé',
   sealedHash: 'SHA-256 tel que scellé',
+  auditChainHead: 'Tête de la chaîne d’audit',
   recipients: 'Destinataires',
   email: 'E-mail',
   role: 'Rôle',

@@ -12,6 +12,7 @@ const he: EvidenceWords = {
   documents: 'מסמכים',
   sentHash: 'SHA-256 בשליחה',
   sealedHash: 'SHA-256 בחתימה הדיגיטלית',
+  auditChainHead: 'ראש שרשרת יומן הביקורת',
   recipients: 'נמענים',
   email: 'דוא״ל',
   role: 'תפקיד',

@@ -12,6 +12,7 @@ const it: EvidenceWords = {
   documents: 'Documenti',
   sentHash: 'SHA-256 all’invio',
   sealedHash: 'SHA-256 alla sigillatura',
+  auditChainHead: 'Ultimo hash della catena di controllo',
   recipients: 'Destinatari',
   email: 'E-mail',
   role: 'Ruolo',

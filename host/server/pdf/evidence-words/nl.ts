@@ -12,6 +12,7 @@ const nl: EvidenceWords = {
   documents: 'Documenten',
   sentHash: 'SHA-256 bij verzending',
   sealedHash: 'SHA-256 na verzegeling',
+  auditChainHead: 'Laatste hash van de auditketen',
   recipients: 'Ontvangers',
   email: 'E-mail',
   role: 'Rol',

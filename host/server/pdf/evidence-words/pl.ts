@@ -12,6 +12,7 @@ const pl: EvidenceWords = {
   documents: 'Dokumenty',
   sentHash: 'SHA-256 przy wysłaniu',
   sealedHash: 'SHA-256 po zapieczętowaniu',
+  auditChainHead: 'Ostatni skrót łańcucha zdarzeń',
   recipients: 'Odbiorcy',
   email: 'E-mail',
   role: 'Rola',

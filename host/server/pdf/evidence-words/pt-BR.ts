@@ -12,6 +12,7 @@ const ptBR: EvidenceWords = {
   documents: 'Documentos',
   sentHash: 'SHA-256 no envio',
   sealedHash: 'SHA-256 na selagem',
+  auditChainHead: 'Último hash da cadeia de auditoria',
   recipients: 'Destinatários',
   email: 'E-mail',
   role: 'Papel',
