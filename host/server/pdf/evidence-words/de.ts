@@ -12,7 +12,7 @@ const de: EvidenceWords = {
   documents: 'Dokumente',
   sentHash: 'SHA-256 wie versandt',
   sealedHash: 'SHA-256 wie versiegelt',
-  auditChainHead: 'Letzter Hash der Prüfprotokoll-Kette',
+  auditChainHead: 'Letzter Hash der Protokollkette',
   recipients: 'Empfänger',
   email: 'E-Mail',
   role: 'Rolle',

@@ -12,7 +12,7 @@ const he: EvidenceWords = {
   documents: 'מסמכים',
   sentHash: 'SHA-256 בשליחה',
   sealedHash: 'SHA-256 בחתימה הדיגיטלית',
-  auditChainHead: 'ראש שרשרת יומן הביקורת',
+  auditChainHead: 'ראש שרשרת הגיבובים',
   recipients: 'נמענים',
   email: 'דוא״ל',
   role: 'תפקיד',
