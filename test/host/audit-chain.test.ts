@@ -66,6 +66,7 @@ describe.each(VARIANTS)('the audit chain on $variant', { timeout: 120_000 }, ({ 
     const cli = await auditCheck('--envelope', envelopeId)
     expect(cli.code, cli.stderr).toBe(0)
     expect(cli.stdout).toContain(`${envelopeId}\tok\t${rows.length} entries\thead ${rows.at(-1)!.hash}`)
+    expect((await client.get(`/envelope/${envelopeId}/audit-log?page=2&perPage=2`)).body.chainHead).toBe(rows.at(-1)!.hash)
     expect((await api(host.apiUrl).post('/verify', sealedPdf, { 'content-type': 'application/pdf' })).body.auditLog).toEqual({ intact: true, head: rows.at(-1)!.hash })
   })
 

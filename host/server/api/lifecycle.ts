@@ -2,6 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { signPath } from '../../../src/protocol/index.js'
 import { auditPage, teamActor } from '../domain/audit.js'
+import { auditChainHead } from '../domain/audit-chain.js'
 import { sealInput } from '../domain/completion.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
 import { cancel, distribute, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
@@ -74,7 +75,9 @@ export function lifecycleRoutes(ctx: HostContext) {
   r.get('/envelope/:id/audit-log', async (c) => {
     const e = await findEnvelope(ctx.db, principal(c), parse(EnvelopeId, c.req.param('id')))
     const q = parse(AuditQuery, c.req.query())
-    return c.json(await auditPage(ctx.db, e.id, { page: q.page, perPage: q.perPage, desc: q.orderByDirection === 'desc' }))
+    const page = await auditPage(ctx.db, e.id, { page: q.page, perPage: q.perPage, desc: q.orderByDirection === 'desc' })
+    // The hash of the newest entry, whichever page this is: what the evidence PDFs name.
+    return c.json({ ...page, chainHead: await auditChainHead(ctx.db, e.id) })
   })
 
   r.get('/envelope/:id/audit-log/download', async (c) => {
