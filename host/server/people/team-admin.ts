@@ -12,13 +12,8 @@ import { recordActivity } from './activity.js'
 import { addMember } from './members.js'
 import type { Role } from './roles.js'
 
-export interface Member {
-  userId: string
-  email: string
-  name: string
-  role: Role
-  joinedAt: string
-}
+export type { Member } from '../../shared/console-contract.js'
+import type { Member } from '../../shared/console-contract.js'
 
 export async function listMembers(db: Queryable, teamId: string): Promise<Member[]> {
   const rows = await db.query<{ user_id: string; email: string; name: string; role: Role; created_at: Date }>(
