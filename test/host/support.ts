@@ -194,8 +194,28 @@ export async function sealed(host: Host, envelopeId: string, timeoutMs = 30_000)
 }
 
 /**
+ * Waits until no e-mail of an envelope is due or under way: the mail jobs write the envelope's
+ * last audit entries (EMAIL_SENT for the completed copy) after the seal; a test that counts the
+ * entries reads them once these have run. Mails held back for a later retry are not waited for.
+ */
+export async function mailed(host: Host, envelopeId: string, timeoutMs = 30_000): Promise<void> {
+  const due = async () =>
+    (
+      await host.db.query(
+        "select 1 from jobs where kind = 'mail' and payload->>'envelopeId' = $1 and (status = 'running' or (status = 'pending' and run_at <= now()))",
+        [envelopeId],
+      )
+    ).length
+  for (const until = Date.now() + timeoutMs; await due(); ) {
+    if (Date.now() > until) throw new Error(`the mails of envelope ${envelopeId} were not sent within ${timeoutMs} ms`)
+    if (host.config.queueConcurrency === 0) await host.queue.drain()
+    else await new Promise((resolve) => setTimeout(resolve, 20))
+  }
+}
+
+/**
  * A one-signer document (one SIGNATURE field) created, sent and signed through the API, then
- * sealed: its id and item id. `headers` go with the signer's requests (a user agent, say).
+ * sealed and its mails sent: its id and item id. `headers` go with the signer's requests (a user agent, say).
  */
 export async function completeOneSigner(
   host: Host,
@@ -216,5 +236,6 @@ export async function completeOneSigner(
   const done = await signer.post('/complete', { fields: session.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) }, headers)
   if (done.status !== 200) throw new Error(`complete failed: ${done.status} ${JSON.stringify(done.body)}`)
   await sealed(host, e.id)
+  await mailed(host, e.id)
   return { id: e.id, itemId: e.envelopeItems[0].id }
 }
