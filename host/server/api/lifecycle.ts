@@ -3,6 +3,8 @@ import { z } from 'zod'
 import { signPath } from '../../../src/protocol/index.js'
 import { auditPage, teamActor } from '../domain/audit.js'
 import { auditChainHead } from '../domain/audit-chain.js'
+import { envelopeEvidence } from '../domain/evidence.js'
+import { signJws } from '../pdf/jws.js'
 import { sealInput } from '../domain/completion.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
 import { cancel, distribute, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
@@ -25,6 +27,8 @@ export const AuditQuery = z.object({
   perPage: z.coerce.number().int().min(1).max(100).default(50),
   orderByDirection: z.enum(['asc', 'desc']).default('asc'),
 })
+/** `format=jws`: the summary signed with the sealing key, as a compact JWS download (application/jose). */
+export const EvidenceQuery = z.object({ format: z.enum(['json', 'jws']).default('json') })
 
 /** A sent recipient as distribute and redistribute answer: with the link that signs. */
 export const sentRecipient = (ctx: HostContext, c: Ctx, r: RecipientRow) => ({
@@ -86,6 +90,19 @@ export function lifecycleRoutes(ctx: HostContext) {
     const content = { envelope: { id: e.id, title: e.title, status: e.status }, locale: input.meta!, entries: input.auditLog!, generatedAt: new Date().toISOString(), chainHead: input.auditChainHead }
     const pdf = await auditLogPdf(content, await ctx.sealingKey(), ctx.config.sealing)
     return pdfResponse(c, pdf, `${e.title} - audit log.pdf`)
+  })
+
+  r.get('/envelope/:id/evidence', async (c) => {
+    const id = parse(EnvelopeId, c.req.param('id'))
+    const { format } = parse(EvidenceQuery, c.req.query())
+    const evidence = await envelopeEvidence(ctx.db, principal(c), id, ctx.clock.now())
+    if (format === 'json') return c.json(evidence)
+    const name = `${evidence.envelope.title} - evidence.jws`
+    return c.body(signJws(evidence, await ctx.sealingKey()), 200, {
+      'Content-Type': 'application/jose',
+      'Content-Disposition': `attachment; filename="${name.replace(/[^\w. -]/g, '_')}"; filename*=UTF-8''${encodeURIComponent(name)}`,
+      'Cache-Control': 'private, no-store',
+    })
   })
 
   r.get('/envelope/:id/certificate/download', async (c) => {

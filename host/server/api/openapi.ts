@@ -38,6 +38,46 @@ const VERIFIED_SIGNATURE = {
   required: ['kind', 'subFilter', 'intact', 'coversWholeDocument', 'updatesAfter', 'level', 'signedAt', 'timestamp', 'certificate', 'sealOfThisService'],
 }
 
+const orNull = (type: string) => ({ type: [type, 'null'] })
+/** GET /envelope/{envelopeId}/evidence (src/protocol/evidence.ts Evidence). */
+const EVIDENCE = {
+  type: 'object',
+  properties: {
+    version: { type: 'string', const: 'evidence/1' },
+    generatedAt: { type: 'string', format: 'date-time' },
+    envelope: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, status: { type: 'string' }, createdAt: { type: 'string' }, completedAt: orNull('string') } },
+    documents: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, originalSha256: { type: 'string', description: 'SHA-256 (hex) of the PDF as sent' }, sealedSha256: { ...orNull('string'), description: 'SHA-256 (hex) of the sealed PDF as served; null until sealed' } } } },
+    recipients: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: {
+          id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
+          sentAt: orNull('string'), firstOpenedAt: orNull('string'),
+          proofs: { type: 'array', items: { type: 'object', properties: { stage: { type: 'string', enum: ['access', 'action'] }, method: { type: 'string' }, at: { type: 'string' } } } },
+          consent: { type: ['object', 'null'], properties: { at: { type: 'string' }, disclosureVersion: orNull('string'), disclosureHash: orNull('string') } },
+          ipAddress: orNull('string'), userAgent: orNull('string'),
+          outcome: { type: ['object', 'null'], properties: { status: { type: 'string', enum: ['SIGNED', 'REJECTED'] }, at: { type: 'string' }, reason: orNull('string') } },
+        },
+      },
+    },
+    seal: { type: ['object', 'null'], properties: { level: orNull('string'), certificateFingerprint: orNull('string'), signedAt: orNull('string'), timestamps: { type: 'array', items: { type: 'string' } } } },
+    auditLog: { type: 'object', properties: { intact: { type: 'boolean' }, head: orNull('string'), entries: { type: 'integer' } } },
+  },
+  required: ['version', 'generatedAt', 'envelope', 'documents', 'recipients', 'seal', 'auditLog'],
+}
+/** The `evidence` of POST /verify's answer (domain/evidence.ts EvidenceCheck). */
+const EVIDENCE_CHECK = {
+  type: 'object',
+  description: 'With an evidence file: whether this service signed it, whether the PDF is one of its documents, whether the audit log still holds its head',
+  properties: {
+    valid: { type: 'boolean' }, reason: { type: 'string' }, envelopeId: orNull('string'), generatedAt: orNull('string'),
+    pdf: { type: ['object', 'null'], properties: { matches: { type: 'boolean' }, as: { type: ['string', 'null'], enum: ['original', 'sealed', null] } } },
+    auditLog: { type: ['object', 'null'], properties: { intact: { type: 'boolean' }, headMatches: { type: 'boolean' }, entriesSince: { type: 'integer' } } },
+  },
+  required: ['valid', 'envelopeId', 'generatedAt', 'pdf', 'auditLog'],
+}
+
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const dataOf = (name: string): JsonSchema => ({ type: 'object', properties: { data: { type: 'array', items: ref(name) } }, required: ['data'] })
 const SUCCESS = { description: 'Done', schema: ref('Success') }
@@ -98,6 +138,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'get', path: '/envelope/{envelopeId}/audit-log', tag: 'Records', summary: 'The audit log of an envelope', query: lifecycle.AuditQuery, paramChecked: true, response: { description: 'A page of audit-log entries', schema: page('AuditLogEntry') } },
   { method: 'get', path: '/envelope/{envelopeId}/certificate/download', tag: 'Records', summary: 'Download the signing certificate (sealed PDF)', paramChecked: true, response: 'pdf' },
   { method: 'get', path: '/envelope/{envelopeId}/audit-log/download', tag: 'Records', summary: 'Download the audit log as a sealed PDF', paramChecked: true, response: 'pdf' },
+  { method: 'get', path: '/envelope/{envelopeId}/evidence', tag: 'Records', summary: 'The evidence summary of an envelope (JSON, or with `format=jws` a JWS signed with the sealing key)', description: 'Any status; documents\' sealed hashes and the seal are null until sealed. `format=jws` answers the same JSON as a compact JWS (RS256 or ES256, the certificate chain in `x5c`), as an `application/jose` download.', query: lifecycle.EvidenceQuery, paramChecked: true, joseResponse: true, response: { description: 'The evidence summary', schema: EVIDENCE } },
   // ---- webhooks
   { method: 'post', path: '/webhook/create', tag: 'Webhooks', summary: 'Create a webhook', body: webhook.CreateBody, response: { description: 'The webhook', schema: ref('Webhook') } },
   { method: 'get', path: '/webhook', tag: 'Webhooks', summary: "List the team's webhooks", response: { description: 'The webhooks', schema: dataOf('Webhook') } },
@@ -109,7 +150,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/webhook/{webhookId}/rotate-secret', tag: 'Webhooks', summary: 'Give the webhook a new generated secret; the old one signs its calls beside it for 24 hours', paramChecked: true, response: { description: 'The webhook, with its new secret', schema: ref('Webhook') } },
   { method: 'post', path: '/webhook/{webhookId}/test', tag: 'Webhooks', summary: 'Send a test delivery of the webhook\'s first event (payload `{test: true}`), logged like any call', paramChecked: true, response: SUCCESS },
   // ---- this document
-  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, errors: [400, 413, 429, 503], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any', schema: { type: 'object', properties: { sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, sealedByThisService: { type: 'boolean', description: "Valid, and an intact signature is this service's own seal" }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] }, auditLog: { type: ['object', 'null'], description: "With a document: `{intact: true, head}` while its audit log's hash chain holds, `{intact: false}` once an entry was changed" } }, required: ['sha256', 'pageCount', 'valid', 'sealedByThisService', 'signatures', 'document', 'auditLog'] } } },
+  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, joseBody: true, errors: [400, 413, 429, 503], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any; with an evidence file, `evidence` (alone: only `evidence`)', schema: { type: 'object', properties: { evidence: EVIDENCE_CHECK, sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean' }, sealedByThisService: { type: 'boolean', description: "Valid, and an intact signature is this service's own seal" }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, document: { type: ['object', 'null'] }, auditLog: { type: ['object', 'null'], description: "With a document: `{intact: true, head}` while its audit log's hash chain holds, `{intact: false}` once an entry was changed" } }, required: ['sha256', 'pageCount', 'valid', 'sealedByThisService', 'signatures', 'document', 'auditLog'] } } },
   { method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', public: true, response: { description: 'The OpenAPI 3.1 document', schema: { type: 'object' } } },
   ...DEPRECATED_ROUTES,
 ]
@@ -192,11 +233,24 @@ function operation(r: RouteDoc) {
       required: true,
       content: { 'application/pdf': { schema: pdf }, 'multipart/form-data': { schema: { type: 'object', properties: { file: pdf }, required: ['file'] } } },
     }
+    if (r.joseBody) {
+      const jws = { type: 'string', contentMediaType: 'application/jose', description: 'An evidence file: the compact JWS of GET /envelope/{envelopeId}/evidence?format=jws' }
+      requestBody.content = {
+        'application/pdf': { schema: pdf },
+        'application/jose': { schema: jws },
+        'multipart/form-data': { schema: { type: 'object', properties: { file: pdf, evidence: jws }, description: '`file`, `evidence` or both' } },
+      }
+    }
   }
   const ok =
     r.response === 'pdf'
       ? { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }
-      : { description: r.response.description, ...(r.response.schema ? { content: { 'application/json': { schema: r.response.schema } } } : {}) }
+      : {
+          description: r.response.description,
+          ...(r.response.schema
+            ? { content: { 'application/json': { schema: r.response.schema }, ...(r.joseResponse ? { 'application/jose': { schema: { type: 'string', description: 'A compact JWS (RFC 7515)' } } } : {}) } }
+            : {}),
+        }
   const responses: Record<string, unknown> = { '200': ok }
   for (const status of errorsOf(r)) responses[String(status)] = { $ref: `#/components/responses/E${status}` }
   return {

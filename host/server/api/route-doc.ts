@@ -31,4 +31,8 @@ export interface RouteDoc {
   public?: boolean
   /** The body is one PDF: raw (application/pdf) or the `file` part of a form. */
   pdfBody?: boolean
+  /** With pdfBody: an evidence file (compact JWS) may come too, as the `evidence` part, or alone (application/jose). */
+  joseBody?: boolean
+  /** The 200 answer may also be a compact JWS (application/jose), as the description says when. */
+  joseResponse?: boolean
 }

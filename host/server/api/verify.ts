@@ -6,12 +6,17 @@
  * signature is this service's seal when its certificate's fingerprint is one of the host's
  * sealing certificates, whatever names it carries. When the file is one this service sealed, the
  * answer names that document's title, completion time and recipients, and nothing else, and says
- * whether the document's audit log still holds (its hash chain, domain/audit-chain.ts).
+ * whether the document's audit log still holds (its hash chain, domain/audit-chain.ts). An
+ * evidence file (the JWS of GET /envelope/{id}/evidence?format=jws) may come with the PDF (the
+ * `evidence` part of the form) or alone (Content-Type: application/jose): the answer's `evidence`
+ * says whether this host's sealing key signed it, whether the PDF is one of its documents, and
+ * whether the audit log still holds the head it names (domain/evidence.ts).
  */
 import { Hono, type Context } from 'hono'
 import { bodyLimit } from 'hono/body-limit'
 import { sha256Hex } from '../domain/files.js'
 import { sealedDocumentAndLog, type AuditLogState, type SealedDocument } from '../domain/sealed-documents.js'
+import { evidenceCheck, type EvidenceCheck } from '../domain/evidence.js'
 import { ApiError, badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
 import type { SignatureReport } from '../pdf/signature-report.js'
@@ -40,6 +45,8 @@ export interface VerifyResult {
   document: SealedDocument | null
   /** Whether the audit log of that document's envelope is unbroken (and its head); null with no document. */
   auditLog: AuditLogState | null
+  /** With an evidence file (a JWS of GET /envelope/{id}/evidence?format=jws): what it proves. */
+  evidence?: EvidenceCheck
 }
 
 export function verifyRoutes(ctx: HostContext) {
@@ -55,12 +62,18 @@ export function verifyRoutes(ctx: HostContext) {
       await next()
     },
     bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw tooLarge() } }),
-    async (c) => c.json(await verifyUpload(ctx, await fileOf(c))),
+    async (c) => {
+      const { pdf, evidence } = await filesOf(c)
+      if (!pdf) return c.json({ evidence: await checkEvidence(ctx, evidence!, null) })
+      const result = await verifyUpload(ctx, pdf)
+      return c.json(evidence === null ? result : { ...result, evidence: await checkEvidence(ctx, evidence, result.sha256) })
+    },
   )
   return r
 }
 
-async function fileOf(c: Context): Promise<Uint8Array> {
+/** The PDF and the evidence file (a compact JWS) of the request: at least one of them. */
+async function filesOf(c: Context): Promise<{ pdf: Uint8Array | null; evidence: string | null }> {
   const type = c.req.header('content-type') ?? ''
   if (type.startsWith('multipart/form-data')) {
     // A form that does not parse is the sender's mistake (400), not ours.
@@ -68,13 +81,31 @@ async function fileOf(c: Context): Promise<Uint8Array> {
       throw badRequest('the form cannot be read: send the PDF as the `file` part of a multipart/form-data body')
     })
     const file = form['file']
-    if (!(file instanceof File)) throw badRequest('send the PDF as the `file` part of the form', [issue(['file'], 'Required')])
-    return new Uint8Array(await file.arrayBuffer())
+    const given = form['evidence']
+    const evidence = given instanceof File ? await given.text() : typeof given === 'string' ? given : null
+    if (!(file instanceof File)) {
+      if (evidence !== null) return { pdf: null, evidence: nonEmpty(evidence) }
+      throw badRequest('send the PDF as the `file` part of the form (and an evidence file as `evidence`)', [issue(['file'], 'Required')])
+    }
+    return { pdf: new Uint8Array(await file.arrayBuffer()), evidence: evidence === null ? null : nonEmpty(evidence) }
   }
-  if (!/^application\/(pdf|octet-stream)\b/.test(type)) throw badRequest('send the PDF as the body (Content-Type: application/pdf) or as the `file` part of a form')
+  if (/^application\/jose\b/.test(type)) return { pdf: null, evidence: nonEmpty(await c.req.text()) }
+  if (!/^application\/(pdf|octet-stream)\b/.test(type)) {
+    throw badRequest('send the PDF as the body (Content-Type: application/pdf), an evidence file as the body (Content-Type: application/jose), or either as the `file` and `evidence` parts of a form')
+  }
   const bytes = new Uint8Array(await c.req.arrayBuffer())
   if (!bytes.byteLength) throw badRequest('the body is empty: send the PDF')
-  return bytes
+  return { pdf: bytes, evidence: null }
+}
+
+function nonEmpty(evidence: string): string {
+  if (!evidence.trim()) throw badRequest('the evidence file is empty', [issue(['evidence'], 'Required')])
+  return evidence
+}
+
+/** An evidence file checked with this host's sealing certificates, and against the PDF's hash when one came with it. */
+async function checkEvidence(ctx: Pick<HostContext, 'db' | 'sealingKey'>, jws: string, pdfSha256: string | null): Promise<EvidenceCheck> {
+  return evidenceCheck(ctx.db, jws, await ownFingerprints(ctx), pdfSha256)
 }
 
 /**

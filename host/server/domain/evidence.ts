@@ -1,0 +1,160 @@
+/**
+ * The evidence summary of one envelope (docs/sealing.md, "Evidence summary"): its documents'
+ * hashes, each recipient's delivery, proofs, consent and outcome as the audit log records them,
+ * the seal as the sealed file carries it, and the audit chain's head. Signed as a JWS with the
+ * sealing key (pdf/jws.ts); `/verify` checks such a file (evidenceCheck below).
+ */
+import type { Principal } from '../auth/principal.js'
+import { iso, type Queryable } from '../db/index.js'
+import { checkJws } from '../pdf/jws.js'
+import type { SignatureReport } from '../pdf/signature-report.js'
+import { runHeavy } from '../workers/heavy.js'
+import { EVIDENCE_VERSION, type Evidence, type EvidenceProof, type EvidenceRecipient, type EvidenceSeal } from '../../../src/protocol/evidence.js'
+import { auditPage, type AuditEntry } from './audit.js'
+import { checkAuditChain } from './audit-chain.js'
+import { fileBytes } from './files.js'
+import { findEnvelope, type EnvelopeRow, type RecipientRow } from './resources.js'
+
+/** The audit-log entries read for one summary (as the evidence pages read them). */
+const MAX_AUDIT_ENTRIES = 10_000
+
+type Data = Record<string, unknown>
+const dataOf = (a: AuditEntry): Data => (a.data ?? {}) as Data
+/** The recipient an entry is about: the one who acted, or the one the team acted for. */
+const aboutId = (a: AuditEntry): number | null => a.recipientId ?? (typeof dataOf(a).recipientId === 'number' ? (dataOf(a).recipientId as number) : null)
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : v == null ? null : String(v))
+
+/** The summary of an envelope the principal may see (404 otherwise), in any status. */
+export async function envelopeEvidence(db: Queryable, p: Principal, envelopeId: string, now: Date): Promise<Evidence> {
+  const e = await findEnvelope(db, p, envelopeId)
+  return evidenceOf(db, e, now)
+}
+
+async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evidence> {
+  const items = await db.query<{ id: string; title: string; sha256: string; sealed_id: string | null; sealed_sha256: string | null; sealed_bytes: Uint8Array | null }>(
+    `select i.id, i.title, d.sha256, s.id as sealed_id, s.sha256 as sealed_sha256, s.bytes as sealed_bytes
+     from envelope_items i join document_data d on d.id = i.document_data_id left join document_data s on s.id = i.signed_document_data_id
+     where i.envelope_id = $1 order by i.item_order, i.created_at, i.id`,
+    [e.id],
+  )
+  const recipients = await db.query<RecipientRow>('select * from recipients where envelope_id = $1 order by signing_order nulls last, id', [e.id])
+  const log = (await auditPage(db, e.id, { page: 1, perPage: MAX_AUDIT_ENTRIES, desc: false })).data
+  const chain = await checkAuditChain(db, e.id)
+  const first = items[0]
+  const sealed = first?.sealed_sha256 && items.every((i) => i.sealed_sha256) ? first : null
+  return {
+    version: EVIDENCE_VERSION,
+    generatedAt: now.toISOString(),
+    envelope: { id: e.id, title: e.title, status: e.status, createdAt: iso(e.created_at)!, completedAt: iso(e.completed_at) },
+    documents: items.map((i) => ({ id: i.id, title: i.title, originalSha256: i.sha256, sealedSha256: i.sealed_sha256 })),
+    recipients: recipients.map((r) => recipientEvidence(r, log)),
+    seal: sealed ? await sealOf(await fileBytes(db, { sha256: sealed.sealed_sha256!, bytes: sealed.sealed_bytes })) : null,
+    auditLog: chain.ok ? { intact: true, head: chain.head, entries: chain.entries } : { intact: false, head: null, entries: chain.entries },
+  }
+}
+
+/** One recipient's facts, from the entries about them (oldest first). */
+function recipientEvidence(r: RecipientRow, log: AuditEntry[]): EvidenceRecipient {
+  const mine = log.filter((a) => aboutId(a) === r.id)
+  const firstOf = (type: string, test: (a: AuditEntry) => boolean = () => true) => mine.find((a) => a.type === type && test(a))
+  const mailed = firstOf('EMAIL_SENT', (a) => dataOf(a).emailType !== 'DOCUMENT_COMPLETED' && dataOf(a).emailType !== 'REMINDER')
+  const sent = log.find((a) => a.type === 'DOCUMENT_SENT')
+  const opened = firstOf('DOCUMENT_OPENED')
+  const proofs: EvidenceProof[] = []
+  for (const a of mine) {
+    if (a.type === 'DOCUMENT_OPENED') proofs.push(...strings(dataOf(a).accessAuth).map((method) => ({ stage: 'access' as const, method, at: a.createdAt })))
+    if (a.type === 'DOCUMENT_RECIPIENT_COMPLETED' || a.type === 'DOCUMENT_RECIPIENT_REJECTED') {
+      proofs.push(...strings(dataOf(a).actionAuth).map((method) => ({ stage: 'action' as const, method, at: a.createdAt })))
+    }
+  }
+  const consent = firstOf('RECIPIENT_CONSENT_GIVEN')
+  const completed = firstOf('DOCUMENT_RECIPIENT_COMPLETED')
+  const rejected = firstOf('DOCUMENT_RECIPIENT_REJECTED')
+  const acted = completed ?? rejected
+  const from = acted && acted.recipientId !== null ? acted : opened
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    role: r.role,
+    sentAt: mailed?.createdAt ?? (r.send_status === 'SENT' ? (sent?.createdAt ?? null) : null),
+    firstOpenedAt: opened?.createdAt ?? null,
+    proofs,
+    consent: consent
+      ? { at: consent.createdAt, disclosureVersion: stringOrNull(dataOf(consent).disclosureVersion), disclosureHash: stringOrNull(dataOf(consent).disclosureHash) }
+      : null,
+    ipAddress: from?.ipAddress ?? null,
+    userAgent: from?.userAgent ?? null,
+    outcome: completed
+      ? { status: 'SIGNED', at: completed.createdAt, reason: null }
+      : rejected
+        ? { status: 'REJECTED', at: rejected.createdAt, reason: stringOrNull(dataOf(rejected).reason) }
+        : null,
+  }
+}
+
+/** The seal as the sealed file carries it: its level, certificate, signing time and timestamps. */
+async function sealOf(bytes: Uint8Array): Promise<EvidenceSeal> {
+  const { signatures } = await runHeavy('verify', { bytes }, { failure: (why) => new Error(`the sealed file cannot be read: ${why}`) })
+  const seal: SignatureReport | undefined = signatures.find((s) => s.kind === 'signature')
+  const timestamps = [seal?.timestamp?.time, ...signatures.filter((s) => s.kind === 'document-timestamp').map((s) => s.timestamp?.time)]
+  return {
+    level: seal?.level ?? null,
+    certificateFingerprint: seal?.certificate?.sha256Fingerprint ?? null,
+    signedAt: seal?.signedAt ?? null,
+    timestamps: timestamps.filter((t): t is string => Boolean(t)),
+  }
+}
+
+/** What `/verify` says of an evidence file: its signature, and how it stands against this service's records. */
+export interface EvidenceCheck {
+  /** The JWS's signature holds and is made with one of this service's sealing certificates. */
+  valid: boolean
+  reason?: string
+  /** The evidence's envelope and when it was made (only when valid). */
+  envelopeId: string | null
+  generatedAt: string | null
+  /**
+   * With a PDF: whether its SHA-256 is one of the evidence's documents (original or sealed), and
+   * which; null without a PDF or a valid evidence file.
+   */
+  pdf: { matches: boolean; as: 'original' | 'sealed' | null } | null
+  /**
+   * The envelope's audit log now: `intact` while its hash chain holds and the evidence's head is
+   * still the entry it was (later entries may follow it); null when this service has no such envelope.
+   */
+  auditLog: { intact: boolean; headMatches: boolean; entriesSince: number } | null
+}
+
+/** Checks an evidence JWS against the trusted sealing fingerprints and, when valid, the database (and the PDF's hash, when given). */
+export async function evidenceCheck(db: Queryable, jws: string, trusted: readonly string[], pdfSha256: string | null): Promise<EvidenceCheck> {
+  const checked = checkJws(jws, trusted)
+  if (!checked.ok) return { valid: false, reason: checked.reason, envelopeId: null, generatedAt: null, pdf: null, auditLog: null }
+  const evidence = checked.payload as Partial<Evidence>
+  if (evidence.version !== EVIDENCE_VERSION || typeof evidence.envelope?.id !== 'string') {
+    return { valid: false, reason: 'not an evidence summary of this service', envelopeId: null, generatedAt: null, pdf: null, auditLog: null }
+  }
+  const documents = Array.isArray(evidence.documents) ? evidence.documents : []
+  const as = pdfSha256 === null ? null : documents.some((d) => d.sealedSha256 === pdfSha256) ? 'sealed' : documents.some((d) => d.originalSha256 === pdfSha256) ? 'original' : null
+  return {
+    valid: true,
+    envelopeId: evidence.envelope.id,
+    generatedAt: typeof evidence.generatedAt === 'string' ? evidence.generatedAt : null,
+    pdf: pdfSha256 === null ? null : { matches: as !== null, as },
+    auditLog: await logAgainst(db, evidence.envelope.id, evidence.auditLog),
+  }
+}
+
+async function logAgainst(db: Queryable, envelopeId: string, recorded: Evidence['auditLog'] | undefined): Promise<EvidenceCheck['auditLog']> {
+  const [exists] = await db.query('select 1 from audit_logs where envelope_id = $1 limit 1', [envelopeId])
+  if (!exists) return null
+  const chain = await checkAuditChain(db, envelopeId)
+  const entries = recorded?.entries ?? 0
+  let headMatches = false
+  if (recorded?.head && entries > 0) {
+    const [row] = await db.query<{ hash: string }>('select hash from audit_logs a where envelope_id = $1 order by a.id offset $2 limit 1', [envelopeId, entries - 1])
+    headMatches = row?.hash === recorded.head
+  }
+  return { intact: chain.ok && headMatches, headMatches, entriesSince: Math.max(0, chain.entries - entries) }
+}

@@ -1,0 +1,74 @@
+/**
+ * The evidence summary of one envelope (GET /envelope/{id}/evidence): what was signed, by whom,
+ * how they proved who they were, the seal and the audit log's head. The host signs this JSON as a
+ * JWS with its sealing key; envelope-embed/server's verifyEvidence checks it.
+ */
+
+export const EVIDENCE_VERSION = 'evidence/1'
+
+/** The media type of a compact JWS, as `/verify` accepts it and `?format=jws` answers it. */
+export const JOSE_MEDIA_TYPE = 'application/jose'
+
+export interface EvidenceDocument {
+  id: string
+  title: string
+  /** SHA-256 (hex) of the PDF as it was sent to the recipients. */
+  originalSha256: string
+  /** SHA-256 (hex) of the sealed PDF as it is served; null until the envelope is sealed. */
+  sealedSha256: string | null
+}
+
+export interface EvidenceProof {
+  /** `access` (before the document is shown) or `action` (before signing, approving or rejecting). */
+  stage: 'access' | 'action'
+  /** As the audit entry records it: TWO_FACTOR_AUTH (an e-mailed or authenticator code), ACCOUNT, PASSKEY, PASSWORD, ... */
+  method: string
+  at: string
+}
+
+export interface EvidenceConsent {
+  at: string
+  disclosureVersion: string | null
+  disclosureHash: string | null
+}
+
+export interface EvidenceRecipient {
+  id: number
+  name: string
+  email: string
+  role: string
+  /** When the request e-mail was first sent (EMAIL_SENT), or the document was sent when no e-mail was recorded. */
+  sentAt: string | null
+  /** The first DOCUMENT_OPENED. */
+  firstOpenedAt: string | null
+  proofs: EvidenceProof[]
+  /** The consent to the electronic disclosure (RECIPIENT_CONSENT_GIVEN), null when none was recorded. */
+  consent: EvidenceConsent | null
+  /** Where the recipient acted from (their completion or rejection, else their first opening). */
+  ipAddress: string | null
+  userAgent: string | null
+  outcome: { status: 'SIGNED' | 'REJECTED'; at: string; reason: string | null } | null
+}
+
+export interface EvidenceSeal {
+  /** PAdES baseline level of the seal in the first sealed document (B-B, B-T, B-LT, B-LTA). */
+  level: string | null
+  /** SHA-256 fingerprint of the sealing certificate (colon-separated upper-case hex). */
+  certificateFingerprint: string | null
+  /** The signing time the seal states. */
+  signedAt: string | null
+  /** RFC 3161 timestamp times: the signature timestamp, then any document timestamps. */
+  timestamps: string[]
+}
+
+export interface Evidence {
+  version: typeof EVIDENCE_VERSION
+  generatedAt: string
+  envelope: { id: string; title: string; status: string; createdAt: string; completedAt: string | null }
+  documents: EvidenceDocument[]
+  recipients: EvidenceRecipient[]
+  /** Null until the envelope is sealed. */
+  seal: EvidenceSeal | null
+  /** The audit log's hash chain when the summary was made: its newest entry's hash and how many entries. */
+  auditLog: { intact: boolean; head: string | null; entries: number }
+}
