@@ -1,0 +1,48 @@
+export default `
+-- Full-text search over an envelope's title, external id and its recipients' names and e-mail
+-- addresses (GET /envelope?query=, domain/resources.ts listEnvelopes), so that a search reads its
+-- matches through an index rather than every envelope of the team. Words are what lies between
+-- ASCII spaces and punctuation, lowercased in ASCII (as ILIKE did under the C collation), and used
+-- as lexemes as they are: no stemming, no stop words, no language, the same on PGlite and on a
+-- server whatever its locale. The query side splits and lowercases the same way (searchQuery).
+create function envelope_search_words(t text) returns text[] language sql immutable as $$
+  select coalesce(array_remove(regexp_split_to_array(lower(t collate "C"), '[[:space:][:punct:]]+'), ''), '{}')
+$$;
+create function envelope_search_vector(envelope text, title text, external_id text) returns tsvector language sql stable as $$
+  select array_to_tsvector(array(
+    select distinct w from unnest(
+      envelope_search_words(title) || envelope_search_words(external_id) ||
+      coalesce((select array_agg(x) from recipients r, unnest(envelope_search_words(r.name) || envelope_search_words(r.email)) x
+                where r.envelope_id = envelope), '{}')
+    ) w where w <> ''))
+$$;
+alter table envelopes add column search tsvector not null default ''::tsvector;
+-- Kept in the transaction that writes the envelope or its recipients.
+create function envelopes_search_own() returns trigger language plpgsql as $$
+begin
+  new.search := envelope_search_vector(new.id, new.title, new.external_id);
+  return new;
+end $$;
+create trigger envelopes_search_own before insert or update of title, external_id on envelopes
+  for each row execute function envelopes_search_own();
+create function recipients_search_added() returns trigger language plpgsql as $$
+begin
+  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+    where e.id in (select distinct envelope_id from changed);
+  return null;
+end $$;
+create trigger recipients_search_inserted after insert on recipients referencing new table as changed
+  for each statement execute function recipients_search_added();
+create trigger recipients_search_deleted after delete on recipients referencing old table as changed
+  for each statement execute function recipients_search_added();
+create function recipients_search_updated() returns trigger language plpgsql as $$
+begin
+  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+    where e.id in (new.envelope_id, old.envelope_id);
+  return null;
+end $$;
+create trigger recipients_search_updated after update of name, email, envelope_id on recipients
+  for each row execute function recipients_search_updated();
+update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id);
+create index envelopes_search on envelopes using gin (search);
+`

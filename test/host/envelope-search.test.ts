@@ -1,0 +1,177 @@
+/**
+ * GET /envelope?query= on the full-text index (migration 26), on both databases: it finds by the
+ * title's words, a word's beginning, a recipient's e-mail address and name, the external id and the
+ * envelope id; never another team's envelopes nor ones outside a member's visibility; keeps the
+ * words in step as titles and recipients change; answers, on a set of fixtures, the same pages and
+ * totals as the substring search it replaced; and reads the index rather than the team.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
+import { api, createEnvelope, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+
+/** Title, external id, recipients (name, e-mail), visibility. */
+const FIXTURES: [string, string | null, [string, string][], string][] = [
+  ['Lease agreement 2024', 'INV-2024-001', [['Alice Martin', 'alice@example.com']], 'EVERYONE'],
+  ['Lease renewal', null, [['Bob Stone', 'bob.stone@acme.test']], 'EVERYONE'],
+  ['Employment contract', 'HR-77', [['Carol Díaz', 'carol@example.com'], ['Dan Müller', 'dan@muller.test']], 'EVERYONE'],
+  ['Contract amendment', null, [], 'EVERYONE'],
+  ['NDA for Acme', 'acme-nda', [['Erin Acme', 'erin@acme.test']], 'EVERYONE'],
+  ['Board minutes', null, [['Frank', 'frank@example.com']], 'ADMIN'],
+  ['Quarterly report Q3', 'Q3', [['Alice Martin', 'alice@example.com']], 'MANAGER_AND_ABOVE'],
+  ['Offer letter', null, [['Grace Hopper', 'grace.hopper@navy.test']], 'EVERYONE'],
+]
+
+/** Searches whose words are whole words or a word's beginning: where the substring search and the word search agree. */
+const SAME_AS_BEFORE = ['Lease', 'lease agreement', 'LEASE RENEWAL', 'contract', 'Contr', 'alice@example.com', 'alice', 'Alice Martin', 'acme', 'bob.stone', 'grace.hop', 'Müller', 'Q3', 'nothing-like-it', 'report']
+
+describe.each(VARIANTS)('envelope search on $variant', ({ variant, skip }) => {
+  let host: TestHost
+  let client: Api
+  let teamId: string
+  let member: ConsoleClient
+  let admin: ConsoleClient
+  const ids = new Map<string, string>()
+
+  beforeAll(async () => {
+    if (skip) return
+    host = await startTestHost(variant)
+    await makeUser(host.db, 'owner@example.com')
+    teamId = (await host.db.query<{ team_id: string }>('select team_id from team_members'))[0]!.team_id
+    await makeUser(host.db, 'member@example.com', { teamId, role: 'MEMBER' })
+    await makeUser(host.db, 'admin@example.com', { teamId, role: 'ADMIN' })
+    member = await signInAs(host.url, 'member@example.com')
+    admin = await signInAs(host.url, 'admin@example.com')
+    client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'search', teamId })).token}`)
+    for (const [title, externalId, recipients, visibility] of FIXTURES) {
+      const e = await createEnvelope(client, { title, externalId, visibility, recipients: recipients.map(([name, email]) => ({ name, email, role: 'SIGNER' })) })
+      ids.set(title, e.id)
+    }
+    // Another team with the same words.
+    const other = await host.createTeam({ name: 'Rival', plan: 'enterprise' })
+    const rival = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'rival', teamId: other.id })).token}`)
+    await createEnvelope(rival, { title: 'Lease agreement rival', externalId: 'INV-2024-001', recipients: [{ name: 'Alice Martin', email: 'alice@example.com', role: 'SIGNER' }] })
+  }, 120_000)
+  afterAll(async () => {
+    await host?.stop()
+  })
+
+  const titles = async (c: Api, query: string, extra = '') => {
+    const res = await c.get(`/envelope?perPage=100&query=${encodeURIComponent(query)}${extra}`)
+    expect(res.status, JSON.stringify(res.body)).toBe(200)
+    return { titles: (res.body.data as { title: string }[]).map((e) => e.title).sort(), count: res.body.count as number }
+  }
+
+  it.skipIf(skip)('finds by title words, a prefix, e-mail, name, external id and envelope id', async () => {
+    expect((await titles(client, 'lease')).titles).toEqual(['Lease agreement 2024', 'Lease renewal'])
+    expect((await titles(client, 'agree')).titles).toEqual(['Lease agreement 2024'])
+    expect((await titles(client, 'renewal lease')).titles).toEqual(['Lease renewal'])
+    expect((await titles(client, 'bob.stone@acme.test')).titles).toEqual(['Lease renewal'])
+    expect((await titles(client, 'grace.hopper@navy.test')).titles).toEqual(['Offer letter'])
+    expect((await titles(client, 'Hopper')).titles).toEqual(['Offer letter'])
+    expect((await titles(client, 'INV-2024-001')).titles).toEqual(['Lease agreement 2024'])
+    expect((await titles(client, 'hr-77')).titles).toEqual(['Employment contract'])
+    expect((await titles(client, 'Díaz')).titles).toEqual(['Employment contract'])
+    expect((await titles(client, ids.get('Offer letter')!)).titles).toEqual(['Offer letter'])
+    // The last word is a prefix unless the search ends with punctuation: "alice@" is the word alice.
+    expect((await titles(client, 'ali')).count).toBe(2)
+    expect((await titles(client, 'contract amend')).titles).toEqual(['Contract amendment'])
+    expect((await titles(client, 'contract amend ')).titles).toEqual(['Contract amendment'])
+    expect((await titles(client, 'amend.')).titles).toEqual([])
+    // Only punctuation: matched as typed, as before.
+    expect((await titles(client, '@')).count).toBe(FIXTURES.filter(([, , r]) => r.length).length)
+    // With the other filters.
+    expect((await titles(client, 'lease', '&status=DRAFT&type=DOCUMENT')).count).toBe(2)
+    expect((await titles(client, 'lease', '&status=COMPLETED')).count).toBe(0)
+    expect((await titles(client, 'lease', '&type=TEMPLATE')).count).toBe(0)
+  })
+
+  it.skipIf(skip)("never finds another team's envelopes nor ones outside a member's visibility", async () => {
+    expect((await titles(client, 'rival')).count).toBe(0)
+    expect((await titles(client, 'INV-2024-001')).count).toBe(1)
+    const asMember = async (c: ConsoleClient, q: string) => {
+      const body = await (await c.v2(`/envelope?perPage=100&query=${encodeURIComponent(q)}`)).json()
+      return { titles: (body.data as { title: string }[]).map((e) => e.title).sort(), count: body.count as number }
+    }
+    // alice is a recipient of an EVERYONE envelope and of a MANAGER_AND_ABOVE one.
+    expect(await asMember(member, 'alice')).toEqual({ titles: ['Lease agreement 2024'], count: 1 })
+    expect(await asMember(admin, 'alice')).toEqual({ titles: ['Lease agreement 2024', 'Quarterly report Q3'], count: 2 })
+    expect(await asMember(member, 'board')).toEqual({ titles: [], count: 0 })
+    expect(await asMember(admin, 'board minutes')).toEqual({ titles: ['Board minutes'], count: 1 })
+    expect(await asMember(member, 'rival')).toEqual({ titles: [], count: 0 })
+  })
+
+  it.skipIf(skip)('gives the pages and totals the substring search gave, on the fixtures', async () => {
+    for (const query of SAME_AS_BEFORE) {
+      const pattern = `%${query}%`
+      const before = await host.db.query<{ id: string }>(
+        `select e.id from envelopes e where e.team_id = $1 and e.deleted_at is null
+           and (e.title ilike $2 or exists (select 1 from recipients r where r.envelope_id = e.id and (r.email ilike $2 or r.name ilike $2)))
+         order by e.created_at desc, e.id desc`,
+        [teamId, pattern],
+      )
+      for (const perPage of [2, 100]) {
+        const pages = Math.max(1, Math.ceil(before.length / perPage))
+        for (let page = 1; page <= pages; page++) {
+          const res = await client.get(`/envelope?perPage=${perPage}&page=${page}&query=${encodeURIComponent(query)}`)
+          expect(res.status).toBe(200)
+          expect(res.body.count, `count of "${query}"`).toBe(before.length)
+          expect(res.body.totalPages).toBe(Math.ceil(before.length / perPage))
+          expect((res.body.data as { id: string }[]).map((e) => e.id), `"${query}" page ${page} of ${perPage}`).toEqual(
+            before.slice((page - 1) * perPage, page * perPage).map((r) => r.id),
+          )
+        }
+      }
+    }
+  })
+
+  it.skipIf(skip)('keeps the words in step with titles, external ids and recipients', async () => {
+    const e = await createEnvelope(client, { title: 'Draft zebra', recipients: [{ name: 'Yolanda', email: 'yolanda@zoo.test', role: 'SIGNER' }] })
+    expect((await titles(client, 'zebra')).titles).toEqual(['Draft zebra'])
+    expect((await client.post('/envelope/update', { envelopeId: e.id, data: { title: 'Draft okapi', externalId: 'ZOO-9' } })).status).toBe(200)
+    expect((await titles(client, 'zebra')).count).toBe(0)
+    expect((await titles(client, 'okapi')).titles).toEqual(['Draft okapi'])
+    expect((await titles(client, 'zoo-9')).titles).toEqual(['Draft okapi'])
+    const rid = e.recipients[0].id
+    expect((await client.post('/envelope/recipient/update-many', { envelopeId: e.id, data: [{ id: rid, email: 'xavier@zoo.test', name: 'Xavier' }] })).status).toBe(200)
+    expect((await titles(client, 'yolanda')).count).toBe(0)
+    expect((await titles(client, 'xavier@zoo.test')).titles).toEqual(['Draft okapi'])
+    expect((await client.post('/envelope/recipient/create-many', { envelopeId: e.id, data: [{ email: 'wendy@zoo.test', name: 'Wendy', role: 'CC' }] })).status).toBe(200)
+    expect((await titles(client, 'wendy')).titles).toEqual(['Draft okapi'])
+    expect((await client.post('/envelope/recipient/delete', { recipientId: rid })).status).toBe(200)
+    expect((await titles(client, 'xavier')).count).toBe(0)
+    expect((await titles(client, 'wendy')).count).toBe(1)
+    expect((await client.post('/envelope/delete', { envelopeId: e.id })).status).toBe(200)
+    expect((await titles(client, 'wendy')).count).toBe(0)
+  })
+
+  it.skipIf(skip)('reads the search index, not the whole team', async () => {
+    const big = await host.createTeam({ name: 'Big', plan: 'enterprise' })
+    await host.db.query(
+      `insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, title, document_meta, created_at)
+       select 'envelope_big' || g, $1, 'DOCUMENT', g, 'DRAFT', 'DOCUMENT', 'EVERYONE', 'PRIVATE', 'Filed ' || g, '{}'::jsonb, now() - make_interval(secs => g)
+       from generate_series(1, 10000) g`,
+      [big.id],
+    )
+    await host.db.query(
+      `insert into recipients (envelope_id, email, name, role, token)
+       select 'envelope_big' || g, 'person' || g || '@big.test', 'Person ' || g, 'SIGNER', 'tok_big' || g from generate_series(1, 10000) g`,
+    )
+    await host.db.query('vacuum analyze envelopes')
+    const [row] = await host.db.query<{ search: string }>(`select search::text as search from envelopes where id = 'envelope_big77'`)
+    expect(row!.search).toBe("'77' 'big' 'filed' 'person' 'person77' 'test'")
+    const { token } = await host.createApiToken({ name: 'big', teamId: big.id })
+    const bigClient = api(host.apiUrl, `Bearer ${token}`)
+    const res = await bigClient.get('/envelope?query=person77%40big.test')
+    expect(res.body.count).toBe(1)
+    expect(res.body.data[0].id).toBe('envelope_big77')
+    // The page's query as listEnvelopes writes it.
+    const plan = await host.db.query<{ 'QUERY PLAN': string }>(
+      `explain select e.id from envelopes e where e.team_id = $1 and e.deleted_at is null and e.search @@ $2::tsquery
+       order by e.created_at + interval '0 s' desc, e.id desc limit 20`,
+      [big.id, `'person77':*`],
+    )
+    const text = plan.map((r) => r['QUERY PLAN']).join('\n')
+    expect(text).toContain('Bitmap Index Scan on envelopes_search')
+    expect(text).not.toContain('Seq Scan')
+  })
+})
