@@ -1,7 +1,7 @@
 // npm start: the signing service (host) on the embedded database, plus Storybook with a demo of
 // every component against it. Ctrl-C stops both.
 //
-// Settings: PORT (host, default 3100), STORYBOOK_PORT (default 6006), DATA_DIR (default ./.data),
+// Settings: PORT (host, default 3100), HOST (default localhost: passkeys refuse 127.0.0.1), STORYBOOK_PORT (default 6006), DATA_DIR (default ./.data),
 // DATABASE_URL (PostgreSQL instead of the embedded database), PUBLIC_URL (the host's public origin),
 // LOG_LEVEL (the host's JSON log; default warn here).
 // Without SMTP_URL the host keeps every e-mail in its local mailbox ({host}/mailbox): the demo
@@ -24,6 +24,9 @@ const root = fileURLToPath(new URL('..', import.meta.url))
 const dataDir = resolve(root, process.env.DATA_DIR ?? '.data')
 const hostPort = Number(process.env.PORT ?? 3100)
 const storybookPort = Number(process.env.STORYBOOK_PORT ?? 6006)
+// People open these addresses: by name, since passkeys refuse an IP address ("127.0.0.1 is an invalid domain").
+const hostname = process.env.HOST?.trim() || 'localhost'
+const storybookUrl = `http://localhost:${storybookPort}`
 
 quietAborts()
 
@@ -42,8 +45,11 @@ try {
 
   await mkdir(dataDir, { recursive: true })
   const { startHost } = await tsImport('../host/server/start.ts', import.meta.url)
+  // Storybook would stop at a taken port only after the host started: say which variable to change now.
+  await portFree(storybookPort, 'STORYBOOK_PORT', 'Storybook')
   host = await startHost({
     port: hostPort,
+    hostname,
     dataDir,
     ...(process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_URL } : {}),
     ...(process.env.PUBLIC_URL ? { publicUrl: process.env.PUBLIC_URL } : {}),
@@ -56,27 +62,30 @@ try {
     retryMaxMs: 5000,
     retryMaxAttempts: 5,
   })
+  await hostReady(host.url)
   const demo = await demoTeam(host)
   const consoleAccess = await demoConsole(host, demo.teamId)
 
   const storybook = spawnStorybook({ ENVELOPE_HOST_URL: host.url, ENVELOPE_API_KEY: demo.token, ENVELOPE_WEBHOOK_SECRET: demo.webhookSecret })
   storybook.on('exit', (code) => {
     if (stopping) return
-    console.error(`Storybook exited (${code ?? 'signal'}); stopping the host.`)
+    console.error(`npm start: Storybook exited (${code ?? 'signal'}) before or while serving on port ${storybookPort}; stopping the host. Is another Storybook running? Set STORYBOOK_PORT to a free port.`)
     void stop(1)
   })
   console.log('Starting the component demos (Storybook)...')
-  await storybookReady(`http://127.0.0.1:${storybookPort}`, storybook)
+  await storybookReady(storybookUrl, storybook)
 
   console.log(`
   envelope-embed is running
 
-    Component demos (Storybook)   http://127.0.0.1:${storybookPort}
+    Component demos (Storybook)   ${storybookUrl}
     Signing service (host)        ${host.url}
     API reference                 ${host.apiUrl}/docs
     ${process.env.SMTP_URL?.trim() ? 'E-mail                        sent through SMTP_URL' : host.config.mailbox ? `E-mail (local mailbox)        ${host.url}/mailbox` : 'E-mail                        not sent (no SMTP_URL, MAILBOX=0): waits in the queue'}
     Team console                  ${host.url}/console
                                   ${consoleAccess}
+                                  a link expired (it is good for 15 minutes)? Get a fresh one:
+                                  npm run host -- user link ${consoleEmail()}
     Data                          ${dataDir}
 
   Press Ctrl-C to stop.
@@ -118,8 +127,12 @@ async function demoTeam(host) {
  * admin@demo.localhost) and a fresh one-time sign-in link, sent by e-mail (the local mailbox
  * without SMTP, which only a person on this machine can open). The link is never printed.
  */
+function consoleEmail() {
+  return process.env.DEMO_ADMIN_EMAIL?.trim() || 'admin@demo.localhost'
+}
+
 async function demoConsole(host, teamId) {
-  const email = process.env.DEMO_ADMIN_EMAIL?.trim() || 'admin@demo.localhost'
+  const email = consoleEmail()
   const { mailOperatorSignIn } = await tsImport('../host/server/people/operator.ts', import.meta.url)
   await host.db.transaction((tx) => mailOperatorSignIn(tx, { email, name: 'Demo admin', teamId, role: 'ADMIN' }))
   return process.env.SMTP_URL?.trim()
@@ -189,10 +202,33 @@ function spawnStorybook(env) {
 
 async function waitForHttp(url, child) {
   for (;;) {
-    if (child.exitCode !== null || child.signalCode !== null) throw new Error('Storybook did not start')
+    if (child.exitCode !== null || child.signalCode !== null) throw new Error(`Storybook exited before it served ${url} (is port ${storybookPort} taken? set STORYBOOK_PORT)`)
     const res = await fetch(url).catch(() => null)
     if (res?.ok) return res
     await new Promise((r) => setTimeout(r, 500))
+  }
+}
+
+/** Fails with the port and the variable to change when something already listens on `port`. */
+async function portFree(port, variable, part) {
+  const { createServer } = await import('node:net')
+  await new Promise((resolve, reject) => {
+    const probe = createServer()
+    probe.once('error', (error) =>
+      reject(error.code === 'EADDRINUSE' ? new Error(`port ${port} (${part}) is taken by another program: set ${variable} to a free port, e.g. ${variable}=${port + 1} npm start`) : error),
+    )
+    probe.listen(port, () => probe.close(resolve))
+  })
+}
+
+/** The host answers at the address people open, as itself: its readiness route with its own answer. */
+async function hostReady(url) {
+  for (let i = 0; ; i++) {
+    const res = await fetch(`${url}/readyz`).catch(() => null)
+    const body = res ? await res.json().catch(() => null) : null
+    if (res?.ok && body?.status === 'ready') return
+    if (i >= 120) throw new Error(`the host does not answer as itself at ${url}/readyz${res ? ` (status ${res.status})` : ''}: is another program on port ${hostPort}? set PORT`)
+    await new Promise((r) => setTimeout(r, 250))
   }
 }
 
@@ -202,7 +238,11 @@ async function waitForHttp(url, child) {
  * the first story opened renders at once instead of after a spinner.
  */
 async function storybookReady(base, child) {
-  await waitForHttp(`${base}/index.json`, child)
+  const index = await (await waitForHttp(`${base}/index.json`, child)).json().catch(() => null)
+  // Another Storybook on the port answers too: ours lists this repository's stories.
+  const entries = Object.values(index?.entries ?? {})
+  if (!entries.length || !entries.every((e) => typeof e.importPath === 'string' && existsSync(resolve(root, e.importPath))))
+    throw new Error(`the Storybook at ${base} is not this project's (another one on port ${storybookPort}?): set STORYBOOK_PORT to a free port`)
   const preview = await (await waitForHttp(`${base}/iframe.html`, child)).text()
   const modules = [...preview.matchAll(/<script[^>]+type="module"[^>]+src="([^"]+)"/g)].map((m) => new URL(m[1], base).href)
   // Vite transforms on request and pre-bundles dependencies on first sight: ask for each entry once.

@@ -9,6 +9,7 @@ import { addressKey } from './api/rate-limit.js'
 import { verifyRoutes } from './api/verify.js'
 import { ApiError, UnknownLinkError } from './errors.js'
 import { adminRoutes } from './api/admin.js'
+import { faviconRoutes } from './favicon.js'
 import { attachmentRoutes } from './api/attachment.js'
 import { deprecatedRoutes, deprecation } from './api/deprecated.js'
 import { v1Routes } from './api/v1.js'
@@ -193,6 +194,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   app.route('/_admin', adminRoutes(ctx, ctx.adminSecret))
   // The local mailbox exists only when asked for (MAILBOX=1) and no SMTP server is configured.
   if (ctx.mailbox) app.route('/', mailboxRoutes(ctx.db))
+  app.route('/', faviconRoutes())
   app.route('/', pageRoutes(ctx))
   app.route('/', landingRoutes(ctx))
 

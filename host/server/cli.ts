@@ -12,6 +12,8 @@ import { listUsers, mailOperatorSignIn } from './people/operator.js'
 import { isRole, type Role } from './people/roles.js'
 import { defaultTeamId } from './domain/teams.js'
 import { bufferLog } from './log.js'
+import { loadPresignSecret } from './auth/presign.js'
+import { accountLinkKey, operatorSignInLink, personOrigin } from './people/sign-in-link.js'
 import { checkAuditChains, type AuditChainCheck } from './domain/audit-chain.js'
 
 type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
@@ -31,6 +33,8 @@ const USAGE = `usage: npm run host -- <command>
   user create --email EMAIL [--name NAME] [--team ID] [--role ADMIN|MANAGER|MEMBER | --admin]
                                             an account (verified) in a team (the default team with --admin and no --team),
                                             and a one-time sign-in link e-mailed to it (SMTP or the local mailbox); nothing secret is printed
+  user link EMAIL                           a fresh one-time sign-in link for the account (good for 15 minutes; replaces
+                                            the earlier ones), printed here: open it in a browser on this machine
   user list                                 accounts, their teams and roles
   jobs                                      queued work by kind and state (pending, running, done, failed)
   jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts
@@ -50,6 +54,7 @@ interface Ops {
   webhookCalls(id: string, teamId?: string): Promise<WebhookCall[]>
   createUser(o: { email: string; name?: string; teamId?: string; role?: Role }): Promise<{ userId: string; created: boolean }>
   listUsers(): Promise<Awaited<ReturnType<typeof listUsers>>>
+  signInLink(email: string): Promise<{ url: string; email: string; expiresAt: string }>
   listJobs(): Promise<JobCount[]>
   retryJobs(kind?: string): Promise<number>
   checkAudit(envelopeId?: string): Promise<AuditChainCheck[]>
@@ -79,6 +84,7 @@ function remoteOps(url: string, secret: string): Ops {
       (await call<{ data: WebhookCall[] }>(`/webhooks/${encodeURIComponent(id)}/calls${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
     createUser: (o) => call('/users', o),
     listUsers: async () => (await call<{ data: Awaited<ReturnType<typeof listUsers>> }>('/users')).data,
+    signInLink: (email) => call('/users/link', { email }),
     listJobs: async () => (await call<{ data: JobCount[] }>('/jobs')).data,
     retryJobs: async (kind) => (await call<{ retried: number }>('/jobs/retry', kind ? { kind } : {})).retried,
     checkAudit: async (envelopeId) => (await call<{ data: AuditChainCheck[] }>(`/audit/check${envelopeId ? `?envelope=${encodeURIComponent(envelopeId)}` : ''}`)).data,
@@ -96,6 +102,11 @@ async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Prom
       ...webhookOps(db, config.webhookAllowPrivateUrls),
       createUser: (o) => db.transaction(async (tx) => mailOperatorSignIn(tx, { ...o, teamId: o.teamId ?? (o.role === 'ADMIN' ? await defaultTeamId(tx) : undefined) })),
       listUsers: () => listUsers(db),
+      signInLink: async (email) => {
+        const linkKey = accountLinkKey(await loadPresignSecret(db))
+        const origin = config.publicUrl ?? personOrigin(config.hostname, config.port)
+        return db.transaction((tx) => operatorSignInLink(tx, { email, origin, linkKey }))
+      },
       listJobs: () => jobSummary(db),
       retryJobs: (kind) => retryFailed(db, kind),
       checkAudit: (envelopeId) => checkAuditChains(db, envelopeId),
@@ -177,11 +188,13 @@ async function main(argv: string[]): Promise<void> {
   if (cmd === 'serve') {
     const { startHost } = await import('./start.js')
     bufferLog()
-    const host = await startHost(config)
+    // Without HOST, the host is reached by name: passkeys refuse an IP address such as 127.0.0.1.
+    const host = await startHost(process.env.HOST ? config : { ...config, hostname: 'localhost' })
     console.log(`listening on ${host.config.publicUrl ? `http://${config.hostname}:${host.config.port}` : host.url}`)
     // Nobody becomes an administrator by signing up first: the operator names the first.
     const { hasUsers } = await import('./people/users.js')
     if (!(await hasUsers(host.db))) console.error('no account yet: make the first administrator with `user create --email EMAIL --admin` (a sign-in link is e-mailed)')
+    else console.error('a fresh sign-in link for an account: `npm run host -- user link EMAIL`')
     const stop = () => void host.close().then(() => process.exit(0))
     process.once('SIGINT', stop)
     process.once('SIGTERM', stop)
@@ -246,6 +259,13 @@ async function main(argv: string[]): Promise<void> {
     const out = await withOps(config, (ops) => ops.createUser({ email, ...(values.name && { name: values.name }), ...(values.team && { teamId: values.team }), ...(role && { role }) }))
     console.error(`${out.created ? 'created' : 'found'} ${email}; a one-time sign-in link is e-mailed to it (sent by the host's queue, through SMTP or to the local mailbox)`)
     console.log(out.userId)
+    return
+  }
+  if (cmd === 'user' && sub === 'link') {
+    const email = need(arg ?? values.email, 'the e-mail address')
+    const link = await withOps(config, (ops) => ops.signInLink(email))
+    console.error(`a one-time sign-in link for ${link.email}, good until ${link.expiresAt} (it replaces the earlier ones):`)
+    console.log(link.url)
     return
   }
   if (cmd === 'user' && sub === 'list') {

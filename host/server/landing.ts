@@ -3,6 +3,7 @@ import { publicOrigin } from './api/http.js'
 import type { HostContext } from './context.js'
 import { jobBacklog } from './jobs/job-table.js'
 import { LANDING_POLICY } from './security-headers.js'
+import { FAVICON_LINK } from './favicon.js'
 
 /**
  * `/`: what someone who opens the host's address sees. A small page that says what this service is
@@ -23,6 +24,7 @@ export function landingRoutes(ctx: HostContext & { mailbox: boolean }) {
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Signing service</title>
 <link rel="stylesheet" href="/landing.css">
+${FAVICON_LINK}
 </head>
 <body>
 <main>

@@ -64,10 +64,11 @@ export const DOCS_POLICY = [
 ].join('; ')
 
 /** The landing page (`/`): its own stylesheet only, no script, never framed. */
-export const LANDING_POLICY = "default-src 'none'; style-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+export const LANDING_POLICY = "default-src 'none'; style-src 'self'; img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
 
 /**
  * The local mailbox: no scripts at all (the framed message inherits this policy); inline styles
- * only, for the page and the message's own inline-styled HTML; nothing loaded from anywhere.
+ * only, for the page and the message's own inline-styled HTML; nothing loaded from elsewhere
+ * (images of this origin: the icon).
  */
-export const MAILBOX_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"
+export const MAILBOX_POLICY = "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; base-uri 'none'; form-action 'none'; frame-ancestors 'none'"

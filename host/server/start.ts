@@ -1,4 +1,4 @@
-import { createHmac, createSecretKey, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
 import { createServer, type Server } from 'node:http'
@@ -24,6 +24,7 @@ import { systemClock, type Clock } from './jobs/clock.js'
 import { requeueRunning } from './jobs/job-table.js'
 import { Queue } from './jobs/queue.js'
 import { MAINTENANCE_JOB, maintenanceJob, scheduleMaintenance } from './jobs/maintenance.js'
+import { RENEW_ARCHIVES_JOB, renewArchivesJob, scheduleArchiveRenewal } from './jobs/renew-archives.js'
 import { webhookJob } from './webhooks/deliver.js'
 import { expiryJob, reminderJob, type DeadlineHooks } from './domain/deadlines.js'
 import { emitFor } from './domain/emit.js'
@@ -34,6 +35,7 @@ import type { KeyObject } from 'node:crypto'
 import { MAIL_JOB, mailTurn } from './mail/notify.js'
 import { createMailTransport, NO_MAIL_TRANSPORT, type MailTransport } from './mail/transport.js'
 import { log } from './log.js'
+import { accountLinkKey } from './people/sign-in-link.js'
 
 const deadlineHooks: DeadlineHooks = {
   emit: emitFor,
@@ -80,8 +82,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
   let server: Server | undefined
   try {
     const presignSecret = await loadPresignSecret(db)
-    // Its own key for the links sent by e-mail, derived so that neither use can stand in for the other.
-    const linkKey = createSecretKey(createHmac('sha256', presignSecret.sign).update('account-links').digest())
+    const linkKey = accountLinkKey(presignSecret)
     const adminSecret = embedded ? randomBytes(32).toString('base64url') : null
     let sealing: Promise<SealingKey> | undefined
     const sealingKey = () => {
@@ -104,10 +105,17 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       const s = createServer(requestBudgets(config), listener)
       answerClientErrors(s)
       server = s
-      s.once('error', reject)
+      s.once('error', (err: NodeJS.ErrnoException) =>
+        reject(
+          err.code === 'EADDRINUSE'
+            ? new Error(`port ${config.port} on ${config.hostname} is taken by another program: set PORT to a free port (listen EADDRINUSE)`, { cause: err })
+            : err,
+        ),
+      )
       s.listen(config.port, config.hostname, () => resolve(s.address() as AddressInfo))
     })
-    const loopback = ['0.0.0.0', '::', ''].includes(config.hostname) ? '127.0.0.1' : config.hostname
+    // A wildcard listener is reached by name on this machine: passkeys refuse an IP address.
+    const loopback = ['0.0.0.0', '::', ''].includes(config.hostname) ? 'localhost' : config.hostname
     const host = loopback.includes(':') ? `[${loopback}]` : loopback
     const listening = `http://${host}:${address.port}`
     await lock?.publish({ url: listening, adminSecret: adminSecret! })
@@ -186,6 +194,7 @@ async function startQueue(
       [ACCOUNT_MAIL_JOB]: accountMailJob({ db, transport, publicUrl, linkKey }),
       [RECIPIENT_CODE_JOB]: recipientCodeJob({ db, transport, linkKey }),
       [MAINTENANCE_JOB]: maintenanceJob(db, clock, config.retention),
+      [RENEW_ARCHIVES_JOB]: renewArchivesJob(db, clock, { archive: config.archive, tsaUrls: config.sealing.tsaUrls }),
       expiry: expiryJob(db, clock, deadlineHooks),
       reminder: reminderJob(db, clock, deadlineHooks),
     },
@@ -203,6 +212,8 @@ async function startQueue(
   )
   if (embedded) await requeueRunning(db)
   await scheduleMaintenance(db, clock, config.retention)
+  // Only a host that makes B-LTA seals (it has timestamp servers) can renew them.
+  if (config.sealing.tsaUrls.length) await scheduleArchiveRenewal(db, clock, config.archive)
   if (config.queueConcurrency > 0) queue.start()
   return queue
 }

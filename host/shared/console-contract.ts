@@ -11,6 +11,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser'
 import type { PresignTokenResponse } from '../../src/protocol/presign.js'
+import type { EnvelopeSummary } from '../../src/protocol/api.js'
 import type { Language } from './languages.js'
 
 export type Role = 'ADMIN' | 'MANAGER' | 'MEMBER'
@@ -42,6 +43,11 @@ export interface Me {
   team: Membership | null
   sessionId: string
   csrfToken: string
+}
+
+/** No session (none, expired or ended): what the console's signed-out pages get, as a plain answer. */
+export interface SignedOut {
+  signedIn: false
 }
 
 /** Half signed in: a second factor is still owed. */
@@ -143,12 +149,24 @@ type NoBody = Record<string, never>
 type SignedIn = { secondFactorDue: boolean }
 /** Every request about an address answers this, whether or not it has an account. */
 type Sent = { sent: boolean }
+/** A page of the documents list, its total, and how many of each status the other filters leave. */
+export interface DocumentList {
+  data: EnvelopeSummary[]
+  count: number
+  page: number
+  perPage: number
+  totalPages: number
+  statusCounts: Record<'DRAFT' | 'PENDING' | 'COMPLETED' | 'REJECTED' | 'CANCELLED', number>
+}
+
 type Challenge<Options> = { challengeId: string; options: Options }
 
 /** Every route: its body (none for GET) and its answer. */
 export interface ConsoleRoutes {
   // the session
   'GET /me': { answer: Me | SecondFactorDue }
+  /** Like /me, but signed out is an answer (200) rather than a 401: the console's first question. */
+  'GET /session': { answer: Me | SecondFactorDue | SignedOut }
   'POST /auth/sign-in': { body: { email: string; password: string }; answer: SignedIn }
   'POST /auth/sign-out': { body: NoBody; answer: { signedOut: boolean } }
   'POST /teams/switch': { body: { teamId: string }; answer: { teamId: string } }
@@ -204,6 +222,12 @@ export interface ConsoleRoutes {
   'GET /team/activity': { answer: ActivityPage }
 
   // documents
+  /**
+   * A page of the team's documents or templates the member sees. Query: `type`, `query`, `status`,
+   * `period` (7d|30d|90d|12m), `sender` (a member's user id), `owner` (me|api), `sort`
+   * (created|title|updated), `dir` (asc|desc), `page`, `perPage` (at most 100).
+   */
+  'GET /documents': { answer: DocumentList }
   /** A token to open one envelope in the editor. */
   'POST /documents/editor': { body: { envelopeId: string }; answer: PresignTokenResponse }
 }

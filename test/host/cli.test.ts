@@ -79,7 +79,8 @@ describe('host CLI', { timeout: 240_000 }, () => {
         lines.once('line', resolve)
         server.once('exit', (code) => reject(new Error(`serve exited with ${code}`)))
       })
-      expect(first).toMatch(/^listening on http:\/\/127\.0\.0\.1:\d+$/)
+      // By name, not 127.0.0.1: passkeys refuse an IP address.
+      expect(first).toMatch(/^listening on http:\/\/localhost:\d+$/)
       const url = first.slice('listening on '.length)
 
       const created = await run(['token', 'create', '--name', 'live', '--expires', '7d'], env)

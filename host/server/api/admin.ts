@@ -13,7 +13,8 @@ import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
 import { jobSummary, retryFailed } from '../jobs/job-table.js'
 import { checkAuditChains } from '../domain/audit-chain.js'
-import { jsonBody } from './http.js'
+import { jsonBody, publicOrigin } from './http.js'
+import { operatorSignInLink } from '../people/sign-in-link.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { StringId, stringParam } from './schemas.js'
 
@@ -57,6 +58,10 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
     return c.json(
       await ctx.db.transaction(async (tx) => mailOperatorSignIn(tx, { ...body, teamId: body.teamId ?? (body.role === 'ADMIN' ? await defaultTeamId(tx) : undefined) })),
     )
+  })
+  r.post('/users/link', async (c) => {
+    const { email } = await jsonBody(c, z.object({ email: z.string().min(1).max(254) }))
+    return c.json(await ctx.db.transaction((tx) => operatorSignInLink(tx, { email, origin: publicOrigin(ctx, c), linkKey: ctx.linkKey })))
   })
   r.get('/users', async (c) => c.json({ data: await listUsers(ctx.db) }))
   r.post('/jobs/retry', async (c) => {

@@ -14,7 +14,7 @@ import { teamRoutes } from './team-routes.js'
 import { documentRoutes } from './document-routes.js'
 
 /** Paths that need no session (they start one, or act on an e-mailed link). */
-const OPEN = [/^\/me$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/(peek|accept)$/]
+const OPEN = [/^\/(me|session)$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/(peek|accept)$/]
 /** Paths a half-signed-in session (second factor owed) may call. */
 const HALF_OPEN = [/^\/auth\/second-factor(\/|$)/, /^\/auth\/sign-out$/]
 

@@ -68,12 +68,30 @@ const SwitchBody = z.object({ teamId: z.string().max(100) })
 export function sessionRoutes(ctx: HostContext) {
   const r = new Hono<ConsoleEnv>()
 
+  const who = (caller: ConsoleCaller) =>
+    // Half signed in: the second-factor step sends its code with the anti-forgery token too.
+    caller.session.secondFactorDue
+      ? ({ secondFactorDue: true, user: { email: caller.user.email }, csrfToken: csrfToken(caller.token) } satisfies Answer<'GET /me'>)
+      : (meAnswer(caller) satisfies Answer<'GET /me'>)
+
   r.get('/me', async (c) => {
     const caller = await callerOf(c, ctx, { secondFactorDue: true })
     if (!caller) throw new ApiError(401, 'SIGNED_OUT', 'not signed in')
-    // Half signed in: the second-factor step sends its code with the anti-forgery token too.
-    if (caller.session.secondFactorDue) return c.json({ secondFactorDue: true, user: { email: caller.user.email }, csrfToken: csrfToken(caller.token) } satisfies Answer<'GET /me'>)
-    return c.json(meAnswer(caller) satisfies Answer<'GET /me'>)
+    return c.json(who(caller))
+  })
+
+  // The console's first question on every page: signed out is a state, not an error (no 401 in
+  // the browser's console). It opens nothing /me does not: no session, no user data.
+  r.get('/session', async (c) => {
+    c.header('Cache-Control', 'no-store')
+    const caller = await callerOf(c, ctx, { secondFactorDue: true }).catch((err: unknown) => {
+      if (err instanceof ApiError && err.status === 401) return null
+      throw err
+    })
+    if (caller) return c.json(who(caller) satisfies Answer<'GET /session'>)
+    // A cookie of a session that ended is of no further use: the browser forgets it.
+    if (getCookie(c, sessionCookieName(secureCookies(ctx)))) clearSessionCookie(c, ctx)
+    return c.json({ signedIn: false } satisfies Answer<'GET /session'>)
   })
 
   r.post('/auth/sign-in', async (c) => {

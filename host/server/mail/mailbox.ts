@@ -10,6 +10,7 @@
  *   GET /mailbox/{id}/attachments/{n}     attachment n (0-based) as a download
  */
 import { getConnInfo } from '@hono/node-server/conninfo'
+import { FAVICON_LINK } from '../favicon.js'
 import { Hono, type Context } from 'hono'
 import { iso, type Queryable } from '../db/index.js'
 import { escapeHtml as esc } from './templates.js'
@@ -115,6 +116,7 @@ function page(title: string, body: string, opts: { refresh?: boolean } = {}): st
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <meta name="referrer" content="no-referrer">
 ${opts.refresh ? '<meta http-equiv="refresh" content="5">\n' : ''}<title>${esc(title)}</title>
+${FAVICON_LINK}
 <style>${STYLE}</style>
 </head>
 <body>

@@ -28,7 +28,8 @@ export function ConsoleApp() {
 
   const load = useCallback(async () => {
     try {
-      const me = await consoleApi('/me')
+      const me = await consoleApi('/session')
+      if ('signedIn' in me) return setState({ kind: 'signed-out' })
       if ('secondFactorDue' in me) return setState({ kind: 'second-factor' })
       setCsrfToken(me.csrfToken)
       setState({ kind: 'in', me })
