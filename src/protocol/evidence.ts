@@ -28,7 +28,8 @@ export interface EvidenceProof {
 
 export interface EvidenceConsent {
   at: string
-  disclosureVersion: string | null
+  /** The disclosure's version as recorded (the team's disclosure number; 0 is the signing page's own text). */
+  disclosureVersion: number | string | null
   disclosureHash: string | null
 }
 

@@ -14,7 +14,8 @@ import type {
 import type { WebhookEventName } from './webhooks/events.js'
 import type { EnvelopeType } from '../protocol/options.js'
 import type { Issue } from './errors.js'
-import type { Schema } from './check.js'
+import { record, type Schema } from './check.js'
+import type { Evidence } from '../protocol/evidence.js'
 
 export interface WebhookInput {
   /** http(s); the service refuses private and loopback addresses unless configured otherwise. */
@@ -167,6 +168,11 @@ export interface AuditLogInput {
   orderByDirection?: 'asc' | 'desc'
 }
 
+export interface EvidenceInput {
+  /** `json` (the default): the summary; `jws`: the same, signed with the host's sealing key, as a compact JWS (check it with verifyEvidence). */
+  format?: 'json' | 'jws'
+}
+
 export type EnvelopeClient = ReturnType<typeof createClient>
 
 /** A client for the API of the service at `baseUrl`, acting with `apiKey`. Throws InvalidInputError on bad options. */
@@ -182,6 +188,13 @@ export function createClient(options: ConnectionOptions) {
     requestBytes(c, { method: 'GET', path, query, signal: o?.signal })
   const id = (v: string | number) => encodeURIComponent(String(v))
   const done = () => undefined
+  function evidenceOf(envelopeId: string, q?: { format?: 'json' }, o?: CallOptions): Promise<Evidence>
+  function evidenceOf(envelopeId: string, q: { format: 'jws' }, o?: CallOptions): Promise<string>
+  async function evidenceOf(envelopeId: string, q: EvidenceInput = {}, o?: CallOptions): Promise<Evidence | string> {
+    const path = `/envelope/${id(envelopeId)}/evidence`
+    if (q.format === 'jws') return new TextDecoder().decode(await bytes(path, o, { format: 'jws' }))
+    return (await get(path, record, o)) as unknown as Evidence
+  }
 
   return {
     /** Mints a presign token (see createPresignToken). */
@@ -220,6 +233,8 @@ export function createClient(options: ConnectionOptions) {
       certificate: (envelopeId: string, o?: CallOptions): Promise<Uint8Array> => bytes(`/envelope/${id(envelopeId)}/certificate/download`, o),
       /** The whole audit log as a sealed PDF. */
       auditLogPdf: (envelopeId: string, o?: CallOptions): Promise<Uint8Array> => bytes(`/envelope/${id(envelopeId)}/audit-log/download`, o),
+      /** The evidence summary (any status): documents' hashes, recipients' proofs and outcomes, the seal, the audit log's head. */
+      evidence: evidenceOf,
     },
 
     items: {

@@ -37,6 +37,17 @@ export type {
 } from './webhooks/events.js'
 export type * from '../protocol/api.js'
 export type { EnvelopeType } from '../protocol/options.js'
+export { verifyEvidence } from './evidence.js'
+export type {
+  VerifyEvidenceOptions,
+  VerifiedEvidence,
+  Evidence,
+  EvidenceConsent,
+  EvidenceDocument,
+  EvidenceProof,
+  EvidenceRecipient,
+  EvidenceSeal,
+} from './evidence.js'
 export { createClient } from './client.js'
 export type {
   EnvelopeClient,
@@ -64,6 +75,7 @@ export type {
   PdfVersion,
   DownloadInput,
   AuditLogInput,
+  EvidenceInput,
   WebhookInput,
 } from './client.js'
 export type { CallOptions } from './request.js'

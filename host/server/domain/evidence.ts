@@ -23,6 +23,7 @@ const dataOf = (a: AuditEntry): Data => (a.data ?? {}) as Data
 /** The recipient an entry is about: the one who acted, or the one the team acted for. */
 const aboutId = (a: AuditEntry): number | null => a.recipientId ?? (typeof dataOf(a).recipientId === 'number' ? (dataOf(a).recipientId as number) : null)
 const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
+const versionOf = (v: unknown): number | string | null => (typeof v === 'number' || typeof v === 'string' ? v : null)
 const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : v == null ? null : String(v))
 
 /** The summary of an envelope the principal may see (404 otherwise), in any status. */
@@ -82,7 +83,7 @@ function recipientEvidence(r: RecipientRow, log: AuditEntry[]): EvidenceRecipien
     firstOpenedAt: opened?.createdAt ?? null,
     proofs,
     consent: consent
-      ? { at: consent.createdAt, disclosureVersion: stringOrNull(dataOf(consent).disclosureVersion), disclosureHash: stringOrNull(dataOf(consent).disclosureHash) }
+      ? { at: consent.createdAt, disclosureVersion: versionOf(dataOf(consent).disclosureVersion), disclosureHash: stringOrNull(dataOf(consent).disclosureHash) }
       : null,
     ipAddress: from?.ipAddress ?? null,
     userAgent: from?.userAgent ?? null,
