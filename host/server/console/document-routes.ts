@@ -1,21 +1,61 @@
 /**
  * What the console does with documents beyond API v2 (which it calls with its session for
- * everything else): a token to open one envelope in the editor.
+ * everything else): the documents list with the console's filters and its status counts, and a
+ * token to open one envelope in the editor.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { Answer } from '../../shared/console-contract.js'
+import type { Answer, DocumentList } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { mintPresignToken } from '../auth/presign.js'
-import { findEnvelope } from '../domain/resources.js'
+import { countByStatus, findEnvelope, LIST_SORTS, listEnvelopes, type ListFilters } from '../domain/resources.js'
+import { ENVELOPE_STATUSES } from '../domain/status.js'
+import { parse } from '../api/http.js'
 import { memberPrincipal, type ConsoleEnv } from './gate.js'
 import { consoleBody } from './session-routes.js'
 
 /** An editing session's length; the token also dies with the console session. */
 const EDITOR_MINUTES = 60
 
+/** The periods the list offers, in days back from now. */
+const PERIODS = { '7d': 7, '30d': 30, '90d': 90, '12m': 365 } as const
+
+export const DocumentListQuery = z.object({
+  type: z.enum(['DOCUMENT', 'TEMPLATE']).default('DOCUMENT'),
+  query: z.string().trim().max(200).optional(),
+  status: z.enum(ENVELOPE_STATUSES).optional(),
+  period: z.enum(Object.keys(PERIODS) as [keyof typeof PERIODS]).optional(),
+  sender: z.string().min(1).max(100).optional(),
+  owner: z.enum(['me', 'api']).optional(),
+  sort: z.enum(LIST_SORTS).default('created'),
+  dir: z.enum(['asc', 'desc']).optional(),
+  page: z.coerce.number().int().min(1).default(1),
+  perPage: z.coerce.number().int().min(1).max(100).default(20),
+})
+
 export function documentRoutes(ctx: HostContext) {
   const r = new Hono<ConsoleEnv>()
+  r.get('/documents', async (c) => {
+    const p = memberPrincipal(c.get('caller'))
+    const q = parse(DocumentListQuery, c.req.query())
+    // "me" and a sender are both a creator: asked for together, only an envelope both name matches.
+    const me = p.kind === 'user' ? p.userId : undefined
+    const creator = q.owner === 'api' ? null : q.owner === 'me' ? me : q.sender
+    const clash = (q.owner === 'me' && q.sender && q.sender !== me) || (q.owner === 'api' && q.sender)
+    const filters: ListFilters = {
+      type: q.type,
+      query: q.query || undefined,
+      status: q.status,
+      createdBy: clash ? '-' : creator,
+      createdAfter: q.period ? new Date(ctx.clock.now().getTime() - PERIODS[q.period] * 86_400_000) : undefined,
+    }
+    const [{ data, count }, statusCounts] = await Promise.all([
+      listEnvelopes(ctx.db, p, { ...filters, page: q.page, perPage: q.perPage, sort: q.sort, direction: q.dir ?? (q.sort === 'title' ? 'asc' : 'desc') }),
+      countByStatus(ctx.db, p, filters),
+    ])
+    // The envelopes are API v2's (typed for clients in src/protocol).
+    return c.json({ data: data as unknown as DocumentList['data'], count, page: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage), statusCounts } satisfies Answer<'GET /documents'>)
+  })
   r.post('/documents/editor', async (c) => {
     const caller = c.get('caller')
     const p = memberPrincipal(caller)

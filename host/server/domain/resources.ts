@@ -172,54 +172,89 @@ export function searchCondition(query: string, params: unknown[]): string {
   return /^envelope_[a-z0-9]+$/.test(query) ? `(${byText} or e.id = $${params.push(query)})` : byText
 }
 
-/** One page of the envelopes this principal sees (newest first, fields only when asked), and how many there are. */
+/** What a list may be narrowed by: API v2's filters, and the console's (period, sender, owner, sort). */
+export interface ListFilters {
+  type?: EnvelopeType | undefined
+  query?: string | undefined
+  status?: EnvelopeStatus | undefined
+  internalVersion?: number | undefined
+  /** Created at or after this time. */
+  createdAfter?: Date | undefined
+  /** Created by this console member (a user id); null: created with an API token. */
+  createdBy?: string | null | undefined
+}
+
+/** The list's SQL conditions on alias e (visibility apart); `status: false` leaves the status out. */
+function listConditions(q: ListFilters, params: unknown[], o: { status?: boolean } = {}): string {
+  return [
+    ...(q.type ? [`e.type = $${params.push(q.type)}`] : []),
+    ...(q.status && o.status !== false ? [`e.status = $${params.push(q.status)}`] : []),
+    ...(q.query ? [searchCondition(q.query, params)] : []),
+    ...(q.internalVersion ? [`e.internal_version = $${params.push(q.internalVersion)}`] : []),
+    ...(q.createdAfter ? [`e.created_at >= $${params.push(q.createdAfter.toISOString())}`] : []),
+    ...(q.createdBy === null ? ['e.created_by is null'] : q.createdBy ? [`e.created_by = $${params.push(q.createdBy)}`] : []),
+  ].join(' and ')
+}
+
+/** The orders a list may take; `created` (newest first) is the API's. */
+export const LIST_SORTS = ['created', 'title', 'updated'] as const
+export type ListSort = (typeof LIST_SORTS)[number]
+
+/** One page of the envelopes this principal sees (newest first unless sorted otherwise, fields only when asked), and how many there are. */
 export async function listEnvelopes(
   db: Queryable,
   p: Principal,
-  q: {
-    type?: EnvelopeType | undefined
-    query?: string | undefined
-    status?: EnvelopeStatus | undefined
+  q: ListFilters & {
     page: number
     perPage: number
-    internalVersion?: number | undefined
     withFields?: boolean
+    sort?: ListSort | undefined
+    direction?: 'asc' | 'desc' | undefined
   },
 ): Promise<{ data: Envelope[]; count: number }> {
   const params: unknown[] = []
-  const conditions = [
-    ...(q.type ? [`e.type = $${params.push(q.type)}`] : []),
-    ...(q.status ? [`e.status = $${params.push(q.status)}`] : []),
-    ...(q.query ? [searchCondition(q.query, params)] : []),
-    ...(q.internalVersion ? [`e.internal_version = $${params.push(q.internalVersion)}`] : []),
-  ]
-  const where = conditions.join(' and ')
-  const count = await countEnvelopes(db, p, q, !!q.query, where, params)
+  const where = listConditions(q, params)
+  const count = await countEnvelopes(db, p, q, where, params)
+  const dir = q.direction === 'asc' ? 'asc' : 'desc'
+  // A search sorts its matches, read through the search index. Walking the team's list in order
+  // until a page matches would cost the whole team for a rare word, and the planner cannot tell a
+  // rare prefix from a common one; the added zero interval keeps it off that walk.
+  const order =
+    q.sort === 'title'
+      ? `e.title ${dir}, e.id ${dir}`
+      : q.sort === 'updated'
+        ? `e.updated_at ${dir}, e.id ${dir}`
+        : `e.created_at${q.query ? ` + interval '0 s'` : ''} ${dir}, e.id ${dir}`
   const data = await loadEnvelopes(db, p, where, params, {
     withFields: q.withFields ?? false,
-    // A search sorts its matches, read through the search index. Walking the team's list in order
-    // until a page matches would cost the whole team for a rare word, and the planner cannot tell a
-    // rare prefix from a common one; the added zero interval keeps it off that walk.
-    tail: `order by e.created_at${q.query ? ` + interval '0 s'` : ''} desc, e.id desc limit ${q.perPage} offset ${(q.page - 1) * q.perPage}`,
+    tail: `order by ${order} limit ${q.perPage} offset ${(q.page - 1) * q.perPage}`,
   })
   return { data, count }
+}
+
+/** How many envelopes of each status this principal sees with these filters (the status itself left out), in one query. */
+export async function countByStatus(db: Queryable, p: Principal, q: ListFilters): Promise<Record<EnvelopeStatus, number>> {
+  const params: unknown[] = []
+  const where = listConditions(q, params, { status: false })
+  const cond = visibleTo(p, params)
+  const rows = await db.query<{ status: EnvelopeStatus; n: number }>(
+    `select e.status, count(*)::int as n from envelopes e where ${cond}${where ? ` and ${where}` : ''} group by e.status`,
+    params,
+  )
+  const counts = { DRAFT: 0, PENDING: 0, COMPLETED: 0, REJECTED: 0, CANCELLED: 0 } satisfies Record<EnvelopeStatus, number>
+  for (const r of rows) counts[r.status] = r.n
+  return counts
 }
 
 /**
  * The list's total. A token sees every live envelope of its team: by type and version that total
  * is kept as envelopes are written (migration 13), so it costs the same however many there are.
- * Anything narrower (a search, a status, a member's visibility, a member's token, a scoped presign token) counts
+ * Anything narrower (a search, a status, a period or creator, a member's visibility, a member's token, a scoped presign token) counts
  * the rows, with the list's own conditions.
  */
-async function countEnvelopes(
-  db: Queryable,
-  p: Principal,
-  q: { type?: EnvelopeType | undefined; status?: EnvelopeStatus | undefined; internalVersion?: number | undefined },
-  searched: boolean,
-  where: string,
-  params: unknown[],
-): Promise<number> {
-  const whole = (p.kind === 'api' || (p.kind === 'presign' && !p.scope)) && !memberOf(p) && !searched && !q.status
+async function countEnvelopes(db: Queryable, p: Principal, q: ListFilters, where: string, params: unknown[]): Promise<number> {
+  const narrowed = q.query || q.status || q.createdAfter || q.createdBy !== undefined
+  const whole = (p.kind === 'api' || (p.kind === 'presign' && !p.scope)) && !memberOf(p) && !narrowed
   if (whole) {
     const kept: unknown[] = [p.teamId]
     const [row] = await db.query<{ count: number }>(

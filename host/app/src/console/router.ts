@@ -19,6 +19,18 @@ export function usePath(): string {
   return path
 }
 
+/** The query string of the console's address (`location.search`), kept current across navigation and back/forward. */
+export function useSearch(): URLSearchParams {
+  const [search, setSearch] = useState(location.search)
+  useEffect(() => {
+    const on = () => setSearch(location.search)
+    addEventListener('popstate', on)
+    on()
+    return () => removeEventListener('popstate', on)
+  }, [])
+  return new URLSearchParams(search)
+}
+
 /** A screen of the console: a path pattern (`:name` parameters) and what it shows. */
 export interface ConsoleRoute {
   pattern: string
