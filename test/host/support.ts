@@ -126,8 +126,14 @@ export interface Res<T = any> {
 }
 
 /** A tiny API client: JSON in, JSON (or bytes) out, with the given Authorization header value. */
-export function api(base: string, auth?: string) {
+export function api(base: string, auth?: string, o: { consent?: boolean } = {}) {
   const send = async (method: string, p: string, body?: BodyInit | object, extra: Record<string, string> = {}): Promise<Res> => {
+    // A recipient completes only once they consented to sign electronically (docs/consent.md): on the
+    // signing API the client gives that consent first, as the signing page does, unless told not to.
+    if (o.consent !== false && method === 'POST' && base.endsWith('/api/signing') && body && typeof body === 'object' && !(body instanceof FormData) && !(body instanceof Uint8Array)) {
+      if (p === '/complete') await giveConsent(send, extra)
+      if (p === '/direct/complete' && !('consent' in body)) body = { ...body, consent: { version: await disclosureVersion(send, '/direct/consent', extra) } }
+    }
     const headers: Record<string, string> = { ...(auth ? { Authorization: auth } : {}), ...extra }
     let payload: BodyInit | undefined
     if (body instanceof FormData || typeof body === 'string' || body instanceof Uint8Array) payload = body as BodyInit
@@ -147,6 +153,19 @@ export function api(base: string, auth?: string) {
   }
 }
 export type Api = ReturnType<typeof api>
+
+type Send = (method: string, p: string, body?: BodyInit | object, extra?: Record<string, string>) => Promise<Res>
+/** The version of the disclosure the recipient (or a direct link's visitor) is shown now; 0 when it cannot be read. */
+async function disclosureVersion(send: Send, path: string, extra: Record<string, string>): Promise<number> {
+  const res = await send('GET', path, undefined, extra)
+  return res.status === 200 ? res.body.disclosure.version : 0
+}
+/** Consents as the signing page does, unless already given; a refusal is left to the action that follows. */
+async function giveConsent(send: Send, extra: Record<string, string>): Promise<void> {
+  const state = await send('GET', '/consent', undefined, extra)
+  if (state.status !== 200 || state.body.given) return
+  await send('POST', '/consent', { version: state.body.disclosure.version }, extra)
+}
 
 /** multipart: `payload` JSON plus one `files` part per PDF. */
 export function form(payload: unknown, files: { bytes: Uint8Array; name: string; type?: string }[]): FormData {

@@ -18,6 +18,7 @@ import { stringParam } from './schemas.js'
 import { issueGrant, type AccessMethod } from '../domain/recipient-auth.js'
 import { AccessProof, ActionProof, assertAccess, proveAction, proveDirect } from '../domain/recipient-proofs.js'
 import { directAuthRoutes, proofRequest, signingAuthRoutes } from './signing-auth.js'
+import { ConsentBody, consentInput, consentRoutes, directConsentState } from './consent.js'
 
 const Value = z.union([z.string().max(1_000_000), z.array(z.string().max(1000)).max(100)])
 const CompleteBody = z.object({
@@ -31,6 +32,8 @@ const DirectCompleteBody = CompleteBody.extend({
   access: AccessProof.optional(),
   signer: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }),
   externalId: z.string().max(255).optional(),
+  /** The visitor's consent to sign electronically: the disclosure version the page showed (docs/consent.md). */
+  consent: ConsentBody.optional(),
 })
 const RejectBody = z.object({ reason: z.string().trim().min(1).max(500), auth: ActionProof.optional() })
 const DownloadQuery = z.object({ version: z.enum(['signed', 'original']).optional() })
@@ -52,6 +55,7 @@ export function signingRoutes(ctx: HostContext) {
   r.route('/auth', signingAuthRoutes(ctx, (c) => byToken(ctx.db, tokenOf(c), false)))
 
   r.get('/session', async (c) => c.json(await signingSession(ctx.db, (await allowed(c)).rc)))
+  r.route('/consent', consentRoutes(ctx, async (c) => ({ ...(await allowed(c)), token: tokenOf(c) })))
 
   r.post('/open', async (c) => {
     const token = tokenOf(c)
@@ -99,11 +103,14 @@ export function signingRoutes(ctx: HostContext) {
   })
   r.get('/direct/item/:id', async (c) => item(c, (await byDirectToken(ctx.db, tokenOf(c))).e, 'original'))
   r.route('/direct/auth', directAuthRoutes(ctx, (c) => byDirectToken(ctx.db, tokenOf(c))))
+  r.get('/direct/consent', async (c) => c.json(await directConsentState(ctx, (await byDirectToken(ctx.db, tokenOf(c))).e)))
   r.post('/direct/complete', async (c) => {
     const token = tokenOf(c)
-    const { access, auth, ...body } = await normalizePictures(await jsonBody(c, DirectCompleteBody))
-    const proved = await proveDirect(ctx, proofRequest(c), await byDirectToken(ctx.db, token), body.signer.email, { access, auth })
-    const result = await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now(), proved))
+    const { access, auth, consent, ...body } = await normalizePictures(await jsonBody(c, DirectCompleteBody))
+    const link = await byDirectToken(ctx.db, token)
+    const proved = await proveDirect(ctx, proofRequest(c), link, body.signer.email, { access, auth })
+    const given = consent && consentInput(link.e, consent)
+    const result = await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now(), proved, given))
     // The document made carries the link's methods: the access check just passed holds for its own link too.
     const grant = proved.accessAuth.length ? issueGrant(ctx.linkKey, { id: result.recipientId, token: result.token }, proved.accessAuth as AccessMethod[], ctx.clock.now()).grant : undefined
     return c.json({ ...result, ...(grant ? { grant } : {}) })

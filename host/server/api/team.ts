@@ -7,6 +7,7 @@ import { z } from 'zod'
 import { assertTeamRole } from '../auth/principal.js'
 import { teamSettings, updateEmbedOrigins } from '../domain/team-settings.js'
 import { teamEmbedding } from '../domain/teams.js'
+import { teamConsentRoutes } from './team-consent.js'
 import { ApiError } from '../errors.js'
 import { jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
@@ -55,6 +56,7 @@ export function teamRoutes(ctx: HostContext) {
     return c.json(await updateEmbedOrigins(ctx.db, p, body.embedOrigins))
   })
 
+  r.route('/', teamConsentRoutes(ctx))
   return r
 }
 

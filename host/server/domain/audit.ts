@@ -53,6 +53,7 @@ export type AuditType =
   | 'DOCUMENT_DELETED'
   | 'DOCUMENT_RECIPIENT_EXPIRED'
   | 'RECIPIENT_AUTH_LOCKED'
+  | 'RECIPIENT_CONSENT_GIVEN'
 
 /** Who an entry is about, as the deployed service's audit data names it. */
 export const aboutRecipient = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>) => ({

@@ -14,6 +14,7 @@ import { throwIfIssues } from './fields.js'
 import { newId, randomId } from './ids.js'
 import { insertRecipients } from './recipients.js'
 import { complete, open } from './lifecycle.js'
+import { giveConsent, type ConsentInput } from './consent.js'
 import { findEnvelope, type EnvelopeRow, type RecipientRow } from './resources.js'
 import { toDirectLink, type DirectLink, type DirectLinkRow } from './rows.js'
 import { mustAct } from './turns.js'
@@ -109,6 +110,8 @@ export async function signDirectLink(
   now: Date,
   /** The methods the visitor proved (api/signing-auth.ts proveDirect), for the audit log. */
   proved: { accessAuth: string[]; actionAuth: string[] } = { accessAuth: [], actionAuth: [] },
+  /** The visitor's consent to sign electronically, recorded on the document made (domain/consent.ts). */
+  consent?: ConsentInput,
 ): Promise<DirectSigningResult> {
   const { link, e: template, plan } = await byDirectToken(tx, token)
   // Locks the template against a concurrent edit or deletion while the copy is made.
@@ -135,6 +138,7 @@ export async function signDirectLink(
   })
   throwIfIssues(issues)
   await open(tx, me.token, client, proved.accessAuth)
+  if (consent) await giveConsent(tx, made.envelope, me, client, consent)
   const result = await complete(tx, me.token, client, { fields, ...(input.nextSigner ? { nextSigner: input.nextSigner } : {}) }, now, proved.actionAuth)
   return { ...result, token: me.token, documentId: made.envelope.secondary_number, recipientId: me.id, envelopeId: made.envelope.id }
 }

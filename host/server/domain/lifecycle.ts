@@ -21,6 +21,7 @@ import { mailCancelled, mailRejected, mailTurn } from '../mail/notify.js'
 import { scheduleSealing } from './completion.js'
 import { emitFor, teamPrincipal } from './emit.js'
 import { throwIfIssues } from './fields.js'
+import { giveConsent, requireConsent, type ConsentGiven, type ConsentInput } from './consent.js'
 
 const recipientsOf = (tx: Queryable, envelopeId: string) =>
   tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id for update', [envelopeId])
@@ -200,6 +201,7 @@ export async function complete(
 ): Promise<SigningResult> {
   const ctx = await byToken(tx, token, true)
   refuseUnlessReady(ctx)
+  await requireConsent(tx, ctx.e, ctx.r)
   const { e, r, all } = ctx
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
   const fields = await tx.query<FieldRow>('select * from fields where recipient_id = $1 order by id', [r.id])
@@ -263,18 +265,40 @@ export async function complete(
   return { status: e.status, redirectUrl: meta.redirectUrl }
 }
 
-/** The recipient declines with a reason. */
-export async function rejectByToken(tx: Queryable, token: string, client: Client, reason: string, actionAuth: string[] = []): Promise<void> {
+/** The recipient declines with a reason (`data`: more for the audit entry, e.g. consentWithdrawn). */
+export async function rejectByToken(
+  tx: Queryable,
+  token: string,
+  client: Client,
+  reason: string,
+  actionAuth: string[] = [],
+  data: Record<string, unknown> = {},
+): Promise<void> {
   const ctx = await byToken(tx, token, true)
   refuseUnlessReady(ctx)
-  await reject(tx, ctx.e, ctx.r, reason, recipientActor(ctx.r, client), actionAuth)
+  await reject(tx, ctx.e, ctx.r, reason, recipientActor(ctx.r, client), actionAuth, data)
+}
+
+/** The recipient consents to sign electronically (domain/consent.ts), while they may act. */
+export async function consentByToken(tx: Queryable, token: string, client: Client, input: ConsentInput): Promise<ConsentGiven> {
+  const ctx = await byToken(tx, token, true)
+  refuseUnlessReady(ctx)
+  return giveConsent(tx, ctx.e, ctx.r, client, input)
 }
 
 /**
  * One recipient declines: their signingStatus REJECTED with the reason, DOCUMENT_REJECTED (its
  * payload still PENDING, as in API v2's sample), then the envelope REJECTED: nobody else can act.
  */
-async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: string, actor: Actor, actionAuth: string[] = []): Promise<RecipientRow> {
+async function reject(
+  tx: Queryable,
+  e: EnvelopeRow,
+  r: RecipientRow,
+  reason: string,
+  actor: Actor,
+  actionAuth: string[] = [],
+  data: Record<string, unknown> = {},
+): Promise<RecipientRow> {
   if (e.status !== 'PENDING') throw new ApiError(400, 'INVALID_STATUS_TRANSITION', `cannot reject for a recipient of a ${e.type.toLowerCase()} in status ${e.status}`)
   if (r.signing_status !== 'NOT_SIGNED') throw new ApiError(400, 'ALREADY_COMPLETED', `recipient ${r.id} has already ${r.signing_status === 'SIGNED' ? 'completed' : 'rejected'}`)
   if (!mustAct(r)) throw new ApiError(400, 'CC_CANNOT_ACT', 'a CC recipient has nothing to reject')
@@ -282,7 +306,7 @@ async function reject(tx: Queryable, e: EnvelopeRow, r: RecipientRow, reason: st
     `update recipients set signing_status = 'REJECTED', rejection_reason = $2 where id = $1 returning *`,
     [r.id, reason],
   )
-  await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { ...aboutRecipient(r), reason, isExternal: actor.recipientId === null, actionAuth })
+  await audit(tx, e, 'DOCUMENT_RECIPIENT_REJECTED', actor, { ...aboutRecipient(r), reason, isExternal: actor.recipientId === null, actionAuth, ...data })
   await emitFor(tx, e, 'DOCUMENT_REJECTED')
   await setStatus(tx, e, nextStatus(e.type, e.status, 'reject'))
   await mailRejected(tx, e.id, r.id, reason)

@@ -99,7 +99,7 @@ function describeData(entry: SealAuditEntry): string {
   if (Array.isArray(d.changes)) {
     for (const c of d.changes as { type?: string; from?: unknown; to?: unknown }[]) parts.push(`${c.type}: ${text(c.from) ?? '—'} → ${text(c.to) ?? '—'}`)
   }
-  for (const key of ['reason', 'error', 'from', 'to', 'title', 'expiresAt', 'type', 'transactionId'] as const) {
+  for (const key of ['reason', 'error', 'from', 'to', 'title', 'expiresAt', 'type', 'transactionId', 'disclosureVersion', 'disclosureHash', 'consentWithdrawn'] as const) {
     const v = text(d[key])
     if (v !== null && !(entry.type === 'EMAIL_SENT' && key === 'type')) parts.push(`${key}: ${v}`)
   }

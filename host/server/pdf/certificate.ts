@@ -88,6 +88,9 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
       [t.ipAddress, r.ipAddress || t.none],
       [t.client, describeClient(r.userAgent, t) ?? t.none],
     ]
+    // The recipient's consent to sign electronically: when, and to which disclosure (docs/consent.md).
+    const consent = content.auditLog.find((e) => e.type === 'RECIPIENT_CONSENT_GIVEN' && r.id !== undefined && e.recipientId === r.id)
+    if (consent) details.push([t.consent, t.consented(time(consent.createdAt), Number(consent.data.disclosureVersion), String(consent.data.disclosureHash ?? '').slice(0, 16))])
     const nameHeight = w.rowsOf(r.name || r.email, 11.5, w.textWidth) * 11.5 * 1.4
     const detailsHeight = details.reduce((sum, [label, value]) => sum + Math.max(w.rowsOf(value, 9.5, detailsWidth - 110), w.rowsOf(label, 9.5, 110 - 8)) * 9.5 * 1.45, 0)
     const historyHeight = 8 * 1.4 + steps.reduce((sum, s) => sum + Math.max(w.rowsOf(s.what, 8, w.textWidth - 10 - HISTORY_LABEL), w.rowsOf(time(s.at), 8, HISTORY_LABEL - 8)) * 8 * 1.45, 0)
@@ -163,6 +166,8 @@ function trailOf(r: SealRecipient, log: SealAuditEntry[], t: EvidenceText): { at
       }
       case 'DOCUMENT_RECIPIENT_EXPIRED':
         return [{ at, what: t.events.DOCUMENT_RECIPIENT_EXPIRED! }]
+      case 'RECIPIENT_CONSENT_GIVEN':
+        return [{ at, what: t.events.RECIPIENT_CONSENT_GIVEN! }]
       default:
         return []
     }

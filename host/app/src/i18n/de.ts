@@ -400,6 +400,20 @@ const de: Messages = {
   'sign.error.INTERNAL': 'Bei uns ist etwas schiefgelaufen. Bitte versuchen Sie es später erneut.',
   'sign.error.completeFailed': 'Das konnte nicht abgeschlossen werden: {message}',
   'sign.error.rejectFailed': 'Das Dokument konnte nicht abgelehnt werden: {message}',
+  'consent.title': 'Einwilligung in die elektronische Unterzeichnung',
+  'consent.summary': 'Bevor Sie dieses Dokument ausfüllen oder unterschreiben, lesen Sie, wie die elektronische Unterzeichnung funktioniert, und stimmen Sie ihr zu.',
+  'consent.read': 'Hinweise lesen',
+  'consent.disclosure': 'Mit Ihrer Zustimmung willigen Sie ein, dieses Dokument und die zugehörigen Unterlagen (Benachrichtigungen, das Unterzeichnungszertifikat, die fertige Ausfertigung) elektronisch statt auf Papier zu erhalten und zu unterschreiben. Ihre Einwilligung gilt nur für dieses Dokument und seine Unterzeichnung.\n\nSie haben das Recht, eine Papierausfertigung dieses Dokuments zu erhalten. Wenden Sie sich dafür an den Absender; die Bitte um eine Papierausfertigung ist kein Widerruf Ihrer Einwilligung.\n\nSie können Ihre Einwilligung jederzeit vor dem Unterschreiben mit „Einwilligung widerrufen“ auf dieser Seite widerrufen. Ein Widerruf lehnt das Dokument ab: Der Absender wird benachrichtigt, und es kann nicht mehr elektronisch unterschrieben werden; der Absender kann es dann auf Papier abschließen. Was Sie zuvor unterschrieben haben, bleibt davon unberührt.\n\nUm diese Unterlagen abzurufen und aufzubewahren, brauchen Sie ein Gerät mit Internetverbindung, einen aktuellen Webbrowser (Chrome, Edge, Firefox oder Safari), eine E-Mail-Adresse, ein Programm, das PDF-Dateien öffnet, und Speicherplatz oder einen Drucker für eine Kopie.\n\nSobald alle unterschrieben haben, erhalten Sie das unterschriebene Dokument als PDF per E-Mail und können es auf dieser Seite herunterladen. Wenn sich Ihre E-Mail-Adresse ändert oder Sie eine weitere Kopie brauchen, wenden Sie sich an den Absender.',
+  'consent.agree': 'Ich stimme der elektronischen Unterzeichnung zu',
+  'consent.agreed': 'Sie haben der elektronischen Unterzeichnung zugestimmt.',
+  'consent.needed': 'Stimmen Sie zuerst der elektronischen Unterzeichnung zu: Lesen Sie die Hinweise oben.',
+  'consent.changed': 'Die Hinweise wurden gerade geändert. Lesen Sie sie erneut, bevor Sie zustimmen.',
+  'consent.failed': 'Ihre Zustimmung konnte nicht gespeichert werden: {message}',
+  'consent.withdraw': 'Einwilligung widerrufen',
+  'consent.withdraw.title': 'Einwilligung widerrufen?',
+  'consent.withdraw.body': 'Mit dem Widerruf lehnen Sie „{title}“ ab: Der Absender wird benachrichtigt, und es kann nicht mehr elektronisch unterschrieben werden. Für eine Papierausfertigung wenden Sie sich an den Absender.',
+  'consent.withdraw.confirm': 'Widerrufen und ablehnen',
+  'consent.withdraw.reason': 'Einwilligung in die elektronische Unterzeichnung widerrufen',
 }
 
 export default de

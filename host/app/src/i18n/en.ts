@@ -399,6 +399,20 @@ const en = {
   'sign.error.INTERNAL': 'Something went wrong on our side. Please try again later.',
   'sign.error.completeFailed': 'This could not be completed: {message}',
   'sign.error.rejectFailed': 'The document could not be rejected: {message}',
+  'consent.title': 'Consent to sign electronically',
+  'consent.summary': 'Before you fill in or sign this document, read how signing electronically works and agree to it.',
+  'consent.read': 'Read the disclosure',
+  'consent.disclosure': 'By agreeing, you consent to receive and sign this document, and the records that come with it (notices, the signing certificate, the completed copy), electronically instead of on paper. Your consent covers this document and its signing only.\n\nYou have the right to receive a paper copy of this document. To ask for one, contact the sender; asking for a paper copy does not withdraw your consent.\n\nYou may withdraw your consent at any time before you sign, with "Withdraw consent" on this page. Withdrawing declines the document: the sender is told and it can no longer be signed electronically; the sender may then arrange to complete it on paper. It does not affect anything you signed before.\n\nTo access and keep these records you need a device with an internet connection, a current web browser (Chrome, Edge, Firefox or Safari), an e-mail address, software that opens PDF files, and storage space or a printer to keep a copy.\n\nOnce everyone has signed, you receive the signed document as a PDF by e-mail, and you can download it from this page. If your e-mail address changes or you need another copy, contact the sender.',
+  'consent.agree': 'I agree to sign electronically',
+  'consent.agreed': 'You agreed to sign electronically.',
+  'consent.needed': 'First agree to sign electronically: read the disclosure above.',
+  'consent.changed': 'The disclosure has just changed. Read it again before you agree.',
+  'consent.failed': 'Your agreement could not be recorded: {message}',
+  'consent.withdraw': 'Withdraw consent',
+  'consent.withdraw.title': 'Withdraw your consent?',
+  'consent.withdraw.body': 'Withdrawing your consent declines “{title}”: the sender is told, and it can no longer be signed electronically. To receive it on paper instead, contact the sender.',
+  'consent.withdraw.confirm': 'Withdraw consent and decline',
+  'consent.withdraw.reason': 'Consent to sign electronically withdrawn',
 }
 
 export default en

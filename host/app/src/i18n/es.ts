@@ -400,6 +400,20 @@ const es: Messages = {
   'sign.error.INTERNAL': 'Algo ha fallado por nuestra parte. Vuelva a intentarlo más tarde.',
   'sign.error.completeFailed': 'No se pudo terminar: {message}',
   'sign.error.rejectFailed': 'No se pudo rechazar el documento: {message}',
+  'consent.title': 'Consentimiento para firmar electrónicamente',
+  'consent.summary': 'Antes de rellenar o firmar este documento, lea cómo funciona la firma electrónica y acéptela.',
+  'consent.read': 'Leer la información',
+  'consent.disclosure': 'Al aceptar, usted consiente en recibir y firmar este documento, y los registros que lo acompañan (avisos, el certificado de firma, la copia completada), de forma electrónica en lugar de en papel. Su consentimiento abarca solo este documento y su firma.\n\nTiene derecho a recibir una copia en papel de este documento. Para solicitarla, póngase en contacto con el remitente; solicitar una copia en papel no retira su consentimiento.\n\nPuede retirar su consentimiento en cualquier momento antes de firmar, con «Retirar el consentimiento» en esta página. Retirarlo rechaza el documento: se avisa al remitente y ya no se puede firmar electrónicamente; el remitente puede entonces completarlo en papel. No afecta a nada de lo que haya firmado antes.\n\nPara acceder a estos registros y conservarlos necesita un dispositivo con conexión a internet, un navegador actual (Chrome, Edge, Firefox o Safari), una dirección de correo electrónico, un programa que abra archivos PDF y espacio de almacenamiento o una impresora para guardar una copia.\n\nCuando todos hayan firmado, recibirá el documento firmado en PDF por correo electrónico y podrá descargarlo desde esta página. Si cambia su dirección de correo o necesita otra copia, póngase en contacto con el remitente.',
+  'consent.agree': 'Acepto firmar electrónicamente',
+  'consent.agreed': 'Ha aceptado firmar electrónicamente.',
+  'consent.needed': 'Primero acepte firmar electrónicamente: lea la información de arriba.',
+  'consent.changed': 'La información acaba de cambiar. Vuelva a leerla antes de aceptar.',
+  'consent.failed': 'No se pudo registrar su aceptación: {message}',
+  'consent.withdraw': 'Retirar el consentimiento',
+  'consent.withdraw.title': '¿Retirar su consentimiento?',
+  'consent.withdraw.body': 'Retirar su consentimiento rechaza «{title}»: se avisa al remitente y ya no se puede firmar electrónicamente. Para recibirlo en papel, póngase en contacto con el remitente.',
+  'consent.withdraw.confirm': 'Retirar y rechazar',
+  'consent.withdraw.reason': 'Consentimiento para firmar electrónicamente retirado',
 }
 
 export default es

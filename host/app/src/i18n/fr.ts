@@ -400,6 +400,20 @@ const fr: Messages = {
   'sign.error.INTERNAL': 'Une erreur est survenue de notre côté. Veuillez réessayer plus tard.',
   'sign.error.completeFailed': 'L’opération n’a pas pu être terminée : {message}',
   'sign.error.rejectFailed': 'Le document n’a pas pu être refusé : {message}',
+  'consent.title': 'Consentement à la signature électronique',
+  'consent.summary': 'Avant de remplir ou de signer ce document, lisez comment fonctionne la signature électronique et acceptez-la.',
+  'consent.read': 'Lire les informations',
+  'consent.disclosure': 'En acceptant, vous consentez à recevoir et à signer ce document, ainsi que les pièces qui l’accompagnent (avis, certificat de signature, exemplaire finalisé), sous forme électronique plutôt que sur papier. Votre consentement ne porte que sur ce document et sa signature.\n\nVous avez le droit de recevoir un exemplaire papier de ce document. Pour en demander un, contactez l’expéditeur ; cette demande ne retire pas votre consentement.\n\nVous pouvez retirer votre consentement à tout moment avant de signer, avec « Retirer le consentement » sur cette page. Le retrait vaut refus du document : l’expéditeur en est informé et le document ne peut plus être signé électroniquement ; l’expéditeur peut alors le finaliser sur papier. Ce que vous avez signé auparavant n’est pas concerné.\n\nPour consulter et conserver ces pièces, il vous faut un appareil connecté à Internet, un navigateur récent (Chrome, Edge, Firefox ou Safari), une adresse e-mail, un logiciel qui ouvre les fichiers PDF, et de l’espace de stockage ou une imprimante pour en garder une copie.\n\nUne fois que tout le monde a signé, vous recevez le document signé en PDF par e-mail, et vous pouvez le télécharger depuis cette page. Si votre adresse e-mail change ou s’il vous faut une autre copie, contactez l’expéditeur.',
+  'consent.agree': 'J’accepte de signer électroniquement',
+  'consent.agreed': 'Vous avez accepté de signer électroniquement.',
+  'consent.needed': 'Acceptez d’abord de signer électroniquement : lisez les informations ci-dessus.',
+  'consent.changed': 'Les informations viennent de changer. Relisez-les avant d’accepter.',
+  'consent.failed': 'Votre accord n’a pas pu être enregistré : {message}',
+  'consent.withdraw': 'Retirer le consentement',
+  'consent.withdraw.title': 'Retirer votre consentement ?',
+  'consent.withdraw.body': 'Retirer votre consentement revient à refuser « {title} » : l’expéditeur en est informé et le document ne peut plus être signé électroniquement. Pour le recevoir sur papier, contactez l’expéditeur.',
+  'consent.withdraw.confirm': 'Retirer et refuser',
+  'consent.withdraw.reason': 'Consentement à la signature électronique retiré',
 }
 
 export default fr

@@ -400,6 +400,20 @@ const it: Messages = {
   'sign.error.INTERNAL': 'Qualcosa è andato storto da parte nostra. Riprova più tardi.',
   'sign.error.completeFailed': 'Impossibile completare: {message}',
   'sign.error.rejectFailed': 'Impossibile rifiutare il documento: {message}',
+  'consent.title': 'Consenso alla firma elettronica',
+  'consent.summary': 'Prima di compilare o firmare questo documento, leggi come funziona la firma elettronica e accettala.',
+  'consent.read': 'Leggi l’informativa',
+  'consent.disclosure': 'Accettando, acconsenti a ricevere e firmare questo documento, e i documenti che lo accompagnano (avvisi, certificato di firma, copia completata), in forma elettronica anziché su carta. Il tuo consenso riguarda solo questo documento e la sua firma.\n\nHai il diritto di ricevere una copia cartacea di questo documento. Per richiederla, contatta il mittente; chiedere una copia cartacea non revoca il tuo consenso.\n\nPuoi revocare il consenso in qualsiasi momento prima di firmare, con «Revoca il consenso» in questa pagina. La revoca rifiuta il documento: il mittente viene avvisato e il documento non può più essere firmato elettronicamente; il mittente può allora completarlo su carta. Non riguarda ciò che hai firmato in precedenza.\n\nPer accedere a questi documenti e conservarli ti servono un dispositivo connesso a internet, un browser aggiornato (Chrome, Edge, Firefox o Safari), un indirizzo e-mail, un programma che apra i file PDF e spazio di archiviazione o una stampante per conservarne una copia.\n\nQuando tutti avranno firmato, riceverai il documento firmato in PDF via e-mail e potrai scaricarlo da questa pagina. Se il tuo indirizzo e-mail cambia o ti serve un’altra copia, contatta il mittente.',
+  'consent.agree': 'Accetto di firmare elettronicamente',
+  'consent.agreed': 'Hai accettato di firmare elettronicamente.',
+  'consent.needed': 'Prima accetta di firmare elettronicamente: leggi l’informativa qui sopra.',
+  'consent.changed': 'L’informativa è appena cambiata. Rileggila prima di accettare.',
+  'consent.failed': 'Non è stato possibile registrare la tua accettazione: {message}',
+  'consent.withdraw': 'Revoca il consenso',
+  'consent.withdraw.title': 'Revocare il consenso?',
+  'consent.withdraw.body': 'Revocare il consenso rifiuta «{title}»: il mittente viene avvisato e il documento non può più essere firmato elettronicamente. Per riceverlo su carta, contatta il mittente.',
+  'consent.withdraw.confirm': 'Revoca e rifiuta',
+  'consent.withdraw.reason': 'Consenso alla firma elettronica revocato',
 }
 
 export default it

@@ -400,6 +400,20 @@ const nl: Messages = {
   'sign.error.INTERNAL': 'Er is bij ons iets misgegaan. Probeer het later opnieuw.',
   'sign.error.completeFailed': 'Dit kon niet worden voltooid: {message}',
   'sign.error.rejectFailed': 'Het document kon niet worden geweigerd: {message}',
+  'consent.title': 'Toestemming om elektronisch te ondertekenen',
+  'consent.summary': 'Lees voordat u dit document invult of ondertekent hoe elektronisch ondertekenen werkt, en ga ermee akkoord.',
+  'consent.read': 'Lees de toelichting',
+  'consent.disclosure': 'Door akkoord te gaan, stemt u ermee in dit document en de bijbehorende stukken (berichten, het ondertekeningscertificaat, het voltooide exemplaar) elektronisch in plaats van op papier te ontvangen en te ondertekenen. Uw toestemming geldt alleen voor dit document en de ondertekening ervan.\n\nU hebt het recht een papieren exemplaar van dit document te ontvangen. Neem daarvoor contact op met de afzender; een papieren exemplaar vragen trekt uw toestemming niet in.\n\nU kunt uw toestemming op elk moment vóór het ondertekenen intrekken met „Toestemming intrekken” op deze pagina. Intrekken weigert het document: de afzender krijgt bericht en het kan niet meer elektronisch worden ondertekend; de afzender kan het dan op papier afronden. Wat u eerder ondertekende, blijft ongewijzigd.\n\nOm deze stukken te openen en te bewaren hebt u een apparaat met internetverbinding nodig, een actuele webbrowser (Chrome, Edge, Firefox of Safari), een e-mailadres, software die pdf-bestanden opent, en opslagruimte of een printer om een kopie te bewaren.\n\nZodra iedereen heeft ondertekend, ontvangt u het ondertekende document als pdf per e-mail, en kunt u het op deze pagina downloaden. Verandert uw e-mailadres of hebt u nog een kopie nodig, neem dan contact op met de afzender.',
+  'consent.agree': 'Ik ga akkoord met elektronisch ondertekenen',
+  'consent.agreed': 'U bent akkoord gegaan met elektronisch ondertekenen.',
+  'consent.needed': 'Ga eerst akkoord met elektronisch ondertekenen: lees de toelichting hierboven.',
+  'consent.changed': 'De toelichting is net gewijzigd. Lees die opnieuw voordat u akkoord gaat.',
+  'consent.failed': 'Uw akkoord kon niet worden vastgelegd: {message}',
+  'consent.withdraw': 'Toestemming intrekken',
+  'consent.withdraw.title': 'Uw toestemming intrekken?',
+  'consent.withdraw.body': 'Met het intrekken van uw toestemming weigert u „{title}”: de afzender krijgt bericht en het kan niet meer elektronisch worden ondertekend. Neem voor een papieren exemplaar contact op met de afzender.',
+  'consent.withdraw.confirm': 'Intrekken en weigeren',
+  'consent.withdraw.reason': 'Toestemming om elektronisch te ondertekenen ingetrokken',
 }
 
 export default nl

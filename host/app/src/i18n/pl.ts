@@ -402,6 +402,20 @@ const pl: Messages = {
   'sign.error.INTERNAL': 'Coś poszło nie tak po naszej stronie. Spróbuj ponownie później.',
   'sign.error.completeFailed': 'Nie udało się zakończyć: {message}',
   'sign.error.rejectFailed': 'Nie udało się odrzucić dokumentu: {message}',
+  'consent.title': 'Zgoda na podpis elektroniczny',
+  'consent.summary': 'Zanim wypełnisz lub podpiszesz ten dokument, przeczytaj, jak działa podpisywanie elektroniczne, i wyraź na nie zgodę.',
+  'consent.read': 'Przeczytaj informacje',
+  'consent.disclosure': 'Wyrażając zgodę, zgadzasz się otrzymać i podpisać ten dokument oraz towarzyszące mu zapisy (powiadomienia, certyfikat podpisu, ukończony egzemplarz) elektronicznie zamiast na papierze. Zgoda dotyczy wyłącznie tego dokumentu i jego podpisania.\n\nMasz prawo otrzymać papierowy egzemplarz tego dokumentu. Aby go zamówić, skontaktuj się z nadawcą; prośba o egzemplarz papierowy nie jest wycofaniem zgody.\n\nZgodę możesz wycofać w każdej chwili przed podpisaniem przyciskiem „Wycofaj zgodę” na tej stronie. Wycofanie oznacza odrzucenie dokumentu: nadawca zostaje o tym powiadomiony, a dokumentu nie można już podpisać elektronicznie; nadawca może wtedy dokończyć go na papierze. Nie dotyczy to niczego, co podpisano wcześniej.\n\nAby otwierać i przechowywać te zapisy, potrzebujesz urządzenia z dostępem do internetu, aktualnej przeglądarki (Chrome, Edge, Firefox lub Safari), adresu e-mail, programu otwierającego pliki PDF oraz miejsca na dysku lub drukarki, aby zachować kopię.\n\nGdy wszyscy podpiszą, otrzymasz podpisany dokument w formacie PDF e-mailem i możesz go pobrać z tej strony. Jeśli zmieni się Twój adres e-mail lub potrzebujesz kolejnej kopii, skontaktuj się z nadawcą.',
+  'consent.agree': 'Zgadzam się na podpis elektroniczny',
+  'consent.agreed': 'Wyrażono zgodę na podpis elektroniczny.',
+  'consent.needed': 'Najpierw wyraź zgodę na podpis elektroniczny: przeczytaj informacje powyżej.',
+  'consent.changed': 'Informacje właśnie się zmieniły. Przeczytaj je ponownie, zanim wyrazisz zgodę.',
+  'consent.failed': 'Nie udało się zapisać zgody: {message}',
+  'consent.withdraw': 'Wycofaj zgodę',
+  'consent.withdraw.title': 'Wycofać zgodę?',
+  'consent.withdraw.body': 'Wycofanie zgody oznacza odrzucenie dokumentu „{title}”: nadawca zostanie powiadomiony, a dokumentu nie będzie można podpisać elektronicznie. Aby otrzymać go na papierze, skontaktuj się z nadawcą.',
+  'consent.withdraw.confirm': 'Wycofaj zgodę i odrzuć',
+  'consent.withdraw.reason': 'Wycofano zgodę na podpis elektroniczny',
 }
 
 export default pl

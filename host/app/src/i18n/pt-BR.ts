@@ -400,6 +400,20 @@ const ptBR: Messages = {
   'sign.error.INTERNAL': 'Algo deu errado do nosso lado. Tente novamente mais tarde.',
   'sign.error.completeFailed': 'Não foi possível concluir: {message}',
   'sign.error.rejectFailed': 'Não foi possível recusar o documento: {message}',
+  'consent.title': 'Consentimento para assinar eletronicamente',
+  'consent.summary': 'Antes de preencher ou assinar este documento, leia como funciona a assinatura eletrônica e concorde com ela.',
+  'consent.read': 'Ler as informações',
+  'consent.disclosure': 'Ao concordar, você consente em receber e assinar este documento, e os registros que o acompanham (avisos, o certificado de assinatura, a cópia concluída), eletronicamente em vez de em papel. Seu consentimento vale apenas para este documento e sua assinatura.\n\nVocê tem o direito de receber uma cópia em papel deste documento. Para pedi-la, entre em contato com o remetente; pedir uma cópia em papel não retira seu consentimento.\n\nVocê pode retirar seu consentimento a qualquer momento antes de assinar, com “Retirar consentimento” nesta página. Retirar recusa o documento: o remetente é avisado e ele não pode mais ser assinado eletronicamente; o remetente pode então concluí-lo em papel. Isso não afeta nada que você tenha assinado antes.\n\nPara acessar e guardar esses registros, você precisa de um dispositivo com internet, um navegador atual (Chrome, Edge, Firefox ou Safari), um endereço de e-mail, um programa que abra arquivos PDF e espaço de armazenamento ou uma impressora para guardar uma cópia.\n\nQuando todos tiverem assinado, você receberá o documento assinado em PDF por e-mail e poderá baixá-lo nesta página. Se seu e-mail mudar ou você precisar de outra cópia, entre em contato com o remetente.',
+  'consent.agree': 'Concordo em assinar eletronicamente',
+  'consent.agreed': 'Você concordou em assinar eletronicamente.',
+  'consent.needed': 'Primeiro concorde em assinar eletronicamente: leia as informações acima.',
+  'consent.changed': 'As informações acabaram de mudar. Leia-as de novo antes de concordar.',
+  'consent.failed': 'Não foi possível registrar sua concordância: {message}',
+  'consent.withdraw': 'Retirar consentimento',
+  'consent.withdraw.title': 'Retirar seu consentimento?',
+  'consent.withdraw.body': 'Retirar seu consentimento recusa “{title}”: o remetente é avisado e ele não pode mais ser assinado eletronicamente. Para recebê-lo em papel, entre em contato com o remetente.',
+  'consent.withdraw.confirm': 'Retirar e recusar',
+  'consent.withdraw.reason': 'Consentimento para assinar eletronicamente retirado',
 }
 
 export default ptBR

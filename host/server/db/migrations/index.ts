@@ -22,6 +22,7 @@ import m020 from './020-credential-ceiling.js'
 import m021 from './021-team-files-and-shares.js'
 import m022 from './022-webhook-secret-rotation.js'
 import m023 from './023-audit-chain.js'
+import m024 from './024-consent-disclosures.js'
 import m026 from './026-envelope-search.js'
 
 /**
@@ -53,6 +54,7 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 21, sql: m021 },
   { version: 22, sql: m022 },
   { version: 23, sql: m023 },
+  { version: 24, sql: m024 },
   { version: 26, sql: m026 },
 ]
 

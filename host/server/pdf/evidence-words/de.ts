@@ -21,6 +21,8 @@ const de: EvidenceWords = {
   client: 'Client',
   signature: 'Unterschrift',
   history: 'Verlauf',
+  consent: 'Einwilligung',
+  consented: (at, version, hash) => `In die elektronische Unterzeichnung eingewilligt am ${at}, Hinweise v${version} (sha256 ${hash})`,
   page: (n, of) => `Seite ${n} von ${of}`,
   sealNote: 'Dieses Dokument ist mit einer digitalen Signatur des Dienstes versiegelt. Jede Änderung nach der Versiegelung macht die Signatur ungültig.',
   demoNote:
@@ -53,6 +55,7 @@ const de: EvidenceWords = {
     REMINDER: 'Erinnerung versandt',
     DOCUMENT_COMPLETED_EMAIL: 'Abgeschlossenes Dokument per E-Mail versandt',
     DOCUMENT_OPENED: 'Geöffnet',
+    RECIPIENT_CONSENT_GIVEN: 'In die elektronische Unterzeichnung eingewilligt',
     DOCUMENT_RECIPIENT_COMPLETED: 'Teil abgeschlossen',
     SIGNED: 'Unterschrieben',
     APPROVED: 'Genehmigt',

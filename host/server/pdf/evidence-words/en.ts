@@ -19,6 +19,8 @@ const en = {
   client: 'Client',
   signature: 'Signature',
   history: 'History',
+  consent: 'Consent',
+  consented: (at: string, version: number, hash: string) => `Consented to sign electronically at ${at}, disclosure v${version} (sha256 ${hash})`,
   page: (n: number, of: number) => `Page ${n} of ${of}`,
   sealNote: 'This document is sealed with a digital signature of the service. Any change made to it after sealing invalidates the signature.',
   demoNote:
@@ -51,6 +53,7 @@ const en = {
     REMINDER: 'Reminder sent',
     DOCUMENT_COMPLETED_EMAIL: 'Completed document sent by e-mail',
     DOCUMENT_OPENED: 'Opened',
+    RECIPIENT_CONSENT_GIVEN: 'Consented to sign electronically',
     DOCUMENT_RECIPIENT_COMPLETED: 'Completed their part',
     SIGNED: 'Signed',
     APPROVED: 'Approved',

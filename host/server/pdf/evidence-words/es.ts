@@ -21,6 +21,8 @@ const es: EvidenceWords = {
   client: 'Cliente',
   signature: 'Firma',
   history: 'Historial',
+  consent: 'Consentimiento',
+  consented: (at, version, hash) => `Consintió en firmar electrónicamente el ${at}, información v${version} (sha256 ${hash})`,
   page: (n, of) => `Página ${n} de ${of}`,
   sealNote: 'Este documento está sellado con una firma digital del servicio. Cualquier cambio hecho después del sellado invalida la firma.',
   demoNote:
@@ -53,6 +55,7 @@ const es: EvidenceWords = {
     REMINDER: 'Recordatorio enviado',
     DOCUMENT_COMPLETED_EMAIL: 'Documento completado enviado por correo',
     DOCUMENT_OPENED: 'Abierto',
+    RECIPIENT_CONSENT_GIVEN: 'Consintió en firmar electrónicamente',
     DOCUMENT_RECIPIENT_COMPLETED: 'Terminó su parte',
     SIGNED: 'Firmado',
     APPROVED: 'Aprobado',

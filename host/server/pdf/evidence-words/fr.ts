@@ -21,6 +21,8 @@ const fr: EvidenceWords = {
   client: 'Client',
   signature: 'Signature',
   history: 'Historique',
+  consent: 'Consentement',
+  consented: (at, version, hash) => `A consenti à la signature électronique le ${at}, informations v${version} (sha256 ${hash})`,
   page: (n, of) => `Page ${n} sur ${of}`,
   sealNote: 'Ce document est scellé par une signature numérique du service. Toute modification après le scellement invalide la signature.',
   demoNote:
@@ -53,6 +55,7 @@ const fr: EvidenceWords = {
     REMINDER: 'Rappel envoyé',
     DOCUMENT_COMPLETED_EMAIL: 'Document terminé envoyé par e-mail',
     DOCUMENT_OPENED: 'Ouvert',
+    RECIPIENT_CONSENT_GIVEN: 'A consenti à la signature électronique',
     DOCUMENT_RECIPIENT_COMPLETED: 'A terminé sa part',
     SIGNED: 'Signé',
     APPROVED: 'Approuvé',

@@ -21,6 +21,8 @@ const he: EvidenceWords = {
   client: 'לקוח',
   signature: 'חתימה',
   history: 'היסטוריה',
+  consent: 'הסכמה',
+  consented: (at, version, hash) => `הסכים/ה לחתימה אלקטרונית ב-${at}, גילוי נאות v${version} (sha256 ${hash})`,
   page: (n, of) => `עמוד ${n} מתוך ${of}`,
   sealNote: 'מסמך זה חתום בחתימה דיגיטלית של השירות. כל שינוי שייעשה לאחר החתימה יפסול אותה.',
   demoNote:
@@ -53,6 +55,7 @@ const he: EvidenceWords = {
     REMINDER: 'תזכורת נשלחה',
     DOCUMENT_COMPLETED_EMAIL: 'המסמך שהושלם נשלח בדוא״ל',
     DOCUMENT_OPENED: 'נפתח',
+    RECIPIENT_CONSENT_GIVEN: 'הסכים/ה לחתימה אלקטרונית',
     DOCUMENT_RECIPIENT_COMPLETED: 'השלים את חלקו',
     SIGNED: 'נחתם',
     APPROVED: 'אושר',

@@ -21,6 +21,8 @@ const it: EvidenceWords = {
   client: 'Client',
   signature: 'Firma',
   history: 'Cronologia',
+  consent: 'Consenso',
+  consented: (at, version, hash) => `Ha acconsentito alla firma elettronica il ${at}, informativa v${version} (sha256 ${hash})`,
   page: (n, of) => `Pagina ${n} di ${of}`,
   sealNote: 'Questo documento è sigillato con una firma digitale del servizio. Qualsiasi modifica apportata dopo la sigillatura invalida la firma.',
   demoNote:
@@ -53,6 +55,7 @@ const it: EvidenceWords = {
     REMINDER: 'Promemoria inviato',
     DOCUMENT_COMPLETED_EMAIL: 'Documento completato inviato via e-mail',
     DOCUMENT_OPENED: 'Aperto',
+    RECIPIENT_CONSENT_GIVEN: 'Ha acconsentito alla firma elettronica',
     DOCUMENT_RECIPIENT_COMPLETED: 'Ha completato la sua parte',
     SIGNED: 'Firmato',
     APPROVED: 'Approvato',

@@ -21,6 +21,8 @@ const nl: EvidenceWords = {
   client: 'Client',
   signature: 'Handtekening',
   history: 'Geschiedenis',
+  consent: 'Toestemming',
+  consented: (at, version, hash) => `Toestemming gegeven om elektronisch te ondertekenen op ${at}, toelichting v${version} (sha256 ${hash})`,
   page: (n, of) => `Pagina ${n} van ${of}`,
   sealNote: 'Dit document is verzegeld met een digitale handtekening van de dienst. Elke wijziging na het verzegelen maakt de handtekening ongeldig.',
   demoNote:
@@ -53,6 +55,7 @@ const nl: EvidenceWords = {
     REMINDER: 'Herinnering verstuurd',
     DOCUMENT_COMPLETED_EMAIL: 'Voltooid document per e-mail verstuurd',
     DOCUMENT_OPENED: 'Geopend',
+    RECIPIENT_CONSENT_GIVEN: 'Toestemming gegeven om elektronisch te ondertekenen',
     DOCUMENT_RECIPIENT_COMPLETED: 'Eigen deel voltooid',
     SIGNED: 'Ondertekend',
     APPROVED: 'Goedgekeurd',

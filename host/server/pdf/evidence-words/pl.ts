@@ -21,6 +21,8 @@ const pl: EvidenceWords = {
   client: 'Klient',
   signature: 'Podpis',
   history: 'Historia',
+  consent: 'Zgoda',
+  consented: (at, version, hash) => `Wyrażono zgodę na podpis elektroniczny ${at}, informacje v${version} (sha256 ${hash})`,
   page: (n, of) => `Strona ${n} z ${of}`,
   sealNote: 'Ten dokument jest zapieczętowany podpisem cyfrowym usługi. Każda zmiana wprowadzona po zapieczętowaniu unieważnia podpis.',
   demoNote:
@@ -53,6 +55,7 @@ const pl: EvidenceWords = {
     REMINDER: 'Wysłano przypomnienie',
     DOCUMENT_COMPLETED_EMAIL: 'Wysłano e-mailem zakończony dokument',
     DOCUMENT_OPENED: 'Otwarto',
+    RECIPIENT_CONSENT_GIVEN: 'Wyrażono zgodę na podpis elektroniczny',
     DOCUMENT_RECIPIENT_COMPLETED: 'Zakończono swoją część',
     SIGNED: 'Podpisano',
     APPROVED: 'Zatwierdzono',

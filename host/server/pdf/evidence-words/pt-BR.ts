@@ -21,6 +21,8 @@ const ptBR: EvidenceWords = {
   client: 'Cliente',
   signature: 'Assinatura',
   history: 'Histórico',
+  consent: 'Consentimento',
+  consented: (at, version, hash) => `Consentiu em assinar eletronicamente em ${at}, informações v${version} (sha256 ${hash})`,
   page: (n, of) => `Página ${n} de ${of}`,
   sealNote: 'Este documento está selado com uma assinatura digital do serviço. Qualquer alteração feita depois da selagem invalida a assinatura.',
   demoNote:
@@ -53,6 +55,7 @@ const ptBR: EvidenceWords = {
     REMINDER: 'Lembrete enviado',
     DOCUMENT_COMPLETED_EMAIL: 'Documento concluído enviado por e-mail',
     DOCUMENT_OPENED: 'Aberto',
+    RECIPIENT_CONSENT_GIVEN: 'Consentiu em assinar eletronicamente',
     DOCUMENT_RECIPIENT_COMPLETED: 'Concluiu a sua parte',
     SIGNED: 'Assinado',
     APPROVED: 'Aprovado',
