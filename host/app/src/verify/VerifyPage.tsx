@@ -19,7 +19,18 @@ interface Signature {
   sealOfThisService: boolean
 }
 
+/** What POST /verify says of an evidence file (the JWS of an envelope's evidence summary). */
+interface EvidenceCheck {
+  valid: boolean
+  reason?: string
+  envelopeId: string | null
+  generatedAt: string | null
+  pdf: { matches: boolean; as: 'original' | 'sealed' | null } | null
+  auditLog: { intact: boolean; headMatches: boolean; entriesSince: number } | null
+}
+
 interface Result {
+  evidence?: EvidenceCheck
   sha256: string
   pageCount: number
   valid: boolean
@@ -28,7 +39,15 @@ interface Result {
   document: { title: string; completedAt: string | null; recipients: { name: string; role: string; completedAt: string | null }[] } | null
 }
 
-type State = { kind: 'idle' } | { kind: 'checking'; name: string } | { kind: 'done'; name: string; result: Result } | { kind: 'failed'; message: string }
+type State =
+  | { kind: 'idle' }
+  | { kind: 'checking'; name: string }
+  | { kind: 'done'; name: string; result: Result }
+  | { kind: 'evidence'; name: string; evidence: EvidenceCheck }
+  | { kind: 'failed'; message: string }
+
+/** An evidence file (a JWS) rather than a PDF, by its name or type. */
+const isEvidence = (file: File) => /\.jws$/i.test(file.name) || file.type === 'application/jose'
 
 const LEVEL_WORDS = { 'B-B': 'level_BB', 'B-T': 'level_BT', 'B-LT': 'level_BLT', 'B-LTA': 'level_BLTA' } as const
 
@@ -51,52 +70,58 @@ const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleSt
 
 export function VerifyPage() {
   const [state, setState] = useState<State>({ kind: 'idle' })
-  const [dragging, setDragging] = useState(false)
-  const input = useRef<HTMLInputElement>(null)
+  const [dragging, setDragging] = useState<'pdf' | 'evidence' | null>(null)
+  const files = useRef<{ pdf: File | null; evidence: File | null }>({ pdf: null, evidence: null })
 
+  /** Checks what has been chosen so far: the PDF, the evidence file, or both together. */
   const check = async (file: File) => {
-    setState({ kind: 'checking', name: file.name })
+    files.current[isEvidence(file) ? 'evidence' : 'pdf'] = file
+    const { pdf, evidence } = files.current
+    const name = [pdf?.name, evidence?.name].filter(Boolean).join(' + ')
+    setState({ kind: 'checking', name })
+    const form = new FormData()
+    if (pdf) form.append('file', pdf)
+    if (evidence) form.append('evidence', evidence)
     try {
-      const res = await fetch('/api/v2/verify', { method: 'POST', headers: { 'content-type': 'application/pdf' }, body: file })
+      const res = await fetch('/api/v2/verify', { method: 'POST', body: form })
       const body = await res.json()
       if (!res.ok) setState({ kind: 'failed', message: body.message ?? vt('failed', { status: res.status }) })
-      else setState({ kind: 'done', name: file.name, result: body as Result })
+      else if (!pdf) setState({ kind: 'evidence', name, evidence: (body as { evidence: EvidenceCheck }).evidence })
+      else setState({ kind: 'done', name, result: body as Result })
     } catch {
       setState({ kind: 'failed', message: vt('offline') })
     }
   }
-  const onDrop = (e: DragEvent) => {
-    e.preventDefault()
-    setDragging(false)
-    const file = e.dataTransfer.files[0]
+  const zone = (which: 'pdf' | 'evidence') => ({
+    className: `verify-drop${dragging === which ? ' is-dragging' : ''}${which === 'evidence' ? ' is-evidence' : ''}`,
+    onDragOver: (e: DragEvent) => {
+      e.preventDefault()
+      setDragging(which)
+    },
+    onDragLeave: () => setDragging(null),
+    onDrop: (e: DragEvent) => {
+      e.preventDefault()
+      setDragging(null)
+      for (const file of Array.from(e.dataTransfer.files).slice(0, 2)) void check(file)
+    },
+  })
+  const picked = (e: { target: HTMLInputElement }) => {
+    const file = e.target.files?.[0]
     if (file) void check(file)
+    e.target.value = ''
   }
 
   return (
     <main className="verify">
       <h1>{vt('title')}</h1>
       <p className="verify-lead">{vt('lead')}</p>
-      <label
-        className={`verify-drop${dragging ? ' is-dragging' : ''}`}
-        onDragOver={(e) => {
-          e.preventDefault()
-          setDragging(true)
-        }}
-        onDragLeave={() => setDragging(false)}
-        onDrop={onDrop}
-      >
-        <input
-          ref={input}
-          type="file"
-          accept="application/pdf,.pdf"
-          data-testid="verify-file"
-          onChange={(e) => {
-            const file = e.target.files?.[0]
-            if (file) void check(file)
-            e.target.value = ''
-          }}
-        />
+      <label {...zone('pdf')}>
+        <input type="file" accept="application/pdf,.pdf" data-testid="verify-file" onChange={picked} />
         <span className="verify-drop-title">{vt('drop')}</span>
+      </label>
+      <label {...zone('evidence')}>
+        <input type="file" accept=".jws,application/jose" data-testid="verify-evidence-file" onChange={picked} />
+        <span className="verify-drop-title">{vt('evidenceDrop')}</span>
       </label>
       <section aria-live="polite">
         {state.kind === 'checking' && <p className="verify-status">{vt('checking', { name: state.name })}</p>}
@@ -106,8 +131,38 @@ export function VerifyPage() {
           </p>
         )}
         {state.kind === 'done' && <Report name={state.name} result={state.result} />}
+        {state.kind === 'evidence' && <EvidenceReport evidence={state.evidence} />}
       </section>
     </main>
+  )
+}
+
+/** What the evidence file proves: this service signed it, the PDF is one of its documents, the audit log still holds. */
+function EvidenceReport({ evidence }: { evidence: EvidenceCheck }) {
+  const log = evidence.auditLog
+  return (
+    <div className="verify-card" data-testid="verify-evidence">
+      <h2>{vt('evidenceTitle')}</h2>
+      <p className={`verify-verdict ${evidence.valid ? 'is-good' : 'is-bad'}`} data-testid="verify-evidence-verdict">
+        {evidence.valid ? vt('evidenceValid') : vt('evidenceInvalid', { reason: evidence.reason ?? '' })}
+      </p>
+      {evidence.valid && (
+        <dl className="verify-facts">
+          <dt>{vt('evidenceEnvelope')}</dt>
+          <dd className="verify-hash">{evidence.envelopeId}</dd>
+          <dt>{vt('evidenceGenerated')}</dt>
+          <dd>{when(evidence.generatedAt)}</dd>
+          {evidence.pdf && (
+            <>
+              <dt>{vt('evidencePdf')}</dt>
+              <dd data-testid="verify-evidence-pdf">{vt(evidence.pdf.as === 'sealed' ? 'evidencePdfSealed' : evidence.pdf.as === 'original' ? 'evidencePdfOriginal' : 'evidencePdfOther')}</dd>
+            </>
+          )}
+          <dt>{vt('evidenceLog')}</dt>
+          <dd data-testid="verify-evidence-log">{vt(!log ? 'evidenceLogUnknown' : log.intact ? 'evidenceLogIntact' : 'evidenceLogBroken')}</dd>
+        </dl>
+      )}
+    </div>
   )
 }
 
@@ -128,6 +183,7 @@ function Report({ name, result }: { name: string; result: Result }) {
         <dt>SHA-256</dt>
         <dd className="verify-hash">{result.sha256}</dd>
       </dl>
+      {result.evidence && <EvidenceReport evidence={result.evidence} />}
       {result.document && (
         <div className="verify-card" data-testid="verify-document">
           <h2>{vt('completedHere')}</h2>
