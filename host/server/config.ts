@@ -22,6 +22,20 @@ export interface Retention {
   everyMs: number
 }
 
+/** The digest algorithms ARCHIVE_RETIRED_DIGESTS may name. */
+export const DIGEST_NAMES = ['md5', 'sha1', 'sha224', 'sha256', 'sha384', 'sha512'] as const
+export type DigestName = (typeof DIGEST_NAMES)[number]
+
+/** When B-LTA archives get a new document timestamp (jobs/renew-archives.ts). */
+export interface ArchiveRenewal {
+  /** Renew when the last timestamp's authority certificate ends within this many days. */
+  renewDays: number
+  /** Renew at once when the last timestamp uses one of these digests. */
+  retiredDigests: DigestName[]
+  /** How often the job looks for what is due. */
+  everyMs: number
+}
+
 /**
  * A presigned URL of the bucket cannot be taken back: it keeps working after the document is
  * deleted or the credential that asked for it is revoked, until it expires. So it lives a minute
@@ -91,6 +105,8 @@ export interface HostConfig {
   verifyRateLimit: number
   /** How completed documents are sealed: the signature's form and the timestamp servers. */
   sealing: { subFilter: SubFilter; tsaUrls: string[] }
+  /** When sealed B-LTA files get a new document timestamp, to stay verifiable. */
+  archive: ArchiveRenewal
   /** Who may create an account once the first one exists: `invite` (an invitation's address only) or `open` (anyone). */
   signup: 'invite' | 'open'
   /** How long a console session lasts after signing in. */
@@ -150,6 +166,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): HostConfig 
     headersTimeoutMs: intEnv('HEADERS_TIMEOUT_MS', env.HEADERS_TIMEOUT_MS, DEFAULT_HEADERS_TIMEOUT_MS),
     verifyRateLimit: intEnv('VERIFY_RATE_LIMIT', env.VERIFY_RATE_LIMIT, 30),
     sealing: sealingFromEnv(env),
+    archive: archiveFromEnv(env),
     signup: signupFromEnv(env.SIGNUP),
     sessionLifetimeMs: Math.max(1, intEnv('SESSION_DAYS', env.SESSION_DAYS, 30)) * 24 * 3600_000,
   }
@@ -170,6 +187,19 @@ function sealingFromEnv(env: NodeJS.ProcessEnv): HostConfig['sealing'] {
     if (!/^https?:\/\/[^/]/.test(url) || !URL.canParse(url)) throw new Error(`SEALING_TSA_URLS: "${url}" is not an http(s) URL`)
   }
   return { subFilter, tsaUrls }
+}
+
+/** ARCHIVE_RENEW_DAYS (default 90), ARCHIVE_RETIRED_DIGESTS (default sha1 and md5), ARCHIVE_RENEW_EVERY_HOURS (default 24). */
+function archiveFromEnv(env: NodeJS.ProcessEnv): ArchiveRenewal {
+  const retired = (env.ARCHIVE_RETIRED_DIGESTS ?? 'md5,sha1').split(/[\s,]+/).filter(Boolean).map((d) => d.toLowerCase().replace('-', ''))
+  for (const d of retired) {
+    if (!DIGEST_NAMES.includes(d as DigestName)) throw new Error(`ARCHIVE_RETIRED_DIGESTS: "${d}" is not one of ${DIGEST_NAMES.join(', ')}`)
+  }
+  return {
+    renewDays: intEnv('ARCHIVE_RENEW_DAYS', env.ARCHIVE_RENEW_DAYS, 90),
+    retiredDigests: retired as DigestName[],
+    everyMs: Math.max(1, intEnv('ARCHIVE_RENEW_EVERY_HOURS', env.ARCHIVE_RENEW_EVERY_HOURS, 24)) * 3600_000,
+  }
 }
 
 /**

@@ -13,7 +13,8 @@ export interface Issued {
 }
 
 export interface TestCa extends Issued {
-  issue(commonName: string, use: 'seal' | 'timestamping', options?: { crlUrl?: string }): Issued
+  /** `validDays`: the certificate ends that many days from now (default about five years). */
+  issue(commonName: string, use: 'seal' | 'timestamping', options?: { crlUrl?: string; validDays?: number }): Issued
 }
 
 const rsa = () =>
@@ -24,14 +25,14 @@ const names = (commonName: string) => [
   { name: 'organizationName', value: 'envelope-embed tests' },
 ]
 
-function makeCertificate(subject: string, publicKeyPem: string, issuer: { name: string; keyPem: string }, extensions: object[]): string {
+function makeCertificate(subject: string, publicKeyPem: string, issuer: { name: string; keyPem: string }, extensions: object[], validDays = 5 * 365): string {
   const cert = forge.pki.createCertificate()
   cert.publicKey = forge.pki.publicKeyFromPem(publicKeyPem)
   const serial = randomBytes(12)
   serial[0] = (serial[0]! & 0x7f) | 0x40
   cert.serialNumber = serial.toString('hex')
   cert.validity.notBefore = new Date(Date.now() - 3600_000)
-  cert.validity.notAfter = new Date(Date.now() + 5 * 365 * 24 * 3600_000)
+  cert.validity.notAfter = new Date(Date.now() + validDays * 24 * 3600_000)
   cert.setSubject(names(subject))
   cert.setIssuer(names(issuer.name))
   cert.setExtensions([{ name: 'subjectKeyIdentifier' }, ...extensions])
@@ -63,7 +64,7 @@ export function makeTestCa(name = 'envelope-embed test root'): TestCa {
         // RFC 3161 2.3: a TSA certificate has exactly this one extended key usage, critical.
         ...(use === 'timestamping' ? [{ name: 'extKeyUsage', timeStamping: true, critical: true }] : []),
         ...(options.crlUrl ? [{ name: 'cRLDistributionPoints', altNames: [{ type: 6, value: options.crlUrl }] }] : []),
-      ])
+      ], options.validDays)
       return { certificatePem: pem, privateKeyPem: pair.privateKey, chainPem: pem + certificatePem }
     },
   }

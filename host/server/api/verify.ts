@@ -19,7 +19,7 @@ import { sealedDocumentAndLog, type AuditLogState, type SealedDocument } from '.
 import { evidenceCheck, type EvidenceCheck } from '../domain/evidence.js'
 import { ApiError, badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
-import type { SignatureReport } from '../pdf/signature-report.js'
+import { timestampChain, type SignatureReport, type TimestampLink } from '../pdf/signature-report.js'
 import { runVerify } from '../workers/verify-lane.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { addressKey, RateLimiter } from './rate-limit.js'
@@ -41,6 +41,11 @@ export interface VerifyResult {
   valid: boolean
   /** Valid, and an intact signature is this service's own seal (sealOfThisService). */
   sealedByThisService: boolean
+  /**
+   * The document timestamps, in the order of the file, each with whether it covers the one before:
+   * an archive kept verifiable gets a new one before the last one's authority certificate ends.
+   */
+  timestamps: TimestampLink[]
   /** The completed document of this service whose sealed file has exactly these bytes. */
   document: SealedDocument | null
   /** Whether the audit log of that document's envelope is unbroken (and its head); null with no document. */
@@ -124,6 +129,7 @@ export async function verifyUpload(ctx: Pick<HostContext, 'db' | 'sealingKey'>, 
     signatures,
     valid,
     sealedByThisService: valid && signatures.some((s) => s.kind === 'signature' && s.sealOfThisService),
+    timestamps: timestampChain(reports),
     ...(await sealedDocumentAndLog(ctx.db, sha256)),
   }
 }

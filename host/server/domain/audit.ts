@@ -54,6 +54,7 @@ export type AuditType =
   | 'DOCUMENT_RECIPIENT_EXPIRED'
   | 'RECIPIENT_AUTH_LOCKED'
   | 'RECIPIENT_CONSENT_GIVEN'
+  | 'DOCUMENT_ARCHIVE_RENEWED'
 
 /** Who an entry is about, as the deployed service's audit data names it. */
 export const aboutRecipient = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>) => ({

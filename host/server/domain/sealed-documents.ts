@@ -19,12 +19,16 @@ export async function sealedDocumentAndLog(db: Queryable, sha256: string): Promi
   return { document: found.document, auditLog: chain.ok ? { intact: true, head: chain.head } : { intact: false } }
 }
 
-/** The completed, not deleted document whose sealed file has exactly these bytes (by SHA-256), or null. */
+/**
+ * The completed, not deleted document whose sealed file has exactly these bytes (by SHA-256), or
+ * null; a sealed file that was renewed since (an archive's new timestamp) is still that document's.
+ */
 async function sealedEnvelope(db: Queryable, sha256: string): Promise<{ envelopeId: string; document: SealedDocument } | null> {
   const [e] = await db.query<{ id: string; title: string; completed_at: Date | null }>(
-    `select e.id, e.title, e.completed_at from document_data d
-     join envelope_items i on i.signed_document_data_id = d.id join envelopes e on e.id = i.envelope_id
-     where d.sha256 = $1 and e.status = 'COMPLETED' and e.deleted_at is null limit 1`,
+    `select e.id, e.title, e.completed_at from envelope_items i join envelopes e on e.id = i.envelope_id
+     where i.id in (select s.id from document_data d join envelope_items s on s.signed_document_data_id = d.id where d.sha256 = $1
+                    union all select r.item_id from archive_renewals r where r.old_sha256 = $1)
+       and e.status = 'COMPLETED' and e.deleted_at is null limit 1`,
     [sha256],
   )
   if (!e) return null

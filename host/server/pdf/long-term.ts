@@ -5,16 +5,39 @@
  * With them a reader can validate the seal after its certificate expires or the CA is gone: the
  * revocation data is in the file, and the document timestamp proves it was there in time.
  */
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, type PDFDocument, type PDFObject } from 'pdf-lib'
+import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, type PDFDocument, type PDFObject } from 'pdf-lib'
 import { sha256 } from './cms.js'
 import type { ValidationData } from './revocation.js'
 
 /** A TimeStampToken (DER) over a SHA-256 digest; tsa.ts's requestTimestamp with its servers. */
 export type Timestamper = (digest: Buffer) => Promise<Buffer>
 
+/** What a file's DSS already holds: its streams' references, kept as they are, and their bytes (to add nothing twice). */
+export interface ExistingDss {
+  certificates: { ref: PDFRef; der: Buffer }[]
+  crls: { ref: PDFRef; der: Buffer }[]
+}
+
+/** The DSS of the document's catalog (none in a file only sealed: empty lists). */
+export function existingDss(doc: PDFDocument): ExistingDss {
+  const { context } = doc
+  const entry = context.lookup(context.trailerInfo.Root as PDFRef, PDFDict).get(PDFName.of('DSS'))
+  const dss = entry ? context.lookupMaybe(entry, PDFDict) : undefined
+  const streams = (key: string) => {
+    const list = dss ? context.lookupMaybe(dss.get(PDFName.of(key)), PDFArray) : undefined
+    return (list?.asArray() ?? []).flatMap((ref) => {
+      const stream = ref instanceof PDFRef ? context.lookup(ref) : undefined
+      return ref instanceof PDFRef && stream instanceof PDFRawStream ? [{ ref, der: Buffer.from(decodePDFRawStream(stream).decode()) }] : []
+    })
+  }
+  return { certificates: streams('Certs'), crls: streams('CRLs') }
+}
+
 /**
- * `signed`: the bytes `doc.save()` gave, with the seal written in. `doc` is the document as saved
- * (its object numbers are those of `signed`). Returns `signed` with the update appended.
+ * `signed`: the bytes `doc.save()` gave, with the seal written in, or a file as read (an archive's
+ * renewal). `doc` is that document (its object numbers are those of `signed`). `existing`: what the
+ * file's DSS holds already: the update's DSS replaces the catalog's, so it names those streams
+ * again, with the new data not among them. Returns `signed` with the update appended.
  */
 export async function appendLongTermValidation(
   doc: PDFDocument,
@@ -22,6 +45,7 @@ export async function appendLongTermValidation(
   data: ValidationData,
   timestamp: Timestamper,
   tokenBudget: number,
+  existing: ExistingDss = existingDss(doc),
 ): Promise<Uint8Array> {
   const { context } = doc
   const root = context.trailerInfo.Root as PDFRef
@@ -31,14 +55,18 @@ export async function appendLongTermValidation(
   const put = (ref: PDFRef, body: string | Buffer | PDFObject) =>
     objects.push({ ref, body: typeof body === 'string' ? Buffer.from(body, 'latin1') : Buffer.isBuffer(body) ? body : bytesOf(body) })
 
-  const streams = (list: Buffer[]) =>
-    list.map((der) => {
-      const ref = allocate()
-      put(ref, Buffer.concat([Buffer.from(`<< /Length ${der.length} >>\nstream\n`, 'latin1'), der, Buffer.from('\nendstream', 'latin1')]))
-      return `${ref.objectNumber} 0 R`
-    })
+  const streams = (kept: ExistingDss['certificates'], list: Buffer[]) => [
+    ...kept.map(({ ref }) => `${ref.objectNumber} ${ref.generationNumber} R`),
+    ...list
+      .filter((der, i) => !kept.some((k) => k.der.equals(der)) && list.findIndex((o) => o.equals(der)) === i)
+      .map((der) => {
+        const ref = allocate()
+        put(ref, Buffer.concat([Buffer.from(`<< /Length ${der.length} >>\nstream\n`, 'latin1'), der, Buffer.from('\nendstream', 'latin1')]))
+        return `${ref.objectNumber} 0 R`
+      }),
+  ]
   const dss = allocate()
-  put(dss, `<< /Type /DSS /Certs [${streams(data.certificates).join(' ')}] /CRLs [${streams(data.crls).join(' ')}] >>`)
+  put(dss, `<< /Type /DSS /Certs [${streams(existing.certificates, data.certificates).join(' ')}] /CRLs [${streams(existing.crls, data.crls).join(' ')}] >>`)
 
   // The document timestamp: an invisible signature field on the first page.
   const signature = allocate()
@@ -49,7 +77,7 @@ export async function appendLongTermValidation(
     signature,
     `<< /Type /DocTimeStamp /Filter /Adobe.PPKLite /SubFilter /ETSI.RFC3161 /ByteRange ${BYTE_RANGE_PLACEHOLDER} /Contents <${'0'.repeat(contentsHex)}> >>`,
   )
-  put(widget, `<< /Type /Annot /Subtype /Widget /FT /Sig /T (Document timestamp) /F 132 /Rect [0 0 0 0] /V ${signature.objectNumber} 0 R /P ${page.objectNumber} 0 R >>`)
+  put(widget, `<< /Type /Annot /Subtype /Widget /FT /Sig /T (${timestampFieldName(doc)}) /F 132 /Rect [0 0 0 0] /V ${signature.objectNumber} 0 R /P ${page.objectNumber} 0 R >>`)
 
   // The page's annotations, the form's fields and the catalog, each rewritten with what it gains.
   const pageDict = context.lookup(page, PDFDict).clone(context)
@@ -67,6 +95,18 @@ export async function appendLongTermValidation(
 
   const update = appendRevision(Buffer.from(signed.buffer, signed.byteOffset, signed.byteLength), objects, doc, next)
   return fillTimestamp(update, signature.objectNumber, contentsHex, timestamp)
+}
+
+/** "Document timestamp", then "Document timestamp 2", ...: each field's name is its own (a renewal adds one). */
+function timestampFieldName(doc: PDFDocument): string {
+  const { context } = doc
+  const form = context.lookupMaybe(context.lookup(context.trailerInfo.Root as PDFRef, PDFDict).get(PDFName.of('AcroForm')), PDFDict)
+  const fields = context.lookupMaybe(form?.get(PDFName.of('Fields')), PDFArray)?.asArray() ?? []
+  const taken = fields.filter((f) => {
+    const name = context.lookupMaybe(f, PDFDict)?.get(PDFName.of('T'))
+    return name instanceof PDFString && name.decodeText().startsWith('Document timestamp')
+  }).length
+  return taken ? `Document timestamp ${taken + 1}` : 'Document timestamp'
 }
 
 const BYTE_RANGE_PLACEHOLDER = `[0 ${'0'.repeat(10)} ${'0'.repeat(10)} ${'0'.repeat(10)}]`

@@ -36,3 +36,26 @@ export interface SignatureReport {
   /** Why it is not intact, when it is not. */
   problem?: string
 }
+
+/** One document timestamp of a file, in the order of the file: the chain that keeps an archive verifiable. */
+export interface TimestampLink {
+  /** The time its token states. */
+  time: string | null
+  /** The timestamp authority (its certificate's subject). */
+  authority: string | null
+  intact: boolean
+  /**
+   * It covers the signature or document timestamp before it in the file (that one's revision, its
+   * token or signature included), with only validation data between them.
+   */
+  coversPrevious: boolean
+}
+
+/** The document timestamps of these reports (in the order of the file), each with whether it covers the one before. */
+export function timestampChain(reports: SignatureReport[]): TimestampLink[] {
+  return reports.flatMap((r, i) => {
+    if (r.kind !== 'document-timestamp') return []
+    const previous = reports[i - 1]
+    return [{ time: r.timestamp?.time || r.signedAt, authority: r.certificate?.subject ?? r.timestamp?.authority ?? null, intact: r.intact, coversPrevious: r.intact && !!previous && previous.updatesAfter !== 'changes' }]
+  })
+}

@@ -159,7 +159,7 @@ function checkTimestamp(token: Buffer, digest: Buffer): SignatureReport['timesta
 }
 
 /** The certificate the SignerInfo names by issuer and serial number; else the first one. */
-function signerCertificate(signed: ParsedSignedData): X509Certificate | null {
+export function signerCertificate(signed: ParsedSignedData): X509Certificate | null {
   const certificates = signed.certificates.flatMap((der) => {
     try {
       return [new X509Certificate(der)]

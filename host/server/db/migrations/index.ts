@@ -24,6 +24,7 @@ import m022 from './022-webhook-secret-rotation.js'
 import m023 from './023-audit-chain.js'
 import m024 from './024-consent-disclosures.js'
 import m026 from './026-envelope-search.js'
+import m028 from './028-archive-renewal.js'
 
 /**
  * Ordered, append-only: a new migration is a new file here, listed last. Each runs once, in its
@@ -56,11 +57,13 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 23, sql: m023 },
   { version: 24, sql: m024 },
   { version: 26, sql: m026 },
+  { version: 28, sql: m028 },
 ]
 
 export async function migrate(db: Db): Promise<void> {
   await db.exec('create table if not exists schema_migrations (version integer primary key, applied_at timestamptz not null default now())')
-  for (const m of MIGRATIONS) {
+  // By version, whatever order they were listed in: a later number may rely on an earlier one.
+  for (const m of [...MIGRATIONS].sort((a, b) => a.version - b.version)) {
     await db.transaction(async (tx) => {
       // Several processes may start on one PostgreSQL database at once: migrate one at a time.
       await tx.query('select pg_advisory_xact_lock(7310451)')
