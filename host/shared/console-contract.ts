@@ -11,7 +11,7 @@ import type {
   RegistrationResponseJSON,
 } from '@simplewebauthn/browser'
 import type { PresignTokenResponse } from '../../src/protocol/presign.js'
-import type { EnvelopeSummary } from '../../src/protocol/api.js'
+import type { EnvelopeSummary, WebhookCall } from '../../src/protocol/api.js'
 import type { Language } from './languages.js'
 
 export type Role = 'ADMIN' | 'MANAGER' | 'MEMBER'
@@ -43,6 +43,16 @@ export interface Me {
   team: Membership | null
   sessionId: string
   csrfToken: string
+}
+
+/** One delivery in the console's log: the API's call, with what a person reads first. */
+export interface LoggedCall extends WebhookCall {
+  /** The envelope the event was about (from the payload sent); null for a test event without one. */
+  document: { id: string; title: string; type: 'DOCUMENT' | 'TEMPLATE' } | null
+  /** The headers the call carried; `value` null where hidden (the secret, the signatures). */
+  requestHeaders: { name: string; value: string | null }[]
+  /** The start of the answer's body (or of the error). */
+  responseExcerpt: string
 }
 
 /** No session (none, expired or ended): what the console's signed-out pages get, as a plain answer. */
@@ -165,6 +175,8 @@ type Challenge<Options> = { challengeId: string; options: Options }
 export interface ConsoleRoutes {
   // the session
   'GET /me': { answer: Me | SecondFactorDue }
+  /** A webhook's deliveries with their document, request headers (secrets hidden) and answer's start. */
+  'GET /webhooks/:id/calls': { answer: { data: LoggedCall[]; count: number; currentPage: number; perPage: number; totalPages: number } }
   /** Like /me, but signed out is an answer (200) rather than a 401: the console's first question. */
   'GET /session': { answer: Me | SecondFactorDue | SignedOut }
   'POST /auth/sign-in': { body: { email: string; password: string }; answer: SignedIn }

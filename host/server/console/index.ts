@@ -12,6 +12,7 @@ import { accountAuthRoutes } from './account-auth-routes.js'
 import { accountRoutes } from './account-routes.js'
 import { teamRoutes } from './team-routes.js'
 import { documentRoutes } from './document-routes.js'
+import { webhookRoutes } from './webhook-routes.js'
 
 /** Paths that need no session (they start one, or act on an e-mailed link). */
 const OPEN = [/^\/(me|session)$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/(peek|accept)$/]
@@ -26,5 +27,6 @@ export function consoleRoutes(ctx: HostContext) {
   r.route('/', accountRoutes(ctx))
   r.route('/', teamRoutes(ctx))
   r.route('/', documentRoutes(ctx))
+  r.route('/', webhookRoutes(ctx))
   return r
 }

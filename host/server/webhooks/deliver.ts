@@ -16,6 +16,7 @@ import { receives } from './store.js'
 export const SECRET_HEADER = 'X-Service-Secret'
 export const EVENT_ID_HEADER = 'X-Service-Event-Id'
 export const EVENT_HEADER = 'X-Service-Event'
+export const WEBHOOK_USER_AGENT = 'envelope-embed-webhooks/1'
 
 export interface DeliveryOptions {
   timeoutMs: number
@@ -68,7 +69,7 @@ export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
       body,
       {
         'Content-Type': 'application/json',
-        'User-Agent': 'envelope-embed-webhooks/1',
+        'User-Agent': WEBHOOK_USER_AGENT,
         [SECRET_HEADER]: row.secret,
         [EVENT_ID_HEADER]: String(row.id),
         [EVENT_HEADER]: row.event,

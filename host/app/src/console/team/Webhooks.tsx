@@ -1,12 +1,15 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { EVENT_NAMES } from '../../../../../src/protocol/events.js'
-import type { Webhook, WebhookCall as Call } from '../../../../../src/protocol/api.js'
-import { v2 } from '../api.js'
+import type { Webhook } from '../../../../../src/protocol/api.js'
+import type { LoggedCall as Call } from '../../../../shared/console-contract.js'
+import { consoleApi, v2 } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, Notice, TableHead, messageOf, useAction } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 
+/** What the form for a new webhook starts with, and goes back to after each one added. */
+const DEFAULT_EVENTS = ['DOCUMENT_COMPLETED']
 
 /** `/console/settings/webhooks`: where the team's events are delivered, each delivery's log, resend and a test. */
 export function Webhooks() {
@@ -16,7 +19,8 @@ export function Webhooks() {
   const [open, setOpen] = useState<string | null>(null)
   const [url, setUrl] = useState('')
   const [secret, setSecret] = useState('')
-  const [events, setEvents] = useState<string[]>(['DOCUMENT_COMPLETED'])
+  const [events, setEvents] = useState<string[]>(DEFAULT_EVENTS)
+  const [editing, setEditing] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   const action = useAction()
@@ -42,7 +46,9 @@ export function Webhooks() {
       if (!secret) await v2<Webhook>(`/webhook/${hook.id}/rotate-secret`, { body: {} })
       setUrl('')
       setSecret('')
+      setEvents(DEFAULT_EVENTS)
       setOpen(hook.id)
+      setNotice(ct('team.webhooks.created', { url: hook.url }))
       await load()
     })
   }
@@ -54,7 +60,6 @@ export function Webhooks() {
       await load()
     })
   }
-  const toggle = (name: string) => setEvents((list) => (list.includes(name) ? list.filter((x) => x !== name) : [...list, name]))
   const run = (fn: () => Promise<unknown>, done?: string) =>
     void action.run(async () => {
       await fn()
@@ -86,6 +91,9 @@ export function Webhooks() {
                   <span className="badge">{h.enabled ? ct('team.webhooks.enabled') : ct('team.webhooks.disabled')}</span>
                 </div>
                 <div className="team-actions">
+                  <button className="btn btn-sm btn-secondary" type="button" aria-expanded={editing === h.id} onClick={() => setEditing(editing === h.id ? null : h.id)}>
+                    {ct('team.webhooks.edit')}
+                  </button>
                   <button className="btn btn-sm btn-secondary" type="button" aria-expanded={open === h.id} onClick={() => setOpen(open === h.id ? null : h.id)}>
                     {ct('team.webhooks.calls')}
                   </button>
@@ -107,6 +115,17 @@ export function Webhooks() {
                     {ct('team.webhooks.delete')}
                   </button>
                 </div>
+                {editing === h.id && (
+                  <EditWebhook
+                    hook={h}
+                    onCancel={() => setEditing(null)}
+                    onSaved={(saved) => {
+                      setEditing(null)
+                      setNotice(ct('team.webhooks.saved', { url: saved.url }))
+                      void load()
+                    }}
+                  />
+                )}
                 {open === h.id && <CallLog webhookId={h.id} />}
               </li>
             ))}
@@ -117,15 +136,7 @@ export function Webhooks() {
         <h2 id="hook-new">{ct('team.webhooks.new')}</h2>
         <Field label={ct('team.webhooks.url')} type="url" value={url} onChange={setUrl} required autoComplete="off" />
         <Field label={ct('team.webhooks.secret')} value={secret} onChange={setSecret} autoComplete="off" hint={ct('team.webhooks.secretHint')} />
-        <fieldset className="team-events">
-          <legend className="label">{ct('team.webhooks.events')}</legend>
-          {EVENT_NAMES.map((name) => (
-            <label key={name} className="choice">
-              <input type="checkbox" checked={events.includes(name)} onChange={() => toggle(name)} />
-              <span>{name}</span>
-            </label>
-          ))}
-        </fieldset>
+        <EventChoices value={events} onChange={setEvents} />
         <div>
           <button className="btn btn-primary" type="submit" disabled={action.busy || events.length === 0}>
             {ct('team.webhooks.create')}
@@ -136,52 +147,124 @@ export function Webhooks() {
   )
 }
 
+/** The events a webhook listens to, as checkboxes. */
+function EventChoices({ value, onChange }: { value: string[]; onChange: (events: string[]) => void }) {
+  const toggle = (name: string) => onChange(value.includes(name) ? value.filter((x) => x !== name) : [...value, name])
+  return (
+    <fieldset className="team-events">
+      <legend className="label">{ct('team.webhooks.events')}</legend>
+      {EVENT_NAMES.map((name) => (
+        <label key={name} className="choice">
+          <input type="checkbox" checked={value.includes(name)} onChange={() => toggle(name)} />
+          <span>{name}</span>
+        </label>
+      ))}
+    </fieldset>
+  )
+}
+
+/** A webhook's address, events and on/off, changed in place (its secret has its own button). */
+function EditWebhook({ hook, onSaved, onCancel }: { hook: Webhook; onSaved: (h: Webhook) => void; onCancel: () => void }) {
+  const [url, setUrl] = useState(hook.url)
+  const [events, setEvents] = useState<string[]>(hook.events)
+  const [enabled, setEnabled] = useState(hook.enabled)
+  const action = useAction()
+  const titleId = `hook-edit-${hook.id}`
+  const save = (e: FormEvent) => {
+    e.preventDefault()
+    void action.run(async () => onSaved(await v2<Webhook>('/webhook/update', { body: { id: hook.id, url, events, enabled } })))
+  }
+  return (
+    <form className="card card-pad stack" onSubmit={save} aria-labelledby={titleId}>
+      <h3 id={titleId}>{ct('team.webhooks.editTitle', { url: hook.url })}</h3>
+      <ErrorAlert error={action.error} />
+      <Field label={ct('team.webhooks.url')} type="url" value={url} onChange={setUrl} required autoComplete="off" />
+      <EventChoices value={events} onChange={setEvents} />
+      <label className="choice">
+        <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
+        <span>{ct('team.webhooks.enabledLabel')}</span>
+      </label>
+      <div className="team-actions">
+        <button className="btn btn-primary" type="submit" disabled={action.busy || events.length === 0}>
+          {ct('team.webhooks.save')}
+        </button>
+        <button className="btn btn-secondary" type="button" onClick={onCancel}>
+          {ct('team.webhooks.cancel')}
+        </button>
+      </div>
+    </form>
+  )
+}
+
 /** One webhook's deliveries, newest first, refreshed every few seconds while open. */
 function CallLog({ webhookId }: { webhookId: string }) {
   const [calls, setCalls] = useState<Call[] | null>(null)
+  const [notice, setNotice] = useState<string | null>(null)
   const action = useAction()
-  const load = useCallback(async () => setCalls((await v2<{ data: Call[] }>(`/webhook/${webhookId}/calls?perPage=20`)).data), [webhookId])
+  const load = useCallback(async () => setCalls((await consoleApi(`/webhooks/${webhookId}/calls?perPage=20`)).data), [webhookId])
   useEffect(() => {
     void load().catch(() => {})
     const timer = setInterval(() => void load().catch(() => {}), 3000)
     return () => clearInterval(timer)
   }, [load])
   if (!calls) return <p role="status">{ct('shell.loading')}</p>
+  const resend = (c: Call) =>
+    void action.run(async () => {
+      await v2(`/webhook/call/${c.id}/resend`, { body: {} })
+      setNotice(ct('team.webhooks.resent'))
+      await load()
+    })
   return (
     <div className="stack-sm">
       <ErrorAlert error={action.error} />
+      {notice && <Notice>{notice}</Notice>}
       {calls.length === 0 ? (
         <p className="muted">{ct('team.webhooks.noCalls')}</p>
       ) : (
         <table className="console-table" aria-label={ct('team.webhooks.calls')}>
-          <TableHead columns={[ct('team.webhooks.when'), ct('team.webhooks.event'), ct('team.webhooks.status'), ct('team.webhooks.detail')]} actions />
+          <TableHead
+            columns={[ct('team.webhooks.when'), ct('team.webhooks.event'), ct('team.webhooks.document'), ct('team.webhooks.status'), ct('team.webhooks.detail')]}
+            actions
+          />
           <tbody>
             {calls.map((c) => (
               <tr key={c.id}>
                 <td>{formatDateTime(c.createdAt)}</td>
                 <td data-label={ct('team.webhooks.event')}>{c.event}</td>
+                <td data-label={ct('team.webhooks.document')}>
+                  {c.document ? (
+                    <a href={`/console/${c.document.type === 'TEMPLATE' ? 'templates' : 'documents'}/${encodeURIComponent(c.document.id)}`}>
+                      {c.document.title || ct('team.webhooks.untitled')}
+                    </a>
+                  ) : (
+                    <span className="muted">{ct('team.webhooks.noDocument')}</span>
+                  )}
+                </td>
                 <td data-label={ct('team.webhooks.status')}>
-                  <span className="badge">{c.responseStatus ?? ct('team.webhooks.noAnswer')}</span> <span className="muted small">{c.durationMs} ms</span>
+                  <span className="badge">{c.responseStatus ?? ct('team.webhooks.noAnswer')}</span>{' '}
+                  <span className="muted small">{ct('team.webhooks.duration', { ms: String(c.durationMs) })}</span>
+                  {c.responseExcerpt && <div className="muted small team-excerpt">{c.responseExcerpt.slice(0, 120)}</div>}
                 </td>
                 <td data-label={ct('team.webhooks.detail')}>
                   <details>
                     <summary>{ct('team.webhooks.requestResponse')}</summary>
+                    <h4 className="label">{ct('team.webhooks.headers')}</h4>
+                    <dl className="team-headers">
+                      {c.requestHeaders.map((h) => (
+                        <div key={h.name}>
+                          <dt>{h.name}</dt>
+                          <dd>{h.value ?? <em className="muted">{ct('team.webhooks.hidden')}</em>}</dd>
+                        </div>
+                      ))}
+                    </dl>
+                    <h4 className="label">{ct('team.webhooks.requestBody')}</h4>
                     <pre className="team-pre">{JSON.stringify(c.requestBody, null, 2)}</pre>
-                    <pre className="team-pre">{c.error ?? c.responseBody ?? ''}</pre>
+                    <h4 className="label">{ct('team.webhooks.responseBody')}</h4>
+                    <pre className="team-pre">{c.responseExcerpt}</pre>
                   </details>
                 </td>
                 <td>
-                  <button
-                    className="btn btn-sm btn-secondary"
-                    type="button"
-                    disabled={action.busy}
-                    onClick={() =>
-                      void action.run(async () => {
-                        await v2(`/webhook/call/${c.id}/resend`, { body: {} })
-                        await load()
-                      })
-                    }
-                  >
+                  <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => resend(c)}>
                     {ct('team.webhooks.resend')}
                   </button>
                 </td>
