@@ -87,7 +87,7 @@ export function VerifyPage() {
       const body = await res.json()
       if (!res.ok) setState({ kind: 'failed', message: body.message ?? vt('failed', { status: res.status }) })
       else if (!pdf) setState({ kind: 'evidence', name, evidence: (body as { evidence: EvidenceCheck }).evidence })
-      else setState({ kind: 'done', name, result: body as Result })
+      else setState({ kind: 'done', name: pdf.name, result: body as Result })
     } catch {
       setState({ kind: 'failed', message: vt('offline') })
     }
