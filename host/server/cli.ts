@@ -15,6 +15,7 @@ import { bufferLog } from './log.js'
 import { loadPresignSecret } from './auth/presign.js'
 import { accountLinkKey, operatorSignInLink, personOrigin } from './people/sign-in-link.js'
 import { checkAuditChains, type AuditChainCheck } from './domain/audit-chain.js'
+import { purgeDue, retentionDue, type DueEnvelope, type PurgedEnvelope } from './domain/retention.js'
 
 type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
 
@@ -40,6 +41,9 @@ const USAGE = `usage: npm run host -- <command>
   jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts
   audit check [--envelope ID]               recompute the audit log's hash chain of one envelope (else of every one):
                                             ok and its head, or the first entry that was changed; exit code 1 on a break
+  retention due [--team ID] [--days N]      finished envelopes past their team's retention (within N more days with
+                                            --days): envelope, team, status, when it finished, when it is due
+  retention run [--team ID]                 purge now every envelope due: its files deleted, its personal data redacted
   move --to-database URL [--to-storage URL] move the embedded database in DATA_DIR (stopped) and its files to an empty
                                             PostgreSQL database and, with --to-storage, an S3-compatible bucket; checked`
 
@@ -58,6 +62,8 @@ interface Ops {
   listJobs(): Promise<JobCount[]>
   retryJobs(kind?: string): Promise<number>
   checkAudit(envelopeId?: string): Promise<AuditChainCheck[]>
+  retentionDue(o: { teamId?: string | undefined; days: number }): Promise<DueEnvelope[]>
+  retentionRun(teamId?: string): Promise<PurgedEnvelope[]>
 }
 
 class CliError extends Error {}
@@ -88,6 +94,9 @@ function remoteOps(url: string, secret: string): Ops {
     listJobs: async () => (await call<{ data: JobCount[] }>('/jobs')).data,
     retryJobs: async (kind) => (await call<{ retried: number }>('/jobs/retry', kind ? { kind } : {})).retried,
     checkAudit: async (envelopeId) => (await call<{ data: AuditChainCheck[] }>(`/audit/check${envelopeId ? `?envelope=${encodeURIComponent(envelopeId)}` : ''}`)).data,
+    retentionDue: async (o) =>
+      (await call<{ data: DueEnvelope[] }>(`/retention/due?days=${o.days}${o.teamId ? `&team=${encodeURIComponent(o.teamId)}` : ''}`)).data,
+    retentionRun: async (teamId) => (await call<{ data: PurgedEnvelope[] }>('/retention/run', teamId ? { teamId } : {})).data,
   }
 }
 
@@ -110,6 +119,8 @@ async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Prom
       listJobs: () => jobSummary(db),
       retryJobs: (kind) => retryFailed(db, kind),
       checkAudit: (envelopeId) => checkAuditChains(db, envelopeId),
+      retentionDue: (o) => retentionDue(db, { before: new Date(Date.now() + o.days * 24 * 3600_000), teamId: o.teamId }),
+      retentionRun: (teamId) => purgeDue(db, new Date(), teamId),
     })
   } finally {
     await db.close()
@@ -176,6 +187,7 @@ async function main(argv: string[]): Promise<void> {
       'to-database': { type: 'string' },
       'to-storage': { type: 'string' },
       envelope: { type: 'string' },
+      days: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   })
@@ -293,6 +305,28 @@ async function main(argv: string[]): Promise<void> {
     }
     // A break is the operator's to look into: scripts see it in the exit code.
     if (checks.some((c) => !c.ok)) process.exitCode = 1
+    return
+  }
+  if (cmd === 'retention' && sub === 'due') {
+    const days = values.days === undefined ? 0 : Number(values.days)
+    if (!Number.isInteger(days) || days < 0 || days > 36500) throw new CliError('--days must be a whole number of days from 0 to 36500')
+    const due = await withOps(config, (ops) => ops.retentionDue({ teamId: values.team, days }))
+    for (const d of due) console.log([d.envelopeId, d.teamId, d.status, `finished ${d.finishedAt}`, `due ${d.dueAt}`].join('\t'))
+    console.log(`${due.length} envelope(s) due${days ? ` within ${days} day(s)` : ''}`)
+    return
+  }
+  if (cmd === 'retention' && sub === 'run') {
+    const purged = await withOps(config, (ops) => ops.retentionRun(values.team))
+    for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`].join('\t'))
+    console.log(`${purged.length} envelope(s) purged`)
+    return
+  }
+  if (cmd === 'archive' && sub === 'due') {
+    const archives = await withOps(config, (ops) => ops.archiveDue())
+    for (const a of archives) {
+      console.log([a.itemId, a.envelopeId, a.title, `timestamped ${a.timestampAt}`, `authority until ${a.tsaValidTo}`, `${a.due ? 'due now' : 'due'} ${a.dueAt}`].join('\t'))
+    }
+    console.log(`${archives.filter((a) => a.due).length} of ${archives.length} B-LTA file(s) due now`)
     return
   }
   if (cmd === 'move') {

@@ -8,7 +8,7 @@ export interface ApiIssue {
 /** The one error type of the API; rendered as `{message, code, issues?}` with `status`. */
 export class ApiError extends Error {
   constructor(
-    readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 413 | 429 | 500 | 503,
+    readonly status: 400 | 401 | 403 | 404 | 408 | 409 | 410 | 413 | 429 | 500 | 503,
     readonly code: string,
     message: string,
     readonly issues?: ApiIssue[],

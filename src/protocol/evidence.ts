@@ -72,4 +72,11 @@ export interface Evidence {
   seal: EvidenceSeal | null
   /** The audit log's hash chain when the summary was made: its newest entry's hash and how many entries. */
   auditLog: { intact: boolean; head: string | null; entries: number }
+  /**
+   * Only once the envelope was purged at the end of its team's retention: its files are gone and
+   * its personal data (recipients' names and e-mails, field values, the audit entries' personal
+   * values) redacted; the documents' hashes and the audit chain remain.
+   */
+  redacted?: true
+  purgedAt?: string
 }

@@ -13,7 +13,8 @@ import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
 import { jobSummary, retryFailed } from '../jobs/job-table.js'
 import { checkAuditChains } from '../domain/audit-chain.js'
-import { jsonBody, publicOrigin } from './http.js'
+import { purgeDue, retentionDue } from '../domain/retention.js'
+import { jsonBody, parse, publicOrigin } from './http.js'
 import { operatorSignInLink } from '../people/sign-in-link.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { StringId, stringParam } from './schemas.js'
@@ -82,6 +83,16 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
     return c.json(await hooks.createWebhook(body))
   })
   const teamQuery = (c: Context) => (c.req.query('team') === undefined ? undefined : stringParam(c.req.query('team'), 'team'))
+  // Retention: what is due (by now, or within `days`), and purging it now.
+  r.get('/retention/due', async (c) => {
+    const days = c.req.query('days') === undefined ? 0 : parse(z.coerce.number().int().min(0).max(36500), c.req.query('days'))
+    const before = new Date(ctx.clock.now().getTime() + days * 24 * 3600_000)
+    return c.json({ data: await retentionDue(ctx.db, { before, teamId: teamQuery(c) }) })
+  })
+  r.post('/retention/run', async (c) => {
+    const { teamId } = await jsonBody(c, z.object({ teamId: StringId.optional() }))
+    return c.json({ data: await purgeDue(ctx.db, ctx.clock.now(), teamId) })
+  })
   r.get('/webhooks', async (c) => c.json({ data: await hooks.listWebhooks(teamQuery(c)) }))
   r.get('/webhooks/:id/calls', async (c) => c.json({ data: await hooks.webhookCalls(stringParam(c.req.param('id'), 'webhook'), teamQuery(c)) }))
   r.all('*', () => {

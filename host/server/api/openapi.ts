@@ -96,7 +96,7 @@ const FieldCreateMany = field.CreateMany.extend({ data: z.array(z.union([Coordin
 export const ROUTES: RouteDoc[] = [
   // ---- the team (an extension)
   { method: 'get', path: '/team', tag: 'Team', summary: "The calling team's settings (API tokens only)", response: { description: 'The team', schema: team.TeamSchema } },
-  { method: 'post', path: '/team/update', tag: 'Team', summary: 'Set the origins allowed to frame the team\'s authoring and signing pages (null: any)', body: team.TeamUpdateBody, response: { description: 'The team', schema: team.TeamSchema } },
+  { method: 'post', path: '/team/update', tag: 'Team', summary: 'Set the origins allowed to frame the team\'s authoring and signing pages (null: any) and the retention of finished envelopes (null: for good)', body: team.TeamUpdateBody, response: { description: 'The team', schema: team.TeamSchema } },
   // ---- embedding
   { method: 'post', path: '/embedding/create-presign-token', tag: 'Embedding', summary: 'Mint a presign token for an embedding session', body: embedding.PresignBody, response: { description: 'The presign token', schema: ref('PresignToken') } },
   { method: 'get', path: '/embedding/session', tag: 'Embedding', summary: 'What the calling presign token may do (403 FRAME_ANCESTOR_NOT_ALLOWED when `parentOrigin` is not among the team\'s embed origins)', query: embedding.SessionQuery, response: { description: 'The session', schema: { type: 'object', properties: { teamId: { type: 'string' }, scope: { type: ['string', 'null'] }, expiresAt: { type: 'string', format: 'date-time' } } } } },
@@ -114,7 +114,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/item/create-many', tag: 'Items', summary: 'Add PDF files to an envelope', multipart: item.CreateManyPayload, response: { description: 'The new items', schema: dataOf('Item') } },
   { method: 'post', path: '/envelope/item/update-many', tag: 'Items', summary: 'Rename or reorder items', body: item.UpdateMany, response: { description: 'The items', schema: dataOf('Item') } },
   { method: 'post', path: '/envelope/item/delete', tag: 'Items', summary: 'Delete an item and its fields', body: item.DeleteBody, response: SUCCESS },
-  { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed)", query: item.DownloadQuery, response: 'pdf', errors: [409] },
+  { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed; 410 DOCUMENT_PURGED once purged)", query: item.DownloadQuery, response: 'pdf', errors: [409, 410] },
   // ---- recipients
   { method: 'post', path: '/envelope/recipient/create-many', tag: 'Recipients', summary: 'Add recipients', body: recipient.CreateMany, response: { description: 'The new recipients', schema: dataOf('Recipient') } },
   { method: 'get', path: '/envelope/recipient/{recipientId}', tag: 'Recipients', summary: 'Get a recipient', response: { description: 'The recipient', schema: ref('Recipient') } },
@@ -136,8 +136,8 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/redistribute', tag: 'Lifecycle', summary: 'Send a pending document again to some recipients', body: lifecycle.RedistributeBody, response: SENT },
   { method: 'post', path: '/envelope/cancel', tag: 'Lifecycle', summary: 'Cancel a pending document', body: lifecycle.CancelBody, response: SUCCESS },
   { method: 'get', path: '/envelope/{envelopeId}/audit-log', tag: 'Records', summary: 'The audit log of an envelope', query: lifecycle.AuditQuery, paramChecked: true, response: { description: 'A page of audit-log entries', schema: page('AuditLogEntry') } },
-  { method: 'get', path: '/envelope/{envelopeId}/certificate/download', tag: 'Records', summary: 'Download the signing certificate (sealed PDF)', paramChecked: true, response: 'pdf' },
-  { method: 'get', path: '/envelope/{envelopeId}/audit-log/download', tag: 'Records', summary: 'Download the audit log as a sealed PDF', paramChecked: true, response: 'pdf' },
+  { method: 'get', path: '/envelope/{envelopeId}/certificate/download', tag: 'Records', summary: 'Download the signing certificate (sealed PDF)', paramChecked: true, response: 'pdf', errors: [410] },
+  { method: 'get', path: '/envelope/{envelopeId}/audit-log/download', tag: 'Records', summary: 'Download the audit log as a sealed PDF', paramChecked: true, response: 'pdf', errors: [410] },
   { method: 'get', path: '/envelope/{envelopeId}/evidence', tag: 'Records', summary: 'The evidence summary of an envelope (JSON, or with `format=jws` a JWS signed with the sealing key)', description: 'Any status; documents\' sealed hashes and the seal are null until sealed. `format=jws` answers the same JSON as a compact JWS (RS256 or ES256, the certificate chain in `x5c`), as an `application/jose` download.', query: lifecycle.EvidenceQuery, paramChecked: true, joseResponse: true, response: { description: 'The evidence summary', schema: EVIDENCE } },
   // ---- webhooks
   { method: 'post', path: '/webhook/create', tag: 'Webhooks', summary: 'Create a webhook', body: webhook.CreateBody, response: { description: 'The webhook', schema: ref('Webhook') } },
@@ -179,6 +179,7 @@ const ERROR_TEXT: Record<number, string> = {
   403: 'The token may not do this (`FORBIDDEN`): a presign token outside its scope, or the plan',
   404: 'Not found, or not visible to this token (`NOT_FOUND`)',
   409: 'The document is complete and its signed PDF is still being sealed (`DOCUMENT_SEALING`, with `Retry-After`): try again shortly',
+  410: "The envelope was purged at the end of its team's retention: its files are gone (`DOCUMENT_PURGED`)",
   408: 'The request body did not arrive within the time budget (`REQUEST_TIMEOUT`; REQUEST_TIMEOUT_MS)',
   413: 'The request body exceeds the upload limit (`PAYLOAD_TOO_LARGE`)',
   429: 'Too many requests from this address or token (`RATE_LIMITED`, with `Retry-After`)',

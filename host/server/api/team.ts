@@ -5,7 +5,8 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { assertTeamRole } from '../auth/principal.js'
-import { teamSettings, updateEmbedOrigins } from '../domain/team-settings.js'
+import { teamSettings, updateTeamSettings } from '../domain/team-settings.js'
+import { MAX_RETENTION_DAYS, MIN_RETENTION_DAYS } from '../domain/retention.js'
 import { teamEmbedding } from '../domain/teams.js'
 import { teamConsentRoutes } from './team-consent.js'
 import { ApiError } from '../errors.js'
@@ -27,7 +28,9 @@ export const Origin = z
 
 export const TeamUpdateBody = z.object({
   /** The origins allowed to frame the team's authoring and signing pages; null: any origin. */
-  embedOrigins: z.array(Origin).max(50).nullable(),
+  embedOrigins: z.array(Origin).max(50).nullable().optional(),
+  /** Days a completed, rejected or cancelled envelope is kept before it is purged; null: for good. */
+  retentionDays: z.int().min(MIN_RETENTION_DAYS).max(MAX_RETENTION_DAYS).nullable().optional(),
 })
 
 export const TeamSchema = {
@@ -38,6 +41,12 @@ export const TeamSchema = {
     name: { type: 'string' },
     plan: { type: 'string' },
     embedOrigins: { type: ['array', 'null'], items: { type: 'string' }, description: 'origins allowed to frame the embedded pages; null: any' },
+    retentionDays: { type: ['integer', 'null'], description: 'days a finished envelope is kept before it is purged; null: for good' },
+    retention: {
+      type: ['object', 'null'],
+      description: 'with a retention: envelopes due for purging within 7 days, and when the next is purged',
+      properties: { dueWithin7Days: { type: 'integer' }, nextPurgeAt: { type: ['string', 'null'], format: 'date-time' } },
+    },
   },
 }
 
@@ -46,14 +55,14 @@ export function teamRoutes(ctx: HostContext) {
   r.get('/team', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'reading team settings', 'MEMBER')
-    return c.json(await teamSettings(ctx.db, p.teamId))
+    return c.json(await teamSettings(ctx.db, p.teamId, ctx.clock.now()))
   })
 
   r.post('/team/update', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'changing team settings', 'ADMIN')
     const body = await jsonBody(c, TeamUpdateBody)
-    return c.json(await updateEmbedOrigins(ctx.db, p, body.embedOrigins))
+    return c.json(await updateTeamSettings(ctx.db, p, body, ctx.clock.now()))
   })
 
   r.route('/', teamConsentRoutes(ctx))

@@ -6,6 +6,9 @@ import type { Queryable } from '../db/index.js'
  * database's own functions (migration 023 writes it; docs/sealing.md, "The audit log").
  */
 
+/** How PostgreSQL writes the redacted `data` marker ({"redacted": true}) as text. */
+const REDACTED_DATA_TEXT = '{"redacted": true}'
+
 const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex')
 
 /** A field's hash: SHA-256 of the entry's salt and the value; an absent value has none. */
@@ -59,7 +62,7 @@ export type AuditChainCheck =
 
 /**
  * Why one entry does not hold: a value that no longer matches its hash (a value removed with its
- * hash kept is a redaction, and holds), or a hash that no longer matches the entry or its place.
+ * hash kept, or `data` replaced by the redaction marker, is a redaction, and holds), or a hash that no longer matches the entry or its place.
  */
 function flaw(r: ChainRow, prev: string | null): string | null {
   const fields: [string, string | null, string | null][] = [
@@ -71,6 +74,8 @@ function flaw(r: ChainRow, prev: string | null): string | null {
   ]
   for (const [name, value, hash] of fields) {
     if (value === null && hash !== null) continue
+    // The purge's redaction of `data` (domain/retention.ts, migration 025): the value went, its hash stays.
+    if (name === 'data' && value === REDACTED_DATA_TEXT && hash !== null) continue
     if (auditFieldHash(r.salt, value) !== hash) return `${name} does not match its hash`
   }
   if (r.prev_hash !== prev) return 'does not follow the entry before it'

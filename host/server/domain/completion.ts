@@ -15,6 +15,7 @@ import { audit, auditPage, type Actor } from './audit.js'
 import { auditChainHead } from './audit-chain.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import { fileBytes, sha256Hex, storeFile } from './files.js'
+import { assertNotPurged } from './retention.js'
 import { emitFor } from './emit.js'
 import { HEAVY_LIMITS } from '../workers/heavy.js'
 import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
@@ -41,6 +42,8 @@ const SERVICE: Actor = { name: null, email: null, recipientId: null, tokenId: nu
  * the envelope was sent: a mismatch stops sealing rather than certify other bytes.
  */
 export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInput> {
+  // A purged envelope's files are gone: nothing to seal, no certificate or audit log PDF to make.
+  await assertNotPurged(tx, e.id)
   const rows = await tx.query<{ id: string; title: string; bytes: Uint8Array | null; sha256: string; sealed_sha256: string | null }>(
     `select i.id, i.title, d.bytes, d.sha256, s.sha256 as sealed_sha256 from envelope_items i join document_data d on d.id = i.document_data_id
      left join document_data s on s.id = i.signed_document_data_id

@@ -34,8 +34,10 @@ export async function envelopeEvidence(db: Queryable, p: Principal, envelopeId: 
 
 async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evidence> {
   const items = await db.query<{ id: string; title: string; sha256: string; sealed_id: string | null; sealed_sha256: string | null; sealed_bytes: Uint8Array | null }>(
-    `select i.id, i.title, d.sha256, s.id as sealed_id, s.sha256 as sealed_sha256, s.bytes as sealed_bytes
-     from envelope_items i join document_data d on d.id = i.document_data_id left join document_data s on s.id = i.signed_document_data_id
+    // A purged envelope's items name no file any more but keep the hashes of those they named.
+    `select i.id, i.title, coalesce(d.sha256, i.purged_sha256) as sha256, s.id as sealed_id,
+       coalesce(s.sha256, i.purged_sealed_sha256) as sealed_sha256, s.bytes as sealed_bytes
+     from envelope_items i left join document_data d on d.id = i.document_data_id left join document_data s on s.id = i.signed_document_data_id
      where i.envelope_id = $1 order by i.item_order, i.created_at, i.id`,
     [e.id],
   )
@@ -43,7 +45,7 @@ async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evi
   const log = (await auditPage(db, e.id, { page: 1, perPage: MAX_AUDIT_ENTRIES, desc: false })).data
   const chain = await checkAuditChain(db, e.id)
   const first = items[0]
-  const sealed = first?.sealed_sha256 && items.every((i) => i.sealed_sha256) ? first : null
+  const sealed = first?.sealed_id && items.every((i) => i.sealed_id) ? first : null
   return {
     version: EVIDENCE_VERSION,
     generatedAt: now.toISOString(),
@@ -52,6 +54,8 @@ async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evi
     recipients: recipients.map((r) => recipientEvidence(r, log)),
     seal: sealed ? await sealOf(await fileBytes(db, { sha256: sealed.sealed_sha256!, bytes: sealed.sealed_bytes })) : null,
     auditLog: chain.ok ? { intact: true, head: chain.head, entries: chain.entries } : { intact: false, head: null, entries: chain.entries },
+    // Past its team's retention: files gone, personal data redacted (domain/retention.ts).
+    ...(e.purged_at ? { redacted: true as const, purgedAt: iso(e.purged_at)! } : {}),
   }
 }
 

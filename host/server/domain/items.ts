@@ -3,6 +3,7 @@ import type { Queryable } from '../db/index.js'
 import { ApiError, notFound } from '../errors.js'
 import { fileCte, fileParams, fileRef, type FileRef } from './files.js'
 import { newId } from './ids.js'
+import { documentPurged } from './retention.js'
 import type { ItemRow } from './resources.js'
 
 export interface NewItem {
@@ -47,14 +48,15 @@ export const SEAL_WAIT_MS = 5000
 
 interface ItemFiles {
   title: string
-  document_data_id: string
+  document_data_id: string | null
   signed_document_data_id: string | null
   status: string
+  purged_at: Date | string | null
 }
 const itemFiles = async (db: Queryable, itemId: string) =>
   (
     await db.query<ItemFiles>(
-      `select i.title, i.document_data_id, i.signed_document_data_id, e.status
+      `select i.title, i.document_data_id, i.signed_document_data_id, e.status, e.purged_at
        from envelope_items i join envelopes e on e.id = i.envelope_id where i.id = $1`,
       [itemId],
     )
@@ -69,6 +71,8 @@ const itemFiles = async (db: Queryable, itemId: string) =>
 export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersion): Promise<{ title: string; file: FileRef }> {
   let item = await itemFiles(db, itemId)
   if (!item) throw notFound('envelope item')
+  // Past its team's retention the files are gone for good (domain/retention.ts).
+  if (item.purged_at || !item.document_data_id) throw documentPurged()
   const signed = version === 'signed' || (version === undefined && item.status === 'COMPLETED')
   // Completed but not sealed yet: the sealing job usually finishes in well under a second.
   for (let step = 25, waited = 0; signed && item.status === 'COMPLETED' && !item.signed_document_data_id && waited < SEAL_WAIT_MS; waited += step, step = Math.min(step * 2, 500)) {
@@ -81,7 +85,7 @@ export async function itemPdf(db: Queryable, itemId: string, version?: PdfVersio
     }
     throw new ApiError(400, 'DOCUMENT_NOT_COMPLETED', 'the signed version exists once every recipient has completed')
   }
-  const file = await fileRef(db, signed ? item.signed_document_data_id! : item.document_data_id)
+  const file = await fileRef(db, signed ? item.signed_document_data_id! : item.document_data_id!)
   return { title: downloadName(item.title, signed ? 'signed' : 'original'), file }
 }
 

@@ -48,6 +48,8 @@ export interface EnvelopeRow {
   created_at: Date | string
   updated_at: Date | string
   completed_at: Date | string | null
+  /** When its files went and its personal data was redacted (domain/retention.ts). */
+  purged_at?: Date | string | null
   deleted_at: Date | string | null
   /** The member who made it in the console; null when made through a token or a link. */
   created_by: string | null
@@ -204,6 +206,8 @@ export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: Recipie
     updatedAt: iso(e.updated_at)!,
     completedAt: iso(e.completed_at),
     deletedAt: iso(e.deleted_at),
+    // Only on a purged envelope: its files are gone (downloads answer 410), its metadata stays.
+    ...(e.purged_at ? { purgedAt: iso(e.purged_at) } : {}),
     documentMeta: { ...DEFAULT_DOCUMENT_META, ...e.document_meta, id: e.id, emailId: null, emailReplyTo: null },
     recipients: recipients.map((r) => toRecipient(r, e)),
     envelopeItems: items.map(toItem),

@@ -1,10 +1,12 @@
 /**
  * The housekeeping job: one at a time across every process (it reschedules itself), it removes
- * finished jobs and webhook calls past their retention and sweeps objects no file names.
+ * finished jobs and webhook calls past their retention, purges the envelopes past their team's
+ * retention (domain/retention.ts) and sweeps objects no file names.
  */
 import type { Db } from '../db/index.js'
 import type { Retention } from '../config.js'
 import type { FileStore } from '../storage/file-store.js'
+import { purgeDue } from '../domain/retention.js'
 import { sweepFiles } from '../storage/sweep.js'
 import type { Clock } from './clock.js'
 import { enqueue, type JobHandler } from './queue.js'
@@ -17,6 +19,8 @@ export interface MaintenanceResult {
   jobs: number
   webhookCalls: number
   files: number
+  /** Envelopes purged at the end of their team's retention. */
+  purged: number
 }
 
 /** One pass; answers what it removed. */
@@ -24,8 +28,10 @@ export async function maintain(db: Db, files: FileStore | null, now: Date, r: Re
   const ago = (ms: number) => new Date(now.getTime() - ms)
   const jobs = await db.query(`delete from jobs where status = 'done' and finished_at < $1 returning 1`, [ago(r.jobsDays * DAY)])
   const calls = await db.query('delete from webhook_calls where created_at < $1 returning 1', [ago(r.webhookCallsDays * DAY)])
+  // Before the sweep, so the objects of the files a purge removed go in the same pass.
+  const purged = await purgeDue(db, now)
   const swept = files ? await sweepFiles(db, files, ago(r.filesHours * 3600_000)) : 0
-  return { jobs: jobs.length, webhookCalls: calls.length, files: swept }
+  return { jobs: jobs.length, webhookCalls: calls.length, files: swept, purged: purged.length }
 }
 
 export function maintenanceJob(db: Db, clock: Clock, r: Retention): JobHandler {

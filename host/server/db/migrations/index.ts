@@ -23,6 +23,7 @@ import m021 from './021-team-files-and-shares.js'
 import m022 from './022-webhook-secret-rotation.js'
 import m023 from './023-audit-chain.js'
 import m024 from './024-consent-disclosures.js'
+import m025 from './025-retention-purge.js'
 import m026 from './026-envelope-search.js'
 import m028 from './028-archive-renewal.js'
 
@@ -56,6 +57,7 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 22, sql: m022 },
   { version: 23, sql: m023 },
   { version: 24, sql: m024 },
+  { version: 25, sql: m025 },
   { version: 26, sql: m026 },
   { version: 28, sql: m028 },
 ]
