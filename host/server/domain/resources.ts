@@ -160,7 +160,7 @@ export function searchWords(text: string): string[] {
  * envelope id finds that envelope. A search with no word at all (only punctuation) matches those
  * characters anywhere in the title or a recipient's name or e-mail, unindexed.
  */
-export function searchCondition(query: string, params: unknown[]): string {
+export function searchCondition(query: string, teamId: string, params: unknown[]): string {
   const words = searchWords(query)
   if (!words.length) {
     const pattern = `%${query.replace(/[\\%_]/g, (ch) => `\\${ch}`)}%`
@@ -168,7 +168,7 @@ export function searchCondition(query: string, params: unknown[]): string {
   }
   const open = !/[\t\n\v\f\r !-/:-@[-`{-~]$/.test(query)
   const tsquery = words.map((w, i) => `'${w.replace(/['\\]/g, (ch) => `\\${ch}`)}'${open && i === words.length - 1 ? ':*' : ''}`).join(' & ')
-  const byText = `e.search @@ $${params.push(tsquery)}::tsquery`
+  const byText = `e.id = any(array(select envelope_search_ids($${params.push(teamId)}, $${params.push(tsquery)}::tsquery)))`
   return /^envelope_[a-z0-9]+$/.test(query) ? `(${byText} or e.id = $${params.push(query)})` : byText
 }
 
@@ -185,11 +185,11 @@ export interface ListFilters {
 }
 
 /** The list's SQL conditions on alias e (visibility apart); `status: false` leaves the status out. */
-function listConditions(q: ListFilters, params: unknown[], o: { status?: boolean } = {}): string {
+function listConditions(p: Principal, q: ListFilters, params: unknown[], o: { status?: boolean } = {}): string {
   return [
     ...(q.type ? [`e.type = $${params.push(q.type)}`] : []),
     ...(q.status && o.status !== false ? [`e.status = $${params.push(q.status)}`] : []),
-    ...(q.query ? [searchCondition(q.query, params)] : []),
+    ...(q.query ? [searchCondition(q.query, p.teamId, params)] : []),
     ...(q.internalVersion ? [`e.internal_version = $${params.push(q.internalVersion)}`] : []),
     ...(q.createdAfter ? [`e.created_at >= $${params.push(q.createdAfter.toISOString())}`] : []),
     ...(q.createdBy === null ? ['e.created_by is null'] : q.createdBy ? [`e.created_by = $${params.push(q.createdBy)}`] : []),
@@ -213,7 +213,7 @@ export async function listEnvelopes(
   },
 ): Promise<{ data: Envelope[]; count: number }> {
   const params: unknown[] = []
-  const where = listConditions(q, params)
+  const where = listConditions(p, q, params)
   const count = await countEnvelopes(db, p, q, where, params)
   const dir = q.direction === 'asc' ? 'asc' : 'desc'
   // A search sorts its matches, read through the search index. Walking the team's list in order
@@ -235,7 +235,7 @@ export async function listEnvelopes(
 /** How many envelopes of each status this principal sees with these filters (the status itself left out), in one query. */
 export async function countByStatus(db: Queryable, p: Principal, q: ListFilters): Promise<Record<EnvelopeStatus, number>> {
   const params: unknown[] = []
-  const where = listConditions(q, params, { status: false })
+  const where = listConditions(p, q, params, { status: false })
   const cond = visibleTo(p, params)
   const rows = await db.query<{ status: EnvelopeStatus; n: number }>(
     `select e.status, count(*)::int as n from envelopes e where ${cond}${where ? ` and ${where}` : ''} group by e.status`,
