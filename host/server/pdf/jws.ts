@@ -3,7 +3,7 @@
  * key, ES256 for a P-256 key, the certificate chain in the `x5c` header (base64 DER, the signer's
  * first). node:crypto only.
  */
-import { createHash, sign, verify, X509Certificate, type KeyObject } from 'node:crypto'
+import { sign, verify, X509Certificate, type KeyObject } from 'node:crypto'
 import { openSealingKey, type SealingKey } from './sealing-key.js'
 
 const b64url = (bytes: Buffer | string): string => Buffer.from(bytes).toString('base64url')
@@ -67,6 +67,3 @@ export function checkJws(jws: string, trusted: readonly string[]): CheckedJws {
   if (!trusted.includes(fingerprint)) return { ok: false, reason: "it is not signed with this service's sealing certificate", fingerprint }
   return { ok: true, payload, certificate, fingerprint }
 }
-
-/** SHA-256 (hex) of a string, e.g. a JWS as uploaded. */
-export const sha256Text = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex')
