@@ -15,6 +15,7 @@ import { bufferLog } from './log.js'
 import { loadPresignSecret } from './auth/presign.js'
 import { accountLinkKey, operatorSignInLink, personOrigin } from './people/sign-in-link.js'
 import { checkAuditChains, type AuditChainCheck } from './domain/audit-chain.js'
+import { archivesDue, type ArchiveDue } from './domain/archive-renewal.js'
 import { purgeDue, retentionDue, type DueEnvelope, type PurgedEnvelope } from './domain/retention.js'
 
 type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
@@ -41,6 +42,8 @@ const USAGE = `usage: npm run host -- <command>
   jobs retry [--kind KIND]                  run failed jobs again (e.g. --kind seal), with fresh attempts
   audit check [--envelope ID]               recompute the audit log's hash chain of one envelope (else of every one):
                                             ok and its head, or the first entry that was changed; exit code 1 on a break
+  archive due                               sealed B-LTA files and when each gets its next document timestamp: item,
+                                            envelope, title, last timestamp, its authority's certificate end, due (now)
   retention due [--team ID] [--days N]      finished envelopes past their team's retention (within N more days with
                                             --days): envelope, team, status, when it finished, when it is due
   retention run [--team ID]                 purge now every envelope due: its files deleted, its personal data redacted
@@ -62,6 +65,7 @@ interface Ops {
   listJobs(): Promise<JobCount[]>
   retryJobs(kind?: string): Promise<number>
   checkAudit(envelopeId?: string): Promise<AuditChainCheck[]>
+  archiveDue(): Promise<ArchiveDue[]>
   retentionDue(o: { teamId?: string | undefined; days: number }): Promise<DueEnvelope[]>
   retentionRun(teamId?: string): Promise<PurgedEnvelope[]>
 }
@@ -94,6 +98,7 @@ function remoteOps(url: string, secret: string): Ops {
     listJobs: async () => (await call<{ data: JobCount[] }>('/jobs')).data,
     retryJobs: async (kind) => (await call<{ retried: number }>('/jobs/retry', kind ? { kind } : {})).retried,
     checkAudit: async (envelopeId) => (await call<{ data: AuditChainCheck[] }>(`/audit/check${envelopeId ? `?envelope=${encodeURIComponent(envelopeId)}` : ''}`)).data,
+    archiveDue: async () => (await call<{ data: ArchiveDue[] }>('/archive/due')).data,
     retentionDue: async (o) =>
       (await call<{ data: DueEnvelope[] }>(`/retention/due?days=${o.days}${o.teamId ? `&team=${encodeURIComponent(o.teamId)}` : ''}`)).data,
     retentionRun: async (teamId) => (await call<{ data: PurgedEnvelope[] }>('/retention/run', teamId ? { teamId } : {})).data,
@@ -119,6 +124,7 @@ async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Prom
       listJobs: () => jobSummary(db),
       retryJobs: (kind) => retryFailed(db, kind),
       checkAudit: (envelopeId) => checkAuditChains(db, envelopeId),
+      archiveDue: () => archivesDue(db, new Date(), config.archive),
       retentionDue: (o) => retentionDue(db, { before: new Date(Date.now() + o.days * 24 * 3600_000), teamId: o.teamId }),
       retentionRun: (teamId) => purgeDue(db, new Date(), teamId),
     })
@@ -319,6 +325,14 @@ async function main(argv: string[]): Promise<void> {
     const purged = await withOps(config, (ops) => ops.retentionRun(values.team))
     for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`].join('\t'))
     console.log(`${purged.length} envelope(s) purged`)
+    return
+  }
+  if (cmd === 'archive' && sub === 'due') {
+    const archives = await withOps(config, (ops) => ops.archiveDue())
+    for (const a of archives) {
+      console.log([a.itemId, a.envelopeId, a.title, `timestamped ${a.timestampAt}`, `authority until ${a.tsaValidTo}`, `${a.due ? 'due now' : 'due'} ${a.dueAt}`].join('\t'))
+    }
+    console.log(`${archives.filter((a) => a.due).length} of ${archives.length} B-LTA file(s) due now`)
     return
   }
   if (cmd === 'archive' && sub === 'due') {

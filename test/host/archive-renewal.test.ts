@@ -21,11 +21,12 @@ import { startCrlServer, type CrlServer } from '../support/crl-server.js'
 import { extractSignature, hasTool, opensslTsVerify, pdfsig } from '../support/outside-checks.js'
 import { makeTestCa, type TestCa } from '../support/test-pki.js'
 import { startTsa, type TsaServer } from '../support/tsa-server.js'
-import { api, completeOneSigner, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, completeOneSigner, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const HAS_PDFSIG = hasTool('pdfsig')
 const HAS_OPENSSL = hasTool('openssl')
 const DAY = 24 * 3600_000
+const ROOT = path.resolve(import.meta.dirname, '../..')
 
 describe.each(VARIANTS)('archive renewal on $variant', ({ variant, skip }) => {
   let host: TestHost
@@ -151,7 +152,14 @@ describe.each(VARIANTS)('archive renewal on $variant', ({ variant, skip }) => {
     await host.queue.drain()
     expect(await renewals(itemId)).toHaveLength(1)
     expect((await servedFile(itemId)).sha256).toBe(renewed.sha256)
-  }, 120_000)
+
+    // The operator's list: through the running server's admin endpoint (embedded), or on the database.
+    const env = host.config.databaseUrl ? { DATABASE_URL: host.config.databaseUrl } : { DATA_DIR: host.config.dataDir }
+    const out = await runProcess(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'archive', 'due'], { cwd: ROOT, env: { ...process.env, ...env } })
+    expect(out.code, out.stderr).toBe(0)
+    expect(out.stdout).toMatch(new RegExp(`^${itemId}\t${envelopeId}\tArchivvertrag\ttimestamped ${res.timestamps[1].time}\tauthority until \\S+\tdue \\S+$`, 'm'))
+    expect(out.stdout).toMatch(/^0 of \d+ B-LTA file\(s\) due now$/m)
+  }, 180_000)
 
   it.skipIf(skip)('refuses a renewal whose bytes do not extend the sealed file, in the domain and in the database', async () => {
     const { itemId } = await completeOneSigner(host, client, { title: 'Nicht verlängert' })

@@ -13,6 +13,7 @@ import { EVENT_NAMES } from '../events/index.js'
 import { webhookOps } from '../webhooks/store.js'
 import { jobSummary, retryFailed } from '../jobs/job-table.js'
 import { checkAuditChains } from '../domain/audit-chain.js'
+import { archivesDue } from '../domain/archive-renewal.js'
 import { purgeDue, retentionDue } from '../domain/retention.js'
 import { jsonBody, parse, publicOrigin } from './http.js'
 import { operatorSignInLink } from '../people/sign-in-link.js'
@@ -54,6 +55,8 @@ export function adminRoutes(ctx: HostContext, secret: string | null) {
   r.get('/tokens', async (c) => c.json({ data: await listApiTokens(ctx.db) }))
   r.get('/jobs', async (c) => c.json({ data: await jobSummary(ctx.db) }))
   r.get('/audit/check', async (c) => c.json({ data: await checkAuditChains(ctx.db, c.req.query('envelope') || undefined) }))
+  // Sealed B-LTA files and when each gets its next document timestamp (jobs/renew-archives.ts).
+  r.get('/archive/due', async (c) => c.json({ data: await archivesDue(ctx.db, ctx.clock.now(), ctx.config.archive) }))
   r.post('/users', async (c) => {
     const body = await jsonBody(c, z.object({ email: z.string().max(254), name: z.string().max(255).optional(), teamId: StringId.optional(), role: z.enum(ROLES).optional() }))
     return c.json(

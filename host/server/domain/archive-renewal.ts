@@ -23,6 +23,7 @@ const FACTS_PER_PASS = 200
 export interface ArchiveDue {
   envelopeId: string
   itemId: string
+  /** The envelope's title. */
   title: string
   sha256: string
   /** The last document timestamp's time. */
@@ -69,7 +70,7 @@ async function recordFacts(db: Queryable, fileId: string, facts: ArchiveFacts | 
 export async function archivesDue(db: Queryable, now: Date, settings: ArchiveRenewal): Promise<ArchiveDue[]> {
   while ((await learnArchiveFacts(db)) === FACTS_PER_PASS);
   const rows = await db.query<{ envelope_id: string; item_id: string; title: string; sha256: string; timestamp_at: Date; tsa_valid_to: Date; digests: string[] }>(
-    `select e.id as envelope_id, i.id as item_id, i.title, d.sha256, f.timestamp_at, f.tsa_valid_to, f.digests
+    `select e.id as envelope_id, i.id as item_id, e.title, d.sha256, f.timestamp_at, f.tsa_valid_to, f.digests
      from envelope_items i join envelopes e on e.id = i.envelope_id
      join document_data d on d.id = i.signed_document_data_id join archive_facts f on f.document_data_id = d.id
      where f.lta and e.status = 'COMPLETED' and e.deleted_at is null`,

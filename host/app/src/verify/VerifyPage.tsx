@@ -36,6 +36,8 @@ interface Result {
   valid: boolean
   sealedByThisService: boolean
   signatures: Signature[]
+  /** The document timestamps in the order of the file, each with whether it covers the signature or timestamp before it. */
+  timestamps?: { time: string | null; authority: string | null; intact: boolean; coversPrevious: boolean }[]
   document: { title: string; completedAt: string | null; recipients: { name: string; role: string; completedAt: string | null }[] } | null
 }
 
@@ -203,6 +205,22 @@ function Report({ name, result }: { name: string; result: Result }) {
               </ul>
             </dd>
           </dl>
+        </div>
+      )}
+      {!!result.timestamps?.length && (
+        <div className="verify-card" data-testid="verify-timestamps">
+          <h2>{vt('timestampChain')}</h2>
+          <p>{vt('timestampChainLead')}</p>
+          <ol className="verify-chain">
+            {result.timestamps.map((t, i) => (
+              <li key={i} data-testid="verify-chain-entry">
+                {vt('timestampBy', { when: when(t.time), authority: t.authority ?? vt('unnamedAuthority') }) + (t.intact ? '' : vt('timestampBad'))}{' '}
+                <span className={`verify-badge ${t.coversPrevious ? 'is-good' : 'is-bad'}`}>
+                  {vt(!t.coversPrevious ? 'coversNothing' : i === 0 ? 'coversSignature' : 'coversPreviousTimestamp')}
+                </span>
+              </li>
+            ))}
+          </ol>
         </div>
       )}
       {result.signatures.map((s, i) => (

@@ -13,11 +13,12 @@ create table archive_facts (
 
 -- Each renewal: the item's served sealed file moved from the old file to the new one, which is the
 -- old one with one incremental update appended. Both files are kept; a renewal is never changed.
+-- The files are named by id and by hash: the hashes stay when a team's retention purges the files.
 create table archive_renewals (
   id bigint generated always as identity primary key,
   item_id text not null references envelope_items (id),
-  old_document_data_id text not null references document_data (id),
-  new_document_data_id text not null references document_data (id),
+  old_document_data_id text not null,
+  new_document_data_id text not null,
   old_sha256 text not null,
   new_sha256 text not null,
   timestamp_at timestamptz not null,

@@ -64,5 +64,10 @@ const de: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'Enthält weiterhin jeden Eintrag, den der Nachweis nennt.',
   evidenceLogBroken: 'Seit Erstellung des Nachweises verändert: ein Eintrag stimmt nicht mehr.',
   evidenceLogUnknown: 'Dieser Dienst führt kein Audit-Protokoll für diesen Umschlag.',
+  timestampChain: 'Kette der Dokumentzeitstempel',
+  timestampChainLead: 'Jeder Zeitstempel deckt die Datei so ab, wie sie war, den vorigen eingeschlossen: Die Datei bleibt prüfbar, auch wenn das Zertifikat einer früheren Stelle abläuft.',
+  coversSignature: 'deckt die Signatur ab',
+  coversPreviousTimestamp: 'deckt den vorigen Zeitstempel ab',
+  coversNothing: 'deckt das Vorige nicht ab',
 }
 export default de

@@ -62,5 +62,10 @@ const en = {
   evidenceLogIntact: 'Still holds every entry the evidence names.',
   evidenceLogBroken: 'Changed since the evidence was made: an entry no longer holds.',
   evidenceLogUnknown: 'This service keeps no audit log for this envelope.',
+  timestampChain: 'Chain of document timestamps',
+  timestampChainLead: 'Each timestamp covers the file as it was, the one before it included: the file stays verifiable after an earlier authority’s certificate expires.',
+  coversSignature: 'covers the signature',
+  coversPreviousTimestamp: 'covers the timestamp before it',
+  coversNothing: 'does not cover what comes before it',
 }
 export default en

@@ -64,5 +64,10 @@ const es: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'Sigue conteniendo cada entrada que indica la evidencia.',
   evidenceLogBroken: 'Modificado desde que se generó la evidencia: una entrada ya no es válida.',
   evidenceLogUnknown: 'Este servicio no guarda ningún registro de auditoría para este sobre.',
+  timestampChain: 'Cadena de sellos de tiempo del documento',
+  timestampChainLead: 'Cada sello de tiempo cubre el archivo tal como estaba, incluido el anterior: el archivo sigue siendo verificable cuando caduca el certificado de una autoridad anterior.',
+  coversSignature: 'cubre la firma',
+  coversPreviousTimestamp: 'cubre el sello de tiempo anterior',
+  coversNothing: 'no cubre lo anterior',
 }
 export default es

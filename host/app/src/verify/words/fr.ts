@@ -64,5 +64,10 @@ const fr: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'Contient toujours chaque entrée que nomme la preuve.',
   evidenceLogBroken: 'Modifié depuis l’établissement de la preuve : une entrée ne tient plus.',
   evidenceLogUnknown: 'Ce service ne tient aucun journal d’audit pour cette enveloppe.',
+  timestampChain: 'Chaîne des horodatages du document',
+  timestampChainLead: 'Chaque horodatage couvre le fichier tel qu’il était, le précédent compris : le fichier reste vérifiable après l’expiration du certificat d’une autorité antérieure.',
+  coversSignature: 'couvre la signature',
+  coversPreviousTimestamp: 'couvre l’horodatage précédent',
+  coversNothing: 'ne couvre pas ce qui précède',
 }
 export default fr

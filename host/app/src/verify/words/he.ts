@@ -64,5 +64,10 @@ const he: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'עדיין מכיל כל רשומה שקובץ הראיות מציין.',
   evidenceLogBroken: 'שונה מאז שנוצר קובץ הראיות: רשומה כבר אינה תקפה.',
   evidenceLogUnknown: 'שירות זה אינו שומר יומן ביקורת עבור מעטפה זו.',
+  timestampChain: 'שרשרת חותמות הזמן של המסמך',
+  timestampChainLead: 'כל חותמת זמן מכסה את הקובץ כפי שהיה, כולל החותמת שלפניה: הקובץ נשאר ניתן לאימות גם אחרי שתוקף האישור של רשות קודמת פג.',
+  coversSignature: 'מכסה את החתימה',
+  coversPreviousTimestamp: 'מכסה את חותמת הזמן שלפניה',
+  coversNothing: 'אינה מכסה את מה שלפניה',
 }
 export default he

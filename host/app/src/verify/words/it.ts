@@ -64,5 +64,10 @@ const it: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'Contiene ancora ogni voce indicata dalla prova.',
   evidenceLogBroken: 'Modificato dopo la generazione della prova: una voce non è più valida.',
   evidenceLogUnknown: 'Questo servizio non conserva alcun registro di controllo per questa busta.',
+  timestampChain: 'Catena delle marche temporali del documento',
+  timestampChainLead: 'Ogni marca temporale copre il file com’era, compresa la precedente: il file resta verificabile anche dopo la scadenza del certificato di un’autorità precedente.',
+  coversSignature: 'copre la firma',
+  coversPreviousTimestamp: 'copre la marca temporale precedente',
+  coversNothing: 'non copre ciò che precede',
 }
 export default it

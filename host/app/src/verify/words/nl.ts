@@ -64,5 +64,10 @@ const nl: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'Bevat nog steeds elke vermelding die het bewijs noemt.',
   evidenceLogBroken: 'Gewijzigd sinds het bewijs is gemaakt: een vermelding klopt niet meer.',
   evidenceLogUnknown: 'Deze dienst houdt geen auditlog bij voor deze envelop.',
+  timestampChain: 'Keten van documenttijdstempels',
+  timestampChainLead: 'Elke tijdstempel dekt het bestand zoals het was, de vorige inbegrepen: het bestand blijft controleerbaar nadat het certificaat van een eerdere autoriteit verloopt.',
+  coversSignature: 'dekt de handtekening',
+  coversPreviousTimestamp: 'dekt de vorige tijdstempel',
+  coversNothing: 'dekt niet wat ervoor komt',
 }
 export default nl

@@ -64,5 +64,10 @@ const pl: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'Nadal zawiera każdy wpis wskazany w dowodzie.',
   evidenceLogBroken: 'Zmieniony od utworzenia dowodu: jeden z wpisów nie jest już zgodny.',
   evidenceLogUnknown: 'Ta usługa nie prowadzi dziennika audytu dla tej koperty.',
+  timestampChain: 'Łańcuch znaczników czasu dokumentu',
+  timestampChainLead: 'Każdy znacznik czasu obejmuje plik w ówczesnej postaci, łącznie z poprzednim: plik można zweryfikować także po wygaśnięciu certyfikatu wcześniejszego urzędu.',
+  coversSignature: 'obejmuje podpis',
+  coversPreviousTimestamp: 'obejmuje poprzedni znacznik czasu',
+  coversNothing: 'nie obejmuje tego, co przed nim',
 }
 export default pl

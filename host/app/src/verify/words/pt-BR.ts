@@ -64,5 +64,10 @@ const ptBR: Record<keyof typeof en, string> = {
   evidenceLogIntact: 'Ainda contém cada entrada indicada pela evidência.',
   evidenceLogBroken: 'Alterado desde que a evidência foi gerada: uma entrada não confere mais.',
   evidenceLogUnknown: 'Este serviço não mantém registro de auditoria para este envelope.',
+  timestampChain: 'Cadeia de carimbos de tempo do documento',
+  timestampChainLead: 'Cada carimbo de tempo cobre o arquivo como ele era, incluindo o anterior: o arquivo continua verificável depois que o certificado de uma autoridade anterior expira.',
+  coversSignature: 'cobre a assinatura',
+  coversPreviousTimestamp: 'cobre o carimbo de tempo anterior',
+  coversNothing: 'não cobre o que vem antes',
 }
 export default ptBR
