@@ -335,14 +335,6 @@ async function main(argv: string[]): Promise<void> {
     console.log(`${archives.filter((a) => a.due).length} of ${archives.length} B-LTA file(s) due now`)
     return
   }
-  if (cmd === 'archive' && sub === 'due') {
-    const archives = await withOps(config, (ops) => ops.archiveDue())
-    for (const a of archives) {
-      console.log([a.itemId, a.envelopeId, a.title, `timestamped ${a.timestampAt}`, `authority until ${a.tsaValidTo}`, `${a.due ? 'due now' : 'due'} ${a.dueAt}`].join('\t'))
-    }
-    console.log(`${archives.filter((a) => a.due).length} of ${archives.length} B-LTA file(s) due now`)
-    return
-  }
   if (cmd === 'move') {
     if (config.databaseUrl) throw new CliError('move: DATABASE_URL is set; the source is the embedded database in DATA_DIR (give the target as --to-database)')
     // The data directory stays locked for the whole move: no server may change it meanwhile.
