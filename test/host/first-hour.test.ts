@@ -118,6 +118,55 @@ describe.each(VARIANTS)('first hour ($variant)', ({ variant, skip }) => {
   })
 })
 
+describe.each(VARIANTS)('the console\'s delivery log ($variant)', ({ variant, skip }) => {
+  let host: TestHost
+  let receiver: import('node:http').Server
+  const seen: Record<string, string | string[] | undefined>[] = []
+  beforeAll(async () => {
+    if (skip) return
+    const { createServer: http } = await import('node:http')
+    receiver = http((req, res) => {
+      seen.push(req.headers)
+      req.resume().on('end', () => res.writeHead(202, { 'content-type': 'text/plain' }).end('x'.repeat(2000)))
+    })
+    await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+    host = await startTestHost(variant, { queueConcurrency: 0, webhookAllowPrivateUrls: true })
+    await makeUser(host.db, `log-${variant}@example.com`)
+  }, 60_000)
+  afterAll(async () => {
+    await host?.stop()
+    receiver?.close()
+  })
+
+  it.skipIf(skip)('each call with its document, its headers with the secret hidden, the start of the answer; managers only', async () => {
+    const admin = await signInAs(host.url, `log-${variant}@example.com`)
+    const url = `http://127.0.0.1:${(receiver.address() as { port: number }).port}/hook`
+    const hook = await (await admin.v2('/webhook/create', { body: { url, events: ['DOCUMENT_CREATED'], secret: 'whsec-not-for-eyes' } })).json()
+    expect((await admin.v2(`/webhook/${hook.id}/test`, { body: {} })).status).toBe(200)
+    await host.queue.drain()
+    const res = await admin.console(`/webhooks/${hook.id}/calls`)
+    expect(res.status).toBe(200)
+    const text = await res.clone().text()
+    expect(text).not.toContain('whsec-not-for-eyes')
+    const { data } = await res.json()
+    expect(data).toHaveLength(1)
+    const [call] = data
+    expect(call).toMatchObject({ event: expect.any(String), responseStatus: 202, durationMs: expect.any(Number) })
+    expect(call.responseExcerpt).toBe('x'.repeat(500))
+    const headers = Object.fromEntries(call.requestHeaders.map((h: { name: string; value: string | null }) => [h.name.toLowerCase(), h.value]))
+    expect(headers['x-service-secret']).toBeNull()
+    expect(headers['webhook-signature']).toBeNull()
+    expect(headers['x-service-event-id']).toBe(seen[0]!['x-service-event-id'])
+    expect(headers['x-service-event']).toBe(seen[0]!['x-service-event'])
+    expect(headers['user-agent']).toBe(seen[0]!['user-agent'])
+    expect(Number(headers['webhook-timestamp'])).toBeCloseTo(Number(seen[0]!['webhook-timestamp']), -1)
+    expect((await admin.console('/webhooks/webhook_nosuch/calls')).status).toBe(404)
+    expect((await admin.console('/webhooks/../calls')).status).toBe(404)
+    expect((await admin.console(`/webhooks/${hook.id}/calls?perPage=1000`)).status).toBe(400)
+    expect((await fetch(`${host.url}/api/console/webhooks/${hook.id}/calls`)).status).toBe(401)
+  })
+})
+
 describe('a taken port', () => {
   let other: Server
   beforeAll(async () => {

@@ -258,9 +258,14 @@ function CallLog({ webhookId }: { webhookId: string }) {
                       ))}
                     </dl>
                     <h4 className="label">{ct('team.webhooks.requestBody')}</h4>
-                    <pre className="team-pre">{JSON.stringify(c.requestBody, null, 2)}</pre>
+                    {/* Scrolls when long: reachable by keyboard. */}
+                    <pre className="team-pre" tabIndex={0} aria-label={ct('team.webhooks.requestBody')}>
+                      {JSON.stringify(c.requestBody, null, 2)}
+                    </pre>
                     <h4 className="label">{ct('team.webhooks.responseBody')}</h4>
-                    <pre className="team-pre">{c.responseExcerpt}</pre>
+                    <pre className="team-pre" tabIndex={0} aria-label={ct('team.webhooks.responseBody')}>
+                      {c.responseExcerpt}
+                    </pre>
                   </details>
                 </td>
                 <td>
