@@ -1,3 +1,32 @@
+CREATE FUNCTION archive_renewal_extends() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+declare
+  o record;
+  n record;
+begin
+  select sha256, size, bytes into o from document_data where id = new.old_document_data_id;
+  select sha256, size, bytes into n from document_data where id = new.new_document_data_id;
+  if o.sha256 is distinct from new.old_sha256 or n.sha256 is distinct from new.new_sha256 then
+    raise exception 'a renewal names its files by their hashes' using errcode = 'P0001';
+  end if;
+  if not exists (select 1 from envelope_items i where i.id = new.item_id and i.signed_document_data_id = new.old_document_data_id) then
+    raise exception 'file % is not the sealed file item % serves', new.old_document_data_id, new.item_id using errcode = 'P0001';
+  end if;
+  if n.size <= o.size or (o.bytes is not null and n.bytes is not null
+      and substring(n.bytes from 1 for octet_length(o.bytes)) <> o.bytes) then
+    raise exception 'the renewed file % does not begin with the bytes of %', new.new_document_data_id, new.old_document_data_id using errcode = 'P0001';
+  end if;
+  return new;
+end $$;
+
+CREATE FUNCTION archive_renewals_kept() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  raise exception 'renewal % is kept as it is', old.id using errcode = 'P0001';
+end $$;
+
 CREATE TABLE audit_logs (
     id bigint NOT NULL,
     envelope_id text NOT NULL,
@@ -66,7 +95,18 @@ end $$;
 CREATE FUNCTION audit_logs_immutable() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
+declare
+  personal constant text[] := array['name', 'email', 'ip_address', 'user_agent', 'data'];
 begin
+  if tg_op = 'UPDATE'
+     and (to_jsonb(new) - personal) = (to_jsonb(old) - personal)
+     and (new.name is null or new.name = old.name)
+     and (new.email is null or new.email = old.email)
+     and (new.ip_address is null or new.ip_address = old.ip_address)
+     and (new.user_agent is null or new.user_agent = old.user_agent)
+     and (new.data = old.data or new.data = '{"redacted": true}'::jsonb) then
+    return new;
+  end if;
   raise exception 'audit entry % never changes', old.id using errcode = 'P0001';
 end $$;
 
@@ -179,12 +219,25 @@ CREATE FUNCTION envelope_items_frozen() RETURNS trigger
 declare
   envelope text := case when tg_op = 'INSERT' then new.envelope_id else old.envelope_id end;
   sent boolean := exists (select 1 from envelopes e where e.id = envelope and e.status <> 'DRAFT');
+  files constant text[] := array['document_data_id', 'signed_document_data_id', 'purged_sha256', 'purged_sealed_sha256'];
 begin
   if tg_op = 'UPDATE' then
-    if old.signed_document_data_id is not null and new.signed_document_data_id is distinct from old.signed_document_data_id then
+    -- The purge lets go of an item's files (and records their hashes once), nothing else, and
+    -- only once its envelope is marked purged.
+    if (to_jsonb(new) - files) = (to_jsonb(old) - files)
+       and (new.document_data_id is null or new.document_data_id = old.document_data_id)
+       and (new.signed_document_data_id is null or new.signed_document_data_id = old.signed_document_data_id)
+       and (old.purged_sha256 is null or new.purged_sha256 is not distinct from old.purged_sha256)
+       and (old.purged_sealed_sha256 is null or new.purged_sealed_sha256 is not distinct from old.purged_sealed_sha256)
+       and exists (select 1 from envelopes e where e.id = old.envelope_id and e.purged_at is not null) then
+      return new;
+    end if;
+    if old.signed_document_data_id is not null and new.signed_document_data_id is distinct from old.signed_document_data_id
+        and not exists (select 1 from archive_renewals r where r.item_id = old.id
+          and r.old_document_data_id = old.signed_document_data_id and r.new_document_data_id = new.signed_document_data_id) then
       raise exception 'the sealed file of item % never changes', old.id using errcode = 'P0001';
     end if;
-    if sent and (new.document_data_id <> old.document_data_id or new.envelope_id <> old.envelope_id) then
+    if sent and (new.document_data_id is distinct from old.document_data_id or new.envelope_id <> old.envelope_id) then
       raise exception 'item % of a sent envelope keeps its file', old.id using errcode = 'P0001';
     end if;
     return new;
@@ -195,11 +248,61 @@ begin
   return case when tg_op = 'DELETE' then old else new end;
 end $$;
 
+CREATE FUNCTION envelope_search_ids(team text, q tsquery) RETURNS SETOF text
+    LANGUAGE sql STABLE
+    SET enable_seqscan TO 'off'
+    AS $$
+  select id from envelopes where team_id = team and deleted_at is null and search @@ q
+$$;
+
+CREATE FUNCTION envelope_search_vector(envelope text, title text, external_id text) RETURNS tsvector
+    LANGUAGE sql STABLE
+    AS $$
+  select array_to_tsvector(array(
+    select distinct w from unnest(
+      envelope_search_words(title) || envelope_search_words(external_id) ||
+      coalesce((select array_agg(x) from recipients r, unnest(envelope_search_words(r.name) || envelope_search_words(r.email)) x
+                where r.envelope_id = envelope), '{}')
+    ) w where w <> ''))
+$$;
+
+CREATE FUNCTION envelope_search_words(t text) RETURNS text[]
+    LANGUAGE sql IMMUTABLE
+    AS $$
+  select coalesce(array_remove(regexp_split_to_array(lower(t collate "C"), '[[:space:][:punct:]]+'), ''), '{}')
+$$;
+
+CREATE FUNCTION envelopes_search_own() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  new.search := envelope_search_vector(new.id, new.title, new.external_id);
+  return new;
+end $$;
+
 CREATE FUNCTION job_team(payload jsonb) RETURNS text
     LANGUAGE sql STABLE
     AS $$
   select coalesce(payload->>'teamId', (select w.team_id from webhooks w where w.id = payload->>'webhookId'))
 $$;
+
+CREATE FUNCTION recipients_search_added() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+    where e.id in (select distinct envelope_id from changed);
+  return null;
+end $$;
+
+CREATE FUNCTION recipients_search_updated() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+    where e.id in (new.envelope_id, old.envelope_id);
+  return null;
+end $$;
 
 CREATE TABLE account_links (
     id text NOT NULL,
@@ -223,6 +326,35 @@ CREATE TABLE api_tokens (
     created_by text,
     last_used_at timestamp with time zone,
     role_ceiling text
+);
+
+CREATE TABLE archive_facts (
+    document_data_id text NOT NULL,
+    lta boolean NOT NULL,
+    timestamp_at timestamp with time zone,
+    tsa_valid_to timestamp with time zone,
+    digests text[] DEFAULT '{}'::text[] NOT NULL,
+    read_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+CREATE TABLE archive_renewals (
+    id bigint NOT NULL,
+    item_id text NOT NULL,
+    old_document_data_id text NOT NULL,
+    new_document_data_id text NOT NULL,
+    old_sha256 text NOT NULL,
+    new_sha256 text NOT NULL,
+    timestamp_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE archive_renewals ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME archive_renewals_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
 );
 
 CREATE TABLE attachments (
@@ -257,6 +389,15 @@ CREATE TABLE auth_throttle (
     failures integer NOT NULL
 );
 
+CREATE TABLE consent_disclosures (
+    team_id text NOT NULL,
+    version integer NOT NULL,
+    text text,
+    sha256 text,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT consent_disclosures_version_check CHECK ((version > 0))
+);
+
 CREATE TABLE document_data (
     id text NOT NULL,
     bytes bytea,
@@ -279,10 +420,12 @@ CREATE TABLE envelope_items (
     envelope_id text NOT NULL,
     title text NOT NULL,
     item_order integer NOT NULL,
-    document_data_id text NOT NULL,
+    document_data_id text,
     page_count integer NOT NULL,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    signed_document_data_id text
+    signed_document_data_id text,
+    purged_sha256 text,
+    purged_sealed_sha256 text
 );
 
 CREATE TABLE envelopes (
@@ -305,6 +448,8 @@ CREATE TABLE envelopes (
     template_id text,
     created_by text,
     auth_options jsonb,
+    purged_at timestamp with time zone,
+    search tsvector DEFAULT ''::tsvector NOT NULL,
     CONSTRAINT envelopes_type_check CHECK ((type = ANY (ARRAY['DOCUMENT'::text, 'TEMPLATE'::text])))
 );
 
@@ -524,7 +669,9 @@ CREATE TABLE teams (
     email text,
     number integer NOT NULL,
     embed_origins jsonb,
-    CONSTRAINT teams_plan_check CHECK ((plan = ANY (ARRAY['free'::text, 'individual'::text, 'team'::text, 'enterprise'::text])))
+    retention_days integer,
+    CONSTRAINT teams_plan_check CHECK ((plan = ANY (ARRAY['free'::text, 'individual'::text, 'team'::text, 'enterprise'::text]))),
+    CONSTRAINT teams_retention_days_check CHECK (((retention_days IS NULL) OR ((retention_days >= 1) AND (retention_days <= 36500))))
 );
 
 CREATE SEQUENCE teams_number_seq
@@ -640,6 +787,12 @@ ALTER TABLE ONLY api_tokens
 ALTER TABLE ONLY api_tokens
     ADD CONSTRAINT api_tokens_token_hash_key UNIQUE (token_hash);
 
+ALTER TABLE ONLY archive_facts
+    ADD CONSTRAINT archive_facts_pkey PRIMARY KEY (document_data_id);
+
+ALTER TABLE ONLY archive_renewals
+    ADD CONSTRAINT archive_renewals_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY attachments
     ADD CONSTRAINT attachments_pkey PRIMARY KEY (id);
 
@@ -651,6 +804,9 @@ ALTER TABLE ONLY auth_challenges
 
 ALTER TABLE ONLY auth_throttle
     ADD CONSTRAINT auth_throttle_pkey PRIMARY KEY (key);
+
+ALTER TABLE ONLY consent_disclosures
+    ADD CONSTRAINT consent_disclosures_pkey PRIMARY KEY (team_id, version);
 
 ALTER TABLE ONLY document_data
     ADD CONSTRAINT document_data_pkey PRIMARY KEY (id);
@@ -753,6 +909,10 @@ ALTER TABLE ONLY webhooks
 
 CREATE INDEX account_links_email ON account_links USING btree (purpose, email);
 
+CREATE INDEX archive_renewals_item ON archive_renewals USING btree (item_id, id);
+
+CREATE INDEX archive_renewals_old ON archive_renewals USING btree (old_sha256);
+
 CREATE INDEX attachments_envelope ON attachments USING btree (envelope_id);
 
 CREATE UNIQUE INDEX audit_logs_chain_link ON audit_logs USING btree (envelope_id, COALESCE(prev_hash, ''::text));
@@ -767,7 +927,11 @@ CREATE INDEX document_data_team_sha256 ON document_data USING btree (team_id, sh
 
 CREATE INDEX envelope_items_envelope ON envelope_items USING btree (envelope_id);
 
+CREATE INDEX envelopes_search ON envelopes USING gin (search);
+
 CREATE INDEX envelopes_team_list ON envelopes USING btree (team_id, created_at DESC, id DESC);
+
+CREATE INDEX envelopes_unpurged_finished ON envelopes USING btree (team_id) WHERE ((purged_at IS NULL) AND (status = ANY (ARRAY['COMPLETED'::text, 'REJECTED'::text, 'CANCELLED'::text])));
 
 CREATE INDEX events_undelivered ON events USING btree (created_at) WHERE (delivered_at IS NULL);
 
@@ -803,6 +967,10 @@ CREATE INDEX webhook_calls_webhook ON webhook_calls USING btree (webhook_id, cre
 
 CREATE INDEX webhooks_team ON webhooks USING btree (team_id);
 
+CREATE TRIGGER archive_renewal_extends BEFORE INSERT ON archive_renewals FOR EACH ROW EXECUTE FUNCTION archive_renewal_extends();
+
+CREATE TRIGGER archive_renewals_kept BEFORE DELETE OR UPDATE ON archive_renewals FOR EACH ROW EXECUTE FUNCTION archive_renewals_kept();
+
 CREATE TRIGGER audit_logs_chain BEFORE INSERT ON audit_logs FOR EACH ROW EXECUTE FUNCTION audit_logs_chain();
 
 CREATE TRIGGER audit_logs_immutable BEFORE DELETE OR UPDATE ON audit_logs FOR EACH ROW EXECUTE FUNCTION audit_logs_immutable();
@@ -812,6 +980,14 @@ CREATE TRIGGER document_data_immutable BEFORE UPDATE ON document_data FOR EACH R
 CREATE TRIGGER envelope_counts_apply AFTER INSERT OR DELETE OR UPDATE OF deleted_at, team_id, type, internal_version ON envelopes FOR EACH ROW EXECUTE FUNCTION envelope_counts_apply();
 
 CREATE TRIGGER envelope_items_frozen BEFORE INSERT OR DELETE OR UPDATE ON envelope_items FOR EACH ROW EXECUTE FUNCTION envelope_items_frozen();
+
+CREATE TRIGGER envelopes_search_own BEFORE INSERT OR UPDATE OF title, external_id ON envelopes FOR EACH ROW EXECUTE FUNCTION envelopes_search_own();
+
+CREATE TRIGGER recipients_search_deleted AFTER DELETE ON recipients REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipients_search_added();
+
+CREATE TRIGGER recipients_search_inserted AFTER INSERT ON recipients REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipients_search_added();
+
+CREATE TRIGGER recipients_search_updated AFTER UPDATE OF name, email, envelope_id ON recipients FOR EACH ROW EXECUTE FUNCTION recipients_search_updated();
 
 ALTER TABLE ONLY account_links
     ADD CONSTRAINT account_links_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES team_invitations(id) ON DELETE CASCADE;
@@ -825,11 +1001,20 @@ ALTER TABLE ONLY api_tokens
 ALTER TABLE ONLY api_tokens
     ADD CONSTRAINT api_tokens_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
 
+ALTER TABLE ONLY archive_facts
+    ADD CONSTRAINT archive_facts_document_data_id_fkey FOREIGN KEY (document_data_id) REFERENCES document_data(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY archive_renewals
+    ADD CONSTRAINT archive_renewals_item_id_fkey FOREIGN KEY (item_id) REFERENCES envelope_items(id);
+
 ALTER TABLE ONLY attachments
     ADD CONSTRAINT attachments_envelope_id_fkey FOREIGN KEY (envelope_id) REFERENCES envelopes(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY auth_challenges
     ADD CONSTRAINT auth_challenges_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY consent_disclosures
+    ADD CONSTRAINT consent_disclosures_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY envelope_items
     ADD CONSTRAINT envelope_items_document_data_id_fkey FOREIGN KEY (document_data_id) REFERENCES document_data(id);
