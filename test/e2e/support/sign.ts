@@ -87,10 +87,23 @@ export function signing(page: Page, scope: Scope = page) {
   const bar = scope.getByTestId('sign-bar')
   return {
     scope,
-    /** The document screen once its first page is drawn. */
-    async ready() {
+    /**
+     * The document screen once its first page is drawn, and the recipient's consent to sign
+     * electronically given as they give it (docs/consent.md), unless `consent: false`.
+     */
+    async ready(o: { consent?: boolean } = {}) {
       await scope.getByTestId('sign-document').waitFor()
       await scope.locator('.sign-page').first().locator('.page-loading').waitFor({ state: 'detached', timeout: 20_000 })
+      if (o.consent !== false) await this.agree()
+    },
+    /** Agrees to sign electronically when the page asks (a copy's recipient is never asked; nor, twice, anyone). */
+    async agree() {
+      if ((await scope.getByTestId('sign-document').getAttribute('data-role')) === 'CC') return
+      await consentShown(scope)
+      const agree = scope.getByTestId('consent-agree')
+      if (!(await agree.count())) return
+      await agree.click()
+      await scope.getByTestId('consent-notice').waitFor({ state: 'detached' })
     },
     /** A field's button by its label (`City`, `Signature`); its accessible name starts with it. */
     field(label: string): Locator {
@@ -149,6 +162,11 @@ export function signing(page: Page, scope: Scope = page) {
     rejectButton: () => scope.getByRole('button', { name: 'Reject', exact: true }),
     heading: () => scope.getByRole('heading', { level: 1 }),
   }
+}
+
+/** Waits until the page knows whether to ask for consent: the notice, or the line saying it was given. */
+export async function consentShown(scope: Scope): Promise<void> {
+  await scope.locator('[data-testid="consent-notice"], [data-testid="consent-agreed"]').first().waitFor()
 }
 
 const escapeRe = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')

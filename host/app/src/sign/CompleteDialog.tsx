@@ -3,6 +3,7 @@ import type { SigningResult, SignOptions } from '../../../../src/protocol/index.
 import { ApiError, type Api } from '../api.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { announceFailure, type Prove } from './auth-info.js'
+import type { ConsentGiven } from './ConsentNotice.js'
 import { Dialog } from './Dialog.js'
 import { apiMessage, STALE } from './refusals.js'
 import { completeRequest, knownSigner, validEmail, type SigningSession, type Values } from './session.js'
@@ -14,6 +15,8 @@ export function CompleteDialog(props: {
   values: Values
   options: SignOptions
   externalId?: string | undefined
+  /** A direct link's visitor's consent to sign electronically (ConsentNotice.tsx), sent with the signature. */
+  consent?: ConsentGiven | undefined
   prove?: Prove | undefined
   onClose: () => void
   onCompleted: (r: SigningResult) => void
@@ -47,7 +50,7 @@ export function CompleteDialog(props: {
     setError(null)
     try {
       const request = completeRequest(session, props.values, next ?? undefined)
-      const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}) } : request
+      const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}), ...(props.consent ? { consent: props.consent } : {}) } : request
       // A wrong password or code is told in the dialog that asked for it, which stays open.
       const act = async (proofs: object | undefined) => props.onCompleted(await props.api.post<SigningResult>('/complete', { ...body, ...proofs }))
       if (!(await (props.prove ? props.prove(act, signer?.email.trim()) : act(undefined).then(() => true)))) setBusy(false)

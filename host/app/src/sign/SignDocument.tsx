@@ -8,6 +8,7 @@ import { t, tn, type MessageKey } from '../i18n/index.js'
 import { Icon } from '../ui/icons.js'
 import { reveal } from '../viewport.js'
 import { CompleteDialog } from './CompleteDialog.js'
+import { ConsentAgreed, ConsentNotice, useConsent, WithdrawDialog } from './ConsentNotice.js'
 import { FieldDialog } from './FieldDialog.js'
 import { fieldName, FieldOverlay } from './FieldOverlay.js'
 import { RejectDialog } from './RejectDialog.js'
@@ -37,6 +38,7 @@ type Open =
   | { kind: 'signature'; id: number; size: OutputSize }
   | { kind: 'complete' }
   | { kind: 'reject' }
+  | { kind: 'withdraw' }
   | null
 
 /** The READY screen: the document with the recipient's fields, the guide and the action. */
@@ -71,6 +73,15 @@ export function SignDocument(props: {
   const action = hasAction(role)
   const methods = allowedMethods(envelope.documentMeta)
   const sortedItems = useMemo(() => [...envelope.items].sort((a, b) => a.order - b.order), [envelope.items])
+  // Consent to sign electronically comes before the first action: until then the fields stay closed.
+  const { consent, agree, error: consentError, busy: consentBusy } = useConsent(api, !!session.direct, action)
+  const agreed = consent.status === 'agreed'
+  const askConsent = useCallback(() => {
+    setNotice({ text: t('consent.needed'), tone: 'error' })
+    const button = document.getElementById('consent-agree')
+    button?.focus({ preventScroll: true })
+    if (button) reveal(button, { block: 'center', smooth: false })
+  }, [])
 
   const setValue = useCallback((id: number, value: SigningFieldValue | undefined) => {
     setValues((v) => ({ ...v, [id]: value }))
@@ -98,6 +109,7 @@ export function SignDocument(props: {
 
   const openField = useCallback(
     (f: SigningField) => {
+      if (!agreed) return askConsent()
       setCurrentId(f.id)
       setNotice(null)
       if (isSignatureType(f)) {
@@ -113,10 +125,11 @@ export function SignDocument(props: {
         setOpen({ kind: 'signature', id: f.id, size: outputSize(f.width, rect && rect.height ? rect.width / rect.height : 3) })
       } else setOpen({ kind: 'field', id: f.id })
     },
-    [adopted, values, setValue],
+    [adopted, values, setValue, agreed, askConsent],
   )
 
   function onAction() {
+    if (!agreed) return askConsent()
     const todo = progress.invalid[0]
     if (todo) {
       const count = progress.missing.length
@@ -172,6 +185,8 @@ export function SignDocument(props: {
 
       <main className="sign-main" style={{ ['--zoom' as string]: zoom }} data-zoomed={zoom > 1 || undefined}>
         <p className={'sign-intro' + (role === 'CC' ? ' sign-intro-note' : '')}>{t(`sign.intro.${role}` as MessageKey)}</p>
+        {action && <ConsentNotice consent={consent} onAgree={agree} error={consentError} busy={consentBusy} />}
+        {action && agreed && !session.direct && <ConsentAgreed onWithdraw={() => setOpen({ kind: 'withdraw' })} />}
         {sortedItems.map((item) => (
           <SignItem key={item.id} api={api} item={item} multiple={sortedItems.length > 1}>
             {(page) =>
@@ -272,8 +287,9 @@ export function SignDocument(props: {
         />
       )}
       {open?.kind === 'complete' && (
-        <CompleteDialog api={api} session={session} values={values} options={options} externalId={props.externalId} prove={props.prove} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
+        <CompleteDialog api={api} session={session} values={values} options={options} externalId={props.externalId} consent={consent.status === 'agreed' ? consent.given : undefined} prove={props.prove} onClose={() => setOpen(null)} onCompleted={props.onCompleted} onStale={props.onStale} />
       )}
+      {open?.kind === 'withdraw' && <WithdrawDialog api={api} title={envelope.title} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
       {open?.kind === 'reject' && <RejectDialog api={api} title={envelope.title} onClose={() => setOpen(null)} onRejected={props.onRejected} onStale={props.onStale} />}
     </div>
   )

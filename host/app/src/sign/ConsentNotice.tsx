@@ -1,0 +1,152 @@
+/**
+ * Consent to sign electronically (docs/consent.md), before the recipient's first action: the
+ * notice with the disclosure to read and the button that agrees; once agreed, a line saying so
+ * with the way to withdraw (a rejection). A direct link's visitor agrees here and their consent
+ * goes with the document they sign.
+ */
+import { useCallback, useEffect, useState } from 'react'
+import { ApiError, type Api } from '../api.js'
+import { language, t } from '../i18n/index.js'
+import { announceFailure } from './auth-info.js'
+import { Dialog } from './Dialog.js'
+import { apiMessage, STALE } from './refusals.js'
+
+/** The disclosure as the service gives it: text null is the default, the page's own words. */
+interface ConsentState {
+  given: boolean
+  disclosure: { version: number; text: string | null }
+}
+
+/** What the recipient agreed to: sent with a direct link's signature. */
+export interface ConsentGiven {
+  version: number
+  language: string
+}
+
+export type Consent = { status: 'loading' } | { status: 'needed'; version: number; text: string | null } | { status: 'agreed'; given: ConsentGiven }
+
+/** The recipient's consent: asked of the service once per page, given with `agree`. */
+export function useConsent(api: Api, direct: boolean, needed: boolean) {
+  const [consent, setConsent] = useState<Consent>(needed ? { status: 'loading' } : { status: 'agreed', given: { version: 0, language: language() } })
+  const [error, setError] = useState<string | null>(null)
+  const [busy, setBusy] = useState(false)
+
+  const load = useCallback(async () => {
+    const state = await api.get<ConsentState>('/consent').catch(() => null)
+    const d = state?.disclosure ?? { version: 0, text: null }
+    setConsent(state?.given ? { status: 'agreed', given: { version: d.version, language: language() } } : { status: 'needed', version: d.version, text: d.text })
+  }, [api])
+  useEffect(() => {
+    if (needed) void load()
+  }, [load, needed])
+
+  const agree = useCallback(async () => {
+    if (consent.status !== 'needed' || busy) return
+    const given = { version: consent.version, language: language() }
+    // A direct link's visitor has no document yet: the consent goes with the signature.
+    if (direct) return setConsent({ status: 'agreed', given })
+    setBusy(true)
+    setError(null)
+    try {
+      await api.post('/consent', given)
+      setConsent({ status: 'agreed', given })
+    } catch (e) {
+      announceFailure(e)
+      if (e instanceof ApiError && e.code === 'DISCLOSURE_CHANGED') {
+        setError(t('consent.changed'))
+        await load()
+      } else setError(t('consent.failed', { message: apiMessage(e) }))
+    } finally {
+      setBusy(false)
+    }
+  }, [api, busy, consent, direct, load])
+
+  return { consent, agree, error, busy }
+}
+
+/** The notice shown until the recipient agrees: the fields stay closed meanwhile. */
+export function ConsentNotice(props: { consent: Consent; onAgree: () => void; error: string | null; busy: boolean }) {
+  const { consent } = props
+  if (consent.status !== 'needed') return null
+  const paragraphs = (consent.text ?? t('consent.disclosure')).split(/\n\s*\n/)
+  return (
+    <section className="consent-notice" aria-labelledby="consent-title" data-testid="consent-notice" data-version={consent.version}>
+      <h2 id="consent-title" className="consent-title">
+        {t('consent.title')}
+      </h2>
+      <p>{t('consent.summary')}</p>
+      <details className="consent-disclosure" data-testid="consent-disclosure">
+        <summary>{t('consent.read')}</summary>
+        <div className="consent-text">
+          {paragraphs.map((p, i) => (
+            <p key={i}>{p}</p>
+          ))}
+        </div>
+      </details>
+      <div className="consent-actions">
+        <button type="button" className="btn btn-primary" id="consent-agree" onClick={props.onAgree} disabled={props.busy} data-testid="consent-agree">
+          {props.busy && <span className="spinner spinner-sm" aria-hidden="true" />}
+          {t('consent.agree')}
+        </button>
+      </div>
+      <p className="field-error" role="alert" data-testid="consent-error">
+        {props.error}
+      </p>
+    </section>
+  )
+}
+
+/** After agreeing: a line saying so, and withdrawing (which declines the document). */
+export function ConsentAgreed(props: { onWithdraw: () => void }) {
+  return (
+    <p className="consent-agreed muted small" data-testid="consent-agreed">
+      {t('consent.agreed')}{' '}
+      <button type="button" className="btn-link" onClick={props.onWithdraw} data-testid="consent-withdraw">
+        {t('consent.withdraw')}
+      </button>
+    </p>
+  )
+}
+
+/** Confirms withdrawing: the document is declined with a reason that says so. */
+export function WithdrawDialog(props: { api: Api; title: string; onClose: () => void; onRejected: (reason: string) => void; onStale: () => void }) {
+  const [busy, setBusy] = useState(false)
+  const [error, setError] = useState<string | null>(null)
+  async function submit() {
+    setBusy(true)
+    setError(null)
+    const reason = t('consent.withdraw.reason')
+    try {
+      await props.api.post('/consent/withdraw', { reason })
+      props.onRejected(reason)
+    } catch (e) {
+      setBusy(false)
+      if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
+      announceFailure(e)
+      setError(t('sign.error.rejectFailed', { message: apiMessage(e) }))
+    }
+  }
+  return (
+    <Dialog
+      title={t('consent.withdraw.title')}
+      description={t('consent.withdraw.body', { title: props.title })}
+      onClose={() => !busy && props.onClose()}
+      testId="withdraw-dialog"
+      footer={
+        <>
+          <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
+            {t('sign.cancel')}
+          </button>
+          <button type="button" className="btn btn-danger" onClick={submit} disabled={busy} data-testid="confirm-withdraw">
+            {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
+            {t('consent.withdraw.confirm')}
+          </button>
+        </>
+      }
+    >
+      <p className="field-error" role="alert">
+        {error}
+      </p>
+    </Dialog>
+  )
+}
