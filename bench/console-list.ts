@@ -28,6 +28,7 @@ async function msPerPage(url: string, token: string): Promise<number> {
   return times[Math.floor(times.length / 2)]!
 }
 
+const figures = new Map<string, number>()
 try {
   console.log(`GET /envelope, 20 a page, median of ${RUNS} (ms per page) on ${process.env.DATABASE_URL ? 'PostgreSQL' : 'PGlite'}`)
   for (const n of [10, 10_000]) {
@@ -57,8 +58,23 @@ try {
       ["search by a recipient's e-mail", `${base}&query=${encodeURIComponent(`signer${n - 1}@`)}`],
       ['status COMPLETED', `${base}&status=COMPLETED`],
     ]
-    for (const [what, url] of rows) console.log(`  ${String(n).padStart(6)} envelopes  ${what.padEnd(32)} ${(await msPerPage(url, token)).toFixed(1)} ms`)
+    for (const [what, url] of rows) {
+      const ms = await msPerPage(url, token)
+      figures.set(`${n} ${what}`, ms)
+      console.log(`  ${String(n).padStart(6)} envelopes  ${what.padEnd(32)} ${ms.toFixed(1)} ms`)
+    }
   }
+  // Targets: the first page at 10,000 within 1.5x of it at 10; a search within 2x the first page of
+  // its team; a search at 10,000 within 2x the first page at 10.
+  const at = (k: string) => figures.get(k)!
+  const report = (what: string, r: number, target: number) => console.log(`  ${what.padEnd(58)} ${r.toFixed(2)}x   target <= ${target}: ${r <= target ? 'ok' : 'OVER TARGET'}`)
+  report('first page, 10,000 / 10', at('10000 first page') / at('10 first page'), 1.5)
+  for (const n of [10, 10_000]) {
+    report(`search by title / first page, ${n}`, at(`${n} search by title`) / at(`${n} first page`), 2)
+    report(`search by e-mail / first page, ${n}`, at(`${n} search by a recipient's e-mail`) / at(`${n} first page`), 2)
+  }
+  report('search by title at 10,000 / first page at 10', at('10000 search by title') / at('10 first page'), 2)
+  report('search by e-mail at 10,000 / first page at 10', at("10000 search by a recipient's e-mail") / at('10 first page'), 2)
 } finally {
   await host.close()
   await rm(dir, { recursive: true, force: true })
