@@ -1,19 +1,27 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import type { TeamUsage } from '../../../../shared/console-contract.js'
 import { consoleApi, v2 } from '../api.js'
-import { ct, type ConsoleKey } from '../i18n/index.js'
+import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
 import { navigate } from '../router.js'
 import { SettingsLayout } from './SettingsLayout.js'
 
-/** `/console/settings`: the team's name, plan and usage, who may frame its pages, and a new team. */
+/** The team's retention as GET /team answers it (domain/team-settings.ts). */
+interface TeamRetention {
+  retentionDays: number | null
+  retention: { dueWithin7Days: number; nextPurgeAt: string | null } | null
+}
+
+/** `/console/settings`: the team's name, plan and usage, who may frame its pages, how long it keeps finished documents, and a new team. */
 export function General() {
   const { me, reload } = useMe()
   const admin = atLeast(me.team?.role, 'ADMIN')
   const [usage, setUsage] = useState<TeamUsage | null>(null)
   const [name, setName] = useState('')
   const [origins, setOrigins] = useState('')
+  const [retentionDays, setRetentionDays] = useState('')
+  const [retention, setRetention] = useState<TeamRetention | null>(null)
   const [newTeam, setNewTeam] = useState('')
   const [saved, setSaved] = useState<string | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
@@ -24,8 +32,10 @@ export function General() {
       const u = await consoleApi('/team')
       setUsage(u)
       setName(u.name)
-      const team = await v2<{ embedOrigins: string[] | null }>('/team')
+      const team = await v2<{ embedOrigins: string[] | null } & TeamRetention>('/team')
       setOrigins((team.embedOrigins ?? []).join('\n'))
+      setRetention(team)
+      setRetentionDays(team.retentionDays === null ? '' : String(team.retentionDays))
     } catch (err) {
       setLoadError(messageOf(err))
     }
@@ -45,6 +55,14 @@ export function General() {
     const list = origins.split(/[\s,]+/).filter(Boolean)
     void action.run(async () => {
       await v2('/team/update', { body: { embedOrigins: list.length ? list : null } })
+      setSaved(ct('team.saved'))
+    })
+  }
+  const saveRetention = (e: FormEvent) => {
+    e.preventDefault()
+    const days = retentionDays.trim()
+    void action.run(async () => {
+      setRetention(await v2<TeamRetention>('/team/update', { body: { retentionDays: days ? Number(days) : null } }))
       setSaved(ct('team.saved'))
     })
   }
@@ -94,6 +112,33 @@ export function General() {
               <span className="label">{ct('team.embedding.label')}</span>
               <textarea className="input" rows={3} value={origins} readOnly={!admin} onChange={(e) => setOrigins(e.target.value)} placeholder="https://app.example.com" />
             </label>
+            {admin && (
+              <div>
+                <button className="btn btn-primary" type="submit" disabled={action.busy}>
+                  {ct('team.save')}
+                </button>
+              </div>
+            )}
+          </form>
+          <form className="card card-pad stack" onSubmit={saveRetention} aria-labelledby="team-retention">
+            <h2 id="team-retention">{ct('team.retention.title')}</h2>
+            <p className="muted">{ct('team.retention.help')}</p>
+            <Field
+              label={ct('team.retention.label')}
+              type="number"
+              inputMode="numeric"
+              value={retentionDays}
+              onChange={setRetentionDays}
+              readOnly={!admin}
+              hint={ct('team.retention.hint')}
+            />
+            <p data-testid="retention-outlook">
+              {!retention?.retention
+                ? ct('team.retention.forever')
+                : retention.retention.nextPurgeAt === null
+                  ? ct('team.retention.none')
+                  : ct('team.retention.due', { count: retention.retention.dueWithin7Days, date: formatDateTime(retention.retention.nextPurgeAt) })}
+            </p>
             {admin && (
               <div>
                 <button className="btn btn-primary" type="submit" disabled={action.busy}>
