@@ -70,6 +70,7 @@ const de: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'Einstellungen geändert',
     DOCUMENT_TITLE_UPDATED: 'Titel geändert',
     DOCUMENT_SEALING_FAILED: 'Versiegelung fehlgeschlagen',
+    DOCUMENT_ARCHIVE_RENEWED: 'Archiv mit neuem Dokumentzeitstempel erneuert',
     CC: 'Kopie erhalten',
   },
 }

@@ -68,6 +68,7 @@ const en = {
     DOCUMENT_META_UPDATED: 'Settings changed',
     DOCUMENT_TITLE_UPDATED: 'Title changed',
     DOCUMENT_SEALING_FAILED: 'Sealing attempt failed',
+    DOCUMENT_ARCHIVE_RENEWED: 'Archive renewed with a new document timestamp',
     CC: 'Received a copy',
   },
 }

@@ -70,6 +70,7 @@ const es: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'Ajustes cambiados',
     DOCUMENT_TITLE_UPDATED: 'Título cambiado',
     DOCUMENT_SEALING_FAILED: 'Fallo en el intento de sellado',
+    DOCUMENT_ARCHIVE_RENEWED: 'Archivo renovado con un nuevo sello de tiempo del documento',
     CC: 'Copia recibida',
   },
 }

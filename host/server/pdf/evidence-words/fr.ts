@@ -70,6 +70,7 @@ const fr: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'Paramètres modifiés',
     DOCUMENT_TITLE_UPDATED: 'Titre modifié',
     DOCUMENT_SEALING_FAILED: 'Échec du scellement',
+    DOCUMENT_ARCHIVE_RENEWED: 'Archive renouvelée par un nouvel horodatage du document',
     CC: 'Copie reçue',
   },
 }

@@ -70,6 +70,7 @@ const he: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'ההגדרות שונו',
     DOCUMENT_TITLE_UPDATED: 'הכותרת שונתה',
     DOCUMENT_SEALING_FAILED: 'ניסיון החתימה הדיגיטלית נכשל',
+    DOCUMENT_ARCHIVE_RENEWED: 'הארכיון חודש בחותמת זמן חדשה למסמך',
     CC: 'עותק התקבל',
   },
 }

@@ -70,6 +70,7 @@ const it: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'Impostazioni modificate',
     DOCUMENT_TITLE_UPDATED: 'Titolo modificato',
     DOCUMENT_SEALING_FAILED: 'Tentativo di sigillatura non riuscito',
+    DOCUMENT_ARCHIVE_RENEWED: 'Archivio rinnovato con una nuova marca temporale del documento',
     CC: 'Copia ricevuta',
   },
 }

@@ -70,6 +70,7 @@ const nl: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'Instellingen gewijzigd',
     DOCUMENT_TITLE_UPDATED: 'Titel gewijzigd',
     DOCUMENT_SEALING_FAILED: 'Poging tot verzegelen mislukt',
+    DOCUMENT_ARCHIVE_RENEWED: 'Archief vernieuwd met een nieuwe documenttijdstempel',
     CC: 'Kopie ontvangen',
   },
 }

@@ -70,6 +70,7 @@ const pl: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'Zmieniono ustawienia',
     DOCUMENT_TITLE_UPDATED: 'Zmieniono tytuł',
     DOCUMENT_SEALING_FAILED: 'Nieudana próba zapieczętowania',
+    DOCUMENT_ARCHIVE_RENEWED: 'Archiwum odnowione nowym znacznikiem czasu dokumentu',
     CC: 'Otrzymano kopię',
   },
 }

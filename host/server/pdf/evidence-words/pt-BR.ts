@@ -70,6 +70,7 @@ const ptBR: EvidenceWords = {
     DOCUMENT_META_UPDATED: 'Configurações alteradas',
     DOCUMENT_TITLE_UPDATED: 'Título alterado',
     DOCUMENT_SEALING_FAILED: 'Falha na tentativa de selagem',
+    DOCUMENT_ARCHIVE_RENEWED: 'Arquivo renovado com um novo carimbo de tempo do documento',
     CC: 'Cópia recebida',
   },
 }
