@@ -1,3 +1,4 @@
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
 import type { Page } from 'playwright-core'
@@ -123,6 +124,15 @@ for (const variant of ['pglite', 'postgres'] as const) {
       const recovery = await page.locator('.account-codes code').allTextContents()
       expect(recovery).toHaveLength(10)
       await shots(page, 'recovery-codes')
+      // Kept by a download (.txt) or the clipboard: the same text, one code a line.
+      const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download (.txt)' }).click()])
+      expect(download.suggestedFilename()).toMatch(/^recovery-codes-.+\.txt$/)
+      const saved = await readFile((await download.path())!, 'utf8')
+      for (const c of recovery) expect(saved).toContain(`\n${c}\n`)
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'])
+      await page.getByRole('button', { name: 'Copy', exact: true }).click()
+      await page.getByText('Copied.').waitFor()
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(saved)
       await page.getByRole('button', { name: 'I saved them' }).click()
       await expect.poll(() => page.getByText('10 recovery codes left.').count()).toBe(1)
 

@@ -4,6 +4,7 @@ import { consoleApi } from '../api.js'
 import { ct } from '../i18n/index.js'
 import { ErrorAlert, Field, useAction } from './parts.js'
 import { QrCode } from './QrCode.js'
+import { RecoveryCodes } from './RecoveryCodes.js'
 import { Section } from './Section.js'
 
 type Step = { kind: 'idle' } | { kind: 'setup'; secret: string; uri: string } | { kind: 'codes'; codes: string[] } | { kind: 'disable' }
@@ -52,13 +53,7 @@ export function TwoFactorSection({ totp, onChanged }: { totp: Account['totp']; o
         <div className="stack" role="region" aria-labelledby="codes-title">
           <h3 id="codes-title">{ct('account.totp.codesTitle')}</h3>
           <p>{ct('account.totp.codesIntro')}</p>
-          <ul className="account-codes">
-            {step.codes.map((c) => (
-              <li key={c}>
-                <code>{c}</code>
-              </li>
-            ))}
-          </ul>
+          <RecoveryCodes codes={step.codes} />
           <div>
             <button className="btn btn-primary" type="button" onClick={() => go({ kind: 'idle' })}>
               {ct('account.totp.codesDone')}
