@@ -173,9 +173,13 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   app.use('*', async (c, next) => {
     const requestId = requestIdFrom(c.req.header('x-request-id'))
     const started = performance.now()
+    // On the node response itself, as the CORS and rate-limit headers: set on the answer after it
+    // is made, it turned every answer's light headers into a Headers object, copied one by one.
+    const out = (c.env as HttpBindings | undefined)?.outgoing
+    if (out?.setHeader) out.setHeader('X-Request-Id', requestId)
     await withRequestId(requestId, async () => {
       await next()
-      c.res.headers.set('X-Request-Id', requestId)
+      if (!out?.setHeader) c.res.headers.set('X-Request-Id', requestId)
       log.info({ method: c.req.method, route: routePath(c, -1) || 'unmatched', status: c.res.status, ms: Math.round(performance.now() - started) }, 'request')
     })
   })
