@@ -7,6 +7,7 @@
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makePdf, PNG } from '../host/support.js'
+import { axeViolations } from './support/axe.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 
 describe('the verification page with an evidence file', () => {
@@ -76,6 +77,7 @@ describe('the verification page with an evidence file', () => {
     await expect.poll(() => page.getByTestId('verify-evidence-pdf').textContent()).toContain('is the sealed document the evidence names')
     expect(await page.getByTestId('verify-evidence').textContent()).toContain(envelopeId)
     await page.screenshot({ path: path.join(SCREENSHOTS, 'verify-evidence.png'), fullPage: true })
+    expect(await axeViolations(page)).toEqual([])
 
     // An operator edits an audit row behind the guard: the same two files now report the log changed.
     const [opened] = await stack.host.db.query<{ id: string }>("select id::text as id from audit_logs where envelope_id = $1 and type = 'DOCUMENT_OPENED'", [envelopeId])
@@ -97,5 +99,16 @@ describe('the verification page with an evidence file', () => {
     await page.getByTestId('verify-evidence-file').setInputFiles({ name: 'changed.jws', mimeType: 'application/jose', buffer: Buffer.from(`${h}.${payload.toString('base64url')}.${s}`) })
     await expect.poll(() => page.getByTestId('verify-evidence-verdict').textContent()).toContain('not signed with this service’s seal')
     await context.close()
+
+    // On a phone, in German: the second drop zone and the report in the reader's language.
+    const phone = await stack.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true })
+    const small = await phone.newPage()
+    await small.goto(`${stack.host.url}/verify?lang=de`)
+    await small.getByText('Nachweisdatei (.jws)').first().waitFor()
+    await small.getByTestId('verify-evidence-file').setInputFiles({ name: 'lease.jws', mimeType: 'application/jose', buffer: evidence })
+    await expect.poll(() => small.getByTestId('verify-evidence-verdict').textContent()).toContain('mit dem Siegel dieses Dienstes signiert')
+    expect(await axeViolations(small)).toEqual([])
+    await small.screenshot({ path: path.join(SCREENSHOTS, 'verify-evidence-phone-de.png'), fullPage: true })
+    await phone.close()
   })
 })
