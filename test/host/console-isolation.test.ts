@@ -49,6 +49,7 @@ const NEEDS: Record<string, Need> = {
   'GET /team': 'MEMBER',
   'GET /team/members': 'MEMBER',
   'POST /team/members/remove': 'MEMBER',
+  'GET /documents': 'MEMBER',
   'POST /documents/editor': 'MEMBER',
   'GET /team/invitations': 'MANAGER',
   'GET /team/tokens': 'MANAGER',
