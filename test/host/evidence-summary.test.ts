@@ -151,6 +151,48 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     expect((await client.get(`/envelope/${envelopeId}/evidence`)).body.auditLog).toEqual({ intact: false, head: null, entries: expect.any(Number) })
   })
 
+  it.skipIf(skip)('lists the proofs a recipient gave: an e-mailed code to open, another to sign', async () => {
+    const email = 'proof@example.com'
+    const e = await createEnvelope(client, {
+      title: 'Evidence proofs',
+      recipients: [{ name: 'Petra', email, role: 'SIGNER', accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['TWO_FACTOR_AUTH'], fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
+    })
+    const sent = await client.post('/envelope/distribute', { envelopeId: e.id })
+    expect(sent.status).toBe(200)
+    let grant: Record<string, string> = {}
+    const signer = api(`${host.url}/api/signing`, `Bearer ${sent.body.recipients[0].token}`)
+    const lastMail = async () => (await host.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from mails'))[0]!.id
+    /** The code mailed to the recipient after mail `after` (the queue sends it within moments). */
+    const mailedCode = async (after: number) => {
+      for (let i = 0; i < 400; i++) {
+        const [row] = await host.db.query<{ text: string }>(`select text from mails where to_address = $1 and template = 'recipient-code' and id > $2 order by id desc limit 1`, [email, after])
+        if (row) return /\b(\d{6})\b/.exec(row.text)![1]!
+        await new Promise((r) => setTimeout(r, 25))
+      }
+      throw new Error('no code was mailed')
+    }
+    let after = await lastMail()
+    expect((await signer.post('/auth/code', { purpose: 'access' })).status).toBe(200)
+    const access = await signer.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code: await mailedCode(after) })
+    expect(access.status, JSON.stringify(access.body)).toBe(200)
+    grant = { 'x-recipient-auth': access.body.grant }
+    await signer.post('/open', {}, grant)
+    const consent = await signer.get('/consent', grant)
+    if (consent.status === 200) expect((await signer.post('/consent', { version: consent.body.disclosure.version }, grant)).status).toBe(200)
+    const session = (await signer.get('/session', grant)).body
+    after = await lastMail()
+    expect((await signer.post('/auth/code', { purpose: 'action' }, grant)).status).toBe(200)
+    const code = await mailedCode(after)
+    const done = await signer.post('/complete', { fields: session.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })), auth: { method: 'TWO_FACTOR_AUTH', code } }, grant)
+    expect(done.status, JSON.stringify(done.body)).toBe(200)
+
+    const evidence = (await client.get(`/envelope/${e.id}/evidence`)).body
+    expect(evidence.recipients[0].proofs).toEqual([
+      { stage: 'access', method: 'TWO_FACTOR_AUTH', at: evidence.recipients[0].firstOpenedAt },
+      { stage: 'action', method: 'TWO_FACTOR_AUTH', at: evidence.recipients[0].outcome.at },
+    ])
+  })
+
   it.skipIf(skip)("answers a draft with null sealed hashes, and 404 for another team's envelope", async () => {
     const draft = await createEnvelope(client, { title: 'Draft 1' })
     const res = await client.get(`/envelope/${draft.id}/evidence`)
