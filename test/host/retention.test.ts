@@ -146,6 +146,8 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
       expect(JSON.stringify(await host.db.query('select * from recipients where envelope_id = $1', [id]))).not.toMatch(/example\.com|Pat Doe|Not my contract/)
     }
     expect(await host.db.query('select 1 from mails where envelope_id = $1', [completed.id])).toEqual([])
+    expect(await host.db.query('select 1 from events where envelope_id = any($1)', [early])).toEqual([])
+    expect((await host.db.query('select 1 from events where envelope_id = $1', [later.id])).length).toBeGreaterThan(0)
 
     // The chain holds as it did: same entries, same head.
     expect(await checkAuditChain(host.db, completed.id)).toEqual(chainBefore)

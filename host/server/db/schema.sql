@@ -933,6 +933,8 @@ CREATE INDEX envelopes_team_list ON envelopes USING btree (team_id, created_at D
 
 CREATE INDEX envelopes_unpurged_finished ON envelopes USING btree (team_id) WHERE ((purged_at IS NULL) AND (status = ANY (ARRAY['COMPLETED'::text, 'REJECTED'::text, 'CANCELLED'::text])));
 
+CREATE INDEX events_envelope ON events USING btree (envelope_id);
+
 CREATE INDEX events_undelivered ON events USING btree (created_at) WHERE (delivered_at IS NULL);
 
 CREATE INDEX fields_envelope ON fields USING btree (envelope_id);

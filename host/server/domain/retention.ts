@@ -2,7 +2,7 @@
  * Retention (docs/operations.md, "Retention and purge"): a team with `retention_days` keeps each
  * finished envelope (completed, rejected, cancelled) that many days after it finished, then the
  * envelope is purged: its files (originals, sealed PDFs, stored e-mails that attach them, link
- * attachments) go, and its personal data is redacted (recipients' names and e-mails, field values,
+ * attachments) and its webhook events go, and its personal data is redacted (recipients' names and e-mails, field values,
  * the audit entries' personal values, which keep their salted hashes so the chain still holds).
  * The envelope stays, marked `purged_at`, with its metadata; its downloads answer 410.
  * One transaction per envelope: a purge cut short leaves each envelope whole or purged, and the
@@ -131,12 +131,20 @@ export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date
   )
   await tx.query('delete from mails where envelope_id = $1', [envelopeId])
   const before = await tx.query<{ n: number }>('select count(*)::int as n from document_data where team_id = $1', [e.team_id])
-  await dropFilesOf(
-    tx,
-    items.filter((i) => i.document_data_id).map((i) => ({ document_data_id: i.document_data_id!, signed_document_data_id: i.signed_document_data_id })),
+  // The sealed files an archive renewal replaced (docs/sealing.md) go too; the renewals keep their hashes.
+  const renewed = await tx.query<{ id: string }>(
+    'select r.old_document_data_id as id from archive_renewals r join envelope_items i on i.id = r.item_id where i.envelope_id = $1',
+    [envelopeId],
   )
+  await dropFilesOf(tx, [
+    ...items.filter((i) => i.document_data_id).map((i) => ({ document_data_id: i.document_data_id!, signed_document_data_id: i.signed_document_data_id })),
+    ...renewed.map((r) => ({ document_data_id: r.id, signed_document_data_id: null })),
+  ])
   const after = await tx.query<{ n: number }>('select count(*)::int as n from document_data where team_id = $1', [e.team_id])
   await tx.query('delete from attachments where envelope_id = $1', [envelopeId])
+  // The webhook events (the outbox): their payloads name the recipients. Calls already logged go
+  // with the webhook calls' own retention.
+  await tx.query('delete from events where envelope_id = $1', [envelopeId])
 
   // Personal data.
   await tx.query('delete from recipient_auth_codes where recipient_id in (select id from recipients where envelope_id = $1)', [envelopeId])

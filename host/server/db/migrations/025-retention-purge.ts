@@ -7,6 +7,8 @@ alter table teams add column retention_days integer
 alter table envelopes add column purged_at timestamptz;
 create index envelopes_unpurged_finished on envelopes (team_id)
   where purged_at is null and status in ('COMPLETED', 'REJECTED', 'CANCELLED');
+-- The purge deletes an envelope's events (their payloads name its recipients).
+create index events_envelope on events (envelope_id);
 
 -- A purged envelope's items keep their title and pages but name no file any more; the hashes of
 -- the files they named stay (the evidence summary still lists them).
