@@ -13,6 +13,7 @@ import { configFromEnv } from '../../host/server/config.js'
 import { archivesDue, recordRenewal } from '../../host/server/domain/archive-renewal.js'
 import { checkAuditChain } from '../../host/server/domain/audit-chain.js'
 import { readFile, sha256Hex, storeFile } from '../../host/server/domain/files.js'
+import { purgeEnvelope } from '../../host/server/domain/retention.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { existingDss } from '../../host/server/pdf/long-term.js'
 import { sha256 } from '../../host/server/pdf/cms.js'
@@ -159,6 +160,16 @@ describe.each(VARIANTS)('archive renewal on $variant', ({ variant, skip }) => {
     expect(out.code, out.stderr).toBe(0)
     expect(out.stdout).toMatch(new RegExp(`^${itemId}\t${envelopeId}\tArchivvertrag\ttimestamped ${res.timestamps[1].time}\tauthority until \\S+\tdue \\S+$`, 'm'))
     expect(out.stdout).toMatch(/^0 of \d+ B-LTA file\(s\) due now$/m)
+
+    // A team's retention purges the file a renewal replaced along with the one it serves.
+    await host.db.query('update teams set retention_days = 1 where id = (select team_id from envelopes where id = $1)', [envelopeId])
+    try {
+      expect(await host.db.transaction((tx) => purgeEnvelope(tx, envelopeId, clock.now()))).not.toBeNull()
+    } finally {
+      await host.db.query('update teams set retention_days = null where id = (select team_id from envelopes where id = $1)', [envelopeId])
+    }
+    expect(await host.db.query('select 1 from document_data where sha256 = any($1)', [[first.sha256, renewed.sha256]])).toEqual([])
+    expect(await renewals(itemId)).toEqual([{ old_sha256: first.sha256, new_sha256: renewed.sha256 }])
   }, 180_000)
 
   it.skipIf(skip)('refuses a renewal whose bytes do not extend the sealed file, in the domain and in the database', async () => {
