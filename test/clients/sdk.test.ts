@@ -210,6 +210,8 @@ describe('@documenso/sdk-typescript against the host', () => {
       }).then((r) => r.json() as Promise<any>)
     await signing('/open', {})
     const { fields } = await signing('/session')
+    // The recipient consents to sign electronically first, as the signing page has them do.
+    await signing('/consent', { version: (await signing('/consent')).disclosure.version })
     expect((await signing('/complete', { fields: [{ id: fields[0].id, value: SIGNATURE }] })).status).toBe('COMPLETED')
     const signed = await sdk.envelope.envelopeAuditLogFind({ envelopeId: id })
     // EMAIL_SENT entries come from the mail jobs, whenever they ran.

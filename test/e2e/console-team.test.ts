@@ -15,6 +15,7 @@ import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
 import { makePdf, PNG, postgresUnavailable } from '../host/support.js'
 import { verifySignedWebhookBody } from '../../src/server/index.js'
 import { SCREENSHOTS, startStackOn, type Stack } from './support/stack.js'
+import { consentThroughApi } from './support/sign.js'
 
 let stack: Stack
 let teamId: string
@@ -57,6 +58,7 @@ async function completedDocument(title: string, visibility = 'EVERYONE'): Promis
   const signing = { Authorization: `Bearer ${sent.recipients[0].token}`, 'content-type': 'application/json' }
   const session = await (await fetch(`${stack.host.url}/api/signing/session`, { headers: signing })).json()
   const value = `data:image/png;base64,${PNG.toString('base64')}`
+  await consentThroughApi(stack.host.url, sent.recipients[0].token)
   await fetch(`${stack.host.url}/api/signing/complete`, { method: 'POST', headers: signing, body: JSON.stringify({ fields: session.fields.map((f: any) => ({ id: f.id, value })) }) })
   return { id, itemId: envelope.envelopeItems[0].id }
 }

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { SIGNATURE } from '../host/support.js'
-import { sendDocument, sig, signing, signShot, text } from './support/sign.js'
+import { consentThroughApi, sendDocument, sig, signing, signShot, text } from './support/sign.js'
 import { callback, events, mount, startStack, type Stack } from './support/stack.js'
 
 let stack: Stack
@@ -63,6 +63,7 @@ describe('signing moments', () => {
     const tokens = docs.map((d) => d.recipient(person.email).token as string)
     // The first is signed before the frame opens: it counts as done.
     const before = await fetch(`${stack.host.url}/api/signing/session`, { headers: { Authorization: `Bearer ${tokens[0]}` } }).then((r) => r.json())
+    await consentThroughApi(stack.host.url, tokens[0]!)
     const signed = await fetch(`${stack.host.url}/api/signing/complete`, {
       method: 'POST',
       headers: { Authorization: `Bearer ${tokens[0]}`, 'Content-Type': 'application/json' },

@@ -14,6 +14,7 @@ import { addPageIncrementally } from '../support/incremental.js'
 import { makeTestCa } from '../support/test-pki.js'
 import { startTsa } from '../support/tsa-server.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { consentThroughApi } from './support/sign.js'
 
 describe('the verification page', () => {
   let stack: Stack
@@ -38,6 +39,7 @@ describe('the verification page', () => {
     const signing = { Authorization: `Bearer ${sent.recipients[0].token}`, 'content-type': 'application/json' }
     const session = await (await fetch(`${stack.host.url}/api/signing/session`, { headers: signing })).json()
     const value = `data:image/png;base64,${PNG.toString('base64')}`
+    await consentThroughApi(stack.host.url, sent.recipients[0].token)
     await fetch(`${stack.host.url}/api/signing/complete`, { method: 'POST', headers: signing, body: JSON.stringify({ fields: session.fields.map((f: any) => ({ id: f.id, value })) }) })
     const itemId = envelope.envelopeItems[0].id
     for (let i = 0; i < 200; i++) {

@@ -34,7 +34,7 @@ describe('isolation on every route', () => {
 
   /** What a caller may do successfully whoever owns the victim: its own lists, creations and settings. */
   const OWN = new RegExp(
-    '^(GET|POST) /api/(v2/(envelope|document|template|webhook|team|embedding/session)|v1/(documents|templates))$' +
+    '^(GET|POST) /api/(v2/(envelope|document|template|webhook|team|team/consent-disclosure|embedding/session)|v1/(documents|templates))$' +
       '|^POST /api/v2/((envelope|document|template)/(create|create/beta|get-many)|webhook/create|team/update|embedding/create-presign-token)$',
   )
   const own = (r: ServedRoute) => OWN.test(`${r.method} ${r.path}`)

@@ -11,6 +11,8 @@ function signer(host: TestHost, token: string) {
     session: () => client.get('/session', { 'User-Agent': 'SignerBrowser/1.0' }),
     open: () => client.post('/open', undefined, { 'User-Agent': 'SignerBrowser/1.0' }),
     complete: (body: object) => client.post('/complete', body, { 'User-Agent': 'SignerBrowser/1.0' }),
+    /** Consents to sign electronically, as the signing page has the recipient do before acting. */
+    consent: async () => client.post('/consent', { version: (await client.get('/consent')).body.disclosure.version }, { 'User-Agent': 'SignerBrowser/1.0' }),
     reject: (reason: string) => client.post('/reject', { reason }),
     item: (id: string, version?: string) => client.get(`/item/${id}${version ? `?version=${version}` : ''}`),
   }
@@ -104,6 +106,7 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
     const [text, checkbox, , signature] = annSession.fields
 
     // Refusals write nothing: a missing required field, an unknown option, a bad image, someone else's field.
+    expect((await ann!.consent()).status).toBe(200)
     const before = await snapshot(host, e.id)
     for (const body of [
       { fields: [{ id: signature.id, value: SIGNATURE }] },
@@ -188,7 +191,9 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
       'DOCUMENT_CREATED',
       'DOCUMENT_SENT',
       'DOCUMENT_OPENED',
+      'RECIPIENT_CONSENT_GIVEN',
       'DOCUMENT_RECIPIENT_COMPLETED',
+      'RECIPIENT_CONSENT_GIVEN',
       'DOCUMENT_RECIPIENT_COMPLETED',
       'DOCUMENT_COMPLETED',
     ])
@@ -200,11 +205,11 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
       'bob@example.com DOCUMENT_COMPLETED',
       'cc@example.com DOCUMENT_COMPLETED',
     ])
-    expect(log.count).toBe(11)
+    expect(log.count).toBe(13)
     const opened = actions[2]
     expect(opened).toMatchObject({ email: 'ann@example.com', name: 'Ann', userAgent: 'SignerBrowser/1.0', ipAddress: expect.stringMatching(/127\.0\.0\.1/) })
-    const paged = (await client.get(`/envelope/${e.id}/audit-log?perPage=4&page=3&orderByDirection=desc`)).body
-    expect(paged).toMatchObject({ count: 11, currentPage: 3, perPage: 4, totalPages: 3 })
+    const paged = (await client.get(`/envelope/${e.id}/audit-log?perPage=5&page=3&orderByDirection=desc`)).body
+    expect(paged).toMatchObject({ count: 13, currentPage: 3, perPage: 5, totalPages: 3 })
     expect(paged.data.map((x: any) => x.id)).toEqual(log.data.slice(0, 3).reverse().map((x: any) => x.id))
   })
 

@@ -61,6 +61,9 @@ async function complete(token: string) {
       body: body === undefined ? undefined : JSON.stringify(body),
     })
   const session = (await (await call('/session')).json()) as { fields: { id: number }[] }
+  // The recipient consents to sign electronically first, as the signing page has them do.
+  const { disclosure } = (await (await call('/consent')).json()) as { disclosure: { version: number } }
+  expect((await call('/consent', { version: disclosure.version })).status).toBe(200)
   const res = await call('/complete', { fields: session.fields.map((f) => ({ id: f.id, value: SIGNATURE })) })
   expect(res.status, await res.clone().text()).toBe(200)
   return (await res.json()) as { status: string }

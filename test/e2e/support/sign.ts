@@ -164,6 +164,14 @@ export function signing(page: Page, scope: Scope = page) {
   }
 }
 
+/** Consents to sign electronically through the signing API, as the page does (for documents signed outside a browser). */
+export async function consentThroughApi(hostUrl: string, token: string): Promise<void> {
+  const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
+  const { disclosure } = await (await fetch(`${hostUrl}/api/signing/consent`, { headers })).json()
+  const res = await fetch(`${hostUrl}/api/signing/consent`, { method: 'POST', headers, body: JSON.stringify({ version: disclosure.version }) })
+  if (res.status !== 200) throw new Error(`consent refused: ${res.status} ${await res.text()}`)
+}
+
 /** Waits until the page knows whether to ask for consent: the notice, or the line saying it was given. */
 export async function consentShown(scope: Scope): Promise<void> {
   await scope.locator('[data-testid="consent-notice"], [data-testid="consent-agreed"]').first().waitFor()
