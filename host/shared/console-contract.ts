@@ -146,8 +146,18 @@ export interface ActivityEntry {
   by: { userId: string; email: string; name: string } | null
 }
 
+/** An entry of the activity log in words, as the console shows it. */
+export interface ActivityWords {
+  /** Who did it: a member, an API token with no member behind it (by name), or the operator. */
+  actor: { kind: 'member'; name: string; email: string } | { kind: 'token'; name: string } | { kind: 'operator' }
+  /** What it was done to, in words (a person, a token's name, a URL); null for the team itself. */
+  subject: string | null
+  /** Each field that changed, old → new (null: none before, or not shown). */
+  changes: { field: string; from: string | null; to: string | null }[]
+}
+
 export interface ActivityPage {
-  data: ActivityEntry[]
+  data: (ActivityEntry & ActivityWords)[]
   count: number
   currentPage: number
   perPage: number

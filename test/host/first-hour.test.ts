@@ -167,6 +167,63 @@ describe.each(VARIANTS)('the console\'s delivery log ($variant)', ({ variant, sk
   })
 })
 
+describe.each(VARIANTS)('the activity log in words ($variant)', ({ variant, skip }) => {
+  let host: TestHost
+  beforeAll(async () => {
+    if (!skip) host = await startTestHost(variant, { queueConcurrency: 0, webhookAllowPrivateUrls: true })
+  }, 60_000)
+  afterAll(async () => {
+    await host?.stop()
+  })
+
+  it.skipIf(skip)('names people and tokens, says who did it, and shows old → new', async () => {
+    const adminEmail = `words-${variant}@example.com`
+    const admin = await makeUser(host.db, adminEmail)
+    await host.db.query('update users set name = $2 where id = $1', [admin.id, 'Ada Lovelace'])
+    const client = await signInAs(host.url, adminEmail)
+    const me = await (await client.console('/me')).json()
+    const mia = await makeUser(host.db, `mia-${variant}@example.com`, { teamId: me.team.teamId, role: 'MEMBER' })
+    await host.db.query('update users set name = $2 where id = $1', [mia.id, 'Mia Chen'])
+
+    expect((await client.console('/team/members/role', { body: { userId: mia.id, role: 'MANAGER' } })).status).toBe(200)
+    expect((await client.console('/team/rename', { body: { name: 'Words Inc.' } })).status).toBe(200)
+    // The operator's token (no member behind it) changes a webhook it made.
+    const operator = await host.createApiToken({ name: 'Billing server', teamId: me.team.teamId })
+    const v2 = (path: string, body: unknown) =>
+      fetch(`${host.apiUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${operator.token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
+    const made = await v2('/webhook/create', { url: 'http://127.0.0.1:9/a', events: ['DOCUMENT_SENT'] })
+    const hook = await made.json()
+    expect(made.status, JSON.stringify(hook)).toBe(200)
+    const changed = await v2('/webhook/update', { id: hook.id, url: 'http://127.0.0.1:9/b', enabled: false, events: ['DOCUMENT_SENT'] })
+    expect(changed.status, await changed.clone().text()).toBe(200)
+
+    const { data } = await (await client.console('/team/activity')).json()
+    const find = (action: string) => data.find((e: { action: string }) => e.action === action)
+    // What the console shows (actor, subject, changes) carries names, never ids.
+    const words = JSON.stringify(data.map((e: { actor: unknown; subject: unknown; changes: unknown }) => [e.actor, e.subject, e.changes]))
+    expect(words).not.toMatch(/user_|api_token_|apitoken_|webhook_/)
+
+    expect(find('member.role_changed')).toMatchObject({
+      actor: { kind: 'member', name: 'Ada Lovelace', email: adminEmail },
+      subject: `Mia Chen (mia-${variant}@example.com)`,
+      changes: [{ field: 'role', from: 'MEMBER', to: 'MANAGER' }],
+    })
+    expect(find('team.updated').changes).toContainEqual({ field: 'name', from: expect.any(String), to: 'Words Inc.' })
+    expect(find('token.created')).toMatchObject({ actor: { kind: 'operator' }, subject: '“Billing server”' })
+    expect(find('webhook.created')).toMatchObject({ actor: { kind: 'token', name: 'Billing server' }, subject: 'http://127.0.0.1:9/a' })
+    const updated = find('webhook.updated')
+    expect(updated).toMatchObject({ actor: { kind: 'token', name: 'Billing server' }, subject: 'http://127.0.0.1:9/b' })
+    expect(updated.changes).toEqual(
+      expect.arrayContaining([
+        { field: 'url', from: 'http://127.0.0.1:9/a', to: 'http://127.0.0.1:9/b' },
+        { field: 'enabled', from: 'on', to: 'off' },
+      ]),
+    )
+    // Unchanged fields are no change.
+    expect(updated.changes.map((c: { field: string }) => c.field)).not.toContain('events')
+  })
+})
+
 describe('a taken port', () => {
   let other: Server
   beforeAll(async () => {

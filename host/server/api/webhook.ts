@@ -46,8 +46,12 @@ export function webhookRoutes(ctx: HostContext) {
     assertTeamRole(p, 'managing webhooks', 'MANAGER')
     return { teamId: p.teamId, member: memberOf(p) }
   }
-  const log = (c: Ctx, tx: Queryable, action: TeamAction, target: string, details: object = {}) =>
-    recordActivity(tx, { teamId: principal(c).teamId, userId: actingUser(principal(c)), action, target, details })
+  // Done with a token and no member behind it: the log names the token.
+  const log = (c: Ctx, tx: Queryable, action: TeamAction, target: string, details: object = {}) => {
+    const p = principal(c)
+    const userId = actingUser(p)
+    return recordActivity(tx, { teamId: p.teamId, userId, action, target, details: { ...details, ...(!userId && { byToken: p.tokenId }) } })
+  }
   const allowPrivate = ctx.config.webhookAllowPrivateUrls
 
   r.post('/webhook/create', async (c) => {
@@ -67,9 +71,11 @@ export function webhookRoutes(ctx: HostContext) {
     const { id, ...patch } = await jsonBody(c, UpdateBody)
     return c.json(
       await ctx.db.transaction(async (tx) => {
+        const before = await getWebhook(tx, who, id)
         const hook = await updateWebhook(tx, who, id, patch, allowPrivate)
-        // What changed, without the secret's value.
-        await log(c, tx, 'webhook.updated', id, { ...patch, ...(patch.secret !== undefined && { secret: 'changed' }) })
+        // What changed, old and new, without the secret's value.
+        const from = { url: before.url, events: before.events, enabled: before.enabled }
+        await log(c, tx, 'webhook.updated', id, { ...patch, ...(patch.secret !== undefined && { secret: 'changed' }), url: hook.url, from })
         return hook
       }),
     )

@@ -16,6 +16,7 @@ import { MAX_PASSWORD_LENGTH } from '../people/passwords.js'
 import { ROLES } from '../people/roles.js'
 import { changeRole, createTeamFor, listActivity, listMembers, removeMember, renameTeam, teamUsage } from '../people/team-admin.js'
 import { setSessionTeam } from '../auth/sessions.js'
+import { describeActivity } from '../people/activity.js'
 import { callerOf, requireTeam, type ConsoleEnv } from './gate.js'
 import { consoleBody, signIn } from './session-routes.js'
 
@@ -145,7 +146,8 @@ export function teamRoutes(ctx: HostContext) {
     const team = requireTeam(c.get('caller'), 'MANAGER')
     const q = Page.safeParse(c.req.query())
     if (!q.success) throw new ApiError(400, 'INVALID_REQUEST', 'page and perPage must be positive integers (perPage at most 100)')
-    return c.json((await listActivity(ctx.db, team.teamId, q.data)) satisfies Answer<'GET /team/activity'>)
+    const page = await listActivity(ctx.db, team.teamId, q.data)
+    return c.json({ ...page, data: await describeActivity(ctx.db, team.teamId, page.data) } satisfies Answer<'GET /team/activity'>)
   })
   return r
 }

@@ -76,8 +76,9 @@ export async function createTeamFor(tx: Queryable, userId: string, name: string,
 }
 
 export async function renameTeam(tx: Queryable, o: { teamId: string; name: string; by: string | null }): Promise<void> {
+  const [before] = await tx.query<{ name: string }>('select name from teams where id = $1', [o.teamId])
   await tx.query('update teams set name = $2 where id = $1', [o.teamId, o.name])
-  await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'team.updated', details: { name: o.name } })
+  await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'team.updated', details: { name: o.name, from: { name: before?.name ?? null } } })
 }
 
 /** The plan and this month's documents against its limit (null: no limit). */

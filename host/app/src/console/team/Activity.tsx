@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react'
-import type { ActivityPage } from '../../../../shared/console-contract.js'
+import type { ActivityPage, ActivityWords } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
@@ -32,8 +32,18 @@ export function Activity() {
                 {formatDateTime(e.createdAt)}
               </time>
               <div>
-                <strong>{e.by ? e.by.name || e.by.email : ct('team.activity.token')}</strong> {ct(`team.activity.${e.action}` as ConsoleKey)}
-                {e.target && <span className="muted"> · {String(e.details.name ?? e.details.url ?? e.target)}</span>}
+                <strong>{actorName(e.actor)}</strong> {ct(`team.activity.${e.action}` as ConsoleKey)}
+                {e.subject && <> <strong className="team-subject">{e.subject}</strong></>}
+                {e.changes.length > 0 && (
+                  <ul className="team-changes">
+                    {e.changes.map((ch) => (
+                      <li key={ch.field}>
+                        {fieldName(ch.field)}: {ch.from !== null && <><del>{valueOf(ch.field, ch.from)}</del> → </>}
+                        <ins>{ch.to === null ? '—' : valueOf(ch.field, ch.to)}</ins>
+                      </li>
+                    ))}
+                  </ul>
+                )}
               </div>
             </li>
           ))}
@@ -42,4 +52,22 @@ export function Activity() {
       {data && <Pager page={page} pages={data.totalPages} label={ct('team.activity.pages')} onPage={setPage} />}
     </SettingsLayout>
   )
+}
+
+const FIELDS = ['role', 'url', 'events', 'enabled', 'secret', 'name', 'expires'] as const
+
+/** Who did it, in words. */
+function actorName(a: ActivityWords['actor']): string {
+  if (a.kind === 'member') return a.name ? `${a.name} (${a.email})` : a.email
+  if (a.kind === 'token') return ct('team.activity.byToken', { name: a.name })
+  return ct('team.activity.operator')
+}
+
+const fieldName = (field: string) => ((FIELDS as readonly string[]).includes(field) ? ct(`team.activity.field.${field}` as ConsoleKey) : field)
+
+/** A value as a person reads it: roles by their name, on/off in words. */
+function valueOf(field: string, value: string): string {
+  if (field === 'role' && ['ADMIN', 'MANAGER', 'MEMBER'].includes(value)) return ct(`team.role.${value}` as ConsoleKey)
+  if (value === 'on' || value === 'off') return ct(value === 'on' ? 'team.activity.on' : 'team.activity.off')
+  return value
 }
