@@ -15,6 +15,7 @@ import { TIMESTAMP_BUDGET } from './pades.js'
 import { collectValidationData } from './revocation.js'
 import { readTimestampToken, requestTimestamp } from './tsa.js'
 import { signerCertificate, verifyPdfSignatures } from './verify.js'
+import { runHeavy } from '../workers/heavy.js'
 
 /** The digest algorithms by name, as ARCHIVE_RETIRED_DIGESTS names them. */
 export const DIGEST_OIDS: Record<DigestName, string> = {
@@ -36,11 +37,21 @@ export interface ArchiveFacts {
   digests: string[]
 }
 
+/** Longest a renewal may take (CRLs and timestamp servers included) before its thread is stopped. */
+const RENEW_TIMEOUT_MS = 120_000
+const failed = (what: string) => (why: string) => new Error(`${what} failed: ${why}`)
+
 /**
  * The facts of a B-LTA file (a PAdES seal at level B-LTA, and an intact document timestamp that
  * ends the file); null for any other file (nothing to keep valid, or nothing this can renew).
+ * Runs in a heavy-work thread (workers/heavy.ts).
  */
-export async function archiveFacts(bytes: Uint8Array): Promise<ArchiveFacts | null> {
+export function archiveFacts(bytes: Uint8Array): Promise<ArchiveFacts | null> {
+  return runHeavy('archiveFacts', { bytes }, { failure: failed('reading the timestamps') })
+}
+
+/** archiveFacts's work, in this thread. */
+export async function archiveFactsHere(bytes: Uint8Array): Promise<ArchiveFacts | null> {
   const reports = await verifyPdfSignatures(bytes)
   const last = reports.at(-1)
   if (!reports.some((r) => r.level === 'B-LTA') || last?.kind !== 'document-timestamp' || !last.intact || !last.coversWholeDocument) return null
@@ -70,9 +81,14 @@ export interface RenewOptions {
 /**
  * `bytes` (a B-LTA file) with one more incremental update: the last timestamp's validation data and
  * a new document timestamp. Throws when its authority's CRLs cannot be had or name it revoked, or
- * when no timestamp server gives a token (the job tries again later).
+ * when no timestamp server gives a token (the job tries again later). Runs in a heavy-work thread.
  */
-export async function renewArchive(bytes: Uint8Array, options: RenewOptions): Promise<Uint8Array> {
+export function renewArchive(bytes: Uint8Array, options: RenewOptions): Promise<Uint8Array> {
+  return runHeavy('renewArchive', { bytes, options }, { failure: failed('renewing the archive'), timeoutMs: RENEW_TIMEOUT_MS })
+}
+
+/** renewArchive's work, in this thread. */
+export async function renewArchiveHere(bytes: Uint8Array, options: RenewOptions): Promise<Uint8Array> {
   const token = lastTimestampToken(bytes)
   const data = await collectValidationData([parseSignedData(token).certificates], { timeoutMs: options.timeoutMs })
   const doc = await withInflateBudget(() => PDFDocument.load(bytes, { updateMetadata: false }))

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto'
 import { normalizeSignature } from '../images/signature.js'
 import { inspectHere } from '../pdf/inspect.js'
+import { archiveFactsHere, renewArchiveHere, type RenewOptions } from '../pdf/renew.js'
 import { certificateHere, sealHere, type SealInput, type SealOptions } from '../pdf/seal.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
 import { verifyHere } from '../pdf/verify.js'
@@ -52,5 +53,12 @@ export const heavyTasks = {
     } catch (err) {
       return { result: { refused: (err as Error).message } }
     }
+  },
+  async archiveFacts({ bytes }: { bytes: Uint8Array }) {
+    return { result: await archiveFactsHere(bytes) }
+  },
+  async renewArchive({ bytes, options }: { bytes: Uint8Array; options: RenewOptions }) {
+    const result = own(await renewArchiveHere(bytes, options))
+    return { result, transfer: [result.buffer as ArrayBuffer] }
   },
 } satisfies HeavyTasks

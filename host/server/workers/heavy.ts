@@ -26,6 +26,10 @@ export interface HeavyTasks {
   whiteOut(args: { bytes: Uint8Array; boxes: Box[] }): Promise<Answer<Uint8Array>>
   /** The normalized signature, or why it is refused (a message for its sender). */
   signature(args: { png: Uint8Array }): Promise<Answer<{ png: Uint8Array } | { refused: string }>>
+  /** What decides when a B-LTA file needs a new document timestamp (pdf/renew.ts); null for any other file. */
+  archiveFacts(args: { bytes: Uint8Array }): Promise<Answer<{ timestampAt: Date; tsaValidTo: Date; digests: string[] } | null>>
+  /** The file with its last timestamp's validation data and a new document timestamp appended (pdf/renew.ts). */
+  renewArchive(args: { bytes: Uint8Array; options: { tsaUrls: string[]; timeoutMs?: number | undefined } }): Promise<Answer<Uint8Array>>
 }
 
 /**
