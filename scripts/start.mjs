@@ -37,6 +37,9 @@ process.on('SIGINT', () => void stop(0))
 process.on('SIGTERM', () => void stop(0))
 
 try {
+  // A taken port is said before anything is built or started, with the variable to change.
+  await portFree(hostPort, 'PORT', 'the signing service')
+  await portFree(storybookPort, 'STORYBOOK_PORT', 'Storybook')
   const stale = appBuildState()
   if (stale) {
     console.log(`Building the authoring and signing pages (${stale})...`)
@@ -45,8 +48,6 @@ try {
 
   await mkdir(dataDir, { recursive: true })
   const { startHost } = await tsImport('../host/server/start.ts', import.meta.url)
-  // Storybook would stop at a taken port only after the host started: say which variable to change now.
-  await portFree(storybookPort, 'STORYBOOK_PORT', 'Storybook')
   host = await startHost({
     port: hostPort,
     hostname,
