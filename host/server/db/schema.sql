@@ -272,6 +272,28 @@ CREATE FUNCTION envelope_search_words(t text) RETURNS text[]
   select coalesce(array_remove(regexp_split_to_array(lower(t collate "C"), '[[:space:][:punct:]]+'), ''), '{}')
 $$;
 
+CREATE FUNCTION envelope_status_counts_apply() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if tg_op = 'UPDATE' and (old.deleted_at is null) = (new.deleted_at is null) and old.team_id = new.team_id
+     and old.type = new.type and old.internal_version = new.internal_version
+     and old.status = new.status and old.visibility = new.visibility then
+    return null;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') and new.deleted_at is null then
+    insert into envelope_status_counts (team_id, type, internal_version, status, visibility, n)
+      values (new.team_id, new.type, new.internal_version, new.status, new.visibility, 1)
+    on conflict (team_id, type, internal_version, status, visibility) do update set n = envelope_status_counts.n + 1;
+  end if;
+  if tg_op in ('DELETE', 'UPDATE') and old.deleted_at is null then
+    update envelope_status_counts set n = n - 1
+      where team_id = old.team_id and type = old.type and internal_version = old.internal_version
+        and status = old.status and visibility = old.visibility;
+  end if;
+  return null;
+end $$;
+
 CREATE FUNCTION envelopes_search_own() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -426,6 +448,15 @@ CREATE TABLE envelope_items (
     signed_document_data_id text,
     purged_sha256 text,
     purged_sealed_sha256 text
+);
+
+CREATE TABLE envelope_status_counts (
+    team_id text NOT NULL,
+    type text NOT NULL,
+    internal_version integer NOT NULL,
+    status text NOT NULL,
+    visibility text NOT NULL,
+    n bigint DEFAULT 0 NOT NULL
 );
 
 CREATE TABLE envelopes (
@@ -817,6 +848,9 @@ ALTER TABLE ONLY envelope_counts
 ALTER TABLE ONLY envelope_items
     ADD CONSTRAINT envelope_items_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY envelope_status_counts
+    ADD CONSTRAINT envelope_status_counts_pkey PRIMARY KEY (team_id, type, internal_version, status, visibility);
+
 ALTER TABLE ONLY envelopes
     ADD CONSTRAINT envelopes_pkey PRIMARY KEY (id);
 
@@ -929,6 +963,8 @@ CREATE INDEX envelope_items_envelope ON envelope_items USING btree (envelope_id)
 
 CREATE INDEX envelopes_search ON envelopes USING gin (search);
 
+CREATE INDEX envelopes_team_creator ON envelopes USING btree (team_id, created_by) WHERE (deleted_at IS NULL);
+
 CREATE INDEX envelopes_team_list ON envelopes USING btree (team_id, created_at DESC, id DESC);
 
 CREATE INDEX envelopes_unpurged_finished ON envelopes USING btree (team_id) WHERE ((purged_at IS NULL) AND (status = ANY (ARRAY['COMPLETED'::text, 'REJECTED'::text, 'CANCELLED'::text])));
@@ -982,6 +1018,8 @@ CREATE TRIGGER document_data_immutable BEFORE UPDATE ON document_data FOR EACH R
 CREATE TRIGGER envelope_counts_apply AFTER INSERT OR DELETE OR UPDATE OF deleted_at, team_id, type, internal_version ON envelopes FOR EACH ROW EXECUTE FUNCTION envelope_counts_apply();
 
 CREATE TRIGGER envelope_items_frozen BEFORE INSERT OR DELETE OR UPDATE ON envelope_items FOR EACH ROW EXECUTE FUNCTION envelope_items_frozen();
+
+CREATE TRIGGER envelope_status_counts_apply AFTER INSERT OR DELETE OR UPDATE OF deleted_at, team_id, type, internal_version, status, visibility ON envelopes FOR EACH ROW EXECUTE FUNCTION envelope_status_counts_apply();
 
 CREATE TRIGGER envelopes_search_own BEFORE INSERT OR UPDATE OF title, external_id ON envelopes FOR EACH ROW EXECUTE FUNCTION envelopes_search_own();
 

@@ -232,8 +232,39 @@ export async function listEnvelopes(
   return { data, count }
 }
 
+const noCounts = (): Record<EnvelopeStatus, number> => ({ DRAFT: 0, PENDING: 0, COMPLETED: 0, REJECTED: 0, CANCELLED: 0 })
+
+/**
+ * The principal's envelopes by status from the totals kept as envelopes are written (migration 26),
+ * when the filters are only a type and version: the visibilities its role reaches, plus a member's
+ * own envelopes beyond them. Null when the rows must be counted (a search, a period, a creator, a
+ * scoped presign token).
+ */
+async function keptStatusCounts(db: Queryable, p: Principal, q: ListFilters): Promise<Record<EnvelopeStatus, number> | null> {
+  if (q.query || q.createdAfter || q.createdBy !== undefined || (p.kind === 'presign' && p.scope)) return null
+  const params: unknown[] = [p.teamId]
+  const type = q.type ? `$${params.push(q.type)}` : null
+  const version = q.internalVersion ? `$${params.push(q.internalVersion)}` : null
+  const on = (alias: string) => `${type ? ` and ${alias}type = ${type}` : ''}${version ? ` and ${alias}internal_version = ${version}` : ''}`
+  const member = memberOf(p)
+  let sql = `select status, sum(n)::int as n from envelope_status_counts where team_id = $1${on('')}`
+  if (member) {
+    const reach = `$${params.push(visibilitiesFor(member.role))}::text[]`
+    sql += ` and visibility = any(${reach}) group by status
+      union all
+      select e.status, count(*)::int as n from envelopes e
+      where e.team_id = $1 and e.deleted_at is null and e.created_by = $${params.push(member.userId)} and not (e.visibility = any(${reach}))${on('e.')}
+      group by e.status`
+  } else sql += ' group by status'
+  const counts = noCounts()
+  for (const r of await db.query<{ status: EnvelopeStatus; n: number }>(sql, params)) counts[r.status] = (counts[r.status] ?? 0) + r.n
+  return counts
+}
+
 /** How many envelopes of each status this principal sees with these filters (the status itself left out), in one query. */
 export async function countByStatus(db: Queryable, p: Principal, q: ListFilters): Promise<Record<EnvelopeStatus, number>> {
+  const kept = await keptStatusCounts(db, p, q)
+  if (kept) return kept
   const params: unknown[] = []
   const where = listConditions(p, q, params, { status: false })
   const cond = visibleTo(p, params)
@@ -241,7 +272,7 @@ export async function countByStatus(db: Queryable, p: Principal, q: ListFilters)
     `select e.status, count(*)::int as n from envelopes e where ${cond}${where ? ` and ${where}` : ''} group by e.status`,
     params,
   )
-  const counts = { DRAFT: 0, PENDING: 0, COMPLETED: 0, REJECTED: 0, CANCELLED: 0 } satisfies Record<EnvelopeStatus, number>
+  const counts = noCounts()
   for (const r of rows) counts[r.status] = r.n
   return counts
 }
@@ -249,8 +280,10 @@ export async function countByStatus(db: Queryable, p: Principal, q: ListFilters)
 /**
  * The list's total. A token sees every live envelope of its team: by type and version that total
  * is kept as envelopes are written (migration 13), so it costs the same however many there are.
- * Anything narrower (a search, a status, a period or creator, a member's visibility, a member's token, a scoped presign token) counts
- * the rows, with the list's own conditions.
+ * A status or a member's visibility (a console member, a member's token) reads the totals kept by
+ * status and visibility (migration 26), with a member's own envelopes beyond their role counted.
+ * Anything narrower (a search, a period or creator, a scoped presign token) counts the rows, with
+ * the list's own conditions.
  */
 async function countEnvelopes(db: Queryable, p: Principal, q: ListFilters, where: string, params: unknown[]): Promise<number> {
   const narrowed = q.query || q.status || q.createdAfter || q.createdBy !== undefined
@@ -264,6 +297,9 @@ async function countEnvelopes(db: Queryable, p: Principal, q: ListFilters, where
     )
     return row!.count
   }
+  // A member, or a status: the kept totals by status and visibility.
+  const kept = await keptStatusCounts(db, p, q)
+  if (kept) return q.status ? kept[q.status] : Object.values(kept).reduce((a, b) => a + b, 0)
   const all = [...params]
   const cond = visibleTo(p, all)
   const [row] = await db.query<{ count: number }>(`select count(*)::int as count from envelopes e where ${cond}${where ? ` and ${where}` : ''}`, all)

@@ -54,4 +54,43 @@ create function envelope_search_ids(team text, q tsquery) returns setof text lan
 as $$
   select id from envelopes where team_id = team and deleted_at is null and search @@ q
 $$;
+-- The console's status tabs and a member's totals: each team's live envelopes by type, version,
+-- status and visibility, kept like envelope_counts (migration 13) in the transaction that writes the
+-- envelope, so a member's counts are a few rows, plus their own envelopes above their role's reach
+-- (envelopes_team_creator).
+create table envelope_status_counts (
+  team_id text not null,
+  type text not null,
+  internal_version integer not null,
+  status text not null,
+  visibility text not null,
+  n bigint not null default 0,
+  primary key (team_id, type, internal_version, status, visibility)
+);
+create function envelope_status_counts_apply() returns trigger language plpgsql as $$
+begin
+  if tg_op = 'UPDATE' and (old.deleted_at is null) = (new.deleted_at is null) and old.team_id = new.team_id
+     and old.type = new.type and old.internal_version = new.internal_version
+     and old.status = new.status and old.visibility = new.visibility then
+    return null;
+  end if;
+  if tg_op in ('INSERT', 'UPDATE') and new.deleted_at is null then
+    insert into envelope_status_counts (team_id, type, internal_version, status, visibility, n)
+      values (new.team_id, new.type, new.internal_version, new.status, new.visibility, 1)
+    on conflict (team_id, type, internal_version, status, visibility) do update set n = envelope_status_counts.n + 1;
+  end if;
+  if tg_op in ('DELETE', 'UPDATE') and old.deleted_at is null then
+    update envelope_status_counts set n = n - 1
+      where team_id = old.team_id and type = old.type and internal_version = old.internal_version
+        and status = old.status and visibility = old.visibility;
+  end if;
+  return null;
+end $$;
+create trigger envelope_status_counts_apply
+  after insert or delete or update of deleted_at, team_id, type, internal_version, status, visibility on envelopes
+  for each row execute function envelope_status_counts_apply();
+insert into envelope_status_counts (team_id, type, internal_version, status, visibility, n)
+  select team_id, type, internal_version, status, visibility, count(*) from envelopes where deleted_at is null
+  group by team_id, type, internal_version, status, visibility;
+create index envelopes_team_creator on envelopes (team_id, created_by) where deleted_at is null;
 `
