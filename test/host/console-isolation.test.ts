@@ -14,6 +14,7 @@ type Need = 'open' | 'session' | 'MEMBER' | 'MANAGER' | 'ADMIN'
 /** Who may call each console route: `open` (no session), `session` (any signed-in person, about themselves), or a team role. */
 const NEEDS: Record<string, Need> = {
   'GET /me': 'open',
+  'GET /session': 'open',
   'POST /auth/sign-in': 'open',
   'POST /auth/sign-up': 'open',
   'POST /auth/verify': 'open',
@@ -56,6 +57,7 @@ const NEEDS: Record<string, Need> = {
   'POST /team/tokens': 'MANAGER',
   'POST /team/tokens/revoke': 'MANAGER',
   'GET /team/activity': 'MANAGER',
+  'GET /webhooks/:id/calls': 'MANAGER',
   'POST /team/members/role': 'ADMIN',
   'POST /team/invitations': 'ADMIN',
   'POST /team/invitations/resend': 'ADMIN',
