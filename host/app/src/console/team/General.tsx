@@ -5,6 +5,7 @@ import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
 import { navigate } from '../router.js'
+import { ConsentDisclosure } from './ConsentDisclosure.js'
 import { SettingsLayout } from './SettingsLayout.js'
 
 /** The team's retention as GET /team answers it (domain/team-settings.ts). */
@@ -147,6 +148,7 @@ export function General() {
               </div>
             )}
           </form>
+          <ConsentDisclosure admin={admin} />
         </>
       )}
       <form className="card card-pad stack" onSubmit={create} aria-labelledby="team-new">

@@ -174,5 +174,10 @@ const de: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'Legen Sie Ihr Konto an, um beizutreten.',
   'team.invitation.name': 'Ihr Name',
   'team.invitation.join': 'Konto anlegen und beitreten',
+  'team.consent.title': 'Einwilligung in die elektronische Unterzeichnung',
+  'team.consent.help': 'Unterzeichnende stimmen diesen Hinweisen zu, bevor sie Ihre Dokumente ausfüllen oder unterschreiben können. Leer lassen, um die Standardhinweise in der Sprache der Unterzeichnenden zu zeigen. Jede Änderung ist eine neue Version: Wer noch nicht zugestimmt hat, sieht die neue.',
+  'team.consent.label': 'Hinweise',
+  'team.consent.version': 'Aktuelle Version: {version}',
+  'team.consent.default': 'Es werden die Standardhinweise in der Sprache der Unterzeichnenden gezeigt.',
 }
 export default de

@@ -172,5 +172,10 @@ const en = {
   'team.invitation.newAccount': 'Create your account to join.',
   'team.invitation.name': 'Your name',
   'team.invitation.join': 'Create account and join',
+  'team.consent.title': 'Consent to sign electronically',
+  'team.consent.help': 'Signers agree to this disclosure before they can fill in or sign your documents. Leave it empty to show the default disclosure in the signer’s language. Each change is a new version: signers who have not agreed yet are shown the new one.',
+  'team.consent.label': 'Disclosure',
+  'team.consent.version': 'Current version: {version}',
+  'team.consent.default': 'The default disclosure is shown, in the signer’s language.',
 }
 export default en

@@ -174,5 +174,10 @@ const es: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'Cree su cuenta para unirse.',
   'team.invitation.name': 'Su nombre',
   'team.invitation.join': 'Crear la cuenta y unirse',
+  'team.consent.title': 'Consentimiento para firmar electrónicamente',
+  'team.consent.help': 'Los firmantes aceptan esta información antes de poder rellenar o firmar sus documentos. Déjelo vacío para mostrar la información predeterminada en el idioma del firmante. Cada cambio es una nueva versión: quienes aún no la aceptaron ven la nueva.',
+  'team.consent.label': 'Información',
+  'team.consent.version': 'Versión actual: {version}',
+  'team.consent.default': 'Se muestra la información predeterminada, en el idioma del firmante.',
 }
 export default es

@@ -174,5 +174,10 @@ const fr: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'Créez votre compte pour rejoindre l’équipe.',
   'team.invitation.name': 'Votre nom',
   'team.invitation.join': 'Créer le compte et rejoindre',
+  'team.consent.title': 'Consentement à la signature électronique',
+  'team.consent.help': 'Les signataires acceptent ces informations avant de pouvoir remplir ou signer vos documents. Laissez vide pour afficher les informations par défaut dans la langue du signataire. Chaque modification crée une nouvelle version : les signataires qui n’ont pas encore accepté voient la nouvelle.',
+  'team.consent.label': 'Informations',
+  'team.consent.version': 'Version actuelle : {version}',
+  'team.consent.default': 'Les informations par défaut sont affichées, dans la langue du signataire.',
 }
 export default fr

@@ -174,5 +174,10 @@ const he: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'צרו חשבון כדי להצטרף.',
   'team.invitation.name': 'השם שלכם',
   'team.invitation.join': 'יצירת החשבון והצטרפות',
+  'team.consent.title': 'הסכמה לחתימה אלקטרונית',
+  'team.consent.help': 'החותמים מסכימים לגילוי נאות זה לפני שיוכלו למלא או לחתום על המסמכים שלכם. השאירו ריק כדי להציג את הגילוי הנאות המוגדר כברירת מחדל בשפת החותם. כל שינוי הוא גרסה חדשה: מי שטרם הסכים יראה את החדשה.',
+  'team.consent.label': 'גילוי נאות',
+  'team.consent.version': 'הגרסה הנוכחית: {version}',
+  'team.consent.default': 'מוצג הגילוי הנאות המוגדר כברירת מחדל, בשפת החותם.',
 }
 export default he

@@ -174,5 +174,10 @@ const it: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'Crea il tuo account per entrare.',
   'team.invitation.name': 'Il tuo nome',
   'team.invitation.join': 'Crea l’account ed entra',
+  'team.consent.title': 'Consenso alla firma elettronica',
+  'team.consent.help': 'I firmatari accettano questa informativa prima di poter compilare o firmare i tuoi documenti. Lascia vuoto per mostrare l’informativa predefinita nella lingua del firmatario. Ogni modifica è una nuova versione: chi non ha ancora accettato vede la nuova.',
+  'team.consent.label': 'Informativa',
+  'team.consent.version': 'Versione attuale: {version}',
+  'team.consent.default': 'Viene mostrata l’informativa predefinita, nella lingua del firmatario.',
 }
 export default it

@@ -174,5 +174,10 @@ const nl: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'Maak uw account om lid te worden.',
   'team.invitation.name': 'Uw naam',
   'team.invitation.join': 'Account maken en lid worden',
+  'team.consent.title': 'Toestemming om elektronisch te ondertekenen',
+  'team.consent.help': 'Ondertekenaars gaan akkoord met deze toelichting voordat ze uw documenten kunnen invullen of ondertekenen. Laat leeg om de standaardtoelichting in de taal van de ondertekenaar te tonen. Elke wijziging is een nieuwe versie: wie nog niet akkoord ging, ziet de nieuwe.',
+  'team.consent.label': 'Toelichting',
+  'team.consent.version': 'Huidige versie: {version}',
+  'team.consent.default': 'De standaardtoelichting wordt getoond, in de taal van de ondertekenaar.',
 }
 export default nl

@@ -174,5 +174,10 @@ const pl: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'Załóż konto, aby dołączyć.',
   'team.invitation.name': 'Twoje imię i nazwisko',
   'team.invitation.join': 'Załóż konto i dołącz',
+  'team.consent.title': 'Zgoda na podpis elektroniczny',
+  'team.consent.help': 'Podpisujący akceptują te informacje, zanim będą mogli wypełnić lub podpisać Twoje dokumenty. Zostaw puste, aby pokazać domyślne informacje w języku podpisującego. Każda zmiana to nowa wersja: kto jeszcze nie wyraził zgody, zobaczy nową.',
+  'team.consent.label': 'Informacje',
+  'team.consent.version': 'Bieżąca wersja: {version}',
+  'team.consent.default': 'Wyświetlane są domyślne informacje, w języku podpisującego.',
 }
 export default pl

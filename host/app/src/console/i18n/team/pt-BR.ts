@@ -174,5 +174,10 @@ const ptBR: Record<keyof typeof en, string> = {
   'team.invitation.newAccount': 'Crie sua conta para entrar.',
   'team.invitation.name': 'Seu nome',
   'team.invitation.join': 'Criar a conta e entrar',
+  'team.consent.title': 'Consentimento para assinar eletronicamente',
+  'team.consent.help': 'Os signatários concordam com estas informações antes de poder preencher ou assinar seus documentos. Deixe vazio para mostrar as informações padrão no idioma do signatário. Cada alteração é uma nova versão: quem ainda não concordou vê a nova.',
+  'team.consent.label': 'Informações',
+  'team.consent.version': 'Versão atual: {version}',
+  'team.consent.default': 'As informações padrão são mostradas, no idioma do signatário.',
 }
 export default ptBR
