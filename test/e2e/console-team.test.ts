@@ -247,6 +247,10 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await page.goto(`${stack.host.url}/console/settings/activity`)
       await page.getByText('revoked an API token').waitFor()
       await page.getByText('added a webhook').waitFor()
+      // In words: the token by its name, the operator as such, no ids.
+      await page.getByText('“Billing server”').first().waitFor()
+      await page.getByText('The operator (command line)').first().waitFor()
+      expect(await page.locator('.team-timeline').textContent()).not.toMatch(/user_|token_|webhook_/)
       await shots(page, 'settings-activity')
       await page.goto(`${stack.host.url}/console/settings`)
       await page.getByRole('heading', { name: 'Plan and usage' }).waitFor()

@@ -81,7 +81,8 @@ export async function describeActivity<E extends Entry>(db: Queryable, teamId: s
         ? { kind: 'token', name: tokens.get(byToken) ?? byToken }
         : { kind: 'operator' }
     const target = e.target
-    const subject = !target
+    // Joining names the person already (as who did it): no subject beside.
+    const subject = !target || (e.action === 'member.joined' && e.by && target === e.by.email)
       ? null
       : target.startsWith('user_')
         ? users.has(target) ? person(users.get(target)!) : typeof d.email === 'string' ? d.email : null
