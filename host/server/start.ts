@@ -194,7 +194,7 @@ async function startQueue(
       [ACCOUNT_MAIL_JOB]: accountMailJob({ db, transport, publicUrl, linkKey }),
       [RECIPIENT_CODE_JOB]: recipientCodeJob({ db, transport, linkKey }),
       [MAINTENANCE_JOB]: maintenanceJob(db, clock, config.retention),
-      [RENEW_ARCHIVES_JOB]: renewArchivesJob(db, clock, { archive: config.archive, tsaUrls: config.sealing.tsaUrls }),
+      [RENEW_ARCHIVES_JOB]: renewArchivesJob(db, clock, { archive: config.archive, tsaUrls: config.sealing.tsaUrls, budgetMs: config.queueLeaseMs / 2 }),
       expiry: expiryJob(db, clock, deadlineHooks),
       reminder: reminderJob(db, clock, deadlineHooks),
     },

@@ -10,7 +10,7 @@ import path from 'node:path'
 import { PDFDocument } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { configFromEnv } from '../../host/server/config.js'
-import { archivesDue, recordRenewal } from '../../host/server/domain/archive-renewal.js'
+import { archivesDue, recordRenewal, renewDueArchives } from '../../host/server/domain/archive-renewal.js'
 import { checkAuditChain } from '../../host/server/domain/audit-chain.js'
 import { readFile, sha256Hex, storeFile } from '../../host/server/domain/files.js'
 import { purgeEnvelope } from '../../host/server/domain/retention.js'
@@ -93,6 +93,8 @@ describe.each(VARIANTS)('archive renewal on $variant', ({ variant, skip }) => {
     // Inside the window: the job appends a timestamp (from the next server: the first is gone by then).
     await soon.close()
     clock.advance(40 * DAY)
+    // A pass out of time renews nothing and says more is due (the job then runs again within a minute).
+    expect(await renewDueArchives(host.db, clock.now(), host.config.archive, { tsaUrls: [later.url] }, -1)).toEqual({ renewed: 0, failed: 0, more: true })
     await host.queue.drain()
     const renewed = await servedFile(itemId)
     expect(renewed.sha256).not.toBe(first.sha256)

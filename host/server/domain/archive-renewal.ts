@@ -37,8 +37,12 @@ export interface ArchiveDue {
   due: boolean
 }
 
-/** Reads, once per file, the facts of the sealed files that completed items serve and that were never read. */
-export async function learnArchiveFacts(db: Queryable): Promise<number> {
+/**
+ * Reads, once per file, the facts of the sealed files that completed items serve and that were
+ * never read; answers how many it read and how many it recorded. A file that cannot be read now (a
+ * busy thread, a timeout) is not recorded: it is read again at the next pass.
+ */
+export async function learnArchiveFacts(db: Queryable): Promise<{ read: number; recorded: number }> {
   const files = await db.query<{ id: string; sha256: string; bytes: Uint8Array | null }>(
     `select distinct d.id, d.sha256, d.bytes from envelope_items i join envelopes e on e.id = i.envelope_id
      join document_data d on d.id = i.signed_document_data_id
@@ -46,16 +50,19 @@ export async function learnArchiveFacts(db: Queryable): Promise<number> {
        and not exists (select 1 from archive_facts f where f.document_data_id = d.id)
      limit ${FACTS_PER_PASS}`,
   )
+  let recorded = 0
   for (const file of files) {
-    let facts: ArchiveFacts | null = null
+    let facts: ArchiveFacts | null
     try {
       facts = await archiveFacts(await fileBytes(db, file))
     } catch (err) {
-      log.warn({ err, file: file.id }, 'a sealed file could not be read for its timestamps')
+      log.warn({ err, file: file.id }, 'a sealed file could not be read for its timestamps; read again at the next pass')
+      continue
     }
     await recordFacts(db, file.id, facts)
+    recorded++
   }
-  return files.length
+  return { read: files.length, recorded }
 }
 
 async function recordFacts(db: Queryable, fileId: string, facts: ArchiveFacts | null): Promise<void> {
@@ -68,7 +75,7 @@ async function recordFacts(db: Queryable, fileId: string, facts: ArchiveFacts | 
 
 /** Every B-LTA sealed file an item serves, soonest due first (reading the facts of new ones first). */
 export async function archivesDue(db: Queryable, now: Date, settings: ArchiveRenewal): Promise<ArchiveDue[]> {
-  while ((await learnArchiveFacts(db)) === FACTS_PER_PASS);
+  for (let pass = await learnArchiveFacts(db); pass.read === FACTS_PER_PASS && pass.recorded > 0; pass = await learnArchiveFacts(db));
   const rows = await db.query<{ envelope_id: string; item_id: string; title: string; sha256: string; timestamp_at: Date; tsa_valid_to: Date; digests: string[] }>(
     `select e.id as envelope_id, i.id as item_id, e.title, d.sha256, f.timestamp_at, f.tsa_valid_to, f.digests
      from envelope_items i join envelopes e on e.id = i.envelope_id
@@ -96,16 +103,24 @@ export async function archivesDue(db: Queryable, now: Date, settings: ArchiveRen
 export interface RenewalResult {
   renewed: number
   failed: number
+  /** Files still due when the pass ran out of its time. */
+  more: boolean
 }
 
 /**
- * Renews every file due at `now`, one at a time. A failure (no CRL, no timestamp server) is logged
- * and that file is tried again at the next pass: the window (ARCHIVE_RENEW_DAYS) leaves the time.
+ * Renews the files due at `now`, one at a time, for at most `budgetMs` (then `more` says some
+ * remain). A failure (no CRL, no timestamp server) is logged and that file is tried again at the
+ * next pass: the window (ARCHIVE_RENEW_DAYS) leaves the time.
  */
-export async function renewDueArchives(db: Db, now: Date, settings: ArchiveRenewal, options: RenewOptions): Promise<RenewalResult> {
-  const result: RenewalResult = { renewed: 0, failed: 0 }
+export async function renewDueArchives(db: Db, now: Date, settings: ArchiveRenewal, options: RenewOptions, budgetMs = Infinity): Promise<RenewalResult> {
+  const result: RenewalResult = { renewed: 0, failed: 0, more: false }
   if (!options.tsaUrls.length) return result
+  const until = performance.now() + budgetMs
   for (const archive of (await archivesDue(db, now, settings)).filter((a) => a.due)) {
+    if (performance.now() > until) {
+      result.more = true
+      break
+    }
     try {
       if (await renewItemArchive(db, archive.itemId, options)) result.renewed++
     } catch (err) {
