@@ -252,15 +252,15 @@ CREATE FUNCTION envelope_search_ids(team text, q tsquery) RETURNS SETOF text
     LANGUAGE sql STABLE
     SET enable_seqscan TO 'off'
     AS $$
-  select id from envelopes where team_id = team and deleted_at is null and search @@ q
+  select id from envelopes where search @@ (quote_literal(team)::tsquery && q)
 $$;
 
-CREATE FUNCTION envelope_search_vector(envelope text, title text, external_id text) RETURNS tsvector
+CREATE FUNCTION envelope_search_vector(envelope text, team text, title text, external_id text) RETURNS tsvector
     LANGUAGE sql STABLE
     AS $$
   select array_to_tsvector(array(
     select distinct w from unnest(
-      envelope_search_words(title) || envelope_search_words(external_id) ||
+      array[team] || envelope_search_words(title) || envelope_search_words(external_id) ||
       coalesce((select array_agg(x) from recipients r, unnest(envelope_search_words(r.name) || envelope_search_words(r.email)) x
                 where r.envelope_id = envelope), '{}')
     ) w where w <> ''))
@@ -298,7 +298,7 @@ CREATE FUNCTION envelopes_search_own() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 begin
-  new.search := envelope_search_vector(new.id, new.title, new.external_id);
+  new.search := envelope_search_vector(new.id, new.team_id, new.title, new.external_id);
   return new;
 end $$;
 
@@ -312,7 +312,7 @@ CREATE FUNCTION recipients_search_added() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 begin
-  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+  update envelopes e set search = envelope_search_vector(e.id, e.team_id, e.title, e.external_id)
     where e.id in (select distinct envelope_id from changed);
   return null;
 end $$;
@@ -321,7 +321,7 @@ CREATE FUNCTION recipients_search_updated() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
 begin
-  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+  update envelopes e set search = envelope_search_vector(e.id, e.team_id, e.title, e.external_id)
     where e.id in (new.envelope_id, old.envelope_id);
   return null;
 end $$;
@@ -1021,7 +1021,7 @@ CREATE TRIGGER envelope_items_frozen BEFORE INSERT OR DELETE OR UPDATE ON envelo
 
 CREATE TRIGGER envelope_status_counts_apply AFTER INSERT OR DELETE OR UPDATE OF deleted_at, team_id, type, internal_version, status, visibility ON envelopes FOR EACH ROW EXECUTE FUNCTION envelope_status_counts_apply();
 
-CREATE TRIGGER envelopes_search_own BEFORE INSERT OR UPDATE OF title, external_id ON envelopes FOR EACH ROW EXECUTE FUNCTION envelopes_search_own();
+CREATE TRIGGER envelopes_search_own BEFORE INSERT OR UPDATE OF team_id, title, external_id ON envelopes FOR EACH ROW EXECUTE FUNCTION envelopes_search_own();
 
 CREATE TRIGGER recipients_search_deleted AFTER DELETE ON recipients REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipients_search_added();
 

@@ -5,13 +5,15 @@ export default `
 -- ASCII spaces and punctuation, lowercased in ASCII (as ILIKE did under the C collation), and used
 -- as lexemes as they are: no stemming, no stop words, no language, the same on PGlite and on a
 -- server whatever its locale. The query side splits and lowercases the same way (searchQuery).
+-- The team's id is a lexeme too (no word holds its underscore): a search asks the index for the
+-- team's matches only.
 create function envelope_search_words(t text) returns text[] language sql immutable as $$
   select coalesce(array_remove(regexp_split_to_array(lower(t collate "C"), '[[:space:][:punct:]]+'), ''), '{}')
 $$;
-create function envelope_search_vector(envelope text, title text, external_id text) returns tsvector language sql stable as $$
+create function envelope_search_vector(envelope text, team text, title text, external_id text) returns tsvector language sql stable as $$
   select array_to_tsvector(array(
     select distinct w from unnest(
-      envelope_search_words(title) || envelope_search_words(external_id) ||
+      array[team] || envelope_search_words(title) || envelope_search_words(external_id) ||
       coalesce((select array_agg(x) from recipients r, unnest(envelope_search_words(r.name) || envelope_search_words(r.email)) x
                 where r.envelope_id = envelope), '{}')
     ) w where w <> ''))
@@ -20,14 +22,14 @@ alter table envelopes add column search tsvector not null default ''::tsvector;
 -- Kept in the transaction that writes the envelope or its recipients.
 create function envelopes_search_own() returns trigger language plpgsql as $$
 begin
-  new.search := envelope_search_vector(new.id, new.title, new.external_id);
+  new.search := envelope_search_vector(new.id, new.team_id, new.title, new.external_id);
   return new;
 end $$;
-create trigger envelopes_search_own before insert or update of title, external_id on envelopes
+create trigger envelopes_search_own before insert or update of team_id, title, external_id on envelopes
   for each row execute function envelopes_search_own();
 create function recipients_search_added() returns trigger language plpgsql as $$
 begin
-  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+  update envelopes e set search = envelope_search_vector(e.id, e.team_id, e.title, e.external_id)
     where e.id in (select distinct envelope_id from changed);
   return null;
 end $$;
@@ -37,22 +39,23 @@ create trigger recipients_search_deleted after delete on recipients referencing 
   for each statement execute function recipients_search_added();
 create function recipients_search_updated() returns trigger language plpgsql as $$
 begin
-  update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id)
+  update envelopes e set search = envelope_search_vector(e.id, e.team_id, e.title, e.external_id)
     where e.id in (new.envelope_id, old.envelope_id);
   return null;
 end $$;
 create trigger recipients_search_updated after update of name, email, envelope_id on recipients
   for each row execute function recipients_search_updated();
-update envelopes e set search = envelope_search_vector(e.id, e.title, e.external_id);
+update envelopes e set search = envelope_search_vector(e.id, e.team_id, e.title, e.external_id);
 create index envelopes_search on envelopes using gin (search);
--- A team's live envelopes matching a search, read through that index. The planner, told that a
--- common word (an e-mail domain, "contract") matches most rows, would rather test every envelope
--- of the team than merge the index's lists, though the merge skips ahead by the rarest word and
--- costs what the matches cost: here it may not scan the table.
+-- A team's envelopes matching a search (the caller keeps the live ones it may see), read through
+-- that index alone: the team's lexeme and the search's words, merged in the index, which skips
+-- ahead by the rarest of them. The planner, told that a common word (an e-mail domain,
+-- "contract") or the team itself matches most rows, would rather test every envelope of the team:
+-- here it may not scan the table, and no other index answers the condition.
 create function envelope_search_ids(team text, q tsquery) returns setof text language sql stable
   set enable_seqscan = off
 as $$
-  select id from envelopes where team_id = team and deleted_at is null and search @@ q
+  select id from envelopes where search @@ (quote_literal(team)::tsquery && q)
 $$;
 -- The console's status tabs and a member's totals: each team's live envelopes by type, version,
 -- status and visibility, kept like envelope_counts (migration 13) in the transaction that writes the
