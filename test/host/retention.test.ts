@@ -129,6 +129,8 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
       expect(res.body, path).toEqual({ message: expect.any(String), code: 'DOCUMENT_PURGED' })
     }
     expect((await client.get(`/envelope/item/${later.itemId}/download`)).status).toBe(200)
+    const copy = await client.post('/envelope/duplicate', { envelopeId: completed.id })
+    expect([copy.status, copy.body.code]).toEqual([410, 'DOCUMENT_PURGED'])
 
     // Metadata stays; personal data goes.
     const e = (await client.get(`/envelope/${completed.id}`)).body
@@ -176,7 +178,7 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     const done = await completeOneSigner(host, own, { title: 'Kept' }, { 'user-agent': 'Kept Browser' })
     const [entry] = await host.db.query<{ id: string }>(`select id::text as id from audit_logs where envelope_id = $1 and email is not null and name is not null order by id limit 1`, [done.id])
     const refused = [
-      `update audit_logs set type = 'DOCUMENT_OPENED' where id = $1`,
+      `update audit_logs set type = type || '_CHANGED' where id = $1`,
       `update audit_logs set name = null, name_hash = null where id = $1`,
       `update audit_logs set email = 'someone@example.org' where id = $1`,
       `update audit_logs set data = '{"kept": 1}' where id = $1`,

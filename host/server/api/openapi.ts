@@ -108,7 +108,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/update', tag: 'Envelopes', summary: 'Update an envelope and its document settings', body: envelope.UpdateBody, response: { description: 'The envelope', schema: ref('Envelope') } },
   { method: 'post', path: '/envelope/delete', tag: 'Envelopes', summary: 'Delete an envelope', body: envelope.DeleteBody, response: SUCCESS },
   // ---- templates
-  { method: 'post', path: '/envelope/duplicate', tag: 'Templates', summary: 'Duplicate an envelope', body: template.DuplicateBody, response: ID },
+  { method: 'post', path: '/envelope/duplicate', tag: 'Templates', summary: 'Duplicate an envelope (410 DOCUMENT_PURGED once purged)', body: template.DuplicateBody, response: ID, errors: [410] },
   { method: 'post', path: '/envelope/use', tag: 'Templates', summary: 'Generate a document from a template', multipart: template.UsePayload, response: { description: 'The new document and its recipients', schema: { type: 'object', properties: { id: { type: 'string' }, recipients: { type: 'array', items: ref('SentRecipient') } }, required: ['id', 'recipients'] } } },
   // ---- items
   { method: 'post', path: '/envelope/item/create-many', tag: 'Items', summary: 'Add PDF files to an envelope', multipart: item.CreateManyPayload, response: { description: 'The new items', schema: dataOf('Item') } },

@@ -2,8 +2,9 @@
  * Retention (docs/operations.md, "Retention and purge"): a team with `retention_days` keeps each
  * finished envelope (completed, rejected, cancelled) that many days after it finished, then the
  * envelope is purged: its files (originals, sealed PDFs, stored e-mails that attach them, link
- * attachments) and its webhook events go, and its personal data is redacted (recipients' names and e-mails, field values,
- * the audit entries' personal values, which keep their salted hashes so the chain still holds).
+ * attachments) and its webhook events go, and its personal data is redacted (recipients' names
+ * and e-mails, field values, the audit entries' personal values, which keep their salted hashes
+ * so the chain still holds).
  * The envelope stays, marked `purged_at`, with its metadata; its downloads answer 410.
  * One transaction per envelope: a purge cut short leaves each envelope whole or purged, and the
  * next run takes up the rest.

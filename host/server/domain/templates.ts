@@ -14,6 +14,7 @@ import { insertFields, throwIfIssues } from './fields.js'
 import { newId } from './ids.js'
 import { insertItems } from './items.js'
 import { insertRecipients, type NewRecipient } from './recipients.js'
+import { assertNotPurged } from './retention.js'
 import { distribute } from './lifecycle.js'
 import { inSigningOrder } from './turns.js'
 import { findEnvelope, loadEnvelope, type AttachmentRow, type EnvelopeRow, type FieldRow, type ItemRow, type RecipientRow } from './resources.js'
@@ -116,6 +117,8 @@ export async function duplicate(
   input: { envelopeId: string; includeRecipients?: boolean | undefined; includeFields?: boolean | undefined },
 ): Promise<string> {
   const from = await findEnvelope(tx, p, input.envelopeId)
+  // A purged document's files are gone: nothing to copy.
+  await assertNotPurged(tx, from.id)
   const recipients = input.includeRecipients ?? true
   const { id } = await insertEnvelope(tx, p, {
     type: from.type,
