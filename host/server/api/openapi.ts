@@ -9,6 +9,7 @@ import * as attachment from './attachment.js'
 import { DEPRECATED_ROUTES } from './openapi-deprecated.js'
 import * as embedding from './embedding.js'
 import * as team from './team.js'
+import * as teamConsent from './team-consent.js'
 import * as envelope from './envelope.js'
 import * as field from './field.js'
 import * as item from './item.js'
@@ -97,6 +98,8 @@ export const ROUTES: RouteDoc[] = [
   // ---- the team (an extension)
   { method: 'get', path: '/team', tag: 'Team', summary: "The calling team's settings (API tokens only)", response: { description: 'The team', schema: team.TeamSchema } },
   { method: 'post', path: '/team/update', tag: 'Team', summary: 'Set the origins allowed to frame the team\'s authoring and signing pages (null: any) and the retention of finished envelopes (null: for good)', body: team.TeamUpdateBody, response: { description: 'The team', schema: team.TeamSchema } },
+  { method: 'get', path: '/team/consent-disclosure', tag: 'Team', summary: "The team's disclosure for consent to sign electronically (version 0, text null: the default)", response: { description: 'The disclosure', schema: teamConsent.DisclosureSchema } },
+  { method: 'post', path: '/team/consent-disclosure', tag: 'Team', summary: "Set the team's disclosure for consent to sign electronically (null: the default again); each change is a new version", body: teamConsent.DisclosureBody, response: { description: 'The disclosure', schema: teamConsent.DisclosureSchema } },
   // ---- embedding
   { method: 'post', path: '/embedding/create-presign-token', tag: 'Embedding', summary: 'Mint a presign token for an embedding session', body: embedding.PresignBody, response: { description: 'The presign token', schema: ref('PresignToken') } },
   { method: 'get', path: '/embedding/session', tag: 'Embedding', summary: 'What the calling presign token may do (403 FRAME_ANCESTOR_NOT_ALLOWED when `parentOrigin` is not among the team\'s embed origins)', query: embedding.SessionQuery, response: { description: 'The session', schema: { type: 'object', properties: { teamId: { type: 'string' }, scope: { type: ['string', 'null'] }, expiresAt: { type: 'string', format: 'date-time' } } } } },
