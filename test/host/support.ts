@@ -130,9 +130,11 @@ export function api(base: string, auth?: string, o: { consent?: boolean } = {}) 
   const send = async (method: string, p: string, body?: BodyInit | object, extra: Record<string, string> = {}): Promise<Res> => {
     // A recipient completes only once they consented to sign electronically (docs/consent.md): on the
     // signing API the client gives that consent first, as the signing page does, unless told not to.
-    if (o.consent !== false && method === 'POST' && base.endsWith('/api/signing') && body && typeof body === 'object' && !(body instanceof FormData) && !(body instanceof Uint8Array)) {
-      if (p === '/complete') await giveConsent(send, extra)
-      if (p === '/direct/complete' && !('consent' in body)) body = { ...body, consent: { version: await disclosureVersion(send, '/direct/consent', extra) } }
+    if (o.consent !== false && method === 'POST' && body && typeof body === 'object' && !(body instanceof FormData) && !(body instanceof Uint8Array)) {
+      if (base.endsWith('/api/signing') && p === '/complete') await giveConsent(send, extra)
+      // A direct link's visitor sends their consent with the signature (from /api/signing or /api/signing/direct).
+      const direct = base.endsWith('/api/signing') ? p === '/direct/complete' : base.endsWith('/api/signing/direct') && p === '/complete'
+      if (direct && !('consent' in body)) body = { ...body, consent: { version: await disclosureVersion(send, p.replace(/complete$/, 'consent'), extra) } }
     }
     const headers: Record<string, string> = { ...(auth ? { Authorization: auth } : {}), ...extra }
     let payload: BodyInit | undefined
