@@ -64,6 +64,8 @@ const EVIDENCE = {
     },
     seal: { type: ['object', 'null'], properties: { level: orNull('string'), certificateFingerprint: orNull('string'), signedAt: orNull('string'), timestamps: { type: 'array', items: { type: 'string' } } } },
     auditLog: { type: 'object', properties: { intact: { type: 'boolean' }, head: orNull('string'), entries: { type: 'integer' } } },
+    redacted: { type: 'boolean', const: true, description: "Only once the envelope was purged at the end of its team's retention: files gone, personal data redacted" },
+    purgedAt: { type: 'string', format: 'date-time', description: 'Only once purged: when' },
   },
   required: ['version', 'generatedAt', 'envelope', 'documents', 'recipients', 'seal', 'auditLog'],
 }
