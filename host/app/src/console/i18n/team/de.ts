@@ -147,6 +147,7 @@ const de: Record<keyof typeof en, string> = {
   'team.activity.operator': 'Der Betreiber (Kommandozeile)',
   'team.activity.on': 'an',
   'team.activity.off': 'aus',
+  'team.activity.secretChanged': 'ersetzt (nicht angezeigt)',
   'team.activity.field.role': 'Rolle',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Ereignisse',

@@ -145,6 +145,7 @@ const en = {
   'team.activity.operator': 'The operator (command line)',
   'team.activity.on': 'on',
   'team.activity.off': 'off',
+  'team.activity.secretChanged': 'replaced (not shown)',
   'team.activity.field.role': 'Role',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Events',

@@ -147,6 +147,7 @@ const es: Record<keyof typeof en, string> = {
   'team.activity.operator': 'El operador (línea de comandos)',
   'team.activity.on': 'activo',
   'team.activity.off': 'inactivo',
+  'team.activity.secretChanged': 'reemplazado (no se muestra)',
   'team.activity.field.role': 'Rol',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Eventos',

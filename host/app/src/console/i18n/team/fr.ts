@@ -147,6 +147,7 @@ const fr: Record<keyof typeof en, string> = {
   'team.activity.operator': 'L’opérateur (ligne de commande)',
   'team.activity.on': 'actif',
   'team.activity.off': 'inactif',
+  'team.activity.secretChanged': 'remplacé (non affiché)',
   'team.activity.field.role': 'Rôle',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Événements',

@@ -147,6 +147,7 @@ const he: Record<keyof typeof en, string> = {
   'team.activity.operator': 'המפעיל (שורת הפקודה)',
   'team.activity.on': 'פעיל',
   'team.activity.off': 'כבוי',
+  'team.activity.secretChanged': 'הוחלף (לא מוצג)',
   'team.activity.field.role': 'תפקיד',
   'team.activity.field.url': 'כתובת URL',
   'team.activity.field.events': 'אירועים',

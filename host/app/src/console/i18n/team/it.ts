@@ -147,6 +147,7 @@ const it: Record<keyof typeof en, string> = {
   'team.activity.operator': 'L’operatore (riga di comando)',
   'team.activity.on': 'attivo',
   'team.activity.off': 'disattivo',
+  'team.activity.secretChanged': 'sostituito (non mostrato)',
   'team.activity.field.role': 'Ruolo',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Eventi',

@@ -147,6 +147,7 @@ const nl: Record<keyof typeof en, string> = {
   'team.activity.operator': 'De beheerder (opdrachtregel)',
   'team.activity.on': 'aan',
   'team.activity.off': 'uit',
+  'team.activity.secretChanged': 'vervangen (niet getoond)',
   'team.activity.field.role': 'Rol',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Gebeurtenissen',

@@ -147,6 +147,7 @@ const pl: Record<keyof typeof en, string> = {
   'team.activity.operator': 'Operator (wiersz poleceń)',
   'team.activity.on': 'włączony',
   'team.activity.off': 'wyłączony',
+  'team.activity.secretChanged': 'zastąpiony (nie pokazano)',
   'team.activity.field.role': 'Rola',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Zdarzenia',

@@ -147,6 +147,7 @@ const ptBR: Record<keyof typeof en, string> = {
   'team.activity.operator': 'O operador (linha de comando)',
   'team.activity.on': 'ativo',
   'team.activity.off': 'inativo',
+  'team.activity.secretChanged': 'substituído (não exibido)',
   'team.activity.field.role': 'Função',
   'team.activity.field.url': 'URL',
   'team.activity.field.events': 'Eventos',
