@@ -44,5 +44,14 @@ export const currentRequestId = (): string | null => context.getStore()?.request
 /** Runs fn with `requestId` as the current one. */
 export const withRequestId = <T>(requestId: string, fn: () => T): T => context.run({ requestId }, fn)
 
+/**
+ * New request ids: this process's random prefix and a counter, 12 characters. An id tells requests
+ * apart in the log; it is no secret, so it needs no random bytes of its own (drawing 9 per request
+ * cost about 2% of a cached GET's time).
+ */
+const idPrefix = randomBytes(5).toString('base64url').slice(0, 6)
+let idCounter = 0
+const newRequestId = () => idPrefix + (idCounter++ % 2176782336).toString(36).padStart(6, '0')
+
 /** An incoming id when it is a plain token of at most 64 characters, else a new one. */
-export const requestIdFrom = (header: string | undefined): string => (header && /^[\w.:-]{1,64}$/.test(header) ? header : randomBytes(9).toString('base64url'))
+export const requestIdFrom = (header: string | undefined): string => (header && /^[\w.:-]{1,64}$/.test(header) ? header : newRequestId())
