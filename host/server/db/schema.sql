@@ -961,7 +961,7 @@ CREATE INDEX document_data_team_sha256 ON document_data USING btree (team_id, sh
 
 CREATE INDEX envelope_items_envelope ON envelope_items USING btree (envelope_id);
 
-CREATE INDEX envelopes_search ON envelopes USING gin (search);
+CREATE INDEX envelopes_search ON envelopes USING gin (search) WITH (fastupdate=off);
 
 CREATE INDEX envelopes_team_creator ON envelopes USING btree (team_id, created_by) WHERE (deleted_at IS NULL);
 

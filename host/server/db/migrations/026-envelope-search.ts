@@ -46,7 +46,9 @@ end $$;
 create trigger recipients_search_updated after update of name, email, envelope_id on recipients
   for each row execute function recipients_search_updated();
 update envelopes e set search = envelope_search_vector(e.id, e.team_id, e.title, e.external_id);
-create index envelopes_search on envelopes using gin (search);
+-- Without fastupdate: entries go straight into the index rather than into a pending list that
+-- every search reads until a vacuum merges it (the embedded database has no autovacuum).
+create index envelopes_search on envelopes using gin (search) with (fastupdate = off);
 -- A team's envelopes matching a search (the caller keeps the live ones it may see), read through
 -- that index alone: the team's lexeme and the search's words, merged in the index, which skips
 -- ahead by the rarest of them. The planner, told that a common word (an e-mail domain,
