@@ -3,6 +3,7 @@
 // Until the recipient agrees, a field does not open and the action does not start.
 import type { FrameLocator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { axeReport, axeViolations } from './support/axe.js'
 import { makePdf } from './support/pdf.js'
 import { openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { mount, startStack, type Stack } from './support/stack.js'
@@ -47,6 +48,11 @@ describe('consent to sign electronically', () => {
     const doc = await one('Consent lease', 'casey@example.com')
     const { page, context, errors } = await openPage(stack, doc.recipient('casey@example.com').signingUrl)
     try {
+      // The notice, its disclosure open, meets WCAG 2.2 AA as the rest of the page does.
+      await signing(page).ready({ consent: false })
+      await page.getByTestId('consent-notice').getByText('Read the disclosure').click()
+      expect(axeReport('the consent notice', await axeViolations(page))).toBe('')
+      await page.getByTestId('consent-notice').getByText('Read the disclosure').click()
       const s = await blockedThenAgree(page, page)
       await page.getByTestId('consent-agreed').waitFor()
       await expect.poll(() => consents(doc.id)).toHaveLength(1)
