@@ -224,6 +224,9 @@ async function main() {
       fetch(`${host.url}/api/signing${p}`, { method: 'POST', headers: { Authorization: `Bearer ${doc.recipients[0].token}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
     const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64')
 
+    // The signer consents to sign electronically first (the team's disclosure is the default, version 0).
+    const consent = await signing('/consent', { version: 0 })
+    if (!consent.ok) throw new Error(`consent answered ${consent.status}: ${await consent.text()}`)
     // Sealing starts when the last signer completes; bombs are uploaded meanwhile.
     const bombPdf = bomb()
     let sealed = false
