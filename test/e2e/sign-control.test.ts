@@ -141,6 +141,7 @@ describe('signing commands', () => {
 
     // Every field filled: nothing left to move to. Once signed and sealed, download() gives the signed file.
     const s = signing(page, frame)
+    await s.agree()
     await s.typeText('City', 'Graz')
     await s.typeSignature()
     expect(await command(page, 'nextField')).toEqual({ result: null })

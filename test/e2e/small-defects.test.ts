@@ -33,6 +33,8 @@ describe('signature dialog in an auto-height frame', () => {
       })
       const { page, frame } = await mount(stack, 'EmbedSignDocument', { token: doc.recipient(email).token, autoHeight: true }, viewport)
       await frame.getByTestId('sign-document').waitFor()
+      // The recipient agrees to sign electronically first (docs/consent.md).
+      await signing(page, frame).agree()
       await expect.poll(async () => (await page.locator('iframe').boundingBox())!.height).toBeGreaterThan(viewport.height * 2)
       const field = frame.getByRole('button', { name: /^Signature, required/ })
       const dialog = frame.getByRole('dialog', { name: 'Your signature' })

@@ -3,7 +3,7 @@
 // control that opened it stays in view, and opening it does not move the customer's page.
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { DESKTOP, PHONE, sendDocument, signShot, type FieldIn } from './support/sign.js'
+import { DESKTOP, PHONE, sendDocument, signing, signShot, type FieldIn } from './support/sign.js'
 import { pdfFile } from './support/pdf.js'
 import { createEnvelope, mount, startStack, type Stack } from './support/stack.js'
 
@@ -94,6 +94,8 @@ for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
       page.on('pageerror', (e) => errors.push(e.message))
       await customerPage(page)
       await frame.getByTestId('sign-document').waitFor()
+      // The recipient agrees to sign electronically first (docs/consent.md).
+      await signing(page, frame).agree()
       // The frame has grown to the document: far taller than the viewport.
       await expect.poll(async () => (await page.locator('iframe').boundingBox())!.height).toBeGreaterThan(viewport.height * 2)
 
@@ -148,6 +150,8 @@ for (const [name, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const
       const { page, frame } = await mount(stack, 'EmbedSignDocument', { token: doc.recipient('guided@example.com').token, autoHeight: true }, viewport)
       await customerPage(page)
       await frame.getByTestId('sign-document').waitFor()
+      // The recipient agrees to sign electronically first (docs/consent.md).
+      await signing(page, frame).agree()
       await expect.poll(async () => (await page.locator('iframe').boundingBox())!.height).toBeGreaterThan(viewport.height * 2)
       await scrollFrameTo(page, 0, viewport.height / 2)
       const postcode = frame.getByRole('button', { name: /^Postcode, required, / })
