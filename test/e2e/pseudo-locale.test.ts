@@ -82,8 +82,12 @@ test('every text of the signing page and its signature dialog comes from the dic
   await page.locator('.sign-page').first().locator('.page-loading').waitFor({ state: 'detached', timeout: 20_000 })
   await expect.poll(() => page.evaluate(() => document.body.innerText)).toContain('⟦')
 
+  // The consent notice is on the page too, then agreed to (docs/consent.md).
+  await page.getByTestId('consent-notice').waitFor()
   const seen: Record<string, string[]> = {}
   seen.document = await bare(page)
+  await page.getByTestId('consent-agree').click()
+  await page.getByTestId('consent-notice').waitFor({ state: 'detached' })
   await page.getByRole('button', { name: /^⟦Signature⟧/ }).click()
   await page.getByRole('dialog').waitFor()
   seen.signatureDialog = await bare(page)

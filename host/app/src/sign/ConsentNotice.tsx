@@ -68,7 +68,6 @@ export function useConsent(api: Api, direct: boolean, needed: boolean) {
 export function ConsentNotice(props: { consent: Consent; onAgree: () => void; error: string | null; busy: boolean }) {
   const { consent } = props
   if (consent.status !== 'needed') return null
-  const paragraphs = (consent.text ?? t('consent.disclosure')).split(/\n\s*\n/)
   return (
     <section className="consent-notice" aria-labelledby="consent-title" data-testid="consent-notice" data-version={consent.version}>
       <h2 id="consent-title" className="consent-title">
@@ -77,11 +76,8 @@ export function ConsentNotice(props: { consent: Consent; onAgree: () => void; er
       <p>{t('consent.summary')}</p>
       <details className="consent-disclosure" data-testid="consent-disclosure">
         <summary>{t('consent.read')}</summary>
-        <div className="consent-text">
-          {paragraphs.map((p, i) => (
-            <p key={i}>{p}</p>
-          ))}
-        </div>
+        {/* One text, as its hash was taken: its line breaks (blank lines between paragraphs) kept. */}
+        <div className="consent-text">{consent.text ?? t('consent.disclosure')}</div>
       </details>
       <div className="consent-actions">
         <button type="button" className="btn btn-primary" id="consent-agree" onClick={props.onAgree} disabled={props.busy} data-testid="consent-agree">
