@@ -60,7 +60,7 @@ describe.each(VARIANTS)('consent to sign electronically on $variant', ({ variant
 
     expect((await s.post('/complete', { fields })).status).toBe(200)
     // The trail through the API lists it, before the signature.
-    const types = (await client.get(`/envelope/${e.id}/audit-log?perPage=100`)).body.data.map((x: any) => x.type)
+    const types = (await client.get(`/envelope/${e.id}/audit-log?perPage=100&include=all`)).body.data.map((x: any) => x.type)
     expect(types.indexOf('RECIPIENT_CONSENT_GIVEN')).toBeGreaterThan(-1)
     expect(types.indexOf('RECIPIENT_CONSENT_GIVEN')).toBeLessThan(types.indexOf('DOCUMENT_RECIPIENT_COMPLETED'))
   })

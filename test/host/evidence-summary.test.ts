@@ -75,7 +75,7 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     expect(r.consent).toEqual(consented ? { at: expect.any(String), disclosureVersion: expect.anything(), disclosureHash: expect.stringMatching(/^[0-9a-f]{64}$/) } : null)
     expect(r.firstOpenedAt).toEqual(expect.any(String))
     expect(r.ipAddress).toMatch(/127\.0\.0\.1/)
-    const log = (await client.get(`/envelope/${envelopeId}/audit-log?perPage=100`)).body
+    const log = (await client.get(`/envelope/${envelopeId}/audit-log?perPage=100&include=all`)).body
     expect(evidence.auditLog).toEqual({ intact: true, head: log.chainHead, entries: log.count })
     // The seal's certificate is the host's sealing certificate.
     const certificate = new X509Certificate(await sealingCertificate())

@@ -94,7 +94,7 @@ describe.each(VARIANTS)('immutable evidence on $variant', ({ variant, skip }) =>
     expect(served.headers.get('etag')).toBe(`"sha256-${before}"`)
     // The template's own file changed, in a new file of its own.
     expect(sha((await c.get(`/envelope/item/${template.envelopeItems[0].id}/download`)).body)).not.toBe(before)
-    const audit = (await c.get(`/envelope/${used.id}/audit-log?perPage=100`)).body.data
+    const audit = (await c.get(`/envelope/${used.id}/audit-log?perPage=100&include=all`)).body.data
     expect(audit.find((a: any) => a.type === 'DOCUMENT_SENT').data.documents).toEqual([
       { envelopeItemId: doc.envelopeItems[0].id, title: 'offer.pdf', documentDataId: doc.envelopeItems[0].documentDataId, sha256: before },
     ])
@@ -127,7 +127,7 @@ describe.each(VARIANTS)('immutable evidence on $variant', ({ variant, skip }) =>
       const original = (await c.get(`/envelope/item/${item.id}/download`)).body as Uint8Array
       const done = await api(`${own.url}/api/signing`, `Bearer ${doc.recipients[0].token}`).post('/complete', { fields: doc.fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) })
       expect(done.body.status).toBe('COMPLETED')
-      const types = async () => (await c.get(`/envelope/${made.id}/audit-log?perPage=100`)).body.data.map((a: any) => a.type)
+      const types = async () => (await c.get(`/envelope/${made.id}/audit-log?perPage=100&include=all`)).body.data.map((a: any) => a.type)
       const events = async () => (await own.db.query<{ event: string }>('select event from events where envelope_id = $1', [made.id])).map((x) => x.event)
       expect(await types()).toContain('DOCUMENT_COMPLETED')
       expect(await events()).not.toContain('DOCUMENT_COMPLETED')
@@ -140,7 +140,7 @@ describe.each(VARIANTS)('immutable evidence on $variant', ({ variant, skip }) =>
       }
       await swap(await pdf(1, 'forged'))
       await own.queue.drain()
-      const failed = (await c.get(`/envelope/${made.id}/audit-log?perPage=100`)).body.data.filter((a: any) => a.type === 'DOCUMENT_SEALING_FAILED')
+      const failed = (await c.get(`/envelope/${made.id}/audit-log?perPage=100&include=all`)).body.data.filter((a: any) => a.type === 'DOCUMENT_SEALING_FAILED')
       expect(failed).toEqual([expect.objectContaining({ data: expect.objectContaining({ attempt: 1, final: false, error: expect.stringContaining('not the file that was sent') }) })])
       const waiting = await c.get(`/envelope/item/${item.id}/download?version=signed`)
       expect(waiting.status).toBe(409)
@@ -181,7 +181,7 @@ describe.each(VARIANTS)('immutable evidence on $variant', ({ variant, skip }) =>
       }
       /** A newly sent envelope: DOCUMENT_SENT's hashes must be the bytes `expected` (its source's, before). */
       const recordSent = async (e: Env, expected: string[]) => {
-        const audit = (await teams[e.team]!.get(`/envelope/${e.id}/audit-log?perPage=100`)).body.data
+        const audit = (await teams[e.team]!.get(`/envelope/${e.id}/audit-log?perPage=100&include=all`)).body.data
         const documents = audit.find((a: any) => a.type === 'DOCUMENT_SENT').data.documents as { envelopeItemId: string; sha256: string }[]
         expect(documents.map((d) => d.sha256)).toEqual(expected)
         sent.set(e.id, new Map(documents.map((d) => [d.envelopeItemId, d.sha256])))

@@ -182,7 +182,7 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
     expect((await pdfText(certificate.body)).join('\n')).toContain('SignerBrowser/1.0')
 
     // Each message's EMAIL_SENT comes with its job's end, in the background: the requests, then the completion mails.
-    const readLog = async () => (await client.get(`/envelope/${e.id}/audit-log?perPage=100`)).body
+    const readLog = async () => (await client.get(`/envelope/${e.id}/audit-log?perPage=100&include=all`)).body
     await until(async () => (await readLog()).data.filter((x: any) => x.type === 'EMAIL_SENT').length === 5, 30_000)
     const log = await readLog()
     expect(log).toMatchObject({ currentPage: 1, perPage: 100, totalPages: 1 })
@@ -208,9 +208,14 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
     expect(log.count).toBe(13)
     const opened = actions[2]
     expect(opened).toMatchObject({ email: 'ann@example.com', name: 'Ann', userAgent: 'SignerBrowser/1.0', ipAddress: expect.stringMatching(/127\.0\.0\.1/) })
-    const paged = (await client.get(`/envelope/${e.id}/audit-log?perPage=5&page=3&orderByDirection=desc`)).body
+    const paged = (await client.get(`/envelope/${e.id}/audit-log?perPage=5&page=3&orderByDirection=desc&include=all`)).body
     expect(paged).toMatchObject({ count: 13, currentPage: 3, perPage: 5, totalPages: 3 })
     expect(paged.data.map((x: any) => x.id)).toEqual(log.data.slice(0, 3).reverse().map((x: any) => x.id))
+    // By default the page lists only the deployed service's types, which its clients read as a closed list.
+    const service = (await client.get(`/envelope/${e.id}/audit-log?perPage=100`)).body
+    expect(service.count).toBe(11)
+    expect(service.data.map((x: any) => x.id)).toEqual(log.data.filter((x: any) => x.type !== 'RECIPIENT_CONSENT_GIVEN').map((x: any) => x.id))
+    expect(service.chainHead).toBe(log.chainHead)
   })
 
   it.skipIf(skip)('lets everyone act at once in parallel order', async () => {

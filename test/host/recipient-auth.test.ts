@@ -231,7 +231,7 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     const locked = await host.db.query<{ data: any }>(`select data from audit_logs where envelope_id = $1 and type = 'RECIPIENT_AUTH_LOCKED'`, [e.id])
     expect(locked).toHaveLength(1)
     expect(locked[0]!.data).toMatchObject({ recipientEmail: 'guess@example.com', until: expect.any(String) })
-    const audit = (await client.get(`/envelope/${e.id}/audit-log`)).body
+    const audit = (await client.get(`/envelope/${e.id}/audit-log?include=all`)).body
     expect(JSON.stringify(audit)).toContain('RECIPIENT_AUTH_LOCKED')
     // Nothing asks for a code where none is needed, and a forged grant opens nothing.
     const plain = await createEnvelope(client, { type: 'DOCUMENT', recipients: [{ email: 'p@example.com', name: 'P', role: 'SIGNER', fields: [FIELD] }] })

@@ -1,7 +1,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { signPath } from '../../../src/protocol/index.js'
-import { auditPage, teamActor } from '../domain/audit.js'
+import { auditPage, HOST_AUDIT_TYPES, teamActor } from '../domain/audit.js'
 import { auditChainHead } from '../domain/audit-chain.js'
 import { envelopeEvidence } from '../domain/evidence.js'
 import { signJws } from '../pdf/jws.js'
@@ -26,6 +26,8 @@ export const AuditQuery = z.object({
   page: z.coerce.number().int().min(1).default(1),
   perPage: z.coerce.number().int().min(1).max(100).default(50),
   orderByDirection: z.enum(['asc', 'desc']).default('asc'),
+  /** `all`: this host's own entry types too (consent, locked proofs, renewed archives, failed seals). */
+  include: z.enum(['service', 'all']).default('service'),
 })
 /** `format=jws`: the summary signed with the sealing key, as a compact JWS download (application/jose). */
 export const EvidenceQuery = z.object({ format: z.enum(['json', 'jws']).default('json') })
@@ -79,7 +81,7 @@ export function lifecycleRoutes(ctx: HostContext) {
   r.get('/envelope/:id/audit-log', async (c) => {
     const e = await findEnvelope(ctx.db, principal(c), parse(EnvelopeId, c.req.param('id')))
     const q = parse(AuditQuery, c.req.query())
-    const page = await auditPage(ctx.db, e.id, { page: q.page, perPage: q.perPage, desc: q.orderByDirection === 'desc' })
+    const page = await auditPage(ctx.db, e.id, { page: q.page, perPage: q.perPage, desc: q.orderByDirection === 'desc', except: q.include === 'all' ? [] : HOST_AUDIT_TYPES })
     // The hash of the newest entry, whichever page this is: what the evidence PDFs name.
     return c.json({ ...page, chainHead: await auditChainHead(ctx.db, e.id) })
   })

@@ -56,6 +56,13 @@ export type AuditType =
   | 'RECIPIENT_CONSENT_GIVEN'
   | 'DOCUMENT_ARCHIVE_RENEWED'
 
+/**
+ * The types this host adds to the deployed service's list. Its clients read an audit log as a
+ * closed union (one unknown type fails the whole page), so API v2 lists these only when asked
+ * (`include=all`); the certificate, the audit-log PDF, the evidence and the chain hold them all.
+ */
+export const HOST_AUDIT_TYPES: readonly AuditType[] = ['DOCUMENT_SEALING_FAILED', 'RECIPIENT_AUTH_LOCKED', 'RECIPIENT_CONSENT_GIVEN', 'DOCUMENT_ARCHIVE_RENEWED']
+
 /** Who an entry is about, as the deployed service's audit data names it. */
 export const aboutRecipient = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>) => ({
   recipientEmail: r.email,
@@ -153,18 +160,20 @@ export const toAuditEntry = (r: AuditRow) => ({
 })
 export type AuditEntry = ReturnType<typeof toAuditEntry>
 
-/** One page of an envelope's trail, oldest first unless `desc`. */
+/** One page of an envelope's trail, oldest first unless `desc`; without the types in `except`. */
 export async function auditPage(
   db: Queryable,
   envelopeId: string,
-  o: { page: number; perPage: number; desc: boolean },
+  o: { page: number; perPage: number; desc: boolean; except?: readonly string[] },
 ): Promise<{ data: AuditEntry[]; count: number; currentPage: number; perPage: number; totalPages: number }> {
-  const [{ count }] = (await db.query<{ count: number }>('select count(*)::int as count from audit_logs where envelope_id = $1', [
-    envelopeId,
-  ])) as [{ count: number }]
+  const except = [...(o.except ?? [])]
+  const [{ count }] = (await db.query<{ count: number }>(
+    'select count(*)::int as count from audit_logs where envelope_id = $1 and type <> all($2::text[])',
+    [envelopeId, except],
+  )) as [{ count: number }]
   const rows = await db.query<AuditRow>(
-    `select * from audit_logs where envelope_id = $1 order by id ${o.desc ? 'desc' : 'asc'} limit $2 offset $3`,
-    [envelopeId, o.perPage, (o.page - 1) * o.perPage],
+    `select * from audit_logs where envelope_id = $1 and type <> all($4::text[]) order by id ${o.desc ? 'desc' : 'asc'} limit $2 offset $3`,
+    [envelopeId, o.perPage, (o.page - 1) * o.perPage, except],
   )
   return { data: rows.map(toAuditEntry), count, currentPage: o.page, perPage: o.perPage, totalPages: Math.ceil(count / o.perPage) }
 }

@@ -23,7 +23,7 @@ export function EnvelopePage({ id }: { id: string }) {
     try {
       const e = await v2<Envelope>(`/envelope/${encodeURIComponent(id)}`)
       setEnv(e)
-      setAudit((await v2<AuditLogPage>(`/envelope/${encodeURIComponent(id)}/audit-log?perPage=100&orderByDirection=desc`)).data)
+      setAudit((await v2<AuditLogPage>(`/envelope/${encodeURIComponent(id)}/audit-log?perPage=100&orderByDirection=desc&include=all`)).data)
     } catch (err) {
       setLoadError(messageOf(err))
     }
