@@ -8,8 +8,9 @@ import { useCallback, useEffect, useState } from 'react'
 import { ApiError, type Api } from '../api.js'
 import { language, t } from '../i18n/index.js'
 import { announceFailure } from './auth-info.js'
+import { DeclineButtons, DeclineError, useDecline, type DeclineProps } from './decline.js'
 import { Dialog } from './Dialog.js'
-import { apiMessage, STALE } from './refusals.js'
+import { apiMessage } from './refusals.js'
 
 /** The disclosure as the service gives it: text null is the default, the page's own words. */
 interface ConsentState {
@@ -105,44 +106,17 @@ export function ConsentAgreed(props: { onWithdraw: () => void }) {
 }
 
 /** Confirms withdrawing: the document is declined with a reason that says so. */
-export function WithdrawDialog(props: { api: Api; title: string; onClose: () => void; onRejected: (reason: string) => void; onStale: () => void }) {
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
-  async function submit() {
-    setBusy(true)
-    setError(null)
-    const reason = t('consent.withdraw.reason')
-    try {
-      await props.api.post('/consent/withdraw', { reason })
-      props.onRejected(reason)
-    } catch (e) {
-      setBusy(false)
-      if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
-      announceFailure(e)
-      setError(t('sign.error.rejectFailed', { message: apiMessage(e) }))
-    }
-  }
+export function WithdrawDialog(props: DeclineProps) {
+  const { busy, error, decline } = useDecline(props, '/consent/withdraw')
   return (
     <Dialog
       title={t('consent.withdraw.title')}
       description={t('consent.withdraw.body', { title: props.title })}
       onClose={() => !busy && props.onClose()}
       testId="withdraw-dialog"
-      footer={
-        <>
-          <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
-            {t('sign.cancel')}
-          </button>
-          <button type="button" className="btn btn-danger" onClick={submit} disabled={busy} data-testid="confirm-withdraw">
-            {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
-            {t('consent.withdraw.confirm')}
-          </button>
-        </>
-      }
+      footer={<DeclineButtons busy={busy} onCancel={props.onClose} onConfirm={() => void decline(t('consent.withdraw.reason'))} label={t('consent.withdraw.confirm')} testId="confirm-withdraw" />}
     >
-      <p className="field-error" role="alert">
-        {error}
-      </p>
+      <DeclineError error={error} />
     </Dialog>
   )
 }

@@ -1,45 +1,26 @@
 import { useId, useState } from 'react'
-import { ApiError, type Api } from '../api.js'
 import { t } from '../i18n/index.js'
-import { announceFailure } from './auth-info.js'
+import { DeclineButtons, DeclineError, useDecline, type DeclineProps } from './decline.js'
 import { Dialog } from './Dialog.js'
-import { apiMessage, STALE } from './refusals.js'
 
 const REASON_MAX = 500
 
 /** Declines to sign, with the reason the sender reads. */
-export function RejectDialog(props: {
-  api: Api
-  title: string
-  onClose: () => void
-  onRejected: (reason: string) => void
-  onStale: () => void
-}) {
+export function RejectDialog(props: DeclineProps) {
   const [reason, setReason] = useState('')
-  const [busy, setBusy] = useState(false)
-  const [error, setError] = useState<string | null>(null)
+  // Declining needs no action proof: the access check the page passed is enough.
+  const { busy, error, decline } = useDecline(props, '/reject')
   const [missing, setMissing] = useState(false)
   const ids = useId()
 
-  async function submit() {
+  function submit() {
     const text = reason.trim()
     if (!text) {
       setMissing(true)
       document.getElementById(`${ids}-reason`)?.focus()
       return
     }
-    setBusy(true)
-    setError(null)
-    try {
-      // Declining needs no action proof: the access check the page passed is enough.
-      await props.api.post('/reject', { reason: text })
-      props.onRejected(text)
-    } catch (e) {
-      setBusy(false)
-      if (e instanceof ApiError && STALE.has(e.code)) return props.onStale()
-      announceFailure(e)
-      setError(t('sign.error.rejectFailed', { message: apiMessage(e) }))
-    }
+    void decline(text)
   }
 
   return (
@@ -48,17 +29,7 @@ export function RejectDialog(props: {
       description={t('sign.reject.body', { title: props.title })}
       onClose={() => !busy && props.onClose()}
       testId="reject-dialog"
-      footer={
-        <>
-          <button type="button" className="btn" onClick={props.onClose} disabled={busy}>
-            {t('sign.cancel')}
-          </button>
-          <button type="button" className="btn btn-danger" onClick={submit} disabled={busy} data-testid="confirm-reject">
-            {busy && <span className="spinner spinner-sm" aria-hidden="true" />}
-            {t('sign.reject.confirm')}
-          </button>
-        </>
-      }
+      footer={<DeclineButtons busy={busy} onCancel={props.onClose} onConfirm={submit} label={t('sign.reject.confirm')} testId="confirm-reject" />}
     >
       <div className="form-field">
         <label className="label" htmlFor={`${ids}-reason`}>
@@ -87,9 +58,7 @@ export function RejectDialog(props: {
           </span>
         </div>
       </div>
-      <p className="field-error" role="alert">
-        {error}
-      </p>
+      <DeclineError error={error} />
     </Dialog>
   )
 }
