@@ -4,7 +4,7 @@ import { PNG as PngImage } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_PNG_PIXELS } from '../../host/server/images/png.js'
 import { SIGNATURE_MAX_SIDE } from '../../host/server/images/signature.js'
-import { VERIFY_LIMITS } from '../../host/server/workers/verify-lane.js'
+import { VERIFY_LIMITS, verifyLaneWaiting } from '../../host/server/workers/verify-lane.js'
 import { CATALOG, meterBypasses, PAGE, PAGES, pngOf, rawPdf, stream, zerosDeflated } from './hostile.js'
 import { api, createEnvelope, form, makePdf, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
@@ -177,7 +177,10 @@ describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
     try {
       let checked = 0
       const checks = [verify(), verify()].map((p) => p.finally(() => checked++))
-      await new Promise((r) => setTimeout(r, 200)) // both reached the lane: one running, one waiting
+      // Both reached the lane: one running, one waiting (however long their bodies took to arrive).
+      for (const until = Date.now() + 30_000; verifyLaneWaiting() < 1; await new Promise((r) => setTimeout(r, 10))) {
+        if (Date.now() > until || checked === 2) throw new Error('the two checks never filled the lane')
+      }
       const refused = await verify()
       expect([refused.status, refused.body.code, typeof refused.body.message, refused.headers.get('retry-after')]).toEqual([503, 'BUSY', 'string', '5'])
       const upload = await client.post('/envelope/create', form({ type: 'DOCUMENT', title: 'Lease' }, [{ bytes: await makePdf(1), name: 'lease.pdf' }]))

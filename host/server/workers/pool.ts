@@ -71,6 +71,11 @@ export class WorkerPool {
     private readonly failure: (why: string) => Error,
   ) {}
 
+  /** Tasks waiting for a thread (not those running). */
+  get waiting(): number {
+    return this.queue.length
+  }
+
   run<T>(message: Record<string, unknown>, options: { transfer?: ArrayBuffer[]; timeoutMs?: number; failure?: (why: string) => Error } = {}): Promise<T> {
     if (this.queue.length >= this.limits.queue) {
       return Promise.reject(new ApiError(503, 'BUSY', 'the server is busy with other documents; try again shortly', undefined, { 'Retry-After': '5' }))

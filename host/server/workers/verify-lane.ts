@@ -19,3 +19,6 @@ export function runVerify(bytes: Uint8Array): Promise<{ pageCount: number; signa
   pool ??= new WorkerPool(new URL('./heavy-worker.mjs', import.meta.url), VERIFY_LIMITS, (why) => new ApiError(400, 'INVALID_PDF', `the file cannot be checked: ${why}`))
   return pool.run({ task: 'verify', args: { bytes } })
 }
+
+/** Checks waiting in the lane behind the one running. */
+export const verifyLaneWaiting = (): number => pool?.waiting ?? 0
