@@ -98,13 +98,7 @@ export function General() {
           <form className="card card-pad stack" onSubmit={rename} aria-labelledby="team-name">
             <h2 id="team-name">{ct('team.name.title')}</h2>
             <Field label={ct('team.name.label')} value={name} onChange={setName} required readOnly={!admin} />
-            {admin && (
-              <div>
-                <button className="btn btn-primary" type="submit" disabled={action.busy}>
-                  {ct('team.save')}
-                </button>
-              </div>
-            )}
+            {admin && <SaveButton busy={action.busy} />}
           </form>
           <form className="card card-pad stack" onSubmit={saveOrigins} aria-labelledby="team-embedding">
             <h2 id="team-embedding">{ct('team.embedding.title')}</h2>
@@ -113,13 +107,7 @@ export function General() {
               <span className="label">{ct('team.embedding.label')}</span>
               <textarea className="input" rows={3} value={origins} readOnly={!admin} onChange={(e) => setOrigins(e.target.value)} placeholder="https://app.example.com" />
             </label>
-            {admin && (
-              <div>
-                <button className="btn btn-primary" type="submit" disabled={action.busy}>
-                  {ct('team.save')}
-                </button>
-              </div>
-            )}
+            {admin && <SaveButton busy={action.busy} />}
           </form>
           <form className="card card-pad stack" onSubmit={saveRetention} aria-labelledby="team-retention">
             <h2 id="team-retention">{ct('team.retention.title')}</h2>
@@ -140,13 +128,7 @@ export function General() {
                   ? ct('team.retention.none')
                   : ct('team.retention.due', { count: retention.retention.dueWithin7Days, date: formatDateTime(retention.retention.nextPurgeAt) })}
             </p>
-            {admin && (
-              <div>
-                <button className="btn btn-primary" type="submit" disabled={action.busy}>
-                  {ct('team.save')}
-                </button>
-              </div>
-            )}
+            {admin && <SaveButton busy={action.busy} />}
           </form>
           <ConsentDisclosure admin={admin} />
         </>
@@ -162,5 +144,16 @@ export function General() {
         </div>
       </form>
     </SettingsLayout>
+  )
+}
+
+/** A settings card's submit button, for those who may change it. */
+function SaveButton(props: { busy: boolean }) {
+  return (
+    <div>
+      <button className="btn btn-primary" type="submit" disabled={props.busy}>
+        {ct('team.save')}
+      </button>
+    </div>
   )
 }
