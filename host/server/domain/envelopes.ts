@@ -13,6 +13,7 @@ import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { insertFields, placementIssues, throwIfIssues } from './fields.js'
 import type { FieldPlacement } from './inputs.js'
 import { newId } from './ids.js'
+import { assertMayEnd } from './ownership.js'
 import { insertItems } from './items.js'
 import { dropFilesOf, type ItemFileIds } from './files.js'
 import { assertWithinPlan, usageMonth } from './plans.js'
@@ -218,6 +219,7 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
 /** Deletes an envelope: a draft for good, a sent one kept (soft) with its recipients told. */
 export async function deleteEnvelope(tx: Queryable, p: Principal, actor: Actor, envelopeId: string): Promise<void> {
   const e = await findEnvelope(tx, p, envelopeId, true)
+  assertMayEnd(p, e, 'delete')
   const snapshot = await loadEnvelope(tx, p, e.id)
   // Recipients of a sent document hear that it is gone.
   if (e.status === 'PENDING') await mailCancelled(tx, e.id)

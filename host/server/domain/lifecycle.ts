@@ -15,6 +15,7 @@ import { isAutoFilled, isRequired, storedValue } from './field-values.js'
 import { formatSigningDate } from './signing-date.js'
 import { findEnvelope, type EnvelopeRow, type FieldRow, type RecipientRow } from './resources.js'
 import { nextStatus } from './status.js'
+import { assertMayEnd } from './ownership.js'
 import { mustAct, nextAfter, signingState, waitingBefore } from './turns.js'
 import { scheduleReminders, setDeadlines } from './deadlines.js'
 import { mailCancelled, mailRejected, mailTurn } from '../mail/notify.js'
@@ -125,6 +126,7 @@ export async function redistribute(
 /** PENDING -> CANCELLED: every signing link stops working with this commit. */
 export async function cancel(tx: Queryable, p: Principal, actor: Actor, input: { envelopeId: string; reason?: string | undefined }): Promise<void> {
   const e = await findEnvelope(tx, p, input.envelopeId, true)
+  assertMayEnd(p, e, 'cancel')
   await setStatus(tx, e, nextStatus(e.type, e.status, 'cancel'))
   await audit(tx, e, 'DOCUMENT_CANCELLED', actor, input.reason ? { reason: input.reason } : {})
   await emitFor(tx, e, 'DOCUMENT_CANCELLED')
