@@ -1,0 +1,411 @@
+/**
+ * Every screen of the console, signed in and signed out, at 1280 and 390 px, on a team with real
+ * data (documents in every status, a template with a direct link, members and a pending
+ * invitation, API tokens, a webhook with deliveries, activity): axe-core finds no serious or
+ * critical WCAG 2.2 A/AA violation, nothing scrolls sideways, the page logs no error. Each screen's
+ * open states (the editor, a webhook being edited, a delivery's details, a new token, two-factor
+ * setup, a refused sign-in) are checked the same way. The screens come from the console's own
+ * route tables: a route added without a visit here fails the test.
+ */
+import { readdir, readFile } from 'node:fs/promises'
+import { createServer } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { BrowserContext, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { EVENT_NAMES } from '../../src/protocol/events.js'
+import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
+import { until } from '../host/support.js'
+import { axeReport, axeViolations } from './support/axe.js'
+import { consentThroughApi, sendDocument, sig } from './support/sign.js'
+import { makePdf } from './support/pdf.js'
+import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+
+const CONSOLE_SRC = fileURLToPath(new URL('../../host/app/src/console/', import.meta.url))
+const SIZES = [
+  [1280, 900],
+  [390, 844],
+] as const
+
+/** The patterns of every console route: each `pattern: '…'` of the route tables the shell gathers. */
+async function declaredPatterns(): Promise<string[]> {
+  const files = (await readdir(CONSOLE_SRC, { recursive: true })).filter((f) => /\.tsx?$/.test(f) && !f.startsWith('i18n'))
+  const patterns: string[] = []
+  for (const f of files) {
+    for (const m of (await readFile(join(CONSOLE_SRC, f), 'utf8')).matchAll(/\bpattern:\s*'([^']+)'/g)) patterns.push(m[1]!)
+  }
+  return patterns.sort()
+}
+
+/** One screen to check: where it is, when it is ready, and the states it opens. */
+interface Visit {
+  name: string
+  /** The route pattern it covers (none for the sign-in screen and the unknown path). */
+  pattern: string | null
+  path: string
+  ready: (page: Page) => Promise<unknown>
+  states?: { name: string; open: (page: Page) => Promise<unknown>; allow?: RegExp }[]
+  /** A console message this screen logs by design (a refused request's status line). */
+  allow?: RegExp
+}
+
+/** The browser's line for a request the server refused on purpose (a wrong password, a spent link). */
+const REFUSED = /^Failed to load resource: the server responded with a status of 4\d\d/
+
+const hits: string[] = []
+const receiver = createServer((req, res) => {
+  req.resume()
+  req.on('end', () => {
+    hits.push(req.url ?? '')
+    res.writeHead(200, { 'content-type': 'text/plain' }).end('ok')
+  })
+})
+
+let stack: Stack
+let ids: Record<'draft' | 'pending' | 'completed' | 'rejected' | 'cancelled' | 'template', string>
+let invitationLink: string
+
+/** A PDF document with one signer, created (not sent) through the API. */
+async function draft(title: string, type: 'DOCUMENT' | 'TEMPLATE' = 'DOCUMENT'): Promise<string> {
+  const form = new FormData()
+  const recipients = [{ email: 'linus@example.com', name: 'Linus Torvalds', role: 'SIGNER', fields: [sig(10, 70)] }]
+  form.append('payload', JSON.stringify({ type, title, recipients }))
+  form.append('files', new Blob([new Uint8Array(await makePdf(title, 2))], { type: 'application/pdf' }), `${title}.pdf`)
+  return (await stack.api<{ id: string }>('POST', '/envelope/create', form)).id
+}
+
+/** Sent to Grace (signer) and Alan (approver, after her). */
+const sendToTwo = (title: string) =>
+  sendDocument(stack, {
+    title,
+    recipients: [
+      { email: 'grace@example.com', name: 'Grace Hopper', role: 'SIGNER', signingOrder: 1, fields: [sig(10, 70)] },
+      { email: 'alan@example.com', name: 'Alan Turing', role: 'APPROVER', signingOrder: 2 },
+    ],
+  })
+
+async function signing(token: string, path: string, body?: unknown): Promise<any> {
+  const res = await fetch(`${stack.host.url}/api/signing${path}`, {
+    method: body === undefined ? 'GET' : 'POST',
+    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    ...(body !== undefined && { body: JSON.stringify(body) }),
+  })
+  if (!res.ok) throw new Error(`signing ${path}: ${res.status} ${await res.text()}`)
+  return res.json()
+}
+
+/** Signs every field of the recipient holding `token`. */
+async function signAll(token: string): Promise<void> {
+  const session = await signing(token, '/session')
+  await consentThroughApi(stack.host.url, token)
+  const value = `data:image/png;base64,${PNG_DOT}`
+  await signing(token, '/complete', { fields: session.fields.map((f: { id: string }) => ({ id: f.id, value })) })
+}
+const PNG_DOT = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
+
+beforeAll(async () => {
+  await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
+  stack = await startStack({ host: { signup: 'open', webhookAllowPrivateUrls: true, queuePollMs: 100 } })
+  const teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
+  await makeUser(stack.host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
+  await makeUser(stack.host.db, 'mia@example.com', { teamId, role: 'MEMBER' })
+  await makeUser(stack.host.db, 'max@example.com', { teamId, role: 'MANAGER' })
+
+  // A webhook for every event, so each document below leaves deliveries in its log.
+  await stack.api('POST', '/webhook/create', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/envelope-events`, events: [...EVENT_NAMES] })
+
+  const pending = await sendToTwo('Lease 4B, second floor')
+  const completed = await sendToTwo('Purchase agreement')
+  await signAll(completed.recipient('grace@example.com').token)
+  await signAll(completed.recipient('alan@example.com').token)
+  const rejected = await sendToTwo('Supplier contract')
+  await signing(rejected.recipient('grace@example.com').token, '/reject', { reason: 'The delivery dates are wrong.' })
+  const cancelled = await sendToTwo('Old office lease')
+  await stack.api('POST', '/envelope/cancel', { envelopeId: cancelled.id })
+  const template = await draft('Non-disclosure agreement', 'TEMPLATE')
+  const { secondaryId } = await stack.api<{ secondaryId: string }>('GET', `/envelope/${template}`)
+  await stack.api('POST', '/template/direct/create', { templateId: Number(secondaryId.split('_').pop()) })
+  ids = { draft: await draft('Offer letter'), pending: pending.id, completed: completed.id, rejected: rejected.id, cancelled: cancelled.id, template }
+
+  // An API token and a pending invitation, made in the console by its admin.
+  const ada = await signInAs(stack.host.url, 'ada@example.com')
+  await ada.console('/teams/switch', { body: { teamId } })
+  expect((await ada.console('/team/tokens', { body: { name: 'Billing server', expires: '3m' } })).status).toBe(200)
+  expect((await ada.console('/team/invitations', { body: { email: 'noah@example.com', role: 'MEMBER' } })).status).toBe(200)
+  await until(async () => {
+    await stack.host.queue.drain()
+    const [mail] = await stack.host.db.query<{ text: string }>(`select text from mails where to_address = 'noah@example.com'`)
+    invitationLink = /http\S+\/console\/\S+#[\w.-]+/.exec(mail?.text ?? '')?.[0] ?? ''
+    return invitationLink !== ''
+  })
+  await until(() => hits.length >= 5)
+})
+afterAll(async () => {
+  await stack?.close()
+  receiver.close()
+})
+
+const noLoading = (page: Page) => expect.poll(() => page.getByText('Loading…').count()).toBe(0)
+const heading = (name: string | RegExp) => async (page: Page) => {
+  await page.getByRole('heading', { level: 1, name }).waitFor()
+  await noLoading(page)
+}
+
+/** The signed-out screens: the sign-in form, and the routes open without a session. */
+const signedOut = (): Visit[] => [
+  {
+    name: 'sign-in',
+    pattern: null,
+    path: '/console',
+    ready: heading('Sign in'),
+    states: [
+      {
+        name: 'sign-in-refused',
+        allow: REFUSED,
+        open: async (page) => {
+          await page.getByLabel('E-mail address').fill('ada@example.com')
+          await page.getByLabel('Password').fill('not the password')
+          await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+          await page.getByRole('alert').waitFor()
+        },
+      },
+    ],
+  },
+  { name: 'sign-up', pattern: '/console/sign-up', path: '/console/sign-up', ready: heading('Create an account') },
+  { name: 'reset', pattern: '/console/reset', path: '/console/reset', ready: heading('Reset your password') },
+  { name: 'sign-in-link', pattern: '/console/sign-in/link', path: '/console/sign-in/link', ready: (page) => heading(/.+/)(page) },
+  { name: 'link-reset', pattern: '/console/link/:purpose', path: '/console/link/reset#not-a-real-link', ready: heading('Choose a new password') },
+  { name: 'link-verify', pattern: '/console/link/:purpose', path: '/console/link/verify#not-a-real-link', ready: heading('Confirming your address') },
+  { name: 'link-failed', pattern: '/console/link/:purpose', path: '/console/link/signin#not-a-real-link', ready: heading('This link did not work'), allow: REFUSED },
+  { name: 'invitation', pattern: '/console/invitation', path: new URL(invitationLink).pathname + new URL(invitationLink).hash, ready: heading('Join E2E') },
+]
+
+/** The signed-in screens, for an ADMIN of the team with the data. */
+const signedIn = (): Visit[] => [
+  {
+    name: 'documents',
+    pattern: '/console/documents',
+    path: '/console/documents',
+    ready: async (page) => {
+      await heading('Documents')(page)
+      await page.getByRole('link', { name: 'Purchase agreement' }).waitFor()
+    },
+    states: [
+      {
+        name: 'documents-nothing-found',
+        open: async (page) => {
+          await page.getByLabel('Search', { exact: true }).fill('no such document')
+          await page.getByRole('button', { name: 'Search' }).click()
+          await page.getByText('Nothing matches this search.').waitFor()
+        },
+      },
+    ],
+  },
+  {
+    name: 'document-draft',
+    pattern: '/console/documents/:id',
+    path: `/console/documents/${ids.draft}`,
+    ready: heading('Offer letter'),
+    states: [
+      {
+        name: 'document-draft-editor',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Open in the editor' }).click()
+          await page.frameLocator('iframe[title="Editor"]').getByText('Offer letter').first().waitFor()
+        },
+      },
+    ],
+  },
+  { name: 'document-pending', pattern: '/console/documents/:id', path: `/console/documents/${ids.pending}`, ready: heading('Lease 4B, second floor') },
+  { name: 'document-completed', pattern: '/console/documents/:id', path: `/console/documents/${ids.completed}`, ready: heading('Purchase agreement') },
+  { name: 'document-rejected', pattern: '/console/documents/:id', path: `/console/documents/${ids.rejected}`, ready: heading('Supplier contract') },
+  { name: 'document-cancelled', pattern: '/console/documents/:id', path: `/console/documents/${ids.cancelled}`, ready: heading('Old office lease') },
+  {
+    name: 'templates',
+    pattern: '/console/templates',
+    path: '/console/templates',
+    ready: async (page) => {
+      await heading('Templates')(page)
+      await page.getByRole('link', { name: 'Non-disclosure agreement' }).waitFor()
+    },
+  },
+  {
+    name: 'template',
+    pattern: '/console/templates/:id',
+    path: `/console/templates/${ids.template}`,
+    ready: async (page) => {
+      await heading('Non-disclosure agreement')(page)
+      await page.getByTestId('direct-link').waitFor()
+    },
+  },
+  { name: 'settings-general', pattern: '/console/settings', path: '/console/settings', ready: heading('General') },
+  {
+    name: 'settings-members',
+    pattern: '/console/settings/members',
+    path: '/console/settings/members',
+    ready: async (page) => {
+      await heading('Members')(page)
+      await page.getByText('noah@example.com').first().waitFor()
+    },
+  },
+  {
+    name: 'settings-tokens',
+    pattern: '/console/settings/tokens',
+    path: '/console/settings/tokens',
+    ready: async (page) => {
+      await heading('API tokens')(page)
+      await page.getByText('Billing server').first().waitFor()
+    },
+    states: [
+      {
+        name: 'settings-tokens-created',
+        open: async (page) => {
+          await page.getByLabel('Name').fill('Reporting')
+          await page.getByRole('button', { name: 'Create token' }).click()
+          await page.getByTestId('new-token').waitFor()
+        },
+      },
+    ],
+  },
+  {
+    name: 'settings-webhooks',
+    pattern: '/console/settings/webhooks',
+    path: '/console/settings/webhooks',
+    ready: async (page) => {
+      await heading('Webhooks')(page)
+      await page.getByText(/\/envelope-events$/).first().waitFor()
+    },
+    states: [
+      {
+        name: 'settings-webhooks-editing',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Edit', exact: true }).click()
+          await page.getByRole('form', { name: /^Edit the webhook to / }).waitFor()
+        },
+      },
+      {
+        name: 'settings-webhooks-deliveries',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Deliveries' }).click()
+          const log = page.getByRole('table', { name: 'Deliveries' })
+          await log.getByText('Show').first().click()
+          await log.getByText('Request body').first().waitFor()
+        },
+      },
+    ],
+  },
+  {
+    name: 'settings-activity',
+    pattern: '/console/settings/activity',
+    path: '/console/settings/activity',
+    ready: async (page) => {
+      await heading('Activity')(page)
+      await page.getByText('added a webhook').first().waitFor()
+    },
+  },
+  {
+    name: 'account',
+    pattern: '/console/account',
+    path: '/console/account',
+    ready: heading('Your account'),
+    states: [
+      {
+        name: 'account-totp-setup',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Turn on' }).click()
+          await page.getByRole('img', { name: /QR code/ }).waitFor()
+        },
+      },
+    ],
+  },
+  { name: 'not-found', pattern: null, path: '/console/no-such-screen', ready: (page) => page.getByText('There is no such page.').waitFor() },
+]
+
+/** What is wrong with the page as it is now, at each width; a screenshot of each. */
+async function inspect(page: Page, name: string): Promise<string[]> {
+  const found: string[] = []
+  for (const [width, height] of SIZES) {
+    await page.setViewportSize({ width, height })
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
+    await page.screenshot({ path: join(SCREENSHOTS, `console-a11y-${name}-${width}.png`), fullPage: true })
+    const report = axeReport(`${name} at ${width}`, await axeViolations(page))
+    if (report) found.push(report)
+    const wide = await page.evaluate(() => {
+      const inner = innerWidth
+      if (document.scrollingElement!.scrollWidth <= inner) return null
+      // The deepest elements reaching past the right edge: what to fix.
+      const past = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > inner + 0.5 && ![...el.children].some((c) => c.getBoundingClientRect().right > inner + 0.5))
+      return `${document.scrollingElement!.scrollWidth} > ${inner}: ${past.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`).join(', ')}`
+    })
+    if (wide) found.push(`${name} at ${width} scrolls sideways, ${wide}`)
+  }
+  await page.setViewportSize({ width: SIZES[0][0], height: SIZES[0][1] })
+  return found
+}
+
+/** Visits each screen and each of its states in `context`, collecting what is wrong. */
+async function visitAll(context: BrowserContext, visits: Visit[]): Promise<string[]> {
+  const found: string[] = []
+  const page = await context.newPage()
+  let allow: RegExp | undefined
+  let at = ''
+  page.on('pageerror', (e) => found.push(`${at}: page error ${e.message}`))
+  page.on('console', (m) => {
+    if (m.type() === 'error' && !allow?.test(m.text())) found.push(`${at}: console error ${m.text()}`)
+  })
+  page.on('dialog', (d) => void d.dismiss())
+  for (const v of visits) {
+    at = v.name
+    allow = v.allow
+    await page.goto(stack.host.url + v.path)
+    await v.ready(page)
+    found.push(...(await inspect(page, v.name)))
+    for (const s of v.states ?? []) {
+      // Each state from the screen as it loads, so one state's leftovers are not the next one's.
+      at = s.name
+      allow = s.allow ?? v.allow
+      await page.goto(stack.host.url + v.path)
+      await v.ready(page)
+      await s.open(page)
+      found.push(...(await inspect(page, s.name)))
+    }
+  }
+  await page.close()
+  return found
+}
+
+describe('every console screen, signed in and out, at 1280 and 390 px', () => {
+  test('the visits cover every route the console declares', async () => {
+    const declared = await declaredPatterns()
+    expect(declared.length).toBeGreaterThan(10)
+    const covered = new Set([...signedOut(), ...signedIn()].map((v) => v.pattern).filter((p) => p !== null))
+    expect(declared.filter((p) => !covered.has(p)), 'routes no visit covers').toEqual([])
+    expect([...covered].filter((p) => !declared.includes(p)), 'visits of routes that are gone').toEqual([])
+  })
+
+  test('signed out: no axe violation, no sideways scroll, no error', async () => {
+    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    const found = await visitAll(context, signedOut())
+    await context.close()
+    expect(found.join('\n')).toBe('')
+  })
+
+  test('signed in as an admin: no axe violation, no sideways scroll, no error', async () => {
+    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
+    const page = await context.newPage()
+    await page.goto(`${stack.host.url}/console`)
+    await page.getByLabel('E-mail address').fill('ada@example.com')
+    await page.getByLabel('Password').fill(TEST_PASSWORD)
+    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+    await page.getByRole('heading', { name: 'Documents' }).waitFor()
+    // The first account is also in the instance's default team: the team with the data is chosen.
+    const team = page.getByRole('combobox', { name: 'Team' })
+    if (await team.count()) await team.selectOption({ label: 'E2E' })
+    await page.getByRole('link', { name: 'Purchase agreement' }).waitFor()
+    await page.close()
+    const found = await visitAll(context, signedIn())
+    await context.close()
+    expect(found.join('\n')).toBe('')
+  })
+})
