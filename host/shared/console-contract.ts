@@ -179,6 +179,12 @@ export interface DocumentList {
   statusCounts: Record<'DRAFT' | 'PENDING' | 'COMPLETED' | 'REJECTED' | 'CANCELLED', number>
 }
 
+/** Who made an envelope, for its page: a member, or null (a team API token, a link); `mine` when it is the caller. */
+export interface EnvelopeSender {
+  createdBy: { userId: string; name: string; email: string } | null
+  mine: boolean
+}
+
 type Challenge<Options> = { challengeId: string; options: Options }
 
 /** Every route: its body (none for GET) and its answer. */
@@ -250,6 +256,8 @@ export interface ConsoleRoutes {
    * (created|title|updated), `dir` (asc|desc), `page`, `perPage` (at most 100).
    */
   'GET /documents': { answer: DocumentList }
+  /** Who created one envelope the member sees (its page says what their role lets them do with it). */
+  'GET /documents/:id/sender': { answer: EnvelopeSender }
   /** A token to open one envelope in the editor. */
   'POST /documents/editor': { body: { envelopeId: string }; answer: PresignTokenResponse }
 }

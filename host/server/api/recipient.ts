@@ -6,7 +6,7 @@ import { notFound } from '../errors.js'
 import { createRecipients, deleteRecipient, getRecipient, updateRecipients } from '../domain/recipients.js'
 import { fieldsOfRecipient } from '../domain/field-lists.js'
 import { toField } from '../domain/resources.js'
-import { jsonBody, principal } from './http.js'
+import { clientOf, jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId, RecipientInput } from './schemas.js'
 
@@ -43,7 +43,7 @@ export function recipientRoutes(ctx: HostContext) {
 
   r.post('/envelope/recipient/update-many', async (c) => {
     const body = await jsonBody(c, UpdateMany, { authAt: AUTH_AT.recipients })
-    return c.json({ data: await updateRecipients(ctx.db, principal(c), body.envelopeId, body.data) })
+    return c.json({ data: await updateRecipients(ctx.db, principal(c), body.envelopeId, body.data, undefined, { client: clientOf(c), now: ctx.clock.now() }) })
   })
 
   r.post('/envelope/recipient/delete', async (c) => {

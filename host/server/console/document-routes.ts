@@ -10,6 +10,7 @@ import type { HostContext } from '../context.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { countByStatus, findEnvelope, LIST_SORTS, listEnvelopes, type ListFilters } from '../domain/resources.js'
 import { ENVELOPE_STATUSES } from '../domain/status.js'
+import { envelopeSender } from '../domain/envelope-sender.js'
 import { parse } from '../api/http.js'
 import { memberPrincipal, type ConsoleEnv } from './gate.js'
 import { consoleBody } from './session-routes.js'
@@ -55,6 +56,10 @@ export function documentRoutes(ctx: HostContext) {
     ])
     // The envelopes are API v2's (typed for clients in src/protocol).
     return c.json({ data: data as unknown as DocumentList['data'], count, page: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage), statusCounts } satisfies Answer<'GET /documents'>)
+  })
+  r.get('/documents/:id/sender', async (c) => {
+    const id = parse(z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id'), c.req.param('id'))
+    return c.json((await envelopeSender(ctx.db, memberPrincipal(c.get('caller')), id)) satisfies Answer<'GET /documents/:id/sender'>)
   })
   r.post('/documents/editor', async (c) => {
     const caller = c.get('caller')

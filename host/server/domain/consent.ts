@@ -66,10 +66,17 @@ export async function setDisclosure(db: Db, p: Principal, text: string | null): 
   })
 }
 
-/** The recipient's consent, or null before they gave it. */
+/**
+ * The recipient's consent, or null before they gave it. A consent given before the recipient's
+ * e-mail address changed (a correction, a signer naming the next) was another person's: it does not count.
+ */
 export async function consentOf(db: Queryable, envelopeId: string, recipientId: number): Promise<ConsentGiven | null> {
   const [row] = await db.query<{ data: { disclosureVersion: number; disclosureHash: string }; created_at: Date }>(
-    `select data, created_at from audit_logs where envelope_id = $1 and recipient_id = $2 and type = 'RECIPIENT_CONSENT_GIVEN' order by id limit 1`,
+    `select c.data, c.created_at from audit_logs c
+     where c.envelope_id = $1 and c.recipient_id = $2 and c.type = 'RECIPIENT_CONSENT_GIVEN'
+       and not exists (select 1 from audit_logs u where u.envelope_id = $1 and u.type = 'RECIPIENT_UPDATED' and u.id > c.id
+                       and u.data->>'recipientId' = $2::text and u.data->'changes' @> '[{"type": "EMAIL"}]'::jsonb)
+     order by c.id limit 1`,
     [envelopeId, recipientId],
   )
   return row ? { disclosureVersion: row.data.disclosureVersion, disclosureHash: row.data.disclosureHash, at: row.created_at.toISOString() } : null

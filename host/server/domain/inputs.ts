@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { FIELD_TYPES, RECIPIENT_ROLES } from '../../../src/protocol/index.js'
-import { RecipientAuthInput } from './recipient-auth.js'
+import { RecipientAuthInput, type RecipientAuthGiven } from './recipient-auth.js'
 
 /**
  * Every string id the host hands out (`envelope_item_…`, `webhook_call_…`, `team_…`, `token_…`)
@@ -65,4 +65,13 @@ export interface FieldPlacement {
   width: number
   height: number
   fieldMeta?: Record<string, unknown> | null | undefined
+}
+
+/** One recipient's change (update-many's entries, as the domain takes them). */
+export type RecipientPatch = RecipientAuthGiven & {
+  id: number
+  email?: string | undefined
+  name?: string | undefined
+  role?: string | undefined
+  signingOrder?: number | null | undefined
 }

@@ -1,8 +1,9 @@
 import type { Principal } from '../auth/principal.js'
 import type { Db, Queryable } from '../db/index.js'
-import type { RecipientInput } from './inputs.js'
+import type { RecipientInput, RecipientPatch } from './inputs.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { editEnvelope } from './changes.js'
+import { correctRecipients, type CorrectionContext } from './recipient-corrections.js'
 import { newId } from './ids.js'
 import { recipientAuthFrom, recipientAuthPatch, type RecipientAuthGiven } from './recipient-auth.js'
 import { findParent, toRecipient, type RecipientRow } from './resources.js'
@@ -41,13 +42,7 @@ export async function insertRecipients(tx: Queryable, envelopeId: string, list: 
 
 export type Recipient = ReturnType<typeof toRecipient>
 
-export type RecipientPatch = RecipientAuthGiven & {
-  id: number
-  email?: string | undefined
-  name?: string | undefined
-  role?: string | undefined
-  signingOrder?: number | null | undefined
-}
+export type { RecipientPatch } from './inputs.js'
 
 // Each operation below may be limited to envelopes of one `type` (another is 404): the deprecated
 // /document/... and /template/... routes.
@@ -57,9 +52,14 @@ export function createRecipients(db: Db, p: Principal, envelopeId: string, data:
   return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => (await insertRecipients(tx, e.id, data)).map((row) => toRecipient(row, e)))
 }
 
-/** Changes recipients of a draft envelope; an id not on it is a 400 naming the entry (issue paths `data.N`). */
-export function updateRecipients(db: Db, p: Principal, envelopeId: string, data: RecipientPatch[], type?: EnvelopeType): Promise<Recipient[]> {
-  return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => {
+/**
+ * Changes recipients of a draft envelope; an id not on it is a 400 naming the entry (issue paths
+ * `data.N`). On a pending document only a name or e-mail of a recipient who has not acted yet may
+ * be corrected (recipient-corrections.ts).
+ */
+export function updateRecipients(db: Db, p: Principal, envelopeId: string, data: RecipientPatch[], type?: EnvelopeType, o: CorrectionContext = {}): Promise<Recipient[]> {
+  return editEnvelope(db, p, { envelopeId, type, pending: true }, async (tx, e) => {
+    if (e.status === 'PENDING') return (await correctRecipients(tx, p, e, data, o)).map((row) => toRecipient(row, e))
     const rows: RecipientRow[] = []
     for (const [i, d] of data.entries()) {
       // The lists given replace theirs; one left out stays.

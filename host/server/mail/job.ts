@@ -94,7 +94,9 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
         recipient.envelope_status === 'PENDING' &&
         !recipient.deleted_at &&
         recipient.send_status === 'SENT' &&
-        recipient.signing_status === 'NOT_SIGNED'
+        recipient.signing_status === 'NOT_SIGNED' &&
+        // An address corrected since (domain/recipient-corrections.ts): the old one never gets the new link.
+        recipient.email === p.to
       if (!due || !link) return null
       rendered = render(p.template, { ...v, role: v.role ?? 'SIGNER', signingUrl: link, subject: v.subject, message: v.message }, p.language)
       break
