@@ -32,6 +32,8 @@ import { landingRoutes } from './landing.js'
 import { mailboxRoutes } from './mail/mailbox.js'
 import { consoleRoutes } from './console/index.js'
 import { cookiePrincipal } from './console/gate.js'
+import { LOGO_BODY_LIMIT, LOGO_ROUTE } from './console/branding-routes.js'
+import { brandingLogoRoutes } from './api/branding-logo.js'
 import { log, requestIdFrom, withRequestId } from './log.js'
 
 /** The console's requests are small JSON bodies. */
@@ -145,7 +147,13 @@ function signingApi(ctx: HostContext) {
 /** The console's API: small bodies, fair use per address (sign-in has its own limits, people/throttle.ts). */
 function consoleApi(ctx: HostContext) {
   const r = new Hono()
-  r.use('*', bodyLimit({ maxSize: CONSOLE_MAX_BODY, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large') } }))
+  const tooLarge = () => {
+    throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large')
+  }
+  const small = bodyLimit({ maxSize: CONSOLE_MAX_BODY, onError: tooLarge })
+  // A team's logo is the one larger body (console/branding-routes.ts).
+  const logo = bodyLimit({ maxSize: LOGO_BODY_LIMIT, onError: tooLarge })
+  r.use('*', (c, next) => (c.req.path === `/api/console${LOGO_ROUTE}` ? logo : small)(c, next))
   r.use('*', async (c, next) => {
     c.header('Cache-Control', 'no-store')
     ctx.rateLimit.hit(c, `console:${addressKey(c)}`)
@@ -199,6 +207,7 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   // The local mailbox exists only when asked for (MAILBOX=1) and no SMTP server is configured.
   if (ctx.mailbox) app.route('/', mailboxRoutes(ctx.db))
   app.route('/', faviconRoutes())
+  app.route('/', brandingLogoRoutes(ctx))
   app.route('/', pageRoutes(ctx))
   app.route('/', landingRoutes(ctx))
 

@@ -164,6 +164,24 @@ export interface ActivityPage {
   totalPages: number
 }
 
+/** A team's branding and document defaults (docs/branding.md); null: the service's own. */
+export interface TeamBranding {
+  logo: { url: string; type: 'image/png' | 'image/jpeg'; width: number; height: number; bytes: number } | null
+  brandColor: string | null
+  senderName: string | null
+  replyTo: string | null
+  emailSubject: string | null
+  emailMessage: string | null
+  timezone: string | null
+  dateFormat: string | null
+  language: string | null
+  defaultAccessAuth: ('ACCOUNT' | 'TWO_FACTOR_AUTH')[]
+  defaultActionAuth: ('ACCOUNT' | 'PASSKEY' | 'TWO_FACTOR_AUTH' | 'PASSWORD')[]
+  updatedAt: string | null
+}
+/** A change of the branding: a key left out stays, null (or empty text) clears it. */
+export type BrandingChange = Partial<Omit<TeamBranding, 'logo' | 'updatedAt'>>
+
 type NoBody = Record<string, never>
 /** Where a sign-in stands: a second factor may still be owed. */
 type SignedIn = { secondFactorDue: boolean }
@@ -248,6 +266,11 @@ export interface ConsoleRoutes {
   'POST /team/tokens/revoke': { body: { id: string }; answer: { success: boolean } }
   /** Query: `page` and `perPage` (at most 100). */
   'GET /team/activity': { answer: ActivityPage }
+  'GET /team/branding': { answer: TeamBranding }
+  'POST /team/branding': { body: BrandingChange; answer: TeamBranding }
+  /** `image`: a base64 `data:` URL of a PNG or JPEG (256 KiB at most). */
+  'POST /team/branding/logo': { body: { image: string }; answer: TeamBranding }
+  'POST /team/branding/logo/remove': { body: NoBody; answer: TeamBranding }
 
   // documents
   /**

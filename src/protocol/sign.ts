@@ -211,6 +211,8 @@ export interface SigningSession {
   nextSigner: { id: number; name: string; email: string } | null
   /** NOT_YOUR_TURN: who has still to act before this recipient. */
   waitingFor: { name: string; email: string }[]
+  /** The sending team's logo (a same-origin path), brand colour (#rrggbb) and name, when it set either. */
+  branding?: { logoUrl: string | null; color: string | null; name: string } | null
 }
 
 /**

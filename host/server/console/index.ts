@@ -13,6 +13,7 @@ import { accountRoutes } from './account-routes.js'
 import { teamRoutes } from './team-routes.js'
 import { documentRoutes } from './document-routes.js'
 import { webhookRoutes } from './webhook-routes.js'
+import { brandingRoutes } from './branding-routes.js'
 
 /** Paths that need no session (they start one, or act on an e-mailed link). */
 const OPEN = [/^\/(me|session)$/, /^\/auth\/(sign-in|sign-up|link|reset|verify|passkey)(\/|$)/, /^\/invitations\/(peek|accept)$/]
@@ -28,5 +29,6 @@ export function consoleRoutes(ctx: HostContext) {
   r.route('/', teamRoutes(ctx))
   r.route('/', documentRoutes(ctx))
   r.route('/', webhookRoutes(ctx))
+  r.route('/', brandingRoutes(ctx))
   return r
 }

@@ -658,6 +658,29 @@ CREATE SEQUENCE team_activity_id_seq
 
 ALTER SEQUENCE team_activity_id_seq OWNED BY team_activity.id;
 
+CREATE TABLE team_branding (
+    team_id text NOT NULL,
+    logo bytea,
+    logo_type text,
+    logo_sha256 text,
+    logo_width integer,
+    logo_height integer,
+    brand_color text,
+    sender_name text,
+    reply_to text,
+    email_subject text,
+    email_message text,
+    timezone text,
+    date_format text,
+    language text,
+    access_auth jsonb,
+    action_auth jsonb,
+    updated_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT team_branding_brand_color_check CHECK ((brand_color ~ '^#[0-9a-f]{6}$'::text)),
+    CONSTRAINT team_branding_check CHECK ((((logo IS NULL) = (logo_type IS NULL)) AND ((logo IS NULL) = (logo_sha256 IS NULL)))),
+    CONSTRAINT team_branding_logo_type_check CHECK ((logo_type = ANY (ARRAY['image/png'::text, 'image/jpeg'::text])))
+);
+
 CREATE TABLE team_counters (
     team_id text NOT NULL,
     kind text NOT NULL,
@@ -896,6 +919,9 @@ ALTER TABLE ONLY settings
 ALTER TABLE ONLY team_activity
     ADD CONSTRAINT team_activity_pkey PRIMARY KEY (id);
 
+ALTER TABLE ONLY team_branding
+    ADD CONSTRAINT team_branding_pkey PRIMARY KEY (team_id);
+
 ALTER TABLE ONLY team_counters
     ADD CONSTRAINT team_counters_pkey PRIMARY KEY (team_id, kind);
 
@@ -988,6 +1014,8 @@ CREATE INDEX recipient_auth_codes_recipient ON recipient_auth_codes USING btree 
 CREATE INDEX recipients_envelope ON recipients USING btree (envelope_id);
 
 CREATE INDEX team_activity_team ON team_activity USING btree (team_id, id DESC);
+
+CREATE INDEX team_branding_logo ON team_branding USING btree (logo_sha256) WHERE (logo_sha256 IS NOT NULL);
 
 CREATE INDEX team_invitations_team ON team_invitations USING btree (team_id, created_at DESC);
 
@@ -1097,6 +1125,9 @@ ALTER TABLE ONLY team_activity
 
 ALTER TABLE ONLY team_activity
     ADD CONSTRAINT team_activity_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY team_branding
+    ADD CONSTRAINT team_branding_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY team_counters
     ADD CONSTRAINT team_counters_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;

@@ -8,6 +8,7 @@ import { badRequest, issue, type ApiIssue } from '../errors.js'
 import { emit } from '../events/index.js'
 import { mailCancelled } from '../mail/notify.js'
 import { audit, type Actor } from './audit.js'
+import { envelopeDefaults, withTeamDefaults } from './branding.js'
 import { recordChange } from './changes.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { insertFields, placementIssues, throwIfIssues } from './fields.js'
@@ -57,6 +58,8 @@ export type InsertedEnvelope = EnvelopeRow & { team: TeamInfo | null }
  */
 export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope): Promise<InsertedEnvelope> {
   assertMayGrant(p, e.visibility)
+  // The team's defaults (domain/branding.ts) fill what the request leaves unset, for every door.
+  const team = await envelopeDefaults(tx, p.teamId)
   const month = usageMonth()
   const [row] = await tx.query<InsertedEnvelope & { documents: number | null }>(
     `with usage as (
@@ -80,12 +83,12 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       e.visibility ?? 'EVERYONE',
       e.externalId ?? null,
       e.title,
-      JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.meta }),
+      JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...withTeamDefaults(e.meta, team.meta) }),
       e.internalVersion ?? 2,
       e.templateId ?? null,
       month,
       memberOf(p)?.userId ?? null,
-      storedEnvelopeAuth(e.authOptions),
+      storedEnvelopeAuth(e.authOptions ?? team.auth),
     ],
   )
   const { documents, ...inserted } = row!

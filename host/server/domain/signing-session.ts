@@ -1,5 +1,6 @@
 import type { SigningSession } from '../../../src/protocol/index.js'
 import { iso, type Queryable } from '../db/index.js'
+import { pageBranding } from './branding.js'
 import { DEFAULT_DOCUMENT_META } from './document-meta.js'
 import { fieldsOfRecipient } from './field-lists.js'
 import { itemsOf } from './items.js'
@@ -12,6 +13,7 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
   const items = await itemsOf(db, e.id)
   const fields = await fieldsOfRecipient(db, r.id, true)
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
+  const branding = await pageBranding(db, e.team_id)
   const next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
   return {
     state: direct ? 'READY' : signingState(e, all, r),
@@ -44,5 +46,6 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
     }),
     nextSigner: next && { id: next.id, name: next.name, email: next.email },
     waitingFor: direct ? [] : waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
+    ...(branding ? { branding } : {}),
   }
 }

@@ -1,9 +1,11 @@
 /**
  * The service's e-mails: plain functions from data to `{subject, html, text}`. Everything that
  * comes from outside (titles, names, the team's message, reasons) is plain text, escaped here.
- * The HTML is one centred column with inline styles only (no tables, no images, no web fonts),
- * which mail clients from phones to Outlook show as intended; the text part says the same.
+ * The HTML is one centred column with inline styles only (no tables, no web fonts, no image but
+ * the team's logo, carried in the message), which mail clients from phones to Outlook show as
+ * intended; the text part says the same.
  */
+import { brandPalette } from '../../shared/brand-colour.js'
 import { MAIL_STRINGS, actingRole, mailLanguage, type MailLanguage, type MailStrings } from './i18n.js'
 
 export const MAIL_TEMPLATES = ['signing-request', 'reminder', 'completed', 'rejected', 'cancelled', 'team-completed'] as const
@@ -102,7 +104,20 @@ export interface Layout {
   heading: string
   blocks: Block[]
   footer: string
+  /** The team's logo and colour (docs/branding.md); none: the service's own look. */
+  brand?: MailBrand | null
 }
+
+/**
+ * A team's look in its e-mails: the brand colour (buttons and links, made readable on white by
+ * brandPalette) and its logo, an image the message carries (`cid:`) or a same-host address.
+ */
+export interface MailBrand {
+  color: string | null
+  logo: { src: string; alt: string } | null
+}
+
+const DEFAULT_ACCENT = { primary: '#1d4ed8', primaryForeground: '#ffffff' }
 
 const FONT = `-apple-system,BlinkMacSystemFont,'Segoe UI',Roboto,Helvetica,Arial,sans-serif`
 const P = 'margin:0 0 16px;font-size:16px;line-height:1.5;color:#27272a;'
@@ -119,7 +134,7 @@ function paragraphs(text: string, style: string): string {
     .join('\n')
 }
 
-function blockHtml(b: Block): string {
+function blockHtml(b: Block, accent: { primary: string; primaryForeground: string }): string {
   switch (b.kind) {
     case 'p':
       return paragraphs(b.text, P)
@@ -134,7 +149,7 @@ function blockHtml(b: Block): string {
       const url = escapeHtml(safeUrl(b.url))
       return (
         `<p style="margin:24px 0;">` +
-        `<a href="${url}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:6px;background:#1d4ed8;color:#ffffff;` +
+        `<a href="${url}" target="_blank" rel="noopener" style="display:inline-block;padding:12px 24px;border-radius:6px;background:${accent.primary};color:${accent.primaryForeground};` +
         `font-size:16px;font-weight:600;line-height:1.25;text-decoration:none;">${escapeHtml(b.label)}</a></p>`
       )
     }
@@ -142,7 +157,7 @@ function blockHtml(b: Block): string {
       const url = escapeHtml(safeUrl(b.url))
       return (
         `<p style="${SMALL}">${escapeHtml(b.before)}<br>` +
-        `<a href="${url}" target="_blank" rel="noopener" style="color:#1d4ed8;word-break:break-all;">${escapeHtml(b.url)}</a></p>`
+        `<a href="${url}" target="_blank" rel="noopener" style="color:${accent.primary};word-break:break-all;">${escapeHtml(b.url)}</a></p>`
       )
     }
     case 'small':
@@ -176,6 +191,10 @@ function blockText(b: Block, s: MailStrings): string {
 }
 
 export function layout(l: Layout): RenderedMail {
+  const accent = l.brand?.color ? brandPalette(l.brand.color) : DEFAULT_ACCENT
+  const logo = l.brand?.logo
+    ? `<img src="${escapeHtml(l.brand.logo.src)}" alt="${escapeHtml(l.brand.logo.alt)}" height="48" style="display:block;height:48px;width:auto;max-width:240px;margin:0 0 16px;border:0;">\n`
+    : ''
   const html = `<!DOCTYPE html>
 <html lang="${l.lang}">
 <head>
@@ -190,9 +209,9 @@ export function layout(l: Layout): RenderedMail {
 <div style="background:#f4f4f5;padding:24px 12px;font-family:${FONT};">
 <div style="max-width:560px;margin:0 auto;">
 <div style="background:#ffffff;border:1px solid #e4e4e7;border-radius:8px;padding:28px 24px;">
-<p style="margin:0 0 20px;font-size:13px;font-weight:600;letter-spacing:0.02em;color:#52525b;">${escapeHtml(l.teamName)}</p>
+${logo}<p style="margin:0 0 20px;font-size:13px;font-weight:600;letter-spacing:0.02em;color:#52525b;">${escapeHtml(l.teamName)}</p>
 <h1 style="margin:0 0 20px;font-size:22px;line-height:1.3;font-weight:700;color:#18181b;">${escapeHtml(l.heading)}</h1>
-${l.blocks.map(blockHtml).join('\n')}
+${l.blocks.map((b) => blockHtml(b, accent)).join('\n')}
 </div>
 <p style="margin:16px 4px 0;font-size:12px;line-height:1.5;color:#a1a1aa;text-align:center;">${escapeHtml(l.footer)}</p>
 </div>
@@ -209,7 +228,7 @@ ${l.blocks.map(blockHtml).join('\n')}
 const displayTeam = (d: Common) => oneLine(d.teamName) || 'Envelope'
 const displayTitle = (d: Common) => oneLine(d.title)
 
-function request(d: RequestData, s: MailStrings, lang: MailLanguage, reminder: boolean): RenderedMail {
+function request(d: RequestData, s: MailStrings, lang: MailLanguage, reminder: boolean): Layout {
   const role = actingRole(d.role)
   const team = displayTeam(d)
   const title = displayTitle(d)
@@ -229,10 +248,10 @@ function request(d: RequestData, s: MailStrings, lang: MailLanguage, reminder: b
     { kind: 'link', before: s.linkFallback, url: d.signingUrl },
     { kind: 'small', text: s.personalLink },
   )
-  return layout({ lang, s, subject, preheader: intro, teamName: team, heading: defaultSubject, blocks, footer: s.footer(team) })
+  return { lang, s, subject, preheader: intro, teamName: team, heading: defaultSubject, blocks, footer: s.footer(team) }
 }
 
-function completed(d: CompletedData, s: MailStrings, lang: MailLanguage): RenderedMail {
+function completed(d: CompletedData, s: MailStrings, lang: MailLanguage): Layout {
   const team = displayTeam(d)
   const title = displayTitle(d)
   const subject = s.completed.subject(title)
@@ -249,10 +268,10 @@ function completed(d: CompletedData, s: MailStrings, lang: MailLanguage): Render
       { kind: 'small', text: s.personalLink },
     )
   }
-  return layout({ lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) })
+  return { lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) }
 }
 
-function rejected(d: RejectedData, s: MailStrings, lang: MailLanguage): RenderedMail {
+function rejected(d: RejectedData, s: MailStrings, lang: MailLanguage): Layout {
   const team = displayTeam(d)
   const title = displayTitle(d)
   const who = oneLine(d.rejectedBy)
@@ -260,20 +279,20 @@ function rejected(d: RejectedData, s: MailStrings, lang: MailLanguage): Rendered
   const body = s.rejected.body(who, title)
   const blocks: Block[] = [{ kind: 'p', text: s.greeting(d.recipientName?.trim() || null) }, { kind: 'p', text: body }]
   if (d.reason.trim()) blocks.push({ kind: 'quote', label: s.reason, text: d.reason })
-  return layout({ lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) })
+  return { lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) }
 }
 
-function cancelled(d: CancelledData, s: MailStrings, lang: MailLanguage): RenderedMail {
+function cancelled(d: CancelledData, s: MailStrings, lang: MailLanguage): Layout {
   const team = displayTeam(d)
   const title = displayTitle(d)
   const subject = s.cancelled.subject(title)
   const body = s.cancelled.body(team, title)
   const blocks: Block[] = [{ kind: 'p', text: s.greeting(d.recipientName?.trim() || null) }, { kind: 'p', text: body }]
   if (d.reason?.trim()) blocks.push({ kind: 'quote', label: s.reason, text: d.reason })
-  return layout({ lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) })
+  return { lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) }
 }
 
-function teamCompleted(d: TeamCompletedData, s: MailStrings, lang: MailLanguage): RenderedMail {
+function teamCompleted(d: TeamCompletedData, s: MailStrings, lang: MailLanguage): Layout {
   const team = displayTeam(d)
   const title = displayTitle(d)
   const subject = s.teamCompleted.subject(title)
@@ -284,14 +303,17 @@ function teamCompleted(d: TeamCompletedData, s: MailStrings, lang: MailLanguage)
     const items = d.recipients.map((r) => `${oneLine(r.name) ? `${oneLine(r.name)} <${r.email}>` : r.email} – ${did(r.role)}`)
     blocks.push({ kind: 'list', label: s.teamCompleted.who, items })
   }
-  return layout({ lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) })
+  return { lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) }
 }
 
 /**
  * One message in `language` (documentMeta.language: en, de, fr; anything else English).
  */
-export function render<K extends MailTemplate>(kind: K, data: MailData[K], language?: string | null): RenderedMail {
-  const lang = mailLanguage(language)
+export function render<K extends MailTemplate>(kind: K, data: MailData[K], language?: string | null, brand?: MailBrand | null): RenderedMail {
+  return layout({ ...message(kind, data, mailLanguage(language)), brand: brand ?? null })
+}
+
+function message<K extends MailTemplate>(kind: K, data: MailData[K], lang: MailLanguage): Layout {
   const s = MAIL_STRINGS[lang]
   switch (kind) {
     case 'signing-request':

@@ -29,12 +29,27 @@ export interface MailMessage {
   text: string
   /** Who the message is from, as a person would say it (the team's name): "{senderName} via {MAIL_FROM's name}". */
   senderName?: string | null | undefined
+  /** The team's own sender name (docs/branding.md): the whole display name of From, in place of senderName's. */
+  brandedSender?: string | null | undefined
+  /** Where replies go (the team's Reply-To). */
+  replyTo?: string | null | undefined
+  /** Images the HTML shows by `cid:` (the team's logo); the local mailbox shows them from `url`. */
+  inlineImages?: InlineImage[] | undefined
   attachments?: MailAttachmentRef[] | undefined
   /** The template's name (templates.ts), kept with the local mailbox's copy. */
   template: string
   teamId?: string | null | undefined
   envelopeId?: string | null | undefined
   recipientId?: number | null | undefined
+}
+
+export interface InlineImage {
+  cid: string
+  filename: string
+  contentType: string
+  content: Uint8Array
+  /** The same image on this host, for a copy kept where `cid:` means nothing. */
+  url: string
 }
 
 export interface SentMail {
@@ -76,8 +91,13 @@ function parseFrom(from: string): Mailbox {
   return { name: oneLine(first.name ?? ''), address: first.address }
 }
 
-/** The From of one message: the team's name before the configured one ("Acme via Envelope"). */
-function sender(base: Mailbox, senderName: string | null | undefined): Mailbox {
+/**
+ * The From of one message: the team's name before the configured one ("Acme via Envelope"), or
+ * the team's own sender name alone; the address is always the configured one.
+ */
+function sender(base: Mailbox, senderName: string | null | undefined, brandedSender?: string | null): Mailbox {
+  const branded = oneLine(brandedSender ?? '').slice(0, 100)
+  if (branded) return { name: branded, address: base.address }
   const team = oneLine(senderName ?? '').slice(0, 100)
   if (!team) return base
   return { name: `${team} via ${base.name || 'Envelope'}`, address: base.address }
@@ -128,8 +148,12 @@ function smtpTransport(smtpUrl: string, from: Mailbox, fromText: string, db: Que
       for (const ref of mail.attachments ?? []) {
         attachments.push({ filename: ref.filename, content: await attachmentBytes(db, ref), contentType: contentType(ref.filename) })
       }
+      for (const image of mail.inlineImages ?? []) {
+        attachments.push({ filename: image.filename, content: Buffer.from(image.content), contentType: image.contentType, cid: image.cid, contentDisposition: 'inline' as const })
+      }
       const info = await transporter.sendMail({
-        from: sender(from, mail.senderName),
+        from: sender(from, mail.senderName, mail.brandedSender),
+        ...(mail.replyTo ? { replyTo: mail.replyTo } : {}),
         to: { name: oneLine(mail.toName ?? ''), address: mail.to },
         subject: oneLine(mail.subject),
         text: mail.text,
@@ -147,6 +171,9 @@ function smtpTransport(smtpUrl: string, from: Mailbox, fromText: string, db: Que
   }
 }
 
+/** The HTML as the local mailbox keeps it: inline images by their address on this host. */
+const localHtml = (mail: MailMessage) => (mail.inlineImages ?? []).reduce((html, i) => html.split(`cid:${i.cid}`).join(i.url), mail.html)
+
 function localTransport(from: Mailbox, fromText: string, db: Queryable): MailTransport {
   return {
     kind: 'local',
@@ -161,9 +188,9 @@ function localTransport(from: Mailbox, fromText: string, db: Queryable): MailTra
           mail.recipientId ?? null,
           mail.template,
           mail.to,
-          formatAddress(sender(from, mail.senderName)),
+          formatAddress(sender(from, mail.senderName, mail.brandedSender)),
           oneLine(mail.subject),
-          mail.html,
+          localHtml(mail),
           mail.text,
           JSON.stringify((mail.attachments ?? []).map((a) => ({ filename: a.filename, documentDataId: a.documentDataId }))),
         ],

@@ -3,12 +3,10 @@
  * date format of its locale among those the Settings step offers. They are saved like any other
  * choice, so the document says explicitly which zone and format its signing dates are written in.
  */
+import { DATE_FORMATS as SHARED_DATE_FORMATS } from '../../../shared/date-formats.js'
 
 /** The date formats the Settings step offers (date-fns patterns, as the service formats with). */
-export const DATE_FORMATS = [
-  'yyyy-MM-dd hh:mm a', 'yyyy-MM-dd HH:mm', 'yyyy-MM-dd', 'dd/MM/yyyy hh:mm a', 'dd/MM/yyyy HH:mm', 'dd/MM/yyyy',
-  'MM/dd/yyyy hh:mm a', 'MM/dd/yyyy', 'dd.MM.yyyy HH:mm', 'dd.MM.yyyy', 'MMMM d, yyyy', 'd MMMM yyyy',
-]
+export const DATE_FORMATS: string[] = [...SHARED_DATE_FORMATS]
 
 /** The browser's IANA time zone ('Etc/UTC' for UTC or when it names none). */
 export function browserTimeZone(): string {
