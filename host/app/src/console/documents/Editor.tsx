@@ -5,6 +5,13 @@ import { consoleLanguage, ct } from '../i18n/index.js'
 import { ErrorAlert, messageOf } from '../parts.js'
 
 /**
+ * What the editor offers a member beyond an embed's defaults: each recipient's verification (the
+ * access and action methods), which an embed offers only when its page turns it on. Every plan
+ * and role may set it; the host checks each method where the recipient acts.
+ */
+const MEMBER_FEATURES = { recipients: { allowConfigureAuthOptions: true } }
+
+/**
  * A draft in the same editor the embed shows: the authoring page in a frame of this page, with a
  * short-lived token scoped to this one envelope that the console mints for the signed-in member
  * (it stops working when the session ends). The page's messages come through the same wire as a
@@ -20,7 +27,7 @@ export function Editor({ envelopeId, onSaved, saver }: { envelopeId: string; onS
   useEffect(() => {
     consoleApi('/documents/editor', { body: { envelopeId } }).then(
       ({ token }) =>
-        setSrc(buildEmbedUrl({ host: location.origin, route: 'envelope.edit', id: envelopeId, token, options: { parentOrigin: location.origin, language: consoleLanguage() } })),
+        setSrc(buildEmbedUrl({ host: location.origin, route: 'envelope.edit', id: envelopeId, token, options: { parentOrigin: location.origin, language: consoleLanguage(), features: MEMBER_FEATURES } })),
       (e) => setError(messageOf(e)),
     )
   }, [envelopeId])

@@ -5,6 +5,7 @@ import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { useMe } from '../me.js'
 import { ErrorAlert, messageOf } from '../parts.js'
 import { linkProps, navigate, useSearch } from '../router.js'
+import { NewEnvelope, NewEnvelopeButton } from './NewEnvelope.js'
 
 const STATUSES = ['DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED'] as const
 const PERIODS = ['7d', '30d', '90d', '12m'] as const
@@ -31,6 +32,9 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
   const [members, setMembers] = useState<Member[]>([])
   const [error, setError] = useState<string | null>(null)
   const heading = useRef<HTMLHeadingElement>(null)
+  /** The new-envelope form is open (from the header's button or the empty list's). */
+  const [creating, setCreating] = useState(false)
+  const toggleNew = () => setCreating(!creating)
   useEffect(() => heading.current?.focus(), [type])
   // Back and forward bring their search back into the box.
   useEffect(() => setTyped(query), [query])
@@ -79,9 +83,13 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
 
   return (
     <div className="stack">
-      <h1 ref={heading} tabIndex={-1} className="docs-title">
-        {title}
-      </h1>
+      <div className="docs-list-head">
+        <h1 ref={heading} tabIndex={-1} className="docs-title">
+          {title}
+        </h1>
+        <NewEnvelopeButton type={type} open={creating} onToggle={toggleNew} controls="docs-new" />
+      </div>
+      {creating && <NewEnvelope type={type} id="docs-new" onClose={() => (setCreating(false), heading.current?.focus())} />}
       {type === 'DOCUMENT' && (
         <nav className="docs-tabs" aria-label={ct('documents.status')}>
           {(['', ...STATUSES] as const).map((s) => (
@@ -157,7 +165,14 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
       {!data ? (
         <p role="status">{ct('shell.loading')}</p>
       ) : data.data.length === 0 ? (
-        <p className="empty">{filtered ? ct('documents.noMatch') : type === 'DOCUMENT' ? ct('documents.none') : ct('templates.none')}</p>
+        <div className="stack">
+          <p className="empty">{filtered ? ct('documents.noMatch') : type === 'DOCUMENT' ? ct('documents.none') : ct('templates.none')}</p>
+          {!filtered && !creating && (
+            <div>
+              <NewEnvelopeButton type={type} open={creating} onToggle={toggleNew} controls="docs-new" />
+            </div>
+          )}
+        </div>
       ) : (
         <>
           <p className="muted small" role="status">

@@ -13,7 +13,8 @@ export function EnvelopePage({ id }: { id: string }) {
   const [audit, setAudit] = useState<AuditLogEntry[]>([])
   const [loadError, setLoadError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  const [editing, setEditing] = useState(false)
+  // `?edit=1`: just created in the console, the editor opens at once for its recipients and fields.
+  const [editing, setEditing] = useState(() => new URLSearchParams(location.search).get('edit') === '1')
   const action = useAction()
   const heading = useRef<HTMLHeadingElement>(null)
   /** Saves the open editor's work; set while the editor is open. */

@@ -1,13 +1,23 @@
 import { useState, type FormEvent } from 'react'
-import { v2, v2Form } from '../api.js'
+import type { Field } from '../../../../../src/protocol/index.js'
+import { ApiFailure, v2, v2Form } from '../api.js'
 import { ct, type ConsoleKey } from '../i18n/index.js'
 import { ErrorAlert, Notice, useAction } from '../parts.js'
 import { navigate } from '../router.js'
+import { PrefillFields, prefillEntries, type PrefillValues } from './PrefillFields.js'
 import { numberOf, type Envelope } from './types.js'
 
-/** A template's own tools: make a document from it (its recipients filled in), and its public direct link. */
-export function TemplateTools({ template, onChanged }: { template: Envelope; onChanged: () => Promise<void> }) {
+/**
+ * A template's own tools: make a document from it (its recipients filled in, its fillable fields
+ * given values ahead, kept as a draft or sent at once), and its public direct link.
+ */
+export function TemplateTools({ template, onChanged }: { template: Envelope & { fields?: Field[] }; onChanged: () => Promise<void> }) {
   const [people, setPeople] = useState(() => template.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, role: r.role })))
+  const [values, setValues] = useState<PrefillValues>({})
+  const [sendNow, setSendNow] = useState(false)
+  /** The host's refusals by field id and by recipient id, shown under each. */
+  const [fieldErrors, setFieldErrors] = useState<Record<number, string>>({})
+  const [personErrors, setPersonErrors] = useState<Record<number, string>>({})
   const [copied, setCopied] = useState(false)
   const [notice, setNotice] = useState<string | null>(null)
   const action = useAction()
@@ -16,11 +26,28 @@ export function TemplateTools({ template, onChanged }: { template: Envelope; onC
 
   const use = (e: FormEvent) => {
     e.preventDefault()
+    const prefillFields = prefillEntries(template.fields ?? [], values)
     void action.run(async () => {
+      setFieldErrors({})
+      setPersonErrors({})
       const form = new FormData()
-      form.set('payload', JSON.stringify({ envelopeId: template.id, recipients: people.map(({ id, email, name }) => ({ id, email, name })) }))
-      const made = await v2Form<{ id: string }>('/envelope/use', form)
-      navigate(`/console/documents/${made.id}`)
+      form.set('payload', JSON.stringify({ envelopeId: template.id, recipients: people.map(({ id, email, name }) => ({ id, email, name })), prefillFields, distributeDocument: sendNow }))
+      try {
+        const made = await v2Form<{ id: string }>('/envelope/use', form)
+        navigate(`/console/documents/${made.id}`)
+      } catch (err) {
+        // payload.prefillFields.<i>… and payload.recipients.<i>…: each under its own field.
+        // An issue's path comes dotted ("payload.prefillFields.1.value").
+        const issues = (err instanceof ApiFailure ? (err.issues ?? []) : []).map((i) => ({ path: (Array.isArray(i.path) ? i.path : String(i.path ?? '').split('.')).map(String), message: i.message }))
+        const at = (list: string, ids: number[]) =>
+          Object.fromEntries(issues.filter((i) => i.path[0] === 'payload' && i.path[1] === list && ids[Number(i.path[2])] !== undefined).map((i) => [ids[Number(i.path[2])]!, i.message]))
+        const byField = at('prefillFields', prefillFields.map((f) => f.id))
+        const byPerson = at('recipients', people.map((p) => p.id))
+        setFieldErrors(byField)
+        setPersonErrors(byPerson)
+        if (Object.keys(byField).length + Object.keys(byPerson).length) throw new Error(ct('templates.refused'))
+        throw err
+      }
     })
   }
   const direct = (path: string, body: object, done: string) =>
@@ -51,13 +78,38 @@ export function TemplateTools({ template, onChanged }: { template: Envelope; onC
             </label>
             <label className="form-field">
               <span className="label">{ct('templates.email')}</span>
-              <input className="input" type="email" required value={p.email} onChange={(e) => setPeople(people.map((x) => (x.id === p.id ? { ...x, email: e.target.value } : x)))} />
+              <input
+                className="input"
+                type="email"
+                required
+                value={p.email}
+                aria-invalid={personErrors[p.id] ? true : undefined}
+                aria-describedby={personErrors[p.id] ? `tpl-person-${p.id}-error` : undefined}
+                onChange={(e) => setPeople(people.map((x) => (x.id === p.id ? { ...x, email: e.target.value } : x)))}
+              />
             </label>
+            {personErrors[p.id] && (
+              <span id={`tpl-person-${p.id}-error`} className="docs-prefill-error small">
+                {personErrors[p.id]}
+              </span>
+            )}
           </fieldset>
         ))}
+        <PrefillFields fields={template.fields ?? []} recipients={template.recipients} values={values} errors={fieldErrors} onChange={(id, v) => setValues({ ...values, [id]: v })} />
+        <fieldset className="docs-prefill-choices">
+          <legend className="label">{ct('templates.after')}</legend>
+          <label className="docs-prefill-choice">
+            <input type="radio" name="tpl-after" checked={!sendNow} onChange={() => setSendNow(false)} />
+            {ct('templates.asDraft')}
+          </label>
+          <label className="docs-prefill-choice">
+            <input type="radio" name="tpl-after" checked={sendNow} onChange={() => setSendNow(true)} />
+            {ct('templates.sendNow')}
+          </label>
+        </fieldset>
         <div>
           <button className="btn btn-primary" type="submit" disabled={action.busy}>
-            {ct('templates.useSubmit')}
+            {sendNow ? ct('templates.useSend') : ct('templates.useSubmit')}
           </button>
         </div>
       </form>
