@@ -12,22 +12,17 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import type { BrowserContext, Page } from 'playwright-core'
+import type { BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { EVENT_NAMES } from '../../src/protocol/events.js'
 import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
 import { until } from '../host/support.js'
-import { axeReport, axeViolations } from './support/axe.js'
 import { consentThroughApi, sendDocument, sig } from './support/sign.js'
 import { makePdf } from './support/pdf.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { BOTH_WIDTHS, REFUSED, sweep, type Visit } from './support/screen-checks.js'
+import { startStack, type Stack } from './support/stack.js'
 
 const CONSOLE_SRC = fileURLToPath(new URL('../../host/app/src/console/', import.meta.url))
-const SIZES = [
-  [1280, 900],
-  [390, 844],
-] as const
-
 /** The patterns of every console route: each `pattern: '…'` of the route tables the shell gathers. */
 async function declaredPatterns(): Promise<string[]> {
   const files = (await readdir(CONSOLE_SRC, { recursive: true })).filter((f) => /\.tsx?$/.test(f) && !f.startsWith('i18n'))
@@ -37,21 +32,6 @@ async function declaredPatterns(): Promise<string[]> {
   }
   return patterns.sort()
 }
-
-/** One screen to check: where it is, when it is ready, and the states it opens. */
-interface Visit {
-  name: string
-  /** The route pattern it covers (none for the sign-in screen and the unknown path). */
-  pattern: string | null
-  path: string
-  ready: (page: Page) => Promise<unknown>
-  states?: { name: string; open: (page: Page) => Promise<unknown>; allow?: RegExp }[]
-  /** A console message this screen logs by design (a refused request's status line). */
-  allow?: RegExp
-}
-
-/** The browser's line for a request the server refused on purpose (a wrong password, a spent link). */
-const REFUSED = /^Failed to load resource: the server responded with a status of 4\d\d/
 
 const hits: string[] = []
 const receiver = createServer((req, res) => {
@@ -322,57 +302,27 @@ const signedIn = (): Visit[] => [
   { name: 'not-found', pattern: null, path: '/console/no-such-screen', ready: (page) => page.getByText('There is no such page.').waitFor() },
 ]
 
-/** What is wrong with the page as it is now, at each width; a screenshot of each. */
-async function inspect(page: Page, name: string): Promise<string[]> {
-  const found: string[] = []
-  for (const [width, height] of SIZES) {
-    await page.setViewportSize({ width, height })
-    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))))
-    await page.screenshot({ path: join(SCREENSHOTS, `console-a11y-${name}-${width}.png`), fullPage: true })
-    const report = axeReport(`${name} at ${width}`, await axeViolations(page))
-    if (report) found.push(report)
-    const wide = await page.evaluate(() => {
-      const inner = innerWidth
-      if (document.scrollingElement!.scrollWidth <= inner) return null
-      // The deepest elements reaching past the right edge: what to fix.
-      const past = [...document.querySelectorAll('body *')].filter((el) => el.getBoundingClientRect().right > inner + 0.5 && ![...el.children].some((c) => c.getBoundingClientRect().right > inner + 0.5))
-      return `${document.scrollingElement!.scrollWidth} > ${inner}: ${past.slice(0, 5).map((el) => `${el.tagName.toLowerCase()}.${[...el.classList].join('.')}`).join(', ')}`
-    })
-    if (wide) found.push(`${name} at ${width} scrolls sideways, ${wide}`)
-  }
-  await page.setViewportSize({ width: SIZES[0][0], height: SIZES[0][1] })
-  return found
+/** Shown and settled, in any language: the title (or the unknown path's notice), and nothing more to load. */
+async function settled(page: Page) {
+  await page.locator('h1, .console-main > .empty').first().waitFor()
+  await page.waitForLoadState('networkidle')
 }
 
-/** Visits each screen and each of its states in `context`, collecting what is wrong. */
-async function visitAll(context: BrowserContext, visits: Visit[]): Promise<string[]> {
-  const found: string[] = []
+/** A browser signed in to the console as `email`, in the team with the data. */
+async function signedInAs(email: string, options: BrowserContextOptions = {}) {
+  const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US', ...options })
   const page = await context.newPage()
-  let allow: RegExp | undefined
-  let at = ''
-  page.on('pageerror', (e) => found.push(`${at}: page error ${e.message}`))
-  page.on('console', (m) => {
-    if (m.type() === 'error' && !allow?.test(m.text())) found.push(`${at}: console error ${m.text()}`)
-  })
-  page.on('dialog', (d) => void d.dismiss())
-  for (const v of visits) {
-    at = v.name
-    allow = v.allow
-    await page.goto(stack.host.url + v.path)
-    await v.ready(page)
-    found.push(...(await inspect(page, v.name)))
-    for (const s of v.states ?? []) {
-      // Each state from the screen as it loads, so one state's leftovers are not the next one's.
-      at = s.name
-      allow = s.allow ?? v.allow
-      await page.goto(stack.host.url + v.path)
-      await v.ready(page)
-      await s.open(page)
-      found.push(...(await inspect(page, s.name)))
-    }
-  }
+  await page.goto(`${stack.host.url}/console`)
+  await page.locator('input[type=email]').fill(email)
+  await page.locator('input[type=password]').fill(TEST_PASSWORD)
+  await page.locator('button[type=submit]').first().click()
+  await page.locator('.console-nav').waitFor()
+  // The first account is also in the instance's default team: the team with the data is chosen.
+  const team = page.locator('.console-header select').first()
+  if ((await page.locator('.console-header select').count()) > 1) await team.selectOption({ label: 'E2E' })
+  await page.getByText('Offer letter').first().waitFor()
   await page.close()
-  return found
+  return context
 }
 
 describe('every console screen, signed in and out, at 1280 and 390 px', () => {
@@ -386,25 +336,39 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
 
   test('signed out: no axe violation, no sideways scroll, no error', async () => {
     const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
-    const found = await visitAll(context, signedOut())
+    const found = await sweep(context, stack.host.url, signedOut())
     await context.close()
     expect(found.join('\n')).toBe('')
   })
 
-  test('signed in as an admin: no axe violation, no sideways scroll, no error', async () => {
-    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
-    const page = await context.newPage()
-    await page.goto(`${stack.host.url}/console`)
-    await page.getByLabel('E-mail address').fill('ada@example.com')
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByRole('heading', { name: 'Documents' }).waitFor()
-    // The first account is also in the instance's default team: the team with the data is chosen.
-    const team = page.getByRole('combobox', { name: 'Team' })
-    if (await team.count()) await team.selectOption({ label: 'E2E' })
-    await page.getByRole('link', { name: 'Purchase agreement' }).waitFor()
-    await page.close()
-    const found = await visitAll(context, signedIn())
+  test('signed in as an admin: no axe violation, no sideways scroll, no error, every control reached by keyboard in sight', async () => {
+    const context = await signedInAs('ada@example.com')
+    const found = await sweep(context, stack.host.url, signedIn())
+    await context.close()
+    expect(found.join('\n')).toBe('')
+  })
+
+  test('in the dark theme: every screen and state keeps its contrast', async () => {
+    const context = await signedInAs('ada@example.com', { colorScheme: 'dark' })
+    const found = await sweep(context, stack.host.url, signedIn(), { tag: '-dark', sizes: [[1280, 900]], keyboard: false })
+    await context.close()
+    expect(found.join('\n')).toBe('')
+  })
+
+  test('in Hebrew, right to left, on a phone: nothing spills over either edge', async () => {
+    const context = await signedInAs('ada@example.com', { locale: 'he-IL' })
+    const visits = signedIn().map((v) => ({ ...v, ready: settled, states: [] }))
+    const found = await sweep(context, stack.host.url, visits, { tag: '-he', sizes: [[390, 844]], keyboard: false })
+    await context.close()
+    expect(found.join('\n')).toBe('')
+  })
+
+  test('signed in as a member: the screens a member sees, settings they may not change included', async () => {
+    const context = await signedInAs('mia@example.com')
+    const visits = signedIn()
+      .filter((v) => v.pattern !== null)
+      .map((v) => ({ ...v, name: `member-${v.name}`, ready: settled, states: [] }))
+    const found = await sweep(context, stack.host.url, visits, BOTH_WIDTHS)
     await context.close()
     expect(found.join('\n')).toBe('')
   })
