@@ -74,6 +74,20 @@ for (const variant of ['pglite', 'postgres'] as const) {
       const choose = page.getByLabel('Choose PDF files')
       await choose.waitFor()
       await check('document-new')
+      // The zone's input is reached with the keyboard, its label showing the focus.
+      await page.getByRole('heading', { name: 'New document', level: 2 }).focus()
+      await page.keyboard.press('Tab')
+      expect(await choose.evaluate((el) => el === document.activeElement)).toBe(true)
+      expect(await page.locator('label.docs-new-choose').evaluate((el) => getComputedStyle(el).outlineStyle)).toBe('solid')
+
+      // More files than one envelope takes: the first 20 stay, the rest are refused.
+      const one = await makePdf('One page', 1)
+      await choose.setInputFiles(Array.from({ length: 21 }, (_, n) => file(`part ${n + 1}.pdf`, one)))
+      await page.getByRole('alert').getByText('At most 20 files per envelope.').waitFor()
+      expect(await page.getByRole('list', { name: 'Files' }).getByRole('listitem').count()).toBe(20)
+      await page.getByRole('button', { name: 'Close' }).click()
+      await page.getByRole('button', { name: 'New document' }).first().click()
+      await choose.waitFor()
 
       // Refused before the upload: a text file and a password-protected PDF, each named.
       await choose.setInputFiles([file('notes.pdf', Buffer.from('just some notes'), 'text/plain'), file('locked.pdf', encrypted())])
@@ -103,7 +117,7 @@ for (const variant of ['pglite', 'postgres'] as const) {
         },
         dropped.map((f) => ({ name: f.name, mimeType: f.mimeType, bytes: [...f.buffer] })),
       )
-      await page.getByText('Annex A.pdf').waitFor()
+      await page.getByRole('button', { name: 'Remove Annex A.pdf' }).waitFor()
       expect(await title.inputValue()).toBe('Service agreement')
       await check('document-files')
       await page.getByRole('button', { name: 'Create and open the editor' }).click()
@@ -214,6 +228,16 @@ for (const variant of ['pglite', 'postgres'] as const) {
         DROPDOWN: [true, 'First'],
       })
       await expect.poll(() => inbox.to('new.tenant@example.com').length, { timeout: 20_000 }).toBe(1)
+
+      // Right to left: the new-template form in Hebrew.
+      await page.goto(`${stack.host.url}/console/templates`)
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('he')
+      await page.getByRole('button', { name: 'תבנית חדשה' }).first().click()
+      await page.getByLabel('בחירת קובצי PDF').setInputFiles([file('חוזה.pdf', await makePdf('Contract', 1)), file('notes.txt', Buffer.from('notes'), 'text/plain')])
+      await page.getByRole('alert').getByText('notes.txt אינו קובץ PDF.').waitFor()
+      expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl')
+      await check('template-new-he')
+      await page.getByRole('combobox', { name: 'שפה' }).selectOption('en')
       expect(errors).toEqual([])
     })
   })

@@ -20,12 +20,18 @@ export function Notice({ children }: { children: ReactNode }) {
   )
 }
 
-/** A failure's message: the console's own words for the codes it knows, else the server's. */
+/**
+ * A failure's message in the reader's language: the console's own words for the code (the
+ * account's, then every area's, i18n/errors), else the server's message for a code it does not
+ * know. `{detail}` in a sentence is the server's message (which field, which address).
+ */
 export function messageOf(err: unknown): string {
   if (err instanceof ApiFailure) {
-    const key = `account.error.${err.code}`
-    const own = ct(key as ConsoleKey)
-    return own === key ? err.message : own
+    for (const key of [`account.error.${err.code}`, `error.${err.code}`]) {
+      const own = ct(key as ConsoleKey, { detail: err.message })
+      if (own !== key) return own
+    }
+    return err.message
   }
   // The browser's WebAuthn dialog closed or refused: no need to show its technical text.
   if (err instanceof Error && (err.name === 'NotAllowedError' || err.name === 'AbortError')) return ct('account.error.passkeyCancelled')
@@ -63,8 +69,11 @@ export function Field(props: {
   autoFocus?: boolean
   minLength?: number
   readOnly?: boolean
+  /** Another element that describes the field too (why it is read-only). */
+  describedBy?: string
 }) {
   const id = useId()
+  const describedBy = [props.hint && `${id}-hint`, props.describedBy].filter(Boolean).join(' ')
   return (
     <div className="form-field">
       <label className="label" htmlFor={id}>
@@ -82,7 +91,7 @@ export function Field(props: {
         autoFocus={props.autoFocus}
         minLength={props.minLength}
         readOnly={props.readOnly}
-        aria-describedby={props.hint ? `${id}-hint` : undefined}
+        aria-describedby={describedBy || undefined}
       />
       {props.hint && (
         <span className="muted small" id={`${id}-hint`}>

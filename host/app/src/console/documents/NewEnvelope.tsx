@@ -130,8 +130,10 @@ export function NewEnvelope({ type, id, onClose }: { type: Kind; id: string; onC
             <li key={`${n}-${f.name}`}>
               <span className="docs-new-name">{f.name}</span>
               <span className="muted small">{sizeOf(f.size)}</span>
-              <button className="btn btn-sm btn-secondary" type="button" onClick={() => remove(n)} aria-label={ct('documents.new.remove', { name: f.name })}>
+              {/* The file's name is in the button's name, not only its visible word: "Remove notes.pdf". */}
+              <button className="btn btn-sm btn-secondary" type="button" onClick={() => remove(n)}>
                 {ct('documents.new.removeShort')}
+                <span className="sr-only"> {f.name}</span>
               </button>
             </li>
           ))}

@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/de.js'
 import documents from './documents/de.js'
+import errors from './errors/de.js'
 import shell from './shell/de.js'
 import team from './team/de.js'
 
-const de: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const de: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default de

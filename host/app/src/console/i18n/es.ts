@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/es.js'
 import documents from './documents/es.js'
+import errors from './errors/es.js'
 import shell from './shell/es.js'
 import team from './team/es.js'
 
-const es: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const es: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default es

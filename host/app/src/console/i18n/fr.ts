@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/fr.js'
 import documents from './documents/fr.js'
+import errors from './errors/fr.js'
 import shell from './shell/fr.js'
 import team from './team/fr.js'
 
-const fr: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const fr: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default fr

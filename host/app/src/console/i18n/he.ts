@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/he.js'
 import documents from './documents/he.js'
+import errors from './errors/he.js'
 import shell from './shell/he.js'
 import team from './team/he.js'
 
-const he: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const he: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default he

@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/it.js'
 import documents from './documents/it.js'
+import errors from './errors/it.js'
 import shell from './shell/it.js'
 import team from './team/it.js'
 
-const it: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const it: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default it

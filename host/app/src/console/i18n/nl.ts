@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/nl.js'
 import documents from './documents/nl.js'
+import errors from './errors/nl.js'
 import shell from './shell/nl.js'
 import team from './team/nl.js'
 
-const nl: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const nl: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default nl

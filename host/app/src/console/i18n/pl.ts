@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/pl.js'
 import documents from './documents/pl.js'
+import errors from './errors/pl.js'
 import shell from './shell/pl.js'
 import team from './team/pl.js'
 
-const pl: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const pl: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default pl

@@ -2,8 +2,9 @@
 import type { ConsoleWords } from './en.js'
 import account from './account/pt-BR.js'
 import documents from './documents/pt-BR.js'
+import errors from './errors/pt-BR.js'
 import shell from './shell/pt-BR.js'
 import team from './team/pt-BR.js'
 
-const ptBR: ConsoleWords = { ...shell, ...account, ...team, ...documents }
+const ptBR: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
 export default ptBR

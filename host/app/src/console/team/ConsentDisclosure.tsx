@@ -2,6 +2,7 @@ import { useCallback, useEffect, useId, useState, type FormEvent } from 'react'
 import { v2 } from '../api.js'
 import { ct } from '../i18n/index.js'
 import { ErrorAlert, Notice, messageOf, useAction } from '../parts.js'
+import { SaveButton } from './SaveButton.js'
 
 interface Disclosure {
   version: number
@@ -54,15 +55,17 @@ export function ConsentDisclosure({ admin }: { admin: boolean }) {
       )}
       <label className="form-field">
         <span className="label">{ct('team.consent.label')}</span>
-        <textarea className="input" rows={8} maxLength={20000} value={text} readOnly={!admin} onChange={(e) => (setText(e.target.value), setSaved(false))} />
+        <textarea
+          className="input"
+          rows={8}
+          maxLength={20000}
+          value={text}
+          readOnly={!admin}
+          aria-describedby={admin ? undefined : `${ids}-why`}
+          onChange={(e) => (setText(e.target.value), setSaved(false))}
+        />
       </label>
-      {admin && (
-        <div>
-          <button className="btn btn-primary" type="submit" disabled={action.busy || !current}>
-            {ct('team.save')}
-          </button>
-        </div>
-      )}
+      <SaveButton busy={action.busy} disabled={!current} locked={!admin} reasonId={`${ids}-why`} />
     </form>
   )
 }

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react'
 import type { TeamUsage } from '../../../../shared/console-contract.js'
 import { consoleApi, v2 } from '../api.js'
 import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
@@ -6,6 +6,7 @@ import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, Notice, messageOf, useAction } from '../parts.js'
 import { navigate } from '../router.js'
 import { ConsentDisclosure } from './ConsentDisclosure.js'
+import { SaveButton } from './SaveButton.js'
 import { SettingsLayout } from './SettingsLayout.js'
 
 /** The team's retention as GET /team answers it (domain/team-settings.ts). */
@@ -18,6 +19,9 @@ interface TeamRetention {
 export function General() {
   const { me, reload } = useMe()
   const admin = atLeast(me.team?.role, 'ADMIN')
+  // Why a card is read-only, for those below ADMIN: beside its disabled button, and named by its fields.
+  const reason = useId()
+  const why = (card: string) => (admin ? undefined : `${reason}-${card}`)
   const [usage, setUsage] = useState<TeamUsage | null>(null)
   const [name, setName] = useState('')
   const [origins, setOrigins] = useState('')
@@ -97,17 +101,26 @@ export function General() {
           </section>
           <form className="card card-pad stack" onSubmit={rename} aria-labelledby="team-name">
             <h2 id="team-name">{ct('team.name.title')}</h2>
-            <Field label={ct('team.name.label')} value={name} onChange={setName} required readOnly={!admin} />
-            {admin && <SaveButton busy={action.busy} />}
+            <Field label={ct('team.name.label')} value={name} onChange={setName} required readOnly={!admin} describedBy={why('name')} />
+            <SaveButton busy={action.busy} locked={!admin} reasonId={why('name')} />
           </form>
           <form className="card card-pad stack" onSubmit={saveOrigins} aria-labelledby="team-embedding">
             <h2 id="team-embedding">{ct('team.embedding.title')}</h2>
             <p className="muted">{ct('team.embedding.help')}</p>
             <label className="form-field">
               <span className="label">{ct('team.embedding.label')}</span>
-              <textarea className="input" rows={3} value={origins} readOnly={!admin} onChange={(e) => setOrigins(e.target.value)} placeholder="https://app.example.com" />
+              <textarea
+                className="input"
+                rows={3}
+                value={origins}
+                readOnly={!admin}
+                aria-describedby={why('origins')}
+                onChange={(e) => setOrigins(e.target.value)}
+                // An example to follow is for those who may type here.
+                placeholder={admin ? 'https://app.example.com' : undefined}
+              />
             </label>
-            {admin && <SaveButton busy={action.busy} />}
+            <SaveButton busy={action.busy} locked={!admin} reasonId={why('origins')} />
           </form>
           <form className="card card-pad stack" onSubmit={saveRetention} aria-labelledby="team-retention">
             <h2 id="team-retention">{ct('team.retention.title')}</h2>
@@ -120,6 +133,7 @@ export function General() {
               onChange={setRetentionDays}
               readOnly={!admin}
               hint={ct('team.retention.hint')}
+              describedBy={why('retention')}
             />
             <p data-testid="retention-outlook">
               {!retention?.retention
@@ -128,7 +142,7 @@ export function General() {
                   ? ct('team.retention.none')
                   : ct('team.retention.due', { count: retention.retention.dueWithin7Days, date: formatDateTime(retention.retention.nextPurgeAt) })}
             </p>
-            {admin && <SaveButton busy={action.busy} />}
+            <SaveButton busy={action.busy} locked={!admin} reasonId={why('retention')} />
           </form>
           <ConsentDisclosure admin={admin} />
         </>
@@ -144,16 +158,5 @@ export function General() {
         </div>
       </form>
     </SettingsLayout>
-  )
-}
-
-/** A settings card's submit button, for those who may change it. */
-function SaveButton(props: { busy: boolean }) {
-  return (
-    <div>
-      <button className="btn btn-primary" type="submit" disabled={props.busy}>
-        {ct('team.save')}
-      </button>
-    </div>
   )
 }

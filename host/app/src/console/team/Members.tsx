@@ -1,6 +1,7 @@
-import { useCallback, useEffect, useState, type FormEvent } from 'react'
+import { useCallback, useEffect, useId, useState, type FormEvent } from 'react'
 import type { Invitation, Member } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
+import { ConfirmDialog } from '../ConfirmDialog.js'
 import { consoleLanguage, ct, formatDate, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe, type Role } from '../me.js'
 import { ErrorAlert, Field, Notice, PersonCell, TableHead, messageOf, useAction } from '../parts.js'
@@ -8,6 +9,11 @@ import { navigate } from '../router.js'
 import { SettingsLayout } from './SettingsLayout.js'
 
 const ROLES: Role[] = ['MEMBER', 'MANAGER', 'ADMIN']
+
+/** A change that waits for the person's confirmation in a dialog. */
+type Pending = { kind: 'role'; member: Member; to: Role } | { kind: 'remove'; member: Member } | { kind: 'leave' }
+
+const nameOf = (m: Member) => m.name || m.email
 
 /** `/console/settings/members`: who is in the team, with which role; invitations (admins). */
 export function Members() {
@@ -20,7 +26,15 @@ export function Members() {
   const [role, setRole] = useState<Role>('MEMBER')
   const [notice, setNotice] = useState<string | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
+  const [pending, setPending] = useState<Pending | null>(null)
   const action = useAction()
+  // Why the controls an admin has are disabled or absent for the others.
+  const why = useId()
+  const inviteWhy = admin ? undefined : `${why}-invite`
+  // A refusal (the last admin leaving) shows at the top of the page: bring it into view.
+  useEffect(() => {
+    if (action.error) document.querySelector('.team-section .alert-error')?.scrollIntoView({ block: 'nearest' })
+  }, [action.error])
 
   const load = useCallback(async () => {
     try {
@@ -43,31 +57,49 @@ export function Members() {
   }
   const act = (send: () => Promise<unknown>, done?: string) =>
     void action.run(async () => {
+      setNotice(null)
       await send()
       if (done) setNotice(done)
       await load()
     })
-  const leave = () => {
-    if (!confirm(ct('team.members.leaveConfirm', { team: me.team?.teamName ?? '' }))) return
-    void action.run(async () => {
-      await consoleApi('/team/members/remove', { body: { userId: me.user.id } })
-      await reload()
-      navigate('/console/documents')
-    })
+  /** Runs the confirmed change; the dialog closes either way, and a refusal shows on the page. */
+  const confirmed = () => {
+    const p = pending
+    setPending(null)
+    if (!p) return
+    if (p.kind === 'role') {
+      act(() => consoleApi('/team/members/role', { body: { userId: p.member.userId, role: p.to } }), ct('team.members.roleChanged', { who: nameOf(p.member), role: ct(`team.role.${p.to}`) }))
+    } else if (p.kind === 'remove') {
+      act(() => consoleApi('/team/members/remove', { body: { userId: p.member.userId } }), ct('team.members.removed', { who: nameOf(p.member) }))
+    } else {
+      void action.run(async () => {
+        setNotice(null)
+        await consoleApi('/team/members/remove', { body: { userId: me.user.id } })
+        await reload()
+        navigate('/console/documents')
+      })
+    }
   }
 
   return (
     <SettingsLayout title={ct('team.members.title')}>
       <ErrorAlert error={loadError ?? action.error} />
       {notice && <Notice>{notice}</Notice>}
-      {admin && (
-        <form className="card card-pad stack" onSubmit={invite} aria-labelledby="invite-title">
-          <h2 id="invite-title">{ct('team.members.invite')}</h2>
+      {pending && <PendingDialog pending={pending} team={me.team?.teamName ?? ''} busy={action.busy} onConfirm={confirmed} onCancel={() => setPending(null)} />}
+      {/* Shown to everyone: below ADMIN it is disabled, with the reason. */}
+      <form className="card card-pad stack" onSubmit={invite} aria-labelledby="invite-title">
+        <h2 id="invite-title">{ct('team.members.invite')}</h2>
+        {!admin && (
+          <p className="muted" id={inviteWhy}>
+            {ct('team.members.adminOnly')}
+          </p>
+        )}
+        <fieldset className="team-fieldset" disabled={!admin}>
           <div className="team-inline">
-            <Field label={ct('team.members.email')} type="email" value={email} onChange={setEmail} required autoComplete="off" />
+            <Field label={ct('team.members.email')} type="email" value={email} onChange={setEmail} required autoComplete="off" describedBy={inviteWhy} />
             <label className="form-field">
               <span className="label">{ct('team.members.role')}</span>
-              <select className="input" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+              <select className="input" value={role} onChange={(e) => setRole(e.target.value as Role)} aria-describedby={inviteWhy}>
                 {ROLES.map((r) => (
                   <option key={r} value={r}>
                     {ct(`team.role.${r}`)}
@@ -75,14 +107,15 @@ export function Members() {
                 ))}
               </select>
             </label>
-            <button className="btn btn-primary" type="submit" disabled={action.busy}>
+            <button className="btn btn-primary" type="submit" disabled={action.busy} aria-describedby={inviteWhy}>
               {ct('team.members.send')}
             </button>
           </div>
-        </form>
-      )}
+        </fieldset>
+      </form>
       <section className="card card-pad stack" aria-labelledby="members-title">
         <h2 id="members-title">{ct('team.members.list')}</h2>
+        {!admin && <p className="muted">{ct('team.members.adminOnlyList')}</p>}
         {!members ? (
           <p role="status">{ct('shell.loading')}</p>
         ) : (
@@ -96,9 +129,11 @@ export function Members() {
                     {admin && m.userId !== me.user.id ? (
                       <select
                         className="input"
-                        aria-label={ct('team.members.roleOf', { who: m.name || m.email })}
+                        aria-label={ct('team.members.roleOf', { who: nameOf(m) })}
                         value={m.role}
-                        onChange={(e) => act(() => consoleApi('/team/members/role', { body: { userId: m.userId, role: e.target.value as Role } }))}
+                        disabled={action.busy}
+                        // Nothing changes until the dialog is confirmed: the list keeps the current role meanwhile.
+                        onChange={(e) => setPending({ kind: 'role', member: m, to: e.target.value as Role })}
                       >
                         {ROLES.map((r) => (
                           <option key={r} value={r}>
@@ -113,7 +148,7 @@ export function Members() {
                   <td data-label={ct('team.members.joined')}>{formatDate(m.joinedAt)}</td>
                   <td>
                     {m.userId === me.user.id ? (
-                      <button className="btn btn-sm btn-danger-outline" type="button" onClick={leave} disabled={action.busy}>
+                      <button className="btn btn-sm btn-danger-outline" type="button" onClick={() => setPending({ kind: 'leave' })} disabled={action.busy}>
                         {ct('team.members.leave')}
                       </button>
                     ) : (
@@ -122,7 +157,8 @@ export function Members() {
                           className="btn btn-sm btn-danger-outline"
                           type="button"
                           disabled={action.busy}
-                          onClick={() => confirm(ct('team.members.removeConfirm', { who: m.email })) && act(() => consoleApi('/team/members/remove', { body: { userId: m.userId } }))}
+                          aria-label={ct('team.members.removeNamed', { who: nameOf(m) })}
+                          onClick={() => setPending({ kind: 'remove', member: m })}
                         >
                           {ct('team.members.remove')}
                         </button>
@@ -138,6 +174,11 @@ export function Members() {
       {manager && (
         <section className="card card-pad stack" aria-labelledby="invitations-title">
           <h2 id="invitations-title">{ct('team.invitations.title')}</h2>
+          {!admin && invitations.length > 0 && (
+            <p className="muted" id={`${why}-invitations`}>
+              {ct('team.invitations.adminOnly')}
+            </p>
+          )}
           {invitations.length === 0 ? (
             <p className="muted">{ct('team.invitations.none')}</p>
           ) : (
@@ -150,16 +191,20 @@ export function Members() {
                     <td data-label={ct('team.members.role')}>{ct(`team.role.${i.role}`)}</td>
                     <td data-label={ct('team.invitations.expires')}>{formatDateTime(i.expiresAt)}</td>
                     <td>
-                      {admin && (
-                        <div className="team-actions">
-                          <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => act(() => consoleApi('/team/invitations/resend', { body: { id: i.id, language: consoleLanguage() } }), ct('team.invitations.resent', { email: i.email }))}>
+                      <div className="team-actions">
+                          <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy || !admin} aria-describedby={admin ? undefined : `${why}-invitations`} onClick={() => act(() => consoleApi('/team/invitations/resend', { body: { id: i.id, language: consoleLanguage() } }), ct('team.invitations.resent', { email: i.email }))}>
                             {ct('team.invitations.resend')}
                           </button>
-                          <button className="btn btn-sm btn-danger-outline" type="button" disabled={action.busy} onClick={() => act(() => consoleApi('/team/invitations/revoke', { body: { id: i.id } }))}>
+                          <button
+                            className="btn btn-sm btn-danger-outline"
+                            type="button"
+                            disabled={action.busy || !admin}
+                            aria-describedby={admin ? undefined : `${why}-invitations`}
+                            onClick={() => act(() => consoleApi('/team/invitations/revoke', { body: { id: i.id } }))}
+                          >
                             {ct('team.invitations.revoke')}
                           </button>
                         </div>
-                      )}
                     </td>
                   </tr>
                 ))}
@@ -169,5 +214,32 @@ export function Members() {
         </section>
       )}
     </SettingsLayout>
+  )
+}
+
+/** The question before a change: who, and what changes (a role from -> to, removal, leaving). */
+function PendingDialog(props: { pending: Pending; team: string; busy: boolean; onConfirm: () => void; onCancel: () => void }) {
+  const p = props.pending
+  const common = { busy: props.busy, onConfirm: props.onConfirm, onCancel: props.onCancel }
+  if (p.kind === 'role') {
+    const words = { who: nameOf(p.member), from: ct(`team.role.${p.member.role}`), to: ct(`team.role.${p.to}`) }
+    return (
+      <ConfirmDialog title={ct('team.members.roleTitle', { who: words.who })} confirmLabel={ct('team.members.roleConfirm', { role: words.to })} {...common}>
+        <p>{ct('team.members.roleQuestion', words)}</p>
+        <p className="muted">{ct(`team.members.roleMeans.${p.to}`)}</p>
+      </ConfirmDialog>
+    )
+  }
+  if (p.kind === 'remove') {
+    return (
+      <ConfirmDialog title={ct('team.members.removeTitle', { who: nameOf(p.member) })} confirmLabel={ct('team.members.remove')} danger {...common}>
+        <p>{ct('team.members.removeConfirm', { who: p.member.email })}</p>
+      </ConfirmDialog>
+    )
+  }
+  return (
+    <ConfirmDialog title={ct('team.members.leaveTitle', { team: props.team })} confirmLabel={ct('team.members.leave')} danger {...common}>
+      <p>{ct('team.members.leaveConfirm', { team: props.team })}</p>
+    </ConfirmDialog>
   )
 }

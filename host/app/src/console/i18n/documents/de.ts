@@ -129,7 +129,6 @@ const de: Record<keyof typeof en, string> = {
   "documents.new.create": "Erstellen und im Editor öffnen",
   "documents.new.close": "Schließen",
   "documents.new.uploading": "Wird hochgeladen…",
-  "documents.new.remove": "{name} entfernen",
   "documents.new.removeShort": "Entfernen",
   "documents.new.error.none": "Wählen Sie mindestens eine PDF-Datei aus.",
   "documents.new.error.notPdf": "{name} ist keine PDF-Datei.",

@@ -127,7 +127,6 @@ const en = {
   "documents.new.create": "Create and open the editor",
   "documents.new.close": "Close",
   "documents.new.uploading": "Uploading…",
-  "documents.new.remove": "Remove {name}",
   "documents.new.removeShort": "Remove",
   "documents.new.error.none": "Choose at least one PDF file.",
   "documents.new.error.notPdf": "{name} is not a PDF file.",

@@ -129,7 +129,6 @@ const es: Record<keyof typeof en, string> = {
   'documents.new.create': 'Crear y abrir el editor',
   'documents.new.close': 'Cerrar',
   'documents.new.uploading': 'Subiendo…',
-  'documents.new.remove': 'Quitar {name}',
   'documents.new.removeShort': 'Quitar',
   'documents.new.error.none': 'Elija al menos un archivo PDF.',
   'documents.new.error.notPdf': '{name} no es un archivo PDF.',

@@ -129,7 +129,6 @@ const fr: Record<keyof typeof en, string> = {
   "documents.new.create": "Créer et ouvrir l’éditeur",
   "documents.new.close": "Fermer",
   "documents.new.uploading": "Envoi du fichier…",
-  "documents.new.remove": "Retirer {name}",
   "documents.new.removeShort": "Retirer",
   "documents.new.error.none": "Choisissez au moins un fichier PDF.",
   "documents.new.error.notPdf": "{name} n’est pas un fichier PDF.",

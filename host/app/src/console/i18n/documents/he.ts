@@ -129,7 +129,6 @@ const he: Record<keyof typeof en, string> = {
   'documents.new.create': 'יצירה ופתיחת העורך',
   'documents.new.close': 'סגירה',
   'documents.new.uploading': 'מעלה…',
-  'documents.new.remove': 'הסרת {name}',
   'documents.new.removeShort': 'הסרה',
   'documents.new.error.none': 'בחרו לפחות קובץ PDF אחד.',
   'documents.new.error.notPdf': '{name} אינו קובץ PDF.',

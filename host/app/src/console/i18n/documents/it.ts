@@ -129,7 +129,6 @@ const it: Record<keyof typeof en, string> = {
   'documents.new.create': 'Crea e apri l’editor',
   'documents.new.close': 'Chiudi',
   'documents.new.uploading': 'Caricamento…',
-  'documents.new.remove': 'Rimuovi {name}',
   'documents.new.removeShort': 'Rimuovi',
   'documents.new.error.none': 'Scegli almeno un file PDF.',
   'documents.new.error.notPdf': '{name} non è un file PDF.',

@@ -129,7 +129,6 @@ const nl: Record<keyof typeof en, string> = {
   'documents.new.create': 'Maken en de editor openen',
   'documents.new.close': 'Sluiten',
   'documents.new.uploading': 'Bezig met uploaden…',
-  'documents.new.remove': '{name} verwijderen',
   'documents.new.removeShort': 'Verwijderen',
   'documents.new.error.none': 'Kies minstens één PDF-bestand.',
   'documents.new.error.notPdf': '{name} is geen PDF-bestand.',

@@ -129,7 +129,6 @@ const pl: Record<keyof typeof en, string> = {
   'documents.new.create': 'Utwórz i otwórz edytor',
   'documents.new.close': 'Zamknij',
   'documents.new.uploading': 'Przesyłanie…',
-  'documents.new.remove': 'Usuń {name}',
   'documents.new.removeShort': 'Usuń',
   'documents.new.error.none': 'Wybierz co najmniej jeden plik PDF.',
   'documents.new.error.notPdf': '{name} nie jest plikiem PDF.',

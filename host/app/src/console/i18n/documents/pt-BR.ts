@@ -129,7 +129,6 @@ const ptBR: Record<keyof typeof en, string> = {
   'documents.new.create': 'Criar e abrir o editor',
   'documents.new.close': 'Fechar',
   'documents.new.uploading': 'Enviando…',
-  'documents.new.remove': 'Remover {name}',
   'documents.new.removeShort': 'Remover',
   'documents.new.error.none': 'Escolha pelo menos um arquivo PDF.',
   'documents.new.error.notPdf': '{name} não é um arquivo PDF.',

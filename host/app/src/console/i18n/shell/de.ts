@@ -13,6 +13,7 @@ const de: Record<keyof typeof en, string> = {
   'shell.team': 'Team',
   'shell.language': 'Sprache',
   'shell.loading': 'Wird geladen…',
+  'shell.cancel': 'Abbrechen',
   'shell.notFound': 'Diese Seite gibt es nicht.',
   'shell.noTeam': 'Sie sind noch in keinem Team. Bitten Sie eine Team-Administration um eine Einladung.',
   'shell.error': 'Etwas ist schiefgegangen: {message}',

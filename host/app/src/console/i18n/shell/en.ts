@@ -11,6 +11,7 @@ const en = {
   'shell.team': 'Team',
   'shell.language': 'Language',
   'shell.loading': 'Loading…',
+  'shell.cancel': 'Cancel',
   'shell.notFound': 'There is no such page.',
   'shell.noTeam': 'You are not a member of any team yet. Ask a team admin for an invitation.',
   'shell.error': 'Something went wrong: {message}',

@@ -13,6 +13,7 @@ const es: Record<keyof typeof en, string> = {
   'shell.team': 'Equipo',
   'shell.language': 'Idioma',
   'shell.loading': 'Cargando…',
+  'shell.cancel': 'Cancelar',
   'shell.notFound': 'Esta página no existe.',
   'shell.noTeam': 'Todavía no forma parte de ningún equipo. Pida una invitación a un administrador del equipo.',
   'shell.error': 'Algo ha fallado: {message}',

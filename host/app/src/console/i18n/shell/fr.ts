@@ -13,6 +13,7 @@ const fr: Record<keyof typeof en, string> = {
   'shell.team': 'Équipe',
   'shell.language': 'Langue',
   'shell.loading': 'Chargement…',
+  'shell.cancel': 'Annuler',
   'shell.notFound': 'Cette page n’existe pas.',
   'shell.noTeam': 'Vous n’êtes membre d’aucune équipe. Demandez une invitation à un administrateur.',
   'shell.error': 'Une erreur est survenue : {message}',

@@ -13,6 +13,7 @@ const he: Record<keyof typeof en, string> = {
   'shell.team': 'צוות',
   'shell.language': 'שפה',
   'shell.loading': 'טוען…',
+  'shell.cancel': 'ביטול',
   'shell.notFound': 'דף זה אינו קיים.',
   'shell.noTeam': 'אינכם חברים עדיין באף צוות. בקשו הזמנה ממנהל צוות.',
   'shell.error': 'משהו השתבש: {message}',

@@ -13,6 +13,7 @@ const it: Record<keyof typeof en, string> = {
   'shell.team': 'Team',
   'shell.language': 'Lingua',
   'shell.loading': 'Caricamento…',
+  'shell.cancel': 'Annulla',
   'shell.notFound': 'Questa pagina non esiste.',
   'shell.noTeam': 'Non fai ancora parte di nessun team. Chiedi un invito a un amministratore del team.',
   'shell.error': 'Qualcosa è andato storto: {message}',

@@ -13,6 +13,7 @@ const nl: Record<keyof typeof en, string> = {
   'shell.team': 'Team',
   'shell.language': 'Taal',
   'shell.loading': 'Laden…',
+  'shell.cancel': 'Annuleren',
   'shell.notFound': 'Deze pagina bestaat niet.',
   'shell.noTeam': 'U bent nog geen lid van een team. Vraag een teambeheerder om een uitnodiging.',
   'shell.error': 'Er is iets misgegaan: {message}',

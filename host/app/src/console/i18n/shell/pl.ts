@@ -13,6 +13,7 @@ const pl: Record<keyof typeof en, string> = {
   'shell.team': 'Zespół',
   'shell.language': 'Język',
   'shell.loading': 'Wczytywanie…',
+  'shell.cancel': 'Anuluj',
   'shell.notFound': 'Nie ma takiej strony.',
   'shell.noTeam': 'Nie należysz jeszcze do żadnego zespołu. Poproś administratora zespołu o zaproszenie.',
   'shell.error': 'Coś poszło nie tak: {message}',

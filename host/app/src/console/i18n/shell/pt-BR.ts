@@ -13,6 +13,7 @@ const ptBR: Record<keyof typeof en, string> = {
   'shell.team': 'Equipe',
   'shell.language': 'Idioma',
   'shell.loading': 'Carregando…',
+  'shell.cancel': 'Cancelar',
   'shell.notFound': 'Esta página não existe.',
   'shell.noTeam': 'Você ainda não faz parte de nenhuma equipe. Peça um convite a um administrador da equipe.',
   'shell.error': 'Algo deu errado: {message}',

@@ -1,0 +1,74 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { ct } from './i18n/index.js'
+
+/**
+ * Asks before a change that matters (a role, leaving the team): a modal on the native <dialog>,
+ * so the browser keeps focus inside, makes the page behind inert and closes it with Escape. Its
+ * title names it and its text describes it to screen readers; focus starts on the safe choice
+ * (Cancel) for a destructive change, else on the confirming one, and goes back to whatever had it.
+ */
+export function ConfirmDialog(props: {
+  title: string
+  children: ReactNode
+  confirmLabel: string
+  onConfirm: () => void
+  onCancel: () => void
+  danger?: boolean
+  busy?: boolean
+}) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const cancelRef = useRef<HTMLButtonElement>(null)
+  const confirmRef = useRef<HTMLButtonElement>(null)
+  const titleId = useId()
+  const textId = useId()
+  const onCancel = useRef(props.onCancel)
+  onCancel.current = props.onCancel
+
+  useEffect(() => {
+    const dialog = ref.current!
+    const opener = document.activeElement as HTMLElement | null
+    dialog.showModal()
+    ;(props.danger ? cancelRef : confirmRef).current?.focus()
+    const cancel = (e: Event) => {
+      e.preventDefault()
+      onCancel.current()
+    }
+    dialog.addEventListener('cancel', cancel)
+    return () => {
+      dialog.removeEventListener('cancel', cancel)
+      dialog.close()
+      if (opener?.isConnected) opener.focus()
+    }
+    // Opening is once per mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [])
+
+  return (
+    <dialog
+      ref={ref}
+      className="dialog"
+      aria-labelledby={titleId}
+      aria-describedby={textId}
+      onMouseDown={(e) => e.target === e.currentTarget && onCancel.current()}
+    >
+      <div className="dialog-box">
+        <header className="dialog-head">
+          <h2 id={titleId} className="dialog-title">
+            {props.title}
+          </h2>
+        </header>
+        <div id={textId} className="dialog-body">
+          {props.children}
+        </div>
+        <footer className="dialog-foot">
+          <button ref={cancelRef} className="btn btn-secondary" type="button" onClick={() => onCancel.current()}>
+            {ct('shell.cancel')}
+          </button>
+          <button ref={confirmRef} className={props.danger ? 'btn btn-danger' : 'btn btn-primary'} type="button" disabled={props.busy} onClick={props.onConfirm}>
+            {props.confirmLabel}
+          </button>
+        </footer>
+      </div>
+    </dialog>
+  )
+}

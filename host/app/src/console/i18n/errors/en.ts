@@ -1,0 +1,50 @@
+/**
+ * The service's refusals in the reader's words, by their `code` (host/server/errors.ts and the
+ * console's routes), in English: these keys are the ones every language has. messageOf (parts.tsx)
+ * shows the server's own message only for a code not listed here. `{detail}` is the server's
+ * message, for refusals whose detail the sentence cannot know (which field, which address).
+ */
+const en = {
+  'error.FORBIDDEN': 'Your role in this team does not allow this. Ask an admin of the team.',
+  'error.NOT_CREATOR': 'Only the person who created it, a manager or an admin can cancel or delete it.',
+  'error.LAST_ADMIN': 'A team always keeps at least one admin. Make another member an admin first, then try again.',
+  'error.NOT_FOUND': 'This was not found: it was deleted, or you cannot see it.',
+  'error.INVALID_REQUEST': 'This was not accepted. Check what you entered ({detail}).',
+  'error.NO_TEAM': 'You are not a member of any team yet. Ask a team admin for an invitation.',
+  'error.ALREADY_MEMBER': 'This person is a member of the team already.',
+  'error.EMAIL_TAKEN': 'An account with this e-mail address exists already.',
+  'error.WRONG_ACCOUNT': 'This invitation is for another e-mail address. Sign in with that address to accept it.',
+  'error.SIGN_IN_FIRST': 'This address has an account already. Sign in to accept the invitation.',
+  'error.CSRF': 'This page is out of date. Reload it and try again.',
+  'error.CROSS_SITE': 'This request did not come from this site. Reload the page and try again.',
+  'error.SIGNED_OUT': 'You are signed out. Sign in again.',
+  'error.FRESH_PROOF_REQUIRED': 'Confirm it is you first: give your password or a code again.',
+  'error.TOO_MANY_REQUESTS': 'Too many requests. Wait a few minutes, then try again.',
+  'error.RATE_LIMITED': 'Too many requests. Wait a moment, then try again.',
+  'error.BUSY': 'The service is busy. Try again in a moment.',
+  'error.REQUEST_TIMEOUT': 'The request took too long. Try again.',
+  'error.INTERNAL': 'Something went wrong on the server. Try again later.',
+  'error.WEBHOOK_LIMIT_REACHED': 'The team has as many webhooks as it may. Delete one to add another.',
+  'error.WEBHOOK_URL_NOT_ALLOWED': 'This address cannot receive webhooks: it must be public and reachable ({detail}).',
+  'error.VISIBILITY_NOT_ALLOWED': 'You cannot choose a visibility above your own role.',
+  'error.PLAN_LIMIT_REACHED': "The team's plan allows no more documents this month.",
+  'error.PLAN_REQUIRED': "The team's plan does not include this.",
+  'error.INVALID_STATUS_TRANSITION': 'The document is no longer in a state that allows this. Reload the page to see where it stands.',
+  'error.ENVELOPE_NOT_EDITABLE': 'This document was sent and can no longer be changed.',
+  'error.NO_RECIPIENTS': 'Add at least one recipient before sending.',
+  'error.MISSING_SIGNATURE_FIELD': 'Every signer needs a signature field before sending.',
+  'error.INVALID_RECIPIENT': 'A recipient is not valid. Check the names and e-mail addresses.',
+  'error.INVALID_PDF': 'The file is not a PDF that can be read.',
+  'error.PAYLOAD_TOO_LARGE': 'The file is too large.',
+  'error.DOCUMENT_PURGED': "The document's files were deleted at the end of the team's retention period.",
+  'error.DOCUMENT_SEALING': 'The document is being sealed. Try again in a moment.',
+  'error.DOCUMENT_NOT_COMPLETED': 'The signed version exists once everyone has signed.',
+  'error.DIRECT_LINK_EXISTS': 'This template has a direct link already.',
+  'error.NOT_A_TEMPLATE': 'This is not a template.',
+  'error.LAST_ENVELOPE_ITEM': 'A document keeps at least one file.',
+  'error.PASSKEY_EXISTS': 'This passkey is registered already.',
+  'error.TOTP_ENABLED': 'Two-factor authentication is on already.',
+  'error.TOTP_NOT_ENABLED': 'Two-factor authentication is off.',
+  'error.TOTP_NOT_SET_UP': 'Start setting up two-factor authentication first.',
+}
+export default en
