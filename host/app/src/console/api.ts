@@ -89,6 +89,9 @@ export const v2 = <T>(path: string, init?: { method?: string; body?: unknown }) 
 /** A multipart request to `/api/v2{path}` (uploads, template use). */
 export const v2Form = <T>(path: string, form: FormData) => call<T>(`/api/v2${path}`, { form })
 
+/** A file through API v2 as bytes (the page previews draw it). */
+export const v2Bytes = async (path: string): Promise<ArrayBuffer> => (await call<Response>(`/api/v2${path}`, { raw: true })).arrayBuffer()
+
 /** A download through API v2 (the browser keeps the file): fetched with the token, saved as a blob. */
 export async function download(path: string, fallbackName: string): Promise<void> {
   const res = await call<Response>(`/api/v2${path}`, { raw: true })

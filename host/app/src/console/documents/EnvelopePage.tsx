@@ -1,16 +1,22 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
-import { download, v2 } from '../api.js'
-import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
-import { ErrorAlert, Notice, PersonCell, TableHead, messageOf, useAction } from '../parts.js'
+import { consoleApi, v2 } from '../api.js'
+import { ct, formatDate, formatDateTime, type ConsoleKey } from '../i18n/index.js'
+import { useMe } from '../me.js'
+import { ErrorAlert, Notice, messageOf, useAction } from '../parts.js'
 import { linkProps, navigate } from '../router.js'
+import { Downloads } from './Downloads.js'
 import { Editor } from './Editor.js'
+import { PagePreviews } from './PagePreviews.js'
+import { RecipientsPanel } from './RecipientsPanel.js'
 import { TemplateTools } from './TemplateTools.js'
-import type { AuditLogEntry, AuditLogPage, Envelope } from './types.js'
+import { ownerRights, type AuditLogEntry, type AuditLogPage, type Envelope, type EnvelopeSender } from './types.js'
 
 /** `/console/documents/:id` and `/console/templates/:id`: one envelope, its people, its trail, its files and what can be done with it. */
 export function EnvelopePage({ id }: { id: string }) {
   const [env, setEnv] = useState<Envelope | null>(null)
   const [audit, setAudit] = useState<AuditLogEntry[]>([])
+  const [sender, setSender] = useState<EnvelopeSender | null>(null)
+  const { me } = useMe()
   const [loadError, setLoadError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   // `?edit=1`: just created in the console, the editor opens at once for its recipients and fields.
@@ -23,8 +29,14 @@ export function EnvelopePage({ id }: { id: string }) {
   const load = useCallback(async () => {
     try {
       const e = await v2<Envelope>(`/envelope/${encodeURIComponent(id)}`)
+      const [log, by] = await Promise.all([
+        v2<AuditLogPage>(`/envelope/${encodeURIComponent(id)}/audit-log?perPage=100&orderByDirection=desc&include=all`),
+        // Who made it only decides which buttons the page offers: without it, the member's role alone does.
+        consoleApi(`/documents/${encodeURIComponent(id)}/sender`).catch(() => null),
+      ])
       setEnv(e)
-      setAudit((await v2<AuditLogPage>(`/envelope/${encodeURIComponent(id)}/audit-log?perPage=100&orderByDirection=desc&include=all`)).data)
+      setAudit(log.data)
+      setSender(by)
     } catch (err) {
       setLoadError(messageOf(err))
     }
@@ -50,8 +62,10 @@ export function EnvelopePage({ id }: { id: string }) {
     await v2('/envelope/distribute', { body: { envelopeId: env.id } })
   }
   const waiting = env.recipients.filter((r) => r.signingStatus === 'NOT_SIGNED' && r.role !== 'CC')
-  const file = (itemId: string, version: 'original' | 'signed', title: string) =>
-    run(() => download(`/envelope/item/${itemId}/download?version=${version}`, `${title}.pdf`))
+  const { manage } = ownerRights(me.team?.role, sender)
+  // The reasons a button is off, said beside the buttons and tied to them (aria-describedby).
+  const manageReason = manage ? null : ct('documents.role.ownOnly')
+  const purgedReason = env.purgedAt ? ct('documents.download.purged', { when: formatDate(env.purgedAt) }) : null
 
   return (
     <article className="stack docs-page">
@@ -67,6 +81,7 @@ export function EnvelopePage({ id }: { id: string }) {
       <p className="muted small">
         {ct('documents.meta', { created: formatDateTime(env.createdAt), visibility: ct(`documents.visibility.${env.visibility}` as ConsoleKey) })}
         {env.completedAt && ` · ${ct('documents.completedAt', { when: formatDateTime(env.completedAt) })}`}
+        {sender && ` · ${sender.createdBy ? ct('documents.by', { name: sender.createdBy.name || sender.createdBy.email }) : ct('documents.byApi')}`}
       </p>
       <ErrorAlert error={action.error} />
       {notice && <Notice>{notice}</Notice>}
@@ -100,7 +115,8 @@ export function EnvelopePage({ id }: { id: string }) {
             <button
               className="btn btn-danger-outline"
               type="button"
-              disabled={action.busy}
+              disabled={action.busy || !manage}
+              aria-describedby={manageReason ? 'docs-manage-reason' : undefined}
               onClick={() => confirm(ct('documents.cancelConfirm')) && run(() => v2('/envelope/cancel', { body: { envelopeId: env.id } }), ct('documents.cancelled'))}
             >
               {ct('documents.cancel')}
@@ -109,7 +125,8 @@ export function EnvelopePage({ id }: { id: string }) {
           <button
             className="btn btn-secondary"
             type="button"
-            disabled={action.busy}
+            disabled={action.busy || !!purgedReason}
+            aria-describedby={purgedReason ? 'docs-purged-reason' : undefined}
             onClick={() =>
               void action.run(async () => {
                 const copy = await v2<{ id: string }>('/envelope/duplicate', { body: { envelopeId: env.id } })
@@ -122,7 +139,8 @@ export function EnvelopePage({ id }: { id: string }) {
           <button
             className="btn btn-danger-outline"
             type="button"
-            disabled={action.busy}
+            disabled={action.busy || !manage}
+            aria-describedby={manageReason ? 'docs-manage-reason' : undefined}
             onClick={() =>
               confirm(ct('documents.deleteConfirm', { title: env.title })) &&
               void action.run(async () => {
@@ -134,64 +152,25 @@ export function EnvelopePage({ id }: { id: string }) {
             {ct('documents.delete')}
           </button>
         </div>
+        {manageReason && (
+          <p className="muted small" id="docs-manage-reason">
+            {manageReason}
+          </p>
+        )}
+        {purgedReason && (
+          <p className="muted small" id="docs-purged-reason">
+            {purgedReason}
+          </p>
+        )}
       </section>
 
       {/* Reloaded once sent: the editor then shows the envelope as sent, with nothing to save. */}
       {editing && <Editor key={env.status} envelopeId={env.id} onSaved={() => void load()} saver={saveEditor} />}
       {env.type === 'TEMPLATE' && <TemplateTools template={env} onChanged={load} />}
 
-      <section className="card card-pad stack" aria-labelledby="docs-files">
-        <h2 id="docs-files">{ct('documents.files')}</h2>
-        <ul className="docs-files">
-          {env.envelopeItems.map((item) => (
-            <li key={item.id}>
-              <span>{item.title}</span>
-              <span className="team-actions">
-                <button className="btn btn-sm btn-secondary" type="button" onClick={() => file(item.id, 'original', item.title)}>
-                  {ct('documents.original')}
-                </button>
-                {env.status === 'COMPLETED' && (
-                  <button className="btn btn-sm btn-primary" type="button" onClick={() => file(item.id, 'signed', item.title)}>
-                    {ct('documents.signed')}
-                  </button>
-                )}
-              </span>
-            </li>
-          ))}
-        </ul>
-        {env.type === 'DOCUMENT' && env.status !== 'DRAFT' && (
-          <div className="team-actions">
-            {env.status === 'COMPLETED' && (
-              <button className="btn btn-sm btn-secondary" type="button" onClick={() => run(() => download(`/envelope/${env.id}/certificate/download`, `${env.title} - certificate.pdf`))}>
-                {ct('documents.certificate')}
-              </button>
-            )}
-            <button className="btn btn-sm btn-secondary" type="button" onClick={() => run(() => download(`/envelope/${env.id}/audit-log/download`, `${env.title} - audit log.pdf`))}>
-              {ct('documents.auditPdf')}
-            </button>
-          </div>
-        )}
-      </section>
-
-      <section className="card card-pad stack" aria-labelledby="docs-recipients">
-        <h2 id="docs-recipients">{ct('documents.recipients')}</h2>
-        {env.recipients.length === 0 ? (
-          <p className="muted">{ct('documents.noRecipients')}</p>
-        ) : (
-          <table className="console-table">
-            <TableHead columns={[ct('documents.person'), ct('documents.role'), ct('documents.progress')]} />
-            <tbody>
-              {env.recipients.map((r) => (
-                <tr key={r.id}>
-                  <PersonCell name={r.name} email={r.email} />
-                  <td data-label={ct('documents.role')}>{ct(`documents.role.${r.role}` as ConsoleKey)}</td>
-                  <td data-label={ct('documents.progress')}>{progressOf(r)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
-      </section>
+      <RecipientsPanel env={env} audit={audit} canSeeLinks={manage} busy={action.busy} run={run} />
+      <Downloads env={env} purgedReason={purgedReason} run={run} />
+      <PagePreviews env={env} />
 
       {env.type === 'DOCUMENT' && (
         <section className="card card-pad stack" aria-labelledby="docs-timeline">
@@ -217,12 +196,4 @@ export function EnvelopePage({ id }: { id: string }) {
       )}
     </article>
   )
-}
-
-function progressOf(r: Envelope['recipients'][number]): string {
-  if (r.signingStatus === 'SIGNED') return ct('documents.progress.signed', { when: formatDateTime(r.signedAt) })
-  if (r.signingStatus === 'REJECTED') return ct('documents.progress.rejected')
-  if (r.readStatus === 'OPENED') return ct('documents.progress.opened')
-  if (r.sendStatus === 'SENT') return ct('documents.progress.sent')
-  return ct('documents.progress.notSent')
 }

@@ -1,0 +1,155 @@
+import { useEffect, useId, useRef, useState } from 'react'
+import { openPdf, type PDFDocumentProxy } from '../../pdf/pdf.js'
+import { usePageCanvas } from '../../ui/usePdf.js'
+import { v2Bytes } from '../api.js'
+import { ct, formatDate } from '../i18n/index.js'
+import type { Envelope } from './types.js'
+
+type Item = Envelope['envelopeItems'][number]
+type Version = 'original' | 'signed'
+
+/**
+ * Thumbnails of every page of an envelope's files (the signed version once completed), drawn
+ * with the editor's renderer: a file is fetched only when its row comes near the screen, and each
+ * page drawn only when it does. A thumbnail opens the page larger, in a dialog with previous/next.
+ */
+export function PagePreviews({ env }: { env: Envelope }) {
+  const version: Version = env.status === 'COMPLETED' ? 'signed' : 'original'
+  const [open, setOpen] = useState<{ item: Item; doc: PDFDocumentProxy; page: number } | null>(null)
+  return (
+    <section className="card card-pad stack" aria-labelledby="docs-previews">
+      <h2 id="docs-previews">{ct('documents.preview.title')}</h2>
+      {env.purgedAt ? (
+        <p className="muted">{ct('documents.download.purged', { when: formatDate(env.purgedAt) })}</p>
+      ) : (
+        <>
+          {version === 'signed' && <p className="muted small">{ct('documents.preview.signed')}</p>}
+          {env.envelopeItems.map((item) => (
+            <ItemPages key={item.id} item={item} version={version} onOpen={(doc, page) => setOpen({ item, doc, page })} />
+          ))}
+        </>
+      )}
+      {open && <PageDialog {...open} onPage={(page) => setOpen({ ...open, page })} onClose={() => setOpen(null)} />}
+    </section>
+  )
+}
+
+/** One file's pages: placeholders sized by its page count until the file, fetched once near the screen, is open. */
+function ItemPages({ item, version, onOpen }: { item: Item; version: Version; onOpen: (doc: PDFDocumentProxy, page: number) => void }) {
+  const ref = useRef<HTMLDivElement>(null)
+  const [near, setNear] = useState(false)
+  const [doc, setDoc] = useState<PDFDocumentProxy | null>(null)
+  const [failed, setFailed] = useState(false)
+  const headingId = useId()
+
+  useEffect(() => {
+    const el = ref.current
+    if (!el || near) return
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: '300px' })
+    seen.observe(el)
+    return () => seen.disconnect()
+  }, [near])
+  useEffect(() => {
+    if (!near) return
+    let live = true
+    openPdf(`console:${item.id}:${version}`, () => v2Bytes(`/envelope/item/${encodeURIComponent(item.id)}/download?version=${version}`)).then(
+      (d) => live && setDoc(d),
+      () => live && setFailed(true),
+    )
+    return () => {
+      live = false
+    }
+  }, [near, item.id, version])
+
+  const total = doc?.numPages ?? item.pageCount ?? 1
+  return (
+    <div ref={ref} className="docs-preview-item stack-sm">
+      <h3 id={headingId} className="docs-preview-title">
+        {item.title}
+      </h3>
+      {failed ? (
+        <p className="muted small">{ct('documents.preview.failed')}</p>
+      ) : (
+        <ul className="docs-thumbs" aria-labelledby={headingId}>
+          {Array.from({ length: total }, (_, i) => (
+            <li key={i}>
+              {doc ? (
+                <Thumb doc={doc} page={i + 1} label={ct('documents.preview.open', { page: i + 1, total, title: item.title })} onOpen={() => onOpen(doc, i + 1)} />
+              ) : (
+                <span className="docs-thumb docs-thumb-empty" aria-hidden="true" />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+    </div>
+  )
+}
+
+function Thumb({ doc, page, label, onOpen }: { doc: PDFDocumentProxy; page: number; label: string; onOpen: () => void }) {
+  const { canvasRef, aspect, rendered } = usePageCanvas(doc, page)
+  return (
+    <button type="button" className="docs-thumb" style={{ aspectRatio: aspect ?? 0.7071 }} aria-label={label} data-rendered={rendered || undefined} onClick={onOpen}>
+      <canvas ref={canvasRef} aria-hidden="true" />
+      <span className="docs-thumb-number" aria-hidden="true">
+        {page}
+      </span>
+    </button>
+  )
+}
+
+/** The page larger, in a modal: the browser keeps focus inside, Escape closes, focus returns to the thumbnail. */
+function PageDialog(props: { item: Item; doc: PDFDocumentProxy; page: number; onPage: (page: number) => void; onClose: () => void }) {
+  const ref = useRef<HTMLDialogElement>(null)
+  const titleId = useId()
+  const onClose = useRef(props.onClose)
+  onClose.current = props.onClose
+  const { canvasRef, aspect } = usePageCanvas(props.doc, props.page)
+  const total = props.doc.numPages
+
+  useEffect(() => {
+    const dialog = ref.current!
+    const opener = document.activeElement as HTMLElement | null
+    dialog.showModal()
+    const cancel = (e: Event) => {
+      e.preventDefault()
+      onClose.current()
+    }
+    dialog.addEventListener('cancel', cancel)
+    return () => {
+      dialog.removeEventListener('cancel', cancel)
+      dialog.close()
+      if (opener?.isConnected) opener.focus()
+    }
+  }, [])
+
+  return (
+    <dialog ref={ref} className="dialog docs-page-dialog" aria-labelledby={titleId} onMouseDown={(e) => e.target === e.currentTarget && onClose.current()}>
+      <div className="dialog-box">
+        <header className="dialog-head">
+          <h2 id={titleId} className="dialog-title">
+            {ct('documents.preview.dialog', { title: props.item.title, page: props.page, total })}
+          </h2>
+          <button type="button" className="btn btn-sm btn-secondary" onClick={() => onClose.current()}>
+            {ct('documents.preview.close')}
+          </button>
+        </header>
+        {/* Focusable: on a short screen the page scrolls, and the keyboard must reach all of it. */}
+        <div className="dialog-body" tabIndex={0}>
+          {/* Keyed by page: a fresh canvas for each, so the last page never shows under the next one's name. */}
+          <div className="docs-page-large" key={props.page} style={{ aspectRatio: aspect ?? 0.7071, ['--aspect' as string]: aspect ?? 0.7071 }}>
+            <canvas ref={canvasRef} role="img" aria-label={ct('documents.preview.dialog', { title: props.item.title, page: props.page, total })} />
+          </div>
+        </div>
+        <footer className="dialog-foot">
+          <button type="button" className="btn btn-secondary" disabled={props.page <= 1} onClick={() => props.onPage(props.page - 1)}>
+            {ct('documents.preview.previous')}
+          </button>
+          <button type="button" className="btn btn-secondary" disabled={props.page >= total} onClick={() => props.onPage(props.page + 1)}>
+            {ct('documents.preview.next')}
+          </button>
+        </footer>
+      </div>
+    </dialog>
+  )
+}

@@ -1,0 +1,194 @@
+/**
+ * The console's envelope page as a sender lives on it, in Chromium on both databases, with a real
+ * SMTP inbox: a pending two-page document with two recipients (one who must prove themselves to
+ * sign) shows its pages as thumbnails that open larger; the admin copies a signing link, sends one
+ * recipient the request again, corrects the other's address (the old link dies, the new address
+ * gets the request); each download is there or disabled with its reason; a rejected document shows
+ * the reason; a member who did not create the document finds cancel, delete and the links
+ * disabled, saying why. axe-core and screenshots at 1280 and 390 px.
+ */
+import { join } from 'node:path'
+import type { BrowserContext, Locator, Page } from 'playwright-core'
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { postgresUnavailable } from '../host/support.js'
+import { axeReport, axeViolations } from './support/axe.js'
+import { startInbox, type Inbox } from './support/inbox.js'
+import { sendDocument, sig } from './support/sign.js'
+import { SCREENSHOTS, startStackOn, type Stack } from './support/stack.js'
+
+const pgSkip = await postgresUnavailable()
+
+for (const variant of ['pglite', 'postgres'] as const) {
+  describe.skipIf(variant === 'postgres' && pgSkip !== null)(`the console's envelope page (${variant})`, () => {
+    let inbox: Inbox
+    let stack: Stack
+    let lease: Awaited<ReturnType<typeof sendDocument>>
+    let quote: Awaited<ReturnType<typeof sendDocument>>
+
+    beforeAll(async () => {
+      inbox = await startInbox()
+      stack = await startStackOn(variant, { host: { smtpUrl: inbox.url, mailbox: false, queuePollMs: 100 } })
+      const teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
+      await makeUser(stack.host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
+      await makeUser(stack.host.db, 'mo@example.com', { teamId, role: 'MEMBER' })
+      lease = await sendDocument(stack, {
+        title: 'Lease',
+        pages: 2,
+        recipients: [
+          { email: 'ann@example.com', name: 'Ann Tenant', role: 'SIGNER', fields: [sig(10, 80)] },
+          // Bob proves himself with a one-time code before he signs (his own requirement).
+          { email: 'bob@example.com', name: 'Bob Guarantor', role: 'SIGNER', fields: [sig(50, 80)], actionAuth: ['TWO_FACTOR_AUTH'] } as never,
+        ],
+      })
+      quote = await sendDocument(stack, { title: 'Quote', recipients: [{ email: 'carl@example.com', name: 'Carl Client', role: 'SIGNER', fields: [sig(10, 80)] }] })
+      const carl = await fetch(`${stack.host.url}/api/signing/reject`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${quote.recipient('carl@example.com').token}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ reason: 'The price is too high.' }),
+      })
+      expect(carl.status).toBe(200)
+    })
+    afterAll(async () => {
+      await stack?.close()
+      await inbox?.close()
+    })
+
+    async function signIn(email: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+      const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, permissions: ['clipboard-read', 'clipboard-write'] })
+      const page = await context.newPage()
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      await page.goto(`${stack.host.url}/console`)
+      await page.getByLabel('E-mail address').fill(email)
+      await page.getByLabel('Password').fill(TEST_PASSWORD)
+      await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      await page.getByRole('heading', { name: 'Documents' }).waitFor()
+      const team = page.getByRole('combobox', { name: 'Team' })
+      if (await team.count()) await team.selectOption({ label: 'E2E' })
+      return { context, page, errors }
+    }
+    const check = async (page: Page, name: string) => {
+      await page.waitForLoadState('networkidle')
+      if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-envelope-${name}-1280.png`), fullPage: true })
+      expect(axeReport(`${name} at 1280`, await axeViolations(page))).toBe('')
+      await page.setViewportSize({ width: 390, height: 844 })
+      // Nothing scrolls sideways on a phone.
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true)
+      if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-envelope-${name}-390.png`), fullPage: true })
+      expect(axeReport(`${name} at 390`, await axeViolations(page))).toBe('')
+      await page.setViewportSize({ width: 1280, height: 900 })
+    }
+    const card = (page: Page, email: string): Locator => page.locator('.docs-recipient', { hasText: email })
+    const describedBy = async (button: Locator) => {
+      const ids = (await button.getAttribute('aria-describedby'))?.split(' ') ?? []
+      return (await Promise.all(ids.map((id) => button.page().locator(`[id="${id}"]`).textContent()))).join(' ')
+    }
+    const linksIn = (text: string | undefined) => [...new Set(text?.match(/https?:\/\/[^\s<>()]+\/sign\/[^\s<>()]+/g) ?? [])]
+    const sessionStatus = async (token: string) => (await fetch(`${stack.host.url}/api/signing/session`, { headers: { Authorization: `Bearer ${token}` } })).status
+
+    test('the sender sees each recipient, copies a link, resends, corrects an address and downloads', async () => {
+      await expect.poll(() => [inbox.to('ann@example.com').length, inbox.to('bob@example.com').length], { timeout: 30_000 }).toEqual([1, 1])
+      const { context, page, errors } = await signIn('ada@example.com')
+      await page.goto(`${stack.host.url}/console/documents/${lease.id}`)
+      await page.getByRole('heading', { name: 'Lease', level: 1 }).waitFor()
+
+      // The pages: two thumbnails, drawn once near the screen; the first opens larger.
+      await page.getByRole('heading', { name: 'Pages' }).scrollIntoViewIfNeeded()
+      await expect.poll(() => page.locator('.docs-thumb[data-rendered]').count(), { timeout: 30_000 }).toBe(2)
+      // Each recipient: role, delivery, what they must prove (and whose requirement it is), where they stand.
+      await expect.poll(() => card(page, 'bob@example.com').textContent()).toContain('One-time code (this recipient\'s own)')
+      expect(await card(page, 'ann@example.com').textContent()).toContain('Nothing asked')
+      expect(await card(page, 'ann@example.com').textContent()).toMatch(/Sent .+, not opened/)
+      expect(await card(page, 'ann@example.com').textContent()).toContain('By e-mail')
+      await check(page, 'pending')
+
+      await page.getByRole('button', { name: 'Page 1 of 2 of Lease.pdf: show larger' }).click()
+      const dialog = page.getByRole('dialog', { name: 'Lease.pdf, page 1 of 2' })
+      await dialog.waitFor()
+      await dialog.getByRole('button', { name: 'Next page' }).click()
+      await page.getByRole('dialog', { name: 'Lease.pdf, page 2 of 2' }).waitFor()
+      expect(await page.getByRole('dialog').getByRole('button', { name: 'Next page' }).isDisabled()).toBe(true)
+      await check(page, 'page-dialog')
+      await page.keyboard.press('Escape')
+      await page.getByRole('dialog').waitFor({ state: 'detached' })
+
+      // Copy Ann's signing link: the clipboard holds the link her e-mail carries.
+      await card(page, 'ann@example.com').getByRole('button', { name: 'Copy signing link' }).click()
+      await page.getByRole('status').filter({ hasText: 'The signing link of Ann Tenant is copied' }).waitFor()
+      const annLink = linksIn(inbox.to('ann@example.com')[0]!.text)[0]!
+      expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(annLink)
+      expect(annLink).toBe(`${stack.host.url}/sign/${lease.recipient('ann@example.com').token}`)
+
+      // Send Bob the request again: a second message reaches him.
+      await card(page, 'bob@example.com').getByRole('button', { name: 'Send the request again' }).click()
+      await page.getByRole('status').filter({ hasText: 'The signing request went to bob@example.com again.' }).waitFor()
+      await expect.poll(() => inbox.to('bob@example.com').length, { timeout: 30_000 }).toBe(2)
+
+      // Correct Ann's address: the new one gets a new link, the old link opens nothing.
+      await card(page, 'ann@example.com').getByRole('button', { name: 'Correct name or e-mail' }).click()
+      await card(page, 'ann@example.com').getByLabel('E-mail address').fill('ann.tenant@example.com')
+      await check(page, 'correct')
+      await card(page, 'ann@example.com').getByRole('button', { name: 'Save' }).click()
+      await page.getByRole('status').filter({ hasText: 'Saved. ann.tenant@example.com gets a new signing link' }).waitFor()
+      await expect.poll(() => inbox.to('ann.tenant@example.com').length, { timeout: 30_000 }).toBe(1)
+      const newLink = linksIn(inbox.to('ann.tenant@example.com')[0]!.text)[0]!
+      expect(newLink).not.toBe(annLink)
+      const oldToken = lease.recipient('ann@example.com').token
+      expect(await sessionStatus(oldToken)).toBeGreaterThanOrEqual(400)
+      expect(await sessionStatus(oldToken)).toBeLessThan(500)
+      expect(await sessionStatus(newLink.split('/sign/')[1]!)).toBe(200)
+      expect(inbox.to('ann@example.com')).toHaveLength(1)
+      await expect.poll(() => card(page, 'ann.tenant@example.com').count()).toBe(1)
+      // The timeline says so.
+      expect(await page.locator('.team-timeline').textContent()).toContain('Recipient changed')
+
+      // Downloads: the original and the audit log now; the signed PDF and the certificate later, saying why.
+      const original = page.waitForEvent('download')
+      await page.getByRole('button', { name: 'Original' }).click()
+      expect((await original).suggestedFilename()).toMatch(/^Lease.*\.pdf$/)
+      const auditLog = page.waitForEvent('download')
+      await page.getByRole('button', { name: 'Audit log (PDF)' }).click()
+      expect((await auditLog).suggestedFilename()).toMatch(/audit log\.pdf$/)
+      for (const name of ['Signed PDF', 'Signing certificate']) {
+        const button = page.getByRole('button', { name })
+        expect(await button.isDisabled()).toBe(true)
+        expect(await describedBy(button)).toBe('The signed PDF and the certificate exist once every recipient has signed.')
+      }
+      // The admin may cancel and delete what anyone made.
+      expect(await page.getByRole('button', { name: 'Cancel', exact: true }).isEnabled()).toBe(true)
+
+      // The rejected quote: the reason, in the recipient's words.
+      await page.goto(`${stack.host.url}/console/documents/${quote.id}`)
+      await page.getByRole('heading', { name: 'Quote', level: 1 }).waitFor()
+      await expect.poll(() => card(page, 'carl@example.com').textContent()).toContain('Reason: “The price is too high.”')
+      expect(await card(page, 'carl@example.com').textContent()).toMatch(/Rejected /)
+      expect(await describedBy(page.getByRole('button', { name: 'Signed PDF' }))).toBe('This document will not be signed: there is no signed PDF or certificate.')
+      await check(page, 'rejected')
+
+      expect(errors).toEqual([])
+      await context.close()
+    })
+
+    test('a member who did not create the document cannot cancel, delete or see links, and is told why', async () => {
+      const { context, page, errors } = await signIn('mo@example.com')
+      await page.goto(`${stack.host.url}/console/documents/${lease.id}`)
+      await page.getByRole('heading', { name: 'Lease', level: 1 }).waitFor()
+      for (const name of ['Cancel', 'Delete']) {
+        const button = page.getByRole('button', { name, exact: true })
+        expect(await button.isDisabled()).toBe(true)
+        expect(await describedBy(button)).toBe('Only the member who created this document, managers and admins can cancel or delete it.')
+      }
+      const copy = card(page, 'bob@example.com').getByRole('button', { name: 'Copy signing link' })
+      expect(await copy.isDisabled()).toBe(true)
+      expect(await describedBy(copy)).toBe("Only the member who created this document, managers and admins can see the recipients' signing links.")
+      // Resending stays open to every member who sees the document.
+      expect(await card(page, 'bob@example.com').getByRole('button', { name: 'Send the request again' }).isEnabled()).toBe(true)
+      await page.getByRole('heading', { name: 'Pages' }).scrollIntoViewIfNeeded()
+      await expect.poll(() => page.locator('.docs-thumb[data-rendered]').count(), { timeout: 30_000 }).toBe(2)
+      await check(page, 'member')
+      expect(errors).toEqual([])
+      await context.close()
+    })
+  })
+}
