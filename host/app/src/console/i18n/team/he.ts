@@ -105,7 +105,7 @@ const he: Record<keyof typeof en, string> = {
   'team.tokens.never': 'אף פעם',
   'team.tokens.expired': 'פג תוקף',
   'team.tokens.revoke': 'שלילה',
-  'team.tokens.revokeNamed': 'שלילת {name}',
+  'team.tokens.revokeNamed': 'שלילה: {name}',
   'team.tokens.revokeConfirm': 'לשלול את „{name}”? מעכשיו כל בקשה עם אסימון זה תיכשל.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'השירות שולח כל אירוע לכתובות אלה, חתום בסוד של ה־webhook (webhook-signature: ראו verifySignedWebhook ב־envelope-embed/server).',
