@@ -7,7 +7,7 @@ import type { SealingKey } from './sealing-key.js'
 import { signDocument, type SealOptions } from './sign-document.js'
 import { evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text.js'
 import { INK, MUTED, PageWriter, RULE } from './page-writer.js'
-import { embedTextFont } from './stamp.js'
+import { embedTextFont, type TextFont } from './text-font.js'
 import { describeClient } from './user-agent.js'
 import { directionOf, languageOf } from '../../shared/languages.js'
 import { wrap } from './text-wrap.js'
@@ -26,7 +26,7 @@ export interface AuditLogContent {
 }
 
 /** Appends the audit-log pages to `doc`. */
-export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font: Awaited<ReturnType<typeof embedTextFont>>, size: [number, number] = [...PageSizes.A4]): void {
+export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font: TextFont, size: [number, number] = [...PageSizes.A4]): void {
   const t = evidenceText(content.locale.language)
   const w = new PageWriter(doc, font, size, `${t.auditLog} · ${content.envelope.title} · ${content.envelope.id}`, directionOf(languageOf(content.locale.language)))
   w.heading(t.auditLog, [
@@ -83,7 +83,7 @@ export async function auditLogDocument(content: AuditLogContent): Promise<PDFDoc
   const doc = await PDFDocument.create({ updateMetadata: false })
   doc.setTitle(`${evidenceText(content.locale.language).auditLog}: ${content.envelope.title}`)
   doc.setProducer('envelope-embed host')
-  appendAuditLog(doc, content, await embedTextFont(doc))
+  appendAuditLog(doc, content, await embedTextFont(doc, content.locale.language, content))
   return doc
 }
 

@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto'
-import { PDFDocument, PageSizes, type PDFFont, type PDFImage } from 'pdf-lib'
+import { PDFDocument, PageSizes, type PDFImage } from 'pdf-lib'
 import { DEFAULT_LOCALE, evidenceText, evidenceTime, type EvidenceLocale, type EvidenceText } from './evidence-text.js'
 import { ACCENT, fitRow, INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import type { SealAuditEntry, SealInput, SealRecipient } from './seal-input.js'
-import { embedTextFont } from './stamp.js'
+import { embedTextFont, type TextFont } from './text-font.js'
 import { describeClient } from './user-agent.js'
 import { directionOf, languageOf } from '../../shared/languages.js'
 
@@ -44,7 +44,7 @@ export function certificatePageSize(doc: PDFDocument): [number, number] {
 }
 
 /** Appends the certificate page(s) to `doc`, as many as the recipients need. */
-export async function appendCertificate(doc: PDFDocument, content: CertificateContent, font: PDFFont, size: [number, number] = [...PageSizes.A4]): Promise<void> {
+export async function appendCertificate(doc: PDFDocument, content: CertificateContent, font: TextFont, size: [number, number] = [...PageSizes.A4]): Promise<void> {
   const t = evidenceText(content.locale.language)
   const time = (iso: string | null | undefined) => evidenceTime(iso, content.locale)
   const w = new PageWriter(doc, font, size, `${t.certificate} · ${content.envelope.title} · ${content.envelope.id}`, directionOf(languageOf(content.locale.language)))
@@ -204,6 +204,7 @@ export async function certificateDocument(input: SealInput, demonstration = fals
   const doc = await PDFDocument.create({ updateMetadata: false })
   doc.setTitle(`Signing certificate: ${input.envelope.title}`)
   doc.setProducer('envelope-embed host')
-  await appendCertificate(doc, certificateContent(input, demonstration), await embedTextFont(doc))
+  const content = certificateContent(input, demonstration)
+  await appendCertificate(doc, content, await embedTextFont(doc, content.locale.language, content))
   return doc
 }

@@ -3,13 +3,14 @@
  * the signing certificate (includeSigningCertificate, default on) and the audit log
  * (includeAuditLog, default off), in that order.
  */
-import type { PDFDocument, PDFFont } from 'pdf-lib'
+import type { PDFDocument } from 'pdf-lib'
 import { appendAuditLog } from './audit-log-pdf.js'
 import { appendCertificate, certificateContent, certificatePageSize } from './certificate.js'
 import { DEFAULT_LOCALE } from './evidence-text.js'
 import type { SealInput } from './seal-input.js'
+import type { TextFont } from './text-font.js'
 
-export async function appendEvidence(doc: PDFDocument, input: SealInput, font: PDFFont, demonstration: boolean): Promise<void> {
+export async function appendEvidence(doc: PDFDocument, input: SealInput, font: TextFont, demonstration: boolean): Promise<void> {
   const size = certificatePageSize(doc)
   if (input.meta?.includeSigningCertificate ?? true) await appendCertificate(doc, certificateContent(input, demonstration), font, size)
   if (input.meta?.includeAuditLog ?? false) {

@@ -3,7 +3,8 @@
  * audit log): rows wrap, blocks are kept together, and each page gets a footer numbered over the
  * document's own pages ("Page 2 of 3" of the certificate, not of the contract before it).
  */
-import { rgb, type PDFDocument, type PDFFont, type PDFImage, type PDFPage } from 'pdf-lib'
+import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib'
+import type { TextFont, TextMeasure } from './text-font.js'
 import { wrap } from './text-wrap.js'
 import { drawnPieces } from './visual-order.js'
 
@@ -28,7 +29,7 @@ export class PageWriter {
 
   constructor(
     private readonly doc: PDFDocument,
-    readonly font: PDFFont,
+    readonly font: TextFont,
     size: [number, number],
     /** Shown small at the top of every page after the first (the document's title). */
     private readonly runningHead: string,
@@ -101,10 +102,7 @@ export class PageWriter {
    */
   text(row: string, offset: number, y: number, size: number, color = INK, page = this.page): void {
     let x = this.xAt(offset, this.font.widthOfTextAtSize(row, size))
-    for (const piece of drawnPieces(row, this.dir)) {
-      page.drawText(piece, { x, y, size, font: this.font, color })
-      x += this.font.widthOfTextAtSize(piece, size)
-    }
+    for (const piece of drawnPieces(row, this.dir)) x += this.font.draw(page, piece, { x, y, size, color })
   }
 
   /** The x of something `width` wide at `offset` from the start of the line. */
@@ -142,7 +140,7 @@ export class PageWriter {
 }
 
 /** `text` on one row no wider than `width`, cut with an ellipsis when it is longer. */
-export function fitRow(text: string, font: PDFFont, size: number, width: number): string {
+export function fitRow(text: string, font: TextMeasure, size: number, width: number): string {
   if (font.widthOfTextAtSize(text, size) <= width) return text
   const chars = [...text]
   let lo = 0

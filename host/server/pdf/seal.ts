@@ -7,7 +7,8 @@ import { withInflateBudget } from './inflate-budget.js'
 import type { SealInput } from './seal-input.js'
 import type { SealingKey } from './sealing-key.js'
 import { signDocument, type SealOptions } from './sign-document.js'
-import { embedTextFont, stampFields } from './stamp.js'
+import { stampFields } from './stamp.js'
+import { embedTextFont } from './text-font.js'
 
 export type { SealAuditEntry, SealField, SealInput, SealRecipient } from './seal-input.js'
 export type { SealOptions }
@@ -34,12 +35,10 @@ export async function sealHere(input: SealInput, key: SealingKey, options: SealO
     const doc = await withInflateBudget(() => PDFDocument.load(item.pdf, { updateMetadata: false }))
     // Files stored before uploads were cleaned may still carry scripts: a sealed copy never does.
     stripActiveContent(doc)
-    const font = await embedTextFont(doc)
-    await stampFields(
-      doc,
-      input.fields.filter((f) => f.envelopeItemId === item.id),
-      font,
-    )
+    const fields = input.fields.filter((f) => f.envelopeItemId === item.id)
+    // What this file will draw: its fields' values, then the certificate's and audit log's text.
+    const font = await embedTextFont(doc, input.meta?.language, [fields, input.envelope, input.items.map((i) => i.title), input.recipients, input.auditLog])
+    await stampFields(doc, fields, font)
     await appendEvidence(doc, input, font, key.source === 'database')
     sealed.push({ itemId: item.id, pdf: await signDocument(doc, key, options) })
   }

@@ -1,36 +1,11 @@
-import { readFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import fontkit from '@pdf-lib/fontkit'
-import {
-  concatTransformationMatrix,
-  popGraphicsState,
-  pushGraphicsState,
-  rgb,
-  type PDFDocument,
-  type PDFFont,
-  type PDFImage,
-  type PDFPage,
-} from 'pdf-lib'
+import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib'
 import { normalizeSignature } from '../images/signature.js'
 import type { SealField } from './seal-input.js'
+import type { TextFont } from './text-font.js'
 
 const INK = rgb(0, 0, 0)
 /** Largest text size in a field, however tall the box. */
 const MAX_FONT_SIZE = 14
-
-let fontBytes: Uint8Array | undefined
-
-/**
- * DejaVu Sans (Latin with every accent German and French need, Greek, Cyrillic, ✓), embedded as a
- * subset: a document carries only the glyphs it uses, a few KiB instead of 740.
- * Parsed anew for each document: a fontkit font shared between documents caches the components of
- * accented glyphs without their characters, and later documents then lose text (Ö's O became U+0001).
- */
-export function embedTextFont(doc: PDFDocument): Promise<PDFFont> {
-  fontBytes ??= new Uint8Array(readFileSync(createRequire(import.meta.url).resolve('dejavu-fonts-ttf/ttf/DejaVuSans.ttf')))
-  doc.registerFontkit(fontkit)
-  return doc.embedFont(fontBytes, { subset: true })
-}
 
 /** A rectangle in the page's display space: origin bottom-left of the page as shown, y upward. */
 export interface Box {
@@ -73,7 +48,7 @@ function corners(r: { x: number; y: number; width: number; height: number }) {
 }
 
 /** Draws every field that has a value onto its page of `doc` (fields of this one file only). */
-export async function stampFields(doc: PDFDocument, fields: SealField[], font: PDFFont): Promise<void> {
+export async function stampFields(doc: PDFDocument, fields: SealField[], font: TextFont): Promise<void> {
   const pages = doc.getPages()
   // One image object per distinct picture: initials repeated on every page are stored once.
   const images = new Map<string, Promise<PDFImage>>()
@@ -100,7 +75,7 @@ export async function stampFields(doc: PDFDocument, fields: SealField[], font: P
   }
 }
 
-async function stampField(page: PDFPage, field: SealField, value: string, box: Box, font: PDFFont, images: Map<string, Promise<PDFImage>>) {
+async function stampField(page: PDFPage, field: SealField, value: string, box: Box, font: TextFont, images: Map<string, Promise<PDFImage>>) {
   switch (field.type) {
     case 'SIGNATURE':
     case 'FREE_SIGNATURE':
@@ -146,7 +121,7 @@ function textAlign(meta: Record<string, unknown> | null): Align {
  * The text (one line per line break) as large as the box's height allows, at most 14 pt, shrunk
  * until the widest line fits, and centred vertically.
  */
-function drawFittedText(page: PDFPage, font: PDFFont, text: string, box: Box, align: Align) {
+function drawFittedText(page: PDFPage, font: TextFont, text: string, box: Box, align: Align) {
   const lines = text.replace(/\t/g, ' ').split(/\r\n|\r|\n/)
   const pad = Math.min(2, box.width * 0.05)
   const lineHeightPerPt = font.heightAtSize(1)
@@ -159,7 +134,7 @@ function drawFittedText(page: PDFPage, font: PDFFont, text: string, box: Box, al
   lines.forEach((line, i) => {
     const width = font.widthOfTextAtSize(line, size)
     const x = align === 'center' ? box.x + (box.width - width) / 2 : align === 'right' ? box.x + box.width - pad - width : box.x + pad
-    page.drawText(line, { x, y: top - (i + 1) * lineHeight + descentPerPt * size, size, font, color: INK })
+    font.draw(page, line, { x, y: top - (i + 1) * lineHeight + descentPerPt * size, size, color: INK })
   })
 }
 
@@ -175,7 +150,7 @@ function optionLabels(meta: Record<string, unknown> | null): string[] {
 }
 
 /** Every option with a ticked or empty box, one row each; a checked value outside the options gets its own row. */
-function drawCheckboxes(page: PDFPage, font: PDFFont, field: SealField, value: string, box: Box) {
+function drawCheckboxes(page: PDFPage, font: TextFont, field: SealField, value: string, box: Box) {
   let checked: string[]
   try {
     const parsed: unknown = JSON.parse(value)
@@ -202,9 +177,9 @@ function drawCheckboxes(page: PDFPage, font: PDFFont, field: SealField, value: s
     page.drawRectangle({ x, y: middle - side / 2, width: side, height: side, borderColor: INK, borderWidth: Math.max(0.5, side / 14) })
     if (checked.includes(label)) {
       const tick = side * 1.1
-      page.drawText('✓', { x: x + (side - font.widthOfTextAtSize('✓', tick)) / 2, y: middle - (lineHeightPerPt * tick) / 2 + descentPerPt * tick, size: tick, font, color: INK })
+      font.draw(page, '✓', { x: x + (side - font.widthOfTextAtSize('✓', tick)) / 2, y: middle - (lineHeightPerPt * tick) / 2 + descentPerPt * tick, size: tick, color: INK })
     }
     const y = middle - (lineHeightPerPt * size) / 2 + descentPerPt * size
-    page.drawText(label, { x: x + side + gap, y, size, font, color: INK })
+    font.draw(page, label, { x: x + side + gap, y, size, color: INK })
   })
 }

@@ -1,4 +1,4 @@
-import type { PDFFont } from 'pdf-lib'
+import type { TextMeasure } from './text-font.js'
 
 /** Longest value shown: user agents and names come from the signer and could be anything. */
 const MAX_VALUE_LENGTH = 1000
@@ -7,7 +7,7 @@ const MAX_VALUE_LENGTH = 1000
  * Splits text into rows no wider than `width`: at spaces, or inside a word too long for a row.
  * Each word is measured once (text layout is the slow part of drawing), rows as sums of words.
  */
-export function wrap(text: string, font: PDFFont, size: number, width: number): string[] {
+export function wrap(text: string, font: TextMeasure, size: number, width: number): string[] {
   const clean = text.replace(/\s+/g, ' ').trim()
   const shown = clean.length > MAX_VALUE_LENGTH ? `${clean.slice(0, MAX_VALUE_LENGTH)}…` : clean
   const space = font.widthOfTextAtSize(' ', size)
@@ -33,13 +33,14 @@ export function wrap(text: string, font: PDFFont, size: number, width: number): 
       row = word
       used = w
     } else {
-      // A word wider than a row (an address, a user agent) breaks after its punctuation, else between characters.
+      // A word wider than a row (an address, a user agent, a sentence of Japanese or Chinese, written
+      // without spaces) breaks after its punctuation, else between characters.
       if (row) {
         rows.push(row)
         row = ''
         used = 0
       }
-      for (const piece of word.split(/(?<=[@./\-_;,:)])/)) {
+      for (const piece of word.split(/(?<=[@./\-_;,:)、。，；：）」』])/)) {
         const pw = font.widthOfTextAtSize(piece, size)
         if (pw <= width) put(piece, pw)
         else for (const ch of piece) put(ch, font.widthOfTextAtSize(ch, size))
