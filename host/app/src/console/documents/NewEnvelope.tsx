@@ -175,7 +175,7 @@ function refusal(err: unknown, files: File[]): string {
   if (err.status === 413) return ct('documents.new.error.tooBig')
   if (err.issues?.some((i) => String(i.path) === 'files')) return ct('documents.new.error.tooMany', { max: MAX_FILES })
   if (err.code === 'INVALID_PDF') {
-    // "<name> is not a valid PDF: <why>": the longest name it starts with (one name may begin another).
+    // The message starts with the file's name: the longest name it starts with (one name may begin another).
     const name = files.map((f) => f.name).filter((n) => err.message.startsWith(`${n} `)).sort((a, b) => b.length - a.length)[0] ?? ''
     return ct(/encrypt/i.test(err.message) ? 'documents.new.error.encrypted' : 'documents.new.error.invalid', { name })
   }

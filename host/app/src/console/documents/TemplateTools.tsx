@@ -36,7 +36,7 @@ export function TemplateTools({ template, onChanged }: { template: Envelope & { 
         const made = await v2Form<{ id: string }>('/envelope/use', form)
         navigate(`/console/documents/${made.id}`)
       } catch (err) {
-        // payload.prefillFields.<i>… and payload.recipients.<i>…: each under its own field.
+        // An issue of a prefilled value or of a recipient goes under its own field.
         // An issue's path comes dotted ("payload.prefillFields.1.value").
         const issues = (err instanceof ApiFailure ? (err.issues ?? []) : []).map((i) => ({ path: (Array.isArray(i.path) ? i.path : String(i.path ?? '').split('.')).map(String), message: i.message }))
         const at = (list: string, ids: number[]) =>
