@@ -133,7 +133,7 @@ for (const variant of ['pglite', 'postgres'] as const) {
       // Ada's document: cancelling is not Mia's (the page may offer it disabled, or refuse it in words).
       page.on('dialog', (d) => void d.accept())
       await page.goto(`${stack.host.url}/console/documents/${adasDocument}`)
-      await page.getByRole('heading', { name: "Ada's lease" }).waitFor()
+      await page.getByRole('heading', { name: "Ada's lease", exact: true }).waitFor()
       const cancel = page.getByRole('button', { name: 'Cancel', exact: true })
       if ((await cancel.count()) && (await cancel.isEnabled())) {
         await cancel.click()
