@@ -106,6 +106,13 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await check('document-refused')
       await page.getByRole('button', { name: 'Remove big.pdf' }).click()
       expect(await title.inputValue()).toBe('')
+      // Refused by the host: it starts like a PDF but cannot be read as one.
+      await choose.setInputFiles([file('broken.pdf', Buffer.from('%PDF-1.7\nnot really a document'))])
+      await page.getByRole('button', { name: 'Remove broken.pdf' }).waitFor()
+      await page.getByRole('button', { name: 'Create and open the editor' }).click()
+      await alert.getByText('broken.pdf cannot be read as a PDF file.').waitFor()
+      expect([await count('envelopes'), await count('envelope_items')]).toEqual([0, 0])
+      await page.getByRole('button', { name: 'Remove broken.pdf' }).click()
 
       // Two PDFs dropped: one envelope, titled after the first.
       const dropped = [file('Service agreement.pdf', await makePdf('Service agreement', 2)), file('Annex A.pdf', await makePdf('Annex A', 1))]
