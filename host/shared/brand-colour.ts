@@ -62,13 +62,31 @@ export interface BrandPalette {
   primaryForeground: string
   /** Whether the team's own colour was kept (false: a shade of it was used). */
   kept: boolean
+  /** A pale tint of the colour (a button still waiting, a selected item) and the text on it. */
+  accent: string
+  accentForeground: string
   /** The contrast of the label on the button, and of the colour against the page. */
   buttonRatio: number
   pageRatio: number
 }
 
+/** `amount` (0..1) of `colour` over `page`. */
+export function tint(colour: string, page: string, amount: number): string {
+  const [c, p] = [channels(colour), channels(page)]
+  return toHex(c.map((v, i) => p[i]! + (v - p[i]!) * amount))
+}
+
 export function brandPalette(colour: string, page = '#ffffff'): BrandPalette {
   const primary = readableOn(colour, page)
   const primaryForeground = textOn(primary)
-  return { primary, primaryForeground, kept: primary === colour, buttonRatio: contrast(primary, primaryForeground), pageRatio: contrast(primary, page) }
+  const accent = tint(colour, page, luminance(page) > 0.18 ? 0.1 : 0.22)
+  return {
+    primary,
+    primaryForeground,
+    kept: primary === colour,
+    accent,
+    accentForeground: readableOn(primary, accent),
+    buttonRatio: contrast(primary, primaryForeground),
+    pageRatio: contrast(primary, page),
+  }
 }

@@ -4,6 +4,7 @@ import { ApiError, type Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
 import { loadLanguage, t } from '../i18n/index.js'
+import { applyBrand } from '../theme.js'
 import { GRANT_HEADER, isAuthFailure, loadAuthInfo, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo, type Prove } from './auth-info.js'
 import { AccessGate, ActionAuthDialog } from './AuthSteps.js'
 import { useDownloadOffer } from './commands.js'
@@ -57,6 +58,7 @@ export function SignApp({
     promise.then(
       async (session) => {
         await loadLanguage(launch.options.language ?? session.envelope.documentMeta.language)
+        applyBrand(session.branding?.color, launch.options)
         document.title = t('sign.pageTitle', { title: session.envelope.title })
         setView({ kind: 'session', session })
         if (!announced.current) {

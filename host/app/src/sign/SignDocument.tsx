@@ -157,6 +157,7 @@ export function SignDocument(props: {
   return (
     <div className="sign" data-testid="sign-document" data-role={role}>
       <header className="sign-top">
+        {session.branding?.logoUrl && <img className="sign-logo" src={session.branding.logoUrl} alt={session.branding.name} data-testid="sign-logo" />}
         <div className="sign-top-text">
           <h1 className="sign-title">{envelope.title}</h1>
           <p className="muted small sign-who">

@@ -1,10 +1,11 @@
 /** The console's words in French, every area's: loaded when the console speaks it. */
 import type { ConsoleWords } from './en.js'
 import account from './account/fr.js'
+import branding from './branding/fr.js'
 import documents from './documents/fr.js'
 import errors from './errors/fr.js'
 import shell from './shell/fr.js'
 import team from './team/fr.js'
 
-const fr: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...errors }
+const fr: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...branding, ...errors }
 export default fr

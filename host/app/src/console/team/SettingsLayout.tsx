@@ -7,6 +7,7 @@ import { linkProps } from '../router.js'
 const SECTIONS: { path: string; key: ConsoleKey; role: Role }[] = [
   { path: '/console/settings', key: 'team.nav.general', role: 'MEMBER' },
   { path: '/console/settings/members', key: 'team.nav.members', role: 'MEMBER' },
+  { path: '/console/settings/branding', key: 'branding.nav', role: 'MEMBER' },
   { path: '/console/settings/tokens', key: 'team.nav.tokens', role: 'MANAGER' },
   { path: '/console/settings/webhooks', key: 'team.nav.webhooks', role: 'MANAGER' },
   { path: '/console/settings/activity', key: 'team.nav.activity', role: 'MANAGER' },

@@ -1,5 +1,6 @@
 import type { ConsoleRoute } from '../router.js'
 import { Activity } from './Activity.js'
+import { Branding } from './Branding.js'
 import { General } from './General.js'
 import { Invitation } from './Invitation.js'
 import { Members } from './Members.js'
@@ -15,4 +16,5 @@ export const teamRoutes: ConsoleRoute[] = [
   { pattern: '/console/settings/tokens', render: () => <Tokens /> },
   { pattern: '/console/settings/webhooks', render: () => <Webhooks /> },
   { pattern: '/console/settings/activity', render: () => <Activity /> },
+  { pattern: '/console/settings/branding', render: () => <Branding /> },
 ]
