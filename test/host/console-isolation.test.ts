@@ -63,6 +63,10 @@ const NEEDS: Record<string, Need> = {
   'POST /team/invitations/resend': 'ADMIN',
   'POST /team/invitations/revoke': 'ADMIN',
   'POST /team/rename': 'ADMIN',
+  'GET /team/branding': 'MEMBER',
+  'POST /team/branding': 'ADMIN',
+  'POST /team/branding/logo': 'ADMIN',
+  'POST /team/branding/logo/remove': 'ADMIN',
 }
 
 const routes = servedRoutes()
