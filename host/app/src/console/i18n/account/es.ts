@@ -77,7 +77,7 @@ const es: Record<keyof typeof en, string> = {
   'account.sessions.current': 'Este navegador',
   'account.sessions.unknownClient': 'Navegador desconocido',
   'account.sessions.revoke': 'Cerrar sesión',
-  'account.sessions.revokeOne': 'Cerrar la sesión de {client}, iniciada el {date}',
+  'account.sessions.revokeOne': 'Cerrar sesión en {client}, iniciada el {date}',
   'account.sessions.revokeOthers': 'Cerrar la sesión en todos los demás navegadores',
   'account.totp.title': 'Verificación en dos pasos',
   'account.totp.intro': 'Después de la contraseña, pedir un código de una aplicación de autenticación en su teléfono.',
