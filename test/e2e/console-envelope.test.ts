@@ -4,17 +4,19 @@
  * sign) shows its pages as thumbnails that open larger; the admin copies a signing link, sends one
  * recipient the request again, corrects the other's address (the old link dies, the new address
  * gets the request); each download is there or disabled with its reason; a rejected document shows
- * the reason; a member who did not create the document finds cancel, delete and the links
- * disabled, saying why. axe-core and screenshots at 1280 and 390 px.
+ * the reason, and once purged every download says its files are gone; a member who did not create
+ * the document finds cancel, delete and the links disabled, saying why. axe-core and screenshots
+ * at 1280 and 390 px.
  */
 import { join } from 'node:path'
 import type { BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { postgresUnavailable } from '../host/support.js'
+import { purgeEnvelope } from '../../host/server/domain/retention.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { startInbox, type Inbox } from './support/inbox.js'
-import { sendDocument, sig } from './support/sign.js'
+import { consentThroughApi, sendDocument, sig } from './support/sign.js'
 import { SCREENSHOTS, startStackOn, type Stack } from './support/stack.js'
 
 const pgSkip = await postgresUnavailable()
@@ -156,7 +158,8 @@ for (const variant of ['pglite', 'postgres'] as const) {
         expect(await describedBy(button)).toBe('The signed PDF and the certificate exist once every recipient has signed.')
       }
       // The admin may cancel and delete what anyone made.
-      expect(await page.getByRole('button', { name: 'Cancel', exact: true }).isEnabled()).toBe(true)
+      // (Once the last download's reload is over: every button waits while an action runs.)
+      await expect.poll(() => page.getByRole('button', { name: 'Cancel', exact: true }).isEnabled()).toBe(true)
 
       // The rejected quote: the reason, in the recipient's words.
       await page.goto(`${stack.host.url}/console/documents/${quote.id}`)
@@ -166,6 +169,55 @@ for (const variant of ['pglite', 'postgres'] as const) {
       expect(await describedBy(page.getByRole('button', { name: 'Signed PDF' }))).toBe('This document will not be signed: there is no signed PDF or certificate.')
       await check(page, 'rejected')
 
+      // Past the team's retention the quote's files are gone: every download, and the copy, say so.
+      await stack.host.db.query(`update teams set retention_days = 1 where name = 'E2E'`)
+      expect(await stack.host.db.transaction((tx) => purgeEnvelope(tx, quote.id, new Date(Date.now() + 3 * 86_400_000)))).not.toBeNull()
+      await page.reload()
+      await page.getByRole('heading', { name: 'Quote', level: 1 }).waitFor()
+      const purged = /^Its files were deleted on .+, at the end of the team's retention period: nothing can be downloaded\.$/
+      for (const name of ['Original', 'Signed PDF', 'Signing certificate', 'Audit log (PDF)', 'Duplicate']) {
+        const button = page.getByRole('button', { name, exact: true })
+        expect(await button.isDisabled()).toBe(true)
+        expect(await describedBy(button)).toMatch(purged)
+      }
+      expect(await page.locator('.docs-thumb').count()).toBe(0)
+      expect(await page.locator('.docs-recipient h3').textContent()).toBe('Name and e-mail deleted with the files')
+      await check(page, 'purged')
+
+      expect(errors).toEqual([])
+      await context.close()
+    })
+
+    test('a completed document: its signed pages, every download; in Hebrew, right to left', async () => {
+      const deal = await sendDocument(stack, { title: 'Deal', recipients: [{ email: 'dana@example.com', name: 'Dana Doe', role: 'SIGNER', fields: [sig(10, 80)] }] })
+      const token = deal.recipient('dana@example.com').token
+      const headers = { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json' }
+      const session = await (await fetch(`${stack.host.url}/api/signing/session`, { headers })).json()
+      await consentThroughApi(stack.host.url, token)
+      const value = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
+      const done = await fetch(`${stack.host.url}/api/signing/complete`, { method: 'POST', headers, body: JSON.stringify({ fields: session.fields.map((f: { id: number }) => ({ id: f.id, value })) }) })
+      expect(done.status).toBe(200)
+
+      const { context, page, errors } = await signIn('ada@example.com')
+      await page.goto(`${stack.host.url}/console/documents/${deal.id}`)
+      await page.getByRole('heading', { name: 'Deal', level: 1 }).waitFor()
+      await page.getByText('The signed version.').waitFor()
+      await page.getByRole('heading', { name: 'Pages' }).scrollIntoViewIfNeeded()
+      // The signed version: the page signed, and the certificate the sealed PDF ends with.
+      await expect.poll(() => page.locator('.docs-thumb[data-rendered]').count(), { timeout: 30_000 }).toBe(2)
+      for (const [name, file] of [['Signed PDF', /^Deal.*\.pdf$/], ['Signing certificate', /certificate\.pdf$/]] as const) {
+        const saved = page.waitForEvent('download')
+        await page.getByRole('button', { name, exact: true }).click()
+        expect((await saved).suggestedFilename()).toMatch(file)
+      }
+      expect(await page.getByRole('button', { name: 'Signed PDF', exact: true }).getAttribute('aria-describedby')).toBeNull()
+      await check(page, 'completed')
+
+      // The same page in Hebrew: right to left, every word translated.
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('he')
+      await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl')
+      await page.getByText('הגרסה החתומה.').waitFor()
+      await check(page, 'completed-he')
       expect(errors).toEqual([])
       await context.close()
     })

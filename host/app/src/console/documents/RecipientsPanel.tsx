@@ -54,7 +54,8 @@ function RecipientCard({ env, audit, canSeeLinks, busy, run, r, linkReasonId }: 
     <li className="docs-recipient" aria-labelledby={headingId}>
       <div className="docs-recipient-head">
         <h3 id={headingId} className="docs-recipient-name">
-          {r.name || r.email}
+          {/* A purged document keeps its recipients without their name and address. */}
+          {r.name || r.email || <span className="muted">{ct('documents.recipient.redacted')}</span>}
         </h3>
         {r.name && <span className="muted small docs-recipient-email">{r.email}</span>}
       </div>

@@ -203,5 +203,8 @@ const de: Record<keyof typeof en, string> = {
   "documents.recipient.discard": "Abbrechen",
   "documents.recipient.corrected": "Gespeichert.",
   "documents.recipient.readdressed": "Gespeichert. {email} erhält einen neuen Signierlink; der alte funktioniert nicht mehr.",
+  "documents.recipient.redacted": "Name und E-Mail mit den Dateien gelöscht",
+  "documents.audit.RECIPIENT_CONSENT_GIVEN": "In die elektronische Unterzeichnung eingewilligt",
+  "documents.audit.RECIPIENT_AUTH_LOCKED": "Prüfung nach zu vielen Versuchen gesperrt",
 }
 export default de

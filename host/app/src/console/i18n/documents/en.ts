@@ -201,5 +201,8 @@ const en = {
   "documents.recipient.discard": "Cancel",
   "documents.recipient.corrected": "Saved.",
   "documents.recipient.readdressed": "Saved. {email} gets a new signing link; the old one no longer works.",
+  "documents.recipient.redacted": "Name and e-mail deleted with the files",
+  "documents.audit.RECIPIENT_CONSENT_GIVEN": "Consented to sign electronically",
+  "documents.audit.RECIPIENT_AUTH_LOCKED": "Verification locked after too many attempts",
 }
 export default en

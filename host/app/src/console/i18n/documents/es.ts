@@ -203,5 +203,8 @@ const es: Record<keyof typeof en, string> = {
   'documents.recipient.discard': 'Cancelar',
   'documents.recipient.corrected': 'Guardado.',
   'documents.recipient.readdressed': 'Guardado. {email} recibe un enlace de firma nuevo; el anterior ya no funciona.',
+  'documents.recipient.redacted': 'Nombre y correo eliminados con los archivos',
+  'documents.audit.RECIPIENT_CONSENT_GIVEN': 'Consintió en firmar electrónicamente',
+  'documents.audit.RECIPIENT_AUTH_LOCKED': 'Verificación bloqueada tras demasiados intentos',
 }
 export default es

@@ -203,5 +203,8 @@ const fr: Record<keyof typeof en, string> = {
   "documents.recipient.discard": "Annuler",
   "documents.recipient.corrected": "Enregistré.",
   "documents.recipient.readdressed": "Enregistré. {email} reçoit un nouveau lien de signature ; l’ancien ne fonctionne plus.",
+  "documents.recipient.redacted": "Nom et e-mail supprimés avec les fichiers",
+  "documents.audit.RECIPIENT_CONSENT_GIVEN": "A consenti à la signature électronique",
+  "documents.audit.RECIPIENT_AUTH_LOCKED": "Vérification bloquée après trop de tentatives",
 }
 export default fr

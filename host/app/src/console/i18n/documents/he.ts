@@ -203,5 +203,8 @@ const he: Record<keyof typeof en, string> = {
   'documents.recipient.discard': 'ביטול',
   'documents.recipient.corrected': 'נשמר.',
   'documents.recipient.readdressed': 'נשמר. {email} מקבל קישור חתימה חדש; הישן כבר לא עובד.',
+  'documents.recipient.redacted': 'השם והדוא״ל נמחקו יחד עם הקבצים',
+  'documents.audit.RECIPIENT_CONSENT_GIVEN': 'הסכים/ה לחתימה אלקטרונית',
+  'documents.audit.RECIPIENT_AUTH_LOCKED': 'האימות ננעל לאחר יותר מדי ניסיונות',
 }
 export default he

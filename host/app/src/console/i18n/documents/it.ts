@@ -203,5 +203,8 @@ const it: Record<keyof typeof en, string> = {
   'documents.recipient.discard': 'Annulla',
   'documents.recipient.corrected': 'Salvato.',
   'documents.recipient.readdressed': 'Salvato. {email} riceve un nuovo link di firma; il vecchio non funziona più.',
+  'documents.recipient.redacted': 'Nome ed e-mail eliminati con i file',
+  'documents.audit.RECIPIENT_CONSENT_GIVEN': 'Ha acconsentito alla firma elettronica',
+  'documents.audit.RECIPIENT_AUTH_LOCKED': 'Verifica bloccata dopo troppi tentativi',
 }
 export default it

@@ -203,5 +203,8 @@ const nl: Record<keyof typeof en, string> = {
   'documents.recipient.discard': 'Annuleren',
   'documents.recipient.corrected': 'Opgeslagen.',
   'documents.recipient.readdressed': 'Opgeslagen. {email} krijgt een nieuwe ondertekenlink; de oude werkt niet meer.',
+  'documents.recipient.redacted': 'Naam en e-mail verwijderd met de bestanden',
+  'documents.audit.RECIPIENT_CONSENT_GIVEN': 'Toestemming gegeven om elektronisch te ondertekenen',
+  'documents.audit.RECIPIENT_AUTH_LOCKED': 'Verificatie geblokkeerd na te veel pogingen',
 }
 export default nl

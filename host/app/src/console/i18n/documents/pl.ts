@@ -203,5 +203,8 @@ const pl: Record<keyof typeof en, string> = {
   'documents.recipient.discard': 'Anuluj',
   'documents.recipient.corrected': 'Zapisano.',
   'documents.recipient.readdressed': 'Zapisano. {email} dostaje nowy link do podpisu; stary już nie działa.',
+  'documents.recipient.redacted': 'Imię i e-mail usunięte razem z plikami',
+  'documents.audit.RECIPIENT_CONSENT_GIVEN': 'Wyrażono zgodę na podpis elektroniczny',
+  'documents.audit.RECIPIENT_AUTH_LOCKED': 'Weryfikacja zablokowana po zbyt wielu próbach',
 }
 export default pl

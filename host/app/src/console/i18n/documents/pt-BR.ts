@@ -203,5 +203,8 @@ const ptBR: Record<keyof typeof en, string> = {
   'documents.recipient.discard': 'Cancelar',
   'documents.recipient.corrected': 'Salvo.',
   'documents.recipient.readdressed': 'Salvo. {email} recebe um novo link de assinatura; o antigo não funciona mais.',
+  'documents.recipient.redacted': 'Nome e e-mail excluídos com os arquivos',
+  'documents.audit.RECIPIENT_CONSENT_GIVEN': 'Consentiu em assinar eletronicamente',
+  'documents.audit.RECIPIENT_AUTH_LOCKED': 'Verificação bloqueada após tentativas demais',
 }
 export default ptBR
