@@ -12,7 +12,7 @@ import { encodePng } from '../../host/server/images/png.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { openPage, PHONE, sendDocument, sig, signing } from './support/sign.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { mount, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 
 /** A 240 x 80 logo: a teal block and a darker bar on white, enough to see it is the one drawn. */
 function logoPng(): Buffer {
@@ -126,6 +126,28 @@ describe('team branding', () => {
     await page.context().close()
   })
 
+  test('in an embed the customer’s theme comes first: its css after the brand, its cssVars instead of it', async () => {
+    const teal = brandPalette('#0f766e')
+    await stack.host.db.query(`insert into team_branding (team_id, brand_color) values ($1, '#0f766e') on conflict (team_id) do update set brand_color = excluded.brand_color`, [teamId])
+    const doc = await sendDocument(stack, {
+      title: 'Embedded lease',
+      recipients: ['one', 'two', 'three'].map((n) => ({ email: `${n}@example.com`, name: n, role: 'SIGNER', fields: [sig(10, 80)] })),
+    })
+    const primaryOf = async (props: Record<string, unknown>) => {
+      const { page, frame } = await mount(stack, 'EmbedSignDocument', props)
+      await signing(page, frame).ready()
+      const value = () => frame.locator('html').evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary').trim())
+      // The brand arrives with the session: wait for its rule before reading what wins.
+      await expect.poll(() => frame.locator('style[data-source="team-brand"]').count()).toBe(props.cssVars ? 0 : 1)
+      const primary = await value()
+      await page.close()
+      return primary
+    }
+    expect(await primaryOf({ token: doc.recipient('one@example.com').token })).toBe(teal.primary)
+    expect(await primaryOf({ token: doc.recipient('two@example.com').token, css: ':root { --primary: #7c3aed; }' })).toBe('#7c3aed')
+    expect(await primaryOf({ token: doc.recipient('three@example.com').token, cssVars: { primary: '#b91c1c' } })).toBe('#b91c1c')
+  })
+
   test('a member sees the branding read-only, and why', async () => {
     const page = await signIn('brand.member@example.com')
     await page.getByTestId('branding-read-only').waitFor()
@@ -134,6 +156,13 @@ describe('team branding', () => {
     expect(await page.getByTestId('branding-hex').getAttribute('readonly')).not.toBeNull()
     expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0)
     await check(page, 'console-branding-member')
+
+    // Right to left in Hebrew: the same page, mirrored, in its words.
+    await page.evaluate(() => localStorage.setItem('console.language', 'he'))
+    await page.reload()
+    await page.getByRole('heading', { name: 'מיתוג וברירות מחדל', level: 1 }).waitFor()
+    expect(await page.evaluate(() => document.documentElement.dir)).toBe('rtl')
+    await check(page, 'console-branding-he')
     await page.context().close()
   })
 })

@@ -206,3 +206,25 @@ describe.each(VARIANTS)('team branding and defaults on $variant', ({ variant, sk
     expect(session.body.branding).toMatchObject({ logoUrl: expect.stringMatching(/^\/branding\/logo\//), color: '#ffd500', name: 'Acme Legal' })
   })
 })
+
+// Without SMTP, the local mailbox keeps the message: the logo by its address on this host, as `cid:` means nothing there.
+describe('team branding in the local mailbox', () => {
+  let host: TestHost
+  beforeAll(async () => {
+    host = await startTestHost('pglite')
+  })
+  afterAll(() => host?.stop())
+
+  it('shows the logo from its address', async () => {
+    await makeUser(host.db, 'owner@example.com')
+    const admin = await signInAs(host.url, 'owner@example.com')
+    const teamId = (await (await admin.console('/me')).json()).team.teamId as string
+    const set = await (await admin.console('/team/branding/logo', { body: { image: dataUrl(png(60, 20)) } })).json()
+    const client = api(host.apiUrl, (await host.createApiToken({ name: 'mailbox', teamId })).token)
+    const e = await createEnvelope(client, { title: 'Mailbox logo', recipients: [{ email: 'ann@example.com', name: 'Ann', role: 'SIGNER', fields: [sig] }] })
+    await client.post('/envelope/distribute', { envelopeId: e.id })
+    const html = async () => (await host.db.query<{ html: string }>('select html from mails where envelope_id = $1', [e.id]))[0]?.html ?? ''
+    await expect.poll(html, { timeout: 30_000 }).toContain(`src="${host.url}${set.logo.url}"`)
+    expect(await html()).not.toContain('cid:')
+  })
+})

@@ -128,7 +128,7 @@ function Look(props: {
         <div className="branding-colour-row">
           <input type="color" className="branding-swatch" value={colour ?? SERVICE_PRIMARY} disabled={!admin} aria-label={ct('branding.color.picker')}
             onChange={(e) => setHex(e.target.value)} />
-          <input id={`${ids}-hex`} className="input branding-hex" value={hex} readOnly={!admin} placeholder={admin ? '#1d4ed8' : undefined} spellCheck={false}
+          <input id={`${ids}-hex`} className="input branding-hex" dir="ltr" value={hex} readOnly={!admin} placeholder={admin ? '#1d4ed8' : undefined} spellCheck={false}
             aria-describedby={`${ids}-hex-hint ${ids}-verdict`} aria-invalid={hex.trim() !== '' && !colour} onChange={(e) => setHex(e.target.value)} data-testid="branding-hex" />
         </div>
         <span className="muted small" id={`${ids}-hex-hint`}>{ct('branding.color.hint')}</span>

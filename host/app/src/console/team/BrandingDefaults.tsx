@@ -58,7 +58,7 @@ export function BrandingDefaults(props: { branding: TeamBranding; admin: boolean
         <p className="muted">{ct('branding.defaults.help')}</p>
         <div className="form-field">
           <label className="label" htmlFor={`${ids}-tz`}>{ct('branding.defaults.timezone')}</label>
-          <input id={`${ids}-tz`} className="input" list={`${ids}-zones`} value={timezone} readOnly={!admin} spellCheck={false} aria-describedby={`${ids}-tz-hint`}
+          <input id={`${ids}-tz`} className="input" dir="ltr" list={`${ids}-zones`} value={timezone} readOnly={!admin} spellCheck={false} aria-describedby={`${ids}-tz-hint`}
             onChange={(e) => setTimezone(e.target.value)} />
           <datalist id={`${ids}-zones`}>
             {TIME_ZONES.map((z) => (
