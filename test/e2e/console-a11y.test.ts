@@ -200,7 +200,21 @@ const signedIn = (): Visit[] => [
     ],
   },
   { name: 'document-pending', pattern: '/console/documents/:id', path: `/console/documents/${ids.pending}`, ready: heading('Lease 4B, second floor') },
-  { name: 'document-completed', pattern: '/console/documents/:id', path: `/console/documents/${ids.completed}`, ready: heading('Purchase agreement') },
+  {
+    name: 'document-completed',
+    pattern: '/console/documents/:id',
+    path: `/console/documents/${ids.completed}`,
+    ready: heading('Purchase agreement'),
+    states: [
+      {
+        name: 'document-completed-page-dialog',
+        open: async (page) => {
+          await page.getByRole('button', { name: /^Page 1 of \d+ of .*: show larger$/ }).first().click()
+          await page.getByRole('dialog', { name: /page 1 of/ }).waitFor()
+        },
+      },
+    ],
+  },
   { name: 'document-rejected', pattern: '/console/documents/:id', path: `/console/documents/${ids.rejected}`, ready: heading('Supplier contract') },
   { name: 'document-cancelled', pattern: '/console/documents/:id', path: `/console/documents/${ids.cancelled}`, ready: heading('Old office lease') },
   {
@@ -230,6 +244,22 @@ const signedIn = (): Visit[] => [
       await heading('Members')(page)
       await page.getByText('noah@example.com').first().waitFor()
     },
+    states: [
+      {
+        name: 'settings-members-remove-dialog',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Remove mia@example.com' }).click()
+          await page.getByRole('dialog').waitFor()
+        },
+      },
+      {
+        name: 'settings-members-role-dialog',
+        open: async (page) => {
+          await page.getByRole('combobox', { name: /mia@example\.com/ }).selectOption('MANAGER')
+          await page.getByRole('dialog').waitFor()
+        },
+      },
+    ],
   },
   {
     name: 'settings-tokens',
