@@ -12,8 +12,9 @@ import { normalizeHex } from '../../shared/brand-colour.js'
 import { actingUser, type Principal } from '../auth/principal.js'
 import type { Db, Queryable } from '../db/index.js'
 import { ApiError, issue } from '../errors.js'
-import { LogoRefused, normalizeLogo, type LogoType } from '../images/logo.js'
+import { checkLogo, LogoRefused, type Logo, type LogoType } from '../images/logo.js'
 import { recordActivity } from '../people/activity.js'
+import { runHeavy } from '../workers/heavy.js'
 import type { DocumentMeta } from './document-meta.js'
 import { ACCESS_METHODS, type EnvelopeAuth } from './recipient-auth.js'
 
@@ -176,13 +177,28 @@ export async function updateBranding(db: Db, p: Principal, patch: BrandingPatch)
   })
 }
 
-/** Sets the team's logo from the bytes sent (checked and normalised by images/logo.ts); 400 saying why when refused. */
+const refusal = (code: LogoRefused['code'], message: string) => new ApiError(400, code, message, [issue(['image'], message)])
+
+/**
+ * Sets the team's logo from the bytes sent, checked and normalised by images/logo.ts: size, type
+ * and declared pixels here, the decoding of a PNG in a heavy-work thread. 400 saying why when refused.
+ */
 export async function setLogo(db: Db, p: Principal, bytes: Uint8Array): Promise<TeamBranding> {
-  let logo
+  let logo: Logo
   try {
-    logo = normalizeLogo(bytes)
+    const checked = checkLogo(bytes)
+    if (checked.type === 'image/jpeg') logo = { bytes, ...checked }
+    else {
+      // A thread that died or overran on it refuses the image; a full queue (503) stays what it is.
+      const done = await runHeavy('logo', { bytes }, { failure: (why) => new Error(why) }).catch((err: Error) => {
+        if (err instanceof ApiError) throw err
+        return { refused: { code: 'INVALID_IMAGE' as const, message: err.message } }
+      })
+      if ('refused' in done) throw refusal(done.refused.code, done.refused.message)
+      logo = { ...done.logo, bytes: new Uint8Array(done.logo.bytes) }
+    }
   } catch (err) {
-    if (err instanceof LogoRefused) throw new ApiError(400, err.code, err.message, [issue(['image'], err.message)])
+    if (err instanceof LogoRefused) throw refusal(err.code, err.message)
     throw err
   }
   const sha256 = createHash('sha256').update(logo.bytes).digest('hex')

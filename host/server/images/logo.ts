@@ -76,29 +76,39 @@ function jpegSize(b: Uint8Array): { width: number; height: number } {
   return size
 }
 
-/** The logo as stored, or LogoRefused saying why not. */
-export function normalizeLogo(bytes: Uint8Array): Logo {
+/**
+ * What the bytes are, from their size, signature and header alone (nothing decoded), or
+ * LogoRefused: run before a thread decodes anything.
+ */
+export function checkLogo(bytes: Uint8Array): { type: LogoType; width: number; height: number } {
   if (bytes.byteLength > MAX_LOGO_BYTES) throw new LogoRefused('LOGO_TOO_LARGE', `the image is ${bytes.byteLength} bytes; at most ${MAX_LOGO_BYTES} are accepted`)
   if (isPng(bytes)) {
     const header = readPngHeader(bytes)
     if (typeof header === 'string') throw new LogoRefused('INVALID_IMAGE', `the image is ${header}`)
     checkSize(header.width, header.height)
-    let decoded
-    try {
-      decoded = decodePng(bytes, MAX_LOGO_PIXELS)
-    } catch (err) {
-      throw new LogoRefused('INVALID_IMAGE', (err as Error).message)
-    }
-    const fitted = fitWithin(decoded, LOGO_STORED_SIDE)
-    const encoded = new Uint8Array(encodePng(fitted))
-    if (encoded.byteLength > MAX_LOGO_BYTES) throw new LogoRefused('LOGO_TOO_LARGE', `the image is too detailed: re-encoded it exceeds ${MAX_LOGO_BYTES} bytes`)
-    return { bytes: encoded, type: 'image/png', width: fitted.width, height: fitted.height }
+    return { type: 'image/png', width: header.width, height: header.height }
   }
   if (isJpeg(bytes)) {
     const size = jpegSize(bytes)
     checkSize(size.width, size.height)
-    return { bytes, type: 'image/jpeg', ...size }
+    return { type: 'image/jpeg', ...size }
   }
   if (looksLikeMarkup(bytes)) throw new LogoRefused('UNSUPPORTED_IMAGE', 'SVG and other markup are not accepted: send a PNG or JPEG')
   throw new LogoRefused('UNSUPPORTED_IMAGE', 'the image is neither a PNG nor a JPEG')
+}
+
+/** The logo as stored, or LogoRefused saying why not. A PNG is decoded: run it in a heavy-work thread (workers/heavy-tasks.ts). */
+export function normalizeLogo(bytes: Uint8Array): Logo {
+  const checked = checkLogo(bytes)
+  if (checked.type === 'image/jpeg') return { bytes, ...checked }
+  let decoded
+  try {
+    decoded = decodePng(bytes, MAX_LOGO_PIXELS)
+  } catch (err) {
+    throw new LogoRefused('INVALID_IMAGE', (err as Error).message)
+  }
+  const fitted = fitWithin(decoded, LOGO_STORED_SIDE)
+  const encoded = new Uint8Array(encodePng(fitted))
+  if (encoded.byteLength > MAX_LOGO_BYTES) throw new LogoRefused('LOGO_TOO_LARGE', `the image is too detailed: re-encoded it exceeds ${MAX_LOGO_BYTES} bytes`)
+  return { bytes: encoded, type: 'image/png', width: fitted.width, height: fitted.height }
 }

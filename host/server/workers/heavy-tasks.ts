@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto'
+import { LogoRefused, normalizeLogo, type Logo } from '../images/logo.js'
 import { normalizeSignature } from '../images/signature.js'
 import { inspectHere } from '../pdf/inspect.js'
 import { archiveFactsHere, renewArchiveHere, type RenewOptions } from '../pdf/renew.js'
@@ -52,6 +53,16 @@ export const heavyTasks = {
       return { result: { png: normalized }, transfer: [normalized.buffer as ArrayBuffer] }
     } catch (err) {
       return { result: { refused: (err as Error).message } }
+    }
+  },
+  async logo({ bytes }: { bytes: Uint8Array }): Promise<{ result: { logo: Logo } | { refused: { code: LogoRefused['code']; message: string } }; transfer?: ArrayBuffer[] }> {
+    try {
+      const logo = normalizeLogo(bytes)
+      const stored = own(logo.bytes)
+      return { result: { logo: { ...logo, bytes: stored } }, transfer: [stored.buffer as ArrayBuffer] }
+    } catch (err) {
+      if (err instanceof LogoRefused) return { result: { refused: { code: err.code, message: err.message } } }
+      throw err
     }
   },
   async archiveFacts({ bytes }: { bytes: Uint8Array }) {

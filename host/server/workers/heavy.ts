@@ -1,4 +1,5 @@
 import { availableParallelism } from 'node:os'
+import type { Logo, LogoRefused } from '../images/logo.js'
 import type { InspectedPdf } from '../pdf/inspected-pdf.js'
 import type { SealInput } from '../pdf/seal-input.js'
 import type { SealingKey } from '../pdf/sealing-key.js'
@@ -26,6 +27,8 @@ export interface HeavyTasks {
   whiteOut(args: { bytes: Uint8Array; boxes: Box[] }): Promise<Answer<Uint8Array>>
   /** The normalized signature, or why it is refused (a message for its sender). */
   signature(args: { png: Uint8Array }): Promise<Answer<{ png: Uint8Array } | { refused: string }>>
+  /** A team's logo as stored (images/logo.ts), or why it is refused. */
+  logo(args: { bytes: Uint8Array }): Promise<Answer<{ logo: Logo } | { refused: { code: LogoRefused['code']; message: string } }>>
   /** What decides when a B-LTA file needs a new document timestamp (pdf/renew.ts); null for any other file. */
   archiveFacts(args: { bytes: Uint8Array }): Promise<Answer<{ timestampAt: Date; tsaValidTo: Date; digests: string[] } | null>>
   /** The file with its last timestamp's validation data and a new document timestamp appended (pdf/renew.ts). */
