@@ -175,6 +175,23 @@ const signedIn = (): Visit[] => [
     },
     states: [
       {
+        name: 'documents-new-file-chosen',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'New document' }).first().click()
+          const form = page.locator('#docs-new')
+          await form.locator('input[type=file]').setInputFiles({ name: 'Employment contract.pdf', mimeType: 'application/pdf', buffer: Buffer.from(await makePdf('Employment contract', 1)) })
+          await form.getByRole('list', { name: 'Files' }).getByText('Employment contract.pdf').first().waitFor()
+        },
+      },
+      {
+        name: 'documents-new-refused',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'New document' }).first().click()
+          await page.getByRole('button', { name: 'Create and open the editor' }).click()
+          await page.getByText('Choose at least one PDF file.').waitFor()
+        },
+      },
+      {
         name: 'documents-nothing-found',
         open: async (page) => {
           await page.getByLabel('Search', { exact: true }).fill('no such document')
@@ -199,7 +216,21 @@ const signedIn = (): Visit[] => [
       },
     ],
   },
-  { name: 'document-pending', pattern: '/console/documents/:id', path: `/console/documents/${ids.pending}`, ready: heading('Lease 4B, second floor') },
+  {
+    name: 'document-pending',
+    pattern: '/console/documents/:id',
+    path: `/console/documents/${ids.pending}`,
+    ready: heading('Lease 4B, second floor'),
+    states: [
+      {
+        name: 'document-pending-correcting',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Correct name or e-mail' }).first().click()
+          await page.getByRole('button', { name: 'Correct name or e-mail', expanded: true }).waitFor()
+        },
+      },
+    ],
+  },
   {
     name: 'document-completed',
     pattern: '/console/documents/:id',
