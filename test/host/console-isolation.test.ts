@@ -52,6 +52,7 @@ const NEEDS: Record<string, Need> = {
   'POST /team/members/remove': 'MEMBER',
   'GET /documents': 'MEMBER',
   'POST /documents/editor': 'MEMBER',
+  'GET /documents/:id/sender': 'MEMBER',
   'GET /team/invitations': 'MANAGER',
   'GET /team/tokens': 'MANAGER',
   'POST /team/tokens': 'MANAGER',
