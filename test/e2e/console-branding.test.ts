@@ -121,6 +121,14 @@ describe('team branding', () => {
       await signer.page.screenshot({ path: join(SCREENSHOTS, `sign-branded-${viewport.width}.png`) })
       expect(axeReport(`branded signing page at ${viewport.width}`, await axeViolations(signer.page))).toBe('')
     }
+    // Dark: the teal is too dark for the page, so a lighter shade of it reads there instead.
+    await signer.page.emulateMedia({ colorScheme: 'dark' })
+    const dark = brandPalette('#0f766e', '#0c111b')
+    expect(dark.primary).not.toBe('#0f766e')
+    await expect.poll(() => root('--primary')).toBe(dark.primary)
+    // axe first: it lets the colours' transitions end, so the screenshot shows the dark page as it rests.
+    expect(axeReport('branded signing page, dark', await axeViolations(signer.page))).toBe('')
+    await signer.page.screenshot({ path: join(SCREENSHOTS, `sign-branded-dark-${PHONE.width}.png`) })
     expect(signer.errors).toEqual([])
     await signer.context.close()
     await page.context().close()
