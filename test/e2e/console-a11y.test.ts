@@ -19,7 +19,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { EVENT_NAMES } from '../../src/protocol/events.js'
 import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
 import { until } from '../host/support.js'
-import { consentThroughApi, sendDocument, sig } from './support/sign.js'
+import { consentThroughApi, sendDocument, sig, text } from './support/sign.js'
 import { makePdf } from './support/pdf.js'
 import { BOTH_WIDTHS, REFUSED, sweep, type Visit } from './support/screen-checks.js'
 import { startStack, type Stack } from './support/stack.js'
@@ -51,7 +51,9 @@ let invitationLink: string
 /** A PDF document with one signer, created (not sent) through the API. */
 async function draft(title: string, type: 'DOCUMENT' | 'TEMPLATE' = 'DOCUMENT'): Promise<string> {
   const form = new FormData()
-  const recipients = [{ email: 'linus@example.com', name: 'Linus Torvalds', role: 'SIGNER', fields: [sig(10, 70)] }]
+  // A template's text field is one its user may fill in ahead.
+  const fields = type === 'TEMPLATE' ? [sig(10, 70), text('Start date', 10, 20)] : [sig(10, 70)]
+  const recipients = [{ email: 'linus@example.com', name: 'Linus Torvalds', role: 'SIGNER', fields }]
   form.append('payload', JSON.stringify({ type, title, recipients }))
   form.append('files', new Blob([new Uint8Array(await makePdf(title, 2))], { type: 'application/pdf' }), `${title}.pdf`)
   return (await stack.api<{ id: string }>('POST', '/envelope/create', form)).id
