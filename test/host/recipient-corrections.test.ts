@@ -1,6 +1,6 @@
 /**
  * Correcting a recipient of a sent document before they act (domain/recipient-corrections.ts),
- * through API v2's update-many, on both databases: a name alone keeps the link; a new address
+ * through API v2's update-many (and the deprecated door), on both databases: a name alone keeps the link; a new address
  * gets a new link (the old one is refused), its own signing request, and must consent again; the
  * audit log keeps old -> new. Anything beyond a name or e-mail, or a recipient who has acted, is
  * refused and nothing changes.
@@ -83,6 +83,18 @@ describe.each(VARIANTS)('correcting a recipient of a sent document on $variant',
       [{ type: 'EMAIL', from: 'ann@example.com', to: 'ann.smith@example.com' }],
     ])
     expect(log[1].data).toMatchObject({ recipientId: ann.id, recipientEmail: 'ann.smith@example.com' })
+  })
+
+  it.skipIf(skip)('the deprecated door follows the same rule, and the audit entry says where the change came from', async () => {
+    const { id, bob } = await sent()
+    const documentId = Number((await client.get(`/envelope/${id}`)).body.secondaryId.split('_')[1])
+    const named = await client.post('/document/recipient/update', { documentId, recipient: { id: bob.id, name: 'Robert' } }, { 'User-Agent': 'Corrector/1.0' })
+    expect(named.status, JSON.stringify(named.body)).toBe(200)
+    expect(named.body).toMatchObject({ name: 'Robert', email: 'bob@example.com' })
+    const role = await client.post('/document/recipient/update', { documentId, recipient: { id: bob.id, role: 'VIEWER' } })
+    expect([role.status, role.body.code]).toEqual([400, 'ENVELOPE_NOT_EDITABLE'])
+    const [entry] = (await client.get(`/envelope/${id}/audit-log?perPage=100`)).body.data.filter((a: any) => a.type === 'RECIPIENT_UPDATED')
+    expect(entry).toMatchObject({ userAgent: 'Corrector/1.0', data: { changes: [{ type: 'NAME', from: 'Bob', to: 'Robert' }] } })
   })
 
   it.skipIf(skip)('refuses more than a correction, and a recipient who has acted, changing nothing', async () => {

@@ -13,7 +13,7 @@ import { badRequest, issue } from '../errors.js'
 import { AttachmentData, AttachmentId } from './attachment.js'
 import { ID_KEY, TYPE, legacyField, newFieldNames, recipientsWithFields, resolve, type Kind } from './deprecated-shared.js'
 import { FieldPatch, parseFieldEntries } from './field.js'
-import { jsonBody, parse, principal, type Ctx } from './http.js'
+import { clientOf, jsonBody, parse, principal, type Ctx } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { RecipientPatch, numericParam } from './recipient.js'
 import { NumericId, RecipientInput } from './schemas.js'
@@ -111,13 +111,13 @@ export function partRoutes(ctx: HostContext, kind: Kind) {
   r.post(`${base}/recipient/update`, async (c) => {
     const body = await jsonBody(c, S.recipientUpdate, { authAt: AUTH_AT.legacyRecipient })
     const e = await envelopeOf(c, body)
-    const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body.recipient], type)
+    const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body.recipient], type, { client: clientOf(c), now: ctx.clock.now() })
     return c.json((await recipientsWithFields(ctx.db, e, [out!]))[0])
   })
   r.post(`${base}/recipient/update-many`, async (c) => {
     const body = await jsonBody(c, S.recipientUpdateMany, { authAt: AUTH_AT.legacyRecipients })
     const e = await envelopeOf(c, body)
-    return c.json({ recipients: await recipientsWithFields(ctx.db, e, await updateRecipients(ctx.db, principal(c), e.id, body.recipients, type)) })
+    return c.json({ recipients: await recipientsWithFields(ctx.db, e, await updateRecipients(ctx.db, principal(c), e.id, body.recipients, type, { client: clientOf(c), now: ctx.clock.now() })) })
   })
   r.post(`${base}/recipient/delete`, async (c) => {
     const { recipientId } = await jsonBody(c, S.recipientDelete)

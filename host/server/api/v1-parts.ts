@@ -12,7 +12,7 @@ import { createRecipients, deleteRecipient, getRecipient, updateRecipients } fro
 import { notFound } from '../errors.js'
 import { legacyField } from './deprecated-shared.js'
 import { FieldPatch, parseFieldEntries } from './field.js'
-import { jsonBody, principal, type Ctx } from './http.js'
+import { clientOf, jsonBody, principal, type Ctx } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { RecipientPatch } from './recipient.js'
 import { RecipientInput } from './schemas.js'
@@ -53,7 +53,7 @@ export function v1PartRoutes(ctx: HostContext) {
   r.patch('/documents/:id/recipients/:recipientId', async (c) => {
     const { e, rec } = await recipientOf(c)
     const body = await jsonBody(c, changedRecipient(rec.id), { authAt: AUTH_AT.v1Recipient })
-    const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body], 'DOCUMENT')
+    const [out] = await updateRecipients(ctx.db, principal(c), e.id, [body], 'DOCUMENT', { client: clientOf(c), now: ctx.clock.now() })
     return c.json(out)
   })
   // The recipient as it was.
