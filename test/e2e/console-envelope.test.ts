@@ -239,6 +239,26 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await page.getByRole('heading', { name: 'Pages' }).scrollIntoViewIfNeeded()
       await expect.poll(() => page.locator('.docs-thumb[data-rendered]').count(), { timeout: 30_000 }).toBe(2)
       await check(page, 'member')
+
+      // In sequential order each card says its turn; the second signer hears nothing before the first signed.
+      const loan = await sendDocument(stack, {
+        title: 'Loan',
+        meta: { signingOrder: 'SEQUENTIAL' },
+        recipients: [
+          { email: 'first@example.com', name: 'First Signer', role: 'SIGNER', signingOrder: 1, fields: [sig(10, 80)] },
+          { email: 'second@example.com', name: 'Second Signer', role: 'SIGNER', signingOrder: 2, fields: [sig(50, 80)] },
+        ],
+      })
+      await page.goto(`${stack.host.url}/console/documents/${loan.id}`)
+      await page.getByRole('heading', { name: 'Loan', level: 1 }).waitFor()
+      const second = card(page, 'second@example.com')
+      await expect.poll(() => second.locator('dl').textContent()).toMatch(/Signing order2/)
+      expect(await second.locator('dl').textContent()).toContain('Waiting for their turn')
+      const resend = second.getByRole('button', { name: 'Send the request again' })
+      expect(await resend.isDisabled()).toBe(true)
+      expect(await describedBy(resend)).toBe('Their turn has not come yet: they hear from us when it does.')
+      expect(await card(page, 'first@example.com').getByRole('button', { name: 'Send the request again' }).isEnabled()).toBe(true)
+      await check(page, 'sequential')
       expect(errors).toEqual([])
       await context.close()
     })
