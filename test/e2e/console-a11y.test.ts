@@ -35,6 +35,9 @@ async function declaredPatterns(): Promise<string[]> {
   return patterns.sort()
 }
 
+/** A sweep loads some thirty screens and runs axe on each: minutes on a busy machine, not the usual 90 s. */
+const SWEEP_TIMEOUT = 600_000
+
 const hits: string[] = []
 const receiver = createServer((req, res) => {
   req.resume()
@@ -124,7 +127,7 @@ beforeAll(async () => {
     return invitationLink !== ''
   })
   await until(() => hits.length >= 5)
-})
+}, SWEEP_TIMEOUT)
 afterAll(async () => {
   await stack?.close()
   receiver.close()
@@ -420,21 +423,21 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
     const found = await sweep(context, stack.host.url, signedOut())
     await context.close()
     expect(found.join('\n')).toBe('')
-  })
+  }, SWEEP_TIMEOUT)
 
   test('signed in as an admin: no axe violation, no sideways scroll, no error, every control reached by keyboard in sight', async () => {
     const context = await signedInAs('ada@example.com')
     const found = await sweep(context, stack.host.url, signedIn())
     await context.close()
     expect(found.join('\n')).toBe('')
-  })
+  }, SWEEP_TIMEOUT)
 
   test('in the dark theme: every screen and state keeps its contrast', async () => {
     const context = await signedInAs('ada@example.com', { colorScheme: 'dark' })
     const found = await sweep(context, stack.host.url, signedIn(), { tag: '-dark', sizes: [[1280, 900]], keyboard: false })
     await context.close()
     expect(found.join('\n')).toBe('')
-  })
+  }, SWEEP_TIMEOUT)
 
   // Hebrew reads right to left, German and Dutch have the longest words and labels, Spanish the
   // longest phrases; a button's name must hold its visible words in each. A11Y_LANGUAGES=fr,it,…
@@ -446,7 +449,7 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
       const found = await sweep(context, stack.host.url, visits, { tag: `-${language}`, sizes: [[390, 844]], keyboard: false })
       await context.close()
       expect(found.join('\n')).toBe('')
-    })
+    }, SWEEP_TIMEOUT)
   }
 
   test('signed in as a member: the screens a member sees, settings they may not change included', async () => {
@@ -457,5 +460,5 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
     const found = await sweep(context, stack.host.url, visits, BOTH_WIDTHS)
     await context.close()
     expect(found.join('\n')).toBe('')
-  })
+  }, SWEEP_TIMEOUT)
 })
