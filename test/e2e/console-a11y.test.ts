@@ -4,16 +4,17 @@
  * invitation, API tokens, a webhook with deliveries, activity): axe-core finds no serious or
  * critical WCAG 2.2 A/AA violation, nothing scrolls sideways, the page logs no error, and on a
  * phone every control the keyboard reaches is in sight with its focus ring. Each screen's open
- * states (the editor, a webhook being edited, a delivery's details, a new token, two-factor setup,
- * a refused sign-in) are checked the same way; then the dark theme, a member's view, and other
- * languages on a phone (Hebrew right to left). The screens come from the console's own route
- * tables: a route added without a visit here fails the test.
+ * states (dialogs, the editor, forms opened, a refused sign-in, the second-factor step) are
+ * checked the same way; then the dark theme, a member's view, and other languages on a phone
+ * (Hebrew right to left). The screens come from the console's own route tables: a route added
+ * without a visit here fails the test.
  */
 import { readdir, readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
+import { Secret, TOTP } from 'otpauth'
 import type { BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { EVENT_NAMES } from '../../src/protocol/events.js'
@@ -50,6 +51,8 @@ const receiver = createServer((req, res) => {
 let stack: Stack
 let ids: Record<'draft' | 'pending' | 'completed' | 'rejected' | 'cancelled' | 'template', string>
 let invitationLink: string
+let totpSecret: string
+const totpAt = (at: number) => new TOTP({ secret: Secret.fromBase32(totpSecret), digits: 6, period: 30 }).generate({ timestamp: at })
 
 /** A PDF document with one signer, created (not sent) through the API. */
 async function draft(title: string, type: 'DOCUMENT' | 'TEMPLATE' = 'DOCUMENT'): Promise<string> {
@@ -115,6 +118,12 @@ beforeAll(async () => {
   await stack.api('POST', '/template/direct/create', { templateId: Number(secondaryId.split('_').pop()) })
   ids = { draft: await draft('Offer letter'), pending: pending.id, completed: completed.id, rejected: rejected.id, cancelled: cancelled.id, template }
 
+  // An account with two-factor on, for the step after the password.
+  await makeUser(stack.host.db, 'tess@example.com', { teamId, role: 'MEMBER' })
+  const tess = await signInAs(stack.host.url, 'tess@example.com')
+  totpSecret = ((await (await tess.console('/account/totp/setup', { body: {} })).json()) as { secret: string }).secret
+  expect((await tess.console('/account/totp/confirm', { body: { code: totpAt(Date.now()) } })).status).toBe(200)
+
   // An API token and a pending invitation, made in the console by its admin.
   const ada = await signInAs(stack.host.url, 'ada@example.com')
   await ada.console('/teams/switch', { body: { teamId } })
@@ -166,6 +175,42 @@ const signedOut = (): Visit[] => [
   { name: 'link-verify', pattern: '/console/link/:purpose', path: '/console/link/verify#not-a-real-link', ready: heading('Confirming your address') },
   { name: 'link-failed', pattern: '/console/link/:purpose', path: '/console/link/signin#not-a-real-link', ready: heading('This link did not work'), allow: REFUSED },
   { name: 'invitation', pattern: '/console/invitation', path: new URL(invitationLink).pathname + new URL(invitationLink).hash, ready: heading('Join E2E') },
+  // Last: from here on the browser holds a session waiting for its second factor.
+  {
+    name: 'second-factor',
+    pattern: null,
+    path: '/console',
+    ready: async (page) => {
+      await page.locator('#sign-in-title, #second-factor-title').first().waitFor()
+      if (await page.locator('#sign-in-title').count()) {
+        await page.getByLabel('E-mail address').fill('tess@example.com')
+        await page.getByLabel('Password').fill(TEST_PASSWORD)
+        await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+      }
+      await heading('Two-factor authentication')(page)
+    },
+    states: [
+      {
+        name: 'second-factor-refused',
+        allow: REFUSED,
+        open: async (page) => {
+          // A code that is not the one of this moment, nor of the moments beside it.
+          const near = [-30_000, 0, 30_000].map((d) => totpAt(Date.now() + d))
+          const wrong = ['111111', '222222', '333333', '444444'].find((c) => !near.includes(c))!
+          await page.getByLabel('Code', { exact: true }).fill(wrong)
+          await page.getByRole('button', { name: 'Continue' }).click()
+          await page.getByRole('alert').waitFor()
+        },
+      },
+      {
+        name: 'second-factor-recovery',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Use a recovery code' }).click()
+          await page.getByLabel('Recovery code').waitFor()
+        },
+      },
+    ],
+  },
 ]
 
 /** The signed-in screens, for an ADMIN of the team with the data. */
