@@ -477,6 +477,31 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
     expect(found.join('\n')).toBe('')
   }, SWEEP_TIMEOUT)
 
+  test('the keyboard: from the top, the first Tab shows the skip link, which takes the focus to the screen', async () => {
+    const context = await signedInAs('ada@example.com')
+    const page = await context.newPage()
+    await page.goto(`${stack.host.url}/console/documents`)
+    await heading('Documents')(page)
+    // From the top of the page (the screen itself puts the focus on its title when it opens).
+    await page.evaluate(() => {
+      const top = document.createElement('span')
+      top.tabIndex = -1
+      document.body.prepend(top)
+      top.focus()
+    })
+    await page.keyboard.press('Tab')
+    const skip = page.getByRole('link', { name: 'Skip to content' })
+    expect(await skip.evaluate((el) => el === document.activeElement)).toBe(true)
+    const box = (await skip.boundingBox())!
+    expect(box.width * box.height).toBeGreaterThan(24 * 24)
+    await page.keyboard.press('Enter')
+    await expect.poll(() => page.evaluate(() => document.activeElement?.id)).toBe('content')
+    // The next Tab goes on inside the screen, not back to the header.
+    await page.keyboard.press('Tab')
+    expect(await page.evaluate(() => !!document.activeElement?.closest('#content'))).toBe(true)
+    await context.close()
+  })
+
   test('in the dark theme: every screen and state keeps its contrast', async () => {
     const context = await signedInAs('ada@example.com', { colorScheme: 'dark' })
     const found = await sweep(context, stack.host.url, signedIn(), { tag: '-dark', sizes: [[1280, 900]], keyboard: false })
