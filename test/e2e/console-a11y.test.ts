@@ -503,8 +503,12 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
   })
 
   test('in the dark theme: every screen and state keeps its contrast', async () => {
+    const dark = { tag: '-dark', sizes: [[1280, 900]], keyboard: false } as const
+    const signedOutContext = await stack.browser.newContext({ locale: 'en-US', colorScheme: 'dark' })
+    const found = await sweep(signedOutContext, stack.host.url, signedOut(), dark)
+    await signedOutContext.close()
     const context = await signedInAs('ada@example.com', { colorScheme: 'dark' })
-    const found = await sweep(context, stack.host.url, signedIn(), { tag: '-dark', sizes: [[1280, 900]], keyboard: false })
+    found.push(...(await sweep(context, stack.host.url, signedIn(), dark)))
     await context.close()
     expect(found.join('\n')).toBe('')
   }, SWEEP_TIMEOUT)
