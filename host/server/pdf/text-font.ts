@@ -51,7 +51,7 @@ let subsetsPadded = false
 function padSubsetGlyphs(): void {
   if (subsetsPadded) return
   subsetsPadded = true
-  coverage.get('dejavu') ?? covers('dejavu', 0x20)
+  covers('dejavu', 0x20) // parses DejaVu's cmap: its subsets are of fontkit's TrueType subset class, the one patched
   type Subset = { glyf: Uint8Array[]; offset: number; _addGlyph(gid: number): number }
   const proto = Object.getPrototypeOf((coverage.get('dejavu') as unknown as { createSubset(): Subset }).createSubset()) as Subset
   const addGlyph = proto._addGlyph
@@ -69,7 +69,7 @@ function padSubsetGlyphs(): void {
   }
 }
 
-/** Characters that DejaVu may lack and a CJK font may have: everything past Hebrew, Arabic and the like. */
+/** Characters DejaVu may lack and a CJK font has: Hangul jamo and syllables, CJK radicals to ideographs, compatibility and full-width forms, supplementary ideographs. */
 const MAYBE_CJK = /[\u1100-\u11ff\u2e80-\u9fff\ua960-\ua97f\uac00-\ud7ff\uf900-\ufaff\ufe30-\ufe4f\uff00-\uffef]|[\ud840-\ud8bf][\udc00-\udfff]/
 const HANGUL = /[\u1100-\u11ff\u3130-\u318f\ua960-\ua97f\uac00-\ud7af]/
 const KANA = /[\u3040-\u30ff\u31f0-\u31ff\uff66-\uff9f]/
