@@ -9,32 +9,16 @@
  * (Hebrew right to left). The screens come from the console's own route tables: a route added
  * without a visit here fails the test.
  */
-import { readdir, readFile } from 'node:fs/promises'
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
-import { Secret, TOTP } from 'otpauth'
 import type { BrowserContextOptions, Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { EVENT_NAMES } from '../../src/protocol/events.js'
-import { makeUser, signInAs, TEST_PASSWORD } from '../support/console-client.js'
+import { TEST_PASSWORD } from '../support/console-client.js'
 import { until } from '../host/support.js'
-import { consentThroughApi, sendDocument, sig, text } from './support/sign.js'
+import { declaredPatterns, seedConsoleTeam, type ConsoleTeam } from './support/console-team.js'
 import { makePdf } from './support/pdf.js'
 import { BOTH_WIDTHS, REFUSED, sweep, type Visit } from './support/screen-checks.js'
 import { startStack, type Stack } from './support/stack.js'
-
-const CONSOLE_SRC = fileURLToPath(new URL('../../host/app/src/console/', import.meta.url))
-/** The patterns of every console route: each `pattern: '…'` of the route tables the shell gathers. */
-async function declaredPatterns(): Promise<string[]> {
-  const files = (await readdir(CONSOLE_SRC, { recursive: true })).filter((f) => /\.tsx?$/.test(f) && !f.startsWith('i18n'))
-  const patterns: string[] = []
-  for (const f of files) {
-    for (const m of (await readFile(join(CONSOLE_SRC, f), 'utf8')).matchAll(/\bpattern:\s*'([^']+)'/g)) patterns.push(m[1]!)
-  }
-  return patterns.sort()
-}
 
 /** A sweep loads some thirty screens and runs axe on each: minutes on a busy machine, not the usual 90 s. */
 const SWEEP_TIMEOUT = 600_000
@@ -49,92 +33,12 @@ const receiver = createServer((req, res) => {
 })
 
 let stack: Stack
-let ids: Record<'draft' | 'pending' | 'completed' | 'rejected' | 'cancelled' | 'template', string>
-let invitationLink: string
-let totpSecret: string
-const totpAt = (at: number) => new TOTP({ secret: Secret.fromBase32(totpSecret), digits: 6, period: 30 }).generate({ timestamp: at })
-
-/** A PDF document with one signer, created (not sent) through the API. */
-async function draft(title: string, type: 'DOCUMENT' | 'TEMPLATE' = 'DOCUMENT'): Promise<string> {
-  const form = new FormData()
-  // A template's text field is one its user may fill in ahead.
-  const fields = type === 'TEMPLATE' ? [sig(10, 70), text('Start date', 10, 20)] : [sig(10, 70)]
-  const recipients = [{ email: 'linus@example.com', name: 'Linus Torvalds', role: 'SIGNER', fields }]
-  form.append('payload', JSON.stringify({ type, title, recipients }))
-  form.append('files', new Blob([new Uint8Array(await makePdf(title, 2))], { type: 'application/pdf' }), `${title}.pdf`)
-  return (await stack.api<{ id: string }>('POST', '/envelope/create', form)).id
-}
-
-/** Sent to Grace (signer) and Alan (approver, after her). */
-const sendToTwo = (title: string) =>
-  sendDocument(stack, {
-    title,
-    recipients: [
-      { email: 'grace@example.com', name: 'Grace Hopper', role: 'SIGNER', signingOrder: 1, fields: [sig(10, 70)] },
-      { email: 'alan@example.com', name: 'Alan Turing', role: 'APPROVER', signingOrder: 2 },
-    ],
-  })
-
-async function signing(token: string, path: string, body?: unknown): Promise<any> {
-  const res = await fetch(`${stack.host.url}/api/signing${path}`, {
-    method: body === undefined ? 'GET' : 'POST',
-    headers: { Authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-    ...(body !== undefined && { body: JSON.stringify(body) }),
-  })
-  if (!res.ok) throw new Error(`signing ${path}: ${res.status} ${await res.text()}`)
-  return res.json()
-}
-
-/** Signs every field of the recipient holding `token`. */
-async function signAll(token: string): Promise<void> {
-  const session = await signing(token, '/session')
-  await consentThroughApi(stack.host.url, token)
-  const value = `data:image/png;base64,${PNG_DOT}`
-  await signing(token, '/complete', { fields: session.fields.map((f: { id: string }) => ({ id: f.id, value })) })
-}
-const PNG_DOT = 'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
+let team: ConsoleTeam
 
 beforeAll(async () => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
   stack = await startStack({ host: { signup: 'open', webhookAllowPrivateUrls: true, queuePollMs: 100 } })
-  const teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
-  await makeUser(stack.host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
-  await makeUser(stack.host.db, 'mia@example.com', { teamId, role: 'MEMBER' })
-  await makeUser(stack.host.db, 'max@example.com', { teamId, role: 'MANAGER' })
-
-  // A webhook for every event, so each document below leaves deliveries in its log.
-  await stack.api('POST', '/webhook/create', { url: `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/envelope-events`, events: [...EVENT_NAMES] })
-
-  const pending = await sendToTwo('Lease 4B, second floor')
-  const completed = await sendToTwo('Purchase agreement')
-  await signAll(completed.recipient('grace@example.com').token)
-  await signAll(completed.recipient('alan@example.com').token)
-  const rejected = await sendToTwo('Supplier contract')
-  await signing(rejected.recipient('grace@example.com').token, '/reject', { reason: 'The delivery dates are wrong.' })
-  const cancelled = await sendToTwo('Old office lease')
-  await stack.api('POST', '/envelope/cancel', { envelopeId: cancelled.id })
-  const template = await draft('Non-disclosure agreement', 'TEMPLATE')
-  const { secondaryId } = await stack.api<{ secondaryId: string }>('GET', `/envelope/${template}`)
-  await stack.api('POST', '/template/direct/create', { templateId: Number(secondaryId.split('_').pop()) })
-  ids = { draft: await draft('Offer letter'), pending: pending.id, completed: completed.id, rejected: rejected.id, cancelled: cancelled.id, template }
-
-  // An account with two-factor on, for the step after the password.
-  await makeUser(stack.host.db, 'tess@example.com', { teamId, role: 'MEMBER' })
-  const tess = await signInAs(stack.host.url, 'tess@example.com')
-  totpSecret = ((await (await tess.console('/account/totp/setup', { body: {} })).json()) as { secret: string }).secret
-  expect((await tess.console('/account/totp/confirm', { body: { code: totpAt(Date.now()) } })).status).toBe(200)
-
-  // An API token and a pending invitation, made in the console by its admin.
-  const ada = await signInAs(stack.host.url, 'ada@example.com')
-  await ada.console('/teams/switch', { body: { teamId } })
-  expect((await ada.console('/team/tokens', { body: { name: 'Billing server', expires: '3m' } })).status).toBe(200)
-  expect((await ada.console('/team/invitations', { body: { email: 'noah@example.com', role: 'MEMBER' } })).status).toBe(200)
-  await until(async () => {
-    await stack.host.queue.drain()
-    const [mail] = await stack.host.db.query<{ text: string }>(`select text from mails where to_address = 'noah@example.com'`)
-    invitationLink = /http\S+\/console\/\S+#[\w.-]+/.exec(mail?.text ?? '')?.[0] ?? ''
-    return invitationLink !== ''
-  })
+  team = await seedConsoleTeam(stack, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/envelope-events`)
   await until(() => hits.length >= 5)
 }, SWEEP_TIMEOUT)
 afterAll(async () => {
@@ -174,7 +78,7 @@ const signedOut = (): Visit[] => [
   { name: 'link-reset', pattern: '/console/link/:purpose', path: '/console/link/reset#not-a-real-link', ready: heading('Choose a new password') },
   { name: 'link-verify', pattern: '/console/link/:purpose', path: '/console/link/verify#not-a-real-link', ready: heading('Confirming your address') },
   { name: 'link-failed', pattern: '/console/link/:purpose', path: '/console/link/signin#not-a-real-link', ready: heading('This link did not work'), allow: REFUSED },
-  { name: 'invitation', pattern: '/console/invitation', path: new URL(invitationLink).pathname + new URL(invitationLink).hash, ready: heading('Join E2E') },
+  { name: 'invitation', pattern: '/console/invitation', path: new URL(team.invitationLink).pathname + new URL(team.invitationLink).hash, ready: heading('Join E2E') },
   // Last: from here on the browser holds a session waiting for its second factor.
   {
     name: 'second-factor',
@@ -195,7 +99,7 @@ const signedOut = (): Visit[] => [
         allow: REFUSED,
         open: async (page) => {
           // A code that is not the one of this moment, nor of the moments beside it.
-          const near = [-30_000, 0, 30_000].map((d) => totpAt(Date.now() + d))
+          const near = [-30_000, 0, 30_000].map((d) => team.totpAt(Date.now() + d))
           const wrong = ['111111', '222222', '333333', '444444'].find((c) => !near.includes(c))!
           await page.getByLabel('Code', { exact: true }).fill(wrong)
           await page.getByRole('button', { name: 'Continue' }).click()
@@ -254,7 +158,7 @@ const signedIn = (): Visit[] => [
   {
     name: 'document-draft',
     pattern: '/console/documents/:id',
-    path: `/console/documents/${ids.draft}`,
+    path: `/console/documents/${team.ids.draft}`,
     ready: heading('Offer letter'),
     states: [
       {
@@ -269,7 +173,7 @@ const signedIn = (): Visit[] => [
   {
     name: 'document-pending',
     pattern: '/console/documents/:id',
-    path: `/console/documents/${ids.pending}`,
+    path: `/console/documents/${team.ids.pending}`,
     ready: heading('Lease 4B, second floor'),
     states: [
       {
@@ -284,7 +188,7 @@ const signedIn = (): Visit[] => [
   {
     name: 'document-completed',
     pattern: '/console/documents/:id',
-    path: `/console/documents/${ids.completed}`,
+    path: `/console/documents/${team.ids.completed}`,
     ready: heading('Purchase agreement'),
     states: [
       {
@@ -296,8 +200,8 @@ const signedIn = (): Visit[] => [
       },
     ],
   },
-  { name: 'document-rejected', pattern: '/console/documents/:id', path: `/console/documents/${ids.rejected}`, ready: heading('Supplier contract') },
-  { name: 'document-cancelled', pattern: '/console/documents/:id', path: `/console/documents/${ids.cancelled}`, ready: heading('Old office lease') },
+  { name: 'document-rejected', pattern: '/console/documents/:id', path: `/console/documents/${team.ids.rejected}`, ready: heading('Supplier contract') },
+  { name: 'document-cancelled', pattern: '/console/documents/:id', path: `/console/documents/${team.ids.cancelled}`, ready: heading('Old office lease') },
   {
     name: 'templates',
     pattern: '/console/templates',
@@ -310,7 +214,7 @@ const signedIn = (): Visit[] => [
   {
     name: 'template',
     pattern: '/console/templates/:id',
-    path: `/console/templates/${ids.template}`,
+    path: `/console/templates/${team.ids.template}`,
     ready: async (page) => {
       await heading('Non-disclosure agreement')(page)
       await page.getByTestId('direct-link').waitFor()
