@@ -5,8 +5,10 @@
  * recipient the request again, corrects the other's address (the old link dies, the new address
  * gets the request); each download is there or disabled with its reason; a rejected document shows
  * the reason, and once purged every download says its files are gone; a member who did not create
- * the document finds cancel, delete and the links disabled, saying why. axe-core and screenshots
- * at 1280 and 390 px.
+ * the document finds cancel, delete and the links disabled, saying why. Cancelling and deleting
+ * ask first in a dialog (Escape changes nothing); a cancellation's reason reaches the audit log; the
+ * timeline says what changed (old -> new) and each recipient's card what they did, by role.
+ * axe-core and screenshots at 1280 and 390 px.
  */
 import { join } from 'node:path'
 import type { BrowserContext, Locator, Page } from 'playwright-core'
@@ -70,14 +72,15 @@ for (const variant of ['pglite', 'postgres'] as const) {
       if (await team.count()) await team.selectOption({ label: 'E2E' })
       return { context, page, errors }
     }
-    const check = async (page: Page, name: string) => {
+    /** axe and screenshots at both widths: the whole page, or what the reader sees while a modal dialog covers it. */
+    const check = async (page: Page, name: string, fullPage = true) => {
       await page.waitForLoadState('networkidle')
-      if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-envelope-${name}-1280.png`), fullPage: true })
+      if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-envelope-${name}-1280.png`), fullPage })
       expect(axeReport(`${name} at 1280`, await axeViolations(page))).toBe('')
       await page.setViewportSize({ width: 390, height: 844 })
       // Nothing scrolls sideways on a phone.
       expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true)
-      if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-envelope-${name}-390.png`), fullPage: true })
+      if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-envelope-${name}-390.png`), fullPage })
       expect(axeReport(`${name} at 390`, await axeViolations(page))).toBe('')
       await page.setViewportSize({ width: 1280, height: 900 })
     }
@@ -142,8 +145,8 @@ for (const variant of ['pglite', 'postgres'] as const) {
       expect(await sessionStatus(newLink.split('/sign/')[1]!)).toBe(200)
       expect(inbox.to('ann@example.com')).toHaveLength(1)
       await expect.poll(() => card(page, 'ann.tenant@example.com').count()).toBe(1)
-      // The timeline says so.
-      expect(await page.locator('.team-timeline').textContent()).toContain('Recipient changed')
+      // The timeline says so, old -> new.
+      expect(await page.locator('.team-timeline li', { hasText: 'Recipient changed' }).textContent()).toContain('E-mail: ann@example.com → ann.tenant@example.com')
 
       // Downloads: the original and the audit log now; the signed PDF and the certificate later, saying why.
       const original = page.waitForEvent('download')
@@ -211,6 +214,7 @@ for (const variant of ['pglite', 'postgres'] as const) {
         expect((await saved).suggestedFilename()).toMatch(file)
       }
       expect(await page.getByRole('button', { name: 'Signed PDF', exact: true }).getAttribute('aria-describedby')).toBeNull()
+      expect(await card(page, 'dana@example.com').locator('dl').textContent()).toMatch(/StatusSigned \S/)
       await check(page, 'completed')
 
       // The same page in Hebrew: right to left, every word translated.
@@ -218,6 +222,77 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await expect.poll(() => page.evaluate(() => document.documentElement.dir)).toBe('rtl')
       await page.getByText('הגרסה החתומה.').waitFor()
       await check(page, 'completed-he')
+      expect(errors).toEqual([])
+      await context.close()
+    })
+
+    test('cancelling and deleting ask first; the timeline says why, what changed and who approved', async () => {
+      const offer = await sendDocument(stack, {
+        title: 'Offer',
+        recipients: [
+          { email: 'eve@example.com', name: 'Eve Early', role: 'APPROVER' },
+          { email: 'finn@example.com', name: 'Finn', role: 'SIGNER', fields: [sig(10, 80)] },
+        ],
+      })
+      // Eve approves; Finn's name is corrected through the API.
+      const eve = offer.recipient('eve@example.com').token
+      await consentThroughApi(stack.host.url, eve)
+      const approved = await fetch(`${stack.host.url}/api/signing/complete`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${eve}`, 'Content-Type': 'application/json' },
+        body: JSON.stringify({ fields: [] }),
+      })
+      expect(approved.status).toBe(200)
+      const finn = offer.recipient('finn@example.com')
+      await stack.api('POST', '/envelope/recipient/update-many', { envelopeId: offer.id, data: [{ id: finn.id, name: 'Finn Final' }] })
+
+      const { context, page, errors } = await signIn('ada@example.com')
+      await page.goto(`${stack.host.url}/console/documents/${offer.id}`)
+      await page.getByRole('heading', { name: 'Offer', level: 1 }).waitFor()
+      // What Eve did, by her role, on her card and in the timeline; Finn's name old -> new.
+      await expect.poll(() => card(page, 'eve@example.com').locator('dl').textContent()).toMatch(/StatusApproved \S/)
+      const timeline = page.locator('.team-timeline')
+      await timeline.locator('li', { hasText: 'Approved · Eve Early' }).waitFor()
+      expect(await timeline.locator('li', { hasText: 'Recipient changed' }).textContent()).toContain('Name: Finn → Finn Final')
+
+      // Cancel asks first, naming the document, the safe choice focused: Escape changes nothing and gives the focus back.
+      const cancel = page.getByRole('button', { name: 'Cancel', exact: true })
+      await expect.poll(() => cancel.isEnabled()).toBe(true)
+      await cancel.click()
+      const asked = page.getByRole('dialog', { name: 'Cancel “Offer”?' })
+      await asked.getByText('Its signing links stop working').waitFor()
+      expect(await asked.getByRole('button', { name: 'Don’t cancel' }).evaluate((el) => el === document.activeElement)).toBe(true)
+      expect(await asked.getByRole('button', { name: 'Cancel the document' }).getAttribute('class')).toContain('btn-danger')
+      await asked.getByLabel('Reason (optional)').fill('The offer expired.')
+      await check(page, 'cancel-dialog', false)
+      await page.keyboard.press('Escape')
+      await asked.waitFor({ state: 'detached' })
+      await expect.poll(() => cancel.evaluate((el) => el === document.activeElement)).toBe(true)
+      expect((await stack.api<{ status: string }>('GET', `/envelope/${offer.id}`)).status).toBe('PENDING')
+
+      // Confirmed with a reason: cancelled, the reason in the audit log and in the timeline.
+      await cancel.click()
+      await asked.getByLabel('Reason (optional)').fill('The offer expired.')
+      await asked.getByRole('button', { name: 'Cancel the document' }).click()
+      await page.getByRole('status').filter({ hasText: 'Cancelled.' }).waitFor()
+      expect((await stack.api<{ status: string }>('GET', `/envelope/${offer.id}`)).status).toBe('CANCELLED')
+      const log = await stack.api<{ data: { type: string; data: { reason?: string } }[] }>('GET', `/envelope/${offer.id}/audit-log?include=all`)
+      expect(log.data.find((a) => a.type === 'DOCUMENT_CANCELLED')?.data.reason).toBe('The offer expired.')
+      await expect.poll(() => timeline.locator('li', { hasText: 'Cancelled' }).first().textContent()).toContain('Reason: “The offer expired.”')
+      await check(page, 'cancelled')
+
+      // Delete asks too: Escape keeps it; confirmed, it is gone and the list opens.
+      await page.getByRole('button', { name: 'Delete', exact: true }).click()
+      const deleting = page.getByRole('dialog', { name: 'Delete “Offer”?' })
+      await deleting.getByText('It leaves the team’s documents').waitFor()
+      await check(page, 'delete-dialog', false)
+      await page.keyboard.press('Escape')
+      await deleting.waitFor({ state: 'detached' })
+      expect((await stack.host.db.query<{ deleted_at: Date | null }>('select deleted_at from envelopes where id = $1', [offer.id]))[0]!.deleted_at).toBeNull()
+      await page.getByRole('button', { name: 'Delete', exact: true }).click()
+      await deleting.getByRole('button', { name: 'Delete' }).click()
+      await page.waitForURL(/\/console\/documents$/)
+      expect((await stack.host.db.query<{ deleted_at: Date | null }>('select deleted_at from envelopes where id = $1', [offer.id]))[0]!.deleted_at).not.toBeNull()
       expect(errors).toEqual([])
       await context.close()
     })

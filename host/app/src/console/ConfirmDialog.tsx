@@ -2,7 +2,7 @@ import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { ct } from './i18n/index.js'
 
 /**
- * Asks before a change that matters (a role, leaving the team): a modal on the native <dialog>,
+ * Asks before a change that matters (a role, leaving the team, a deletion): a modal on the native <dialog>,
  * so the browser keeps focus inside, makes the page behind inert and closes it with Escape. Its
  * title names it and its text describes it to screen readers; focus starts on the safe choice
  * (Cancel) for a destructive change, else on the confirming one, and goes back to whatever had it.
@@ -11,6 +11,8 @@ export function ConfirmDialog(props: {
   title: string
   children: ReactNode
   confirmLabel: string
+  /** The safe choice's words when "Cancel" would be ambiguous (cancelling a document). */
+  cancelLabel?: string
   onConfirm: () => void
   onCancel: () => void
   danger?: boolean
@@ -62,7 +64,7 @@ export function ConfirmDialog(props: {
         </div>
         <footer className="dialog-foot">
           <button ref={cancelRef} className="btn btn-secondary" type="button" onClick={() => onCancel.current()}>
-            {ct('shell.cancel')}
+            {props.cancelLabel ?? ct('shell.cancel')}
           </button>
           <button ref={confirmRef} className={props.danger ? 'btn btn-danger' : 'btn btn-primary'} type="button" disabled={props.busy} onClick={props.onConfirm}>
             {props.confirmLabel}

@@ -1,4 +1,5 @@
-import { useCallback, useEffect, useRef, useState } from 'react'
+import { useCallback, useEffect, useId, useRef, useState } from 'react'
+import { ConfirmDialog } from '../ConfirmDialog.js'
 import { consoleApi, v2 } from '../api.js'
 import { ct, formatDate, formatDateTime, type ConsoleKey } from '../i18n/index.js'
 import { useMe } from '../me.js'
@@ -9,6 +10,7 @@ import { Editor } from './Editor.js'
 import { PagePreviews } from './PagePreviews.js'
 import { RecipientsPanel } from './RecipientsPanel.js'
 import { TemplateTools } from './TemplateTools.js'
+import { Timeline } from './Timeline.js'
 import { ownerRights, type AuditLogEntry, type AuditLogPage, type Envelope, type EnvelopeSender } from './types.js'
 
 /** `/console/documents/:id` and `/console/templates/:id`: one envelope, its people, its trail, its files and what can be done with it. */
@@ -19,6 +21,8 @@ export function EnvelopePage({ id }: { id: string }) {
   const { me } = useMe()
   const [loadError, setLoadError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
+  /** Cancelling or deleting, asked first. */
+  const [asking, setAsking] = useState<'cancel' | 'delete' | null>(null)
   // `?edit=1`: just created in the console, the editor opens at once for its recipients and fields.
   const [editing, setEditing] = useState(() => new URLSearchParams(location.search).get('edit') === '1')
   const action = useAction()
@@ -85,6 +89,35 @@ export function EnvelopePage({ id }: { id: string }) {
       </p>
       <ErrorAlert error={action.error} />
       {notice && <Notice>{notice}</Notice>}
+      {asking === 'cancel' && (
+        <CancelDialog
+          env={env}
+          busy={action.busy}
+          onCancel={() => setAsking(null)}
+          onConfirm={(reason) => {
+            setAsking(null)
+            run(() => v2('/envelope/cancel', { body: { envelopeId: env.id, ...(reason && { reason }) } }), ct('documents.cancelled'))
+          }}
+        />
+      )}
+      {asking === 'delete' && (
+        <ConfirmDialog
+          title={ct('documents.deleteConfirm', { title: env.title })}
+          confirmLabel={ct('documents.delete')}
+          danger
+          busy={action.busy}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            setAsking(null)
+            void action.run(async () => {
+              await v2('/envelope/delete', { body: { envelopeId: env.id } })
+              navigate(list)
+            })
+          }}
+        >
+          <p>{ct(env.status === 'PENDING' ? 'documents.deleteBody.pending' : env.status === 'DRAFT' ? 'documents.deleteBody.hard' : 'documents.deleteBody.soft')}</p>
+        </ConfirmDialog>
+      )}
 
       <section className="card card-pad stack" aria-labelledby="docs-actions">
         <h2 id="docs-actions">{ct('documents.actions')}</h2>
@@ -117,7 +150,7 @@ export function EnvelopePage({ id }: { id: string }) {
               type="button"
               disabled={action.busy || !manage}
               aria-describedby={manageReason ? 'docs-manage-reason' : undefined}
-              onClick={() => confirm(ct('documents.cancelConfirm')) && run(() => v2('/envelope/cancel', { body: { envelopeId: env.id } }), ct('documents.cancelled'))}
+              onClick={() => setAsking('cancel')}
             >
               {ct('documents.cancel')}
             </button>
@@ -141,13 +174,7 @@ export function EnvelopePage({ id }: { id: string }) {
             type="button"
             disabled={action.busy || !manage}
             aria-describedby={manageReason ? 'docs-manage-reason' : undefined}
-            onClick={() =>
-              confirm(ct('documents.deleteConfirm', { title: env.title })) &&
-              void action.run(async () => {
-                await v2('/envelope/delete', { body: { envelopeId: env.id } })
-                navigate(list)
-              })
-            }
+            onClick={() => setAsking('delete')}
           >
             {ct('documents.delete')}
           </button>
@@ -172,28 +199,35 @@ export function EnvelopePage({ id }: { id: string }) {
       <Downloads env={env} purgedReason={purgedReason} run={run} />
       <PagePreviews env={env} />
 
-      {env.type === 'DOCUMENT' && (
-        <section className="card card-pad stack" aria-labelledby="docs-timeline">
-          <h2 id="docs-timeline">{ct('documents.timeline')}</h2>
-          {audit.length === 0 ? (
-            <p className="muted">{ct('documents.noEvents')}</p>
-          ) : (
-            <ol className="team-timeline">
-              {audit.map((a) => (
-                <li key={a.id}>
-                  <time dateTime={a.createdAt} className="muted small">
-                    {formatDateTime(a.createdAt)}
-                  </time>
-                  <div>
-                    {ct(`documents.audit.${a.type}` as ConsoleKey) === `documents.audit.${a.type}` ? a.type : ct(`documents.audit.${a.type}` as ConsoleKey)}
-                    {(a.name || a.email) && <span className="muted"> · {a.name || a.email}</span>}
-                  </div>
-                </li>
-              ))}
-            </ol>
-          )}
-        </section>
-      )}
+      {env.type === 'DOCUMENT' && <Timeline audit={audit} />}
     </article>
+  )
+}
+
+/** Cancelling a sent document: what it means, and a reason for the audit log and the recipients' e-mail. */
+function CancelDialog(props: { env: Envelope; busy: boolean; onConfirm: (reason: string) => void; onCancel: () => void }) {
+  const [reason, setReason] = useState('')
+  const id = useId()
+  return (
+    <ConfirmDialog
+      title={ct('documents.cancelTitle', { title: props.env.title })}
+      confirmLabel={ct('documents.cancelConfirmButton')}
+      cancelLabel={ct('documents.cancelKeep')}
+      danger
+      busy={props.busy}
+      onCancel={props.onCancel}
+      onConfirm={() => props.onConfirm(reason.trim())}
+    >
+      <p>{ct('documents.cancelBody')}</p>
+      <div className="form-field">
+        <label className="label" htmlFor={id}>
+          {ct('documents.cancelReason')}
+        </label>
+        <textarea id={id} className="input" rows={3} maxLength={500} value={reason} onChange={(e) => setReason(e.target.value)} aria-describedby={`${id}-hint`} />
+        <span className="muted small" id={`${id}-hint`}>
+          {ct('documents.cancelReasonHint')}
+        </span>
+      </div>
+    </ConfirmDialog>
   )
 }

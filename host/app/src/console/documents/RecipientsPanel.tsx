@@ -183,7 +183,11 @@ function lastAbout(audit: AuditLogEntry[], r: EnvelopeRecipient, type: string): 
 }
 
 function statusText(env: Envelope, r: EnvelopeRecipient, audit: AuditLogEntry[], turnCome: boolean): string {
-  if (r.signingStatus === 'SIGNED') return ct('documents.progress.signed', { when: formatDateTime(r.signedAt) })
+  if (r.signingStatus === 'SIGNED') {
+    // What they did, by their role; a copy's recipient only gets one.
+    const did = r.role === 'CC' ? 'documents.progress.signed' : (`documents.recipient.did.${r.role}` as ConsoleKey)
+    return ct(did, { when: formatDateTime(r.signedAt) })
+  }
   if (r.signingStatus === 'REJECTED') return ct('documents.recipient.rejected', { when: formatDateTime(lastAbout(audit, r, 'DOCUMENT_RECIPIENT_REJECTED')?.createdAt ?? r.signedAt) })
   if (env.status === 'DRAFT' || r.sendStatus !== 'SENT') return ct('documents.progress.notSent')
   if (r.role === 'CC') return ct('documents.recipient.ccLater')
