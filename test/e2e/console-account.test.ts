@@ -4,6 +4,7 @@ import { Secret, TOTP } from 'otpauth'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { postgresUnavailable } from '../host/support.js'
+import { axeReport, axeViolations } from './support/axe.js'
 import { SCREENSHOTS, startStackOn, type Stack } from './support/stack.js'
 
 let stack: Stack
@@ -35,6 +36,16 @@ async function screens(page: Page, name: string) {
   await page.screenshot({ path: join(SCREENSHOTS, `console-account-${name}-1280.png`), fullPage: true })
   await page.setViewportSize({ width: 390, height: 844 })
   await page.screenshot({ path: join(SCREENSHOTS, `console-account-${name}-390.png`), fullPage: true })
+  await page.setViewportSize({ width: 1280, height: 900 })
+}
+
+/** An open dialog at 1280 and 390 px: what the reader sees (screenshots), and axe finds nothing serious. */
+async function dialogScreens(page: Page, name: string, shoot: boolean) {
+  for (const [width, height] of [[1280, 900], [390, 844]] as const) {
+    await page.setViewportSize({ width, height })
+    if (shoot) await page.screenshot({ path: join(SCREENSHOTS, `console-account-${name}-${width}.png`) })
+    expect(axeReport(`${name} at ${width}`, await axeViolations(page))).toBe('')
+  }
   await page.setViewportSize({ width: 1280, height: 900 })
 }
 
@@ -221,13 +232,20 @@ for (const variant of ['pglite', 'postgres'] as const) {
       expect(await page.locator('.console-table tbody tr').count()).toBeGreaterThanOrEqual(1)
       await shots(page, 'page-signed-in-again')
 
-      // Passkeys: rename, then remove (after the confirmation).
+      // Passkeys: rename, then remove, asked first in a dialog that names the passkey (Escape keeps it).
       await page.getByRole('button', { name: 'Rename Test laptop' }).click()
       await page.getByLabel('Name', { exact: true }).last().fill('Work laptop')
       await page.getByRole('button', { name: 'Save' }).last().click()
       await page.getByText('Work laptop', { exact: true }).waitFor()
-      page.once('dialog', (d) => void d.accept())
       await page.getByRole('button', { name: 'Remove Work laptop' }).click()
+      const removal = page.getByRole('dialog', { name: 'Remove the passkey “Work laptop”?' })
+      await removal.getByText('You can no longer sign in with it.', { exact: false }).waitFor()
+      await dialogScreens(page, 'passkey-remove-dialog', variant === 'pglite')
+      await page.keyboard.press('Escape')
+      await removal.waitFor({ state: 'detached' })
+      expect(await stack.host.db.query('select id from passkeys')).toHaveLength(1)
+      await page.getByRole('button', { name: 'Remove Work laptop' }).click()
+      await removal.getByRole('button', { name: 'Remove' }).click()
       await page.getByText('No passkeys yet.').waitFor()
       expect(await stack.host.db.query('select id from passkeys')).toEqual([])
 

@@ -2,7 +2,9 @@
  * The console's webhooks in Chromium: a webhook added (the form starts over), edited in place
  * (URL, events, off and on again), its delivery log with the document (title and link), the
  * request headers with the secret hidden, the answer's status, start and duration, and a resend.
- * The signed-out console logs no error. axe-core and screenshots at 1280 and 390 px.
+ * Rotating the secret and deleting ask first, in a dialog that names the webhook: Escape changes
+ * nothing and gives the focus back, confirming acts. The signed-out console logs no error. axe-core
+ * and screenshots at 1280 and 390 px.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -39,11 +41,14 @@ for (const variant of ['pglite', 'postgres'] as const) {
     })
     afterAll(() => stack?.close())
 
-    /** axe at both widths, and a screenshot of each (once: the PostgreSQL run draws the same pages). */
-    async function check(page: Page, name: string) {
+    /**
+     * axe at both widths, and a screenshot of each (once: the PostgreSQL run draws the same pages);
+     * the whole page, or what the reader sees while a modal dialog covers it.
+     */
+    async function check(page: Page, name: string, fullPage = true) {
       for (const [width, height] of [[1280, 900], [390, 844]] as const) {
         await page.setViewportSize({ width, height })
-        if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-webhooks-${name}-${width}.png`), fullPage: true })
+        if (variant === 'pglite') await page.screenshot({ path: join(SCREENSHOTS, `console-webhooks-${name}-${width}.png`), fullPage })
         expect(axeReport(`${name} at ${width}`, await axeViolations(page))).toBe('')
       }
       await page.setViewportSize({ width: 1280, height: 900 })
@@ -56,7 +61,6 @@ for (const variant of ['pglite', 'postgres'] as const) {
       const logged: string[] = []
       page.on('console', (m) => void (m.type() === 'error' && logged.push(m.text())))
       page.on('pageerror', (e) => logged.push(e.message))
-      page.on('dialog', (d) => void d.accept())
 
       // Signed out: the sign-in page, and nothing in the browser's console.
       await page.goto(`${stack.host.url}/console/settings/webhooks`)
@@ -138,6 +142,37 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(2)
       expect(hits[1]!.headers['x-service-event-id']).toBe(hits[0]!.headers['x-service-event-id'])
       await expect.poll(() => log.getByRole('button', { name: 'Resend' }).count(), { timeout: 20_000 }).toBe(2)
+
+      // Rotating asks first, naming the webhook: Escape keeps the secret, and the focus returns to the button.
+      const webhooks = async () => (await stack.api<{ data: { id: string; secret: string }[] }>('GET', '/webhook')).data
+      const rotateButton = page.getByRole('button', { name: 'Rotate secret' })
+      await rotateButton.click()
+      const rotate = page.getByRole('dialog', { name: `A new secret for the webhook to ${base}/second?` })
+      await rotate.getByText('The current one keeps signing beside it for 24 hours').waitFor()
+      await check(page, 'rotate-dialog', false)
+      await page.keyboard.press('Escape')
+      await rotate.waitFor({ state: 'detached' })
+      await expect.poll(() => rotateButton.evaluate((el) => el === document.activeElement)).toBe(true)
+      expect((await webhooks())[0]!.secret).toBe(secret)
+      await rotateButton.click()
+      await rotate.getByRole('button', { name: 'Rotate secret' }).click()
+      await page.getByText(/^New secret for /).waitFor()
+      expect((await webhooks())[0]!.secret).not.toBe(secret)
+
+      // Deleting too, in the danger style, the safe choice focused: Escape keeps it, confirming deletes it.
+      await page.getByRole('button', { name: 'Delete', exact: true }).click()
+      const remove = page.getByRole('dialog', { name: `Delete the webhook to ${base}/second?` })
+      await remove.waitFor()
+      expect(await remove.getByRole('button', { name: 'Delete' }).getAttribute('class')).toContain('btn-danger')
+      expect(await remove.getByRole('button', { name: 'Cancel' }).evaluate((el) => el === document.activeElement)).toBe(true)
+      await check(page, 'delete-dialog', false)
+      await page.keyboard.press('Escape')
+      await remove.waitFor({ state: 'detached' })
+      expect(await webhooks()).toHaveLength(1)
+      await page.getByRole('button', { name: 'Delete', exact: true }).click()
+      await remove.getByRole('button', { name: 'Delete' }).click()
+      await page.getByText('No webhook yet.').waitFor()
+      expect(await webhooks()).toEqual([])
 
       expect(logged).toEqual([])
       await context.close()

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react'
 import type { Passkey } from '../../../../shared/console-contract.js'
+import { ConfirmDialog } from '../ConfirmDialog.js'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { passkeysSupported, registerPasskey } from './passkey.js'
@@ -11,6 +12,8 @@ import { Section } from './Section.js'
 export function PasskeysSection({ passkeys, onChanged }: { passkeys: Passkey[]; onChanged: () => Promise<void> }) {
   const [name, setName] = useState('')
   const [editing, setEditing] = useState<{ id: string; name: string } | null>(null)
+  /** The passkey a removal is asked about. */
+  const [removing, setRemoving] = useState<Passkey | null>(null)
   const { busy, error, run } = useAction()
   const supported = passkeysSupported()
 
@@ -32,7 +35,7 @@ export function PasskeysSection({ passkeys, onChanged }: { passkeys: Passkey[]; 
     })
   }
   const remove = (p: Passkey) => {
-    if (!confirm(ct('account.passkeys.confirmRemove', { name: p.name }))) return
+    setRemoving(null)
     void run(async () => {
       await consoleApi(`/account/passkeys/${encodeURIComponent(p.id)}`, { method: 'DELETE' })
       await onChanged()
@@ -42,6 +45,18 @@ export function PasskeysSection({ passkeys, onChanged }: { passkeys: Passkey[]; 
   return (
     <Section id="passkeys-title" title={ct('account.passkeys.title')} intro={ct('account.passkeys.intro')}>
       <ErrorAlert error={error} />
+      {removing && (
+        <ConfirmDialog
+          title={ct('account.passkeys.confirmRemove', { name: removing.name })}
+          confirmLabel={ct('account.passkeys.remove')}
+          danger
+          busy={busy}
+          onCancel={() => setRemoving(null)}
+          onConfirm={() => remove(removing)}
+        >
+          <p>{ct('account.passkeys.removeBody')}</p>
+        </ConfirmDialog>
+      )}
       {passkeys.length === 0 ? (
         <p className="empty">{ct('account.passkeys.none')}</p>
       ) : (
@@ -71,7 +86,7 @@ export function PasskeysSection({ passkeys, onChanged }: { passkeys: Passkey[]; 
                     <button className="btn btn-secondary btn-sm" type="button" onClick={() => setEditing({ id: p.id, name: p.name })} aria-label={ct('account.passkeys.renameOne', { name: p.name })}>
                       {ct('account.passkeys.rename')}
                     </button>
-                    <button className="btn btn-danger-outline btn-sm" type="button" disabled={busy} onClick={() => remove(p)} aria-label={ct('account.passkeys.removeOne', { name: p.name })}>
+                    <button className="btn btn-danger-outline btn-sm" type="button" disabled={busy} onClick={() => setRemoving(p)} aria-label={ct('account.passkeys.removeOne', { name: p.name })}>
                       {ct('account.passkeys.remove')}
                     </button>
                   </div>

@@ -1,5 +1,6 @@
 import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import type { TeamToken, TokenExpiry } from '../../../../shared/console-contract.js'
+import { ConfirmDialog } from '../ConfirmDialog.js'
 import { consoleApi } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
@@ -18,6 +19,8 @@ export function Tokens() {
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null)
   const [copied, setCopied] = useState(false)
   const [loadError, setLoadError] = useState<string | null>(null)
+  /** The token a revocation is asked about. */
+  const [revoking, setRevoking] = useState<TeamToken | null>(null)
   const action = useAction()
   const allowed = atLeast(me.team?.role, 'MANAGER')
 
@@ -54,6 +57,25 @@ export function Tokens() {
     <SettingsLayout title={ct('team.tokens.title')}>
       <p className="muted">{ct('team.tokens.help')}</p>
       <ErrorAlert error={loadError ?? action.error} />
+      {revoking && (
+        <ConfirmDialog
+          title={ct('team.tokens.revokeTitle', { name: revoking.name })}
+          confirmLabel={ct('team.tokens.revoke')}
+          danger
+          busy={action.busy}
+          onCancel={() => setRevoking(null)}
+          onConfirm={() => {
+            const { id } = revoking
+            setRevoking(null)
+            void action.run(async () => {
+              await consoleApi('/team/tokens/revoke', { body: { id } })
+              await load()
+            })
+          }}
+        >
+          <p>{ct('team.tokens.revokeBody')}</p>
+        </ConfirmDialog>
+      )}
       {created && (
         <section className="card card-pad stack team-secret" aria-labelledby="token-created" role="region">
           <h2 id="token-created">{ct('team.tokens.created', { name: created.name })}</h2>
@@ -116,13 +138,7 @@ export function Tokens() {
                       type="button"
                       disabled={action.busy}
                       aria-label={ct('team.tokens.revokeNamed', { name: t.name })}
-                      onClick={() =>
-                        confirm(ct('team.tokens.revokeConfirm', { name: t.name })) &&
-                        void action.run(async () => {
-                          await consoleApi('/team/tokens/revoke', { body: { id: t.id } })
-                          await load()
-                        })
-                      }
+                      onClick={() => setRevoking(t)}
                     >
                       {ct('team.tokens.revoke')}
                     </button>

@@ -2,6 +2,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react'
 import { EVENT_NAMES } from '../../../../../src/protocol/events.js'
 import type { Webhook } from '../../../../../src/protocol/api.js'
 import type { LoggedCall as Call } from '../../../../shared/console-contract.js'
+import { ConfirmDialog } from '../ConfirmDialog.js'
 import { consoleApi, v2 } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
@@ -23,6 +24,8 @@ export function Webhooks() {
   const [editing, setEditing] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
+  /** The webhook a confirmation is asked about, and for what. */
+  const [asking, setAsking] = useState<{ hook: Webhook; what: 'rotate' | 'delete' } | null>(null)
   const action = useAction()
 
   const load = useCallback(async () => {
@@ -53,7 +56,6 @@ export function Webhooks() {
     })
   }
   const rotate = (h: Webhook) => {
-    if (!confirm(ct('team.webhooks.rotateConfirm', { url: h.url }))) return
     void action.run(async () => {
       const rotated = await v2<Webhook>(`/webhook/${h.id}/rotate-secret`, { body: {} })
       setNotice(ct('team.webhooks.rotated', { url: h.url, secret: rotated.secret, until: formatDateTime(rotated.previousSecretExpiresAt) }))
@@ -72,6 +74,23 @@ export function Webhooks() {
       <p className="muted">{ct('team.webhooks.help')}</p>
       <ErrorAlert error={loadError ?? action.error} />
       {notice && <Notice>{notice}</Notice>}
+      {asking && (
+        <ConfirmDialog
+          title={ct(asking.what === 'rotate' ? 'team.webhooks.rotateTitle' : 'team.webhooks.deleteConfirm', { url: asking.hook.url })}
+          confirmLabel={ct(asking.what === 'rotate' ? 'team.webhooks.rotate' : 'team.webhooks.delete')}
+          danger={asking.what === 'delete'}
+          busy={action.busy}
+          onCancel={() => setAsking(null)}
+          onConfirm={() => {
+            const { hook, what } = asking
+            setAsking(null)
+            if (what === 'rotate') rotate(hook)
+            else run(() => v2('/webhook/delete', { body: { id: hook.id } }))
+          }}
+        >
+          <p>{ct(asking.what === 'rotate' ? 'team.webhooks.rotateBody' : 'team.webhooks.deleteBody')}</p>
+        </ConfirmDialog>
+      )}
       <section className="card card-pad stack" aria-labelledby="hooks-list">
         <h2 id="hooks-list">{ct('team.webhooks.list')}</h2>
         {!hooks ? (
@@ -103,14 +122,14 @@ export function Webhooks() {
                   <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => run(() => v2('/webhook/update', { body: { id: h.id, enabled: !h.enabled } }))}>
                     {h.enabled ? ct('team.webhooks.disable') : ct('team.webhooks.enable')}
                   </button>
-                  <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => rotate(h)}>
+                  <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => setAsking({ hook: h, what: 'rotate' })}>
                     {ct('team.webhooks.rotate')}
                   </button>
                   <button
                     className="btn btn-sm btn-danger-outline"
                     type="button"
                     disabled={action.busy}
-                    onClick={() => confirm(ct('team.webhooks.deleteConfirm', { url: h.url })) && run(() => v2('/webhook/delete', { body: { id: h.id } }))}
+                    onClick={() => setAsking({ hook: h, what: 'delete' })}
                   >
                     {ct('team.webhooks.delete')}
                   </button>

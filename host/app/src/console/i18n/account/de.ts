@@ -125,5 +125,6 @@ const de: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'Bestätigen Sie zuerst Ihre E-Mail-Adresse über den zugesandten Link, oder fordern Sie einen Anmeldelink an.',
   'account.error.PASSKEY_INVALID': 'Der Passkey konnte nicht geprüft werden. Versuchen Sie es erneut.',
   'account.error.NO_PASSKEY': 'Dieses Konto hat noch keinen Passkey.',
+  'account.passkeys.removeBody': 'Sie können sich damit nicht mehr anmelden. Ihre anderen Anmeldewege bleiben, wie sie sind.',
 }
 export default de

@@ -123,5 +123,6 @@ const en = {
   'account.error.EMAIL_NOT_VERIFIED': 'Confirm your e-mail address first: follow the link we sent you, or ask for a sign-in link.',
   'account.error.PASSKEY_INVALID': 'The passkey could not be verified. Try again.',
   'account.error.NO_PASSKEY': 'This account has no passkey yet.',
+  'account.passkeys.removeBody': 'You can no longer sign in with it. Your other ways to sign in stay as they are.',
 }
 export default en

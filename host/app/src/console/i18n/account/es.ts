@@ -125,5 +125,6 @@ const es: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'Confirme primero su dirección de correo: siga el enlace que le enviamos, o pida un enlace de inicio de sesión.',
   'account.error.PASSKEY_INVALID': 'No se pudo verificar la llave de acceso. Vuelva a intentarlo.',
   'account.error.NO_PASSKEY': 'Esta cuenta aún no tiene llave de acceso.',
+  'account.passkeys.removeBody': 'Ya no podrá iniciar sesión con ella. Sus otras formas de iniciar sesión siguen igual.',
 }
 export default es

@@ -125,5 +125,6 @@ const fr: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'Confirmez d’abord votre adresse e-mail avec le lien envoyé, ou demandez un lien de connexion.',
   'account.error.PASSKEY_INVALID': 'La clé d’accès n’a pas pu être vérifiée. Réessayez.',
   'account.error.NO_PASSKEY': 'Ce compte n’a pas encore de clé d’accès.',
+  'account.passkeys.removeBody': 'Vous ne pourrez plus vous connecter avec elle. Vos autres moyens de connexion restent inchangés.',
 }
 export default fr

@@ -125,5 +125,6 @@ const he: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'אשרו קודם את כתובת הדוא״ל: היכנסו לקישור ששלחנו, או בקשו קישור כניסה.',
   'account.error.PASSKEY_INVALID': 'לא ניתן לאמת את מפתח הגישה. נסו שוב.',
   'account.error.NO_PASSKEY': 'לחשבון זה אין עדיין מפתח גישה.',
+  'account.passkeys.removeBody': 'לא תוכלו עוד להתחבר באמצעותו. שאר דרכי ההתחברות שלכם נשארות כפי שהן.',
 }
 export default he

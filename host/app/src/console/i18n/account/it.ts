@@ -125,5 +125,6 @@ const it: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'Conferma prima il tuo indirizzo e-mail: segui il link che ti abbiamo inviato, oppure chiedi un link di accesso.',
   'account.error.PASSKEY_INVALID': 'Impossibile verificare la passkey. Riprova.',
   'account.error.NO_PASSKEY': 'Questo account non ha ancora una passkey.',
+  'account.passkeys.removeBody': 'Non potrai più accedere con essa. Gli altri modi di accesso restano come sono.',
 }
 export default it

@@ -125,5 +125,6 @@ const nl: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'Bevestig eerst uw e-mailadres: volg de link die we u stuurden, of vraag een inloglink aan.',
   'account.error.PASSKEY_INVALID': 'De passkey kon niet worden geverifieerd. Probeer het opnieuw.',
   'account.error.NO_PASSKEY': 'Dit account heeft nog geen passkey.',
+  'account.passkeys.removeBody': 'U kunt er niet meer mee inloggen. Uw andere manieren om in te loggen blijven zoals ze zijn.',
 }
 export default nl

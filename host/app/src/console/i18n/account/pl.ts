@@ -125,5 +125,6 @@ const pl: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'Najpierw potwierdź adres e-mail: kliknij link, który wysłaliśmy, albo poproś o link do logowania.',
   'account.error.PASSKEY_INVALID': 'Nie udało się zweryfikować klucza dostępu. Spróbuj ponownie.',
   'account.error.NO_PASSKEY': 'To konto nie ma jeszcze klucza dostępu.',
+  'account.passkeys.removeBody': 'Nie zalogujesz się już nim. Pozostałe sposoby logowania pozostają bez zmian.',
 }
 export default pl

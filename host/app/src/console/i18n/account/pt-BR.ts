@@ -125,5 +125,6 @@ const ptBR: Record<keyof typeof en, string> = {
   'account.error.EMAIL_NOT_VERIFIED': 'Confirme primeiro seu endereço de e-mail: siga o link que enviamos, ou peça um link de acesso.',
   'account.error.PASSKEY_INVALID': 'Não foi possível verificar a chave de acesso. Tente novamente.',
   'account.error.NO_PASSKEY': 'Esta conta ainda não tem chave de acesso.',
+  'account.passkeys.removeBody': 'Você não poderá mais entrar com ela. Suas outras formas de entrar continuam como estão.',
 }
 export default ptBR

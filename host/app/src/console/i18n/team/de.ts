@@ -106,7 +106,6 @@ const de: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'abgelaufen',
   'team.tokens.revoke': 'Widerrufen',
   'team.tokens.revokeNamed': '{name} widerrufen',
-  'team.tokens.revokeConfirm': '„{name}“ widerrufen? Jede Anfrage damit schlägt ab sofort fehl.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'Der Dienst sendet jedes Ereignis an diese Adressen, signiert mit dem Secret des Webhooks (webhook-signature: siehe verifySignedWebhook in envelope-embed/server).',
   'team.webhooks.list': 'Webhooks',
@@ -119,7 +118,6 @@ const de: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'Aktivieren',
   'team.webhooks.disable': 'Deaktivieren',
   'team.webhooks.rotate': 'Secret erneuern',
-  'team.webhooks.rotateConfirm': '{url} ein neues Secret geben? Das bisherige signiert noch 24 Stunden lang mit.',
   'team.webhooks.rotated': 'Neues Secret für {url}: {secret}. Das alte signiert bis {until} mit.',
   'team.webhooks.rotating': 'Altes Secret signiert bis {until} mit',
   'team.webhooks.delete': 'Löschen',
@@ -195,5 +193,10 @@ const de: Record<keyof typeof en, string> = {
   'team.consent.label': 'Hinweise',
   'team.consent.version': 'Aktuelle Version: {version}',
   'team.consent.default': 'Es werden die Standardhinweise in der Sprache der Unterzeichnenden gezeigt.',
+  'team.webhooks.rotateTitle': 'Ein neues Secret für den Webhook an {url}?',
+  'team.webhooks.rotateBody': 'Das neue Secret wird einmal angezeigt. Das bisherige signiert noch 24 Stunden lang mit, damit Ihr Empfänger umstellen kann.',
+  'team.webhooks.deleteBody': 'Seine Ereignisse gehen nicht mehr dorthin, und sein Zustellprotokoll wird mit gelöscht.',
+  'team.tokens.revokeTitle': 'Das Token „{name}“ widerrufen?',
+  'team.tokens.revokeBody': 'Jede Anfrage damit wird ab sofort abgewiesen: Geben Sie allem, was es nutzt, zuerst ein neues Token.',
 }
 export default de

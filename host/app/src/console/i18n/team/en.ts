@@ -104,7 +104,6 @@ const en = {
   'team.tokens.expired': 'expired',
   'team.tokens.revoke': 'Revoke',
   'team.tokens.revokeNamed': 'Revoke {name}',
-  'team.tokens.revokeConfirm': 'Revoke “{name}”? Every request with it fails from now on.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'The service posts each event to these addresses, signed with the webhook\'s secret (webhook-signature: see verifySignedWebhook in envelope-embed/server).',
   'team.webhooks.list': 'Webhooks',
@@ -117,7 +116,6 @@ const en = {
   'team.webhooks.enable': 'Enable',
   'team.webhooks.disable': 'Disable',
   'team.webhooks.rotate': 'Rotate secret',
-  'team.webhooks.rotateConfirm': 'Give {url} a new secret? The current one keeps signing beside it for 24 hours.',
   'team.webhooks.rotated': 'New secret for {url}: {secret}. The old one signs beside it until {until}.',
   'team.webhooks.rotating': 'Old secret signs too until {until}',
   'team.webhooks.delete': 'Delete',
@@ -193,5 +191,10 @@ const en = {
   'team.consent.label': 'Disclosure',
   'team.consent.version': 'Current version: {version}',
   'team.consent.default': 'The default disclosure is shown, in the signer’s language.',
+  'team.webhooks.rotateTitle': 'A new secret for the webhook to {url}?',
+  'team.webhooks.rotateBody': 'The new secret is shown once. The current one keeps signing beside it for 24 hours, so your receiver can switch over.',
+  'team.webhooks.deleteBody': 'Its events stop going there, and its delivery log is deleted with it.',
+  'team.tokens.revokeTitle': 'Revoke the token “{name}”?',
+  'team.tokens.revokeBody': 'Every request with it is refused from now on: give whatever uses it a new token first.',
 }
 export default en

@@ -106,7 +106,6 @@ const es: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'caducado',
   'team.tokens.revoke': 'Revocar',
   'team.tokens.revokeNamed': 'Revocar {name}',
-  'team.tokens.revokeConfirm': '¿Revocar «{name}»? A partir de ahora, cualquier solicitud con él fallará.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'El servicio envía cada evento a estas direcciones, firmado con el secreto del webhook (webhook-signature: véase verifySignedWebhook en envelope-embed/server).',
   'team.webhooks.list': 'Webhooks',
@@ -119,7 +118,6 @@ const es: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'Activar',
   'team.webhooks.disable': 'Desactivar',
   'team.webhooks.rotate': 'Renovar secreto',
-  'team.webhooks.rotateConfirm': '¿Dar a {url} un secreto nuevo? El actual sigue firmando junto a él durante 24 horas.',
   'team.webhooks.rotated': 'Nuevo secreto para {url}: {secret}. El anterior también firma hasta {until}.',
   'team.webhooks.rotating': 'El secreto anterior también firma hasta {until}',
   'team.webhooks.delete': 'Eliminar',
@@ -195,5 +193,10 @@ const es: Record<keyof typeof en, string> = {
   'team.consent.label': 'Información',
   'team.consent.version': 'Versión actual: {version}',
   'team.consent.default': 'Se muestra la información predeterminada, en el idioma del firmante.',
+  'team.webhooks.rotateTitle': '¿Un secreto nuevo para el webhook a {url}?',
+  'team.webhooks.rotateBody': 'El secreto nuevo se muestra una sola vez. El actual sigue firmando junto a él durante 24 horas, para que su receptor pueda cambiar.',
+  'team.webhooks.deleteBody': 'Sus eventos dejan de enviarse allí, y su registro de entregas se elimina con él.',
+  'team.tokens.revokeTitle': '¿Revocar el token «{name}»?',
+  'team.tokens.revokeBody': 'A partir de ahora se rechaza toda solicitud con él: antes, dé un token nuevo a lo que lo usa.',
 }
 export default es

@@ -106,7 +106,6 @@ const fr: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'expiré',
   'team.tokens.revoke': 'Révoquer',
   'team.tokens.revokeNamed': 'Révoquer {name}',
-  'team.tokens.revokeConfirm': 'Révoquer « {name} » ? Toute requête avec ce jeton échouera désormais.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'Le service envoie chaque événement à ces adresses, signé avec le secret du webhook (webhook-signature : voir verifySignedWebhook dans envelope-embed/server).',
   'team.webhooks.list': 'Webhooks',
@@ -119,7 +118,6 @@ const fr: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'Activer',
   'team.webhooks.disable': 'Désactiver',
   'team.webhooks.rotate': 'Renouveler le secret',
-  'team.webhooks.rotateConfirm': 'Donner un nouveau secret à {url} ? L\'actuel continue de signer à côté pendant 24 heures.',
   'team.webhooks.rotated': 'Nouveau secret pour {url} : {secret}. L\'ancien signe aussi jusqu\'au {until}.',
   'team.webhooks.rotating': 'L\'ancien secret signe aussi jusqu\'au {until}',
   'team.webhooks.delete': 'Supprimer',
@@ -195,5 +193,10 @@ const fr: Record<keyof typeof en, string> = {
   'team.consent.label': 'Informations',
   'team.consent.version': 'Version actuelle : {version}',
   'team.consent.default': 'Les informations par défaut sont affichées, dans la langue du signataire.',
+  'team.webhooks.rotateTitle': 'Un nouveau secret pour le webhook vers {url} ?',
+  'team.webhooks.rotateBody': 'Le nouveau secret n’est affiché qu’une fois. L’actuel continue de signer à côté pendant 24 heures, le temps que votre récepteur change.',
+  'team.webhooks.deleteBody': 'Ses événements n’y sont plus envoyés, et son journal de livraisons est supprimé avec lui.',
+  'team.tokens.revokeTitle': 'Révoquer le jeton « {name} » ?',
+  'team.tokens.revokeBody': 'Toute requête avec ce jeton est refusée désormais : donnez d’abord un nouveau jeton à ce qui l’utilise.',
 }
 export default fr

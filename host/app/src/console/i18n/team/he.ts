@@ -106,7 +106,6 @@ const he: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'פג תוקף',
   'team.tokens.revoke': 'שלילה',
   'team.tokens.revokeNamed': 'שלילה: {name}',
-  'team.tokens.revokeConfirm': 'לשלול את „{name}”? מעכשיו כל בקשה עם אסימון זה תיכשל.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'השירות שולח כל אירוע לכתובות אלה, חתום בסוד של ה־webhook (webhook-signature: ראו verifySignedWebhook ב־envelope-embed/server).',
   'team.webhooks.list': 'Webhooks',
@@ -119,7 +118,6 @@ const he: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'הפעלה',
   'team.webhooks.disable': 'כיבוי',
   'team.webhooks.rotate': 'החלפת הסוד',
-  'team.webhooks.rotateConfirm': 'לתת ל־{url} סוד חדש? הסוד הנוכחי ממשיך לחתום לצדו במשך 24 שעות.',
   'team.webhooks.rotated': 'סוד חדש ל־{url}: {secret}. גם הישן חותם עד {until}.',
   'team.webhooks.rotating': 'גם הסוד הישן חותם עד {until}',
   'team.webhooks.delete': 'מחיקה',
@@ -195,5 +193,10 @@ const he: Record<keyof typeof en, string> = {
   'team.consent.label': 'גילוי נאות',
   'team.consent.version': 'הגרסה הנוכחית: {version}',
   'team.consent.default': 'מוצג הגילוי הנאות המוגדר כברירת מחדל, בשפת החותם.',
+  'team.webhooks.rotateTitle': 'סוד חדש ל־webhook אל {url}?',
+  'team.webhooks.rotateBody': 'הסוד החדש יוצג פעם אחת. הסוד הנוכחי ממשיך לחתום לצדו במשך 24 שעות, כדי שהמקבל שלך יוכל לעבור.',
+  'team.webhooks.deleteBody': 'האירועים שלו יפסיקו להישלח לשם, ויומן המסירות שלו יימחק יחד איתו.',
+  'team.tokens.revokeTitle': 'לשלול את האסימון „{name}”?',
+  'team.tokens.revokeBody': 'מעכשיו כל בקשה עם האסימון תידחה: קודם תנו אסימון חדש לכל מה שמשתמש בו.',
 }
 export default he

@@ -106,7 +106,6 @@ const it: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'scaduto',
   'team.tokens.revoke': 'Revoca',
   'team.tokens.revokeNamed': 'Revoca {name}',
-  'team.tokens.revokeConfirm': 'Revocare «{name}»? Da ora ogni richiesta con questo token non riuscirà.',
   'team.webhooks.title': 'Webhook',
   'team.webhooks.help': 'Il servizio invia ogni evento a questi indirizzi, firmato con il segreto del webhook (webhook-signature: vedi verifySignedWebhook in envelope-embed/server).',
   'team.webhooks.list': 'Webhook',
@@ -119,7 +118,6 @@ const it: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'Attiva',
   'team.webhooks.disable': 'Disattiva',
   'team.webhooks.rotate': 'Rinnova segreto',
-  'team.webhooks.rotateConfirm': 'Dare a {url} un nuovo segreto? Quello attuale continua a firmare accanto per 24 ore.',
   'team.webhooks.rotated': 'Nuovo segreto per {url}: {secret}. Il vecchio firma anch\'esso fino al {until}.',
   'team.webhooks.rotating': 'Il vecchio segreto firma anch\'esso fino al {until}',
   'team.webhooks.delete': 'Elimina',
@@ -195,5 +193,10 @@ const it: Record<keyof typeof en, string> = {
   'team.consent.label': 'Informativa',
   'team.consent.version': 'Versione attuale: {version}',
   'team.consent.default': 'Viene mostrata l’informativa predefinita, nella lingua del firmatario.',
+  'team.webhooks.rotateTitle': 'Un nuovo segreto per il webhook verso {url}?',
+  'team.webhooks.rotateBody': 'Il nuovo segreto viene mostrato una sola volta. Quello attuale continua a firmare accanto per 24 ore, così il ricevitore può passare al nuovo.',
+  'team.webhooks.deleteBody': 'I suoi eventi non vengono più inviati lì, e il suo registro delle consegne viene eliminato con esso.',
+  'team.tokens.revokeTitle': 'Revocare il token «{name}»?',
+  'team.tokens.revokeBody': 'Da ora ogni richiesta con questo token viene rifiutata: prima, dai un nuovo token a ciò che lo usa.',
 }
 export default it

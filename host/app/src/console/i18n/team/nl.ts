@@ -106,7 +106,6 @@ const nl: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'verlopen',
   'team.tokens.revoke': 'Intrekken',
   'team.tokens.revokeNamed': '{name} intrekken',
-  'team.tokens.revokeConfirm': '‘{name}’ intrekken? Elk verzoek ermee mislukt vanaf nu.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'De dienst stuurt elke gebeurtenis naar deze adressen, ondertekend met het geheim van de webhook (webhook-signature: zie verifySignedWebhook in envelope-embed/server).',
   'team.webhooks.list': 'Webhooks',
@@ -119,7 +118,6 @@ const nl: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'Inschakelen',
   'team.webhooks.disable': 'Uitschakelen',
   'team.webhooks.rotate': 'Geheim vernieuwen',
-  'team.webhooks.rotateConfirm': '{url} een nieuw geheim geven? Het huidige ondertekent nog 24 uur mee.',
   'team.webhooks.rotated': 'Nieuw geheim voor {url}: {secret}. Het oude ondertekent mee tot {until}.',
   'team.webhooks.rotating': 'Oud geheim ondertekent mee tot {until}',
   'team.webhooks.delete': 'Verwijderen',
@@ -195,5 +193,10 @@ const nl: Record<keyof typeof en, string> = {
   'team.consent.label': 'Toelichting',
   'team.consent.version': 'Huidige versie: {version}',
   'team.consent.default': 'De standaardtoelichting wordt getoond, in de taal van de ondertekenaar.',
+  'team.webhooks.rotateTitle': 'Een nieuw geheim voor de webhook naar {url}?',
+  'team.webhooks.rotateBody': 'Het nieuwe geheim wordt één keer getoond. Het huidige ondertekent nog 24 uur mee, zodat uw ontvanger kan overstappen.',
+  'team.webhooks.deleteBody': 'De gebeurtenissen gaan er niet meer naartoe, en het afleverlog wordt mee verwijderd.',
+  'team.tokens.revokeTitle': 'Het token ‘{name}’ intrekken?',
+  'team.tokens.revokeBody': 'Elk verzoek ermee wordt vanaf nu geweigerd: geef wat het gebruikt eerst een nieuw token.',
 }
 export default nl

@@ -106,7 +106,6 @@ const pl: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'wygasł',
   'team.tokens.revoke': 'Unieważnij',
   'team.tokens.revokeNamed': 'Unieważnij {name}',
-  'team.tokens.revokeConfirm': 'Unieważnić „{name}”? Od teraz każde żądanie z nim się nie powiedzie.',
   'team.webhooks.title': 'Webhooki',
   'team.webhooks.help': 'Usługa wysyła każde zdarzenie na te adresy, podpisane sekretem webhooka (webhook-signature: zobacz verifySignedWebhook w envelope-embed/server).',
   'team.webhooks.list': 'Webhooki',
@@ -119,7 +118,6 @@ const pl: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'Włącz',
   'team.webhooks.disable': 'Wyłącz',
   'team.webhooks.rotate': 'Odnów sekret',
-  'team.webhooks.rotateConfirm': 'Nadać {url} nowy sekret? Obecny przez 24 godziny nadal podpisuje obok niego.',
   'team.webhooks.rotated': 'Nowy sekret dla {url}: {secret}. Stary podpisuje obok niego do {until}.',
   'team.webhooks.rotating': 'Stary sekret podpisuje do {until}',
   'team.webhooks.delete': 'Usuń',
@@ -195,5 +193,10 @@ const pl: Record<keyof typeof en, string> = {
   'team.consent.label': 'Informacje',
   'team.consent.version': 'Bieżąca wersja: {version}',
   'team.consent.default': 'Wyświetlane są domyślne informacje, w języku podpisującego.',
+  'team.webhooks.rotateTitle': 'Nowy sekret dla webhooka do {url}?',
+  'team.webhooks.rotateBody': 'Nowy sekret zostanie pokazany raz. Obecny przez 24 godziny nadal podpisuje obok niego, aby odbiorca mógł się przestawić.',
+  'team.webhooks.deleteBody': 'Jego zdarzenia przestaną tam trafiać, a jego dziennik dostarczeń zostanie usunięty razem z nim.',
+  'team.tokens.revokeTitle': 'Unieważnić token „{name}”?',
+  'team.tokens.revokeBody': 'Od teraz każde żądanie z nim będzie odrzucane: najpierw daj nowy token temu, co go używa.',
 }
 export default pl

@@ -106,7 +106,6 @@ const ptBR: Record<keyof typeof en, string> = {
   'team.tokens.expired': 'expirado',
   'team.tokens.revoke': 'Revogar',
   'team.tokens.revokeNamed': 'Revogar {name}',
-  'team.tokens.revokeConfirm': 'Revogar “{name}”? Toda solicitação com ele falhará a partir de agora.',
   'team.webhooks.title': 'Webhooks',
   'team.webhooks.help': 'O serviço envia cada evento para estes endereços, assinado com o segredo do webhook (webhook-signature: veja verifySignedWebhook em envelope-embed/server).',
   'team.webhooks.list': 'Webhooks',
@@ -119,7 +118,6 @@ const ptBR: Record<keyof typeof en, string> = {
   'team.webhooks.enable': 'Ativar',
   'team.webhooks.disable': 'Desativar',
   'team.webhooks.rotate': 'Renovar segredo',
-  'team.webhooks.rotateConfirm': 'Dar um novo segredo a {url}? O atual continua assinando junto por 24 horas.',
   'team.webhooks.rotated': 'Novo segredo para {url}: {secret}. O antigo também assina até {until}.',
   'team.webhooks.rotating': 'O segredo antigo também assina até {until}',
   'team.webhooks.delete': 'Excluir',
@@ -195,5 +193,10 @@ const ptBR: Record<keyof typeof en, string> = {
   'team.consent.label': 'Informações',
   'team.consent.version': 'Versão atual: {version}',
   'team.consent.default': 'As informações padrão são mostradas, no idioma do signatário.',
+  'team.webhooks.rotateTitle': 'Um novo segredo para o webhook para {url}?',
+  'team.webhooks.rotateBody': 'O novo segredo é mostrado uma única vez. O atual continua assinando junto por 24 horas, para que seu receptor possa trocar.',
+  'team.webhooks.deleteBody': 'Seus eventos deixam de ir para lá, e seu registro de entregas é excluído junto.',
+  'team.tokens.revokeTitle': 'Revogar o token “{name}”?',
+  'team.tokens.revokeBody': 'Toda solicitação com ele passa a ser recusada: antes, dê um novo token ao que o usa.',
 }
 export default ptBR
