@@ -280,6 +280,12 @@ for (const variant of ['pglite', 'postgres'] as const) {
       expect(log.data.find((a) => a.type === 'DOCUMENT_CANCELLED')?.data.reason).toBe('The offer expired.')
       await expect.poll(() => timeline.locator('li', { hasText: 'Cancelled' }).first().textContent()).toContain('Reason: “The offer expired.”')
       await check(page, 'cancelled')
+      // In Hebrew the arrow points from the old value to the new one, right to left.
+      await page.getByRole('combobox', { name: 'Language' }).selectOption('he')
+      await expect.poll(() => timeline.locator('.docs-changes li').textContent()).toContain('Finn ← Finn Final')
+      await check(page, 'cancelled-he')
+      await page.getByRole('combobox', { name: 'שפה' }).selectOption('en')
+      await timeline.locator('li', { hasText: 'Recipient changed' }).waitFor()
 
       // Delete asks too: Escape keeps it; confirmed, it is gone and the list opens.
       await page.getByRole('button', { name: 'Delete', exact: true }).click()

@@ -51,7 +51,15 @@ const META_NAMES = [...SHOWN_VALUES, 'EMAIL_SETTINGS']
 function Detail({ entry }: { entry: AuditLogEntry }) {
   const d = (entry.data ?? {}) as Record<string, unknown>
   if (typeof d.reason === 'string' && d.reason && (entry.type === 'DOCUMENT_CANCELLED' || entry.type === 'DOCUMENT_RECIPIENT_REJECTED')) {
-    return <blockquote className="docs-reason">{ct('documents.recipient.reason', { reason: d.reason })}</blockquote>
+    // The reason in its own direction (a Latin sentence in a Hebrew page keeps its full stop at its end).
+    const [before, after] = ct('documents.recipient.reason', { reason: '\u0000' }).split('\u0000')
+    return (
+      <blockquote className="docs-reason">
+        {before}
+        <bdi>{d.reason}</bdi>
+        {after}
+      </blockquote>
+    )
   }
   return <Changes changes={changesOf(entry.type, d)} />
 }
