@@ -192,7 +192,7 @@ async function startQueue(
       webhook: webhookJob(db, { timeoutMs: config.webhookTimeoutMs, allowPrivate: config.webhookAllowPrivateUrls }),
       [MAIL_JOB]: mailJob({ db, transport, publicUrl }),
       [ACCOUNT_MAIL_JOB]: accountMailJob({ db, transport, publicUrl, linkKey }),
-      [RECIPIENT_CODE_JOB]: recipientCodeJob({ db, transport, linkKey }),
+      [RECIPIENT_CODE_JOB]: recipientCodeJob({ db, transport, linkKey, publicUrl }),
       [MAINTENANCE_JOB]: maintenanceJob(db, clock, config.retention),
       [RENEW_ARCHIVES_JOB]: renewArchivesJob(db, clock, { archive: config.archive, tsaUrls: config.sealing.tsaUrls, budgetMs: config.queueLeaseMs / 2 }),
       expiry: expiryJob(db, clock, deadlineHooks),

@@ -4,6 +4,7 @@ import { SMTPServer } from 'smtp-server'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { encodePng } from '../../host/server/images/png.js'
 import { MAX_LOGO_BYTES } from '../../host/server/images/logo.js'
+import { MAIL_STRINGS } from '../../host/server/mail/i18n.js'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
 import { api, createEnvelope, form, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
@@ -204,6 +205,54 @@ describe.each(VARIANTS)('team branding and defaults on $variant', ({ variant, sk
     const token = (await client.get(`/envelope/${e.id}`)).body.recipients[0].token
     const session = await api(`${host.url}/api/signing`, `Bearer ${token}`).get('/session')
     expect(session.body.branding).toMatchObject({ logoUrl: expect.stringMatching(/^\/branding\/logo\//), color: '#ffd500', name: 'Acme Legal' })
+  })
+
+  it.skipIf(skip)('brands every e-mail the team sends (a recipient’s code, an invitation), never one about a user’s own account', async () => {
+    await admin.console('/team/branding/logo', { body: { image: dataUrl(png(90, 30)) } })
+    expect((await brand({ senderName: 'Acme Legal', replyTo: 'legal@acme.example', brandColor: '#0f766e' })).status).toBe(200)
+    const mailTo = async (to: string, subject?: string) => {
+      const find = () => sink.received.find((m) => m.to && 'value' in m.to && m.to.value[0]?.address === to && (!subject || m.subject === subject))
+      await expect.poll(find, { timeout: 30_000 }).toBeTruthy()
+      return find()!
+    }
+    const branded = (mail: ParsedMail) => {
+      expect(mail.from?.value[0]).toMatchObject({ name: 'Acme Legal', address: 'no-reply@sign.example.com' })
+      expect(mail.replyTo?.value[0]?.address).toBe('legal@acme.example')
+      const logo = mail.attachments.find((a) => a.contentType === 'image/png')
+      expect(logo?.contentDisposition).toBe('inline')
+      expect(String(mail.html)).toContain(`<img src="cid:${logo!.cid}" alt="Acme Legal"`)
+      // Teal reads on white: kept as it is.
+      expect(String(mail.html)).toContain('color:#0f766e')
+    }
+
+    // The one-time code a recipient asks for on the signing page.
+    const e = await createEnvelope(client, { title: 'Coded', recipients: [{ email: 'coded@example.com', name: 'Cody', role: 'SIGNER', accessAuth: ['TWO_FACTOR_AUTH'], fields: [sig] }] })
+    expect((await client.post('/envelope/distribute', { envelopeId: e.id })).status).toBe(200)
+    const token = (await client.get(`/envelope/${e.id}`)).body.recipients[0].token
+    expect((await api(`${host.url}/api/signing`, `Bearer ${token}`).post('/auth/code', { purpose: 'access' })).status).toBe(200)
+    const code = await mailTo('coded@example.com', MAIL_STRINGS.en.code.subject)
+    branded(code)
+    expect(String(code.html)).toMatch(/color:#0f766e;">\d{6}<\/p>/)
+
+    // An invitation to the team, from its admin.
+    const invited = await admin.console('/team/invitations', { body: { email: 'newcomer@example.com', role: 'MEMBER' } })
+    expect(invited.status).toBe(200)
+    const invitation = await mailTo('newcomer@example.com')
+    branded(invitation)
+
+    // A sign-in link is about the reader's own account: the service's sender and look, whatever team they are in.
+    const link = await fetch(`${host.url}/api/console/auth/link`, {
+      method: 'POST',
+      headers: { origin: host.url, 'content-type': 'application/json' },
+      body: JSON.stringify({ email: 'owner@example.com' }),
+    })
+    expect(link.status).toBe(200)
+    const account = await mailTo('owner@example.com', MAIL_STRINGS.en.account({}).signin.subject)
+    expect(account.from?.value[0]).toMatchObject({ name: 'Envelope', address: 'no-reply@sign.example.com' })
+    expect(account.replyTo).toBeUndefined()
+    expect(account.attachments).toHaveLength(0)
+    expect(String(account.html)).not.toContain('cid:')
+    expect(String(account.html)).not.toContain('#0f766e')
   })
 })
 

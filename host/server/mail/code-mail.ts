@@ -10,13 +10,14 @@ import { codeValue } from '../domain/recipient-auth.js'
 import type { JobHandler } from '../jobs/queue.js'
 import { MAIL_STRINGS, mailLanguage } from './i18n.js'
 import { layout, oneLine } from './templates.js'
+import { teamLook } from './team-look.js'
 import type { MailTransport } from './transport.js'
 
-export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkKey: KeyObject }): JobHandler {
+export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkKey: KeyObject; publicUrl: () => string }): JobHandler {
   return async (job) => {
     const { codeId } = job.payload as { codeId: string }
-    const [row] = await deps.db.query<{ email: string; name: string; title: string; document_meta: { language?: string } | null; team: string | null }>(
-      `select coalesce(c.email, r.email) as email, case when c.email is null then r.name else '' end as name, e.title, e.document_meta, t.name as team
+    const [row] = await deps.db.query<{ email: string; name: string; title: string; document_meta: { language?: string } | null; team: string | null; team_id: string | null }>(
+      `select coalesce(c.email, r.email) as email, case when c.email is null then r.name else '' end as name, e.title, e.document_meta, t.name as team, e.team_id
        from recipient_auth_codes c join recipients r on r.id = c.recipient_id join envelopes e on e.id = r.envelope_id
        left join teams t on t.id = e.team_id
        where c.id = $1 and c.used_at is null and c.expires_at > now()`,
@@ -28,6 +29,7 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
     const w = s.code
     const team = oneLine(row.team || 'Envelope')
     const code = codeValue(deps.linkKey, codeId)
+    const look = await teamLook(deps.db, row.team_id, row.team, deps.publicUrl())
     const rendered = layout({
       lang,
       s,
@@ -38,13 +40,14 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
       blocks: [
         { kind: 'p', text: s.greeting(row.name?.trim() || null) },
         { kind: 'p', text: w.body(oneLine(row.title)) },
-        { kind: 'quote', text: code },
+        { kind: 'code', text: code },
         { kind: 'small', text: w.note },
       ],
       footer: s.footer(team),
+      brand: look.brand,
     })
-    // From the same sender as the signing request ("{team} via {name}"), whom the recipient knows. No
+    // From the same sender, in the same look, as the signing request, whom the recipient knows. No
     // team or envelope is named on the message: nothing files the code where the team's people read.
-    await deps.transport.send({ to: row.email, ...rendered, senderName: row.team, template: 'recipient-code' })
+    await deps.transport.send({ to: row.email, ...rendered, ...look.sender, template: 'recipient-code' })
   }
 }

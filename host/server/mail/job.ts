@@ -11,9 +11,9 @@ import { downloadName, signPath } from '../../../src/protocol/index.js'
 import type { Db } from '../db/index.js'
 import { auditRow, emailSent, emailTypeOf } from '../domain/audit.js'
 import type { Job, JobHandler } from '../jobs/queue.js'
-import { MAIL_TEMPLATES, render as renderMail, type MailBrand, type MailData, type MailTemplate, type RenderedMail } from './templates.js'
-import type { InlineImage, MailAttachmentRef, MailMessage, MailTransport } from './transport.js'
-import { logoPath, mailBranding } from '../domain/branding.js'
+import { MAIL_TEMPLATES, render as renderMail, type MailData, type MailTemplate, type RenderedMail } from './templates.js'
+import type { MailAttachmentRef, MailMessage, MailTransport } from './transport.js'
+import { teamLook } from './team-look.js'
 import type { MailJobPayload } from './notify.js'
 
 export interface MailJobDeps {
@@ -86,20 +86,9 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
   const link = recipient ? base + signPath('page', recipient.token) : null
   const v = p.vars
   // The team's sender, Reply-To, colour and logo (docs/branding.md), as they are when the message leaves.
-  const branding = p.teamId ? await mailBranding(db, p.teamId) : null
-  const logo: InlineImage | null = branding?.logo
-    ? {
-        cid: `logo-${branding.logo.sha256.slice(0, 16)}@branding`,
-        filename: branding.logo.type === 'image/png' ? 'logo.png' : 'logo.jpg',
-        contentType: branding.logo.type,
-        content: branding.logo.bytes,
-        url: base + logoPath(branding.logo.sha256),
-      }
-    : null
-  const brand: MailBrand | null =
-    branding && (branding.color || logo) ? { color: branding.color, logo: logo && { src: `cid:${logo.cid}`, alt: branding.senderName ?? v.teamName } } : null
+  const look = await teamLook(db, p.teamId, v.teamName, base)
   // Every message of the job in the team's look.
-  const render = <K extends MailTemplate>(kind: K, data: MailData[K], language?: string | null) => renderMail(kind, data, language, brand)
+  const render = <K extends MailTemplate>(kind: K, data: MailData[K], language?: string | null) => renderMail(kind, data, language, look.brand)
   let rendered: RenderedMail
   let attachments: MailAttachmentRef[] = []
   switch (p.template) {
@@ -138,10 +127,7 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
     to: p.to,
     toName: v.recipientName,
     ...rendered,
-    senderName: v.teamName,
-    brandedSender: branding?.senderName,
-    replyTo: branding?.replyTo,
-    ...(logo ? { inlineImages: [logo] } : {}),
+    ...look.sender,
     attachments,
     template: p.template,
     teamId: p.teamId ?? null,

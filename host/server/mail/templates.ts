@@ -93,6 +93,8 @@ export type Block =
   | { kind: 'link'; before: string; url: string }
   | { kind: 'small'; text: string }
   | { kind: 'list'; label: string; items: string[] }
+  /** A one-time code: large and spaced, to be read and typed without a slip, in the team's colour. */
+  | { kind: 'code'; text: string }
 
 export interface Layout {
   lang: MailLanguage
@@ -162,6 +164,8 @@ function blockHtml(b: Block, accent: { primary: string; primaryForeground: strin
     }
     case 'small':
       return `<p style="${SMALL}">${escapeHtml(b.text)}</p>`
+    case 'code':
+      return `<p style="margin:0 0 16px;font-size:28px;font-weight:700;letter-spacing:0.2em;line-height:1.25;color:${accent.primary};">${escapeHtml(b.text)}</p>`
     case 'list':
       return (
         `<p style="${P}margin-bottom:8px;">${escapeHtml(b.label)}</p>\n` +
@@ -177,6 +181,7 @@ function blockText(b: Block, s: MailStrings): string {
   switch (b.kind) {
     case 'p':
     case 'small':
+    case 'code':
       return clean(b.text)
     case 'quote':
       return (b.label ? `${b.label}\n\n` : '') + clean(b.text)

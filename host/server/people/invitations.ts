@@ -50,7 +50,7 @@ export async function listInvitations(db: Queryable, teamId: string, now = new D
 async function mailInvitation(tx: Queryable, inv: Row, inviter: string | null, language: MailLanguage, now: Date): Promise<void> {
   const linkId = await createLink(tx, { purpose: 'invite', email: inv.email, invitationId: inv.id, now })
   const [team] = await tx.query<{ name: string }>('select name from teams where id = $1', [inv.team_id])
-  await sendAccountMail(tx, { linkId, purpose: 'invite', to: inv.email, language, teamName: team?.name, inviter: inviter ?? undefined })
+  await sendAccountMail(tx, { linkId, purpose: 'invite', to: inv.email, language, teamName: team?.name, teamId: inv.team_id, inviter: inviter ?? undefined })
 }
 
 const inviterName = async (tx: Queryable, userId: string | null) => {

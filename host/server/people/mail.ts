@@ -1,14 +1,16 @@
 /**
  * The account e-mails (verify, reset, sign-in link, invitation): one job kind on the one queue,
- * rendered at send time in the reader's language with the envelope e-mails' layout. The job
- * carries the link's row id only; the link's value is derived here (links.ts), and a link used
- * or replaced before the job runs is not sent.
+ * rendered at send time in the reader's language with the envelope e-mails' layout. An invitation
+ * is the team's and comes in its look (mail/team-look.ts); the others are about the reader's own
+ * account and come in the service's. The job carries the link's row id only; the link's value is
+ * derived here (links.ts), and a link used or replaced before the job runs is not sent.
  */
 import type { KeyObject } from 'node:crypto'
 import type { Db, Queryable } from '../db/index.js'
 import { enqueue, type JobHandler } from '../jobs/enqueue.js'
 import { MAIL_STRINGS, mailLanguage, type MailLanguage } from '../mail/i18n.js'
 import { layout, oneLine, type Block } from '../mail/templates.js'
+import { teamLook } from '../mail/team-look.js'
 import type { MailTransport } from '../mail/transport.js'
 import { linkValue, type LinkPurpose } from './links.js'
 
@@ -21,6 +23,7 @@ export interface AccountMailPayload {
   language: MailLanguage
   /** Invitations: the team and who invited. */
   teamName?: string | undefined
+  teamId?: string | undefined
   inviter?: string | undefined
 }
 
@@ -48,7 +51,8 @@ export function accountMailJob(deps: { db: Db; transport: MailTransport; publicU
       { kind: 'small', text: w.note },
     ]
     const team = clean.teamName || 'Envelope'
-    const rendered = layout({ lang, s, subject: w.subject, preheader: w.body, teamName: team, heading: w.heading, blocks, footer: s.footer(team) })
-    await deps.transport.send({ to: p.to, ...rendered, template: `account-${p.purpose}` })
+    const look = p.purpose === 'invite' && p.teamId ? await teamLook(deps.db, p.teamId, clean.teamName, deps.publicUrl()) : null
+    const rendered = layout({ lang, s, subject: w.subject, preheader: w.body, teamName: team, heading: w.heading, blocks, footer: s.footer(team), brand: look?.brand })
+    await deps.transport.send({ to: p.to, ...rendered, ...look?.sender, template: `account-${p.purpose}` })
   }
 }
