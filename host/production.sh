@@ -15,5 +15,8 @@ mkdir -p "$out/host/app"
 cp "$root/package.json" "$root/package-lock.json" "$out/"
 cp "$root/host/package.json" "$out/host/"
 (cd "$out" && npm ci --omit=dev --workspace host --no-audit --no-fund --prefer-offline --loglevel=error)
+# The CJK font packages carry nine weights each (about 190 MB); sealed PDFs draw the regular one
+# alone (host/server/pdf/text-font.ts), so the image keeps only that.
+find "$out/node_modules/@expo-google-fonts" -name '*.ttf' ! -name '*_400Regular.ttf' -delete
 cp -R "$root/host/dist" "$out/host/dist"
 cp -R "$root/host/app/dist" "$out/host/app/dist"

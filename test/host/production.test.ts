@@ -7,7 +7,7 @@
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
@@ -42,6 +42,11 @@ describe('the host as its own package', { timeout: 240_000 }, () => {
     // What runs, and nothing of the tools that build and test it.
     expect(existsSync(path.join(dir, 'node_modules/hono/package.json'))).toBe(true)
     expect(existsSync(path.join(dir, 'node_modules/@aws-sdk/client-s3/package.json'))).toBe(true)
+    // The CJK fonts' regular weight, the one sealed PDFs draw, and none of the other eight.
+    for (const font of ['noto-sans-jp/400Regular/NotoSansJP_400Regular.ttf', 'noto-sans-kr/400Regular/NotoSansKR_400Regular.ttf', 'noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf']) {
+      expect(existsSync(path.join(dir, 'node_modules/@expo-google-fonts', font)), font).toBe(true)
+    }
+    expect(existsSync(path.join(dir, 'node_modules/@expo-google-fonts/noto-sans-jp/700Bold/NotoSansJP_700Bold.ttf'))).toBe(false)
     for (const dev of ['vitest', 'storybook', 'react', 'typescript', 'tsx', 'vite', 'esbuild', 'playwright-core', 's3rver']) {
       expect(existsSync(path.join(dir, 'node_modules', dev)), dev).toBe(false)
     }
@@ -80,7 +85,7 @@ describe('the host as its own package', { timeout: 240_000 }, () => {
         {
           type: 'DOCUMENT',
           title: 'Built and installed',
-          recipients: [{ name: 'Ada', email: 'ada@example.com', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
+          recipients: [{ name: '山田 Ada', email: 'ada@example.com', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
         },
         [{ bytes: await makePdf(2, [{ text: 'Production', x: 50, y: 700 }]), name: 'prod.pdf' }],
       ),
@@ -100,6 +105,12 @@ describe('the host as its own package', { timeout: 240_000 }, () => {
     while (signed.status === 409 && ++tries < 12)
     expect(signed.status).toBe(200)
     expect(Buffer.from(await signed.arrayBuffer()).includes('/ETSI.CAdES.detached')).toBe(true)
+    // The signer's name in Han characters is drawn in the certificate from the one CJK weight the image keeps.
+    const certificate = await fetch(`${origin}/api/v2/envelope/${created.body.id}/certificate/download`, { headers: { Authorization: `Bearer ${token}` } })
+    expect(certificate.status).toBe(200)
+    const certificateFile = path.join(dir, 'certificate.pdf')
+    await writeFile(certificateFile, Buffer.from(await certificate.arrayBuffer()))
+    expect((await exec('pdffonts', [certificateFile])).stdout).toMatch(/NotoSans(JP|SC)-Regular/)
     // The pages are served from the built app.
     const page = await fetch(`${origin}/verify`)
     expect(page.status).toBe(200)
