@@ -162,6 +162,13 @@ const signedIn = (): Visit[] => [
     ready: heading('Offer letter'),
     states: [
       {
+        name: 'document-draft-delete-dialog',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Delete', exact: true }).first().click()
+          await page.getByRole('dialog').waitFor()
+        },
+      },
+      {
         name: 'document-draft-editor',
         open: async (page) => {
           await page.getByRole('button', { name: 'Open in the editor' }).click()
@@ -176,6 +183,13 @@ const signedIn = (): Visit[] => [
     path: `/console/documents/${team.ids.pending}`,
     ready: heading('Lease 4B, second floor'),
     states: [
+      {
+        name: 'document-pending-cancel-dialog',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Cancel', exact: true }).first().click()
+          await page.getByRole('dialog').waitFor()
+        },
+      },
       {
         name: 'document-pending-correcting',
         open: async (page) => {
@@ -256,6 +270,13 @@ const signedIn = (): Visit[] => [
     },
     states: [
       {
+        name: 'settings-tokens-revoke-dialog',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Revoke Billing server', exact: true }).first().click()
+          await page.getByRole('dialog').waitFor()
+        },
+      },
+      {
         name: 'settings-tokens-created',
         open: async (page) => {
           await page.getByLabel('Name').fill('Reporting')
@@ -274,6 +295,13 @@ const signedIn = (): Visit[] => [
       await page.getByText(/\/envelope-events$/).first().waitFor()
     },
     states: [
+      {
+        name: 'settings-webhooks-delete-dialog',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Delete', exact: true }).first().click()
+          await page.getByRole('dialog').waitFor()
+        },
+      },
       {
         name: 'settings-webhooks-editing',
         open: async (page) => {
