@@ -13,6 +13,9 @@ export const LANGUAGES = [
   { code: 'pl', name: 'Polski', dir: 'ltr' },
   { code: 'pt-BR', name: 'Português (Brasil)', dir: 'ltr' },
   { code: 'he', name: 'עברית', dir: 'rtl' },
+  { code: 'ja', name: '日本語', dir: 'ltr' },
+  { code: 'ko', name: '한국어', dir: 'ltr' },
+  { code: 'zh', name: '中文（简体）', dir: 'ltr' },
 ] as const satisfies readonly LanguageInfo[]
 
 export interface LanguageInfo {
@@ -29,14 +32,10 @@ export const LANGUAGE_CODES = LANGUAGES.map((l) => l.code) as [Language, ...Lang
 
 /**
  * Offered as a document's language although the service still writes them in English (its e-mails,
- * pages and evidence documents): the document keeps the setting, the reader gets English. These
- * need a font with their script in the certificate and audit log before they can be spoken.
+ * pages and evidence documents): the document keeps the setting, the reader gets English. None
+ * now: a language can be offered here before its dictionaries are complete.
  */
-export const ENGLISH_FALLBACK_LANGUAGES = [
-  { code: 'ja', name: '日本語', dir: 'ltr' },
-  { code: 'ko', name: '한국어', dir: 'ltr' },
-  { code: 'zh', name: '中文', dir: 'ltr' },
-] as const satisfies readonly LanguageInfo[]
+export const ENGLISH_FALLBACK_LANGUAGES: readonly LanguageInfo[] = []
 
 /** What a document's language can be set to: the languages spoken, then those read in English. */
 export const DOCUMENT_LANGUAGES: readonly LanguageInfo[] = [...LANGUAGES, ...ENGLISH_FALLBACK_LANGUAGES]

@@ -151,6 +151,7 @@ describe('CJK text in evidence documents', () => {
 
   it('a Japanese certificate names everyone in their script, with a glyph for every character', async () => {
     const t = evidenceText('ja')
+    expect(t.certificate).toBe('署名証明書')
     const pdf = await (await certificateDocument(input('ja'))).save()
     const doc = await PDFDocument.load(pdf)
     expect(wrongGlyphs(doc)).toEqual([])

@@ -146,7 +146,7 @@ describe('mail templates', () => {
     expect(subject('de-AT')).toBe(SUBJECTS.de.completed)
     expect(subject('FR')).toBe(SUBJECTS.fr.completed)
     expect(subject('es-MX')).toBe(SUBJECTS.es.completed)
-    expect(subject('ja')).toBe(SUBJECTS.en.completed)
+    expect(subject('fi')).toBe(SUBJECTS.en.completed)
     expect(subject(null)).toBe(SUBJECTS.en.completed)
     expect(signedFileName('contract.pdf')).toBe('contract (signed).pdf')
     expect(signedFileName('a/b\\c\n.PDF')).toBe('a b c (signed).pdf')

@@ -38,6 +38,7 @@ describe('evidence times and words', () => {
     expect(evidenceText('de').certificate).toBe('Signaturzertifikat')
     expect(evidenceText('fr-CA').page(2, 3)).toBe('Page 2 sur 3')
     expect(evidenceText('es-MX').auditLog).toBe('Registro de auditoría')
-    expect(evidenceText('ja').auditLog).toBe('Audit log')
+    expect(evidenceText('ja').auditLog).toBe('監査ログ')
+    expect(evidenceText('fi').auditLog).toBe('Audit log')
   })
 })

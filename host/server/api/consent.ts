@@ -10,9 +10,12 @@ import es from '../../app/src/i18n/es.js'
 import fr from '../../app/src/i18n/fr.js'
 import he from '../../app/src/i18n/he.js'
 import it from '../../app/src/i18n/it.js'
+import ja from '../../app/src/i18n/ja.js'
+import ko from '../../app/src/i18n/ko.js'
 import nl from '../../app/src/i18n/nl.js'
 import pl from '../../app/src/i18n/pl.js'
 import ptBR from '../../app/src/i18n/pt-BR.js'
+import zh from '../../app/src/i18n/zh.js'
 import { languageOf, type Language } from '../../shared/languages.js'
 import { consentState, type ConsentInput } from '../domain/consent.js'
 import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
@@ -21,9 +24,9 @@ import type { EnvelopeRow } from '../domain/resources.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { clientOf, jsonBody } from './http.js'
 
-/** The default disclosure (version 0) is the signing page's own, in the language it shows. */
+/** The default disclosure (version 0) is the signing page's own, in the language it shows (every language's: a missing one is a type error). */
 const DEFAULTS: Record<Language, string> = Object.fromEntries(
-  Object.entries({ en, de, fr, es, it, nl, pl, 'pt-BR': ptBR, he }).map(([code, words]) => [code, words['consent.disclosure']]),
+  Object.entries({ en, de, fr, es, it, nl, pl, 'pt-BR': ptBR, he, ja, ko, zh } satisfies Record<Language, { 'consent.disclosure': string }>).map(([code, words]) => [code, words['consent.disclosure']]),
 ) as Record<Language, string>
 
 export const defaultDisclosureText = (language: unknown): string => DEFAULTS[languageOf(language)]

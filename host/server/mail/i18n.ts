@@ -12,6 +12,9 @@ import nl from './words/nl.js'
 import pl from './words/pl.js'
 import ptBR from './words/pt-BR.js'
 import he from './words/he.js'
+import ja from './words/ja.js'
+import ko from './words/ko.js'
+import zh from './words/zh.js'
 
 export type { MailStrings }
 export type MailLanguage = Language
@@ -19,7 +22,7 @@ export type MailLanguage = Language
 /** The roles that act on a document; CC gets no signing request and falls back to VIEWER. */
 export type ActingRole = 'SIGNER' | 'APPROVER' | 'VIEWER' | 'ASSISTANT'
 
-export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he }
+export const MAIL_STRINGS: Record<Language, MailStrings> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he, ja, ko, zh }
 
 /** documentMeta.language as a mail language: a language spoken by its primary subtag ("de-AT" is German); anything else English. */
 export const mailLanguage = (tag: unknown): MailLanguage => languageOf(tag)

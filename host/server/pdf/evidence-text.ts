@@ -14,6 +14,9 @@ import nl from './evidence-words/nl.js'
 import pl from './evidence-words/pl.js'
 import ptBR from './evidence-words/pt-BR.js'
 import he from './evidence-words/he.js'
+import ja from './evidence-words/ja.js'
+import ko from './evidence-words/ko.js'
+import zh from './evidence-words/zh.js'
 
 /** The words, with the methods, roles and events looked up by what the audit log holds: an unknown one shows as itself. */
 export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> & {
@@ -22,7 +25,7 @@ export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> &
   events: Record<string, string>
 }
 
-const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he }
+const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he, ja, ko, zh }
 
 /** How the evidence documents speak and tell time: the document's settings. */
 export interface EvidenceLocale {

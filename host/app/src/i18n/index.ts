@@ -16,6 +16,9 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages
   'pt-BR': () => import('./pt-BR.js'),
   pl: () => import('./pl.js'),
   he: () => import('./he.js'),
+  ja: () => import('./ja.js'),
+  ko: () => import('./ko.js'),
+  zh: () => import('./zh.js'),
 }
 const loaded: Partial<Record<Language, Messages>> = { en }
 

@@ -9,7 +9,10 @@ import nl from './words/nl.js'
 import pl from './words/pl.js'
 import ptBR from './words/pt-BR.js'
 import he from './words/he.js'
+import ja from './words/ja.js'
+import ko from './words/ko.js'
+import zh from './words/zh.js'
 
 export type VerifyWord = keyof typeof en
 
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he }
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he, ja, ko, zh }

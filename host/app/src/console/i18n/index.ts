@@ -20,6 +20,9 @@ const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: ConsoleW
   pl: () => import('./pl.js'),
   'pt-BR': () => import('./pt-BR.js'),
   he: () => import('./he.js'),
+  ja: () => import('./ja.js'),
+  ko: () => import('./ko.js'),
+  zh: () => import('./zh.js'),
 }
 const loaded: Partial<Record<Language, ConsoleWords>> = { en }
 
