@@ -1,5 +1,6 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react'
+import { useId, useRef, type ReactNode } from 'react'
 import { ct } from './i18n/index.js'
+import { useModal } from './modal.js'
 
 /**
  * Asks before a change that matters (a role, leaving the team, a deletion): a modal on the native <dialog>,
@@ -23,27 +24,7 @@ export function ConfirmDialog(props: {
   const confirmRef = useRef<HTMLButtonElement>(null)
   const titleId = useId()
   const textId = useId()
-  const onCancel = useRef(props.onCancel)
-  onCancel.current = props.onCancel
-
-  useEffect(() => {
-    const dialog = ref.current!
-    const opener = document.activeElement as HTMLElement | null
-    dialog.showModal()
-    ;(props.danger ? cancelRef : confirmRef).current?.focus()
-    const cancel = (e: Event) => {
-      e.preventDefault()
-      onCancel.current()
-    }
-    dialog.addEventListener('cancel', cancel)
-    return () => {
-      dialog.removeEventListener('cancel', cancel)
-      dialog.close()
-      if (opener?.isConnected) opener.focus()
-    }
-    // Opening is once per mount.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [])
+  useModal(ref, props.onCancel, () => (props.danger ? cancelRef : confirmRef).current)
 
   return (
     <dialog
@@ -51,7 +32,7 @@ export function ConfirmDialog(props: {
       className="dialog"
       aria-labelledby={titleId}
       aria-describedby={textId}
-      onMouseDown={(e) => e.target === e.currentTarget && onCancel.current()}
+      onMouseDown={(e) => e.target === e.currentTarget && props.onCancel()}
     >
       <div className="dialog-box">
         <header className="dialog-head">
@@ -63,7 +44,7 @@ export function ConfirmDialog(props: {
           {props.children}
         </div>
         <footer className="dialog-foot">
-          <button ref={cancelRef} className="btn btn-secondary" type="button" onClick={() => onCancel.current()}>
+          <button ref={cancelRef} className="btn btn-secondary" type="button" onClick={() => props.onCancel()}>
             {props.cancelLabel ?? ct('shell.cancel')}
           </button>
           <button ref={confirmRef} className={props.danger ? 'btn btn-danger' : 'btn btn-primary'} type="button" disabled={props.busy} onClick={props.onConfirm}>

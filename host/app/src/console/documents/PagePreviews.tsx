@@ -3,6 +3,7 @@ import { openPdf, type PDFDocumentProxy } from '../../pdf/pdf.js'
 import { usePageCanvas } from '../../ui/usePdf.js'
 import { v2Bytes } from '../api.js'
 import { ct, formatDate } from '../i18n/index.js'
+import { useModal } from '../modal.js'
 import type { Envelope } from './types.js'
 
 type Item = Envelope['envelopeItems'][number]
@@ -102,35 +103,19 @@ function Thumb({ doc, page, label, onOpen }: { doc: PDFDocumentProxy; page: numb
 function PageDialog(props: { item: Item; doc: PDFDocumentProxy; page: number; onPage: (page: number) => void; onClose: () => void }) {
   const ref = useRef<HTMLDialogElement>(null)
   const titleId = useId()
-  const onClose = useRef(props.onClose)
-  onClose.current = props.onClose
   const { canvasRef, aspect } = usePageCanvas(props.doc, props.page)
   const total = props.doc.numPages
 
-  useEffect(() => {
-    const dialog = ref.current!
-    const opener = document.activeElement as HTMLElement | null
-    dialog.showModal()
-    const cancel = (e: Event) => {
-      e.preventDefault()
-      onClose.current()
-    }
-    dialog.addEventListener('cancel', cancel)
-    return () => {
-      dialog.removeEventListener('cancel', cancel)
-      dialog.close()
-      if (opener?.isConnected) opener.focus()
-    }
-  }, [])
+  useModal(ref, props.onClose)
 
   return (
-    <dialog ref={ref} className="dialog docs-page-dialog" aria-labelledby={titleId} onMouseDown={(e) => e.target === e.currentTarget && onClose.current()}>
+    <dialog ref={ref} className="dialog docs-page-dialog" aria-labelledby={titleId} onMouseDown={(e) => e.target === e.currentTarget && props.onClose()}>
       <div className="dialog-box">
         <header className="dialog-head">
           <h2 id={titleId} className="dialog-title">
             {ct('documents.preview.dialog', { title: props.item.title, page: props.page, total })}
           </h2>
-          <button type="button" className="btn btn-sm btn-secondary" onClick={() => onClose.current()}>
+          <button type="button" className="btn btn-sm btn-secondary" onClick={() => props.onClose()}>
             {ct('documents.preview.close')}
           </button>
         </header>
