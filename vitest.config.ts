@@ -10,9 +10,9 @@ export default defineConfig({
   test: {
     projects: ['test/*/vitest.config.ts'],
     // One group for every project, so end-to-end, host and library files share the workers all
-    // the way through. Most of a test waits on sockets, the database, Chromium or a timer: at three
-    // files at a time the whole run kept under one and a half of two cores busy; four fill them.
-    maxWorkers: 4,
+    // the way through. Most of a test waits on sockets, the database, Chromium or a timer: three
+    // files at a time keep two cores busy.
+    maxWorkers: 3,
     sequence: { sequencer: InterleavingSequencer },
   },
 })
