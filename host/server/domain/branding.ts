@@ -6,6 +6,7 @@
  */
 import { createHash } from 'node:crypto'
 import { z } from 'zod'
+import type { TeamBranding } from '../../shared/console-contract.js'
 import { DATE_FORMATS } from '../../shared/date-formats.js'
 import { DOCUMENT_LANGUAGES } from '../../shared/languages.js'
 import { normalizeHex } from '../../shared/brand-colour.js'
@@ -23,21 +24,8 @@ export const GLOBAL_ACTION_METHODS = ['ACCOUNT', 'PASSKEY', 'TWO_FACTOR_AUTH', '
 /** Where the logo is served: by its SHA-256, so a new logo is a new address and each may be kept for good. */
 export const logoPath = (sha256: string) => `/branding/logo/${sha256}`
 
-/** A team's branding as the console shows it; null: the service's own. */
-export interface TeamBranding {
-  logo: { url: string; type: LogoType; width: number; height: number; bytes: number } | null
-  brandColor: string | null
-  senderName: string | null
-  replyTo: string | null
-  emailSubject: string | null
-  emailMessage: string | null
-  timezone: string | null
-  dateFormat: string | null
-  language: string | null
-  defaultAccessAuth: (typeof ACCESS_METHODS)[number][]
-  defaultActionAuth: (typeof GLOBAL_ACTION_METHODS)[number][]
-  updatedAt: string | null
-}
+/** A team's branding as the console shows it: the console contract's type, declared once. */
+export type { TeamBranding }
 
 /** Control characters and line breaks: never in a header (sender name, subject). */
 // eslint-disable-next-line no-control-regex
