@@ -1,7 +1,6 @@
 import type { HttpBindings } from '@hono/node-server'
 import { Hono, type Context, type MiddlewareHandler, type Next } from 'hono'
 import { routePath } from 'hono/route'
-import { bodyLimit } from 'hono/body-limit'
 import { HTTPException } from 'hono/http-exception'
 import { authenticate, tokenFromHeader, type Principal } from './auth/principal.js'
 import { noteTokenUse } from './auth/api-tokens.js'
@@ -32,12 +31,9 @@ import { landingRoutes } from './landing.js'
 import { mailboxRoutes } from './mail/mailbox.js'
 import { consoleRoutes } from './console/index.js'
 import { cookiePrincipal } from './console/gate.js'
-import { LOGO_BODY_LIMIT, LOGO_ROUTE } from './console/branding-routes.js'
+import { bodyBudget } from './api/body-budget.js'
 import { brandingLogoRoutes } from './api/branding-logo.js'
 import { log, requestIdFrom, withRequestId } from './log.js'
-
-/** The console's requests are small JSON bodies. */
-const CONSOLE_MAX_BODY = 64 * 1024
 
 const PREFLIGHT = {
   'Access-Control-Allow-Origin': '*',
@@ -50,17 +46,11 @@ const PREFLIGHT = {
 const V1_PREFLIGHT = { ...PREFLIGHT, 'Access-Control-Allow-Methods': 'GET,POST,PATCH,DELETE,OPTIONS' }
 
 /**
- * The one gate of every API request (v2, its beta alias, v1): preflights, body size, then who is
- * calling (an API token, `Authorization: <token>` or `Bearer <token>`, or a presign token).
+ * The one gate of every API request (v2, its beta alias, v1): preflights, then who is calling (an
+ * API token, `Authorization: <token>` or `Bearer <token>`, or a presign token). The body's size
+ * was checked before (api/body-budget.ts) and nothing of it is read before the caller is known.
  */
 function apiGate(ctx: HostContext, preflight: Record<string, string>): MiddlewareHandler<AppEnv> {
-  const tooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', `the request body exceeds the limit of ${ctx.config.maxUploadBytes} bytes`)
-  const streamingLimit = bodyLimit({
-    maxSize: ctx.config.maxUploadBytes,
-    onError: () => {
-      throw tooLarge()
-    },
-  })
   const authenticated = async (c: Context<AppEnv>, next: Next) => {
     let p: Principal
     try {
@@ -83,12 +73,6 @@ function apiGate(ctx: HostContext, preflight: Record<string, string>): Middlewar
     if (c.req.method === 'OPTIONS') return c.body(null, 204, preflight)
     // Answers for a credential (documents, recipients' signing tokens) are never kept by a cache.
     c.header('Cache-Control', 'no-store')
-    if (c.req.method !== 'GET' && c.req.method !== 'HEAD') {
-      // A declared length is checked from the header alone; only a chunked body is metered as read.
-      const length = c.req.header('content-length')
-      if (length === undefined || c.req.header('transfer-encoding')) return streamingLimit(c, () => authenticated(c, next))
-      if (Number(length) > ctx.config.maxUploadBytes) throw tooLarge()
-    }
     return authenticated(c, next)
   }
 }
@@ -100,7 +84,7 @@ function api(ctx: HostContext) {
   r.route('/', docsRoutes())
   // Checking a PDF's seal is public too, with its own limits (api/verify.ts).
   r.route('/', verifyRoutes(ctx))
-  // One gate for every API request: CORS, body size, then who is calling.
+  // One gate for every API request: CORS, then who is calling.
   r.use('*', apiGate(ctx, PREFLIGHT))
   // Fixed paths before the envelope module's /envelope/:id.
   r.route('/', embeddingRoutes(ctx))
@@ -126,10 +110,9 @@ function apiV1(ctx: HostContext) {
   return r
 }
 
-/** The signing pages' API: same origin, body size capped like the API's. */
+/** The signing pages' API: same origin; bodies capped by their kind (api/body-budget.ts). */
 function signingApi(ctx: HostContext) {
   const r = new Hono<AppEnv>()
-  r.use('*', bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large') } }))
   // Fair use per recipient (or link) token as presented; without one, per address.
   // A token that names nothing counts by address too, so guessing tokens is limited as on the API.
   r.use('*', async (c, next) => {
@@ -144,16 +127,9 @@ function signingApi(ctx: HostContext) {
   return r
 }
 
-/** The console's API: small bodies, fair use per address (sign-in has its own limits, people/throttle.ts). */
+/** The console's API: small bodies (api/body-budget.ts), fair use per address (sign-in has its own limits, people/throttle.ts). */
 function consoleApi(ctx: HostContext) {
   const r = new Hono()
-  const tooLarge = () => {
-    throw new ApiError(413, 'PAYLOAD_TOO_LARGE', 'the request body is too large')
-  }
-  const small = bodyLimit({ maxSize: CONSOLE_MAX_BODY, onError: tooLarge })
-  // A team's logo is the one larger body (console/branding-routes.ts).
-  const logo = bodyLimit({ maxSize: LOGO_BODY_LIMIT, onError: tooLarge })
-  r.use('*', (c, next) => (c.req.path === `/api/console${LOGO_ROUTE}` ? logo : small)(c, next))
   r.use('*', async (c, next) => {
     c.header('Cache-Control', 'no-store')
     ctx.rateLimit.hit(c, `console:${addressKey(c)}`)
@@ -195,6 +171,8 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
     app.use('*', measureRequests(ctx.metrics))
     app.route('/', metricsRoutes(ctx.metrics, ctx.config.metricsToken))
   }
+  // Every body of every door, capped by its kind before it is read.
+  app.use('*', bodyBudget(ctx.config))
   // Without a token there is no /metrics at all (the page routes answer 404 for it).
   app.route('/', healthRoutes(ctx.db, ctx.runtime ?? { queueRunning: () => false, queueExpected: false, closing: false }))
   const v2 = api(ctx)

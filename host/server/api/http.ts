@@ -2,8 +2,10 @@ import type { Context } from 'hono'
 import type { z } from 'zod'
 import type { FileRef, UploadedPdf } from '../domain/files.js'
 import { refuseAuthOptions } from './auth-options.js'
-import { ApiError, badRequest, fromZod, issue } from '../errors.js'
+import { badRequest, fromZod, issue } from '../errors.js'
 import { inspectPdf } from '../pdf/inspect.js'
+import { parseJsonBytes, PARSE_ON_LOOP_MAX } from './json-text.js'
+import { readForm } from './multipart.js'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import type { Client } from '../domain/audit.js'
 import type { AppEnv, HostContext } from '../context.js'
@@ -16,55 +18,16 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, prefix: (s
   return r.data
 }
 
-/** Deepest nesting a JSON body may have (the API's own shapes nest 5 deep; fieldMeta is free JSON). */
-export const MAX_JSON_DEPTH = 64
-
-/** Escapes JSON text needs to hold a string PostgreSQL cannot store: NUL, or a lone UTF-16 surrogate. */
-const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i
-const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+export { MAX_JSON_DEPTH, parseJsonText } from './json-text.js'
 
 /**
- * JSON as the API takes it: parsed, at most MAX_JSON_DEPTH deep, and without strings that text
- * and jsonb columns refuse (NUL, unpaired surrogates), so such input is a 400 here rather than a
- * database error later. The walk runs only when the text could break a rule, keeping small
- * bodies on the fast path. A refusal comes back as its reason, for the caller to word.
+ * The JSON body, whatever its Content-Type claims (curl -d sends form encoding); empty = undefined.
+ * Read within its kind's budget (api/body-budget.ts), parsed off the loop when large (json-text.ts).
  */
-export function parseJsonText(text: string): { value: unknown } | { error: string } {
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    return { error: 'not valid JSON' }
-  }
-  const strings = UNSTORABLE_ESCAPE.test(text)
-  if (!strings && text.length <= 2 * MAX_JSON_DEPTH) return { value }
-  const bad = (s: string) => strings && UNSTORABLE.test(s)
-  const walk = (v: unknown, depth: number): string | null => {
-    if (typeof v === 'string') return bad(v) ? 'a string holds a NUL character or an unpaired surrogate' : null
-    if (typeof v !== 'object' || v === null) return null
-    if (depth >= MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels`
-    if (Array.isArray(v)) {
-      for (const x of v) {
-        const why = walk(x, depth + 1)
-        if (why) return why
-      }
-      return null
-    }
-    for (const [k, x] of Object.entries(v)) {
-      const why = bad(k) ? 'a key holds a NUL character or an unpaired surrogate' : walk(x, depth + 1)
-      if (why) return why
-    }
-    return null
-  }
-  const why = walk(value, 0)
-  return why ? { error: why } : { value }
-}
-
-/** The JSON body, whatever its Content-Type claims (curl -d sends form encoding); empty = undefined. */
 export async function jsonBody<S extends z.ZodType>(c: Ctx, schema: S, options: { authAt?: RegExp } = {}): Promise<z.infer<S>> {
-  const text = await c.req.text()
-  if (text.trim() === '') return parse(schema, undefined)
-  const json = parseJsonText(text)
+  const bytes = new Uint8Array(await c.req.arrayBuffer())
+  if (bytes.byteLength <= PARSE_ON_LOOP_MAX && new TextDecoder().decode(bytes).trim() === '') return parse(schema, undefined)
+  const json = await parseJsonBytes(bytes)
   if ('error' in json) throw badRequest(json.error === 'not valid JSON' ? 'the request body is not valid JSON' : `the request body is refused: ${json.error}`)
   refuseAuthOptions(json.value, [], options.authAt)
   return parse(schema, json.value)
@@ -84,17 +47,11 @@ export async function multipartBody<S extends z.ZodType>(
   if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
     throw badRequest('the request must be multipart/form-data with a payload part and files parts')
   }
-  let form: FormData
-  try {
-    form = await c.req.raw.formData()
-  } catch (err) {
-    if (err instanceof ApiError) throw err
-    if (err instanceof Error && err.name === 'BodyLimitError') throw err
-    throw badRequest('the multipart body is malformed')
-  }
+  // The payload and the files, and a few parts more (a client's own) at most.
+  const form = await readForm(c, MAX_FILES + 4)
   const raw = form.get('payload')
   if (raw === null) throw badRequest('the payload part is missing', [issue(['payload'], 'Required')])
-  const json = parseJsonText(typeof raw === 'string' ? raw : await raw.text())
+  const json = await parseJsonBytes(typeof raw === 'string' ? new TextEncoder().encode(raw) : new Uint8Array(await raw.arrayBuffer()))
   if ('error' in json) {
     throw json.error === 'not valid JSON'
       ? badRequest('the payload part is not valid JSON', [issue(['payload'], 'Invalid JSON')])

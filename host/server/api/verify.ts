@@ -1,6 +1,7 @@
 /**
  * POST /verify: anyone may check a PDF's signatures, no token needed. The file is the request
- * body (application/pdf, or multipart with a `file` part), capped at MAX_UPLOAD_BYTES, parsed with
+ * body (application/pdf, or multipart with a `file` part), capped at MAX_UPLOAD_BYTES (an evidence
+ * file at EVIDENCE_MAX_BYTES, api/body-budget.ts) before it is read, parsed with
  * the bounded upload checks first, never stored; requests are limited per address
  * (VERIFY_RATE_LIMIT a minute) and checked in a lane of their own (workers/verify-lane.ts). A
  * signature is this service's seal when its certificate's fingerprint is one of the host's
@@ -13,16 +14,17 @@
  * whether the audit log still holds the head it names (domain/evidence.ts).
  */
 import { Hono, type Context } from 'hono'
-import { bodyLimit } from 'hono/body-limit'
 import { sha256Hex } from '../domain/files.js'
 import { sealedDocumentAndLog, type AuditLogState, type SealedDocument } from '../domain/sealed-documents.js'
 import { evidenceCheck, type EvidenceCheck } from '../domain/evidence.js'
-import { ApiError, badRequest, issue } from '../errors.js'
+import { badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
 import { timestampChain, type SignatureReport, type TimestampLink } from '../pdf/signature-report.js'
 import { runVerify } from '../workers/verify-lane.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { addressKey, RateLimiter } from './rate-limit.js'
+import { EVIDENCE_MAX_BYTES, tooLarge } from './body-budget.js'
+import { readForm } from './multipart.js'
 
 /** A signature's report, and whether its certificate is one this service seals with. */
 export type CheckedSignature = SignatureReport & {
@@ -57,37 +59,34 @@ export interface VerifyResult {
 export function verifyRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   const limiter = new RateLimiter({ limit: ctx.config.verifyRateLimit, windowSeconds: 60, clock: ctx.clock })
-  const tooLarge = () => new ApiError(413, 'PAYLOAD_TOO_LARGE', `the file exceeds the limit of ${ctx.config.maxUploadBytes} bytes`)
-  r.post(
-    '/verify',
-    async (c, next) => {
-      limiter.hit(c, addressKey(c))
-      const length = Number(c.req.header('content-length') ?? 0)
-      if (length > ctx.config.maxUploadBytes) throw tooLarge()
-      await next()
-    },
-    bodyLimit({ maxSize: ctx.config.maxUploadBytes, onError: () => { throw tooLarge() } }),
-    async (c) => {
-      const { pdf, evidence } = await filesOf(c)
-      if (!pdf) return c.json({ evidence: await checkEvidence(ctx, evidence!, null) })
-      const result = await verifyUpload(ctx, pdf)
-      return c.json(evidence === null ? result : { ...result, evidence: await checkEvidence(ctx, evidence, result.sha256) })
-    },
-  )
+  // The body was capped by its kind (a PDF, an evidence file) before anything here runs (app.ts).
+  r.post('/verify', async (c) => {
+    limiter.hit(c, addressKey(c))
+    const { pdf, evidence } = await filesOf(c)
+    if (!pdf) return c.json({ evidence: await checkEvidence(ctx, evidence!, null) })
+    const result = await verifyUpload(ctx, pdf)
+    return c.json(evidence === null ? result : { ...result, evidence: await checkEvidence(ctx, evidence, result.sha256) })
+  })
   return r
+}
+
+/** The form's evidence part, held to the evidence file's cap before it is read. */
+async function evidencePart(given: FormDataEntryValue | null): Promise<string | null> {
+  if (given === null) return null
+  const size = typeof given === 'string' ? given.length : given.size
+  if (size > EVIDENCE_MAX_BYTES) throw tooLarge(EVIDENCE_MAX_BYTES)
+  return typeof given === 'string' ? given : given.text()
 }
 
 /** The PDF and the evidence file (a compact JWS) of the request: at least one of them. */
 async function filesOf(c: Context): Promise<{ pdf: Uint8Array | null; evidence: string | null }> {
   const type = c.req.header('content-type') ?? ''
   if (type.startsWith('multipart/form-data')) {
-    // A form that does not parse is the sender's mistake (400), not ours.
-    const form = await c.req.parseBody().catch(() => {
-      throw badRequest('the form cannot be read: send the PDF as the `file` part of a multipart/form-data body')
-    })
-    const file = form['file']
-    const given = form['evidence']
-    const evidence = given instanceof File ? await given.text() : typeof given === 'string' ? given : null
+    // A form that does not parse is the sender's mistake (400), not ours. The file, its evidence
+    // and a few parts more at most: anything else is not a form of this route.
+    const form = await readForm(c, 4, 'the form cannot be read: send the PDF as the `file` part of a multipart/form-data body')
+    const file = form.get('file')
+    const evidence = await evidencePart(form.get('evidence'))
     if (!(file instanceof File)) {
       if (evidence !== null) return { pdf: null, evidence: nonEmpty(evidence) }
       throw badRequest('send the PDF as the `file` part of the form (and an evidence file as `evidence`)', [issue(['file'], 'Required')])

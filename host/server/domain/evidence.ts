@@ -6,11 +6,12 @@
  */
 import type { Principal } from '../auth/principal.js'
 import { iso, type Queryable } from '../db/index.js'
-import { checkJws } from '../pdf/jws.js'
 import type { SignatureReport } from '../pdf/signature-report.js'
 import { runHeavy } from '../workers/heavy.js'
+import { runEvidenceCheck } from '../workers/verify-lane.js'
 import { EVIDENCE_VERSION, type Evidence, type EvidenceProof, type EvidenceRecipient, type EvidenceSeal } from '../../../src/protocol/evidence.js'
 import { auditPage, type AuditEntry } from './audit.js'
+import type { EvidenceFacts } from './evidence-facts.js'
 import { checkAuditChain } from './audit-chain.js'
 import { fileBytes } from './files.js'
 import { findEnvelope, type EnvelopeRow, type RecipientRow } from './resources.js'
@@ -132,32 +133,31 @@ export interface EvidenceCheck {
   auditLog: { intact: boolean; headMatches: boolean; entriesSince: number } | null
 }
 
-/** Checks an evidence JWS against the trusted sealing fingerprints and, when valid, the database (and the PDF's hash, when given). */
+/**
+ * Checks an evidence JWS against the trusted sealing fingerprints (in the verify lane: the file is
+ * anyone's, evidence-facts.ts) and, when valid, the database (and the PDF's hash, when given).
+ */
 export async function evidenceCheck(db: Queryable, jws: string, trusted: readonly string[], pdfSha256: string | null): Promise<EvidenceCheck> {
-  const checked = checkJws(jws, trusted)
-  if (!checked.ok) return { valid: false, reason: checked.reason, envelopeId: null, generatedAt: null, pdf: null, auditLog: null }
-  const evidence = checked.payload as Partial<Evidence>
-  if (evidence.version !== EVIDENCE_VERSION || typeof evidence.envelope?.id !== 'string') {
-    return { valid: false, reason: 'not an evidence summary of this service', envelopeId: null, generatedAt: null, pdf: null, auditLog: null }
-  }
-  const documents = Array.isArray(evidence.documents) ? evidence.documents : []
+  const checked = await runEvidenceCheck(jws, trusted)
+  if ('reason' in checked) return { valid: false, reason: checked.reason, envelopeId: null, generatedAt: null, pdf: null, auditLog: null }
+  const { envelopeId, generatedAt, documents, auditLog } = checked.facts
   const as = pdfSha256 === null ? null : documents.some((d) => d.sealedSha256 === pdfSha256) ? 'sealed' : documents.some((d) => d.originalSha256 === pdfSha256) ? 'original' : null
   return {
     valid: true,
-    envelopeId: evidence.envelope.id,
-    generatedAt: typeof evidence.generatedAt === 'string' ? evidence.generatedAt : null,
+    envelopeId,
+    generatedAt,
     pdf: pdfSha256 === null ? null : { matches: as !== null, as },
-    auditLog: await logAgainst(db, evidence.envelope.id, evidence.auditLog),
+    auditLog: await logAgainst(db, envelopeId, auditLog),
   }
 }
 
-async function logAgainst(db: Queryable, envelopeId: string, recorded: Evidence['auditLog'] | undefined): Promise<EvidenceCheck['auditLog']> {
+async function logAgainst(db: Queryable, envelopeId: string, recorded: EvidenceFacts['auditLog']): Promise<EvidenceCheck['auditLog']> {
   const [exists] = await db.query('select 1 from audit_logs where envelope_id = $1 limit 1', [envelopeId])
   if (!exists) return null
   const chain = await checkAuditChain(db, envelopeId)
-  const entries = recorded?.entries ?? 0
+  const entries = recorded.entries
   let headMatches = false
-  if (recorded?.head && entries > 0) {
+  if (recorded.head && entries > 0) {
     const [row] = await db.query<{ hash: string }>('select hash from audit_logs a where envelope_id = $1 order by a.id offset $2 limit 1', [envelopeId, entries - 1])
     headMatches = row?.hash === recorded.head
   }

@@ -29,23 +29,27 @@ export type CheckedJws =
   | { ok: true; payload: unknown; certificate: X509Certificate; fingerprint: string }
   | { ok: false; reason: string; fingerprint?: string }
 
+/** A header holds the algorithm and a certificate chain: a few kilobytes. */
+export const MAX_JWS_HEADER = 64 * 1024
+
 /**
- * Checks a compact JWS: its form, that its signature is the key's of its `x5c` certificate, and
- * (by SHA-256 fingerprint, as X509Certificate.fingerprint256) that this certificate is one of `trusted`.
+ * Checks a compact JWS: its form, that (by SHA-256 fingerprint, as X509Certificate.fingerprint256)
+ * its `x5c` certificate is one of `trusted`, and that its signature is that certificate's key's.
+ * The payload is parsed last, only once its signature holds: a stranger's payload is never parsed.
  */
 export function checkJws(jws: string, trusted: readonly string[]): CheckedJws {
-  const parts = jws.trim().split('.')
+  const parts = jws.trim().split('.', 4)
   if (parts.length !== 3 || parts.some((p) => !/^[A-Za-z0-9_-]*$/.test(p))) return { ok: false, reason: 'not a compact JWS' }
   const [h, p, s] = parts as [string, string, string]
+  if (h.length > MAX_JWS_HEADER) return { ok: false, reason: 'its header is too large' }
   let header: { alg?: unknown; x5c?: unknown }
-  let payload: unknown
   try {
     header = JSON.parse(Buffer.from(h, 'base64url').toString('utf8'))
-    payload = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'))
   } catch {
-    return { ok: false, reason: 'its header or payload is not JSON' }
+    return { ok: false, reason: 'its header is not JSON' }
   }
-  if (header.alg !== 'RS256' && header.alg !== 'ES256') return { ok: false, reason: `unsupported algorithm ${String(header.alg)}` }
+  if (header === null || typeof header !== 'object') return { ok: false, reason: 'its header is not JSON' }
+  if (header.alg !== 'RS256' && header.alg !== 'ES256') return { ok: false, reason: `unsupported algorithm ${String(header.alg).slice(0, 20)}` }
   const first = Array.isArray(header.x5c) ? header.x5c[0] : undefined
   if (typeof first !== 'string') return { ok: false, reason: 'no certificate (x5c) in its header' }
   let certificate: X509Certificate
@@ -55,6 +59,7 @@ export function checkJws(jws: string, trusted: readonly string[]): CheckedJws {
     return { ok: false, reason: 'its certificate (x5c) cannot be read' }
   }
   const fingerprint = certificate.fingerprint256
+  if (!trusted.includes(fingerprint)) return { ok: false, reason: "it is not signed with this service's sealing certificate", fingerprint }
   const key = certificate.publicKey
   const expected = key.asymmetricKeyType === 'rsa' ? 'RS256' : 'ES256'
   let holds = false
@@ -64,6 +69,11 @@ export function checkJws(jws: string, trusted: readonly string[]): CheckedJws {
     holds = false
   }
   if (!holds) return { ok: false, reason: 'the signature does not hold', fingerprint }
-  if (!trusted.includes(fingerprint)) return { ok: false, reason: "it is not signed with this service's sealing certificate", fingerprint }
+  let payload: unknown
+  try {
+    payload = JSON.parse(Buffer.from(p, 'base64url').toString('utf8'))
+  } catch {
+    return { ok: false, reason: 'its payload is not JSON', fingerprint }
+  }
   return { ok: true, payload, certificate, fingerprint }
 }

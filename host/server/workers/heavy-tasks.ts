@@ -1,4 +1,6 @@
 import { createHash } from 'node:crypto'
+import { parseJsonText } from '../api/json-text.js'
+import { evidenceFactsHere } from '../domain/evidence-facts.js'
 import { LogoRefused, normalizeLogo, type Logo } from '../images/logo.js'
 import { normalizeSignature } from '../images/signature.js'
 import { inspectHere } from '../pdf/inspect.js'
@@ -41,6 +43,14 @@ export const heavyTasks = {
   /** Run by the verify lane (verify-lane.ts), not the heavy-work pool. */
   async verify({ bytes }: { bytes: Uint8Array }) {
     return { result: await verifyHere(bytes) }
+  },
+  /** Run by the verify lane (verify-lane.ts): an evidence file from anyone. */
+  async evidence({ jws, trusted }: { jws: string; trusted: string[] }) {
+    return { result: evidenceFactsHere(jws, trusted) }
+  },
+  /** A large JSON body (api/json-text.ts), with the shape limits its result's reading needs. */
+  async json({ bytes }: { bytes: Uint8Array }) {
+    return { result: parseJsonText(new TextDecoder().decode(bytes), true) }
   },
   async whiteOut({ bytes, boxes }: { bytes: Uint8Array; boxes: Box[] }) {
     const result = own(await whiteOutHere(bytes, boxes))

@@ -1,4 +1,6 @@
 import { availableParallelism } from 'node:os'
+import type { ParsedJson } from '../api/json-text.js'
+import type { EvidenceFacts } from '../domain/evidence-facts.js'
 import type { Logo, LogoRefused } from '../images/logo.js'
 import type { InspectedPdf } from '../pdf/inspected-pdf.js'
 import type { SealInput } from '../pdf/seal-input.js'
@@ -24,6 +26,10 @@ export interface HeavyTasks {
   certificate(args: { input: SealInput; key: SealingKey | undefined; options: SealOptions }): Promise<Answer<Uint8Array>>
   /** Run by the verify lane (verify-lane.ts), not the heavy-work pool. */
   verify(args: { bytes: Uint8Array }): Promise<Answer<{ pageCount: number; signatures: SignatureReport[] }>>
+  /** Run by the verify lane: an evidence file's facts, or why it is refused (domain/evidence-facts.ts). */
+  evidence(args: { jws: string; trusted: string[] }): Promise<Answer<{ facts: EvidenceFacts } | { reason: string }>>
+  /** A large JSON body parsed (api/json-text.ts). */
+  json(args: { bytes: Uint8Array }): Promise<Answer<ParsedJson>>
   whiteOut(args: { bytes: Uint8Array; boxes: Box[] }): Promise<Answer<Uint8Array>>
   /** The normalized signature, or why it is refused (a message for its sender). */
   signature(args: { png: Uint8Array }): Promise<Answer<{ png: Uint8Array } | { refused: string }>>

@@ -1,0 +1,76 @@
+/**
+ * JSON request bodies as the host takes them: parsed under the rules of parseJsonText, on the
+ * request loop only while the body is small (PARSE_ON_LOOP_MAX), in the heavy-work threads
+ * otherwise (workers/heavy-tasks.ts `json`), so no body, whoever sends it, holds the loop for
+ * longer than a small one does. What a thread parsed comes back as a structured clone, whose
+ * reading costs the loop about what parsing did: so a thread also refuses shapes no request of the
+ * API has (MAX_JSON_VALUES values, MAX_JSON_KEYS keys in one object), which costs the most to read.
+ */
+import { runHeavy } from '../workers/heavy.js'
+
+/** Deepest nesting a JSON body may have (the API's own shapes nest 5 deep; fieldMeta is free JSON). */
+export const MAX_JSON_DEPTH = 64
+/** Bodies up to this size are parsed where they arrive: under a millisecond, whatever they hold. */
+export const PARSE_ON_LOOP_MAX = 8 * 1024
+/** Most values (strings, numbers, objects...) a body parsed in a thread may hold. */
+export const MAX_JSON_VALUES = 100_000
+/** Most keys of one object of a body parsed in a thread. */
+export const MAX_JSON_KEYS = 1_000
+
+/** Escapes JSON text needs to hold a string PostgreSQL cannot store: NUL, or a lone UTF-16 surrogate. */
+const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i
+const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+
+export type ParsedJson = { value: unknown } | { error: string }
+
+/**
+ * JSON as the API takes it: parsed, at most MAX_JSON_DEPTH deep, and without strings that text
+ * and jsonb columns refuse (NUL, unpaired surrogates), so such input is a 400 here rather than a
+ * database error later. The walk runs only when the text could break a rule (or `counted`, for a
+ * thread's bodies), keeping small bodies on the fast path. A refusal comes back as its reason.
+ */
+export function parseJsonText(text: string, counted = false): ParsedJson {
+  let value: unknown
+  try {
+    value = JSON.parse(text)
+  } catch {
+    return { error: 'not valid JSON' }
+  }
+  const strings = UNSTORABLE_ESCAPE.test(text)
+  if (!strings && !counted && text.length <= 2 * MAX_JSON_DEPTH) return { value }
+  const bad = (s: string) => strings && UNSTORABLE.test(s)
+  let values = 0
+  const walk = (v: unknown, depth: number): string | null => {
+    if (counted && ++values > MAX_JSON_VALUES) return `more than ${MAX_JSON_VALUES} values`
+    if (typeof v === 'string') return bad(v) ? 'a string holds a NUL character or an unpaired surrogate' : null
+    if (typeof v !== 'object' || v === null) return null
+    if (depth >= MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels`
+    if (Array.isArray(v)) {
+      for (const x of v) {
+        const why = walk(x, depth + 1)
+        if (why) return why
+      }
+      return null
+    }
+    const entries = Object.entries(v)
+    if (counted && entries.length > MAX_JSON_KEYS) return `an object with more than ${MAX_JSON_KEYS} keys`
+    for (const [k, x] of entries) {
+      const why = bad(k) ? 'a key holds a NUL character or an unpaired surrogate' : walk(x, depth + 1)
+      if (why) return why
+    }
+    return null
+  }
+  const why = walk(value, 0)
+  return why ? { error: why } : { value }
+}
+
+/** A body's bytes parsed: here when small, else in a heavy-work thread (the bytes move there, not copied). */
+export async function parseJsonBytes(bytes: Uint8Array): Promise<ParsedJson> {
+  if (bytes.byteLength <= PARSE_ON_LOOP_MAX) return parseJsonText(new TextDecoder().decode(bytes))
+  const own = bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength ? bytes : bytes.slice()
+  return runHeavy('json', { bytes: own }, { transfer: [own.buffer as ArrayBuffer], failure: (why) => new Error(`the body cannot be parsed: ${why}`) }).catch((err: Error) => {
+    // A thread that died on it (out of memory) refuses the body; a full queue (503) stays what it is.
+    if ('status' in err) throw err
+    return { error: 'too large to parse' }
+  })
+}
