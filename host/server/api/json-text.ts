@@ -4,7 +4,9 @@
  * otherwise (workers/heavy-tasks.ts `json`), so no body, whoever sends it, holds the loop for
  * longer than a small one does. What a thread parsed comes back as a structured clone, whose
  * reading costs the loop about what parsing did: so a thread also refuses shapes no request of the
- * API has (MAX_JSON_VALUES values, MAX_JSON_KEYS keys in one object), which costs the most to read.
+ * API has (MAX_JSON_VALUES values, MAX_JSON_KEYS keys in one object), which costs the most to read,
+ * and does so from a scan of the bytes before parsing them (jsonShapeRefusal), so a hostile body
+ * holds a thread for milliseconds, not the seconds its parsing takes.
  */
 import { runHeavy } from '../workers/heavy.js'
 
@@ -62,6 +64,41 @@ export function parseJsonText(text: string, counted = false): ParsedJson {
   }
   const why = walk(value, 0)
   return why ? { error: why } : { value }
+}
+
+const QUOTE = 0x22
+const BACKSLASH = 0x5c
+const COLON = 0x3a
+const COMMA = 0x2c
+
+/**
+ * Why a JSON text's shape is refused, read from its bytes without parsing them: nested deeper than
+ * MAX_JSON_DEPTH, an object with more than MAX_JSON_KEYS keys, or about more than MAX_JSON_VALUES
+ * values (its separators and containers); null when none (the text may still not be JSON).
+ */
+export function jsonShapeRefusal(bytes: Uint8Array): string | null {
+  // Keys of each open container; -1 for an array.
+  const keys: number[] = []
+  let values = 1
+  let inString = false
+  for (let i = 0; i < bytes.length; i++) {
+    const b = bytes[i]!
+    if (inString) {
+      if (b === BACKSLASH) i++
+      else if (b === QUOTE) inString = false
+      continue
+    }
+    if (b === QUOTE) inString = true
+    else if (b === 0x7b || b === 0x5b) {
+      if (keys.length >= MAX_JSON_DEPTH) return `nested deeper than ${MAX_JSON_DEPTH} levels`
+      keys.push(b === 0x7b ? 0 : -1)
+      values++
+    } else if (b === 0x7d || b === 0x5d) keys.pop()
+    else if (b === COLON && keys.length && keys[keys.length - 1]! >= 0) {
+      if (++keys[keys.length - 1]! > MAX_JSON_KEYS) return `an object with more than ${MAX_JSON_KEYS} keys`
+    } else if (b === COMMA && ++values > MAX_JSON_VALUES) return `more than ${MAX_JSON_VALUES} values`
+  }
+  return null
 }
 
 /** A body's bytes parsed: here when small, else in a heavy-work thread (the bytes move there, not copied). */

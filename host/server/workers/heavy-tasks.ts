@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { parseJsonText } from '../api/json-text.js'
+import { jsonShapeRefusal, parseJsonText } from '../api/json-text.js'
 import { evidenceFactsHere } from '../domain/evidence-facts.js'
 import { LogoRefused, normalizeLogo, type Logo } from '../images/logo.js'
 import { normalizeSignature } from '../images/signature.js'
@@ -48,9 +48,10 @@ export const heavyTasks = {
   async evidence({ jws, trusted }: { jws: string; trusted: string[] }) {
     return { result: evidenceFactsHere(jws, trusted) }
   },
-  /** A large JSON body (api/json-text.ts), with the shape limits its result's reading needs. */
+  /** A large JSON body (api/json-text.ts), with the shape limits its result's reading needs, checked before parsing. */
   async json({ bytes }: { bytes: Uint8Array }) {
-    return { result: parseJsonText(new TextDecoder().decode(bytes), true) }
+    const refused = jsonShapeRefusal(bytes)
+    return { result: refused ? { error: refused } : parseJsonText(new TextDecoder().decode(bytes), true) }
   },
   async whiteOut({ bytes, boxes }: { bytes: Uint8Array; boxes: Box[] }) {
     const result = own(await whiteOutHere(bytes, boxes))
