@@ -6,14 +6,17 @@
  * over SMTP: first with nothing else going on, then
  *   1. while team A's 100,000-page document is sealed and PDF bombs are being uploaded,
  *   2. while anonymous clients post hostile PDFs (thousands of fake /ByteRange) to /verify,
- *   3. while team A's 16 webhooks point at a receiver that never answers, with events to deliver.
+ *   3. while anonymous clients post hostile evidence files to /verify: 20 MiB of base64url JSON
+ *      with many short keys (alone and beside a PDF), and forged ones under the evidence cap that
+ *      claim this host's certificate, their payloads 1 MiB of many short keys,
+ *   4. while team A's 16 webhooks point at a receiver that never answers, with events to deliver.
  * Prints each p99 and e-mail latency beside its idle figure, measured in this one run: phase 1
- * beside team B's reads alone, phases 2 and 3 beside team B's reads and e-mails together (its own
+ * beside team B's reads alone, phases 2 to 4 beside team B's reads and e-mails together (its own
  * work, with no other team's). The anonymous clients run in a thread of their own, so the time
  * they spend sending files is not counted in team B's latency by this process's own event loop.
  * Targets: busy p99 <= 2x idle p99; busy e-mail latency (median) <= 2x idle.
  *   npx tsx bench/isolation.ts      Env: ISOLATION_PAGES (default 100000), ISOLATION_IDLE_S (5),
- *                                   ISOLATION_PHASE_S (8, phases 2 and 3)
+ *                                   ISOLATION_PHASE_S (8, phases 2 to 4)
  */
 import { createServer, type ServerResponse } from 'node:http'
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -34,6 +37,9 @@ const TARGET_RATIO = 2
 /** Anonymous /verify clients at once, and the fake signatures in each of their files. */
 const VERIFIERS = 4
 const FAKE_SIGNATURES = 3000
+/** The evidence files' size past the cap (the finding's), and the forged ones' payload. */
+const EVIDENCE_BOMB_BYTES = 20 * 1024 * 1024
+const FORGED_PAYLOAD_BYTES = 700 * 1024
 /** Team A's webhooks, all to a receiver that never answers. */
 const SILENT_WEBHOOKS = 16
 
@@ -120,6 +126,53 @@ async function silentReceiver() {
     },
   }
 }
+
+/** `bytes` of JSON with as many short keys as fit, as base64url: what G2's evidence files held. */
+function manyKeys(bytes: number): string {
+  const keys: string[] = []
+  for (let i = 0, used = 2; used < bytes - 12; i++) {
+    const k = `"${i.toString(36)}":0`
+    keys.push(k)
+    used += k.length + 1
+  }
+  return Buffer.from(`{${keys.join(',')}}`).toString('base64url')
+}
+
+/** A request of the anonymous clients: its Content-Type and body (a multipart body carries its boundary). */
+interface Hostile {
+  type: string
+  bytes: Uint8Array
+}
+
+/**
+ * `clients` anonymous clients in a thread of their own, posting `requests` in turn to `url` until
+ * `end`: the statuses they got (`reset` when the host closed the connection on a refused upload).
+ */
+function anonymousLoad(url: string, requests: Hostile[], clients: number, end: number): { worker: Worker; statuses: Promise<Map<string, number>> } {
+  const worker = new Worker(
+    `const { parentPort, workerData: w } = require('node:worker_threads')
+     const statuses = {}
+     let next = 0
+     Promise.all(Array.from({ length: w.clients }, async () => {
+       while (Date.now() < w.end) {
+         const r = w.requests[next++ % w.requests.length]
+         let status = 'reset'
+         try {
+           const res = await fetch(w.url, { method: 'POST', headers: { 'Content-Type': r.type }, body: r.bytes })
+           await res.arrayBuffer()
+           status = String(res.status)
+         } catch {}
+         statuses[status] = (statuses[status] ?? 0) + 1
+       }
+     })).then(() => parentPort.postMessage(statuses))`,
+    { eval: true, workerData: { url, requests, clients, end } },
+  )
+  const statuses = new Promise<Record<string, number>>((resolve, reject) => worker.once('message', resolve).once('error', reject))
+  return { worker, statuses: statuses.then((s) => new Map(Object.entries(s))) }
+}
+
+const describeStatuses = (m: Map<string, number>) => [...m].map(([s, n]) => `${n} x ${s}`).join(', ')
+const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0)
 
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
 
@@ -264,23 +317,40 @@ async function main() {
     // in a thread of their own.
     const hostile = fakeSignatures(FAKE_SIGNATURES)
     const verifyEnd = Date.now() + PHASE_SECONDS * 1000
-    const anonymous = new Worker(
-      `const { parentPort, workerData: w } = require('node:worker_threads')
-       const statuses = {}
-       Promise.all(Array.from({ length: w.clients }, async () => {
-         while (Date.now() < w.end) {
-           const res = await fetch(w.url, { method: 'POST', headers: { 'Content-Type': 'application/pdf' }, body: w.bytes })
-           await res.arrayBuffer()
-           statuses[res.status] = (statuses[res.status] ?? 0) + 1
-         }
-       })).then(() => parentPort.postMessage(statuses))`,
-      { eval: true, workerData: { url: `${base}/verify`, bytes: hostile, clients: VERIFIERS, end: verifyEnd } },
-    )
-    const verifying = new Promise<Record<string, number>>((resolve, reject) => anonymous.once('message', resolve).once('error', reject))
+    const verifying = anonymousLoad(`${base}/verify`, [{ type: 'application/pdf', bytes: hostile }], VERIFIERS, verifyEnd)
     const duringVerify = await measure(() => Date.now() < verifyEnd)
-    const verifyStatuses = new Map(Object.entries(await verifying).map(([s, n]) => [Number(s), n]))
-    const verified = [...verifyStatuses.values()].reduce((a, b) => a + b, 0)
-    await anonymous.terminate()
+    const verifyStatuses = await verifying.statuses
+    await verifying.worker.terminate()
+
+    // Anonymous evidence files (finding G2): 20 MiB of base64url JSON of many short keys, alone
+    // and beside a PDF, and forged files under the cap claiming this host's certificate (the
+    // header of one of team B's own evidence files) with a payload of many short keys.
+    const realHeader = Buffer.from((await call(tokenB, `/envelope/${quiet.body.id}/evidence?format=jws`)).body as ArrayBuffer).toString().split('.')[0]
+    const bombJws = new TextEncoder().encode(`${realHeader}.${manyKeys((EVIDENCE_BOMB_BYTES * 3) / 4)}.AAAA`)
+    const forgedJws = new TextEncoder().encode(`${realHeader}.${manyKeys(FORGED_PAYLOAD_BYTES)}.AAAA`)
+    const boundary = 'isolation-evidence'
+    const besidePdf = Buffer.concat([
+      Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\nContent-Type: application/pdf\r\n\r\n`),
+      Buffer.from(onePage),
+      Buffer.from(`\r\n--${boundary}\r\nContent-Disposition: form-data; name="evidence"; filename="e.jws"\r\nContent-Type: application/jose\r\n\r\n`),
+      bombJws,
+      Buffer.from(`\r\n--${boundary}--\r\n`),
+    ])
+    const evidenceEnd = Date.now() + PHASE_SECONDS * 1000
+    const evidenceLoad = anonymousLoad(
+      `${base}/verify`,
+      [
+        { type: 'application/jose', bytes: bombJws },
+        { type: 'application/jose', bytes: forgedJws },
+        { type: `multipart/form-data; boundary=${boundary}`, bytes: besidePdf },
+        { type: 'application/jose', bytes: forgedJws },
+      ],
+      VERIFIERS,
+      evidenceEnd,
+    )
+    const duringEvidence = await measure(() => Date.now() < evidenceEnd)
+    const evidenceStatuses = await evidenceLoad.statuses
+    await evidenceLoad.worker.terminate()
 
     // Team A's webhooks to a receiver that never answers, and events for each of them.
     const hooks = await Promise.all(
@@ -311,12 +381,15 @@ async function main() {
     console.log(`busy p99 / idle p99: ${verdict(ratio)}`)
     const mailIdle = percentile(idleMail, 50)
     console.log(`team B signing e-mail, send to SMTP arrival, idle: ${idleMail.length} e-mails, median ${fmt(mailIdle)}, max ${fmt(Math.max(...idleMail))}`)
-    const statuses = [...verifyStatuses].map(([s, n]) => `${n} x ${s}`).join(', ')
     const quietRead = percentile(quiet2.reads, 99)
     const quietMail = percentile(quiet2.mailed, 50)
     console.log(`team B reading and sending together, no other team: GET ${quiet2.reads.length} requests, p99 ${fmt(quietRead)}; ${quiet2.mailed.length} e-mails, median ${fmt(quietMail)}`)
     const phases: [string, { reads: number[]; mailed: number[] }][] = [
-      [`anonymous /verify load (${VERIFIERS} clients, ${(hostile.byteLength / 1e3).toFixed(0)} kB files with ${FAKE_SIGNATURES.toLocaleString('en')} fake /ByteRange; ${verified} checked: ${statuses})`, duringVerify],
+      [`anonymous /verify load (${VERIFIERS} clients, ${(hostile.byteLength / 1e3).toFixed(0)} kB files with ${FAKE_SIGNATURES.toLocaleString('en')} fake /ByteRange; ${total(verifyStatuses)} checked: ${describeStatuses(verifyStatuses)})`, duringVerify],
+      [
+        `anonymous evidence files (${VERIFIERS} clients; ${(bombJws.byteLength / 1e6).toFixed(1)} MB of many short keys alone and beside a PDF, ${(forgedJws.byteLength / 1e6).toFixed(2)} MB forged; ${total(evidenceStatuses)} sent: ${describeStatuses(evidenceStatuses)})`,
+        duringEvidence,
+      ],
       [`team A's ${SILENT_WEBHOOKS} webhooks to a receiver that never answers (${held} deliveries held open)`, duringWebhooks],
     ]
     for (const [what, m] of phases) {

@@ -229,7 +229,7 @@ describe('anonymous bytes', () => {
     try {
       for (const [r, list] of bodies) {
         for (const [what, type, body] of list) {
-          const res = await fetch(host.url + pathOf(r), { method: r.method, headers: { ...headersOf(r), 'Content-Type': type }, body })
+          const res = await fetch(host.url + pathOf(r), { method: r.method, headers: { ...headersOf(r), 'Content-Type': type }, body: new Uint8Array(body) })
           const answer = await res.json().catch(() => null)
           const shaped = typeof answer?.message === 'string' && typeof answer?.code === 'string'
           // Within its cap a body is read; what it holds is refused (4xx), or ignored by a door that
