@@ -19,7 +19,7 @@
  *                                   ISOLATION_PHASE_S (8, phases 2 to 4)
  */
 import { createServer, type ServerResponse } from 'node:http'
-import { mkdtemp, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -174,6 +174,16 @@ function anonymousLoad(url: string, requests: Hostile[], clients: number, end: n
 const describeStatuses = (m: Map<string, number>) => [...m].map(([s, n]) => `${n} x ${s}`).join(', ')
 const total = (m: Map<string, number>) => [...m.values()].reduce((a, b) => a + b, 0)
 
+/** CPU time a process used so far (all its threads), in ms, from /proc (Linux; null elsewhere). */
+async function cpuMs(pid: number | undefined): Promise<number | null> {
+  try {
+    const fields = (await readFile(`/proc/${pid}/stat`, 'utf8')).split(') ')[1]!.split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, in ticks of 1/100 s
+  } catch {
+    return null
+  }
+}
+
 const percentile = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor((xs.length * p) / 100))]!
 
 async function main() {
@@ -249,6 +259,8 @@ async function main() {
     const measure = async (busy: () => boolean) => {
       const reads: number[] = []
       const mailed: number[] = []
+      const cpu0 = await cpuMs(host.child.pid)
+      const t0 = performance.now()
       await Promise.all([
         (async () => {
           while (busy()) reads.push(await read())
@@ -257,7 +269,10 @@ async function main() {
           while (busy()) mailed.push(await mailLatency())
         })(),
       ])
-      return { reads, mailed }
+      const cpu1 = await cpuMs(host.child.pid)
+      // The host's CPU (every thread: loop, worker lanes, collector) per second of the phase.
+      const hostCpu = cpu0 === null || cpu1 === null ? null : ((cpu1 - cpu0) / (performance.now() - t0)) * 1000
+      return { reads, mailed, hostCpu }
     }
 
     // Team A: the huge document, sent to one signer with a signature on page 1.
@@ -383,8 +398,9 @@ async function main() {
     console.log(`team B signing e-mail, send to SMTP arrival, idle: ${idleMail.length} e-mails, median ${fmt(mailIdle)}, max ${fmt(Math.max(...idleMail))}`)
     const quietRead = percentile(quiet2.reads, 99)
     const quietMail = percentile(quiet2.mailed, 50)
-    console.log(`team B reading and sending together, no other team: GET ${quiet2.reads.length} requests, p99 ${fmt(quietRead)}; ${quiet2.mailed.length} e-mails, median ${fmt(quietMail)}`)
-    const phases: [string, { reads: number[]; mailed: number[] }][] = [
+    const cpu = (m: { hostCpu: number | null }) => (m.hostCpu === null ? '' : `; host CPU ${m.hostCpu.toFixed(0)} ms/s`)
+    console.log(`team B reading and sending together, no other team: GET ${quiet2.reads.length} requests, p99 ${fmt(quietRead)}; ${quiet2.mailed.length} e-mails, median ${fmt(quietMail)}${cpu(quiet2)}`)
+    const phases: [string, { reads: number[]; mailed: number[]; hostCpu: number | null }][] = [
       [`anonymous /verify load (${VERIFIERS} clients, ${(hostile.byteLength / 1e3).toFixed(0)} kB files with ${FAKE_SIGNATURES.toLocaleString('en')} fake /ByteRange; ${total(verifyStatuses)} checked: ${describeStatuses(verifyStatuses)})`, duringVerify],
       [
         `anonymous evidence files (${VERIFIERS} clients; ${(bombJws.byteLength / 1e6).toFixed(1)} MB of many short keys alone and beside a PDF, ${(forgedJws.byteLength / 1e6).toFixed(2)} MB forged; ${total(evidenceStatuses)} sent: ${describeStatuses(evidenceStatuses)})`,
@@ -393,7 +409,7 @@ async function main() {
       [`team A's ${SILENT_WEBHOOKS} webhooks to a receiver that never answers (${held} deliveries held open)`, duringWebhooks],
     ]
     for (const [what, m] of phases) {
-      console.log(`while ${what}:`)
+      console.log(`while ${what}${cpu(m)}:`)
       console.log(`  GET /envelope/{id}: ${m.reads.length} requests, p50 ${fmt(percentile(m.reads, 50))}, p99 ${fmt(percentile(m.reads, 99))}; p99 / no-other-team p99: ${verdict(percentile(m.reads, 99) / quietRead)}`)
       console.log(`  signing e-mail: ${m.mailed.length} e-mails, median ${fmt(percentile(m.mailed, 50))}, max ${fmt(Math.max(...m.mailed))}; median / no-other-team median: ${verdict(percentile(m.mailed, 50) / quietMail)}`)
     }

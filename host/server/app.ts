@@ -192,9 +192,10 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
   app.onError((err, c) => {
     const res = errorResponse(err, c)
-    // Refused before its body was read (too large, unauthorized...): close rather than leave the
-    // unread rest of an upload between this response and the connection's next request.
-    if (c.req.raw.body && !c.req.raw.bodyUsed) res.headers.set('Connection', 'close')
+    // Refused before its body was read (too large, unauthorized...) or cut while it was read (413):
+    // close rather than leave the unread rest of an upload between this response and the
+    // connection's next request.
+    if (c.req.raw.body && (!c.req.raw.bodyUsed || (err instanceof ApiError && err.status === 413))) res.headers.set('Connection', 'close')
     return res
   })
   return app

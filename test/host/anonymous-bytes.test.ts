@@ -173,6 +173,10 @@ describe('anonymous bytes', () => {
     form.append('evidence', new Blob([`${evidenceHeader}.${'A'.repeat(1024 * 1024 + 10)}.AA`], { type: 'application/jose' }), 'e.jws')
     const beside = await fetch(`${host.apiUrl}/verify`, { method: 'POST', body: form })
     expect([beside.status, (await beside.json()).code]).toEqual([413, 'PAYLOAD_TOO_LARGE'])
+
+    // The signature is checked before the payload is parsed: a forged payload is never parsed at all.
+    const forged = await fetch(`${host.apiUrl}/verify`, { method: 'POST', headers: { 'Content-Type': 'application/jose' }, body: `${evidenceHeader}.${Buffer.from('{not json').toString('base64url')}.AAAA` })
+    expect((await forged.json()).evidence).toMatchObject({ valid: false, reason: 'the signature does not hold' })
   })
 
   it('answers pathological bodies of each kind with a 4xx, parses none of them on the loop, and keeps answering another team', { timeout: 600_000 }, async () => {
