@@ -5,9 +5,14 @@
  */
 import type { Context } from 'hono'
 import { ApiError, badRequest } from '../errors.js'
+import { tooLarge } from './body-budget.js'
 
-/** The body's form, refused (400) when malformed or with more than `maxParts` parts. */
-export async function readForm(c: Context, maxParts: number, malformed = 'the multipart body is malformed'): Promise<FormData> {
+/**
+ * The body's form, refused (400) when malformed or with more than `maxParts` parts, and (413) when
+ * a part named in `partCaps` is larger than its cap: both read from the boundaries and the parts'
+ * headers, before the form is parsed.
+ */
+export async function readForm(c: Context, maxParts: number, malformed = 'the multipart body is malformed', partCaps: Record<string, number> = {}): Promise<FormData> {
   const type = c.req.header('content-type') ?? ''
   const boundary = /;\s*boundary=(?:"([^"]+)"|([^;\s]+))/i.exec(type)
   if (!boundary) throw badRequest(malformed)
@@ -16,8 +21,10 @@ export async function readForm(c: Context, maxParts: number, malformed = 'the mu
   const body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)
   // Each part opens with the delimiter, and the last one closes the form.
   let count = 0
-  for (let at = body.indexOf(delimiter); at !== -1; at = body.indexOf(delimiter, at + delimiter.length)) {
+  let previous = -1
+  for (let at = body.indexOf(delimiter); at !== -1; previous = at, at = body.indexOf(delimiter, at + delimiter.length)) {
     if (++count > maxParts + 1) throw badRequest(`the form has more than ${maxParts} parts`)
+    if (previous !== -1) capPart(body.subarray(previous + delimiter.length, at), partCaps)
   }
   try {
     return await new Response(bytes, { headers: { 'content-type': type } }).formData()
@@ -25,4 +32,16 @@ export async function readForm(c: Context, maxParts: number, malformed = 'the mu
     if (err instanceof ApiError) throw err
     throw badRequest(malformed)
   }
+}
+
+const HEAD_END = Buffer.from('\r\n\r\n')
+
+/** Refuses a part (what lies between two delimiters) larger than its name's cap. */
+function capPart(part: Buffer, caps: Record<string, number>) {
+  const end = part.indexOf(HEAD_END)
+  if (end === -1) return // no headers: the parser says it is malformed
+  const name = /\bname="([^"]*)"/i.exec(part.subarray(0, Math.min(end, 1024)).toString('latin1'))?.[1]
+  const cap = name === undefined ? undefined : caps[name]
+  // The content, less the line end before the next delimiter.
+  if (cap !== undefined && part.length - end - HEAD_END.length - 2 > cap) throw tooLarge(cap)
 }

@@ -84,7 +84,7 @@ async function filesOf(c: Context): Promise<{ pdf: Uint8Array | null; evidence: 
   if (type.startsWith('multipart/form-data')) {
     // A form that does not parse is the sender's mistake (400), not ours. The file, its evidence
     // and a few parts more at most: anything else is not a form of this route.
-    const form = await readForm(c, 4, 'the form cannot be read: send the PDF as the `file` part of a multipart/form-data body')
+    const form = await readForm(c, 4, 'the form cannot be read: send the PDF as the `file` part of a multipart/form-data body', { evidence: EVIDENCE_MAX_BYTES })
     const file = form.get('file')
     const evidence = await evidencePart(form.get('evidence'))
     if (!(file instanceof File)) {
