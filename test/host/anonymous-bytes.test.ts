@@ -174,6 +174,11 @@ describe('anonymous bytes', () => {
     const beside = await fetch(`${host.apiUrl}/verify`, { method: 'POST', body: form })
     expect([beside.status, (await beside.json()).code]).toEqual([413, 'PAYLOAD_TOO_LARGE'])
 
+    // Beside a PDF, the evidence part is cut at its cap as it arrives: the rest of the body is never sent.
+    const head = `--b\r\nContent-Disposition: form-data; name="file"; filename="a.pdf"\r\n\r\n%PDF-1.7\r\n--b\r\nContent-Disposition: form-data; name="evidence"\r\n\r\n`
+    const partial = Buffer.concat([Buffer.from(head), Buffer.alloc(1024 * 1024 + 64 * 1024, 0x41)])
+    const cut = await rawRequest(host.url, 'POST', '/api/v2/verify', { 'Content-Type': 'multipart/form-data; boundary=b', 'Content-Length': String(3 * 1024 * 1024) }, partial)
+    expect(cut).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE' } })
     // The signature is checked before the payload is parsed: a forged payload is never parsed at all.
     const forged = await fetch(`${host.apiUrl}/verify`, { method: 'POST', headers: { 'Content-Type': 'application/jose' }, body: `${evidenceHeader}.${Buffer.from('{not json').toString('base64url')}.AAAA` })
     expect((await forged.json()).evidence).toMatchObject({ valid: false, reason: 'the signature does not hold' })
