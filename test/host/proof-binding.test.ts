@@ -73,7 +73,7 @@ describe.each(VARIANTS)('proof binding on $variant', ({ variant, skip }) => {
   /** The signing API of `token`, with a grant when given; consent is given only where a case says so. */
   const signing = (token: string, grant?: string) => {
     const base = api(`${host.url}/api/signing`, `Bearer ${token}`, { consent: false })
-    const h = grant ? { 'x-recipient-auth': grant } : {}
+    const h: Record<string, string> = grant ? { 'x-recipient-auth': grant } : {}
     return { get: (p: string) => base.get(p, h), post: (p: string, body: object = {}) => base.post(p, body, h) }
   }
   /** Asks `token`'s code of `purpose` (mailed to `to`) and reads it. */
