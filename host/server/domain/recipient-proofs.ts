@@ -1,11 +1,12 @@
 /**
  * What a recipient proves on the signing pages, and the checks of it: the access check before
  * anything of the document is shown, the action proof before a signature or approval counts, a
- * direct link visitor's proofs, and the account made with an e-mailed code (recipient-auth.ts
+ * direct link visitor's proofs, and the account made with an e-mailed code. recipient-auth.ts
  * holds the methods; proof-binding.ts issues, binds and checks every grant, code, consent and
- * passkey challenge, so a proof of one address or link never counts for another). Every secret is checked under the throttle of the
- * recipient's address and the caller's network address (people/throttle.ts): a locked recipient
- * is told when to try again (429 with Retry-After), and the sender sees the lock in the audit log.
+ * passkey challenge, so a proof of one address or link never counts for another. Every secret is
+ * checked under the throttle of the recipient's address and the caller's network address
+ * (people/throttle.ts): a locked recipient is told when to try again (429 with Retry-After), and
+ * the sender sees the lock in the audit log.
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
