@@ -10,6 +10,7 @@
  * recipient's address or token changes. For each door, every proof the recipient could be given
  * before the change is given, the change is made, and each proof is refused at its route after.
  */
+import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { passkeyBinding } from '../../host/server/domain/proof-binding.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
@@ -33,6 +34,31 @@ const PROOFS = {
   passkeyChallenge: 'POST /api/signing/auth/passkey, answered in POST /api/signing/complete {auth: {method: PASSKEY}}',
   directCode: 'POST /api/signing/direct/auth/account and /direct/complete {access: {code}} (a direct link visitor)',
 } as const
+
+/** A passkey held in memory: its COSE public key for the passkeys table, and assertions over a challenge. */
+function softPasskey() {
+  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
+  const jwk = publicKey.export({ format: 'jwk' })
+  // COSE_Key {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}, in CBOR.
+  const cose = Buffer.concat([Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]), Buffer.from(jwk.x!, 'base64url'), Buffer.from([0x22, 0x58, 0x20]), Buffer.from(jwk.y!, 'base64url')])
+  const id = randomBytes(16).toString('base64url')
+  let counter = 0
+  const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest()
+  return {
+    id,
+    cose,
+    assert(challenge: string, origin: string) {
+      const count = Buffer.alloc(4)
+      count.writeUInt32BE(++counter)
+      // rpIdHash, flags (user present and verified), counter.
+      const authenticatorData = Buffer.concat([sha256(new URL(origin).hostname), Buffer.from([0x05]), count])
+      const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin, crossOrigin: false }))
+      const signature = sign('sha256', Buffer.concat([authenticatorData, sha256(clientDataJSON)]), privateKey)
+      const b64 = (b: Buffer) => b.toString('base64url')
+      return { id, rawId: id, type: 'public-key', clientExtensionResults: {}, response: { authenticatorData: b64(authenticatorData), clientDataJSON: b64(clientDataJSON), signature: b64(signature) } }
+    },
+  }
+}
 
 describe.each(VARIANTS)('proof binding on $variant', ({ variant, skip }) => {
   let host: TestHost
@@ -300,6 +326,34 @@ describe.each(VARIANTS)('proof binding on $variant', ({ variant, skip }) => {
     const stale = await link.post('/auth/account', { email: ATTACKER, password: NEW_PASSWORD, code: again })
     expect([stale.status, stale.body.code]).toEqual([400, 'CODE_EXPIRED'])
     expect(await userByEmail(host.db, victim)).toBeNull()
+  })
+
+  it.skipIf(skip)("a passkey assertion answers only the challenge of the recipient's page that asked for it", async () => {
+    freshWindow()
+    const holder = `holder${++n}@example.com`
+    const user = await makeUser(host.db, holder)
+    const key = softPasskey()
+    await host.db.query(`insert into passkeys (id, user_id, public_key, name) values ($1, $2, $3, 'Test key')`, [key.id, user.id, key.cose])
+    /** A pending document whose approver is the holder, asked for a passkey. */
+    const approver = async () => {
+      const e = await createEnvelope(client, { recipients: [{ email: holder, name: 'Holder', role: 'APPROVER', actionAuth: ['PASSKEY'] }] })
+      const sent = await client.post('/envelope/distribute', { envelopeId: e.id })
+      ok(sent)
+      return sent.body.recipients[0].token as string
+    }
+    const [mine, other] = [await approver(), await approver()]
+    const complete = async (token: string, challenge: { challengeId: string; options: { challenge: string } }) => {
+      const s = api(`${host.url}/api/signing`, `Bearer ${token}`)
+      return s.post('/complete', { fields: [], auth: { method: 'PASSKEY', passkey: { challengeId: challenge.challengeId, response: key.assert(challenge.options.challenge, host.url) } } })
+    }
+    // A valid assertion of the holder's own passkey, over the challenge asked on one document's page, does not sign another.
+    const asked = await signing(mine).post('/auth/passkey')
+    ok(asked)
+    const elsewhere = await complete(other, asked.body)
+    expect([elsewhere.status, elsewhere.body.code], PROOFS.passkeyChallenge).toEqual([401, 'AUTH_FAILED'])
+    // On the page that asked, the same kind of assertion signs.
+    const again = await signing(mine).post('/auth/passkey')
+    ok(await complete(mine, again.body))
   })
 
   it.skipIf(skip)('redistribute changes neither address nor token: the proofs it leaves stand, and the rule is not what refuses', async () => {
