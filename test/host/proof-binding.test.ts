@@ -7,8 +7,12 @@
  * inbox, reads it, moves the recipient to a stranger's address and makes the stranger's account.
  *
  * Then the class: PROOFS lists every proof and the route that takes it; DOORS lists every way a
- * recipient's address or token changes. For each door, every proof the recipient could be given
- * before the change is given, the change is made, and each proof is refused at its route after.
+ * recipient's address or token changes (corrections through API v2, the deprecated route, API v1
+ * and the console; template and draft edits; a signer naming the next signer). For each door,
+ * every proof the recipient could be given before the change is given, the change is made, and
+ * each proof is refused at its route after. A direct link's visitor (another address typed, the
+ * link made again), a real passkey assertion carried to another recipient's page, and
+ * redistribute (which changes neither address nor token, so its proofs stand) follow.
  */
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
