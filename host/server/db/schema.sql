@@ -326,6 +326,16 @@ begin
   return null;
 end $$;
 
+CREATE FUNCTION recipients_void_codes() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if new.email is distinct from old.email or new.token is distinct from old.token then
+    update recipient_auth_codes set used_at = now() where recipient_id = new.id and used_at is null;
+  end if;
+  return null;
+end $$;
+
 CREATE TABLE account_links (
     id text NOT NULL,
     purpose text NOT NULL,
@@ -402,7 +412,8 @@ CREATE TABLE auth_challenges (
     purpose text NOT NULL,
     user_id text,
     challenge text NOT NULL,
-    expires_at timestamp with time zone NOT NULL
+    expires_at timestamp with time zone NOT NULL,
+    binding text
 );
 
 CREATE TABLE auth_throttle (
@@ -590,7 +601,8 @@ CREATE TABLE recipient_auth_codes (
     expires_at timestamp with time zone NOT NULL,
     used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    email text
+    email text,
+    binding text
 );
 
 CREATE TABLE recipients (
@@ -1009,6 +1021,8 @@ CREATE INDEX jobs_ordering ON jobs USING btree (ordering_key, id) WHERE ((status
 
 CREATE INDEX passkeys_user ON passkeys USING btree (user_id);
 
+CREATE INDEX recipient_auth_codes_binding ON recipient_auth_codes USING btree (binding, created_at);
+
 CREATE INDEX recipient_auth_codes_recipient ON recipient_auth_codes USING btree (recipient_id, purpose, created_at);
 
 CREATE INDEX recipients_envelope ON recipients USING btree (envelope_id);
@@ -1056,6 +1070,8 @@ CREATE TRIGGER recipients_search_deleted AFTER DELETE ON recipients REFERENCING 
 CREATE TRIGGER recipients_search_inserted AFTER INSERT ON recipients REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipients_search_added();
 
 CREATE TRIGGER recipients_search_updated AFTER UPDATE OF name, email, envelope_id ON recipients FOR EACH ROW EXECUTE FUNCTION recipients_search_updated();
+
+CREATE TRIGGER recipients_void_codes AFTER UPDATE OF email, token ON recipients FOR EACH ROW EXECUTE FUNCTION recipients_void_codes();
 
 ALTER TABLE ONLY account_links
     ADD CONSTRAINT account_links_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES team_invitations(id) ON DELETE CASCADE;

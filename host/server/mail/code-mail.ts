@@ -1,12 +1,12 @@
 /**
- * The one-time code a recipient asks for on the signing page (domain/recipient-auth.ts), sent
+ * The one-time code a recipient asks for on the signing page (domain/proof-binding.ts), sent
  * by a job on the one queue in the document's language. The job carries the code row's id; the
  * code is derived here with the host's key, so it is in no job payload, table or log. A code
  * used, expired or replaced before the job runs is not sent.
  */
 import type { KeyObject } from 'node:crypto'
 import type { Db } from '../db/index.js'
-import { codeValue } from '../domain/recipient-auth.js'
+import { codeValue } from '../domain/proof-binding.js'
 import type { JobHandler } from '../jobs/queue.js'
 import { MAIL_STRINGS, mailLanguage } from './i18n.js'
 import { layout, oneLine } from './templates.js'
