@@ -54,9 +54,14 @@ export function holdsLinksSql(envelopeId: string): string {
         or exists (select 1 from envelopes env where env.id = ${envelopeId} and env.created_by = m.user_id))))`
 }
 
-/** An event's payload (the envelope as the API shows it) with its recipients' tokens withheld. */
+/**
+ * An event's payload (events/index.ts: the envelope with its recipients, under `recipients` and the
+ * deployed service's `Recipient`) with every recipient's token withheld.
+ */
 export function withheldPayload(payload: unknown): unknown {
-  if (typeof payload !== 'object' || payload === null || !Array.isArray((payload as { recipients?: unknown }).recipients)) return payload
-  const env = payload as { recipients: unknown[] }
-  return { ...env, recipients: env.recipients.map((r) => (typeof r === 'object' && r !== null && 'token' in r ? { ...r, token: WITHHELD_LINK } : r)) }
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return payload
+  const isRecipient = (r: unknown): r is Record<string, unknown> => typeof r === 'object' && r !== null && 'token' in r && 'email' in r
+  const out: Record<string, unknown> = {}
+  for (const [k, v] of Object.entries(payload)) out[k] = Array.isArray(v) ? v.map((r) => (isRecipient(r) ? { ...r, token: WITHHELD_LINK } : r)) : v
+  return out
 }
