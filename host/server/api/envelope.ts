@@ -6,7 +6,7 @@ import { notFound } from '../errors.js'
 import { createEnvelope, deleteEnvelope, updateEnvelope } from '../domain/envelopes.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
 import { ENVELOPE_STATUSES } from '../domain/status.js'
-import { canSee, getManyEnvelopes, listEnvelopes, loadForCache } from '../domain/resources.js'
+import { cachedAnswer, canSee, getManyEnvelopes, listEnvelopes, loadForCache } from '../domain/resources.js'
 import { clientOf, jsonBody, multipartBody, parse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { teamActor } from '../domain/audit.js'
@@ -94,8 +94,9 @@ export function envelopeRoutes(ctx: HostContext) {
   r.get('/envelope/:id{envelope_[a-z0-9]+}', async (c) => {
     const id = c.req.param('id')
     const e = await ctx.cache.envelopes.load(id, () => loadForCache(ctx.db, id))
-    if (!e || !canSee(principal(c), e)) throw notFound('envelope')
-    return c.body(e.json, 200, { 'Content-Type': 'application/json' })
+    const p = principal(c)
+    if (!e || !canSee(p, e)) throw notFound('envelope')
+    return c.body(cachedAnswer(p, e), 200, { 'Content-Type': 'application/json' })
   })
 
   return r

@@ -318,7 +318,8 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     {
       id: int, envelopeId: str, email: str, name: str,
       role: { type: 'string', enum: ['SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC'] },
-      token: str, readStatus: str, signingStatus: str, sendStatus: str,
+      token: { type: 'string', description: 'the signing secret; "" for a caller who may not hold it (only the creator, managers, admins and team-wide tokens do)' },
+      readStatus: str, signingStatus: str, sendStatus: str,
       signingOrder: nullable('integer'), signedAt: nullable('string', { format: 'date-time' }), rejectionReason: nullable('string'),
     },
     ['id', 'envelopeId', 'email', 'name', 'role'],
@@ -328,7 +329,11 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     ['id', 'envelopeId', 'envelopeItemId', 'recipientId', 'type', 'page'],
   ),
   Attachment: loose({ id: str, type: { type: 'string', const: 'link' }, label: str, data: { type: 'string', format: 'uri' } }),
-  SentRecipient: loose({ id: int, name: str, email: str, token: str, role: str, signingOrder: nullable('integer'), signingUrl: { type: 'string', format: 'uri' } }),
+  SentRecipient: loose({
+    id: int, name: str, email: str, role: str, signingOrder: nullable('integer'),
+    token: { type: 'string', description: 'as Recipient.token: "" for a caller who may not hold it' },
+    signingUrl: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'string', const: '' }], description: '{origin}/sign/{token}; "" where the token is withheld' },
+  }),
   Sent: loose({ success: { type: 'boolean', const: true }, id: str, recipients: { type: 'array', items: ref('SentRecipient') } }),
   PresignToken: loose({ token: str, expiresAt: date, expiresIn: int }),
   Webhook: loose({ id: str, url: { type: 'string', format: 'uri' }, events: { type: 'array', items: str }, secret: nullable('string'), previousSecretExpiresAt: nullable('string'), enabled: { type: 'boolean' }, createdAt: date, updatedAt: date }, ['id', 'url', 'events', 'enabled']),

@@ -13,6 +13,10 @@ import { CHANNELS } from '../cache.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
 import { dropFilesOf, type ItemFileIds } from './files.js'
+import type { Principal } from '../auth/principal.js'
+import { teamPrincipal } from './emit.js'
+import { assertMayEnd } from './ownership.js'
+import type { EnvelopeRow } from './rows.js'
 
 export const FINISHED_STATUSES = ['COMPLETED', 'REJECTED', 'CANCELLED'] as const
 
@@ -108,15 +112,17 @@ export interface PurgedEnvelope {
  * Purges one envelope if it is still due at `now` and not purged yet (else answers null): all in
  * the caller's transaction, which must be one for this envelope alone.
  */
-export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date): Promise<PurgedEnvelope | null> {
+export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date, by?: Principal): Promise<PurgedEnvelope | null> {
   const [e] = await tx.query<CandidateRow>(
     `select c.* from (${CANDIDATES} and e.id = $1) c where c.finished_at + c.retention_days * interval '1 day' <= $2`,
     [envelopeId, now],
   )
   if (!e) return null
   // Taken by this transaction: a second purge of the same envelope waits, then finds it purged.
-  const [locked] = await tx.query('select 1 from envelopes where id = $1 and purged_at is null for update', [envelopeId])
+  const [locked] = await tx.query<Pick<EnvelopeRow, 'created_by' | 'type'>>('select created_by, type from envelopes where id = $1 and purged_at is null for update', [envelopeId])
   if (!locked) return null
+  // Purging ends it for good: the one ending check, for the team (its ADMIN set the retention) unless someone narrower asks.
+  assertMayEnd(by ?? teamPrincipal(e.team_id), locked, 'purge')
   await tx.query('update envelopes set purged_at = $2 where id = $1', [envelopeId, now])
 
   // Files: each item lets go of its original and sealed file (their hashes stay on the item); a

@@ -11,6 +11,7 @@ import type { JobHandler } from '../jobs/enqueue.js'
 import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
 import { receives } from './store.js'
+import { holdsLinksSql, withheldPayload } from '../domain/link-holders.js'
 
 /** The webhook header names: the deployed service's, with its name replaced by the word Service (docs/delivery.md, "Webhooks"). */
 export const SECRET_HEADER = 'X-Service-Secret'
@@ -24,7 +25,8 @@ export interface DeliveryOptions {
 }
 
 const LOAD = statement(`
-  select d.job_id, w.url, w.secret, case when w.previous_secret_until > now() then w.previous_secret end as previous_secret, e.id, e.event, e.payload, e.created_at
+  select d.job_id, w.url, w.secret, case when w.previous_secret_until > now() then w.previous_secret end as previous_secret, e.id, e.event, e.payload, e.created_at,
+    ${holdsLinksSql('e.envelope_id')} as holds_links
   from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
   join webhooks w on w.id = d.webhook_id and w.enabled
   join events e on e.id = d.event_id
@@ -38,6 +40,8 @@ interface Delivery {
   event: string
   payload: unknown
   created_at: Date
+  /** Whether the webhook's maker may hold the envelope's signing links (domain/link-holders.ts). */
+  holds_links: boolean
 }
 
 /**
@@ -63,7 +67,9 @@ export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
     const { webhookId } = job.payload as { webhookId: string }
     const row = job.prepared as Delivery | null
     if (!row) return
-    const body = JSON.stringify({ event: row.event, payload: row.payload, createdAt: iso(row.created_at), webhookEndpoint: row.url })
+    // The event keeps the tokens; a webhook whose maker may not hold them is told without (what the call log keeps too).
+    const payload = row.holds_links ? row.payload : withheldPayload(row.payload)
+    const body = JSON.stringify({ event: row.event, payload, createdAt: iso(row.created_at), webhookEndpoint: row.url })
     const result = await postJson(
       row.url,
       body,
