@@ -272,10 +272,17 @@ describe.each(VARIANTS)('who holds a signing link ($variant)', ({ variant, skip 
     const own = await make(people.OTHER, { send: true })
     const seen = (id: string) => bodies.filter((b) => b.payload.envelopeId === id)
     await until(() => seen(theirs.id).length === 2 && seen(own.id).length === 2)
-    // What each webhook was sent, as its call log keeps it.
-    const calls = await host.db.query<{ url: string; request_body: string }>('select url, request_body from webhook_calls')
+    // What each webhook was sent, as its call log keeps it (written once the receiver answered).
+    const logged = () => host.db.query<{ url: string; request_body: string }>('select url, request_body from webhook_calls')
+    let calls = await logged()
+    const callOf = (id: string, who: string) =>
+      calls.find((c) => c.url.endsWith(`?${who}`) && (JSON.parse(c.request_body) as { payload: { envelopeId: string } }).payload.envelopeId === id)
+    await until(async () => {
+      calls = await logged()
+      return [callOf(theirs.id, 'member'), callOf(theirs.id, 'operator'), callOf(own.id, 'member')].every(Boolean)
+    })
     const told = (id: string, who: string) => {
-      const call = calls.find((c) => c.url.endsWith(`?${who}`) && (JSON.parse(c.request_body) as { payload: { envelopeId: string } }).payload.envelopeId === id)
+      const call = callOf(id, who)
       expect(call, `${who} told about ${id}`).toBeDefined()
       return JSON.parse(call!.request_body) as unknown
     }
