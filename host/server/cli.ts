@@ -323,7 +323,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (cmd === 'retention' && sub === 'run') {
     const purged = await withOps(config, (ops) => ops.retentionRun(values.team))
-    for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`].join('\t'))
+    for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`, `copies: ${Object.entries(p.copies).map(([k, n]) => `${k} ${n}`).join(', ')}`].join('\t'))
     console.log(`${purged.length} envelope(s) purged`)
     return
   }
