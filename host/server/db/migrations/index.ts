@@ -27,6 +27,7 @@ import m025 from './025-retention-purge.js'
 import m026 from './026-envelope-search.js'
 import m028 from './028-archive-renewal.js'
 import m029 from './029-team-branding.js'
+import m032 from './032-purge-only-redaction.js'
 
 /**
  * Ordered, append-only: a new migration is a new file here, listed last. Each runs once, in its
@@ -62,6 +63,7 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 26, sql: m026 },
   { version: 28, sql: m028 },
   { version: 29, sql: m029 },
+  { version: 32, sql: m032 },
 ]
 
 export async function migrate(db: Db): Promise<void> {
