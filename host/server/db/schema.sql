@@ -343,6 +343,26 @@ begin
   return null;
 end $$;
 
+CREATE FUNCTION webhook_calls_of_purged() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+declare
+  sent jsonb;
+begin
+  perform 1 from events where id = new.event_id for key share;
+  if not found then
+    begin
+      sent := new.request_body::jsonb;
+    exception when others then
+      sent := '{}';
+    end;
+    new.request_body := jsonb_build_object('event', new.event, 'redacted', true, 'payload',
+      jsonb_build_object('envelopeId', sent->'payload'->'envelopeId', 'title', sent->'payload'->'title'))::text;
+    new.response_body := null;
+  end if;
+  return new;
+end $$;
+
 CREATE TABLE account_links (
     id text NOT NULL,
     purpose text NOT NULL,
@@ -1075,6 +1095,8 @@ CREATE TRIGGER recipients_search_deleted AFTER DELETE ON recipients REFERENCING 
 CREATE TRIGGER recipients_search_inserted AFTER INSERT ON recipients REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipients_search_added();
 
 CREATE TRIGGER recipients_search_updated AFTER UPDATE OF name, email, envelope_id ON recipients FOR EACH ROW EXECUTE FUNCTION recipients_search_updated();
+
+CREATE TRIGGER webhook_calls_of_purged BEFORE INSERT ON webhook_calls FOR EACH ROW EXECUTE FUNCTION webhook_calls_of_purged();
 
 ALTER TABLE ONLY account_links
     ADD CONSTRAINT account_links_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES team_invitations(id) ON DELETE CASCADE;

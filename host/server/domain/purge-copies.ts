@@ -42,6 +42,9 @@ export async function purgeCopies(tx: Queryable, e: { id: string; title: string 
   const recipientIds = recipients.map((r) => String(r.id))
   const emails = [...new Set([...recipients.map((r) => r.email), ...codes.map((c) => c.email)].filter((m): m is string => !!m))]
 
+  // The events first: a delivery ending meanwhile waits for this transaction, then logs no body
+  // (migration 032); one that ended before is logged by now, and redacted below.
+  const deletedEvents = await tx.query('delete from events where envelope_id = $1 returning 1', [e.id])
   // A delivery's body is the event as sent; one whose event is gone is found by the envelope it names.
   const webhookCalls = await tx.query(
     `update webhook_calls set request_body = ${REDACTED_CALL}, response_body = null
@@ -62,7 +65,6 @@ export async function purgeCopies(tx: Queryable, e: { id: string; title: string 
      returning 1`,
     [e.id, recipients.map((r) => r.id), emails, e.title],
   )
-  const deletedEvents = await tx.query('delete from events where envelope_id = $1 returning 1', [e.id])
   const deletedCodes = await tx.query('delete from recipient_auth_codes where id = any($1::text[]) returning 1', [codes.map((c) => c.id)])
   const throttleKeys = await tx.query('delete from auth_throttle where key = any($1::text[]) and window_start <= $2 returning 1', [
     emails.flatMap(throttleKeysOf),

@@ -27,7 +27,7 @@ import m025 from './025-retention-purge.js'
 import m026 from './026-envelope-search.js'
 import m028 from './028-archive-renewal.js'
 import m029 from './029-team-branding.js'
-import m032 from './032-purge-only-redaction.js'
+import m032 from './032-purge-guards.js'
 
 /**
  * Ordered, append-only: a new migration is a new file here, listed last. Each runs once, in its

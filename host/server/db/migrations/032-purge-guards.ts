@@ -36,4 +36,29 @@ begin
 end $$;
 create trigger envelopes_purged_once before update of purged_at on envelopes
   for each row when (old.purged_at is distinct from new.purged_at) execute function envelopes_purged_once();
+
+-- A webhook call logged after its event went (its envelope was purged while the delivery was under
+-- way) keeps no body, as the purge leaves the calls already logged: the event, that it was
+-- redacted, and the document it was about. The event row is locked while looked at, so a purge
+-- deleting it meanwhile is waited for (domain/purge-copies.ts deletes the events before it
+-- redacts the calls already logged).
+create function webhook_calls_of_purged() returns trigger language plpgsql as $$
+declare
+  sent jsonb;
+begin
+  perform 1 from events where id = new.event_id for key share;
+  if not found then
+    begin
+      sent := new.request_body::jsonb;
+    exception when others then
+      sent := '{}';
+    end;
+    new.request_body := jsonb_build_object('event', new.event, 'redacted', true, 'payload',
+      jsonb_build_object('envelopeId', sent->'payload'->'envelopeId', 'title', sent->'payload'->'title'))::text;
+    new.response_body := null;
+  end if;
+  return new;
+end $$;
+create trigger webhook_calls_of_purged before insert on webhook_calls
+  for each row execute function webhook_calls_of_purged();
 `
