@@ -307,7 +307,7 @@ async function main(argv: string[]): Promise<void> {
     const checks = await withOps(config, (ops) => ops.checkAudit(values.envelope))
     if (!checks.length) console.error(values.envelope ? `no audit entries for envelope ${values.envelope}` : 'no audit entries')
     for (const c of checks) {
-      console.log(c.ok ? [c.envelopeId, 'ok', `${c.entries} entries`, `head ${c.head}`].join('\t') : [c.envelopeId, 'BROKEN', `entry ${c.broken.id}`, c.broken.reason].join('\t'))
+      console.log(c.ok ? [c.envelopeId, 'ok', `${c.entries} entries`, `head ${c.head}`, ...(c.redacted ? [`${c.redacted} redacted by its purge`] : [])].join('\t') : [c.envelopeId, 'BROKEN', `entry ${c.broken.id}`, c.broken.reason].join('\t'))
     }
     // A break is the operator's to look into: scripts see it in the exit code.
     if (checks.some((c) => !c.ok)) process.exitCode = 1
@@ -323,7 +323,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (cmd === 'retention' && sub === 'run') {
     const purged = await withOps(config, (ops) => ops.retentionRun(values.team))
-    for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`].join('\t'))
+    for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`, `copies: ${Object.entries(p.copies).map(([k, n]) => `${k} ${n}`).join(', ')}`].join('\t'))
     console.log(`${purged.length} envelope(s) purged`)
     return
   }

@@ -12,6 +12,7 @@ import type { AppEnv, HostContext } from '../context.js'
 import { teamActor } from '../domain/audit.js'
 import { EnvelopeAuthInput } from '../domain/recipient-auth.js'
 import { CreatePayloadField, EnvelopeId, RecipientInput, VISIBILITIES } from './schemas.js'
+import { SearchQuery } from './search-text.js'
 
 export const CreatePayload = z.object({
   type: z.enum(['DOCUMENT', 'TEMPLATE']),
@@ -40,7 +41,7 @@ export const UpdateBody = z.object({
 export const ListQuery = z.object({
   type: z.enum(['DOCUMENT', 'TEMPLATE']).optional(),
   /** Words of the title, or of a recipient's name or e-mail address (case-insensitive). */
-  query: z.string().trim().max(200).optional(),
+  query: SearchQuery.optional(),
   status: z.enum(ENVELOPE_STATUSES).optional(),
   page: z.coerce.number().int().min(1).default(1),
   perPage: z.coerce.number().int().min(1).max(100).default(20),

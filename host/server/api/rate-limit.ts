@@ -136,3 +136,6 @@ export function addressKey(c: Context): string {
 
 /** A key as stored (it may hold a recipient's token). */
 const digest = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22)
+
+/** A recipient's key (their signing token) as `rate_limit_counts` stores it: what a retention purge drops. */
+export const storedRecipientRateKey = (token: string): string => digest(`recipient:${token}`)
