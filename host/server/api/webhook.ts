@@ -16,6 +16,7 @@ import {
   SECRET_CHARACTERS,
   SECRET_RULE,
   rotateWebhookSecret,
+  rotateSigningKey,
   type WebhookCaller,
 } from '../webhooks/store.js'
 import { jsonBody, parse, principal, type Ctx } from './http.js'
@@ -27,6 +28,8 @@ export const Fields = z.object({
   url: z.url({ protocol: /^https?$/ }).max(2000),
   events: z.array(z.enum(EVENT_NAMES)).min(1).max(EVENT_NAMES.length * 2),
   secret: z.string().max(255).regex(SECRET_CHARACTERS, SECRET_RULE).optional(),
+  /** false: calls carry no X-Service-Secret header (the receiver checks the signature with the signing key). */
+  sendSecretHeader: z.boolean().optional(),
   enabled: z.boolean().optional(),
 })
 export const CreateBody = Fields.strict()
@@ -101,6 +104,17 @@ export function webhookRoutes(ctx: HostContext) {
       await ctx.db.transaction(async (tx) => {
         const hook = await rotateWebhookSecret(tx, who, id)
         await log(c, tx, 'webhook.updated', id, { secret: 'rotated' })
+        return hook
+      }),
+    )
+  })
+  r.post('/webhook/:id/rotate-signing-key', async (c) => {
+    const who = team(c)
+    const id = parse(WebhookId, c.req.param('id'))
+    return c.json(
+      await ctx.db.transaction(async (tx) => {
+        const hook = await rotateSigningKey(tx, who, id)
+        await log(c, tx, 'webhook.updated', id, { signingKey: 'rotated' })
         return hook
       }),
     )
