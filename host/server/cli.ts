@@ -29,7 +29,7 @@ const USAGE = `usage: npm run host -- <command>
   team create --name NAME --plan ${PLANS.join('|')}
                                             create a team; prints its id
   webhook create --url URL --events all|EVENT,EVENT... [--secret S] [--team ID]
-                                            register a webhook; prints its id
+                                            register a webhook; prints its signing key (shown this once), then its id
   webhook list [--team ID]                  id, enabled, events, url
   webhook calls ID [--team ID]              the webhook's latest deliveries
   user create --email EMAIL [--name NAME] [--team ID] [--role ADMIN|MANAGER|MEMBER | --admin]
