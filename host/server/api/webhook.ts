@@ -77,7 +77,7 @@ export function webhookRoutes(ctx: HostContext) {
         const before = await getWebhook(tx, who, id)
         const hook = await updateWebhook(tx, who, id, patch, allowPrivate)
         // What changed, old and new, without the secret's value.
-        const from = { url: before.url, events: before.events, enabled: before.enabled }
+        const from = { url: before.url, events: before.events, enabled: before.enabled, sendSecretHeader: before.sendSecretHeader }
         await log(c, tx, 'webhook.updated', id, { ...patch, ...(patch.secret !== undefined && { secret: 'changed' }), url: hook.url, from })
         return hook
       }),
@@ -103,7 +103,7 @@ export function webhookRoutes(ctx: HostContext) {
     return c.json(
       await ctx.db.transaction(async (tx) => {
         const hook = await rotateWebhookSecret(tx, who, id)
-        await log(c, tx, 'webhook.updated', id, { secret: 'rotated' })
+        await log(c, tx, 'webhook.updated', id, { secret: 'rotated', signingKey: 'rotated' })
         return hook
       }),
     )

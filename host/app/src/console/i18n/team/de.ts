@@ -166,6 +166,8 @@ const de: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'Ereignisse',
   'team.activity.field.enabled': 'Zustellung',
   'team.activity.field.secret': 'Geheimnis',
+  'team.activity.field.signingKey': 'Signaturschlüssel',
+  'team.activity.field.sendSecretHeader': 'X-Service-Secret-Header',
   'team.activity.field.name': 'Name',
   'team.activity.field.expires': 'Läuft ab',
   'team.activity.token.created': 'hat ein API-Token erstellt',

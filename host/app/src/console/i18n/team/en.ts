@@ -164,6 +164,8 @@ const en = {
   'team.activity.field.events': 'Events',
   'team.activity.field.enabled': 'Delivery',
   'team.activity.field.secret': 'Secret',
+  'team.activity.field.signingKey': 'Signing key',
+  'team.activity.field.sendSecretHeader': 'X-Service-Secret header',
   'team.activity.field.name': 'Name',
   'team.activity.field.expires': 'Expires',
   'team.activity.token.created': 'created an API token',

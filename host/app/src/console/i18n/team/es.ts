@@ -166,6 +166,8 @@ const es: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'Eventos',
   'team.activity.field.enabled': 'Entrega',
   'team.activity.field.secret': 'Secreto',
+  'team.activity.field.signingKey': 'Clave de firma',
+  'team.activity.field.sendSecretHeader': 'Cabecera X-Service-Secret',
   'team.activity.field.name': 'Nombre',
   'team.activity.field.expires': 'Caduca',
   'team.activity.token.created': 'creó un token de API',

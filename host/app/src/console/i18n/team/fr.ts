@@ -166,6 +166,8 @@ const fr: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'Événements',
   'team.activity.field.enabled': 'Livraison',
   'team.activity.field.secret': 'Secret',
+  'team.activity.field.signingKey': 'Clé de signature',
+  'team.activity.field.sendSecretHeader': 'En-tête X-Service-Secret',
   'team.activity.field.name': 'Nom',
   'team.activity.field.expires': 'Expire',
   'team.activity.token.created': 'a créé un jeton d’API',

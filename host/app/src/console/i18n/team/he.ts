@@ -166,6 +166,8 @@ const he: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'אירועים',
   'team.activity.field.enabled': 'מסירה',
   'team.activity.field.secret': 'סוד',
+  'team.activity.field.signingKey': 'מפתח חתימה',
+  'team.activity.field.sendSecretHeader': 'כותרת X-Service-Secret',
   'team.activity.field.name': 'שם',
   'team.activity.field.expires': 'תפוגה',
   'team.activity.token.created': 'יצר אסימון API',

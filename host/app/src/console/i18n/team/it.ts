@@ -166,6 +166,8 @@ const it: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'Eventi',
   'team.activity.field.enabled': 'Consegna',
   'team.activity.field.secret': 'Segreto',
+  'team.activity.field.signingKey': 'Chiave di firma',
+  'team.activity.field.sendSecretHeader': 'Intestazione X-Service-Secret',
   'team.activity.field.name': 'Nome',
   'team.activity.field.expires': 'Scade',
   'team.activity.token.created': 'ha creato un token API',

@@ -166,6 +166,8 @@ const ja: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'イベント',
   'team.activity.field.enabled': '配信',
   'team.activity.field.secret': 'シークレット',
+  'team.activity.field.signingKey': '署名鍵',
+  'team.activity.field.sendSecretHeader': 'X-Service-Secret ヘッダー',
   'team.activity.field.name': '名前',
   'team.activity.field.expires': '有効期限',
   'team.activity.token.created': 'が API トークンを作成しました',

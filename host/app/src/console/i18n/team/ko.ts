@@ -166,6 +166,8 @@ const ko: Record<keyof typeof en, string> = {
   'team.activity.field.events': '이벤트',
   'team.activity.field.enabled': '전송',
   'team.activity.field.secret': '시크릿',
+  'team.activity.field.signingKey': '서명 키',
+  'team.activity.field.sendSecretHeader': 'X-Service-Secret 헤더',
   'team.activity.field.name': '이름',
   'team.activity.field.expires': '만료',
   'team.activity.token.created': '(이)가 API 토큰을 만들었습니다',

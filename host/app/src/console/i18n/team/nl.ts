@@ -166,6 +166,8 @@ const nl: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'Gebeurtenissen',
   'team.activity.field.enabled': 'Bezorging',
   'team.activity.field.secret': 'Geheim',
+  'team.activity.field.signingKey': 'Ondertekeningssleutel',
+  'team.activity.field.sendSecretHeader': 'X-Service-Secret-header',
   'team.activity.field.name': 'Naam',
   'team.activity.field.expires': 'Verloopt',
   'team.activity.token.created': 'heeft een API-token gemaakt',

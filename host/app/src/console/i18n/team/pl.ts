@@ -166,6 +166,8 @@ const pl: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'Zdarzenia',
   'team.activity.field.enabled': 'Dostarczanie',
   'team.activity.field.secret': 'Sekret',
+  'team.activity.field.signingKey': 'Klucz podpisu',
+  'team.activity.field.sendSecretHeader': 'Nagłówek X-Service-Secret',
   'team.activity.field.name': 'Nazwa',
   'team.activity.field.expires': 'Wygasa',
   'team.activity.token.created': '— utworzenie tokenu API',

@@ -166,6 +166,8 @@ const ptBR: Record<keyof typeof en, string> = {
   'team.activity.field.events': 'Eventos',
   'team.activity.field.enabled': 'Entrega',
   'team.activity.field.secret': 'Segredo',
+  'team.activity.field.signingKey': 'Chave de assinatura',
+  'team.activity.field.sendSecretHeader': 'Cabeçalho X-Service-Secret',
   'team.activity.field.name': 'Nome',
   'team.activity.field.expires': 'Expira',
   'team.activity.token.created': 'criou um token de API',

@@ -166,6 +166,8 @@ const zh: Record<keyof typeof en, string> = {
   'team.activity.field.events': '事件',
   'team.activity.field.enabled': '投递',
   'team.activity.field.secret': '密钥',
+  'team.activity.field.signingKey': '签名密钥',
+  'team.activity.field.sendSecretHeader': 'X-Service-Secret 标头',
   'team.activity.field.name': '名称',
   'team.activity.field.expires': '过期时间',
   'team.activity.token.created': '创建了 API 令牌',
