@@ -860,7 +860,11 @@ CREATE TABLE webhooks (
     created_by text,
     role_ceiling text,
     previous_secret text,
-    previous_secret_until timestamp with time zone
+    previous_secret_until timestamp with time zone,
+    signing_key text,
+    previous_signing_key text,
+    previous_signing_key_until timestamp with time zone,
+    send_secret_header boolean DEFAULT true NOT NULL
 );
 
 ALTER TABLE ONLY audit_logs ALTER COLUMN id SET DEFAULT nextval('audit_logs_id_seq'::regclass);

@@ -12,6 +12,7 @@ import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
 import { receives } from './store.js'
 import { holdsLinksSql, withheldPayload } from '../domain/link-holders.js'
+import { signingKeys, type SigningColumns } from './signing-keys.js'
 
 /** The webhook header names: the deployed service's, with its name replaced by the word Service (docs/delivery.md, "Webhooks"). */
 export const SECRET_HEADER = 'X-Service-Secret'
@@ -25,17 +26,17 @@ export interface DeliveryOptions {
 }
 
 const LOAD = statement(`
-  select d.job_id, w.url, w.secret, case when w.previous_secret_until > now() then w.previous_secret end as previous_secret, e.id, e.event, e.payload, e.created_at,
+  select d.job_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.signing_key, w.previous_signing_key, w.previous_signing_key_until,
+    w.send_secret_header, e.id, e.event, e.payload, e.created_at,
     ${holdsLinksSql('e.envelope_id')} as holds_links
   from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
   join webhooks w on w.id = d.webhook_id and w.enabled
   join events e on e.id = d.event_id
   where ${receives('e.envelope_id')}`)
 
-interface Delivery {
+interface Delivery extends SigningColumns {
   url: string
-  secret: string
-  previous_secret: string | null
+  send_secret_header: boolean
   id: number
   event: string
   payload: unknown
@@ -45,11 +46,11 @@ interface Delivery {
 }
 
 /**
- * The Standard Webhooks headers of one call: signed at this attempt with the webhook's secret and,
- * while a rotation's grace lasts, with the old one too. A webhook without a secret is not signed.
+ * The Standard Webhooks headers of one call: signed at this attempt with each of `keys` (the
+ * webhook's signing key and, while a rotation's grace lasts, what signed before: signing-keys.ts).
+ * No key, no signature.
  */
-export function signatureHeaders(id: string, body: string, secrets: (string | null)[]): Record<string, string> {
-  const keys = secrets.filter((s): s is string => !!s)
+export function signatureHeaders(id: string, body: string, keys: string[]): Record<string, string> {
   if (!keys.length) return {}
   const timestamp = Math.floor(Date.now() / 1000)
   const content = signedContent(id, timestamp, body)
@@ -76,10 +77,10 @@ export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
       {
         'Content-Type': 'application/json',
         'User-Agent': WEBHOOK_USER_AGENT,
-        [SECRET_HEADER]: row.secret,
+        ...(row.send_secret_header && { [SECRET_HEADER]: row.secret }),
         [EVENT_ID_HEADER]: String(row.id),
         [EVENT_HEADER]: row.event,
-        ...signatureHeaders(String(row.id), body, [row.secret, row.previous_secret]),
+        ...signatureHeaders(String(row.id), body, signingKeys(row)),
       },
       o,
     )
