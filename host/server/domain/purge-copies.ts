@@ -8,7 +8,7 @@
  * Each count says how many rows went or were redacted: the purge's audit entry records them.
  */
 import type { Queryable } from '../db/index.js'
-import { storedRecipientRateKey } from '../api/rate-limit.js'
+import { storedRecipientRateKey } from '../db/rate-limit-counts.js'
 import { THROTTLE_WINDOW_MS, throttleKeysOf } from '../people/throttle.js'
 
 export interface PurgedCopies {

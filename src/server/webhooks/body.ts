@@ -3,6 +3,11 @@ import { WebhookError } from '../errors.js'
 import { check, isRecord, obj, str } from '../check.js'
 import { PAYLOAD_SCHEMAS, WEBHOOK_EVENTS, type WebhookEvent, type WebhookEventName } from './events.js'
 
+/** A Node request as the verifiers read it: its headers (and, unless a body is given, its stream). */
+export interface NodeRequestLike {
+  headers: Record<string, string | string[] | undefined>
+}
+
 /** Parses and checks the event of a body whose sender was proven. */
 export function parseEvent(body: string | Uint8Array): WebhookEvent {
   let text: string

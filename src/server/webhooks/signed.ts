@@ -19,8 +19,7 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../protocol/webhook-signature.js'
 import type { WebhookEvent } from './events.js'
-import { parseEvent, readStream } from './body.js'
-import type { NodeRequestLike } from './verify.js'
+import { parseEvent, readStream, type NodeRequestLike } from './body.js'
 
 /**
  * Where the ids of calls already taken are kept, to refuse a captured call sent again within the

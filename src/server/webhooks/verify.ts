@@ -13,7 +13,7 @@
  */
 import { InvalidInputError, WebhookError } from '../errors.js'
 import type { WebhookEvent } from './events.js'
-import { parseEvent, readStream } from './body.js'
+import { parseEvent, readStream, type NodeRequestLike } from './body.js'
 import { verifySignedNodeWebhook, verifySignedWebhook, type VerifySignedWebhookOptions } from './signed.js'
 
 export { parseEvent, readStream }
@@ -76,9 +76,7 @@ export async function verifyWebhook(o: VerifyWebhookOptions & { request: Request
 }
 
 /** What this adapter needs of Node's IncomingMessage (structural, so no node: import). */
-export interface NodeRequestLike {
-  headers: Record<string, string | string[] | undefined>
-}
+export type { NodeRequestLike } from './body.js'
 
 /**
  * For Node (node:http, Express, Fastify, Koa...). Pass the raw body if a body parser already read
