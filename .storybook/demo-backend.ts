@@ -24,13 +24,15 @@ import { WEBHOOK_EVENTS } from '../src/server/index.js'
  *                        link for the visitor: {templateId, templateNumber, token, url}
  *   GET  /demo/signed?envelopeId=  -> the sealed PDF of the envelope's first file
  *   POST /demo/webhook   the webhook receiver of examples/webhook-receiver.ts: the service's calls,
- *                        verified with the shared secret; it keeps the last events
+ *                        their signature verified with the webhook's signing key; it keeps the last events
  *   GET  /demo/events    -> {events: [{event, envelopeId, title, status, createdAt, receivedAt}]
  *                        newest first, webhook: {url, state: 'registered' | 'off' | 'failed', message?}}
  *
  * It reads, at request time: ENVELOPE_HOST_URL (the host's origin), ENVELOPE_API_KEY (an API
  * token of an enterprise team) and ENVELOPE_WEBHOOK_SECRET (the webhook's shared secret; without
- * it no webhook is registered). The browser learns the host's origin from `virtual:envelope-demo`
+ * it no webhook is registered). The signing key the receiver verifies with is the one the service
+ * answers when the backend registers the webhook (or, for one made before, rotates its key): it is
+ * shown once, so this process keeps it in memory only. The browser learns the host's origin from `virtual:envelope-demo`
  * (STORYBOOK_HOST_URL, else ENVELOPE_HOST_URL), read when the module is first requested.
  *
  * On the first request from an origin (the Host header: Storybook's, or the test runner's), the
@@ -81,9 +83,9 @@ const ROUTES: Record<string, (call: Call) => Promise<void>> = {
   'GET /demo/sample.pdf': (c) => samplePdf(c.res),
   'POST /demo/distribute': async (c) => distribute(c.s, String((await readJson(c.req)).envelopeId), c.res),
   'GET /demo/signed': (c) => signedPdf(c.s, c.query.get('envelopeId') ?? '', c.res),
-  'POST /demo/webhook': async (c) => (await receiver(c.server, c.s)).handle(c.req, c.res),
+  'POST /demo/webhook': async (c) => (await receiver(c.server)).handle(c.req, c.res),
   'GET /demo/events': async (c) =>
-    sendJson(c.res, 200, { events: (await receiver(c.server, c.s)).events(), webhook: webhookState(c.s, c.req) }),
+    sendJson(c.res, 200, { events: (await receiver(c.server)).events(), webhook: webhookState(c.s, c.req) }),
 }
 const VIRTUAL_ID = 'virtual:envelope-demo'
 const RESOLVED_ID = '\0' + VIRTUAL_ID
@@ -124,20 +126,22 @@ async function presign(server: ViteDevServer, s: Settings, req: IncomingMessage,
 // ---- webhooks ------------------------------------------------------------------------------
 
 interface ReceiverModule {
-  webhookReceiver: (o: { secret: string; keep?: number }) => { handle: (req: IncomingMessage, res: ServerResponse) => void; events: () => unknown[] }
+  webhookReceiver: (o: { signingKey: () => readonly string[]; keep?: number }) => { handle: (req: IncomingMessage, res: ServerResponse) => void; events: () => unknown[] }
 }
-let receiverFor: { secret: string; receiver: Promise<ReturnType<ReceiverModule['webhookReceiver']>> } | undefined
+let receiverFor: Promise<ReturnType<ReceiverModule['webhookReceiver']>> | undefined
+/** The signing keys of the webhooks this process registered, as the service answered them (once). */
+const signingKeys = new Set<string>()
 
 /** examples/webhook-receiver.ts, one for this process (its list lives as long as the server), loaded like the presign handler. */
-function receiver(server: ViteDevServer, s: Settings) {
-  if (receiverFor?.secret !== s.webhookSecret) {
+function receiver(server: ViteDevServer) {
+  if (!receiverFor) {
     const loading = (server.ssrLoadModule('/examples/webhook-receiver.ts') as Promise<ReceiverModule>).then((mod) =>
-      mod.webhookReceiver({ secret: s.webhookSecret, keep: 50 }),
+      mod.webhookReceiver({ signingKey: () => [...signingKeys], keep: 50 }),
     )
-    receiverFor = { secret: s.webhookSecret, receiver: loading }
+    receiverFor = loading
     loading.catch(() => (receiverFor = undefined))
   }
-  return receiverFor.receiver
+  return receiverFor
 }
 
 /** Every event the service sends. */
@@ -198,12 +202,19 @@ async function registerWebhook(s: Settings, url: string): Promise<void> {
   if (!listed.ok) throw new Error(`GET /webhook: ${listed.status} ${await listed.text()}`)
   const { data } = (await listed.json()) as { data: { id: string; url: string; events: string[]; secret: string; enabled: boolean }[] }
   const existing = data.find((w) => w.url === url)
-  const wanted = { url, events: ALL_EVENTS, secret: s.webhookSecret, enabled: true }
-  if (existing && existing.enabled && existing.secret === s.webhookSecret && ALL_EVENTS.every((e) => existing.events.includes(e))) return
+  // The receiver checks the signature only: the secret stays out of the calls.
+  const wanted = { url, events: ALL_EVENTS, secret: s.webhookSecret, sendSecretHeader: false, enabled: true }
+  if (existing) {
+    const updated = await api(s, '/webhook/update', { method: 'POST', headers: json, body: JSON.stringify({ id: existing.id, ...wanted }) })
+    if (!updated.ok) throw new Error(`update: ${updated.status} ${await updated.text()}`)
+  }
+  // A new webhook's key is in the answer that made it; an existing one's was shown once to whoever
+  // made it, so it gets a new one (the old one signs beside it for a day).
   const answer = existing
-    ? await api(s, '/webhook/update', { method: 'POST', headers: json, body: JSON.stringify({ id: existing.id, ...wanted }) })
+    ? await api(s, `/webhook/${encodeURIComponent(existing.id)}/rotate-signing-key`, { method: 'POST', headers: json, body: '{}' })
     : await api(s, '/webhook/create', { method: 'POST', headers: json, body: JSON.stringify(wanted) })
-  if (!answer.ok) throw new Error(`${existing ? 'update' : 'create'}: ${answer.status} ${await answer.text()}`)
+  if (!answer.ok) throw new Error(`${existing ? 'rotate-signing-key' : 'create'}: ${answer.status} ${await answer.text()}`)
+  signingKeys.add(((await answer.json()) as { signingKey: string }).signingKey)
 }
 
 // ---- envelopes -----------------------------------------------------------------------------

@@ -1,7 +1,7 @@
 /**
  * The same backend for a Fetch-style runtime (Cloudflare Workers, Deno, Bun, Vercel/Netlify edge
  * functions): POST /presign for the browser and POST /webhooks for the service.
- * Only Web-standard APIs, no Node import. `env` holds BASE_URL, API_KEY and WEBHOOK_SECRET.
+ * Only Web-standard APIs, no Node import. `env` holds BASE_URL, API_KEY and WEBHOOK_SIGNING_KEY.
  *
  * In your app, import from 'envelope-embed/server'.
  */
@@ -10,8 +10,10 @@ import { ApiError, createPresignToken, InvalidInputError, verifyWebhook, Webhook
 export interface Env {
   BASE_URL: string
   API_KEY: string
-  /** '' when the webhook has no secret. */
-  WEBHOOK_SECRET: string
+  /** The webhook's signing key (shown once when it was made or rotated): the calls' signature is checked with it. */
+  WEBHOOK_SIGNING_KEY?: string
+  /** Without a signing key: the webhook's secret, checked in the X-Service-Secret header ('' when it has none). */
+  WEBHOOK_SECRET?: string
 }
 
 const json = (body: unknown, status = 200) =>
@@ -33,7 +35,9 @@ export default {
     }
     if (request.method === 'POST' && pathname === '/webhooks') {
       try {
-        const event = await verifyWebhook({ secret: env.WEBHOOK_SECRET, request })
+        const event = await verifyWebhook(
+          env.WEBHOOK_SIGNING_KEY ? { signingKey: env.WEBHOOK_SIGNING_KEY, request } : { secret: env.WEBHOOK_SECRET ?? '', request },
+        )
         // Queue the work and answer within 10 s; the same event may arrive twice.
         console.log(event.event, event.payload.envelopeId, event.createdAt)
         return new Response(null, { status: 204 })

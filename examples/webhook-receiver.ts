@@ -3,13 +3,14 @@
  * verifying handler of examples/webhooks.ts plus a short list, newest first. The demos mount it
  * at POST /demo/webhook and list what it kept at GET /demo/events.
  *
- *   WEBHOOK_SECRET=... PORT=3002 npx tsx examples/webhook-receiver.ts
+ *   WEBHOOK_SIGNING_KEY=whsec_... PORT=3002 npx tsx examples/webhook-receiver.ts
  *   # POST / receives the service's calls; GET / lists the kept events as JSON
  *
- * Register the URL with the service once (API token of your team):
+ * Register the URL with the service once (API token of your team); the answer's `signingKey`,
+ * shown this once, is what the receiver verifies with:
  *
  *   curl -X POST https://sign.example.com/api/v2/webhook/create -H "Authorization: $API_KEY" \
- *     -d '{"url": "https://app.example.com/webhooks", "events": ["DOCUMENT_SENT", "DOCUMENT_COMPLETED"], "secret": "..."}'
+ *     -d '{"url": "https://app.example.com/webhooks", "events": ["DOCUMENT_SENT", "DOCUMENT_COMPLETED"], "sendSecretHeader": false}'
  *
  * In your app, import from 'envelope-embed/server', and keep events in your database instead.
  */
@@ -17,7 +18,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import type { WebhookEvent, WebhookEventName } from '../src/server/index.js'
-import { webhookHandler } from './webhooks.js'
+import { webhookHandler, type SigningKeys } from './webhooks.js'
 
 /** What the list keeps of each event. */
 export interface ReceivedEvent {
@@ -33,20 +34,20 @@ export interface ReceivedEvent {
 }
 
 export interface WebhookReceiver {
-  /** Connect/Express-style handler for the service's POSTs: 401 for a wrong secret, 204 once kept. */
+  /** Connect/Express-style handler for the service's POSTs: 401 for a wrong signature, 204 once kept. */
   handle(req: IncomingMessage, res: ServerResponse): void
   /** The kept events, newest first. */
   events(): ReceivedEvent[]
 }
 
 /**
- * Verifies each call with the shared secret (`''` when the webhook has none) and keeps the last
- * `keep` events. A retried delivery of an event already kept is answered but not kept twice.
+ * Verifies each call's signature with the webhook's signing key and keeps the last `keep` events.
+ * A retried delivery of an event already kept is answered but not kept twice.
  */
-export function webhookReceiver({ secret, keep = 50 }: { secret: string; keep?: number }): WebhookReceiver {
+export function webhookReceiver({ signingKey, keep = 50 }: { signingKey: SigningKeys; keep?: number }): WebhookReceiver {
   const kept: ReceivedEvent[] = []
   const handler = webhookHandler({
-    secret,
+    signingKey,
     onEvent(e: WebhookEvent) {
       const { envelopeId, title, status } = e.payload
       kept.unshift({ event: e.event, envelopeId, title, status, createdAt: e.createdAt, receivedAt: new Date().toISOString() })
@@ -66,8 +67,8 @@ export function webhookReceiver({ secret, keep = 50 }: { secret: string; keep?: 
 
 // Run directly: POST / receives, GET / lists.
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { WEBHOOK_SECRET = '', PORT = '3002' } = process.env
-  const receiver = webhookReceiver({ secret: WEBHOOK_SECRET })
+  const { WEBHOOK_SIGNING_KEY = '', PORT = '3002' } = process.env
+  const receiver = webhookReceiver({ signingKey: WEBHOOK_SIGNING_KEY ? [WEBHOOK_SIGNING_KEY] : [] })
   const server = createServer((req, res) => {
     if (req.method === 'POST') return receiver.handle(req, res)
     res.writeHead(200, { 'Content-Type': 'application/json', 'Cache-Control': 'no-store' }).end(JSON.stringify(receiver.events()))

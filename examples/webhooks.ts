@@ -1,8 +1,10 @@
 /**
- * A webhook receiver on plain node:http. The service POSTs each event with the shared secret in
- * X-Service-Secret; verifyNodeWebhook checks it in constant time and types the event.
+ * A webhook receiver on plain node:http. The service signs each event with the webhook's signing
+ * key (webhook-signature, the answer that made or rotated the webhook shows it once);
+ * verifyNodeWebhook checks the signature and types the event. It does not rely on the
+ * X-Service-Secret header, which travels in clear: the webhook can leave it out (sendSecretHeader: false).
  *
- *   WEBHOOK_SECRET=... PORT=3001 npx tsx examples/webhooks.ts
+ *   WEBHOOK_SIGNING_KEY=whsec_... PORT=3001 npx tsx examples/webhooks.ts
  *
  * In your app, import from 'envelope-embed/server'.
  */
@@ -11,16 +13,22 @@ import type { AddressInfo } from 'node:net'
 import { pathToFileURL } from 'node:url'
 import { verifyNodeWebhook, WebhookError, type WebhookEvent } from '../src/server/index.js'
 
+/** The webhook's signing key; during a rotation, the new and the old one; or where to read them now. */
+export type SigningKeys = string | readonly string[] | (() => readonly string[])
+
 /** Answers 2xx at once and processes after; events may be retried, so processing is idempotent. */
-export function webhookHandler({ secret, onEvent }: { secret: string; onEvent: (e: WebhookEvent) => Promise<void> | void }) {
+export function webhookHandler({ signingKey, onEvent }: { signingKey: SigningKeys; onEvent: (e: WebhookEvent) => Promise<void> | void }) {
   const seen = new Set<string>() // use your database in production
   return async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const keys = typeof signingKey === 'function' ? signingKey() : signingKey
+    // No key yet (not registered): not ready, and the service tries again later.
+    if (!keys.length) return void res.writeHead(503).end()
     let event: WebhookEvent
     try {
-      event = await verifyNodeWebhook({ secret, request: req }) // '' when the webhook has no secret
+      event = await verifyNodeWebhook({ signingKey: keys, request: req })
     } catch (e) {
       if (!(e instanceof WebhookError)) throw e
-      // 401 without detail for a bad secret; 400 for a body we cannot use (log it, the sender is genuine).
+      // 401 without detail for a bad signature; 400 for a body we cannot use (log it, the sender is genuine).
       if (e.status !== 401) console.warn('webhook refused:', e.reason, e.message)
       return void res.writeHead(e.status).end()
     }
@@ -33,9 +41,9 @@ export function webhookHandler({ secret, onEvent }: { secret: string; onEvent: (
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { WEBHOOK_SECRET = '', PORT = '3001' } = process.env
+  const { WEBHOOK_SIGNING_KEY = '', PORT = '3001' } = process.env
   const handle = webhookHandler({
-    secret: WEBHOOK_SECRET,
+    signingKey: WEBHOOK_SIGNING_KEY ? [WEBHOOK_SIGNING_KEY] : [],
     onEvent(event) {
       switch (event.event) {
         case 'DOCUMENT_COMPLETED':

@@ -100,7 +100,9 @@ try {
  * The demo team (enterprise plan, so it may mint presign tokens), its API token and the secret of
  * its webhook to the demo backend: created on the first run, kept in DATA_DIR/demo.json (mode
  * 0600) and reused while the host still accepts the token. Both go to Storybook's server process
- * only; they are never printed nor sent to a browser.
+ * only; they are never printed nor sent to a browser. The webhook's signing key, which its calls
+ * are verified with, is not kept here: the demo backend holds the one the service answers when it
+ * registers the webhook (or gives an existing one a new key), in memory.
  */
 async function demoTeam(host) {
   const file = join(dataDir, 'demo.json')

@@ -6,7 +6,7 @@ import { PLANS, type Plan } from './domain/plans.js'
 import { createTeam } from './domain/teams.js'
 import { ADMIN_SECRET_HEADER, DataDirBusy, lockDataDir, readLock } from './lock.js'
 import { EVENT_NAMES, type EventName } from './events/index.js'
-import { webhookOps, type Webhook, type WebhookCall } from './webhooks/store.js'
+import { webhookOps, type Webhook, type WebhookCall, type WebhookWithKey } from './webhooks/store.js'
 import { jobSummary, retryFailed } from './jobs/job-table.js'
 import { listUsers, mailOperatorSignIn } from './people/operator.js'
 import { isRole, type Role } from './people/roles.js'
@@ -29,7 +29,7 @@ const USAGE = `usage: npm run host -- <command>
   team create --name NAME --plan ${PLANS.join('|')}
                                             create a team; prints its id
   webhook create --url URL --events all|EVENT,EVENT... [--secret S] [--team ID]
-                                            register a webhook; prints its id
+                                            register a webhook; prints its signing key (shown this once), then its id
   webhook list [--team ID]                  id, enabled, events, url
   webhook calls ID [--team ID]              the webhook's latest deliveries
   user create --email EMAIL [--name NAME] [--team ID] [--role ADMIN|MANAGER|MEMBER | --admin]
@@ -56,7 +56,7 @@ interface Ops {
   createToken(o: { name: string; teamId?: string; expires: TokenExpiry }): Promise<{ id: string; token: string; teamId: string; expiresAt: string | null }>
   listTokens(): Promise<ApiTokenInfo[]>
   revokeToken(id: string): Promise<void>
-  createWebhook(o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }): Promise<Webhook>
+  createWebhook(o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }): Promise<WebhookWithKey>
   listWebhooks(teamId?: string): Promise<Webhook[]>
   webhookCalls(id: string, teamId?: string): Promise<WebhookCall[]>
   createUser(o: { email: string; name?: string; teamId?: string; role?: Role }): Promise<{ userId: string; created: boolean }>
@@ -252,6 +252,8 @@ async function main(argv: string[]): Promise<void> {
     const unknown = events.filter((x) => !EVENT_NAMES.includes(x))
     if (unknown.length) throw new CliError(`unknown event ${unknown.join(', ')}; events: ${EVENT_NAMES.join(', ')}`)
     const hook = await withOps(config, (ops) => ops.createWebhook({ teamId: values.team, url: need(values.url, '--url'), events, secret: values.secret }))
+    // The key its calls are signed with, shown this once; the id last, for scripts.
+    console.log(`signing key (shown once): ${hook.signingKey}`)
     console.log(hook.id)
     return
   }
@@ -307,7 +309,7 @@ async function main(argv: string[]): Promise<void> {
     const checks = await withOps(config, (ops) => ops.checkAudit(values.envelope))
     if (!checks.length) console.error(values.envelope ? `no audit entries for envelope ${values.envelope}` : 'no audit entries')
     for (const c of checks) {
-      console.log(c.ok ? [c.envelopeId, 'ok', `${c.entries} entries`, `head ${c.head}`].join('\t') : [c.envelopeId, 'BROKEN', `entry ${c.broken.id}`, c.broken.reason].join('\t'))
+      console.log(c.ok ? [c.envelopeId, 'ok', `${c.entries} entries`, `head ${c.head}`, ...(c.redacted ? [`${c.redacted} redacted by its purge`] : [])].join('\t') : [c.envelopeId, 'BROKEN', `entry ${c.broken.id}`, c.broken.reason].join('\t'))
     }
     // A break is the operator's to look into: scripts see it in the exit code.
     if (checks.some((c) => !c.ok)) process.exitCode = 1
@@ -323,7 +325,7 @@ async function main(argv: string[]): Promise<void> {
   }
   if (cmd === 'retention' && sub === 'run') {
     const purged = await withOps(config, (ops) => ops.retentionRun(values.team))
-    for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`].join('\t'))
+    for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`, `copies: ${Object.entries(p.copies).map(([k, n]) => `${k} ${n}`).join(', ')}`].join('\t'))
     console.log(`${purged.length} envelope(s) purged`)
     return
   }

@@ -273,11 +273,21 @@ export interface Webhook {
   /** Event names, any of EVENT_NAMES. */
   events: string[]
   /**
-   * Sent as the X-Service-Secret header, and the key of the calls' `webhook-signature`; `''` when
-   * none (calls are then unsigned). Visible ASCII only.
+   * Sent as the X-Service-Secret header (unless `sendSecretHeader` is false); `''` when none.
+   * Visible ASCII only. It does not sign the calls (`signingKey` does), except on a webhook made
+   * before signing keys (`signsWith: 'SECRET'`) until its secret is rotated.
    */
   secret: string
-  /** While a rotation's grace lasts: until when the replaced secret still signs beside this one. */
+  /** false: calls carry no X-Service-Secret header, for a receiver that checks the signature only. */
+  sendSecretHeader?: boolean
+  /** What signs the calls: the webhook's own signing key, its secret (made before signing keys), or nothing. */
+  signsWith?: 'SIGNING_KEY' | 'SECRET' | 'NONE'
+  /**
+   * The key of the calls' `webhook-signature` (Standard Webhooks, `whsec_`): in the answers of
+   * create, rotate-secret and rotate-signing-key only, so keep it then.
+   */
+  signingKey?: string
+  /** While a rotation's grace lasts: until when what signed before (the old key or secret) still signs beside the current key. */
   previousSecretExpiresAt?: string | null
   enabled: boolean
   createdAt: string

@@ -49,7 +49,15 @@ export interface EvidenceRecipient {
   ipAddress: string | null
   userAgent: string | null
   outcome: { status: 'SIGNED' | 'REJECTED'; at: string; reason: string | null } | null
+  /**
+   * The fields above whose value was redacted (a null or empty value that is not what happened):
+   * present only when one was, which the host allows only as the envelope is purged.
+   */
+  redacted?: EvidenceRedactedField[]
 }
+
+/** A recipient's field of the evidence that a redaction emptied. */
+export type EvidenceRedactedField = 'name' | 'email' | 'ipAddress' | 'userAgent' | 'proofs' | 'consent' | 'reason'
 
 export interface EvidenceSeal {
   /** PAdES baseline level of the seal in the first sealed document (B-B, B-T, B-LT, B-LTA). */
@@ -71,7 +79,13 @@ export interface Evidence {
   /** Null until the envelope is sealed. */
   seal: EvidenceSeal | null
   /** The audit log's hash chain when the summary was made: its newest entry's hash and how many entries. */
-  auditLog: { intact: boolean; head: string | null; entries: number }
+  auditLog: {
+    intact: boolean
+    head: string | null
+    entries: number
+    /** How many entries have personal values redacted (by the envelope's purge; a redaction otherwise breaks `intact`). */
+    redacted?: number
+  }
   /**
    * Only once the envelope was purged at the end of its team's retention: its files are gone and
    * its personal data (recipients' names and e-mails, field values, the audit entries' personal

@@ -21,8 +21,10 @@ export interface WebhookInput {
   /** http(s); the service refuses private and loopback addresses unless configured otherwise. */
   url: string
   events: WebhookEventName[]
-  /** Sent back as X-Service-Secret; `''` (none) by default. */
+  /** Sent back as X-Service-Secret; `''` (none) by default. It does not sign the calls: the webhook's `signingKey` does. */
   secret?: string
+  /** false: calls carry no X-Service-Secret header (for a receiver that checks the signature only). Default true. */
+  sendSecretHeader?: boolean
   enabled?: boolean
 }
 
@@ -296,10 +298,18 @@ export function createClient(options: ConnectionOptions) {
       calls: (webhookId: string, q: { page?: number; perPage?: number } = {}, o?: CallOptions): Promise<WebhookCallPage> =>
         get(`/webhook/${id(webhookId)}/calls`, s.webhookCallPage, o, { page: q.page, perPage: q.perPage }),
       /**
-       * Gives the webhook a generated `whsec_` secret; the one it replaces signs the calls beside
-       * it for 24 hours (`previousSecretExpiresAt`), so the receiver can move over without a gap.
+       * Gives the webhook a generated secret and a new `signingKey` (in this answer only); what
+       * signed until now signs the calls beside the new key for 24 hours (`previousSecretExpiresAt`),
+       * so the receiver can move over without a gap.
        */
       rotateSecret: (webhookId: string, o?: CallOptions): Promise<Webhook> => post(`/webhook/${id(webhookId)}/rotate-secret`, {}, s.webhook, o),
+      /**
+       * Gives the webhook a new `signingKey` (in this answer only) and keeps its secret; what signed
+       * until now (the old key, or the secret of a webhook made before signing keys) signs beside it
+       * for 24 hours.
+       */
+      rotateSigningKey: (webhookId: string, o?: CallOptions): Promise<Webhook> =>
+        post(`/webhook/${id(webhookId)}/rotate-signing-key`, {}, s.webhook, o),
       /** Delivers a logged call's event again. */
       resend: (callId: string, o?: CallOptions): Promise<void> => post(`/webhook/call/${id(callId)}/resend`, {}, s.success, o).then(done),
     },

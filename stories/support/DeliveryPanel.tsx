@@ -49,7 +49,7 @@ export function DeliveryPanel({ envelopeId }: { envelopeId?: string | undefined 
         {webhook?.state === 'registered' ? (
           <>
             The service calls <code>{new URL(webhook.url).pathname}</code> on this server for every event; the demo backend verifies each
-            call with <code>verifyNodeWebhook</code> and keeps the last ones.
+            call's signature with the webhook's signing key (<code>verifyNodeWebhook</code>) and keeps the last ones.
           </>
         ) : webhook ? (
           <span role="status">No webhook: {webhook.message}</span>

@@ -204,29 +204,34 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await page.goto(`${stack.host.url}/console/settings/webhooks`)
       await page.getByLabel('URL').fill(`http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hook`)
       await page.getByRole('button', { name: 'Add webhook' }).click()
+      // Its signing key, in the notice this once.
+      const added = await page.getByText(/^Added the webhook to /).textContent()
+      const key = /shown this once: (whsec_\S+)/.exec(added ?? '')?.[1] ?? ''
+      expect(key).toMatch(/^whsec_/)
       await page.getByRole('button', { name: 'Send test event' }).click()
       await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(1)
       await expect.poll(() => page.getByRole('button', { name: 'Resend' }).count(), { timeout: 20_000 }).toBe(1)
       await shots(page, 'settings-webhooks')
       await page.getByRole('button', { name: 'Resend' }).click()
       await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(2)
-      // Made without a secret in the console: it got a generated one, and every call is signed with it.
-      const [{ secret: generated }] = (await stack.api<{ data: { secret: string }[] }>('GET', '/webhook')).data as [{ secret: string }]
-      expect(generated).toMatch(/^whsec_/)
-      expect(await verifySignedWebhookBody({ secret: generated, headers: hitHeaders[1]!, body: hits[1]! }).catch((e: { reason: string }) => e.reason)).toBe('MALFORMED_PAYLOAD')
-      // Rotated from the console: the new secret is shown once, and the old one still signs beside it.
+      // Made without a secret in the console: no secret header, and every call is signed with its key.
+      expect(hitHeaders[1]!['x-service-secret']).toBeUndefined()
+      expect(await verifySignedWebhookBody({ signingKey: key, headers: hitHeaders[1]!, body: hits[1]! }).catch((e: { reason: string }) => e.reason)).toBe('MALFORMED_PAYLOAD')
+      // Rotated from the console: the new secret and key are shown once, and the old key still signs beside the new one.
       await page.getByRole('button', { name: 'Rotate secret' }).click()
       await page.getByRole('dialog', { name: /^A new secret for the webhook to http/ }).getByRole('button', { name: 'Rotate secret' }).click()
       const shown = await page.getByText(/^New secret for /).textContent()
       const [{ secret: next }] = (await stack.api<{ data: { secret: string }[] }>('GET', '/webhook')).data as [{ secret: string }]
       expect(shown).toContain(next)
-      await page.getByText(/^Old secret signs too until /).waitFor()
+      const nextKey = /shown this once: (whsec_\S+?)\. /.exec(shown ?? '')?.[1] ?? ''
+      expect(nextKey).toMatch(/^whsec_/)
+      await page.getByText(/^The previous key signs too until /).waitFor()
       await shots(page, 'settings-webhooks-rotated')
       await page.getByRole('button', { name: 'Send test event' }).click()
       await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(3)
       expect(hitHeaders[2]!['webhook-signature']!.split(' ')).toHaveLength(2)
-      for (const secret of [generated, next]) {
-        expect(await verifySignedWebhookBody({ secret, headers: hitHeaders[2]!, body: hits[2]! }).catch((e: { reason: string }) => e.reason)).toBe('MALFORMED_PAYLOAD')
+      for (const signingKey of [key, nextKey]) {
+        expect(await verifySignedWebhookBody({ signingKey, headers: hitHeaders[2]!, body: hits[2]! }).catch((e: { reason: string }) => e.reason)).toBe('MALFORMED_PAYLOAD')
       }
 
       // An invitation, accepted from the e-mail in another browser, as a MEMBER.

@@ -11,6 +11,7 @@ import type { AddressInfo } from 'node:net'
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { verifySignedWebhookBody } from '../../src/server/index.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { makePdf, postgresUnavailable } from '../host/support.js'
 import { axeReport, axeViolations } from './support/axe.js'
@@ -77,12 +78,16 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await form.getByLabel('URL').fill(`${base}/first`)
       await form.getByLabel('DOCUMENT_SENT').check()
       await form.getByRole('button', { name: 'Add webhook' }).click()
-      await page.getByText(`Added the webhook to ${base}/first.`).waitFor()
+      // The signing key in the notice, this once; left without a secret, no secret header is sent.
+      const added = await page.getByText(`Added the webhook to ${base}/first.`).textContent()
+      const signingKey = /shown this once: (whsec_\S+)/.exec(added ?? '')?.[1] ?? ''
+      expect(signingKey).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
       await expect.poll(() => form.getByLabel('URL').inputValue()).toBe('')
       expect(await form.getByLabel('DOCUMENT_SENT').isChecked()).toBe(false)
       expect(await form.getByLabel('DOCUMENT_COMPLETED').isChecked()).toBe(true)
       const [hook] = (await stack.api<{ data: { id: string; url: string; events: string[]; enabled: boolean }[] }>('GET', '/webhook')).data
-      expect(hook).toMatchObject({ url: `${base}/first`, events: ['DOCUMENT_COMPLETED', 'DOCUMENT_SENT'], enabled: true })
+      expect(hook).toMatchObject({ url: `${base}/first`, events: ['DOCUMENT_COMPLETED', 'DOCUMENT_SENT'], enabled: true, sendSecretHeader: false })
+      expect(JSON.stringify(hook)).not.toContain(signingKey)
       await check(page, 'added')
 
       // Edited in place: another URL, DOCUMENT_SENT only, off.
@@ -114,8 +119,10 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await expect.poll(() => hits.length, { timeout: 20_000 }).toBe(1)
       expect(hits[0]!.path).toBe('/second')
       expect(JSON.parse(hits[0]!.body).payload.title).toBe('Lease 4B')
+      expect(hits[0]!.headers['x-service-secret']).toBeUndefined()
+      expect((await verifySignedWebhookBody({ signingKey, headers: hits[0]!.headers, body: hits[0]!.body })).event).toBe('DOCUMENT_SENT')
 
-      // The log: the document with its link, the headers (secret hidden), status, start of the answer, duration.
+      // The log: the document with its link, the headers (signature hidden), status, start of the answer, duration.
       // Open since the webhook was added; opened again if not.
       const deliveries = page.getByRole('button', { name: 'Deliveries' })
       if ((await deliveries.getAttribute('aria-expanded')) !== 'true') await deliveries.click()
@@ -127,10 +134,10 @@ for (const variant of ['pglite', 'postgres'] as const) {
       await log.getByText('200', { exact: true }).waitFor()
       await log.getByText(/^\d+ ms$/).waitFor()
       await log.getByText('Show').click()
-      await log.getByText('X-Service-Secret').waitFor()
+      await log.getByText('webhook-signature').waitFor()
       const secret = (await stack.api<{ data: { secret: string }[] }>('GET', '/webhook')).data[0]!.secret
       const shown = await log.textContent()
-      expect(shown).not.toContain(secret)
+      expect(shown).not.toContain('X-Service-Secret')
       expect(shown).toContain('hidden (secret)')
       expect(shown).toContain(String(hits[0]!.headers['x-service-event-id']))
       expect(shown).not.toContain(String(hits[0]!.headers['webhook-signature']))
@@ -148,7 +155,7 @@ for (const variant of ['pglite', 'postgres'] as const) {
       const rotateButton = page.getByRole('button', { name: 'Rotate secret' })
       await rotateButton.click()
       const rotate = page.getByRole('dialog', { name: `A new secret for the webhook to ${base}/second?` })
-      await rotate.getByText('The current one keeps signing beside it for 24 hours').waitFor()
+      await rotate.getByText('What signs now keeps signing beside the new key for 24 hours').waitFor()
       await check(page, 'rotate-dialog', false)
       await page.keyboard.press('Escape')
       await rotate.waitFor({ state: 'detached' })
@@ -156,8 +163,19 @@ for (const variant of ['pglite', 'postgres'] as const) {
       expect((await webhooks())[0]!.secret).toBe(secret)
       await rotateButton.click()
       await rotate.getByRole('button', { name: 'Rotate secret' }).click()
-      await page.getByText(/^New secret for /).waitFor()
-      expect((await webhooks())[0]!.secret).not.toBe(secret)
+      const rotated = await page.getByText(/^New secret for /).textContent()
+      const next = (await webhooks())[0]!.secret
+      expect(next).not.toBe(secret)
+      expect(rotated).toContain(next)
+      expect(rotated).toMatch(/New signing key, shown this once: whsec_/)
+      await page.getByText(/^The previous key signs too until /).waitFor()
+
+      // A new signing key alone, asked first too: the secret stays.
+      await page.getByRole('button', { name: 'New signing key' }).click()
+      const rekey = page.getByRole('dialog', { name: `A new signing key for the webhook to ${base}/second?` })
+      await rekey.getByRole('button', { name: 'New signing key' }).click()
+      expect(await page.getByText(/^New signing key for /).textContent()).toMatch(/: whsec_\S+\. /)
+      expect((await webhooks())[0]!.secret).toBe(next)
 
       // Deleting too, in the danger style, the safe choice focused: Escape keeps it, confirming deletes it.
       await page.getByRole('button', { name: 'Delete', exact: true }).click()

@@ -104,6 +104,24 @@ describe.each(VARIANTS)('who ends an envelope ($variant)', ({ variant, skip }) =
     expect((await m.v2(`/envelope/${sent.id}`)).status).toBe(200)
   })
 
+  it.skipIf(skip)("a MEMBER cannot end another's document by rejecting on a recipient's behalf (G3)", async () => {
+    const m = people.MEMBER
+    const sent = await make(people.CREATOR, { send: true })
+    const [r] = await host.db.query<{ id: number }>('select id from recipients where envelope_id = $1', [sent.id])
+    await refused(sent.id, () => m.v2(`/envelope/recipient/${r!.id}/reject`, { body: { envelopeId: sent.id, reason: 'not mine to end' } }), 'reject on behalf')
+    const [still] = await host.db.query<{ signing_status: string }>('select signing_status from recipients where id = $1', [r!.id])
+    expect(still!.signing_status).toBe('NOT_SIGNED')
+    // Their own, and a MANAGER on another's, as cancel.
+    const own = await make(m, { send: true })
+    const [mine] = await host.db.query<{ id: number }>('select id from recipients where envelope_id = $1', [own.id])
+    expect((await m.v2(`/envelope/recipient/${mine!.id}/reject`, { body: { reason: 'mine' } })).status).toBe(200)
+    expect((await state(own.id))!.status).toBe('REJECTED')
+    const other = await make(people.CREATOR, { send: true })
+    const [theirs] = await host.db.query<{ id: number }>('select id from recipients where envelope_id = $1', [other.id])
+    expect((await people.MANAGER.v2(`/envelope/recipient/${theirs!.id}/reject`, { body: { reason: 'for the team' } })).status).toBe(200)
+    expect((await state(other.id))!.status).toBe('REJECTED')
+  })
+
   it.skipIf(skip)("a MANAGER and an ADMIN end another's document", async () => {
     for (const role of ['MANAGER', 'ADMIN'] as const) {
       const sent = await make(people.CREATOR, { send: true })

@@ -148,6 +148,7 @@ describe.each(VARIANTS)('the console\'s delivery log ($variant)', ({ variant, sk
     expect(res.status).toBe(200)
     const text = await res.clone().text()
     expect(text).not.toContain('whsec-not-for-eyes')
+    expect(text).not.toContain(hook.signingKey)
     const { data } = await res.json()
     expect(data).toHaveLength(1)
     const [call] = data

@@ -122,7 +122,7 @@ describe('isolation on every route', () => {
       recipientToken: dist.body.recipients[0].token,
       marks: [...marks, 'Victim label', 'victim.example', 'victim-hook', 'Victim legacy', 'Victim template', e.id, e.envelopeItems[0].id, hook.body.id, dist.body.recipients[0].token],
     }
-    secrets.push(t.token, 'whsec_victim_secret_91', dist.body.recipients[0].token)
+    secrets.push(t.token, 'whsec_victim_secret_91', hook.body.signingKey, dist.body.recipients[0].token)
     before = await snapshot()
   })
   afterAll(() => host?.stop())

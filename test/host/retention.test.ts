@@ -147,7 +147,7 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     for (const id of early) {
       const left = await host.db.query(
         `select id from audit_logs where envelope_id = $1 and (name is not null or email is not null or ip_address is not null or user_agent is not null
-           or data not in ('{}'::jsonb, '{"redacted": true}'::jsonb))`,
+           or (data not in ('{}'::jsonb, '{"redacted": true}'::jsonb) and type <> 'DOCUMENT_PURGED'))`,
         [id],
       )
       expect(left, id).toEqual([])
@@ -157,19 +157,29 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     expect(await host.db.query('select 1 from events where envelope_id = any($1)', [early])).toEqual([])
     expect((await host.db.query('select 1 from events where envelope_id = $1', [later.id])).length).toBeGreaterThan(0)
 
-    // The chain holds as it did: same entries, same head.
-    expect(await checkAuditChain(host.db, completed.id)).toEqual(chainBefore)
+    // The chain holds as it did, the redacted entries counted, and one entry follows its head:
+    // DOCUMENT_PURGED, which names no one and counts what went.
+    const chainAfter = await checkAuditChain(host.db, completed.id)
+    expect(chainAfter).toMatchObject({ ok: true, entries: chainBefore.entries + 1, redacted: expect.any(Number) })
+    expect((chainAfter as { redacted: number }).redacted).toBeGreaterThan(0)
+    const [purgeEntry] = await host.db.query<{ prev_hash: string; hash: string; name: string | null; data: Record<string, unknown> }>(
+      `select prev_hash, hash, name, data from audit_logs where envelope_id = $1 order by id desc limit 1`,
+      [completed.id],
+    )
+    expect(purgeEntry).toMatchObject({ prev_hash: chainBefore.ok ? chainBefore.head : null, hash: chainAfter.ok ? chainAfter.head : null, name: null })
+    expect(purgeEntry!.data).toMatchObject({ files: 2, auditEntriesRedacted: expect.any(Number), mails: expect.any(Number), webhookCalls: 0 })
     for (const id of early) expect((await checkAuditChain(host.db, id)).ok).toBe(true)
 
     // The evidence summary says so and keeps the documents' hashes.
     const evidence = (await client.get(`/envelope/${completed.id}/evidence`)).body
-    expect(evidence).toMatchObject({ redacted: true, purgedAt: e.purgedAt, auditLog: { intact: true, head: chainBefore.ok ? chainBefore.head : null } })
+    expect(evidence).toMatchObject({ redacted: true, purgedAt: e.purgedAt, auditLog: { intact: true, head: chainAfter.ok ? chainAfter.head : null, redacted: expect.any(Number) } })
+    expect(evidence.recipients[0]).toMatchObject({ name: '', email: '', ipAddress: null, userAgent: null, redacted: expect.arrayContaining(['name', 'email', 'ipAddress', 'userAgent']) })
     expect(evidence.documents[0].originalSha256).toMatch(/^[0-9a-f]{64}$/)
     expect(completedFiles.map((f) => f.sha256)).toContain(evidence.documents[0].sealedSha256)
 
     // Idempotent: nothing more to do, nothing changes.
     expect(await purgeDue(host.db, at)).toEqual([])
-    expect(await checkAuditChain(host.db, completed.id)).toEqual(chainBefore)
+    expect(await checkAuditChain(host.db, completed.id)).toEqual(chainAfter)
 
     // Past the later one's cut-off it goes too; the pending and the draft never do.
     clock.set(new Date(laterAt + 10 * DAY + 1000))
@@ -179,7 +189,7 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     expect((await client.get(`/envelope/item/${draft.envelopeItems[0].id}/download`)).status).toBe(200)
   })
 
-  it.skipIf(skip)('the database lets exactly a redaction of an audit entry through, and items keep their files until purged', async () => {
+  it.skipIf(skip)('the database refuses any change of an audit entry, a redaction too until the envelope is purged, and items keep their files until purged', async () => {
     const { client: own } = await team('Keeps everything', null)
     const done = await completeOneSigner(host, own, { title: 'Kept' }, { 'user-agent': 'Kept Browser' })
     const [entry] = await host.db.query<{ id: string }>(`select id::text as id from audit_logs where envelope_id = $1 and email is not null and name is not null order by id limit 1`, [done.id])
@@ -196,9 +206,10 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     await expect(host.db.query('update envelope_items set document_data_id = null where id = $1', [done.itemId])).rejects.toThrow(/keeps its file/)
     await expect(host.db.query('update envelope_items set signed_document_data_id = null where id = $1', [done.itemId])).rejects.toThrow(/never changes/)
     const before = await checkAuditChain(host.db, done.id)
-    await host.db.query(`update audit_logs set name = null, email = null, ip_address = null, user_agent = null, data = '{"redacted": true}' where id = $1`, [entry!.id])
+    const redaction = `update audit_logs set name = null, email = null, ip_address = null, user_agent = null, data = '{"redacted": true}' where id = $1`
+    await expect(host.db.query(redaction, [entry!.id])).rejects.toThrow(/redacted only once its envelope is purged/)
     expect(await checkAuditChain(host.db, done.id)).toEqual(before)
-    expect(before.ok).toBe(true)
+    expect(before).toMatchObject({ ok: true, redacted: 0 })
     // A team without a retention is never purged, however late.
     expect(await retentionDue(host.db, { before: new Date(clock.now().getTime() + 100_000 * DAY) })).not.toContainEqual(expect.objectContaining({ envelopeId: done.id }))
   })
@@ -219,7 +230,7 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     expect(due.stdout).toContain('1 envelope(s) due')
     const run = await cli('run', '--team', own.id)
     expect(run.code, run.stderr).toBe(0)
-    expect(run.stdout).toMatch(new RegExp(`^${done.id}\\t${own.id}\\tpurged \\S+\\t2 file\\(s\\) deleted\\t\\d+ audit entries redacted$`, 'm'))
+    expect(run.stdout).toMatch(new RegExp(`^${done.id}\\t${own.id}\\tpurged \\S+\\t2 file\\(s\\) deleted\\t\\d+ audit entries redacted\\tcopies: webhookCalls \\d+, jobs \\d+, mails \\d+, .*$`, 'm'))
     expect(run.stdout).toContain('1 envelope(s) purged')
     expect(await purgedAt(done.id)).not.toBeNull()
     const again = await cli('run', '--team', own.id)

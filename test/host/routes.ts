@@ -14,12 +14,7 @@ export interface ServedRoute {
  * router as `/api/v2`). The app is built without a database: routes are registered, not run.
  */
 export function servedRoutes(opts: { beta?: boolean; mailbox?: boolean; admin?: boolean; wildcards?: boolean } = {}): ServedRoute[] {
-  const app = createApp({
-    db: {} as never,
-    config: configFromEnv({}),
-    mailbox: opts.mailbox ?? true,
-    adminSecret: opts.admin === false ? null : 'routes',
-  } as never)
+  const app = registered(opts)
   const seen = new Set<string>()
   const out: ServedRoute[] = []
   for (const r of app.routes) {
@@ -29,6 +24,29 @@ export function servedRoutes(opts: { beta?: boolean; mailbox?: boolean; admin?: 
     if (seen.has(key)) continue
     seen.add(key)
     out.push({ method: r.method, path: r.path })
+  }
+  return out
+}
+
+function registered(opts: { mailbox?: boolean; admin?: boolean }) {
+  return createApp({
+    db: {} as never,
+    config: configFromEnv({}),
+    mailbox: opts.mailbox ?? true,
+    adminSecret: opts.admin === false ? null : 'routes',
+  } as never)
+}
+
+/**
+ * The source text of each concrete route's handlers (`METHOD path` -> text; `/api/v2-beta` left
+ * out), for suites that find the routes calling an operation: a new route calling it shows up.
+ */
+export function routeHandlerSources(): Map<string, string> {
+  const out = new Map<string, string>()
+  for (const r of registered({}).routes) {
+    if (r.method === 'ALL' || r.path.startsWith('/api/v2-beta/')) continue
+    const key = `${r.method} ${r.path}`
+    out.set(key, (out.get(key) ?? '') + String(r.handler))
   }
   return out
 }

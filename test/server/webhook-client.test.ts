@@ -56,7 +56,9 @@ it('registers, delivers, logs and resends', async () => {
   const hook = await client.webhooks.create({ url, events: ['TEMPLATE_CREATED'], secret: 'shh' })
   expect(hook).toMatchObject({ url, events: ['TEMPLATE_CREATED'], secret: 'shh', enabled: true })
   expect((await client.webhooks.list()).map((w) => w.id)).toEqual([hook.id])
-  expect(await client.webhooks.get(hook.id)).toEqual(hook)
+  const { signingKey, ...shown } = hook
+  expect(signingKey).toMatch(/^whsec_/)
+  expect(await client.webhooks.get(hook.id)).toEqual(shown)
 
   const { id } = await client.envelopes.create({ type: 'TEMPLATE', title: 'NDA', files: [{ name: 'nda.pdf', data: await makePdf(1, 'NDA') }] })
   await until(() => received.length === 1)
@@ -76,23 +78,34 @@ it('registers, delivers, logs and resends', async () => {
   expect(gone).toMatchObject({ status: 404, code: 'NOT_FOUND' })
 })
 
-it('rotates a secret: the calls carry both signatures through the grace period, each checks with its own secret', async () => {
+it('rotates: the calls carry both signatures through the grace period, each checks with its own key; the key rotates alone too', async () => {
   const url = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`
-  const hook = await client.webhooks.create({ url, events: ['TEMPLATE_CREATED'], secret: 'shh' })
+  // The header left out: a receiver that checks the signature only.
+  const hook = await client.webhooks.create({ url, events: ['TEMPLATE_CREATED'], secret: 'shh', sendSecretHeader: false })
+  expect(hook).toMatchObject({ sendSecretHeader: false, signsWith: 'SIGNING_KEY', signingKey: expect.stringMatching(/^whsec_/) })
   const rotated = await client.webhooks.rotateSecret(hook.id)
   expect(rotated.secret).toMatch(/^whsec_/)
+  expect(rotated.signingKey).toMatch(/^whsec_/)
+  expect(rotated.signingKey).not.toBe(hook.signingKey)
   expect(Date.parse(rotated.previousSecretExpiresAt!)).toBeGreaterThan(Date.now() + 23 * 3600_000)
-  expect(await client.webhooks.get(hook.id)).toEqual(rotated)
+  // Read again, the same but the key: shown in the answers that make or rotate it only.
+  const { signingKey: _shownOnce, ...rest } = rotated
+  expect(await client.webhooks.get(hook.id)).toEqual(rest)
 
   signedCalls.length = 0
   await client.envelopes.create({ type: 'TEMPLATE', title: 'Rotated', files: [{ name: 'r.pdf', data: await makePdf(1, 'R') }] })
   await until(() => signedCalls.length === 1)
   const call = signedCalls[0]!
-  for (const secret of [rotated.secret, 'shh']) {
-    expect((await verifySignedWebhookBody({ secret, headers: call.headers, body: call.body })).event).toBe('TEMPLATE_CREATED')
+  expect(call.headers['x-service-secret']).toBeUndefined()
+  for (const signingKey of [rotated.signingKey!, hook.signingKey!]) {
+    expect((await verifySignedWebhookBody({ signingKey, headers: call.headers, body: call.body })).event).toBe('TEMPLATE_CREATED')
   }
+  const keyOnly = await client.webhooks.rotateSigningKey(hook.id)
+  expect(keyOnly.secret).toBe(rotated.secret)
+  expect(keyOnly.signingKey).not.toBe(rotated.signingKey)
   await client.webhooks.delete(hook.id)
   await expect(client.webhooks.rotateSecret(hook.id)).rejects.toMatchObject({ status: 404 })
+  await expect(client.webhooks.rotateSigningKey(hook.id)).rejects.toMatchObject({ status: 404 })
 })
 
 it("team: reads and sets the origins allowed to frame the team's pages; a bad origin is refused with the API error", async () => {

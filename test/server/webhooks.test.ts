@@ -1,3 +1,5 @@
+import { randomBytes } from 'node:crypto'
+import { Webhook } from 'standardwebhooks'
 import { afterAll, beforeAll, describe, expect, expectTypeOf, it } from 'vitest'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import {
@@ -271,22 +273,51 @@ describe('verifyNodeWebhook (IncomingMessage on a real node:http server)', () =>
 describe('examples/webhooks.ts', () => {
   it('acknowledges with 204, processes each delivery once, refuses forgeries with an empty 401', async () => {
     const processed: string[] = []
-    const handle = webhookHandler({ secret: SECRET, onEvent: (e) => void processed.push(e.event) })
+    const key = `whsec_${randomBytes(32).toString('base64')}`
+    const handle = webhookHandler({ signingKey: key, onEvent: (e) => void processed.push(e.event) })
     const server = await listen((req, res) => void handle(req, res))
     try {
-      const send = (body: string, secret: string) =>
-        fetch(server.url, { method: 'POST', headers: { 'X-Service-Secret': secret }, body })
+      // Signed by standardwebhooks, another implementation of the scheme; the secret header is not needed.
+      const send = (body: string, signer: string, id = 'msg_1') =>
+        fetch(server.url, { method: 'POST', headers: signedHeaders(signer, id, body), body })
       const body = eventBody('DOCUMENT_COMPLETED')
-      expect((await send(body, SECRET)).status).toBe(204)
-      expect((await send(body, SECRET)).status).toBe(204) // a retry of the same delivery
-      expect((await send(eventBody('DOCUMENT_SIGNED'), SECRET)).status).toBe(204)
-      const forged = await send(body, 'guess')
+      expect((await send(body, key)).status).toBe(204)
+      expect((await send(body, key, 'msg_1')).status).toBe(204) // a retry of the same delivery
+      expect((await send(eventBody('DOCUMENT_SIGNED'), key, 'msg_2')).status).toBe(204)
+      const forged = await send(body, `whsec_${randomBytes(32).toString('base64')}`)
       expect(forged.status).toBe(401)
       expect(await forged.text()).toBe('')
-      expect((await send('nope', SECRET)).status).toBe(400)
+      expect((await send('nope', key)).status).toBe(400)
       expect(processed).toEqual(['DOCUMENT_COMPLETED', 'DOCUMENT_SIGNED'])
     } finally {
       await server.close()
     }
   })
+
+  it('answers 503 while it holds no key yet, so the service tries again', async () => {
+    const keys: string[] = []
+    const handle = webhookHandler({ signingKey: () => keys, onEvent: () => {} })
+    const server = await listen((req, res) => void handle(req, res))
+    try {
+      const key = `whsec_${randomBytes(32).toString('base64')}`
+      const body = eventBody('DOCUMENT_SENT')
+      const send = () => fetch(server.url, { method: 'POST', headers: signedHeaders(key, 'msg_1', body), body })
+      expect((await send()).status).toBe(503)
+      keys.push(key)
+      expect((await send()).status).toBe(204)
+    } finally {
+      await server.close()
+    }
+  })
 })
+
+/** The Standard Webhooks headers of a call signed now with `key`, by the standardwebhooks package. */
+function signedHeaders(key: string, id: string, body: string): Record<string, string> {
+  const at = new Date()
+  return {
+    'Content-Type': 'application/json',
+    'webhook-id': id,
+    'webhook-timestamp': String(Math.floor(at.getTime() / 1000)),
+    'webhook-signature': new Webhook(key).sign(id, at, body),
+  }
+}

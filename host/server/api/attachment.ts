@@ -4,6 +4,7 @@ import { createAttachment, deleteAttachment, listAttachments, updateAttachment }
 import { jsonBody, parse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId } from './schemas.js'
+import { searchText } from './search-text.js'
 
 /** Links only: http(s) URIs (a javascript: link would be a script in every viewer). */
 export const AttachmentData = z
@@ -11,7 +12,7 @@ export const AttachmentData = z
   .strict()
 export const AttachmentId = z.string().regex(/^attachment_[a-z0-9]+$/, 'Expected an attachment id (attachment_...)')
 
-export const FindQuery = z.object({ envelopeId: EnvelopeId, token: z.string().min(1).max(200).optional() })
+export const FindQuery = z.object({ envelopeId: EnvelopeId, token: searchText({ min: 1, max: 200 }).optional() })
 export const CreateBody = z.object({ envelopeId: EnvelopeId, data: AttachmentData })
 export const UpdateBody = z.object({ id: AttachmentId, data: AttachmentData })
 export const DeleteBody = z.object({ id: AttachmentId })

@@ -6,12 +6,13 @@ import { notFound } from '../errors.js'
 import { createEnvelope, deleteEnvelope, updateEnvelope } from '../domain/envelopes.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
 import { ENVELOPE_STATUSES } from '../domain/status.js'
-import { canSee, getManyEnvelopes, listEnvelopes, loadForCache } from '../domain/resources.js'
+import { cachedAnswer, canSee, getManyEnvelopes, listEnvelopes, loadForCache } from '../domain/resources.js'
 import { clientOf, jsonBody, multipartBody, parse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { teamActor } from '../domain/audit.js'
 import { EnvelopeAuthInput } from '../domain/recipient-auth.js'
 import { CreatePayloadField, EnvelopeId, RecipientInput, VISIBILITIES } from './schemas.js'
+import { SearchQuery } from './search-text.js'
 
 export const CreatePayload = z.object({
   type: z.enum(['DOCUMENT', 'TEMPLATE']),
@@ -40,7 +41,7 @@ export const UpdateBody = z.object({
 export const ListQuery = z.object({
   type: z.enum(['DOCUMENT', 'TEMPLATE']).optional(),
   /** Words of the title, or of a recipient's name or e-mail address (case-insensitive). */
-  query: z.string().trim().max(200).optional(),
+  query: SearchQuery.optional(),
   status: z.enum(ENVELOPE_STATUSES).optional(),
   page: z.coerce.number().int().min(1).default(1),
   perPage: z.coerce.number().int().min(1).max(100).default(20),
@@ -94,8 +95,9 @@ export function envelopeRoutes(ctx: HostContext) {
   r.get('/envelope/:id{envelope_[a-z0-9]+}', async (c) => {
     const id = c.req.param('id')
     const e = await ctx.cache.envelopes.load(id, () => loadForCache(ctx.db, id))
-    if (!e || !canSee(principal(c), e)) throw notFound('envelope')
-    return c.body(e.json, 200, { 'Content-Type': 'application/json' })
+    const p = principal(c)
+    if (!e || !canSee(p, e)) throw notFound('envelope')
+    return c.body(cachedAnswer(p, e), 200, { 'Content-Type': 'application/json' })
   })
 
   return r

@@ -18,7 +18,7 @@ export function parse<S extends z.ZodType>(schema: S, value: unknown, prefix: (s
   return r.data
 }
 
-export { MAX_JSON_DEPTH, parseJsonText } from './json-text.js'
+export { MAX_JSON_DEPTH, parseJsonText, UNSTORABLE } from './json-text.js'
 
 /**
  * The JSON body, whatever its Content-Type claims (curl -d sends form encoding); empty = undefined.

@@ -21,7 +21,8 @@ export const MAX_JSON_KEYS = 1_000
 
 /** Escapes JSON text needs to hold a string PostgreSQL cannot store: NUL, or a lone UTF-16 surrogate. */
 const UNSTORABLE_ESCAPE = /\\u(?:0000|d[89a-f])/i
-const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
+/** A NUL or an unpaired surrogate: what PostgreSQL's text refuses (search-text.ts uses it too). */
+export const UNSTORABLE = /\0|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/
 
 export type ParsedJson = { value: unknown } | { error: string }
 

@@ -8,7 +8,8 @@ import { signJws } from '../pdf/jws.js'
 import { sealInput } from '../domain/completion.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
 import { cancel, distribute, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
-import { findEnvelope, toRecipient, type EnvelopeRow, type RecipientRow } from '../domain/resources.js'
+import { findEnvelope, toRecipient, type EnvelopeRow, type RecipientRow, type TokenView } from '../domain/resources.js'
+import { tokenView, WITHHELD_LINK } from '../domain/link-holders.js'
 import { auditLogPdf } from '../pdf/audit-log-pdf.js'
 import { certificatePdf } from '../pdf/seal.js'
 import { numericParam } from './recipient.js'
@@ -32,23 +33,26 @@ export const AuditQuery = z.object({
 /** `format=jws`: the summary signed with the sealing key, as a compact JWS download (application/jose). */
 export const EvidenceQuery = z.object({ format: z.enum(['json', 'jws']).default('json') })
 
-/** A sent recipient as distribute and redistribute answer: with the link that signs. */
-export const sentRecipient = (ctx: HostContext, c: Ctx, r: RecipientRow) => ({
-  id: r.id,
-  name: r.name,
-  email: r.email,
-  token: r.token,
-  role: r.role,
-  signingOrder: r.signing_order,
-  signingUrl: publicOrigin(ctx, c) + signPath('page', r.token),
-})
+/** A sent recipient as distribute and redistribute answer: with the link that signs, for who may hold it (link-holders.ts). */
+export function sentRecipient(ctx: HostContext, c: Ctx, r: RecipientRow, view: TokenView) {
+  const token = view(r.token)
+  return {
+    id: r.id,
+    name: r.name,
+    email: r.email,
+    token,
+    role: r.role,
+    signingOrder: r.signing_order,
+    signingUrl: token ? publicOrigin(ctx, c) + signPath('page', token) : WITHHELD_LINK,
+  }
+}
 
 /** distribute, redistribute, cancel, reject on a recipient's behalf, and the envelope's records. */
 export function lifecycleRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   const actor = (c: Ctx) => teamActor(principal(c), clientOf(c))
   const sent = (c: Ctx, out: { envelope: EnvelopeRow; recipients: RecipientRow[] }) =>
-    c.json({ success: true, id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x)) })
+    c.json({ success: true, id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x, tokenView(principal(c), out.envelope))) })
 
   r.post('/envelope/distribute', async (c) => {
     const { envelopeId, meta } = await jsonBody(c, DistributeBody)
@@ -75,7 +79,7 @@ export function lifecycleRoutes(ctx: HostContext) {
       const rejected = await rejectForRecipient(tx, p, actor(c), { recipientId, ...body })
       return { rejected, e: await findEnvelope(tx, p, rejected.envelope_id) }
     })
-    return c.json(toRecipient(row.rejected, row.e))
+    return c.json(toRecipient(row.rejected, row.e, tokenView(p, row.e)))
   })
 
   r.get('/envelope/:id/audit-log', async (c) => {

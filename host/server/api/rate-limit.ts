@@ -1,11 +1,11 @@
-import { createHash, randomBytes } from 'node:crypto'
+import { randomBytes } from 'node:crypto'
 import type { Context } from 'hono'
 import type { HttpBindings } from '@hono/node-server'
 import { getConnInfo } from '@hono/node-server/conninfo'
 import { ApiError } from '../errors.js'
 import type { Clock } from '../jobs/clock.js'
 import type { Queryable } from '../db/index.js'
-import { dropOldRateCounts, otherRateCounts, writeRateCounts } from '../db/rate-limit-counts.js'
+import { dropOldRateCounts, otherRateCounts, storedRateKey as digest, writeRateCounts } from '../db/rate-limit-counts.js'
 import { log } from '../log.js'
 
 /**
@@ -135,4 +135,3 @@ export function addressKey(c: Context): string {
 }
 
 /** A key as stored (it may hold a recipient's token). */
-const digest = (key: string) => createHash('sha256').update(key).digest('base64url').slice(0, 22)

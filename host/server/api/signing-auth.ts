@@ -5,8 +5,10 @@
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
+import type { DirectContext } from '../domain/direct-links.js'
 import type { RecipientContext } from '../domain/lifecycle.js'
-import { CODES_PER_RECIPIENT, grantMethods, issueGrant, maskEmail, requiredAuth, sendCode } from '../domain/recipient-auth.js'
+import { CODES_PER_RECIPIENT, grantMethods, issueGrant, passkeyBinding, recipientSubject, sendCode, visitorSubject } from '../domain/proof-binding.js'
+import { maskEmail, requiredAuth } from '../domain/recipient-auth.js'
 import {
   AccessProof,
   accountOf,
@@ -38,7 +40,7 @@ const AccountBody = z.object({ name: z.string().trim().max(255).optional(), pass
 const DirectAccountBody = AccountBody.extend({ email: z.email().max(320) })
 
 /** A direct link's steps: what its recipient asks for, and codes to the address the visitor gives. */
-export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise<RecipientContext>) {
+export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise<DirectContext>) {
   const r = new Hono<AppEnv>()
   r.get('/', async (c) => {
     const rc = await link(c)
@@ -63,7 +65,7 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
       ],
       now,
     )
-    const code = await sendCode(ctx.db, rc.r, purpose, now, to)
+    const code = await sendCode(ctx.db, visitorSubject(rc.link, to), purpose, now, true)
     return c.json({ sentTo: maskEmail(to), expiresAt: code.expiresAt.toISOString() })
   })
   // A visitor without an account for the address they gave makes one with the code e-mailed to
@@ -73,7 +75,7 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
     const { email, ...body } = await jsonBody(c, DirectAccountBody)
     const to = email.trim().toLowerCase()
     // The link's recipient name is the sender's placeholder, not the visitor's: without a name given, the address's own.
-    await makeAccount(ctx, proofRequest(c), { ...rc, r: { ...rc.r, email: to, name: to.slice(0, to.indexOf('@')) } }, body, to)
+    await makeAccount(ctx, proofRequest(c), { ...rc, r: { ...rc.r, email: to, name: to.slice(0, to.indexOf('@')) } }, body, visitorSubject(rc.link, to))
     return c.json({ email: to })
   })
   return r
@@ -83,7 +85,7 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
 export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => Promise<RecipientContext>) {
   const r = new Hono<AppEnv>()
   // A new grant keeps what the page's current one proves (an access code, then an account sign-in).
-  const held = (c: Context, rc: RecipientContext) => grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
+  const held = (c: Context, rc: RecipientContext) => grantMethods(ctx.linkKey, recipientSubject(rc.r), c.req.header(GRANT_HEADER), ctx.clock.now())
 
   // What the page must ask for; answered before any access check (it is what the check needs).
   // Whether the address has an account, and which factors it has, is told only once this page
@@ -92,7 +94,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
   r.get('/', async (c) => {
     const rc = await recipient(c)
     const required = requiredAuth(rc.e, rc.r)
-    const granted = grantMethods(ctx.linkKey, rc.r, c.req.header(GRANT_HEADER), ctx.clock.now())
+    const granted = held(c, rc)
     const user = granted.length ? await accountOf(ctx.db, rc.r.email) : null
     return c.json({
       access: { required: required.access, satisfied: !required.access.length || granted.some((m) => required.access.includes(m)) },
@@ -126,7 +128,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
       ],
       now,
     )
-    const code = await sendCode(ctx.db, rc.r, purpose, now)
+    const code = await sendCode(ctx.db, recipientSubject(rc.r), purpose, now)
     return c.json({ sentTo: maskEmail(rc.r.email), expiresAt: code.expiresAt.toISOString() })
   })
 
@@ -141,7 +143,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
       throw new ApiError(400, 'INVALID_REQUEST', `${body.method} is not asked of this recipient`)
     }
     await proveAccess(ctx, proofRequest(c), rc, body)
-    return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), body.method], ctx.clock.now()))
+    return c.json(issueGrant(ctx.linkKey, recipientSubject(rc.r), [...held(c, rc), body.method], ctx.clock.now()))
   })
 
   // A recipient without an account makes one for their address with the code just e-mailed to it
@@ -153,7 +155,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
   r.post('/account', async (c) => {
     const rc = await recipient(c)
     await makeAccount(ctx, proofRequest(c), rc, await jsonBody(c, AccountBody))
-    return c.json(issueGrant(ctx.linkKey, rc.r, [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
+    return c.json(issueGrant(ctx.linkKey, recipientSubject(rc.r), [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
   })
 
   // A WebAuthn challenge for a passkey of the recipient's account: the same answer whether or not
@@ -162,7 +164,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     const rc = await recipient(c)
     await spend(ctx.db, [{ key: `recipient-passkey:${rc.r.id}`, limit: 100 }], ctx.clock.now())
     const user = await accountOf(ctx.db, rc.r.email)
-    return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user?.id ?? null, { listCredentials: false })))
+    return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user?.id ?? null, { listCredentials: false, binding: passkeyBinding(rc.r) })))
   })
 
   // A recipient asked for a passkey who has none on this device adds one to their account here,

@@ -15,7 +15,8 @@ import type { EnvelopeRow } from '../domain/resources.js'
 import { clientOf, jsonBody, parse, storedPdfResponse } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { stringParam } from './schemas.js'
-import { issueGrant, type AccessMethod } from '../domain/recipient-auth.js'
+import { issueGrant, recipientSubject } from '../domain/proof-binding.js'
+import type { AccessMethod } from '../domain/recipient-auth.js'
 import { AccessProof, ActionProof, assertAccess, proveAction, proveDirect } from '../domain/recipient-proofs.js'
 import { directAuthRoutes, proofRequest, signingAuthRoutes } from './signing-auth.js'
 import { ConsentBody, consentInput, consentRoutes, directConsentState } from './consent.js'
@@ -112,7 +113,8 @@ export function signingRoutes(ctx: HostContext) {
     const given = consent && consentInput(link.e, consent)
     const result = await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now(), proved, given))
     // The document made carries the link's methods: the access check just passed holds for its own link too.
-    const grant = proved.accessAuth.length ? issueGrant(ctx.linkKey, { id: result.recipientId, token: result.token }, proved.accessAuth as AccessMethod[], ctx.clock.now()).grant : undefined
+    const made = recipientSubject({ id: result.recipientId, email: body.signer.email.trim().toLowerCase(), token: result.token })
+    const grant = proved.accessAuth.length ? issueGrant(ctx.linkKey, made, proved.accessAuth as AccessMethod[], ctx.clock.now()).grant : undefined
     return c.json({ ...result, ...(grant ? { grant } : {}) })
   })
 

@@ -6,6 +6,7 @@ import { duplicate, useTemplate } from '../domain/templates.js'
 import { clientOf, jsonBody, multipartBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { sentRecipient } from './lifecycle.js'
+import { tokenView } from '../domain/link-holders.js'
 import { EnvelopeId, ItemId, NumericId } from './schemas.js'
 
 export const DuplicateBody = z.object({
@@ -54,7 +55,7 @@ export function templateRoutes(ctx: HostContext) {
     assertMayCreate(p)
     const { payload, files } = await multipartBody(c, UsePayload)
     const out = await ctx.db.transaction((tx) => useTemplate(tx, p, teamActor(p, clientOf(c)), payload, files, ctx.clock.now()))
-    return c.json({ id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x)) })
+    return c.json({ id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x, tokenView(p, out.envelope))) })
   })
 
   return r

@@ -8,6 +8,7 @@ import { signPath } from '../../../src/protocol/index.js'
 import type { Principal } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
 import { notFound } from '../errors.js'
+import { WITHHELD_LINK } from '../domain/link-holders.js'
 import type { Envelope, EnvelopeRow } from '../domain/resources.js'
 import { legacyEnvelope, newFieldNames, resolve, type Kind } from './deprecated-shared.js'
 import { publicOrigin, type Ctx } from './http.js'
@@ -59,11 +60,11 @@ export function v1Envelope(env: Envelope) {
   return view.fields ? { ...view, fields: view.fields.map((f: LegacyFieldView) => v1Field(f)) } : view
 }
 
-/** A recipient with its signing link, as v1's create and send answer. */
+/** A recipient with its signing link, as v1's create answers (none where the token is withheld: link-holders.ts). */
 export const withSigningUrl = <R extends { id: number; token: string }>(ctx: HostContext, c: Ctx, r: R) => ({
   ...r,
   recipientId: r.id,
-  signingUrl: publicOrigin(ctx, c) + signPath('page', r.token),
+  signingUrl: r.token ? publicOrigin(ctx, c) + signPath('page', r.token) : WITHHELD_LINK,
 })
 
 export const V1ListQuery = z.object({

@@ -20,6 +20,7 @@ import { TYPE, type Kind } from './deprecated-shared.js'
 import { clientOf, jsonBody, multipartBody, parse, storedPdfResponse, principal, type Ctx } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { DistributeMeta, sentRecipient } from './lifecycle.js'
+import { tokenView } from '../domain/link-holders.js'
 import { NumericId } from './schemas.js'
 import { UsePayload } from './template.js'
 import { LEGACY, V1ListQuery, pathNumber, resolveV1, v1Envelope, v1FieldNames, withSigningUrl } from './v1-shared.js'
@@ -108,12 +109,12 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const out = await ctx.db.transaction(async (tx) => {
         const e = await resolveV1(tx, p, kind, n)
         const sent = await distribute(tx, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
-        return { env: await loadEnvelope(tx, p, e.id), recipients: sent.recipients }
+        return { env: await loadEnvelope(tx, p, e.id), recipients: sent.recipients, view: tokenView(p, sent.envelope) }
       })
       return c.json({
         message: 'Document sent for signing successfully',
         ...v1Envelope(out.env),
-        recipients: out.recipients.map((x) => ({ ...sentRecipient(ctx, c, x), recipientId: x.id })),
+        recipients: out.recipients.map((x) => ({ ...sentRecipient(ctx, c, x, out.view), recipientId: x.id })),
       })
     })
 
@@ -175,7 +176,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
         return c.json({
           documentId: out.env.secondary_number,
           envelopeId: out.env.id,
-          recipients: out.recipients.map((x) => ({ ...sentRecipient(ctx, c, x), recipientId: x.id })),
+          recipients: out.recipients.map((x) => ({ ...sentRecipient(ctx, c, x, tokenView(p, out.env)), recipientId: x.id })),
         })
       })
     }

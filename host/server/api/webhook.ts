@@ -16,6 +16,7 @@ import {
   SECRET_CHARACTERS,
   SECRET_RULE,
   rotateWebhookSecret,
+  rotateSigningKey,
   type WebhookCaller,
 } from '../webhooks/store.js'
 import { jsonBody, parse, principal, type Ctx } from './http.js'
@@ -27,6 +28,8 @@ export const Fields = z.object({
   url: z.url({ protocol: /^https?$/ }).max(2000),
   events: z.array(z.enum(EVENT_NAMES)).min(1).max(EVENT_NAMES.length * 2),
   secret: z.string().max(255).regex(SECRET_CHARACTERS, SECRET_RULE).optional(),
+  /** false: calls carry no X-Service-Secret header (the receiver checks the signature with the signing key). */
+  sendSecretHeader: z.boolean().optional(),
   enabled: z.boolean().optional(),
 })
 export const CreateBody = Fields.strict()
@@ -74,7 +77,7 @@ export function webhookRoutes(ctx: HostContext) {
         const before = await getWebhook(tx, who, id)
         const hook = await updateWebhook(tx, who, id, patch, allowPrivate)
         // What changed, old and new, without the secret's value.
-        const from = { url: before.url, events: before.events, enabled: before.enabled }
+        const from = { url: before.url, events: before.events, enabled: before.enabled, sendSecretHeader: before.sendSecretHeader }
         await log(c, tx, 'webhook.updated', id, { ...patch, ...(patch.secret !== undefined && { secret: 'changed' }), url: hook.url, from })
         return hook
       }),
@@ -100,7 +103,18 @@ export function webhookRoutes(ctx: HostContext) {
     return c.json(
       await ctx.db.transaction(async (tx) => {
         const hook = await rotateWebhookSecret(tx, who, id)
-        await log(c, tx, 'webhook.updated', id, { secret: 'rotated' })
+        await log(c, tx, 'webhook.updated', id, { secret: 'rotated', signingKey: 'rotated' })
+        return hook
+      }),
+    )
+  })
+  r.post('/webhook/:id/rotate-signing-key', async (c) => {
+    const who = team(c)
+    const id = parse(WebhookId, c.req.param('id'))
+    return c.json(
+      await ctx.db.transaction(async (tx) => {
+        const hook = await rotateSigningKey(tx, who, id)
+        await log(c, tx, 'webhook.updated', id, { signingKey: 'rotated' })
         return hook
       }),
     )

@@ -14,6 +14,7 @@ import { envelopeSender } from '../domain/envelope-sender.js'
 import { parse } from '../api/http.js'
 import { memberPrincipal, type ConsoleEnv } from './gate.js'
 import { consoleBody } from './session-routes.js'
+import { SearchQuery, searchText } from '../api/search-text.js'
 
 /** An editing session's length; the token also dies with the console session. */
 const EDITOR_MINUTES = 60
@@ -23,10 +24,10 @@ const PERIODS = { '7d': 7, '30d': 30, '90d': 90, '12m': 365 } as const
 
 export const DocumentListQuery = z.object({
   type: z.enum(['DOCUMENT', 'TEMPLATE']).default('DOCUMENT'),
-  query: z.string().trim().max(200).optional(),
+  query: SearchQuery.optional(),
   status: z.enum(ENVELOPE_STATUSES).optional(),
   period: z.enum(Object.keys(PERIODS) as [keyof typeof PERIODS]).optional(),
-  sender: z.string().min(1).max(100).optional(),
+  sender: searchText({ min: 1, max: 100 }).optional(),
   owner: z.enum(['me', 'api']).optional(),
   sort: z.enum(LIST_SORTS).default('created'),
   dir: z.enum(['asc', 'desc']).optional(),

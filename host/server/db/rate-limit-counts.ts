@@ -2,7 +2,14 @@
  * The counts of the rate limiter's processes sharing one PostgreSQL (api/rate-limit.ts), by
  * window, hashed key and process.
  */
+import { createHash } from 'node:crypto'
 import type { Queryable } from './engine.js'
+
+/** A key as the table stores it: hashed, so the table names no token or address. */
+export const storedRateKey = (key: string): string => createHash('sha256').update(key).digest('base64url').slice(0, 22)
+
+/** A recipient's key (their signing token) as stored: what a retention purge drops. */
+export const storedRecipientRateKey = (token: string): string => storedRateKey(`recipient:${token}`)
 
 /** Writes this process's counts of `window` for the keys given (hashed), each the count so far. */
 export async function writeRateCounts(db: Queryable, window: number, process: string, keys: string[], counts: number[]): Promise<void> {

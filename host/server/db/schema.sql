@@ -98,6 +98,9 @@ CREATE FUNCTION audit_logs_immutable() RETURNS trigger
 declare
   personal constant text[] := array['name', 'email', 'ip_address', 'user_agent', 'data'];
 begin
+  if tg_op = 'UPDATE' and to_jsonb(new) = to_jsonb(old) then
+    return new;
+  end if;
   if tg_op = 'UPDATE'
      and (to_jsonb(new) - personal) = (to_jsonb(old) - personal)
      and (new.name is null or new.name = old.name)
@@ -105,7 +108,10 @@ begin
      and (new.ip_address is null or new.ip_address = old.ip_address)
      and (new.user_agent is null or new.user_agent = old.user_agent)
      and (new.data = old.data or new.data = '{"redacted": true}'::jsonb) then
-    return new;
+    if exists (select 1 from envelopes e where e.id = old.envelope_id and e.purged_at is not null) then
+      return new;
+    end if;
+    raise exception 'audit entry % is redacted only once its envelope is purged', old.id using errcode = 'P0001';
   end if;
   raise exception 'audit entry % never changes', old.id using errcode = 'P0001';
 end $$;
@@ -294,6 +300,17 @@ begin
   return null;
 end $$;
 
+CREATE FUNCTION envelopes_purged_once() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if old.purged_at is not null or new.purged_at is null
+     or new.type <> 'DOCUMENT' or new.status not in ('COMPLETED', 'REJECTED', 'CANCELLED') then
+    raise exception 'envelope % is purged once, when finished, and stays purged', old.id using errcode = 'P0001';
+  end if;
+  return new;
+end $$;
+
 CREATE FUNCTION envelopes_search_own() RETURNS trigger
     LANGUAGE plpgsql
     AS $$
@@ -324,6 +341,36 @@ begin
   update envelopes e set search = envelope_search_vector(e.id, e.team_id, e.title, e.external_id)
     where e.id in (new.envelope_id, old.envelope_id);
   return null;
+end $$;
+
+CREATE FUNCTION recipients_void_codes() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+begin
+  if new.email is distinct from old.email or new.token is distinct from old.token then
+    update recipient_auth_codes set used_at = now() where recipient_id = new.id and used_at is null;
+  end if;
+  return null;
+end $$;
+
+CREATE FUNCTION webhook_calls_of_purged() RETURNS trigger
+    LANGUAGE plpgsql
+    AS $$
+declare
+  sent jsonb;
+begin
+  perform 1 from events where id = new.event_id for key share;
+  if not found then
+    begin
+      sent := new.request_body::jsonb;
+    exception when others then
+      sent := '{}';
+    end;
+    new.request_body := jsonb_build_object('event', new.event, 'redacted', true, 'payload',
+      jsonb_build_object('envelopeId', sent->'payload'->'envelopeId', 'title', sent->'payload'->'title'))::text;
+    new.response_body := null;
+  end if;
+  return new;
 end $$;
 
 CREATE TABLE account_links (
@@ -402,7 +449,8 @@ CREATE TABLE auth_challenges (
     purpose text NOT NULL,
     user_id text,
     challenge text NOT NULL,
-    expires_at timestamp with time zone NOT NULL
+    expires_at timestamp with time zone NOT NULL,
+    binding text
 );
 
 CREATE TABLE auth_throttle (
@@ -590,7 +638,8 @@ CREATE TABLE recipient_auth_codes (
     expires_at timestamp with time zone NOT NULL,
     used_at timestamp with time zone,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
-    email text
+    email text,
+    binding text
 );
 
 CREATE TABLE recipients (
@@ -811,7 +860,11 @@ CREATE TABLE webhooks (
     created_by text,
     role_ceiling text,
     previous_secret text,
-    previous_secret_until timestamp with time zone
+    previous_secret_until timestamp with time zone,
+    signing_key text,
+    previous_signing_key text,
+    previous_signing_key_until timestamp with time zone,
+    send_secret_header boolean DEFAULT true NOT NULL
 );
 
 ALTER TABLE ONLY audit_logs ALTER COLUMN id SET DEFAULT nextval('audit_logs_id_seq'::regclass);
@@ -1009,6 +1062,8 @@ CREATE INDEX jobs_ordering ON jobs USING btree (ordering_key, id) WHERE ((status
 
 CREATE INDEX passkeys_user ON passkeys USING btree (user_id);
 
+CREATE INDEX recipient_auth_codes_binding ON recipient_auth_codes USING btree (binding, created_at);
+
 CREATE INDEX recipient_auth_codes_recipient ON recipient_auth_codes USING btree (recipient_id, purpose, created_at);
 
 CREATE INDEX recipients_envelope ON recipients USING btree (envelope_id);
@@ -1049,6 +1104,8 @@ CREATE TRIGGER envelope_items_frozen BEFORE INSERT OR DELETE OR UPDATE ON envelo
 
 CREATE TRIGGER envelope_status_counts_apply AFTER INSERT OR DELETE OR UPDATE OF deleted_at, team_id, type, internal_version, status, visibility ON envelopes FOR EACH ROW EXECUTE FUNCTION envelope_status_counts_apply();
 
+CREATE TRIGGER envelopes_purged_once BEFORE UPDATE OF purged_at ON envelopes FOR EACH ROW WHEN ((old.purged_at IS DISTINCT FROM new.purged_at)) EXECUTE FUNCTION envelopes_purged_once();
+
 CREATE TRIGGER envelopes_search_own BEFORE INSERT OR UPDATE OF team_id, title, external_id ON envelopes FOR EACH ROW EXECUTE FUNCTION envelopes_search_own();
 
 CREATE TRIGGER recipients_search_deleted AFTER DELETE ON recipients REFERENCING OLD TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipients_search_added();
@@ -1056,6 +1113,10 @@ CREATE TRIGGER recipients_search_deleted AFTER DELETE ON recipients REFERENCING 
 CREATE TRIGGER recipients_search_inserted AFTER INSERT ON recipients REFERENCING NEW TABLE AS changed FOR EACH STATEMENT EXECUTE FUNCTION recipients_search_added();
 
 CREATE TRIGGER recipients_search_updated AFTER UPDATE OF name, email, envelope_id ON recipients FOR EACH ROW EXECUTE FUNCTION recipients_search_updated();
+
+CREATE TRIGGER recipients_void_codes AFTER UPDATE OF email, token ON recipients FOR EACH ROW EXECUTE FUNCTION recipients_void_codes();
+
+CREATE TRIGGER webhook_calls_of_purged BEFORE INSERT ON webhook_calls FOR EACH ROW EXECUTE FUNCTION webhook_calls_of_purged();
 
 ALTER TABLE ONLY account_links
     ADD CONSTRAINT account_links_invitation_id_fkey FOREIGN KEY (invitation_id) REFERENCES team_invitations(id) ON DELETE CASCADE;

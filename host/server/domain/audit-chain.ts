@@ -57,15 +57,37 @@ export const auditEntryHash = (r: Omit<ChainRow, 'data_text' | 'name' | 'email' 
   )
 
 export type AuditChainCheck =
-  | { ok: true; envelopeId: string; entries: number; head: string | null }
+  /** `redacted`: how many entries had personal values redacted by the envelope's purge. */
+  | { ok: true; envelopeId: string; entries: number; head: string | null; redacted: number }
   | { ok: false; envelopeId: string; entries: number; broken: { id: string; reason: string } }
 
+/** A column a redaction empties (its hash stays). */
+export type RedactedField = 'data' | 'name' | 'email' | 'ip_address' | 'user_agent'
+
+/** The redacted columns of one entry: a value removed with its hash kept, or `data` replaced by the marker. */
+function redactedFields(r: ChainRow): RedactedField[] {
+  const fields: [RedactedField, string | null, string | null][] = [
+    ['data', r.data_text, r.data_hash],
+    ['name', r.name, r.name_hash],
+    ['email', r.email, r.email_hash],
+    ['ip_address', r.ip_address, r.ip_address_hash],
+    ['user_agent', r.user_agent, r.user_agent_hash],
+  ]
+  return fields
+    .filter(([name, value, hash]) => hash !== null && (value === null || (name === 'data' && value === REDACTED_DATA_TEXT && auditFieldHash(r.salt, value) !== hash)))
+    .map(([name]) => name)
+}
+
 /**
- * Why one entry does not hold: a value that no longer matches its hash (a value removed with its
- * hash kept, or `data` replaced by the redaction marker, is a redaction, and holds), or a hash that no longer matches the entry or its place.
+ * Why one entry does not hold: a value that no longer matches its hash, a redaction (a value
+ * removed with its hash kept, or `data` replaced by the redaction marker) of an envelope that
+ * was not purged (only a purge redacts, domain/retention.ts), or a hash that no longer matches
+ * the entry or its place.
  */
-function flaw(r: ChainRow, prev: string | null): string | null {
-  const fields: [string, string | null, string | null][] = [
+function flaw(r: ChainRow, prev: string | null, purged: boolean): string | null {
+  const redacted = redactedFields(r)
+  if (redacted.length && !purged) return `${redacted.join(', ')} redacted although the envelope was not purged`
+  const fields: [RedactedField, string | null, string | null][] = [
     ['data', r.data_text, r.data_hash],
     ['name', r.name, r.name_hash],
     ['email', r.email, r.email_hash],
@@ -73,9 +95,7 @@ function flaw(r: ChainRow, prev: string | null): string | null {
     ['user_agent', r.user_agent, r.user_agent_hash],
   ]
   for (const [name, value, hash] of fields) {
-    if (value === null && hash !== null) continue
-    // The purge's redaction of `data` (domain/retention.ts, migration 025): the value went, its hash stays.
-    if (name === 'data' && value === REDACTED_DATA_TEXT && hash !== null) continue
+    if (redacted.includes(name)) continue
     if (auditFieldHash(r.salt, value) !== hash) return `${name} does not match its hash`
   }
   if (r.prev_hash !== prev) return 'does not follow the entry before it'
@@ -83,8 +103,8 @@ function flaw(r: ChainRow, prev: string | null): string | null {
   return null
 }
 
-/** Recomputes an envelope's chain, oldest first: the first entry that does not hold, or the head. */
-export async function checkAuditChain(db: Queryable, envelopeId: string): Promise<AuditChainCheck> {
+/** An envelope's chain checked, with the columns redacted in each entry (by entry id) that has any. */
+export async function readAuditChain(db: Queryable, envelopeId: string): Promise<{ check: AuditChainCheck; redactions: Map<string, RedactedField[]> }> {
   const rows = await db.query<ChainRow>(
     `select id::text as id, envelope_id, team_id, type, recipient_id::text as recipient_id, salt, data::text as data_text, data_hash,
        name, name_hash, email, email_hash, ip_address, ip_address_hash, user_agent, user_agent_hash, prev_hash, hash,
@@ -92,13 +112,24 @@ export async function checkAuditChain(db: Queryable, envelopeId: string): Promis
      from audit_logs a where envelope_id = $1 order by a.id`,
     [envelopeId],
   )
+  const [envelope] = await db.query('select 1 from envelopes where id = $1 and purged_at is not null', [envelopeId])
+  const redactions = new Map<string, RedactedField[]>()
+  for (const r of rows) {
+    const fields = redactedFields(r)
+    if (fields.length) redactions.set(r.id, fields)
+  }
   let prev: string | null = null
   for (const r of rows) {
-    const reason = flaw(r, prev)
-    if (reason) return { ok: false, envelopeId, entries: rows.length, broken: { id: r.id, reason } }
+    const reason = flaw(r, prev, !!envelope)
+    if (reason) return { check: { ok: false, envelopeId, entries: rows.length, broken: { id: r.id, reason } }, redactions }
     prev = r.hash
   }
-  return { ok: true, envelopeId, entries: rows.length, head: prev }
+  return { check: { ok: true, envelopeId, entries: rows.length, head: prev, redacted: redactions.size }, redactions }
+}
+
+/** Recomputes an envelope's chain, oldest first: the first entry that does not hold, or the head. */
+export async function checkAuditChain(db: Queryable, envelopeId: string): Promise<AuditChainCheck> {
+  return (await readAuditChain(db, envelopeId)).check
 }
 
 /** The hash of an envelope's newest entry (null before any): what the certificate names. */

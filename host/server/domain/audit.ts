@@ -55,13 +55,14 @@ export type AuditType =
   | 'RECIPIENT_AUTH_LOCKED'
   | 'RECIPIENT_CONSENT_GIVEN'
   | 'DOCUMENT_ARCHIVE_RENEWED'
+  | 'DOCUMENT_PURGED'
 
 /**
  * The types this host adds to the deployed service's list. Its clients read an audit log as a
  * closed union (one unknown type fails the whole page), so API v2 lists these only when asked
  * (`include=all`); the certificate, the audit-log PDF, the evidence and the chain hold them all.
  */
-export const HOST_AUDIT_TYPES: readonly AuditType[] = ['DOCUMENT_SEALING_FAILED', 'RECIPIENT_AUTH_LOCKED', 'RECIPIENT_CONSENT_GIVEN', 'DOCUMENT_ARCHIVE_RENEWED']
+export const HOST_AUDIT_TYPES: readonly AuditType[] = ['DOCUMENT_SEALING_FAILED', 'RECIPIENT_AUTH_LOCKED', 'RECIPIENT_CONSENT_GIVEN', 'DOCUMENT_ARCHIVE_RENEWED', 'DOCUMENT_PURGED']
 
 /** Who an entry is about, as the deployed service's audit data names it. */
 export const aboutRecipient = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>) => ({

@@ -10,6 +10,7 @@ import type { TeamBranding } from '../../shared/console-contract.js'
 import { DATE_FORMATS } from '../../shared/date-formats.js'
 import { DOCUMENT_LANGUAGES } from '../../shared/languages.js'
 import { normalizeHex } from '../../shared/brand-colour.js'
+import { addressShape, SENDER_NAME_RULE } from '../../shared/sender-name.js'
 import { actingUser, type Principal } from '../auth/principal.js'
 import type { Db, Queryable } from '../db/index.js'
 import { ApiError, issue } from '../errors.js'
@@ -62,7 +63,9 @@ export const BrandingPatch = z
       .nullish()
       .refine((s) => s === undefined || s === null || s.trim() === '' || normalizeHex(s) !== null, 'Expected a colour as #rrggbb, such as #1d4ed8')
       .transform((s) => (s === undefined ? undefined : s === null || !s.trim() ? null : normalizeHex(s))),
-    senderName: oneLine(100, 'The sender name').refine((s) => !s || !/[<>"\\]/.test(s), 'The sender name may not contain < > " or \\'),
+    senderName: oneLine(100, 'The sender name')
+      .refine((s) => !s || !/[<>"\\]/.test(s), 'The sender name may not contain < > " or \\')
+      .refine((s) => !s || addressShape(s) === null, SENDER_NAME_RULE),
     replyTo: z
       .union([z.email().max(254), z.literal(''), z.null()])
       .optional()

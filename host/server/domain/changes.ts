@@ -1,17 +1,22 @@
 import type { Principal } from '../auth/principal.js'
 import { CHANNELS } from '../cache.js'
 import type { Db, Queryable } from '../db/index.js'
-import { emit, updatedEvent } from '../events/index.js'
-import { findEnvelope, findParent, loadEnvelope, type EnvelopeRow } from './resources.js'
+import { updatedEvent } from '../events/index.js'
+import { emitFor } from './emit.js'
+import { findEnvelope, findParent, type EnvelopeRow } from './resources.js'
 import { assertEditable, type EnvelopeType } from './status.js'
 import { notFound } from '../errors.js'
 
-/** After any change to an envelope or its parts: bump updatedAt and emit its type's update event. */
-export async function recordChange(tx: Queryable, p: Principal, e: EnvelopeRow): Promise<void> {
+/**
+ * After any change to an envelope or its parts: bump updatedAt and emit its type's update event,
+ * with the envelope as the team sees it (whoever changed it: each delivery withholds the signing
+ * links from a webhook whose maker may not hold them, domain/link-holders.ts).
+ */
+export async function recordChange(tx: Queryable, _p: Principal, e: EnvelopeRow): Promise<void> {
   await touch(tx, e.id)
   await tx.notify(CHANNELS.envelopes, e.id)
   const event = updatedEvent(e.type)
-  if (event) await emit(tx, e.team_id, event, await loadEnvelope(tx, p, e.id))
+  if (event) await emitFor(tx, e, event)
 }
 
 /** What an edit addresses: an envelope by id, or the envelope owning a child row. */

@@ -10,6 +10,7 @@ import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
 import { recordActivity } from '../people/activity.js'
 import { audit, recipientActor, type Client } from './audit.js'
+import { consentBinding } from './proof-binding.js'
 import type { EnvelopeRow, RecipientRow } from './resources.js'
 
 /** The longest disclosure a team may set. */
@@ -67,24 +68,23 @@ export async function setDisclosure(db: Db, p: Principal, text: string | null): 
 }
 
 /**
- * The recipient's consent, or null before they gave it. A consent given before the recipient's
- * e-mail address changed (a correction, a signer naming the next) was another person's: it does not count.
+ * The recipient's consent, or null before they gave it. A consent is bound to the recipient's
+ * address and link when given (domain/proof-binding.ts): one given before either changed (a
+ * correction, a template edit, a signer naming the next) was another person's and does not count.
  */
-export async function consentOf(db: Queryable, envelopeId: string, recipientId: number): Promise<ConsentGiven | null> {
+export async function consentOf(db: Queryable, envelopeId: string, r: Pick<RecipientRow, 'id' | 'email' | 'token'>): Promise<ConsentGiven | null> {
   const [row] = await db.query<{ data: { disclosureVersion: number; disclosureHash: string }; created_at: Date }>(
     `select c.data, c.created_at from audit_logs c
-     where c.envelope_id = $1 and c.recipient_id = $2 and c.type = 'RECIPIENT_CONSENT_GIVEN'
-       and not exists (select 1 from audit_logs u where u.envelope_id = $1 and u.type = 'RECIPIENT_UPDATED' and u.id > c.id
-                       and u.data->>'recipientId' = $2::text and u.data->'changes' @> '[{"type": "EMAIL"}]'::jsonb)
+     where c.envelope_id = $1 and c.recipient_id = $2 and c.type = 'RECIPIENT_CONSENT_GIVEN' and c.data->>'binding' = $3
      order by c.id limit 1`,
-    [envelopeId, recipientId],
+    [envelopeId, r.id, consentBinding(r)],
   )
   return row ? { disclosureVersion: row.data.disclosureVersion, disclosureHash: row.data.disclosureHash, at: row.created_at.toISOString() } : null
 }
 
 /** What a signing page asks before the recipient acts: the disclosure to show, and whether they already agreed. */
-export async function consentState(db: Queryable, e: Pick<EnvelopeRow, 'id' | 'team_id'>, r: Pick<RecipientRow, 'id'> | null) {
-  const given = r ? await consentOf(db, e.id, r.id) : null
+export async function consentState(db: Queryable, e: Pick<EnvelopeRow, 'id' | 'team_id'>, r: Pick<RecipientRow, 'id' | 'email' | 'token'> | null) {
+  const given = r ? await consentOf(db, e.id, r) : null
   const { version, text, sha256 } = await currentDisclosure(db, e.team_id)
   return { given: given !== null, ...(given ? { consent: given } : {}), disclosure: { version, text, sha256 } }
 }
@@ -102,20 +102,25 @@ export interface ConsentInput {
  * refused (the page shows the new text and asks again).
  */
 export async function giveConsent(tx: Queryable, e: EnvelopeRow, r: RecipientRow, client: Client, input: ConsentInput): Promise<ConsentGiven> {
-  const before = await consentOf(tx, e.id, r.id)
+  const before = await consentOf(tx, e.id, r)
   if (before) return before
   const current = await currentDisclosure(tx, e.team_id)
   if (input.version !== current.version) {
     throw new ApiError(409, 'DISCLOSURE_CHANGED', `the disclosure is now version ${current.version}, not ${input.version}: show it and ask again`)
   }
   const hash = current.text !== null ? current.sha256! : disclosureHash(input.defaultText)
-  await audit(tx, e, 'RECIPIENT_CONSENT_GIVEN', recipientActor(r, client), { recipientId: r.id, disclosureVersion: current.version, disclosureHash: hash })
-  return (await consentOf(tx, e.id, r.id))!
+  await audit(tx, e, 'RECIPIENT_CONSENT_GIVEN', recipientActor(r, client), {
+    recipientId: r.id,
+    disclosureVersion: current.version,
+    disclosureHash: hash,
+    binding: consentBinding(r),
+  })
+  return (await consentOf(tx, e.id, r))!
 }
 
 /** Refuses an action of a recipient who has not consented to sign electronically. */
-export async function requireConsent(tx: Queryable, e: Pick<EnvelopeRow, 'id'>, r: Pick<RecipientRow, 'id'>): Promise<void> {
-  if (!(await consentOf(tx, e.id, r.id))) {
+export async function requireConsent(tx: Queryable, e: Pick<EnvelopeRow, 'id'>, r: Pick<RecipientRow, 'id' | 'email' | 'token'>): Promise<void> {
+  if (!(await consentOf(tx, e.id, r))) {
     throw new ApiError(403, 'CONSENT_REQUIRED', 'the recipient has not consented to sign electronically: record their consent first (POST /api/signing/consent)')
   }
 }

@@ -15,6 +15,7 @@ import { insertFields, placementIssues, throwIfIssues } from './fields.js'
 import type { FieldPlacement } from './inputs.js'
 import { newId } from './ids.js'
 import { assertMayEnd } from './ownership.js'
+import { SHOWN } from './link-holders.js'
 import { insertItems } from './items.js'
 import { dropFilesOf, type ItemFileIds } from './files.js'
 import { assertWithinPlan, usageMonth } from './plans.js'
@@ -179,7 +180,8 @@ export async function createEnvelope(
     pending.map((f) => ({ ...f.field, recipientId: recipients[f.recipient]!.id, envelopeItemId: items[f.file]!.id })),
   )
   // Built from the rows just written, as loadEnvelope would read them back.
-  const created = toEnvelope(envelope, items, recipients, fields, envelope.team, null)
+  // For the event: the team keeps the tokens; each delivery withholds them from who may not hold them.
+  const created = toEnvelope(envelope, items, recipients, SHOWN, fields, envelope.team, null)
   await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', created)
   await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { title: created.title, source: { type: 'DOCUMENT' }, type: payload.type })
   return id

@@ -9,10 +9,17 @@ import { iso, type Queryable } from '../db/index.js'
 import type { SignatureReport } from '../pdf/signature-report.js'
 import { runHeavy } from '../workers/heavy.js'
 import { runEvidenceCheck } from '../workers/verify-lane.js'
-import { EVIDENCE_VERSION, type Evidence, type EvidenceProof, type EvidenceRecipient, type EvidenceSeal } from '../../../src/protocol/evidence.js'
+import {
+  EVIDENCE_VERSION,
+  type Evidence,
+  type EvidenceProof,
+  type EvidenceRecipient,
+  type EvidenceRedactedField,
+  type EvidenceSeal,
+} from '../../../src/protocol/evidence.js'
 import { auditPage, type AuditEntry } from './audit.js'
+import { checkAuditChain, readAuditChain, type RedactedField } from './audit-chain.js'
 import type { EvidenceFacts } from './evidence-facts.js'
-import { checkAuditChain } from './audit-chain.js'
 import { fileBytes } from './files.js'
 import { findEnvelope, type EnvelopeRow, type RecipientRow } from './resources.js'
 
@@ -44,7 +51,7 @@ async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evi
   )
   const recipients = await db.query<RecipientRow>('select * from recipients where envelope_id = $1 order by signing_order nulls last, id', [e.id])
   const log = (await auditPage(db, e.id, { page: 1, perPage: MAX_AUDIT_ENTRIES, desc: false })).data
-  const chain = await checkAuditChain(db, e.id)
+  const { check: chain, redactions } = await readAuditChain(db, e.id)
   const first = items[0]
   const sealed = first?.sealed_id && items.every((i) => i.sealed_id) ? first : null
   return {
@@ -52,16 +59,20 @@ async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evi
     generatedAt: now.toISOString(),
     envelope: { id: e.id, title: e.title, status: e.status, createdAt: iso(e.created_at)!, completedAt: iso(e.completed_at) },
     documents: items.map((i) => ({ id: i.id, title: i.title, originalSha256: i.sha256, sealedSha256: i.sealed_sha256 })),
-    recipients: recipients.map((r) => recipientEvidence(r, log)),
+    recipients: recipients.map((r) => recipientEvidence(r, log, redactions, !!e.purged_at)),
     seal: sealed ? await sealOf(await fileBytes(db, { sha256: sealed.sealed_sha256!, bytes: sealed.sealed_bytes })) : null,
-    auditLog: chain.ok ? { intact: true, head: chain.head, entries: chain.entries } : { intact: false, head: null, entries: chain.entries },
+    auditLog: {
+      ...(chain.ok ? { intact: true, head: chain.head, entries: chain.entries } : { intact: false, head: null, entries: chain.entries }),
+      ...(redactions.size ? { redacted: redactions.size } : {}),
+    },
     // Past its team's retention: files gone, personal data redacted (domain/retention.ts).
     ...(e.purged_at ? { redacted: true as const, purgedAt: iso(e.purged_at)! } : {}),
   }
 }
 
-/** One recipient's facts, from the entries about them (oldest first). */
-function recipientEvidence(r: RecipientRow, log: AuditEntry[]): EvidenceRecipient {
+/** One recipient's facts, from the entries about them (oldest first), each value a redaction emptied marked as such. */
+function recipientEvidence(r: RecipientRow, log: AuditEntry[], redactions: Map<string, RedactedField[]>, purged: boolean): EvidenceRecipient {
+  const cut = (a: AuditEntry | undefined, field: RedactedField) => !!a && !!redactions.get(a.id)?.includes(field)
   const mine = log.filter((a) => aboutId(a) === r.id)
   const firstOf = (type: string, test: (a: AuditEntry) => boolean = () => true) => mine.find((a) => a.type === type && test(a))
   const mailed = firstOf('EMAIL_SENT', (a) => dataOf(a).emailType !== 'DOCUMENT_COMPLETED' && dataOf(a).emailType !== 'REMINDER')
@@ -79,6 +90,14 @@ function recipientEvidence(r: RecipientRow, log: AuditEntry[]): EvidenceRecipien
   const rejected = firstOf('DOCUMENT_RECIPIENT_REJECTED')
   const acted = completed ?? rejected
   const from = acted && acted.recipientId !== null ? acted : opened
+  const redacted: EvidenceRedactedField[] = [
+    ...(purged ? (['name', 'email'] as const) : []),
+    ...(cut(from, 'ip_address') ? (['ipAddress'] as const) : []),
+    ...(cut(from, 'user_agent') ? (['userAgent'] as const) : []),
+    ...(mine.some((a) => ['DOCUMENT_OPENED', 'DOCUMENT_RECIPIENT_COMPLETED', 'DOCUMENT_RECIPIENT_REJECTED'].includes(a.type) && cut(a, 'data')) ? (['proofs'] as const) : []),
+    ...(cut(consent, 'data') ? (['consent'] as const) : []),
+    ...(cut(rejected, 'data') ? (['reason'] as const) : []),
+  ]
   return {
     id: r.id,
     name: r.name,
@@ -97,6 +116,7 @@ function recipientEvidence(r: RecipientRow, log: AuditEntry[]): EvidenceRecipien
       : rejected
         ? { status: 'REJECTED', at: rejected.createdAt, reason: stringOrNull(dataOf(rejected).reason) }
         : null,
+    ...(redacted.length ? { redacted } : {}),
   }
 }
 

@@ -143,6 +143,8 @@ export async function rejectForRecipient(
   const [row] = await tx.query<{ envelope_id: string }>('select envelope_id from recipients where id = $1', [input.recipientId])
   if (!row || (input.envelopeId && row.envelope_id !== input.envelopeId)) throw notFound('recipient')
   const e = await findEnvelope(tx, p, row.envelope_id, true)
+  // It ends the document for the whole team, as cancelling does.
+  assertMayEnd(p, e, 'reject')
   const all = await recipientsOf(tx, e.id)
   return reject(tx, e, all.find((r) => r.id === input.recipientId)!, input.reason, actor)
 }

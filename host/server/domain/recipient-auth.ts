@@ -10,15 +10,12 @@
  *   EXPLICIT_NONE lifts the envelope's requirement for that recipient.
  * - A recipient's own methods override the envelope's; several methods mean "any of these".
  *
- * Passing an access check gives the page a grant: a short-lived token bound to the recipient's
- * link, kept in the page's memory and sent as the `X-Recipient-Auth` header. No cookie is
- * involved, so the flows work in a customer's frame where the browser blocks third-party cookies.
+ * Passing an access check gives the page a grant: a short-lived token kept in the page's memory
+ * and sent as the `X-Recipient-Auth` header. No cookie is involved, so the flows work in a
+ * customer's frame where the browser blocks third-party cookies. Grants, codes and every other
+ * proof are issued and checked in proof-binding.ts, bound to the recipient they prove.
  */
-import { createHmac, randomBytes, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { z } from 'zod'
-import type { Db, Queryable } from '../db/index.js'
-import { ApiError } from '../errors.js'
-import { enqueue } from '../jobs/enqueue.js'
 import type { EnvelopeRow, RecipientRow } from './resources.js'
 
 export const ACCESS_METHODS = ['ACCOUNT', 'TWO_FACTOR_AUTH'] as const
@@ -118,94 +115,6 @@ export function requiredAuth(e: Pick<EnvelopeRow, 'auth_options'>, r: Pick<Recip
   const ownAction = (own.actionAuth ?? []) as ActionMethod[]
   const action = ownAction.includes('EXPLICIT_NONE') ? [] : ownAction.length ? ownAction : ((global.globalActionAuth ?? []) as ActionMethod[])
   return { access, action: action.filter((m): m is Required['action'][number] => m !== 'EXPLICIT_NONE') }
-}
-
-// ---- Grants: proof of an access check (or an account sign-in), bound to the recipient's link.
-
-/** How long a grant lasts: a sitting, not a day. */
-export const GRANT_MS = 2 * 3600_000
-
-const mac = (key: KeyObject, text: string) => createHmac('sha256', key).update(text).digest('base64url')
-
-/** A grant for `r` proving `methods` (the access check passed, an account signed in), valid until now + GRANT_MS. */
-export function issueGrant(key: KeyObject, r: Pick<RecipientRow, 'id' | 'token'>, methods: AccessMethod[], now: Date): { grant: string; expiresAt: string } {
-  const expires = Math.floor((now.getTime() + GRANT_MS) / 1000)
-  const body = `${r.id}.${[...new Set(methods)].sort().join('+')}.${expires}`
-  return { grant: `${body}.${mac(key, `recipient-grant|${r.token}|${body}`)}`, expiresAt: new Date(expires * 1000).toISOString() }
-}
-
-/** The methods a grant presented for `r` proves; [] when absent, forged, another recipient's or expired. */
-export function grantMethods(key: KeyObject, r: Pick<RecipientRow, 'id' | 'token'>, grant: string | undefined, now: Date): AccessMethod[] {
-  if (!grant || grant.length > 200) return []
-  const parts = grant.split('.')
-  if (parts.length !== 4) return []
-  const [id, methods, expires, tag] = parts as [string, string, string, string]
-  const expected = Buffer.from(mac(key, `recipient-grant|${r.token}|${id}.${methods}.${expires}`))
-  const given = Buffer.from(tag)
-  if (given.length !== expected.length || !timingSafeEqual(given, expected)) return []
-  if (id !== String(r.id) || Number(expires) * 1000 <= now.getTime()) return []
-  return methods.split('+').filter((m): m is AccessMethod => (ACCESS_METHODS as readonly string[]).includes(m))
-}
-
-// ---- One-time codes sent by e-mail.
-
-export const CODE_MS = 10 * 60_000
-/** Wrong codes per code; then a new one must be asked for. */
-export const CODE_ATTEMPTS = 5
-/** Codes one recipient may be sent in the throttle window (people/throttle.ts). */
-export const CODES_PER_RECIPIENT = 5
-
-/** access and action: the checks' codes; account: proves the address before an account is made for it. */
-export type CodePurpose = 'access' | 'action' | 'account'
-
-/** The six digits of code row `id`: derived with the host's key, never stored. */
-export function codeValue(key: KeyObject, id: string): string {
-  const n = createHmac('sha256', key).update(`recipient-code|${id}`).digest().readUInt32BE(0) % 1_000_000
-  return String(n).padStart(6, '0')
-}
-
-/**
- * A new code for `r` (any older one of the purpose stops working); its row id, for the mail job.
- * `to`: a direct link visitor's address (the link's recipient has none of its own), else the recipient's.
- */
-export async function newCode(tx: Queryable, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, now: Date, to: string | null = null): Promise<{ id: string; expiresAt: Date }> {
-  await tx.query('update recipient_auth_codes set used_at = $3 where recipient_id = $1 and purpose = $2 and used_at is null and email is not distinct from $4', [r.id, purpose, now, to])
-  const id = randomBytes(16).toString('base64url')
-  const expiresAt = new Date(now.getTime() + CODE_MS)
-  await tx.query('insert into recipient_auth_codes (id, recipient_id, purpose, expires_at, created_at, email) values ($1, $2, $3, $4, $5, $6)', [id, r.id, purpose, expiresAt, now, to])
-  return { id, expiresAt }
-}
-
-/** The job that e-mails a new code (payload: `{ codeId }`). */
-export const RECIPIENT_CODE_JOB = 'recipient-code'
-
-/** A new code (as newCode), its e-mail queued in the same transaction. */
-export function sendCode(db: Db, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, now: Date, to: string | null = null): Promise<{ id: string; expiresAt: Date }> {
-  return db.transaction(async (tx) => {
-    const made = await newCode(tx, r, purpose, now, to)
-    await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: made.id } })
-    return made
-  })
-}
-
-/**
- * Uses the recipient's current code of `purpose` when `code` is it: true once; false for a wrong
- * code (counted: after CODE_ATTEMPTS the code is spent). 400 CODE_EXPIRED when there is no live code.
- */
-export async function useCode(tx: Queryable, key: KeyObject, r: Pick<RecipientRow, 'id'>, purpose: CodePurpose, code: string, now: Date, to: string | null = null): Promise<boolean> {
-  const [row] = await tx.query<{ id: string; attempts: number }>(
-    `select id, attempts from recipient_auth_codes where recipient_id = $1 and purpose = $2 and used_at is null and expires_at > $3
-       and email is not distinct from $4
-     order by created_at desc limit 1 for update`,
-    [r.id, purpose, now, to],
-  )
-  if (!row) throw new ApiError(400, 'CODE_EXPIRED', 'there is no valid code: ask for a new one')
-  const expected = Buffer.from(codeValue(key, row.id))
-  const given = Buffer.from(code.replace(/\s/g, ''))
-  const ok = given.length === expected.length && timingSafeEqual(given, expected)
-  if (ok) await tx.query('update recipient_auth_codes set used_at = $2 where id = $1', [row.id, now])
-  else await tx.query('update recipient_auth_codes set attempts = attempts + 1, used_at = case when attempts + 1 >= $2 then $3::timestamptz else null end where id = $1', [row.id, CODE_ATTEMPTS, now])
-  return ok
 }
 
 /** Masks an address for the page ("j***@example.com"): the recipient recognises it, an onlooker learns little. */

@@ -2,7 +2,9 @@
  * Correcting a recipient of a sent (pending) document before they act: a misspelt name or a wrong
  * e-mail address. Only those two change; everything else of a sent document stays as it was sent.
  * A new address gets a new signing link (the old one stops working at once), its signing request
- * when it is their turn, and a fresh link deadline; the audit log keeps old -> new.
+ * when it is their turn, and a fresh link deadline; the audit log keeps old -> new. Only who may
+ * hold the links (link-holders.ts) may give a recipient a new address; anyone who sees the document
+ * may correct a name.
  */
 import type { Principal } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
@@ -10,6 +12,7 @@ import { ApiError, badRequest, issue } from '../errors.js'
 import { mailTurn } from '../mail/notify.js'
 import { aboutRecipient, audit, teamActor, type Client } from './audit.js'
 import { setDeadlines } from './deadlines.js'
+import { assertMayRedirectLinks } from './link-holders.js'
 import { newId } from './ids.js'
 import { recipientAuthPatch } from './recipient-auth.js'
 import type { EnvelopeRow, RecipientRow } from './resources.js'
@@ -54,7 +57,10 @@ export async function correctRecipients(tx: Queryable, p: Principal, e: Envelope
       const did = row.signing_status === 'SIGNED' ? 'completed' : 'rejected'
       throw new ApiError(400, 'RECIPIENT_NOT_EDITABLE', `recipient ${row.id} has ${did} the document: their name and e-mail stay as they acted`, [issue(['data', i, 'id'], `The recipient has ${did} the document`)])
     }
-    return { row, name: d.name ?? row.name, email: d.email?.toLowerCase() ?? row.email }
+    const email = d.email?.toLowerCase() ?? row.email
+    // A new address is sent a new live link: only a link holder may send one elsewhere.
+    if (email !== row.email) assertMayRedirectLinks(p, e, ['data', i, 'email'])
+    return { row, name: d.name ?? row.name, email }
   })
 
   const out: RecipientRow[] = []

@@ -1,10 +1,12 @@
 /**
  * What a recipient proves on the signing pages, and the checks of it: the access check before
  * anything of the document is shown, the action proof before a signature or approval counts, a
- * direct link visitor's proofs, and the account made with an e-mailed code (recipient-auth.ts
- * holds the methods, grants and codes). Every secret is checked under the throttle of the
- * recipient's address and the caller's network address (people/throttle.ts): a locked recipient
- * is told when to try again (429 with Retry-After), and the sender sees the lock in the audit log.
+ * direct link visitor's proofs, and the account made with an e-mailed code. recipient-auth.ts
+ * holds the methods; proof-binding.ts issues, binds and checks every grant, code, consent and
+ * passkey challenge, so a proof of one address or link never counts for another. Every secret is
+ * checked under the throttle of the recipient's address and the caller's network address
+ * (people/throttle.ts): a locked recipient is told when to try again (429 with Retry-After), and
+ * the sender sees the lock in the audit log.
  */
 import type { Context } from 'hono'
 import { z } from 'zod'
@@ -12,13 +14,16 @@ import type { HostContext } from '../context.js'
 import type { Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
 import { finishAuthentication } from '../people/passkeys.js'
+import { normaliseEmail } from '../people/emails.js'
 import { passwordProblem, verifyPassword } from '../people/passwords.js'
 import { throttled, THROTTLE_WINDOW_MS, type Factor } from '../people/throttle.js'
 import { totpState, useTotpCode } from '../people/totp.js'
 import { createUser, markEmailVerified, setPassword, userByEmail } from '../people/users.js'
 import { aboutRecipient, audit, recipientActor, type Client } from './audit.js'
+import type { DirectContext } from './direct-links.js'
 import type { RecipientContext } from './lifecycle.js'
-import { grantMethods, requiredAuth, useCode, type AccessMethod, type CodePurpose, type Required } from './recipient-auth.js'
+import { grantMethods, passkeyBinding, recipientSubject, useCode, visitorSubject, type CodePurpose, type ProofSubject } from './proof-binding.js'
+import { requiredAuth, type AccessMethod, type Required } from './recipient-auth.js'
 
 /** The request a proof comes with: its client (throttle, audit log), the page's grant, and the request (a passkey's relying party). */
 export interface ProofRequest {
@@ -56,7 +61,7 @@ const authFailed = () => new ApiError(401, 'AUTH_FAILED', 'that did not check ou
 export function assertAccess(ctx: HostContext, req: ProofRequest, { e, r }: RecipientContext): AccessMethod[] {
   const { access } = requiredAuth(e, r)
   if (!access.length) return []
-  const passed = grantMethods(ctx.linkKey, r, req.grant, ctx.clock.now()).filter((m) => access.includes(m))
+  const passed = grantMethods(ctx.linkKey, recipientSubject(r), req.grant, ctx.clock.now()).filter((m) => access.includes(m))
   if (!passed.length) throw authRequired('this document', access)
   return passed.slice(0, 1)
 }
@@ -86,14 +91,14 @@ async function guarded(ctx: HostContext, req: ProofRequest, rc: RecipientContext
   if (!ok) throw authFailed()
 }
 
-/** A code of the account's authenticator app, or else the code sent by e-mail (to `to`, a direct link visitor's address). */
-async function codeMatches(ctx: HostContext, rc: RecipientContext, purpose: CodePurpose, code: string, to: string | null = null): Promise<boolean> {
-  const user = await accountOf(ctx.db, rc.r.email)
+/** A code of the account's authenticator app, or else the code e-mailed to `s` as it is now. */
+async function codeMatches(ctx: HostContext, s: ProofSubject, purpose: CodePurpose, code: string): Promise<boolean> {
+  const user = await accountOf(ctx.db, s.email)
   if (user) {
     const totp = await totpState(ctx.db, user.id)
     if (totp.enabled && totp.secret && /^\d{6}$/.test(code) && (await useTotpCode(ctx.db, user.id, totp.secret, code, ctx.clock.now()))) return true
   }
-  return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, purpose, code, ctx.clock.now(), to))
+  return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, s, purpose, code, ctx.clock.now()))
 }
 
 /**
@@ -123,13 +128,13 @@ export async function proveAction(ctx: HostContext, req: ProofRequest, rc: Recip
   if (!proof || !(action as string[]).includes(proof.method)) throw authRequired('this action', action)
   switch (proof.method) {
     case 'ACCOUNT':
-      if (!grantMethods(ctx.linkKey, rc.r, req.grant, ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
+      if (!grantMethods(ctx.linkKey, recipientSubject(rc.r), req.grant, ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
       break
     case 'PASSWORD':
       await guarded(ctx, req, rc, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
       break
     case 'TWO_FACTOR_AUTH':
-      await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, rc, 'action', proof.code))
+      await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, recipientSubject(rc.r), 'action', proof.code))
       break
     case 'PASSKEY': {
       const user = await accountOf(ctx.db, rc.r.email)
@@ -137,7 +142,7 @@ export async function proveAction(ctx: HostContext, req: ProofRequest, rc: Recip
         if (!user) return false
         const response = proof.passkey.response as unknown as Parameters<typeof finishAuthentication>[3]['response']
         return ctx.db
-          .transaction((tx) => finishAuthentication(tx, ctx, req.c, { challengeId: proof.passkey.challengeId, response }, user.id))
+          .transaction((tx) => finishAuthentication(tx, ctx, req.c, { challengeId: proof.passkey.challengeId, response }, user.id, passkeyBinding(rc.r)))
           .then((id) => id === user.id)
           .catch((err) => {
             if (err instanceof ApiError && err.status === 400) return false
@@ -160,19 +165,20 @@ export async function proveAction(ctx: HostContext, req: ProofRequest, rc: Recip
 export async function proveDirect(
   ctx: HostContext,
   req: ProofRequest,
-  link: RecipientContext,
+  link: DirectContext,
   email: string,
   proofs: { access?: AccessProof | undefined; auth?: ActionProof | undefined },
 ): Promise<{ accessAuth: string[]; actionAuth: string[] }> {
   const { access, action } = requiredAuth(link.e, link.r)
   const visitor: RecipientContext = { ...link, r: { ...link.r, email: email.trim().toLowerCase() } }
   const to = visitor.r.email
+  const subject = visitorSubject(link.link, to)
   let accessAuth: string[] = []
   if (access.length) {
     const proof = proofs.access
     if (!proof || !(access as string[]).includes(proof.method)) throw authRequired('this document', access)
     if (proof.method === 'ACCOUNT') await proveAccount(ctx, req, visitor, proof.password, proof.code)
-    else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, visitor, 'access', proof.code, to))
+    else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, subject, 'access', proof.code))
     accessAuth = [proof.method]
   }
   if (!action.length) return { accessAuth, actionAuth: [] }
@@ -182,19 +188,27 @@ export async function proveDirect(
   const proof = proofs.auth
   if (!proof || !(action as string[]).includes(proof.method) || proof.method === 'PASSKEY' || proof.method === 'ACCOUNT') throw authRequired('this action', action.filter((m) => m !== 'PASSKEY' && m !== 'ACCOUNT'))
   if (proof.method === 'PASSWORD') await guarded(ctx, req, visitor, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null))
-  else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, visitor, 'action', proof.code, to))
+  else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, subject, 'action', proof.code))
   return { accessAuth, actionAuth: [proof.method] }
 }
 
 /**
  * Makes the account of `rc.r.email` (or sets the first password of one it cannot use) with the
- * code of purpose "account" e-mailed to it (to `to`, a direct link visitor's address).
+ * code of purpose "account" e-mailed to `subject` (the recipient as it is now, or a direct link
+ * visitor at the address they gave): a code mailed before the address or link changed is void.
  */
-export async function makeAccount(ctx: HostContext, req: ProofRequest, rc: RecipientContext, { name, password, code }: { name?: string | undefined; password: string; code: string }, to: string | null = null): Promise<void> {
+export async function makeAccount(
+  ctx: HostContext,
+  req: ProofRequest,
+  rc: RecipientContext,
+  { name, password, code }: { name?: string | undefined; password: string; code: string },
+  subject: ProofSubject = recipientSubject(rc.r),
+): Promise<void> {
   assertAccountAsked(requiredAuth(rc.e, rc.r))
   const problem = passwordProblem(password)
   if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
-  await guarded(ctx, req, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, rc.r, 'account', code, ctx.clock.now(), to)))
+  if (normaliseEmail(subject.email) !== normaliseEmail(rc.r.email)) throw new ApiError(400, 'INVALID_REQUEST', 'the code proves another address')
+  await guarded(ctx, req, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, subject, 'account', code, ctx.clock.now())))
   await ctx.db.transaction(async (tx) => {
     const existing = await userByEmail(tx, rc.r.email)
     if (!existing) return void (await createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
@@ -214,5 +228,5 @@ export function assertAccountAsked({ access, action }: Required): void {
 /** The access check's proof on the recipient's own page: a code, or the account's password (and its second factor). */
 export async function proveAccess(ctx: HostContext, req: ProofRequest, rc: RecipientContext, proof: AccessProof): Promise<void> {
   if (proof.method === 'ACCOUNT') await proveAccount(ctx, req, rc, proof.password, proof.code)
-  else await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, rc, 'access', proof.code))
+  else await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, recipientSubject(rc.r), 'access', proof.code))
 }

@@ -7,6 +7,7 @@ import { correctRecipients, type CorrectionContext } from './recipient-correctio
 import { newId } from './ids.js'
 import { recipientAuthFrom, recipientAuthPatch, type RecipientAuthGiven } from './recipient-auth.js'
 import { findParent, toRecipient, type RecipientRow } from './resources.js'
+import { tokenView } from './link-holders.js'
 import type { EnvelopeType } from './status.js'
 
 /** A recipient to write: as the API takes it, or as a copy carries it over (its methods included). */
@@ -49,7 +50,7 @@ export type { RecipientPatch } from './inputs.js'
 
 /** Adds recipients to a draft envelope. */
 export function createRecipients(db: Db, p: Principal, envelopeId: string, data: RecipientInput[], type?: EnvelopeType): Promise<Recipient[]> {
-  return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => (await insertRecipients(tx, e.id, data)).map((row) => toRecipient(row, e)))
+  return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => (await insertRecipients(tx, e.id, data)).map((row) => toRecipient(row, e, tokenView(p, e))))
 }
 
 /**
@@ -59,7 +60,7 @@ export function createRecipients(db: Db, p: Principal, envelopeId: string, data:
  */
 export function updateRecipients(db: Db, p: Principal, envelopeId: string, data: RecipientPatch[], type?: EnvelopeType, o: CorrectionContext = {}): Promise<Recipient[]> {
   return editEnvelope(db, p, { envelopeId, type, pending: true }, async (tx, e) => {
-    if (e.status === 'PENDING') return (await correctRecipients(tx, p, e, data, o)).map((row) => toRecipient(row, e))
+    if (e.status === 'PENDING') return (await correctRecipients(tx, p, e, data, o)).map((row) => toRecipient(row, e, tokenView(p, e)))
     const rows: RecipientRow[] = []
     for (const [i, d] of data.entries()) {
       // The lists given replace theirs; one left out stays.
@@ -84,7 +85,7 @@ export function updateRecipients(db: Db, p: Principal, envelopeId: string, data:
       if (!row) throw badRequest(`invalid request: data.${i}.id: Recipient not found in this envelope`, [issue(['data', i, 'id'], 'Recipient not found in this envelope')])
       rows.push(row)
     }
-    return rows.map((row) => toRecipient(row, e))
+    return rows.map((row) => toRecipient(row, e, tokenView(p, e)))
   })
 }
 
@@ -99,5 +100,5 @@ export async function getRecipient(db: Queryable, p: Principal, recipientId: num
   if (type && e.type !== type) throw notFound('recipient')
   const [row] = await db.query<RecipientRow>('select * from recipients where id = $1', [recipientId])
   if (!row) throw notFound('recipient')
-  return toRecipient(row, e)
+  return toRecipient(row, e, tokenView(p, e))
 }

@@ -4,7 +4,8 @@ import { ApiError, badRequest, issue, notFound } from '../errors.js'
 import { secondaryId } from './ids.js'
 import type { EnvelopeStatus, EnvelopeType } from './status.js'
 import { visibilitiesFor, type Visibility } from '../people/roles.js'
-import { toEnvelope, type DirectLinkRow, type Envelope, type EnvelopeRow, type FieldRow, type ItemRow, type RecipientRow, type TeamInfo } from './rows.js'
+import { toEnvelope, type DirectLinkRow, type Envelope, type EnvelopeRow, type FieldRow, type ItemRow, type RecipientRow, type TeamInfo, type TokenView } from './rows.js'
+import { mayHoldLinks, SHOWN, tokenView, WITHHELD } from './link-holders.js'
 
 /** The rows and their API shapes live in rows.ts; most of the domain reads them from here, with the queries. */
 export {
@@ -20,6 +21,7 @@ export {
   type ItemRow,
   type RecipientRow,
   type TeamInfo,
+  type TokenView,
 } from './rows.js'
 
 /**
@@ -65,7 +67,7 @@ const FIELDS = `,
   coalesce((select json_agg(f order by f.id) from fields f where f.envelope_id = e.id), '[]') as fields`
 
 type Loaded = EnvelopeRow & { items: ItemRow[]; recipients: RecipientRow[]; fields?: FieldRow[]; team: TeamInfo | null; direct_link: DirectLinkRow | null }
-const assemble = (r: Loaded) => toEnvelope(r, r.items, r.recipients, r.fields, r.team, r.direct_link)
+const assemble = (r: Loaded, view: TokenView) => toEnvelope(r, r.items, r.recipients, view, r.fields, r.team, r.direct_link)
 
 /** Full resources (items, recipients, and fields when `withFields`) matching `where` on alias e. */
 export async function loadEnvelopes(
@@ -78,7 +80,7 @@ export async function loadEnvelopes(
   const all = [...params]
   const sql = `select e.*, ${CHILDREN}${o.withFields ? FIELDS : ''} from envelopes e
     where ${visibleTo(p, all)}${where ? ` and ${where}` : ''} ${o.tail ?? ''}`
-  return (await db.query<Loaded>(sql, all)).map(assemble)
+  return (await db.query<Loaded>(sql, all)).map((r) => assemble(r, tokenView(p, r)))
 }
 
 export async function loadEnvelope(db: Queryable, p: Principal, id: string): Promise<Envelope> {
@@ -96,6 +98,8 @@ export interface CachedEnvelope {
   visibility: string
   createdBy: string | null
   json: string
+  /** The same with the recipients' tokens withheld (link-holders.ts), for who may not hold them. */
+  withheldJson: string
 }
 
 /** visibleTo, for an envelope already in hand. */
@@ -108,6 +112,9 @@ export function canSee(p: Principal, e: Pick<CachedEnvelope, 'id' | 'teamId' | '
   return e.type === (p.scope.kind === 'documentId' ? 'DOCUMENT' : 'TEMPLATE') && e.number === p.scope.id
 }
 
+/** The cached answer `p` may have (canSee checked first): with the tokens only for who may hold them. */
+export const cachedAnswer = (p: Principal, e: CachedEnvelope): string => (mayHoldLinks(p, { created_by: e.createdBy }) ? e.json : e.withheldJson)
+
 /** The live envelope with this id, whoever owns it (callers check canSee). */
 export async function loadForCache(db: Queryable, id: string): Promise<CachedEnvelope | null> {
   const [r] = await db.query<Loaded>(`select e.*, ${CHILDREN}${FIELDS} from envelopes e where e.id = $1 and e.deleted_at is null`, [id])
@@ -119,7 +126,8 @@ export async function loadForCache(db: Queryable, id: string): Promise<CachedEnv
     number: r.secondary_number,
     visibility: r.visibility,
     createdBy: r.created_by,
-    json: JSON.stringify(assemble(r)),
+    json: JSON.stringify(assemble(r, SHOWN)),
+    withheldJson: JSON.stringify(assemble(r, WITHHELD)),
   }
 }
 

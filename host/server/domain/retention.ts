@@ -2,9 +2,11 @@
  * Retention (docs/operations.md, "Retention and purge"): a team with `retention_days` keeps each
  * finished envelope (completed, rejected, cancelled) that many days after it finished, then the
  * envelope is purged: its files (originals, sealed PDFs, stored e-mails that attach them, link
- * attachments) and its webhook events go, and its personal data is redacted (recipients' names
- * and e-mails, field values, the audit entries' personal values, which keep their salted hashes
- * so the chain still holds).
+ * attachments) go, its personal data is redacted (recipients' names and e-mails, field values,
+ * the audit entries' personal values, which keep their salted hashes so the chain still holds),
+ * and so is every copy of it written elsewhere (purge-copies.ts: the webhook delivery log, job
+ * rows, stored e-mails, events, codes, failure and rate-limit counts). A last audit entry,
+ * DOCUMENT_PURGED, records what went and how many of each.
  * The envelope stays, marked `purged_at`, with its metadata; its downloads answer 410.
  * One transaction per envelope: a purge cut short leaves each envelope whole or purged, and the
  * next run takes up the rest.
@@ -12,7 +14,13 @@
 import { CHANNELS } from '../cache.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
+import { audit, type Actor } from './audit.js'
 import { dropFilesOf, type ItemFileIds } from './files.js'
+import type { Principal } from '../auth/principal.js'
+import { teamPrincipal } from './emit.js'
+import { assertMayEnd } from './ownership.js'
+import type { EnvelopeRow } from './rows.js'
+import { purgeCopies, type PurgedCopies } from './purge-copies.js'
 
 export const FINISHED_STATUSES = ['COMPLETED', 'REJECTED', 'CANCELLED'] as const
 
@@ -23,6 +31,9 @@ export const MIN_RETENTION_DAYS = 1
 export const MAX_RETENTION_DAYS = 36500
 
 const DAY_MS = 24 * 3600_000
+
+/** The purge acts for no one: its audit entry names no person and no address. */
+const RETENTION: Actor = { name: null, email: null, recipientId: null, tokenId: null, ipAddress: null, userAgent: null }
 
 /**
  * When an envelope finished: completed_at, else the rejection or cancellation as its audit log
@@ -102,21 +113,25 @@ export interface PurgedEnvelope {
   files: number
   /** Audit entries redacted. */
   auditEntries: number
+  /** The copies removed or redacted elsewhere, by kind (purge-copies.ts). */
+  copies: PurgedCopies
 }
 
 /**
  * Purges one envelope if it is still due at `now` and not purged yet (else answers null): all in
  * the caller's transaction, which must be one for this envelope alone.
  */
-export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date): Promise<PurgedEnvelope | null> {
+export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date, by?: Principal): Promise<PurgedEnvelope | null> {
   const [e] = await tx.query<CandidateRow>(
     `select c.* from (${CANDIDATES} and e.id = $1) c where c.finished_at + c.retention_days * interval '1 day' <= $2`,
     [envelopeId, now],
   )
   if (!e) return null
   // Taken by this transaction: a second purge of the same envelope waits, then finds it purged.
-  const [locked] = await tx.query('select 1 from envelopes where id = $1 and purged_at is null for update', [envelopeId])
+  const [locked] = await tx.query<Pick<EnvelopeRow, 'created_by' | 'type'>>('select created_by, type from envelopes where id = $1 and purged_at is null for update', [envelopeId])
   if (!locked) return null
+  // Purging ends it for good: the one ending check, for the team (its ADMIN set the retention) unless someone narrower asks.
+  assertMayEnd(by ?? teamPrincipal(e.team_id), locked, 'purge')
   await tx.query('update envelopes set purged_at = $2 where id = $1', [envelopeId, now])
 
   // Files: each item lets go of its original and sealed file (their hashes stay on the item); a
@@ -130,7 +145,8 @@ export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date
      returning i.id, o.document_data_id, o.signed_document_data_id`,
     [envelopeId],
   )
-  await tx.query('delete from mails where envelope_id = $1', [envelopeId])
+  // Every copy written elsewhere, the stored e-mails that attach its files among them, goes first.
+  const copies = await purgeCopies(tx, { id: envelopeId, title: e.title }, now)
   const before = await tx.query<{ n: number }>('select count(*)::int as n from document_data where team_id = $1', [e.team_id])
   // The sealed files an archive renewal replaced (docs/sealing.md) go too; the renewals keep their hashes.
   const renewed = await tx.query<{ id: string }>(
@@ -143,12 +159,8 @@ export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date
   ])
   const after = await tx.query<{ n: number }>('select count(*)::int as n from document_data where team_id = $1', [e.team_id])
   await tx.query('delete from attachments where envelope_id = $1', [envelopeId])
-  // The webhook events (the outbox): their payloads name the recipients. Calls already logged go
-  // with the webhook calls' own retention.
-  await tx.query('delete from events where envelope_id = $1', [envelopeId])
 
   // Personal data.
-  await tx.query('delete from recipient_auth_codes where recipient_id in (select id from recipients where envelope_id = $1)', [envelopeId])
   await tx.query(`update recipients set name = '', email = '', rejection_reason = null where envelope_id = $1`, [envelopeId])
   await tx.query('update fields set custom_text = null where envelope_id = $1 and custom_text is not null', [envelopeId])
   const redacted = await tx.query(
@@ -159,14 +171,17 @@ export async function purgeEnvelope(tx: Queryable, envelopeId: string, now: Date
      returning 1`,
     [envelopeId, JSON.stringify(REDACTED_DATA)],
   )
-  await tx.notify(CHANNELS.envelopes, envelopeId)
-  return {
-    envelopeId,
-    teamId: e.team_id,
+  const files = (before[0]?.n ?? 0) - (after[0]?.n ?? 0)
+  // Written after the redaction, so it keeps its counts (they name no one).
+  await audit(tx, { id: envelopeId, team_id: e.team_id }, 'DOCUMENT_PURGED', RETENTION, {
     purgedAt: now.toISOString(),
-    files: (before[0]?.n ?? 0) - (after[0]?.n ?? 0),
-    auditEntries: redacted.length,
-  }
+    files,
+    auditEntriesRedacted: redacted.length,
+    redacted: ['recipients', 'fields', 'audit_logs', ...Object.keys(copies)],
+    ...copies,
+  })
+  await tx.notify(CHANNELS.envelopes, envelopeId)
+  return { envelopeId, teamId: e.team_id, purgedAt: now.toISOString(), files, auditEntries: redacted.length, copies }
 }
 
 /** Purges every envelope due at `now` (a team's only, with `teamId`), one transaction each. */

@@ -126,7 +126,14 @@ export const toItem = (r: ItemRow) => ({
   pageCount: r.page_count,
 })
 
-export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'secondary_number'>) => ({
+/**
+ * How an answer shows a recipient's signing token: as stored, or withheld from a caller who may not
+ * hold it. Required of every mapper that shows a recipient, so no answer forgets to choose
+ * (domain/link-holders.ts decides which).
+ */
+export type TokenView = (token: string) => string
+
+export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'secondary_number'>, view: TokenView) => ({
   id: r.id,
   envelopeId: r.envelope_id,
   documentId: e.type === 'DOCUMENT' ? e.secondary_number : null,
@@ -134,7 +141,7 @@ export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'seco
   email: r.email,
   name: r.name,
   role: r.role,
-  token: r.token,
+  token: view(r.token),
   readStatus: r.read_status,
   signingStatus: r.signing_status,
   sendStatus: r.send_status,
@@ -190,7 +197,7 @@ function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined, link: D
   }
 }
 
-export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], fields?: FieldRow[], team?: TeamInfo | null, link?: DirectLinkRow | null) {
+export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], view: TokenView, fields?: FieldRow[], team?: TeamInfo | null, link?: DirectLinkRow | null) {
   return {
     id: e.id,
     secondaryId: secondaryId(e.type, e.secondary_number),
@@ -209,7 +216,7 @@ export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: Recipie
     // Only on a purged envelope: its files are gone (downloads answer 410), its metadata stays.
     ...(e.purged_at ? { purgedAt: iso(e.purged_at) } : {}),
     documentMeta: { ...DEFAULT_DOCUMENT_META, ...e.document_meta, id: e.id, emailId: null, emailReplyTo: null },
-    recipients: recipients.map((r) => toRecipient(r, e)),
+    recipients: recipients.map((r) => toRecipient(r, e, view)),
     envelopeItems: items.map(toItem),
     ...(fields ? { fields: fields.map(toField) } : {}),
     ...clientCompat(e, team, link),

@@ -1,12 +1,12 @@
 /**
- * The one-time code a recipient asks for on the signing page (domain/recipient-auth.ts), sent
+ * The one-time code a recipient asks for on the signing page (domain/proof-binding.ts), sent
  * by a job on the one queue in the document's language. The job carries the code row's id; the
  * code is derived here with the host's key, so it is in no job payload, table or log. A code
  * used, expired or replaced before the job runs is not sent.
  */
 import type { KeyObject } from 'node:crypto'
 import type { Db } from '../db/index.js'
-import { codeValue } from '../domain/recipient-auth.js'
+import { codeValue } from '../domain/proof-binding.js'
 import type { JobHandler } from '../jobs/queue.js'
 import { MAIL_STRINGS, mailLanguage } from './i18n.js'
 import { layout, oneLine } from './templates.js'
@@ -16,8 +16,8 @@ import type { MailTransport } from './transport.js'
 export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkKey: KeyObject; publicUrl: () => string }): JobHandler {
   return async (job) => {
     const { codeId } = job.payload as { codeId: string }
-    const [row] = await deps.db.query<{ email: string; name: string; title: string; document_meta: { language?: string } | null; team: string | null; team_id: string | null }>(
-      `select coalesce(c.email, r.email) as email, case when c.email is null then r.name else '' end as name, e.title, e.document_meta, t.name as team, e.team_id
+    const [row] = await deps.db.query<{ recipient_id: number; email: string; name: string; title: string; document_meta: { language?: string } | null; team: string | null; team_id: string | null }>(
+      `select r.id as recipient_id, coalesce(c.email, r.email) as email, case when c.email is null then r.name else '' end as name, e.title, e.document_meta, t.name as team, e.team_id
        from recipient_auth_codes c join recipients r on r.id = c.recipient_id join envelopes e on e.id = r.envelope_id
        left join teams t on t.id = e.team_id
        where c.id = $1 and c.used_at is null and c.expires_at > now()`,
@@ -48,6 +48,7 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
     })
     // From the same sender, in the same look, as the signing request, whom the recipient knows. No
     // team or envelope is named on the message: nothing files the code where the team's people read.
-    await deps.transport.send({ to: row.email, ...rendered, ...look.sender, template: 'recipient-code' })
+    // Its recipient is, so that a retention purge finds the stored copy (domain/purge-copies.ts).
+    await deps.transport.send({ to: row.email, ...rendered, ...look.sender, template: 'recipient-code', recipientId: row.recipient_id })
   }
 }

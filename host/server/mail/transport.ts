@@ -12,6 +12,7 @@ import type { Queryable } from '../db/index.js'
 import { oneLine } from './templates.js'
 import { readFile } from '../domain/files.js'
 import { DEFAULT_MAIL_FROM } from '../config.js'
+import { addressShape } from '../../shared/sender-name.js'
 
 
 export interface MailAttachmentRef {
@@ -91,14 +92,22 @@ function parseFrom(from: string): Mailbox {
   return { name: oneLine(first.name ?? ''), address: first.address }
 }
 
+/** A display name that could not pass for an address (shared/sender-name.ts), else empty. */
+const displayName = (name: string | null | undefined): string => {
+  const line = oneLine(name ?? '').slice(0, 100)
+  return addressShape(line) === null ? line : ''
+}
+
 /**
  * The From of one message: the team's name before the configured one ("Acme via Envelope"), or
- * the team's own sender name alone; the address is always the configured one.
+ * the team's own sender name alone; the address is always the configured one. A name that looks
+ * like an address (stored before the branding refused such names, or a team's own name) is not
+ * shown: the message goes out as the service's own.
  */
 function sender(base: Mailbox, senderName: string | null | undefined, brandedSender?: string | null): Mailbox {
-  const branded = oneLine(brandedSender ?? '').slice(0, 100)
+  const branded = displayName(brandedSender)
   if (branded) return { name: branded, address: base.address }
-  const team = oneLine(senderName ?? '').slice(0, 100)
+  const team = displayName(senderName)
   if (!team) return base
   return { name: `${team} via ${base.name || 'Envelope'}`, address: base.address }
 }

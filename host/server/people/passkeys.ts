@@ -35,15 +35,20 @@ export function relyingParty(ctx: HostContext, c: Context): { rpID: string; orig
   return { rpID: new URL(origin).hostname, origin }
 }
 
-async function saveChallenge(tx: Queryable, purpose: PasskeyCeremony, userId: string | null, challenge: string, now: Date): Promise<string> {
+/**
+ * `binding`: a signing page's challenge names the recipient it was asked for (domain/proof-binding.ts);
+ * it is answered only under the same binding, and a console challenge (null) only in the console.
+ */
+async function saveChallenge(tx: Queryable, purpose: PasskeyCeremony, userId: string | null, challenge: string, now: Date, binding: string | null = null): Promise<string> {
   await tx.query('delete from auth_challenges where expires_at <= $1', [now])
   const id = newId.challenge()
-  await tx.query('insert into auth_challenges (id, purpose, user_id, challenge, expires_at) values ($1, $2, $3, $4, $5)', [
+  await tx.query('insert into auth_challenges (id, purpose, user_id, challenge, expires_at, binding) values ($1, $2, $3, $4, $5, $6)', [
     id,
     purpose,
     userId,
     challenge,
     new Date(now.getTime() + CHALLENGE_TTL_MS),
+    binding,
   ])
   return id
 }
@@ -51,12 +56,12 @@ async function saveChallenge(tx: Queryable, purpose: PasskeyCeremony, userId: st
 const invalid = () => new ApiError(400, 'PASSKEY_INVALID', 'the passkey could not be verified: try again')
 
 /** The challenge, taken out of the table: a second use of the same challenge finds nothing. */
-async function takeChallenge(tx: Queryable, id: string, purpose: PasskeyCeremony, userId: string | null, now: Date): Promise<string> {
-  const [row] = await tx.query<{ challenge: string; user_id: string | null }>(
-    'delete from auth_challenges where id = $1 and purpose = $2 and expires_at > $3 returning challenge, user_id',
+async function takeChallenge(tx: Queryable, id: string, purpose: PasskeyCeremony, userId: string | null, now: Date, binding: string | null = null): Promise<string> {
+  const [row] = await tx.query<{ challenge: string; user_id: string | null; binding: string | null }>(
+    'delete from auth_challenges where id = $1 and purpose = $2 and expires_at > $3 returning challenge, user_id, binding',
     [id, purpose, now],
   )
-  if (!row || (userId !== null && row.user_id !== userId)) throw invalid()
+  if (!row || (userId !== null && row.user_id !== userId) || row.binding !== binding) throw invalid()
   return row.challenge
 }
 
@@ -130,7 +135,7 @@ export async function finishRegistration(
  * account): the same answer whether or not the account exists or has passkeys, and a challenge only
  * an assertion of `userId`'s passkeys can answer (none when userId is null).
  */
-export async function authenticationOptions(tx: Queryable, ctx: HostContext, c: Context, userId: string | null, o: { listCredentials?: boolean } = {}) {
+export async function authenticationOptions(tx: Queryable, ctx: HostContext, c: Context, userId: string | null, o: { listCredentials?: boolean; binding?: string } = {}) {
   const { rpID } = relyingParty(ctx, c)
   const list = o.listCredentials ?? true
   const mine = userId && list ? await tx.query<PasskeyRow>('select id, transports from passkeys where user_id = $1', [userId]) : []
@@ -141,7 +146,7 @@ export async function authenticationOptions(tx: Queryable, ctx: HostContext, c: 
     ...(userId && list && { allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })) }),
   })
   const ceremony = userId || !list ? 'passkey-second-factor' : 'passkey-sign-in'
-  const challengeId = await saveChallenge(tx, ceremony, userId, options.challenge, ctx.clock.now())
+  const challengeId = await saveChallenge(tx, ceremony, userId, options.challenge, ctx.clock.now(), o.binding ?? null)
   return { challengeId, options }
 }
 
@@ -152,9 +157,11 @@ export async function finishAuthentication(
   c: Context,
   o: { challengeId: string; response: AuthenticationResponseJSON },
   userId: string | null,
+  /** A signing page's: the binding its challenge was asked under (see saveChallenge). */
+  binding: string | null = null,
 ): Promise<string> {
   const now = ctx.clock.now()
-  const expectedChallenge = await takeChallenge(tx, o.challengeId, userId ? 'passkey-second-factor' : 'passkey-sign-in', userId, now)
+  const expectedChallenge = await takeChallenge(tx, o.challengeId, userId ? 'passkey-second-factor' : 'passkey-sign-in', userId, now, binding)
   const [row] = await tx.query<PasskeyRow>('select * from passkeys where id = $1', [o.response.id])
   if (!row || (userId !== null && row.user_id !== userId)) throw invalid()
   const { rpID, origin } = relyingParty(ctx, c)

@@ -95,6 +95,9 @@ export async function throttled(db: Queryable, k: ThrottleKeys, now: Date, attem
   return ok
 }
 
+/** The keys an address's failures are counted under, one per factor (a retention purge drops them). */
+export const throttleKeysOf = (email: string): string[] => (['password', 'second-factor', 'passkey'] as const).map((f) => accountKey(f, email))
+
 /** The account's count of `factor` starts over (its owner proved the address with an e-mailed link). */
 export async function clearFailures(db: Queryable, email: string, factor: Factor = 'password'): Promise<void> {
   await db.query('delete from auth_throttle where key = $1', [accountKey(factor, email)])

@@ -6,7 +6,7 @@
 import type { Queryable } from '../db/index.js'
 import { WEBHOOK_ID_HEADER, WEBHOOK_SIGNATURE_HEADER, WEBHOOK_TIMESTAMP_HEADER } from '../../../src/protocol/webhook-signature.js'
 import { EVENT_HEADER, EVENT_ID_HEADER, SECRET_HEADER, WEBHOOK_USER_AGENT } from './deliver.js'
-import { webhookCalls, type WebhookCaller, type WebhookCall } from './store.js'
+import { getWebhook, webhookCalls, type Webhook, type WebhookCaller, type WebhookCall } from './store.js'
 import type { LoggedCall } from '../../shared/console-contract.js'
 
 /** How much of an answer's body the log shows. */
@@ -14,19 +14,29 @@ export const RESPONSE_EXCERPT_CHARS = 500
 
 type CallHeader = LoggedCall['requestHeaders'][number]
 
-/** The headers every delivery sends (webhooks/deliver.ts), their secret values hidden. */
-export function requestHeaders(call: Pick<WebhookCall, 'eventId' | 'event' | 'createdAt' | 'durationMs'>): CallHeader[] {
+/**
+ * The headers a delivery sends (webhooks/deliver.ts), their secret values hidden, as the webhook is
+ * set now: X-Service-Secret unless left out, the signature unless nothing signs.
+ */
+export function requestHeaders(
+  call: Pick<WebhookCall, 'eventId' | 'event' | 'createdAt' | 'durationMs'>,
+  hook: Pick<Webhook, 'sendSecretHeader' | 'signsWith'> = { sendSecretHeader: true, signsWith: 'SIGNING_KEY' },
+): CallHeader[] {
   // The signature's timestamp is taken as the call starts: the log's time less its duration.
   const sentAt = Math.floor((Date.parse(call.createdAt) - call.durationMs) / 1000)
   return [
     { name: 'Content-Type', value: 'application/json' },
     { name: 'User-Agent', value: WEBHOOK_USER_AGENT },
-    { name: SECRET_HEADER, value: null },
+    ...(hook.sendSecretHeader ? [{ name: SECRET_HEADER, value: null }] : []),
     { name: EVENT_ID_HEADER, value: String(call.eventId) },
     { name: EVENT_HEADER, value: call.event },
-    { name: WEBHOOK_ID_HEADER, value: String(call.eventId) },
-    { name: WEBHOOK_TIMESTAMP_HEADER, value: String(sentAt) },
-    { name: WEBHOOK_SIGNATURE_HEADER, value: null },
+    ...(hook.signsWith === 'NONE'
+      ? []
+      : [
+          { name: WEBHOOK_ID_HEADER, value: String(call.eventId) },
+          { name: WEBHOOK_TIMESTAMP_HEADER, value: String(sentAt) },
+          { name: WEBHOOK_SIGNATURE_HEADER, value: null },
+        ]),
   ]
 }
 
@@ -37,14 +47,14 @@ function documentOf(call: WebhookCall): LoggedCall['document'] {
 }
 
 export async function callLog(db: Queryable, who: WebhookCaller, id: string, o: { page: number; perPage: number }) {
-  const page = await webhookCalls(db, who, id, o)
+  const [hook, page] = await Promise.all([getWebhook(db, who, id), webhookCalls(db, who, id, o)])
   return {
     ...page,
     data: page.data.map(
       (call): LoggedCall => ({
         ...call,
         document: documentOf(call),
-        requestHeaders: requestHeaders(call),
+        requestHeaders: requestHeaders(call, hook),
         responseExcerpt: (call.error ?? call.responseBody ?? '').slice(0, RESPONSE_EXCERPT_CHARS),
       }),
     ),

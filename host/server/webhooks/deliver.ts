@@ -11,6 +11,8 @@ import type { JobHandler } from '../jobs/enqueue.js'
 import { newId } from '../domain/ids.js'
 import { postJson } from './post.js'
 import { receives } from './store.js'
+import { holdsLinksSql, withheldPayload } from '../domain/link-holders.js'
+import { signingKeys, type SigningColumns } from './signing-keys.js'
 
 /** The webhook header names: the deployed service's, with its name replaced by the word Service (docs/delivery.md, "Webhooks"). */
 export const SECRET_HEADER = 'X-Service-Secret'
@@ -24,28 +26,31 @@ export interface DeliveryOptions {
 }
 
 const LOAD = statement(`
-  select d.job_id, w.url, w.secret, case when w.previous_secret_until > now() then w.previous_secret end as previous_secret, e.id, e.event, e.payload, e.created_at
+  select d.job_id, w.url, w.secret, w.previous_secret, w.previous_secret_until, w.signing_key, w.previous_signing_key, w.previous_signing_key_until,
+    w.send_secret_header, e.id, e.event, e.payload, e.created_at,
+    ${holdsLinksSql('e.envelope_id')} as holds_links
   from unnest($1::text[], $2::text[], $3::bigint[]) as d(job_id, webhook_id, event_id)
   join webhooks w on w.id = d.webhook_id and w.enabled
   join events e on e.id = d.event_id
   where ${receives('e.envelope_id')}`)
 
-interface Delivery {
+interface Delivery extends SigningColumns {
   url: string
-  secret: string
-  previous_secret: string | null
+  send_secret_header: boolean
   id: number
   event: string
   payload: unknown
   created_at: Date
+  /** Whether the webhook's maker may hold the envelope's signing links (domain/link-holders.ts). */
+  holds_links: boolean
 }
 
 /**
- * The Standard Webhooks headers of one call: signed at this attempt with the webhook's secret and,
- * while a rotation's grace lasts, with the old one too. A webhook without a secret is not signed.
+ * The Standard Webhooks headers of one call: signed at this attempt with each of `keys` (the
+ * webhook's signing key and, while a rotation's grace lasts, what signed before: signing-keys.ts).
+ * No key, no signature.
  */
-export function signatureHeaders(id: string, body: string, secrets: (string | null)[]): Record<string, string> {
-  const keys = secrets.filter((s): s is string => !!s)
+export function signatureHeaders(id: string, body: string, keys: string[]): Record<string, string> {
   if (!keys.length) return {}
   const timestamp = Math.floor(Date.now() / 1000)
   const content = signedContent(id, timestamp, body)
@@ -63,17 +68,19 @@ export function webhookJob(db: Db, o: DeliveryOptions): JobHandler {
     const { webhookId } = job.payload as { webhookId: string }
     const row = job.prepared as Delivery | null
     if (!row) return
-    const body = JSON.stringify({ event: row.event, payload: row.payload, createdAt: iso(row.created_at), webhookEndpoint: row.url })
+    // The event keeps the tokens; a webhook whose maker may not hold them is told without (what the call log keeps too).
+    const payload = row.holds_links ? row.payload : withheldPayload(row.payload)
+    const body = JSON.stringify({ event: row.event, payload, createdAt: iso(row.created_at), webhookEndpoint: row.url })
     const result = await postJson(
       row.url,
       body,
       {
         'Content-Type': 'application/json',
         'User-Agent': WEBHOOK_USER_AGENT,
-        [SECRET_HEADER]: row.secret,
+        ...(row.send_secret_header && { [SECRET_HEADER]: row.secret }),
         [EVENT_ID_HEADER]: String(row.id),
         [EVENT_HEADER]: row.event,
-        ...signatureHeaders(String(row.id), body, [row.secret, row.previous_secret]),
+        ...signatureHeaders(String(row.id), body, signingKeys(row)),
       },
       o,
     )

@@ -1,7 +1,5 @@
 /** A team's webhook endpoints, their delivery log, and the deliveries an event causes. */
-import { randomBytes } from 'node:crypto'
 import { iso, type Db, type Queryable } from '../db/index.js'
-import { WEBHOOK_SECRET_PREFIX } from '../../../src/protocol/webhook-signature.js'
 import { defaultTeamId } from '../domain/teams.js'
 import { ApiError, notFound } from '../errors.js'
 import type { EventName } from '../../../src/protocol/index.js'
@@ -10,6 +8,7 @@ import { enqueue, JOBS_CHANNEL } from '../jobs/enqueue.js'
 import { urlRefusal } from './addresses.js'
 import type { Bound } from '../auth/api-tokens.js'
 import { ROLES, roleReachesSql } from '../people/roles.js'
+import { newWebhookSecret, replacedBy, replacedSignsUntil, SECRET_GRACE_MS, signsWith, type SigningColumns } from './signing-keys.js'
 
 /**
  * Who manages a team's webhooks: the team, through a member (console session or a member's token)
@@ -44,16 +43,14 @@ export function receives(envelopeId: string): string {
           and not (${roleReachesSql('m.role', 'env.visibility')} and ${roleReachesSql('w.role_ceiling', 'env.visibility')}))))`
 }
 
-interface WebhookRow {
+interface WebhookRow extends SigningColumns {
   id: string
   team_id: string
   created_by: string | null
   role_ceiling: string | null
   url: string
   events: string[]
-  secret: string
-  previous_secret: string | null
-  previous_secret_until: Date | null
+  send_secret_header: boolean
   enabled: boolean
   created_at: Date
   updated_at: Date
@@ -64,18 +61,26 @@ export const toWebhook = (w: WebhookRow) => ({
   url: w.url,
   events: w.events,
   secret: w.secret,
-  /** Until when the secret replaced last still signs the calls beside this one (null: no rotation under way). */
-  previousSecretExpiresAt: w.previous_secret_until && w.previous_secret_until > new Date() ? iso(w.previous_secret_until)! : null,
+  /** Whether calls carry the secret as X-Service-Secret (off for receivers that check the signature only). */
+  sendSecretHeader: w.send_secret_header,
+  /** What signs the calls: the webhook's own key, its secret (made before signing keys), or nothing. */
+  signsWith: signsWith(w),
+  /** Until when what signed before the last rotation still signs the calls beside the current key (null: no rotation under way). */
+  previousSecretExpiresAt: iso(replacedSignsUntil(w)),
   enabled: w.enabled,
   createdAt: iso(w.created_at)!,
   updatedAt: iso(w.updated_at)!,
 })
 export type Webhook = ReturnType<typeof toWebhook>
+/** The answers that show a signing key, once: the webhook's creation and a rotation. */
+export type WebhookWithKey = Webhook & { signingKey: string }
+const withKey = (w: WebhookRow): WebhookWithKey => ({ ...toWebhook(w), signingKey: w.signing_key! })
 
 export interface WebhookInput {
   url: string
   events: EventName[]
   secret?: string | undefined
+  sendSecretHeader?: boolean | undefined
   enabled?: boolean | undefined
 }
 
@@ -92,16 +97,13 @@ async function checkUrl(url: string, allowPrivate: boolean): Promise<void> {
   if (refusal) throw new ApiError(400, 'WEBHOOK_URL_NOT_ALLOWED', `the webhook URL cannot be used: ${refusal}`, [{ path: 'url', message: refusal }])
 }
 
-/** How long a replaced secret keeps signing calls beside the new one: a day for receivers to move over. */
-export const SECRET_GRACE_MS = 24 * 3600_000
-
-/** A new secret: `whsec_` and 32 random bytes in base64, the form Standard Webhooks libraries read. */
-export const newWebhookSecret = () => `${WEBHOOK_SECRET_PREFIX}${Buffer.from(randomBytes(32)).toString('base64')}`
+export { SECRET_GRACE_MS, newWebhookSecret }
 
 /** Webhooks one team may have: each event is one delivery per webhook, so this bounds what one event costs. */
 export const MAX_WEBHOOKS_PER_TEAM = 20
 
-export async function createWebhook(tx: Queryable, who: WebhookCaller, input: WebhookInput, allowPrivate: boolean): Promise<Webhook> {
+/** A new webhook, with its own generated signing key (shown in this answer only). */
+export async function createWebhook(tx: Queryable, who: WebhookCaller, input: WebhookInput, allowPrivate: boolean): Promise<WebhookWithKey> {
   checkSecret(input.secret)
   await checkUrl(input.url, allowPrivate)
   // The team's row locked: creations at once count each other.
@@ -111,10 +113,22 @@ export async function createWebhook(tx: Queryable, who: WebhookCaller, input: We
   )) as [{ n: number }]
   if (n >= MAX_WEBHOOKS_PER_TEAM) throw new ApiError(403, 'WEBHOOK_LIMIT_REACHED', `a team may have ${MAX_WEBHOOKS_PER_TEAM} webhooks; delete one to add another`)
   const [row] = await tx.query<WebhookRow>(
-    'insert into webhooks (id, team_id, url, events, secret, enabled, created_by, role_ceiling) values ($1, $2, $3, $4, $5, $6, $7, $8) returning *',
-    [newId.webhook(), who.teamId, input.url, [...new Set(input.events)], input.secret ?? '', input.enabled ?? true, who.member?.userId ?? null, who.member?.role ?? null],
+    `insert into webhooks (id, team_id, url, events, secret, enabled, created_by, role_ceiling, signing_key, send_secret_header)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning *`,
+    [
+      newId.webhook(),
+      who.teamId,
+      input.url,
+      [...new Set(input.events)],
+      input.secret ?? '',
+      input.enabled ?? true,
+      who.member?.userId ?? null,
+      who.member?.role ?? null,
+      newWebhookSecret(),
+      input.sendSecretHeader ?? true,
+    ],
   )
-  return toWebhook(row!)
+  return withKey(row!)
 }
 
 async function findRow(db: Queryable, who: WebhookCaller, id: string, lock = false): Promise<WebhookRow> {
@@ -136,25 +150,53 @@ export async function updateWebhook(tx: Queryable, who: WebhookCaller, id: strin
   const row = await findRow(tx, who, id, true)
   if (patch.url !== undefined) await checkUrl(patch.url, allowPrivate)
   const [updated] = await tx.query<WebhookRow>(
-    'update webhooks set url = $2, events = $3, enabled = $4, updated_at = now() where id = $1 returning *',
-    [id, patch.url ?? row.url, patch.events ? [...new Set(patch.events)] : row.events, patch.enabled ?? row.enabled],
+    'update webhooks set url = $2, events = $3, enabled = $4, send_secret_header = $5, updated_at = now() where id = $1 returning *',
+    [id, patch.url ?? row.url, patch.events ? [...new Set(patch.events)] : row.events, patch.enabled ?? row.enabled, patch.sendSecretHeader ?? row.send_secret_header],
   )
-  return patch.secret === undefined || patch.secret === row.secret ? toWebhook(updated!) : replaceSecret(tx, updated!, patch.secret)
+  return patch.secret === undefined || patch.secret === row.secret ? toWebhook(updated!) : toWebhook(await setSecret(tx, updated!, patch.secret))
 }
 
-/** Gives the webhook a generated secret; the one it replaces keeps signing beside it for SECRET_GRACE_MS. */
-export async function rotateWebhookSecret(tx: Queryable, who: WebhookCaller, id: string): Promise<Webhook> {
-  return replaceSecret(tx, await findRow(tx, who, id, true), newWebhookSecret())
+/**
+ * Gives the webhook a generated secret and a new signing key (both shown in this answer only):
+ * what signed until now, its key or the secret of a webhook made before signing keys, keeps
+ * signing beside the new key for SECRET_GRACE_MS.
+ */
+export async function rotateWebhookSecret(tx: Queryable, who: WebhookCaller, id: string): Promise<WebhookWithKey> {
+  // The key first: what signed until now is the secret being replaced, on a webhook that signed with it.
+  const keyed = await issueKey(tx, await findRow(tx, who, id, true))
+  return withKey(await setSecret(tx, keyed, newWebhookSecret()))
 }
 
-/** A secret replaced: the old one (unless empty) signs beside the new one for the grace period. */
-async function replaceSecret(tx: Queryable, row: WebhookRow, secret: string): Promise<Webhook> {
-  const previous = row.secret === '' ? null : row.secret
+/**
+ * Gives the webhook a new signing key (shown in this answer only) and keeps its secret, so a
+ * receiver that checks X-Service-Secret is not affected; what signed until now keeps signing beside
+ * the new key for SECRET_GRACE_MS.
+ */
+export async function rotateSigningKey(tx: Queryable, who: WebhookCaller, id: string): Promise<WebhookWithKey> {
+  return withKey(await issueKey(tx, await findRow(tx, who, id, true)))
+}
+
+async function issueKey(tx: Queryable, row: WebhookRow): Promise<WebhookRow> {
+  const next = replacedBy(row, newWebhookSecret())
+  const [updated] = await tx.query<WebhookRow>(
+    'update webhooks set signing_key = $2, previous_signing_key = $3, previous_signing_key_until = $4, updated_at = now() where id = $1 returning *',
+    [row.id, next.signing_key, next.previous_signing_key, next.previous_signing_key_until],
+  )
+  return updated!
+}
+
+/**
+ * A secret replaced. On a webhook made before signing keys, which signs with its secret, the old
+ * one (unless empty) signs beside the new one for the grace period; on one with its own key, the
+ * secret signs nothing and is simply replaced.
+ */
+async function setSecret(tx: Queryable, row: WebhookRow, secret: string): Promise<WebhookRow> {
+  const previous = row.signing_key !== null || row.secret === '' ? null : row.secret
   const [updated] = await tx.query<WebhookRow>(
     'update webhooks set secret = $2, previous_secret = $3, previous_secret_until = $4, updated_at = now() where id = $1 returning *',
     [row.id, secret, previous, previous === null ? null : new Date(Date.now() + SECRET_GRACE_MS)],
   )
-  return toWebhook(updated!)
+  return updated!
 }
 
 export async function deleteWebhook(tx: Queryable, who: WebhookCaller, id: string): Promise<void> {

@@ -1,7 +1,9 @@
 /**
  * Signed webhook verification (the Standard Webhooks scheme, src/protocol/webhook-signature.ts):
  * one core over the three headers and the raw body, and adapters for a Fetch `Request` and for
- * Node's `IncomingMessage`, as for the shared-secret header (verify.ts).
+ * Node's `IncomingMessage`, as for the shared-secret header (verify.ts). The key is the webhook's
+ * signing key, never the secret of the X-Service-Secret header (which anyone who reads a call
+ * knows), except for a webhook made before signing keys, which signs with its secret until rotated.
  *
  * Order matters: the timestamp is checked first (free), then the signature over the body, then
  * the replay store, so a forgery costs one HMAC and never writes to the store; the event is
@@ -17,7 +19,7 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../protocol/webhook-signature.js'
 import type { WebhookEvent } from './events.js'
-import { parseEvent, readStream, type NodeRequestLike } from './verify.js'
+import { parseEvent, readStream, type NodeRequestLike } from './body.js'
 
 /**
  * Where the ids of calls already taken are kept, to refuse a captured call sent again within the
@@ -30,8 +32,14 @@ export interface WebhookReplayStore {
 }
 
 export interface VerifySignedWebhookOptions {
-  /** The webhook's secret; during a rotation, the new and the old one (either signature is enough). */
-  secret: string | readonly string[]
+  /**
+   * The webhook's signing key (`signingKey` in the answer that made or rotated it); during a
+   * rotation, the new and the old one (either signature is enough). For a webhook made before
+   * signing keys (`signsWith: 'SECRET'`), its secret, until it is rotated.
+   */
+  signingKey?: string | readonly string[]
+  /** The former name of `signingKey`, still read when `signingKey` is not given (not both). */
+  secret?: string | readonly string[] | undefined
   /** How far the call's timestamp may be from now, either way. Default 300 seconds. */
   toleranceSeconds?: number
   /** Refuses calls already taken (REPLAYED). Without it, replays within the window are not detected. */
@@ -87,9 +95,14 @@ export async function verifySignedNodeWebhook(
  * replay store, to run once the body is read.
  */
 async function proveSender(o: VerifySignedWebhookOptions, headers: VerifySignedWebhookBodyOptions['headers']) {
-  const secrets = typeof o.secret === 'string' ? [o.secret] : [...(o.secret ?? [])]
+  if (o.signingKey !== undefined && o.secret !== undefined) {
+    throw new InvalidInputError([{ path: 'secret', message: 'the former name of signingKey: give signingKey alone (verifyWebhook checks a secret header beside the signature)' }])
+  }
+  const given = o.signingKey ?? o.secret
+  const secrets = typeof given === 'string' ? [given] : [...(given ?? [])]
   if (!secrets.length || secrets.some((s) => typeof s !== 'string' || s === '')) {
-    throw new InvalidInputError([{ path: 'secret', message: "must be the webhook's secret (or its new and old secrets during a rotation)" }])
+    const path = o.signingKey === undefined && o.secret !== undefined ? 'secret' : 'signingKey'
+    throw new InvalidInputError([{ path, message: "must be the webhook's signing key (or its new and old keys during a rotation)" }])
   }
   const id = header(headers, WEBHOOK_ID_HEADER)
   const timestamp = header(headers, WEBHOOK_TIMESTAMP_HEADER)

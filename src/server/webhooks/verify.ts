@@ -1,17 +1,22 @@
 /**
- * Webhook verification: one core that takes the secret header and the raw body, and two thin
- * adapters for a Fetch `Request` and for Node's `IncomingMessage`.
+ * Webhook verification, two adapters for a Fetch `Request` and for Node's `IncomingMessage`:
+ * with `signingKey`, the call's signature (signed.ts), the proof to use, since the secret header
+ * travels in clear and anyone who reads one call knows it; with `secret` alone, the X-Service-Secret
+ * header as before (one core, verifyWebhookBody).
  *
  * Order matters: the secret is checked before the body is even read, so a forged request
  * costs nothing and learns nothing. Every failure is a WebhookError with a `reason`.
  *
- * A receiver answers `error.status` with no body (401 on a missing or wrong secret, revealing
- * nothing), answers 2xx within 10 seconds (acknowledge, then work), and processes idempotently:
- * the service may deliver the same event again.
+ * A receiver answers `error.status` with no body (401 on a missing or wrong secret or signature,
+ * revealing nothing), answers 2xx within 10 seconds (acknowledge, then work), and processes
+ * idempotently: the service may deliver the same event again.
  */
 import { InvalidInputError, WebhookError } from '../errors.js'
-import { check, isRecord, obj, str } from '../check.js'
-import { PAYLOAD_SCHEMAS, WEBHOOK_EVENTS, type WebhookEvent, type WebhookEventName } from './events.js'
+import type { WebhookEvent } from './events.js'
+import { parseEvent, readStream, type NodeRequestLike } from './body.js'
+import { verifySignedNodeWebhook, verifySignedWebhook, type VerifySignedWebhookOptions } from './signed.js'
+
+export { parseEvent, readStream }
 
 /** The header carrying the shared secret. Header names are case-insensitive. */
 export const WEBHOOK_SECRET_HEADER = 'x-service-secret'
@@ -32,9 +37,11 @@ export function verifyWebhookBody({ secret, header, body }: VerifyWebhookBodyOpt
 }
 
 /** Throws unless `header` equals `secret`. Runs before the body is read, so forgeries cost nothing. */
-function checkSecret(secret: string, header: string | null | undefined): void {
+function checkSecret(secret: string | undefined, header: string | null | undefined): void {
   if (typeof secret !== 'string') {
-    throw new InvalidInputError([{ path: 'secret', message: "must be a string ('' when the webhook has no secret)" }])
+    throw new InvalidInputError([
+      { path: 'signingKey', message: "the webhook's signing key, to check the call's signature (or `secret`, to check the X-Service-Secret header)" },
+    ])
   }
   if (header === null || header === undefined) {
     throw new WebhookError('MISSING_SECRET_HEADER', 'the X-Service-Secret header is missing')
@@ -42,42 +49,22 @@ function checkSecret(secret: string, header: string | null | undefined): void {
   if (!timingSafeEqual(header, secret)) throw new WebhookError('SECRET_MISMATCH', 'the X-Service-Secret header does not match')
 }
 
-/** Parses and checks the event of a body whose sender was proven. */
-export function parseEvent(body: string | Uint8Array): WebhookEvent {
-  let text: string
-  try {
-    text = typeof body === 'string' ? body : new TextDecoder('utf-8', { fatal: true }).decode(body)
-  } catch {
-    throw new WebhookError('INVALID_JSON', 'the body is not UTF-8 text')
-  }
-  let value: unknown
-  try {
-    value = JSON.parse(text)
-  } catch {
-    throw new WebhookError('INVALID_JSON', 'the body is not JSON')
-  }
-  if (!isRecord(value) || typeof value.event !== 'string') {
-    throw new WebhookError('MALFORMED_PAYLOAD', 'the body is not an event: expected an object with an `event` string', {
-      body: value,
-      issues: [{ path: 'event', message: 'expected string' }],
-    })
-  }
-  const name = value.event
-  if (!(WEBHOOK_EVENTS as readonly string[]).includes(name)) {
-    throw new WebhookError('UNKNOWN_EVENT', `unknown event ${JSON.stringify(name.slice(0, 64))}`, { body: value })
-  }
-  const issues = check(obj({ createdAt: str, webhookEndpoint: str, payload: PAYLOAD_SCHEMAS[name as WebhookEventName] }), value)
-  if (issues.length) {
-    throw new WebhookError('MALFORMED_PAYLOAD', `malformed ${name} event: ${issues.slice(0, 3).map((i) => `${i.path}: ${i.message}`).join('; ')}`, {
-      body: value,
-      issues,
-    })
-  }
-  return value as WebhookEvent
-}
+/**
+ * What the adapters check: `signingKey` (the webhook's, or its new and old keys during a rotation),
+ * the call's signature; `secret` alone, the X-Service-Secret header (a webhook made before signing
+ * keys, or a receiver not moved over yet); both, both. The signature options (`toleranceSeconds`,
+ * `replays`, `now`) apply with `signingKey`.
+ */
+export type VerifyWebhookOptions = Omit<VerifySignedWebhookOptions, 'secret' | 'signingKey'> &
+  ({ signingKey: string | readonly string[]; secret?: string } | { secret: string; signingKey?: undefined })
 
 /** For Fetch-style runtimes (edge functions, Deno, Bun, Hono, Next.js route handlers). Reads the body. */
-export async function verifyWebhook({ secret, request }: { secret: string; request: Request }): Promise<WebhookEvent> {
+export async function verifyWebhook(o: VerifyWebhookOptions & { request: Request }): Promise<WebhookEvent> {
+  const { secret, request } = o
+  if (o.signingKey !== undefined) {
+    if (secret !== undefined) checkSecret(secret, request.headers.get(WEBHOOK_SECRET_HEADER))
+    return verifySignedWebhook({ ...o, secret: undefined })
+  }
   checkSecret(secret, request.headers.get(WEBHOOK_SECRET_HEADER))
   let body: Uint8Array
   try {
@@ -89,48 +76,28 @@ export async function verifyWebhook({ secret, request }: { secret: string; reque
 }
 
 /** What this adapter needs of Node's IncomingMessage (structural, so no node: import). */
-export interface NodeRequestLike {
-  headers: Record<string, string | string[] | undefined>
-}
+export type { NodeRequestLike } from './body.js'
 
 /**
  * For Node (node:http, Express, Fastify, Koa...). Pass the raw body if a body parser already read
  * the stream (e.g. Express `express.raw({ type: 'application/json' })` gives a Buffer in req.body);
  * without `body` the request stream is read here.
  */
-export async function verifyNodeWebhook({ secret, request, body }: {
-  secret: string
-  request: NodeRequestLike & Partial<AsyncIterable<unknown>>
-  body?: string | Uint8Array
-}): Promise<WebhookEvent> {
+export async function verifyNodeWebhook(
+  o: VerifyWebhookOptions & { request: NodeRequestLike & Partial<AsyncIterable<unknown>>; body?: string | Uint8Array },
+): Promise<WebhookEvent> {
+  const { secret, request, body } = o
   // Node lowercases header names; a hand-built headers object may not have.
   const name = Object.keys(request.headers).find((k) => k.toLowerCase() === WEBHOOK_SECRET_HEADER)
   const raw = name === undefined ? undefined : request.headers[name]
   // Node joins repeated custom headers with ', '; an array can only come from a hand-built object.
-  checkSecret(secret, Array.isArray(raw) ? raw.join(', ') : raw)
+  const header = Array.isArray(raw) ? raw.join(', ') : raw
+  if (o.signingKey !== undefined) {
+    if (secret !== undefined) checkSecret(secret, header)
+    return verifySignedNodeWebhook({ ...o, secret: undefined })
+  }
+  checkSecret(secret, header)
   return parseEvent(body ?? (await readStream(request)))
-}
-
-export async function readStream(stream: Partial<AsyncIterable<unknown>>): Promise<Uint8Array> {
-  if (typeof stream[Symbol.asyncIterator] !== 'function') {
-    throw new WebhookError('UNREADABLE_BODY', 'no body given and the request is not a readable stream')
-  }
-  const chunks: Uint8Array[] = []
-  const encoder = new TextEncoder()
-  try {
-    for await (const chunk of stream as AsyncIterable<unknown>) {
-      chunks.push(typeof chunk === 'string' ? encoder.encode(chunk) : (chunk as Uint8Array))
-    }
-  } catch (e) {
-    throw new WebhookError('UNREADABLE_BODY', `the body could not be read: ${e instanceof Error ? e.message : String(e)}`)
-  }
-  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0))
-  let at = 0
-  for (const c of chunks) {
-    out.set(c, at)
-    at += c.length
-  }
-  return out
 }
 
 /**

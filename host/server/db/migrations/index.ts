@@ -27,6 +27,9 @@ import m025 from './025-retention-purge.js'
 import m026 from './026-envelope-search.js'
 import m028 from './028-archive-renewal.js'
 import m029 from './029-team-branding.js'
+import m030 from './030-webhook-signing-keys.js'
+import m031 from './031-proof-binding.js'
+import m032 from './032-purge-guards.js'
 
 /**
  * Ordered, append-only: a new migration is a new file here, listed last. Each runs once, in its
@@ -62,6 +65,9 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 26, sql: m026 },
   { version: 28, sql: m028 },
   { version: 29, sql: m029 },
+  { version: 30, sql: m030 },
+  { version: 31, sql: m031 },
+  { version: 32, sql: m032 },
 ]
 
 export async function migrate(db: Db): Promise<void> {

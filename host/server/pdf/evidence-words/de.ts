@@ -71,6 +71,7 @@ const de: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'Titel geändert',
     DOCUMENT_SEALING_FAILED: 'Versiegelung fehlgeschlagen',
     DOCUMENT_ARCHIVE_RENEWED: 'Archiv mit neuem Dokumentzeitstempel erneuert',
+    DOCUMENT_PURGED: 'Dateien gelöscht und personenbezogene Daten am Ende der Aufbewahrungsfrist geschwärzt',
     CC: 'Kopie erhalten',
   },
 }

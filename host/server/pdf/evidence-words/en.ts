@@ -69,6 +69,7 @@ const en = {
     DOCUMENT_TITLE_UPDATED: 'Title changed',
     DOCUMENT_SEALING_FAILED: 'Sealing attempt failed',
     DOCUMENT_ARCHIVE_RENEWED: 'Archive renewed with a new document timestamp',
+    DOCUMENT_PURGED: 'Files deleted and personal data redacted at the end of retention',
     CC: 'Received a copy',
   },
 }

@@ -71,6 +71,7 @@ const es: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'Título cambiado',
     DOCUMENT_SEALING_FAILED: 'Fallo en el intento de sellado',
     DOCUMENT_ARCHIVE_RENEWED: 'Archivo renovado con un nuevo sello de tiempo del documento',
+    DOCUMENT_PURGED: 'Archivos eliminados y datos personales ocultados al final del período de conservación',
     CC: 'Copia recibida',
   },
 }

@@ -71,6 +71,7 @@ const fr: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'Titre modifié',
     DOCUMENT_SEALING_FAILED: 'Échec du scellement',
     DOCUMENT_ARCHIVE_RENEWED: 'Archive renouvelée par un nouvel horodatage du document',
+    DOCUMENT_PURGED: 'Fichiers supprimés et données personnelles masquées à la fin de la durée de conservation',
     CC: 'Copie reçue',
   },
 }

@@ -71,6 +71,7 @@ const he: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'הכותרת שונתה',
     DOCUMENT_SEALING_FAILED: 'ניסיון החתימה הדיגיטלית נכשל',
     DOCUMENT_ARCHIVE_RENEWED: 'הארכיון חודש בחותמת זמן חדשה למסמך',
+    DOCUMENT_PURGED: 'הקבצים נמחקו והמידע האישי הוסתר בתום תקופת השמירה',
     CC: 'עותק התקבל',
   },
 }

@@ -71,6 +71,7 @@ const it: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'Titolo modificato',
     DOCUMENT_SEALING_FAILED: 'Tentativo di sigillatura non riuscito',
     DOCUMENT_ARCHIVE_RENEWED: 'Archivio rinnovato con una nuova marca temporale del documento',
+    DOCUMENT_PURGED: 'File eliminati e dati personali oscurati alla fine del periodo di conservazione',
     CC: 'Copia ricevuta',
   },
 }

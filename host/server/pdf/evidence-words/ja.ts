@@ -71,6 +71,7 @@ const ja: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: '件名を変更',
     DOCUMENT_SEALING_FAILED: '封印の試行に失敗',
     DOCUMENT_ARCHIVE_RENEWED: '新しい文書タイムスタンプでアーカイブを更新',
+    DOCUMENT_PURGED: '保存期間の終了によりファイルを削除し、個人データを消去',
     CC: '写しを受領',
   },
 }

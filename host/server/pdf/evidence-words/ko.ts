@@ -71,6 +71,7 @@ const ko: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: '제목 변경됨',
     DOCUMENT_SEALING_FAILED: '봉인 시도 실패',
     DOCUMENT_ARCHIVE_RENEWED: '새 문서 타임스탬프로 보관본 갱신됨',
+    DOCUMENT_PURGED: '보존 기간 종료로 파일 삭제 및 개인 정보 삭제됨',
     CC: '사본 수신함',
   },
 }

@@ -71,6 +71,7 @@ const nl: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'Titel gewijzigd',
     DOCUMENT_SEALING_FAILED: 'Poging tot verzegelen mislukt',
     DOCUMENT_ARCHIVE_RENEWED: 'Archief vernieuwd met een nieuwe documenttijdstempel',
+    DOCUMENT_PURGED: 'Bestanden verwijderd en persoonsgegevens afgeschermd aan het einde van de bewaartermijn',
     CC: 'Kopie ontvangen',
   },
 }

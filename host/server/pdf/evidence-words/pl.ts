@@ -71,6 +71,7 @@ const pl: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'Zmieniono tytuł',
     DOCUMENT_SEALING_FAILED: 'Nieudana próba zapieczętowania',
     DOCUMENT_ARCHIVE_RENEWED: 'Archiwum odnowione nowym znacznikiem czasu dokumentu',
+    DOCUMENT_PURGED: 'Pliki usunięte, a dane osobowe zanonimizowane po upływie okresu przechowywania',
     CC: 'Otrzymano kopię',
   },
 }

@@ -71,6 +71,7 @@ const ptBR: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: 'Título alterado',
     DOCUMENT_SEALING_FAILED: 'Falha na tentativa de selagem',
     DOCUMENT_ARCHIVE_RENEWED: 'Arquivo renovado com um novo carimbo de tempo do documento',
+    DOCUMENT_PURGED: 'Arquivos excluídos e dados pessoais ocultados ao fim do período de retenção',
     CC: 'Cópia recebida',
   },
 }

@@ -71,6 +71,7 @@ const zh: EvidenceWords = {
     DOCUMENT_TITLE_UPDATED: '标题已更改',
     DOCUMENT_SEALING_FAILED: '封存尝试失败',
     DOCUMENT_ARCHIVE_RENEWED: '已使用新的文件时间戳续存归档',
+    DOCUMENT_PURGED: '保留期结束，文件已删除，个人数据已隐去',
     CC: '已收到副本',
   },
 }

@@ -124,13 +124,19 @@ function RecipientCard({ env, audit, canSeeLinks, busy, run, r, linkReasonId }: 
           )}
         </div>
       )}
-      {open && correcting && <CorrectForm env={env} r={r} busy={busy} run={run} onDone={() => setCorrecting(false)} />}
+      {open && correcting && (
+        <CorrectForm env={env} r={r} busy={busy} run={run} onDone={() => setCorrecting(false)} canSeeLinks={canSeeLinks} linkReasonId={linkReasonId} />
+      )}
     </li>
   )
 }
 
-/** A name or e-mail put right before the recipient acts; a new address means a new link. */
-function CorrectForm({ env, r, busy, run, onDone }: { env: Envelope; r: EnvelopeRecipient; busy: boolean; run: RunAction; onDone: () => void }) {
+/**
+ * A name or e-mail put right before the recipient acts; a new address means a new link, so only
+ * those who may see the links change it (the API refuses others: 403 NOT_CREATOR).
+ */
+function CorrectForm(props: { env: Envelope; r: EnvelopeRecipient; busy: boolean; run: RunAction; onDone: () => void; canSeeLinks: boolean; linkReasonId: string }) {
+  const { env, r, busy, run, onDone } = props
   const [name, setName] = useState(r.name)
   const [email, setEmail] = useState(r.email)
   const submit = (e: FormEvent) => {
@@ -148,7 +154,16 @@ function CorrectForm({ env, r, busy, run, onDone }: { env: Envelope; r: Envelope
     <form className="docs-correct stack-sm" onSubmit={submit}>
       <p className="muted small">{ct('documents.recipient.correctHint')}</p>
       <Field label={ct('documents.recipient.name')} value={name} onChange={setName} autoComplete="off" />
-      <Field label={ct('documents.recipient.email')} type="email" value={email} onChange={setEmail} autoComplete="off" required />
+      <Field
+        label={ct('documents.recipient.email')}
+        type="email"
+        value={email}
+        onChange={setEmail}
+        autoComplete="off"
+        required
+        readOnly={!props.canSeeLinks}
+        describedBy={props.canSeeLinks ? undefined : props.linkReasonId}
+      />
       <div className="team-actions">
         <button className="btn btn-sm btn-primary" type="submit" disabled={busy}>
           {ct('documents.recipient.save')}

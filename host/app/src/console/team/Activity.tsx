@@ -54,7 +54,7 @@ export function Activity() {
   )
 }
 
-const FIELDS = ['role', 'url', 'events', 'enabled', 'secret', 'name', 'expires'] as const
+const FIELDS = ['role', 'url', 'events', 'enabled', 'secret', 'signingKey', 'sendSecretHeader', 'name', 'expires'] as const
 
 /** Who did it, in words. */
 function actorName(a: ActivityWords['actor']): string {
@@ -68,8 +68,8 @@ const fieldName = (field: string) => ((FIELDS as readonly string[]).includes(fie
 /** A value as a person reads it: roles by their name, on/off in words. */
 function valueOf(field: string, value: string): string {
   if (field === 'role' && ['ADMIN', 'MANAGER', 'MEMBER'].includes(value)) return ct(`team.role.${value}` as ConsoleKey)
-  // The secret's value is never kept: only that it was replaced.
-  if (field === 'secret') return ct('team.activity.secretChanged')
+  // The secret's and the signing key's values are never kept: only that they were replaced.
+  if (field === 'secret' || field === 'signingKey') return ct('team.activity.secretChanged')
   if (value === 'on' || value === 'off') return ct(value === 'on' ? 'team.activity.on' : 'team.activity.off')
   return value
 }

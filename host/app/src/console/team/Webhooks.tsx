@@ -9,6 +9,14 @@ import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, Notice, TableHead, messageOf, useAction } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 
+/** What a confirmation asks about: a new secret and key, a new key alone, or deleting. */
+type Asked = 'rotate' | 'rotateKey' | 'delete'
+const ASKED = {
+  rotate: { title: 'team.webhooks.rotateTitle', confirm: 'team.webhooks.rotate', body: 'team.webhooks.rotateBody' },
+  rotateKey: { title: 'team.webhooks.rotateKeyTitle', confirm: 'team.webhooks.rotateKey', body: 'team.webhooks.rotateKeyBody' },
+  delete: { title: 'team.webhooks.deleteConfirm', confirm: 'team.webhooks.delete', body: 'team.webhooks.deleteBody' },
+} as const
+
 /** What the form for a new webhook starts with, and goes back to after each one added. */
 const DEFAULT_EVENTS = ['DOCUMENT_COMPLETED']
 
@@ -25,7 +33,7 @@ export function Webhooks() {
   const [notice, setNotice] = useState<string | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   /** The webhook a confirmation is asked about, and for what. */
-  const [asking, setAsking] = useState<{ hook: Webhook; what: 'rotate' | 'delete' } | null>(null)
+  const [asking, setAsking] = useState<{ hook: Webhook; what: Asked } | null>(null)
   const action = useAction()
 
   const load = useCallback(async () => {
@@ -44,21 +52,29 @@ export function Webhooks() {
   const create = (e: FormEvent) => {
     e.preventDefault()
     void action.run(async () => {
-      const hook = await v2<Webhook>('/webhook/create', { body: { url, events, ...(secret && { secret }) } })
-      // Left empty: a generated secret, so every call the console's webhooks get is signed.
-      if (!secret) await v2<Webhook>(`/webhook/${hook.id}/rotate-secret`, { body: {} })
+      // Every call is signed with the webhook's own key; the secret header goes only where one was typed.
+      const hook = await v2<Webhook>('/webhook/create', { body: { url, events, ...(secret && { secret }), sendSecretHeader: !!secret } })
       setUrl('')
       setSecret('')
       setEvents(DEFAULT_EVENTS)
       setOpen(hook.id)
-      setNotice(ct('team.webhooks.created', { url: hook.url }))
+      // The key is in this answer only: shown once, here.
+      setNotice(ct('team.webhooks.created', { url: hook.url, key: hook.signingKey ?? '' }))
       await load()
     })
   }
   const rotate = (h: Webhook) => {
     void action.run(async () => {
       const rotated = await v2<Webhook>(`/webhook/${h.id}/rotate-secret`, { body: {} })
-      setNotice(ct('team.webhooks.rotated', { url: h.url, secret: rotated.secret, until: formatDateTime(rotated.previousSecretExpiresAt) }))
+      const until = formatDateTime(rotated.previousSecretExpiresAt)
+      setNotice(ct('team.webhooks.rotated', { url: h.url, secret: rotated.secret, key: rotated.signingKey ?? '', until }))
+      await load()
+    })
+  }
+  const rotateKey = (h: Webhook) => {
+    void action.run(async () => {
+      const rotated = await v2<Webhook>(`/webhook/${h.id}/rotate-signing-key`, { body: {} })
+      setNotice(ct('team.webhooks.keyRotated', { url: h.url, key: rotated.signingKey ?? '', until: formatDateTime(rotated.previousSecretExpiresAt) }))
       await load()
     })
   }
@@ -76,8 +92,8 @@ export function Webhooks() {
       {notice && <Notice>{notice}</Notice>}
       {asking && (
         <ConfirmDialog
-          title={ct(asking.what === 'rotate' ? 'team.webhooks.rotateTitle' : 'team.webhooks.deleteConfirm', { url: asking.hook.url })}
-          confirmLabel={ct(asking.what === 'rotate' ? 'team.webhooks.rotate' : 'team.webhooks.delete')}
+          title={ct(ASKED[asking.what].title, { url: asking.hook.url })}
+          confirmLabel={ct(ASKED[asking.what].confirm)}
           danger={asking.what === 'delete'}
           busy={action.busy}
           onCancel={() => setAsking(null)}
@@ -85,10 +101,11 @@ export function Webhooks() {
             const { hook, what } = asking
             setAsking(null)
             if (what === 'rotate') rotate(hook)
+            else if (what === 'rotateKey') rotateKey(hook)
             else run(() => v2('/webhook/delete', { body: { id: hook.id } }))
           }}
         >
-          <p>{ct(asking.what === 'rotate' ? 'team.webhooks.rotateBody' : 'team.webhooks.deleteBody')}</p>
+          <p>{ct(ASKED[asking.what].body)}</p>
         </ConfirmDialog>
       )}
       <section className="card card-pad stack" aria-labelledby="hooks-list">
@@ -106,6 +123,7 @@ export function Webhooks() {
                     <strong className="team-url">{h.url}</strong>
                     <div className="muted small">{h.events.join(', ')}</div>
                     {h.previousSecretExpiresAt && <div className="muted small">{ct('team.webhooks.rotating', { until: formatDateTime(h.previousSecretExpiresAt) })}</div>}
+                    {h.signsWith === 'SECRET' && <div className="muted small">{ct('team.webhooks.signsWithSecret')}</div>}
                   </div>
                   <span className="badge">{h.enabled ? ct('team.webhooks.enabled') : ct('team.webhooks.disabled')}</span>
                 </div>
@@ -124,6 +142,9 @@ export function Webhooks() {
                   </button>
                   <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => setAsking({ hook: h, what: 'rotate' })}>
                     {ct('team.webhooks.rotate')}
+                  </button>
+                  <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy} onClick={() => setAsking({ hook: h, what: 'rotateKey' })}>
+                    {ct('team.webhooks.rotateKey')}
                   </button>
                   <button
                     className="btn btn-sm btn-danger-outline"
@@ -182,16 +203,17 @@ function EventChoices({ value, onChange }: { value: string[]; onChange: (events:
   )
 }
 
-/** A webhook's address, events and on/off, changed in place (its secret has its own button). */
+/** A webhook's address, events, on/off and secret header, changed in place (its secret and key have their own buttons). */
 function EditWebhook({ hook, onSaved, onCancel }: { hook: Webhook; onSaved: (h: Webhook) => void; onCancel: () => void }) {
   const [url, setUrl] = useState(hook.url)
   const [events, setEvents] = useState<string[]>(hook.events)
   const [enabled, setEnabled] = useState(hook.enabled)
+  const [sendSecretHeader, setSendSecretHeader] = useState(hook.sendSecretHeader ?? true)
   const action = useAction()
   const titleId = `hook-edit-${hook.id}`
   const save = (e: FormEvent) => {
     e.preventDefault()
-    void action.run(async () => onSaved(await v2<Webhook>('/webhook/update', { body: { id: hook.id, url, events, enabled } })))
+    void action.run(async () => onSaved(await v2<Webhook>('/webhook/update', { body: { id: hook.id, url, events, enabled, sendSecretHeader } })))
   }
   return (
     <form className="card card-pad stack" onSubmit={save} aria-labelledby={titleId}>
@@ -202,6 +224,10 @@ function EditWebhook({ hook, onSaved, onCancel }: { hook: Webhook; onSaved: (h: 
       <label className="choice">
         <input type="checkbox" checked={enabled} onChange={(e) => setEnabled(e.currentTarget.checked)} />
         <span>{ct('team.webhooks.enabledLabel')}</span>
+      </label>
+      <label className="choice">
+        <input type="checkbox" checked={sendSecretHeader} onChange={(e) => setSendSecretHeader(e.currentTarget.checked)} />
+        <span>{ct('team.webhooks.sendSecretHeader')}</span>
       </label>
       <div className="team-actions">
         <button className="btn btn-primary" type="submit" disabled={action.busy || events.length === 0}>

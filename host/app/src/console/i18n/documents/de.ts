@@ -100,6 +100,7 @@ const de: Record<keyof typeof en, string> = {
   "documents.audit.RECIPIENT_UPDATED": "Empfänger geändert",
   "documents.audit.DOCUMENT_SEALING_FAILED": "Versiegeln fehlgeschlagen (wird wiederholt)",
   "documents.audit.DOCUMENT_ARCHIVE_RENEWED": "Archiv erneuert (neuer Dokumentzeitstempel)",
+  "documents.audit.DOCUMENT_PURGED": "Gelöscht (Aufbewahrung beendet)",
   "documents.audit.DOCUMENT_RECIPIENT_EXPIRED": "Link abgelaufen",
   "documents.audit.DOCUMENT_VISIBILITY_UPDATED": "Sichtbarkeit geändert",
   "documents.audit.DOCUMENT_EXTERNAL_ID_UPDATED": "Externe ID geändert",

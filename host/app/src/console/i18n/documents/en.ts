@@ -98,6 +98,7 @@ const en = {
   "documents.audit.DOCUMENT_COMPLETED": "Completed",
   "documents.audit.DOCUMENT_SEALING_FAILED": "Sealing failed (retried)",
   "documents.audit.DOCUMENT_ARCHIVE_RENEWED": "Archive renewed (new document timestamp)",
+  "documents.audit.DOCUMENT_PURGED": "Purged (retention ended)",
   "documents.audit.DOCUMENT_CANCELLED": "Cancelled",
   "documents.audit.DOCUMENT_DELETED": "Deleted",
   "documents.audit.DOCUMENT_RECIPIENT_EXPIRED": "Link expired",

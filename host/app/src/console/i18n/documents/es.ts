@@ -100,6 +100,7 @@ const es: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': 'Completado',
   'documents.audit.DOCUMENT_SEALING_FAILED': 'Fallo del sellado (se reintentó)',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': 'Archivo renovado (nuevo sello de tiempo)',
+  'documents.audit.DOCUMENT_PURGED': 'Purgado (fin de la conservación)',
   'documents.audit.DOCUMENT_CANCELLED': 'Anulado',
   'documents.audit.DOCUMENT_DELETED': 'Eliminado',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': 'Enlace caducado',

@@ -100,6 +100,7 @@ const fr: Record<keyof typeof en, string> = {
   "documents.audit.RECIPIENT_UPDATED": "Destinataire modifié",
   "documents.audit.DOCUMENT_SEALING_FAILED": "Scellement échoué (nouvel essai)",
   "documents.audit.DOCUMENT_ARCHIVE_RENEWED": "Archive renouvelée (nouvel horodatage)",
+  "documents.audit.DOCUMENT_PURGED": "Purgé (fin de conservation)",
   "documents.audit.DOCUMENT_RECIPIENT_EXPIRED": "Lien expiré",
   "documents.audit.DOCUMENT_VISIBILITY_UPDATED": "Visibilité modifiée",
   "documents.audit.DOCUMENT_EXTERNAL_ID_UPDATED": "Identifiant externe modifié",

@@ -100,6 +100,7 @@ const he: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': 'הושלם',
   'documents.audit.DOCUMENT_SEALING_FAILED': 'החתימה הדיגיטלית נכשלה (ננסה שוב)',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': 'הארכיון חודש (חותמת זמן חדשה)',
+  'documents.audit.DOCUMENT_PURGED': 'נמחק (תקופת השמירה הסתיימה)',
   'documents.audit.DOCUMENT_CANCELLED': 'בוטל',
   'documents.audit.DOCUMENT_DELETED': 'נמחק',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': 'תוקף הקישור פג',

@@ -100,6 +100,7 @@ const it: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': 'Completato',
   'documents.audit.DOCUMENT_SEALING_FAILED': 'Sigillatura non riuscita (ripetuta)',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': 'Archivio rinnovato (nuova marca temporale)',
+  'documents.audit.DOCUMENT_PURGED': 'Eliminato (conservazione terminata)',
   'documents.audit.DOCUMENT_CANCELLED': 'Annullato',
   'documents.audit.DOCUMENT_DELETED': 'Eliminato',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': 'Link scaduto',

@@ -100,6 +100,7 @@ const ja: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': '完了',
   'documents.audit.DOCUMENT_SEALING_FAILED': '封印に失敗（再試行）',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': 'アーカイブを更新（新しい文書タイムスタンプ）',
+  'documents.audit.DOCUMENT_PURGED': '消去済み (保存期間終了)',
   'documents.audit.DOCUMENT_CANCELLED': '取り消し',
   'documents.audit.DOCUMENT_DELETED': '削除',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': 'リンクの期限切れ',

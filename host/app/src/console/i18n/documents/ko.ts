@@ -100,6 +100,7 @@ const ko: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': '완료됨',
   'documents.audit.DOCUMENT_SEALING_FAILED': '봉인 실패(재시도함)',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': '보관본 갱신됨(새 문서 타임스탬프)',
+  'documents.audit.DOCUMENT_PURGED': '삭제됨 (보존 기간 종료)',
   'documents.audit.DOCUMENT_CANCELLED': '취소됨',
   'documents.audit.DOCUMENT_DELETED': '삭제됨',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': '링크 만료됨',

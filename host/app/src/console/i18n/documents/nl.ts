@@ -100,6 +100,7 @@ const nl: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': 'Voltooid',
   'documents.audit.DOCUMENT_SEALING_FAILED': 'Verzegelen mislukt (opnieuw geprobeerd)',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': 'Archief vernieuwd (nieuwe tijdstempel)',
+  'documents.audit.DOCUMENT_PURGED': 'Opgeschoond (bewaartermijn verstreken)',
   'documents.audit.DOCUMENT_CANCELLED': 'Ingetrokken',
   'documents.audit.DOCUMENT_DELETED': 'Verwijderd',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': 'Link verlopen',

@@ -100,6 +100,7 @@ const pl: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': 'Zakończono',
   'documents.audit.DOCUMENT_SEALING_FAILED': 'Pieczętowanie nieudane (ponowiono)',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': 'Archiwum odnowione (nowy znacznik czasu)',
+  'documents.audit.DOCUMENT_PURGED': 'Usunięto (koniec okresu przechowywania)',
   'documents.audit.DOCUMENT_CANCELLED': 'Anulowano',
   'documents.audit.DOCUMENT_DELETED': 'Usunięto',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': 'Link wygasł',

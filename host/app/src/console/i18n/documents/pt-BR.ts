@@ -100,6 +100,7 @@ const ptBR: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': 'Concluído',
   'documents.audit.DOCUMENT_SEALING_FAILED': 'Falha na selagem (nova tentativa feita)',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': 'Arquivo renovado (novo carimbo de tempo)',
+  'documents.audit.DOCUMENT_PURGED': 'Expurgado (fim da retenção)',
   'documents.audit.DOCUMENT_CANCELLED': 'Cancelado',
   'documents.audit.DOCUMENT_DELETED': 'Excluído',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': 'Link expirado',

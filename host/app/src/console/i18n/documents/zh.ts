@@ -100,6 +100,7 @@ const zh: Record<keyof typeof en, string> = {
   'documents.audit.DOCUMENT_COMPLETED': '已完成',
   'documents.audit.DOCUMENT_SEALING_FAILED': '封存失败（已重试）',
   'documents.audit.DOCUMENT_ARCHIVE_RENEWED': '归档已续存（新的文件时间戳）',
+  'documents.audit.DOCUMENT_PURGED': '已清除（保留期结束）',
   'documents.audit.DOCUMENT_CANCELLED': '已取消',
   'documents.audit.DOCUMENT_DELETED': '已删除',
   'documents.audit.DOCUMENT_RECIPIENT_EXPIRED': '链接已过期',
