@@ -10,7 +10,7 @@
 import type { MiddlewareHandler } from 'hono'
 import { ApiError } from '../errors.js'
 import type { HostConfig } from '../config.js'
-import { LOGO_BODY_LIMIT, LOGO_ROUTE } from '../console/branding-routes.js'
+import { LOGO_BODY_LIMIT, LOGO_ROUTE } from '../images/logo.js'
 
 /** What a body is, and so how large it may be (bodyCaps). */
 export type BodyKind =

@@ -9,15 +9,9 @@ import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { BrandingPatch, removeLogo, setLogo, teamBranding, updateBranding } from '../domain/branding.js'
 import { badRequest, issue } from '../errors.js'
-import { MAX_LOGO_BYTES } from '../images/logo.js'
+import { LOGO_BODY_LIMIT, LOGO_ROUTE } from '../images/logo.js'
 import { memberPrincipal, requireTeam, type ConsoleEnv } from './gate.js'
 import { consoleBody } from './session-routes.js'
-
-/** The longest `data:` URL a logo of MAX_LOGO_BYTES makes, with room for its prefix. */
-const MAX_LOGO_URL = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100
-/** The body limit app.ts gives the logo's route: a little over a logo too large, so the domain says why. */
-export const LOGO_BODY_LIMIT = 2 * MAX_LOGO_URL
-export const LOGO_ROUTE = '/team/branding/logo'
 
 const LogoBody = z.object({ image: z.string().min(1).max(LOGO_BODY_LIMIT) })
 

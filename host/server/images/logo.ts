@@ -9,6 +9,11 @@ import { decodePng, encodePng, fitWithin, readPngHeader } from './png.js'
 
 /** Largest logo accepted as sent (and as stored). */
 export const MAX_LOGO_BYTES = 256 * 1024
+/** The longest `data:` URL a logo of MAX_LOGO_BYTES makes, with room for its prefix. */
+const MAX_LOGO_URL = Math.ceil(MAX_LOGO_BYTES / 3) * 4 + 100
+/** The console's logo route, and its body budget (api/body-budget.ts): a little over a logo too large, so the domain says why. */
+export const LOGO_ROUTE = '/team/branding/logo'
+export const LOGO_BODY_LIMIT = 2 * MAX_LOGO_URL
 /** Most pixels a logo may declare, and the longest side. */
 export const MAX_LOGO_PIXELS = 4_000_000
 export const MAX_LOGO_SIDE = 4096

@@ -1,5 +1,5 @@
 import { availableParallelism } from 'node:os'
-import type { ParsedJson } from '../api/json-text.js'
+import type { ParsedJson } from './json-parse.js'
 import type { EvidenceFacts } from '../domain/evidence-facts.js'
 import type { Logo, LogoRefused } from '../images/logo.js'
 import type { InspectedPdf } from '../pdf/inspected-pdf.js'
