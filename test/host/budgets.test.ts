@@ -6,7 +6,7 @@ import { MAX_PNG_PIXELS } from '../../host/server/images/png.js'
 import { SIGNATURE_MAX_SIDE } from '../../host/server/images/signature.js'
 import { VERIFY_LIMITS, verifyLaneWaiting } from '../../host/server/workers/verify-lane.js'
 import { CATALOG, meterBypasses, PAGE, PAGES, pngOf, rawPdf, stream, zerosDeflated } from './hostile.js'
-import { api, createEnvelope, form, makePdf, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, createEnvelope, form, makePdf, sealed, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const box = { page: 1, width: 20, height: 5 }
 const dataUrl = (png: Uint8Array) => `data:image/png;base64,${Buffer.from(png).toString('base64')}`
@@ -70,6 +70,7 @@ describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
     expect((await bob.client.post('/complete', { fields: [{ id: bob.field, value: dataUrl(realPng(300, 100)) }] })).status).toBe(200)
     const done = (await client.get(`/envelope/${e.id}`)).body
     expect(done.status).toBe('COMPLETED')
+    await sealed(host, e.id, 180_000)
     const signed = await client.get(`/envelope/item/${done.envelopeItems[0].id}/download`)
     expect([signed.status, Buffer.from(signed.body.slice(0, 5)).toString()]).toEqual([200, '%PDF-'])
   })
