@@ -97,28 +97,21 @@ export function webhookRoutes(ctx: HostContext) {
     await ctx.db.transaction((tx) => resendCall(tx, who, stringParam(c.req.param('callId'), 'webhook call')))
     return c.json({ success: true })
   })
-  r.post('/webhook/:id/rotate-secret', async (c) => {
-    const who = team(c)
-    const id = parse(WebhookId, c.req.param('id'))
-    return c.json(
-      await ctx.db.transaction(async (tx) => {
-        const hook = await rotateWebhookSecret(tx, who, id)
-        await log(c, tx, 'webhook.updated', id, { secret: 'rotated', signingKey: 'rotated' })
-        return hook
-      }),
-    )
-  })
-  r.post('/webhook/:id/rotate-signing-key', async (c) => {
-    const who = team(c)
-    const id = parse(WebhookId, c.req.param('id'))
-    return c.json(
-      await ctx.db.transaction(async (tx) => {
-        const hook = await rotateSigningKey(tx, who, id)
-        await log(c, tx, 'webhook.updated', id, { signingKey: 'rotated' })
-        return hook
-      }),
-    )
-  })
+  // A rotation answers the webhook with what it made, shown this once, and logs what changed (never the values).
+  const rotation = (path: string, rotate: typeof rotateSigningKey, changed: Record<string, string>) =>
+    r.post(path, async (c) => {
+      const who = team(c)
+      const id = parse(WebhookId, c.req.param('id'))
+      return c.json(
+        await ctx.db.transaction(async (tx) => {
+          const hook = await rotate(tx, who, id)
+          await log(c, tx, 'webhook.updated', id, changed)
+          return hook
+        }),
+      )
+    })
+  rotation('/webhook/:id/rotate-secret', rotateWebhookSecret, { secret: 'rotated', signingKey: 'rotated' })
+  rotation('/webhook/:id/rotate-signing-key', rotateSigningKey, { signingKey: 'rotated' })
   r.post('/webhook/:id/test', async (c) => {
     const who = team(c)
     const id = parse(WebhookId, c.req.param('id'))

@@ -64,16 +64,18 @@ export type AuditChainCheck =
 /** A column a redaction empties (its hash stays). */
 export type RedactedField = 'data' | 'name' | 'email' | 'ip_address' | 'user_agent'
 
+/** Each hashed column of an entry: its name, value and hash. */
+const hashedFields = (r: ChainRow): [RedactedField, string | null, string | null][] => [
+  ['data', r.data_text, r.data_hash],
+  ['name', r.name, r.name_hash],
+  ['email', r.email, r.email_hash],
+  ['ip_address', r.ip_address, r.ip_address_hash],
+  ['user_agent', r.user_agent, r.user_agent_hash],
+]
+
 /** The redacted columns of one entry: a value removed with its hash kept, or `data` replaced by the marker. */
 function redactedFields(r: ChainRow): RedactedField[] {
-  const fields: [RedactedField, string | null, string | null][] = [
-    ['data', r.data_text, r.data_hash],
-    ['name', r.name, r.name_hash],
-    ['email', r.email, r.email_hash],
-    ['ip_address', r.ip_address, r.ip_address_hash],
-    ['user_agent', r.user_agent, r.user_agent_hash],
-  ]
-  return fields
+  return hashedFields(r)
     .filter(([name, value, hash]) => hash !== null && (value === null || (name === 'data' && value === REDACTED_DATA_TEXT && auditFieldHash(r.salt, value) !== hash)))
     .map(([name]) => name)
 }
@@ -87,14 +89,7 @@ function redactedFields(r: ChainRow): RedactedField[] {
 function flaw(r: ChainRow, prev: string | null, purged: boolean): string | null {
   const redacted = redactedFields(r)
   if (redacted.length && !purged) return `${redacted.join(', ')} redacted although the envelope was not purged`
-  const fields: [RedactedField, string | null, string | null][] = [
-    ['data', r.data_text, r.data_hash],
-    ['name', r.name, r.name_hash],
-    ['email', r.email, r.email_hash],
-    ['ip_address', r.ip_address, r.ip_address_hash],
-    ['user_agent', r.user_agent, r.user_agent_hash],
-  ]
-  for (const [name, value, hash] of fields) {
+  for (const [name, value, hash] of hashedFields(r)) {
     if (redacted.includes(name)) continue
     if (auditFieldHash(r.salt, value) !== hash) return `${name} does not match its hash`
   }
