@@ -127,7 +127,7 @@ async function silentReceiver() {
   }
 }
 
-/** `bytes` of JSON with as many short keys as fit, as base64url: what G2's evidence files held. */
+/** `bytes` of JSON with as many short keys as fit, as base64url: what the hostile evidence files held. */
 function manyKeys(bytes: number): string {
   const keys: string[] = []
   for (let i = 0, used = 2; used < bytes - 12; i++) {
@@ -363,7 +363,7 @@ async function main() {
     const verifyStatuses = await verifying.statuses
     await verifying.worker.terminate()
 
-    // Anonymous evidence files (finding G2): 20 MiB of base64url JSON of many short keys, alone
+    // Anonymous evidence files: 20 MiB of base64url JSON of many short keys, alone
     // and beside a PDF, and forged files under the cap claiming this host's certificate (the
     // header of one of team B's own evidence files) with a payload of many short keys.
     const realHeader = Buffer.from((await call(tokenB, `/envelope/${quiet.body.id}/evidence?format=jws`)).body as ArrayBuffer).toString().split('.')[0]

@@ -164,7 +164,7 @@ describe('anonymous bytes', () => {
     }
   })
 
-  it('G2: an evidence file over its cap is refused before it is read, alone or beside a PDF', async () => {
+  it('an evidence file over its cap is refused before it is read, alone or beside a PDF', async () => {
     // Under the PDF cap, over the evidence cap: it was read and parsed on the loop before.
     const declared = await rawRequest(host.url, 'POST', '/api/v2/verify', { 'Content-Type': 'application/jose', 'Content-Length': String(3 * 1024 * 1024) })
     expect(declared).toMatchObject({ status: 413, body: { code: 'PAYLOAD_TOO_LARGE', message: expect.any(String) } })

@@ -104,7 +104,7 @@ describe.each(VARIANTS)('who ends an envelope ($variant)', ({ variant, skip }) =
     expect((await m.v2(`/envelope/${sent.id}`)).status).toBe(200)
   })
 
-  it.skipIf(skip)("a MEMBER cannot end another's document by rejecting on a recipient's behalf (G3)", async () => {
+  it.skipIf(skip)("a MEMBER cannot end another's document by rejecting on a recipient's behalf", async () => {
     const m = people.MEMBER
     const sent = await make(people.CREATOR, { send: true })
     const [r] = await host.db.query<{ id: number }>('select id from recipients where envelope_id = $1', [sent.id])

@@ -3,7 +3,7 @@
  * the document, the team's managers and admins, and the team-wide tokens. A MEMBER who sees another's
  * document gets WITHHELD_LINK ('') for every recipient's token and signing URL, on every door
  * that answers one (API v2, the deprecated routes, API v1, their own token, the deployed SDK, their
- * webhooks), and may not correct a recipient's address to send the link elsewhere (G6).
+ * webhooks), and may not correct a recipient's address to send the link elsewhere.
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -216,7 +216,7 @@ describe.each(VARIANTS)('who holds a signing link ($variant)', ({ variant, skip 
     shown(used, 'use')
   })
 
-  it.skipIf(skip)("a MEMBER who did not send a document cannot correct a recipient's address to receive the link (G6)", async () => {
+  it.skipIf(skip)("a MEMBER who did not send a document cannot correct a recipient's address to receive the link", async () => {
     const o = people.OTHER
     const sent = await make(people.SENDER, { send: true })
     const before = await host.db.query('select email, token, name from recipients where id = $1', [sent.recipientId])

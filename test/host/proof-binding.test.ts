@@ -3,7 +3,7 @@
  * recipient names the recipient's id, address, token and the proof's purpose, and no proof
  * survives a change of any of them, whichever door made the change.
  *
- * G1 first, exactly as reported: a sender asks for the account code of a recipient at their own
+ * The attack first, as it worked: a sender asks for the account code of a recipient at their own
  * inbox, reads it, moves the recipient to a stranger's address and makes the stranger's account.
  *
  * Then the class: PROOFS lists every proof and the route that takes it; DOORS lists every way a
@@ -120,7 +120,7 @@ describe.each(VARIANTS)('proof binding on $variant', ({ variant, skip }) => {
     return res.body.grant
   }
 
-  it.skipIf(skip)('G1: an account code read by the sender makes no account after the address moves to a stranger', async () => {
+  it.skipIf(skip)('an account code read by the sender makes no account after the address moves to a stranger', async () => {
     freshWindow()
     const victim = `victim${++n}@example.com`
     const e = await createEnvelope(client, { recipients: [{ email: ATTACKER, name: 'Me', role: 'SIGNER', actionAuth: ['PASSWORD'], fields: [FIELD] }] })

@@ -99,7 +99,7 @@ describe.each(VARIANTS)('a purge leaves no copy of personal data ($variant)', ({
     const rateKey = createHash('sha256').update(`recipient:${token}`).digest('base64url').slice(0, 22)
     if (variant === 'postgres') await until(async () => (await host.db.query('select 1 from rate_limit_counts where key = $1', [rateKey])).length > 0)
 
-    // Before: the copies exist where the finding found them, and more.
+    // Before: the copies exist in the delivery log, the jobs and the rest.
     const needles = ['purgewell', EMAIL, token, rateKey]
     const before = await holders(needles)
     for (const where of ['webhook_calls.request_body:purgewell', 'webhook_calls.request_body:' + token, 'webhook_calls.response_body:' + EMAIL, 'jobs.payload:' + EMAIL, 'mails.to_address:' + EMAIL, 'events.payload:' + EMAIL, 'auth_throttle.key:' + EMAIL, 'recipients.token:' + token]) {

@@ -31,7 +31,7 @@ export const tokenView = (p: Principal, e: Pick<EnvelopeRow, 'created_by'>): Tok
 
 /**
  * A correction that gives a recipient a new address sends a new live link there: only a link
- * holder may (G6: a MEMBER would otherwise send another's link to their own inbox).
+ * holder may (a MEMBER would otherwise send another's link to their own inbox).
  */
 export function assertMayRedirectLinks(p: Principal, e: Pick<EnvelopeRow, 'created_by' | 'type'>, path: (string | number)[]): void {
   if (mayHoldLinks(p, e)) return
