@@ -92,7 +92,7 @@ describe.each(VARIANTS)('a sender name that looks like an address on $variant', 
   const fromOf = async (title: string) => {
     const e = await createEnvelope(client, { title, recipients: [{ email: 'ann@example.com', name: 'Ann', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }] })
     expect((await client.post('/envelope/distribute', { envelopeId: e.id })).status).toBe(200)
-    await expect.poll(() => sink.received.find((m) => m.subject?.includes(title)), { timeout: 30_000 }).toBeTruthy()
+    await expect.poll(() => sink.received.find((m) => m.subject?.includes(title)), { timeout: 120_000 }).toBeTruthy()
     const mail = sink.received.find((m) => m.subject?.includes(title))!
     return { from: mail.from!.value, line: mail.headerLines.find((h) => h.key === 'from')!.line }
   }

@@ -24,7 +24,7 @@ describe.each(VARIANTS)('signed webhook calls on $variant', ({ variant, skip }) 
   async function nextCall(id: string): Promise<Call> {
     const before = hooks.calls.length
     expect((await client.post(`/webhook/${id}/test`, {})).status).toBe(200)
-    await expect.poll(() => hooks.calls.length, { timeout: 20_000 }).toBe(before + 1)
+    await expect.poll(() => hooks.calls.length, { timeout: 120_000 }).toBe(before + 1)
     return hooks.calls.at(-1)!
   }
 

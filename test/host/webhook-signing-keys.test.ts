@@ -71,7 +71,7 @@ describe.each(VARIANTS)('webhook signing keys on $variant', ({ variant, skip }) 
   async function nextCall(id: string): Promise<Call> {
     const before = hooks.calls.length
     expect((await client.post(`/webhook/${id}/test`, {})).status).toBe(200)
-    await expect.poll(() => hooks.calls.length, { timeout: 20_000 }).toBe(before + 1)
+    await expect.poll(() => hooks.calls.length, { timeout: 120_000 }).toBe(before + 1)
     return hooks.calls.at(-1)!
   }
 
@@ -202,7 +202,7 @@ describe.each(VARIANTS)('webhooks made before signing keys on $variant', ({ vari
   async function nextCall(id: string): Promise<Call> {
     const before = hooks.calls.length
     expect((await client.post(`/webhook/${id}/test`, {})).status).toBe(200)
-    await expect.poll(() => hooks.calls.length, { timeout: 20_000 }).toBe(before + 1)
+    await expect.poll(() => hooks.calls.length, { timeout: 120_000 }).toBe(before + 1)
     return hooks.calls.at(-1)!
   }
 
