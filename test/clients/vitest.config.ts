@@ -8,6 +8,8 @@ export default defineConfig({
     root: import.meta.dirname,
     include: ['**/*.test.ts'],
     environment: 'node',
+    // Files share their worker's process, modules and worker fixtures (docs/testing.md).
+    isolate: false,
     // The host runs in the test process: nothing it logs may carry a credential.
     setupFiles: ['../support/no-secrets-in-logs.ts'],
     testTimeout: 60_000,

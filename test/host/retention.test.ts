@@ -11,7 +11,7 @@ import { createTeam } from '../../host/server/domain/teams.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { maintain } from '../../host/server/jobs/maintenance.js'
 import { startS3Server, type S3Server } from '../support/s3-server.js'
-import { api, completeOneSigner, createEnvelope, runProcess, startTestHost, until, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, completeOneSigner, createEnvelope, makePdf, runProcess, startTestHost, until, VARIANTS, type Api, type TestHost } from './support.js'
 
 const DAY = 24 * 3600_000
 const SWEEP = { jobsDays: 7, webhookCallsDays: 30, filesHours: 24, everyMs: 3600_000 }
@@ -78,7 +78,9 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
 
   it.skipIf(skip)('purges exactly the finished envelopes past the cut-off: files gone, personal data redacted, chain whole, downloads 410', async () => {
     // Before the cut-off: completed, cancelled, rejected. Never: pending, draft. After: completed later.
-    const completed = await completeOneSigner(host, client, { title: 'Lease 4B', signer: { name: 'Jana Novak', email: 'jana@example.com' } }, { 'user-agent': 'Retention Browser' })
+    // A PDF of its own: the original is no other envelope's file, so the purge removes it with the sealed one.
+    const own = [{ bytes: await makePdf(2, [{ text: 'Lease 4B', x: 72, y: 700 }]), name: 'lease.pdf' }]
+    const completed = await completeOneSigner(host, client, { title: 'Lease 4B', signer: { name: 'Jana Novak', email: 'jana@example.com' }, files: own }, { 'user-agent': 'Retention Browser' })
     const cancelled = await sent(client, 'Cancelled')
     expect((await client.post('/envelope/cancel', { envelopeId: cancelled.id, reason: 'changed my mind' })).status).toBe(200)
     const rejected = await sent(client, 'Rejected')

@@ -236,19 +236,21 @@ export async function mailed(host: Host, envelopeId: string, timeoutMs = 30_000)
 
 /**
  * A one-signer document (one SIGNATURE field) created, sent and signed through the API, then
- * sealed and its mails sent: its id and item id. `headers` go with the signer's requests (a user agent, say).
+ * sealed and its mails sent: its id and item id. Its PDF is `files`, or two pages that another
+ * envelope made in the same second shares byte for byte (the team then stores the file once). `headers` go with the signer's requests (a user agent, say).
  */
 export async function completeOneSigner(
   host: Host,
   client: Api,
-  payload: Record<string, unknown> & { signer?: { name: string; email: string } },
+  payload: Record<string, unknown> & { signer?: { name: string; email: string }; files?: { bytes: Uint8Array; name: string }[] },
   headers: Record<string, string> = {},
 ): Promise<{ id: string; itemId: string }> {
-  const { signer: who = { name: 'Jana', email: 'jana@example.com' }, ...rest } = payload
-  const e = await createEnvelope(client, {
-    ...rest,
-    recipients: [{ ...who, role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
-  })
+  const { signer: who = { name: 'Jana', email: 'jana@example.com' }, files, ...rest } = payload
+  const e = await createEnvelope(
+    client,
+    { ...rest, recipients: [{ ...who, role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }] },
+    files,
+  )
   const sent = await client.post('/envelope/distribute', { envelopeId: e.id })
   if (sent.status !== 200) throw new Error(`distribute failed: ${sent.status} ${JSON.stringify(sent.body)}`)
   const signer = api(`${host.url}/api/signing`, `Bearer ${sent.body.recipients[0].token}`)

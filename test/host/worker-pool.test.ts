@@ -27,12 +27,14 @@ describe('the heavy-work pool', () => {
 
   it.skipIf(process.platform !== 'linux')('the anonymous checks run at the lowest scheduling priority; the heavy-work threads and this process do not', async () => {
     const niceness = () => readdirSync('/proc/self/task').map((tid) => Number(readFileSync(`/proc/self/task/${tid}/stat`, 'utf8').split(') ')[1]!.split(' ')[16]))
-    await inspectPdf(await makePdf(1), 'heavy.pdf')
-    expect(niceness().every((n) => n === 0)).toBe(true)
-    await runVerify(await makePdf(1))
-    const after = niceness()
-    expect(after.filter((n) => n === 19).length).toBeGreaterThan(0)
-    expect(after.filter((n) => n === 0).length).toBeGreaterThan(after.length / 2)
+    // Both pools busy at once (either may have started in an earlier file of this process): only the lane's own threads are lowered.
+    await Promise.all([inspectPdf(await makePdf(1), 'heavy.pdf'), runVerify(await makePdf(1))])
+    const all = niceness()
+    const lowered = all.filter((n) => n !== 0)
+    expect(lowered.length).toBeGreaterThan(0)
+    expect(lowered.every((n) => n === 19)).toBe(true)
+    expect(all.length - lowered.length).toBeGreaterThan(all.length / 2)
+    expect(Number(readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ')[16])).toBe(0)
   })
 
   it('a pool with a share of time rests after each task as long as the share asks: with half, a small task asked beside a large one ends no sooner than the large one took after it', async () => {

@@ -5,6 +5,8 @@ export default defineConfig({
     name: 'server',
     root: import.meta.dirname,
     environment: 'node',
+    // Files share their worker's process, modules and worker fixtures (docs/testing.md).
+    isolate: false,
     // The host runs in the test process: nothing it logs may carry a credential.
     setupFiles: ['../support/no-secrets-in-logs.ts'],
     include: ['**/*.test.ts'],
