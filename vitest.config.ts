@@ -1,5 +1,5 @@
 import { defineConfig } from 'vitest/config'
-import InterleavingSequencer from './test/support/sequencer.js'
+import ProjectSequencer from './test/support/sequencer.js'
 
 // The hosts that tests and their global setups start log warnings and errors only (the request and
 // job lines at info would bury the test output); test/host/log.test.ts turns it up.
@@ -13,6 +13,6 @@ export default defineConfig({
     // the way through. Most of a test waits on sockets, the database, Chromium or a timer: three
     // files at a time keep two cores busy.
     maxWorkers: 3,
-    sequence: { sequencer: InterleavingSequencer },
+    sequence: { sequencer: ProjectSequencer },
   },
 })

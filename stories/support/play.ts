@@ -2,8 +2,8 @@ import { expect, waitFor } from 'storybook/test'
 import { decodeOptions } from '../../src/protocol/index.js'
 import { hostUrl } from './demo.js'
 
-/** Long enough for a cold authoring page on a slow machine; the library's own timeout is 15 s. */
-export const READY_TIMEOUT = 20_000
+/** A safety net, long enough for a cold page on a machine busy with other work (the stories run beside the other tests). */
+export const READY_TIMEOUT = 60_000
 
 /** The embed iframes the story rendered. */
 export async function frames(canvasElement: HTMLElement, count = 1): Promise<HTMLIFrameElement[]> {
@@ -56,8 +56,8 @@ export async function expectDocumentReady(args: { onDocumentReady?: unknown; onR
   await expect(args.onDocumentError).not.toHaveBeenCalled()
 }
 
-/** How long a webhook may take from the service to the delivery panel (queue, POST, the panel's next poll). */
-export const DELIVERY_TIMEOUT = 15_000
+/** How long a webhook may take from the service to the delivery panel (queue, POST, the panel's next poll): a safety net for a busy machine. */
+export const DELIVERY_TIMEOUT = 60_000
 
 /** Waits until the delivery panel lists `event` for the envelope: the service delivered it and the demo backend verified it. */
 export async function expectDelivered(canvasElement: HTMLElement, envelopeId: string, event = 'DOCUMENT_SENT') {

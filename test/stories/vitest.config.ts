@@ -14,7 +14,8 @@ export default defineConfig({
   test: {
     name: 'stories',
     globalSetup: [here('./global-setup.ts')],
-    testTimeout: 60_000,
+    // A safety net for a busy machine: a story waits for its page with READY_TIMEOUT (stories/support/play.ts).
+    testTimeout: 180_000,
     browser: {
       enabled: true,
       headless: true,

@@ -1,4 +1,4 @@
-// The helpers customers use in their unit tests, used the way docs/testing.md shows: render our
+// The helpers customers use in their unit tests, used the way docs/testing-your-app.md shows: render our
 // components with Testing Library in happy-dom and play the service's side of the wire.
 import { cleanup, render, screen } from '@testing-library/react'
 import { createRef, useState } from 'react'
