@@ -1,5 +1,8 @@
-// The job queue on its own, on both engines: orders, ends recorded with what handlers leave,
-// batch loading, claiming ahead and giving back what was claimed but not run.
+/**
+ * The job queue on its own: orders, ends recorded with what handlers leave, batch loading,
+ * claiming ahead and giving back what was claimed but not run.
+ * Databases: both (the queue's claims and locks differ by engine; two processes on PostgreSQL).
+ */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -20,7 +23,7 @@ const options = (o: Partial<QueueOptions> = {}): QueueOptions => ({
   ...o,
 })
 
-describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ variant, skip }) => {
+describe.each(VARIANTS)('the job queue ($variant)', ({ variant, skip }) => {
   const cleanups: (() => Promise<void>)[] = []
   afterAll(async () => {
     for (const c of cleanups.reverse()) await c()
@@ -74,6 +77,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
       const { i } = job.payload as { i: number }
       log.push({ key: job.orderingKey!, i, at: 'start' })
       most = Math.max(most, ++running)
+      // Work of a few ms (the behaviour under test: orders overlap while one runs).
       await sleep(5 + ((i * 7) % 11))
       running--
       log.push({ key: job.orderingKey!, i, at: 'end' })
@@ -128,6 +132,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     const heavy: JobHandler = async (job) => {
       heavyMost = Math.max(heavyMost, ++heavyNow)
       events.push(`heavy ${job.payload.i} start`)
+      // A heavy job's work: the light ones must pass it meanwhile.
       await sleep(80)
       heavyNow--
     }
@@ -180,7 +185,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     const queue = new Queue(db, { hook, mail }, options({ concurrency: 8, lane: ['mail'] }))
     queue.start()
     try {
-      await until(() => mailed.length === 2 && started.includes('team_b'), 5_000)
+      await until(() => mailed.length === 2 && started.includes('team_b'), 120_000)
       expect(mailed.sort()).toEqual(['ann@a.test', 'bob@b.test'])
       expect(most.get('team_a')).toBe(4)
       expect(most.get('all')).toBe(6)
@@ -327,7 +332,8 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     await until(() => started === 1)
     await until(async () => (await jobs(db)).filter((j) => j.status === 'running').length >= 2) // one runs, others are held
     const stopped = queue.stop()
-    await sleep(50)
+    // The held jobs are given back while the one under way still runs.
+    await until(async () => (await jobs(db)).filter((j) => j.status === 'pending').length === 4, 120_000)
     release()
     await stopped
     const all = await jobs(db)
@@ -344,6 +350,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
       // Each job takes three quarters of the lease; the first process claims both, one held ready.
       const slow: JobHandler = async (job) => {
         ran.push(job.id)
+        // Three quarters of the lease in real time: the behaviour under test.
         await sleep(450)
       }
       await add(db, 2)
@@ -357,6 +364,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
       const b = new Queue(other, { test: slow }, options({ concurrency: 1 }))
       b.start()
       await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+      // Past the last lease: a job run twice would show now (nothing to poll for).
       await sleep(700)
       await a.stop()
       await b.stop()
