@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDb, type Db, type Queryable } from '../../host/server/db/index.js'
-import { systemClock } from '../../host/server/jobs/clock.js'
+import { systemClock, type Clock } from '../../host/server/jobs/clock.js'
 import { enqueue, Queue, type JobHandler, type QueueOptions } from '../../host/server/jobs/queue.js'
 import { freshSchema, until, VARIANTS } from './support.js'
 
@@ -347,24 +347,36 @@ describe.each(VARIANTS)('the job queue ($variant)', ({ variant, skip }) => {
     it.skipIf(skip)('lets go of the jobs it held past half their lease, so no other process runs them at once', async () => {
       const { db, again } = await database()
       const ran: string[] = []
+      // The leases' clock moves only while a job works, so a machine too busy to run anything lets
+      // no lease run out; how long a job was held is real time (at least as long as a job works).
+      await add(db, 2)
+      let at = Date.now() + 1000
+      const clock: Clock = { now: () => new Date(at) }
       // Each job takes three quarters of the lease; the first process claims both, one held ready.
+      // The first waits for the second process, so it is there while the held one is held.
+      let secondStarted = () => {}
+      const second = new Promise<void>((r) => (secondStarted = r))
       const slow: JobHandler = async (job) => {
         ran.push(job.id)
-        // Three quarters of the lease in real time: the behaviour under test.
-        await sleep(450)
+        if (ran.length === 1) await second
+        for (let i = 0; i < 9; i++) {
+          await sleep(50)
+          at += 50
+        }
       }
-      await add(db, 2)
-      const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600 }))
+      const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600, clock }))
       a.start()
       await until(() => ran.length === 1)
       await until(async () => (await jobs(db)).every((j) => j.status === 'running'))
       // Started after 450 ms, the second job's lease would run out while it ran, and this process
       // would take it again; given back and claimed afresh instead, it runs once.
       const other = await again()
-      const b = new Queue(other, { test: slow }, options({ concurrency: 1 }))
+      const b = new Queue(other, { test: slow }, options({ concurrency: 1, clock }))
       b.start()
+      secondStarted()
       await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
-      // Past the last lease: a job run twice would show now (nothing to poll for).
+      // Past the last lease, for as long as a job works: a job run twice would show now (nothing to poll for).
+      at += 700
       await sleep(700)
       await a.stop()
       await b.stop()
