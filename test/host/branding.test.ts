@@ -265,6 +265,8 @@ describe('team branding and defaults on pglite', () => {
 // Without SMTP, the local mailbox keeps the message: the logo by its address on this host, as `cid:` means nothing there.
 describe('team branding in the local mailbox', () => {
   test('shows the logo from its address', async ({ host, team, member }) => {
+    // The first account of a host also administers its default team: the session acts for this one.
+    expect((await member.console.console('/teams/switch', { body: { teamId: team.id } })).status).toBe(200)
     const set = await (await member.console.console('/team/branding/logo', { body: { image: dataUrl(png(60, 20)) } })).json()
     const { client } = team
     const e = await createEnvelope(client, { title: 'Mailbox logo', recipients: [{ email: 'ann@example.com', name: 'Ann', role: 'SIGNER', fields: [sig] }] })
