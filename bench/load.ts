@@ -24,6 +24,8 @@ export interface LoadOptions {
   seconds: number
   /** Kill the host with SIGKILL halfway and start it again on the same data. */
   kill: boolean
+  /** With a kill: not before this many writes were acknowledged (a busy machine may take longer than half the time). */
+  killAfterWrites?: number
   /** PostgreSQL connection string (a fresh schema is used and dropped), or undefined: embedded. */
   databaseUrl?: string | undefined
 }
@@ -210,6 +212,11 @@ export async function runLoad(o: LoadOptions): Promise<LoadResult> {
 
   async function killAndRestart() {
     await new Promise((r) => setTimeout(r, (o.seconds * 1000) / 2))
+    // Until enough writes were acknowledged, keeping half the time ahead so the clients go on.
+    while (result.acknowledgedWrites < (o.killAfterWrites ?? 0)) {
+      deadline = Math.max(deadline, Date.now() + (o.seconds * 1000) / 2)
+      await new Promise((r) => setTimeout(r, 50))
+    }
     host.child.kill('SIGKILL')
     await new Promise((r) => host.child.once('exit', r))
     const t0 = performance.now()

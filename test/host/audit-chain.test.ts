@@ -4,6 +4,8 @@
  * tables can) is found by checkAuditChain, by `audit check` and by /verify of the sealed file;
  * writers racing on one envelope leave one unbroken chain; rows written before the chain existed
  * are chained by its migration.
+ * Databases: both (the chain's triggers and guards, racing writers, the migration). A host of its
+ * own: the guard is switched off, and `audit check` reads every envelope.
  */
 import path from 'node:path'
 import pg from 'pg'

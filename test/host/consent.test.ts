@@ -1,25 +1,26 @@
+/**
+ * Consent to sign electronically: required before completing, recorded once with the version and
+ * hash of the text shown; a team's own text versioned; withdrawal; direct links; the certificate.
+ * Database: the embedded one (API rules), on the worker's shared host, in a team of its own.
+ */
 import { createHash } from 'node:crypto'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import de from '../../host/app/src/i18n/de.js'
 import en from '../../host/app/src/i18n/en.js'
 import { pdfText } from '../support/pdf-signature.js'
-import { api, createEnvelope, sealed, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { describe, expect, newTeam, test } from './fixtures.js'
+import { api, createEnvelope, sealed, SIGNATURE, type Api, type TestHost } from './support.js'
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
 const box = { page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }
 
-describe.each(VARIANTS)('consent to sign electronically on $variant', ({ variant, skip }) => {
+describe('consent to sign electronically on pglite', () => {
   let host: TestHost
   let client: Api
 
-  beforeAll(async () => {
-    if (skip) return
-    host = await startTestHost(variant)
-    const team = await host.createTeam({ name: 'Consent Co', plan: 'team' })
-    client = api(host.apiUrl, (await host.createApiToken({ name: 'tests', teamId: team.id })).token)
-  })
-  afterAll(async () => {
-    await host?.stop()
+  // The tests follow one another on the team's disclosure: one team for the file.
+  test.beforeAll(async ({ hosts }) => {
+    host = await hosts.on('pglite')
+    client = (await newTeam(host, { name: 'Consent Co' })).client
   })
 
   /** A sent one-signer document: the signer's signing client, which never consents on its own. */
@@ -37,7 +38,7 @@ describe.each(VARIANTS)('consent to sign electronically on $variant', ({ variant
       [envelopeId],
     )
 
-  it.skipIf(skip)('refuses to complete without consent, then records it with the version and the hash of the text shown, once', async () => {
+  test('refuses to complete without consent, then records it with the version and the hash of the text shown, once', async () => {
     const { e, s, fields, recipientId } = await sent({ language: 'de' })
     const refused = await s.post('/complete', { fields })
     expect([refused.status, refused.body.code, typeof refused.body.message]).toEqual([403, 'CONSENT_REQUIRED', 'string'])
@@ -65,7 +66,7 @@ describe.each(VARIANTS)('consent to sign electronically on $variant', ({ variant
     expect(types.indexOf('RECIPIENT_CONSENT_GIVEN')).toBeLessThan(types.indexOf('DOCUMENT_RECIPIENT_COMPLETED'))
   })
 
-  it.skipIf(skip)("a team's own text is a new version on each change; a consent to an older version is refused", async () => {
+  test("a team's own text is a new version on each change; a consent to an older version is refused", async () => {
     const first = await sent()
     expect((await client.get('/team/consent-disclosure')).body).toMatchObject({ version: 0, text: null })
     const v1 = await client.post('/team/consent-disclosure', { text: 'Our terms for signing electronically, version one.' })
@@ -98,7 +99,7 @@ describe.each(VARIANTS)('consent to sign electronically on $variant', ({ variant
     await client.post('/team/consent-disclosure', { text: null })
   })
 
-  it.skipIf(skip)('withdrawing consent is a rejection with that reason and consentWithdrawn', async () => {
+  test('withdrawing consent is a rejection with that reason and consentWithdrawn', async () => {
     const { e, s, recipientId } = await sent()
     const out = await s.post('/consent/withdraw', { reason: 'Einwilligung in die elektronische Unterzeichnung widerrufen' })
     expect(out.status).toBe(200)
@@ -117,7 +118,7 @@ describe.each(VARIANTS)('consent to sign electronically on $variant', ({ variant
     expect(p!.data.consentWithdrawn).toBeUndefined()
   })
 
-  it.skipIf(skip)("a direct link's visitor consents with the document they sign; without it nothing is made", async () => {
+  test("a direct link's visitor consents with the document they sign; without it nothing is made", async () => {
     const t = await createEnvelope(client, { type: 'TEMPLATE', title: 'Walk-in', recipients: [{ name: 'Tenant', email: 'tenant@example.com', role: 'SIGNER', fields: [{ ...box, type: 'SIGNATURE' }] }] })
     const link = (await client.post('/template/direct/create', { templateId: Number(t.secondaryId.split('_')[1]), directRecipientId: t.recipients[0].id })).body
     const d = api(`${host.url}/api/signing`, `Bearer ${link.token}`, { consent: false })
@@ -139,12 +140,12 @@ describe.each(VARIANTS)('consent to sign electronically on $variant', ({ variant
     expect(row).toMatchObject({ recipient_id: done.body.recipientId, data: { disclosureVersion: version, disclosureHash: sha(en['consent.disclosure']) } })
   })
 
-  it.skipIf(skip)('the signing certificate names each consent with its time, version and hash', async () => {
+  test('the signing certificate names each consent with its time, version and hash', async () => {
     const { e, s, fields } = await sent()
     const { version } = (await s.get('/consent')).body.disclosure
     const given = (await s.post('/consent', { version, language: 'en' })).body.consent
     expect((await s.post('/complete', { fields })).status).toBe(200)
-    await sealed(host, e.id)
+    await sealed(host, e.id, 120_000)
     const signed = (await client.get(`/envelope/item/${e.envelopeItems[0].id}/download?version=signed`)).body as Uint8Array
     const text = (await pdfText(signed)).join(" ").replace(/\s+/g, ' ')
     expect(text).toContain('Consented to sign electronically')

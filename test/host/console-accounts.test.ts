@@ -1,7 +1,14 @@
+/**
+ * Console accounts: the first administrator, invitations, password reset, sign-in links, TOTP,
+ * sessions, the throttles and mail budgets, hostile input; open sign-up.
+ * Databases: the embedded one for the accounts' rules; both for the throttles and budgets, counted
+ * in the database (two processes on one PostgreSQL count together). A host of its own: the first
+ * account, fixed addresses, and the queue run by the tests.
+ */
 import { Secret, TOTP } from 'otpauth'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { consoleClient, makeUser, sessionCookieOf, signInAs, TEST_PASSWORD, type ConsoleClient } from '../support/console-client.js'
-import { postgresUnavailable, startTestHost, type TestHost, type Variant } from './support.js'
+import { postgresUnavailable, startTestHost, until, type TestHost, type Variant } from './support.js'
 
 const pgSkip = await postgresUnavailable()
 if (pgSkip) console.warn(`console-accounts: PostgreSQL variant skipped: ${pgSkip}`)
@@ -22,20 +29,19 @@ async function post(host: TestHost, path: string, body: unknown, cookie = '') {
  * hold the job for a moment).
  */
 async function lastMail(host: TestHost, to: string, purpose?: string, since = lastSeen.get(host) ?? 0) {
-  for (let i = 0; i < 100; i++) {
+  let mail: { id: string; template: string; text: string; subject: string } | undefined
+  await until(async () => {
     await host.queue.drain()
     const rows = await host.db.query<{ id: string; template: string; text: string; subject: string }>(
       `select id, template, text, subject from mails where to_address = $1 and template like 'account-%' and id > $2 order by id desc`,
       [to, since],
     )
-    const mail = rows.find((m) => !purpose || m.template === `account-${purpose}`)
-    if (mail) {
-      lastSeen.set(host, Math.max(lastSeen.get(host) ?? 0, Number(mail.id)))
-      return { ...mail, link: /\/console\/link\/\w+#([\w.-]+)/.exec(mail.text)?.[1] ?? '' }
-    }
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  return null
+    mail = rows.find((m) => !purpose || m.template === `account-${purpose}`)
+    return mail !== undefined
+  }, 120_000).catch(() => {})
+  if (!mail) return null
+  lastSeen.set(host, Math.max(lastSeen.get(host) ?? 0, Number(mail.id)))
+  return { ...mail, link: /\/console\/link\/\w+#([\w.-]+)/.exec(mail.text)?.[1] ?? '' }
 }
 const lastSeen = new Map<TestHost, number>()
 
@@ -55,12 +61,14 @@ const codeFor = (secret: string, at = Date.now()) => new TOTP({ secret: Secret.f
 for (const variant of ['pglite', 'postgres'] as Variant[]) {
   describe.skipIf(variant === 'postgres' && pgSkip !== null)(`console accounts (${variant})`, () => {
     let host: TestHost
+    /** The accounts' rules run on the embedded database only; the throttles on both. */
+    const rules = variant !== 'pglite'
     beforeAll(async () => {
       host = await startTestHost(variant, { signup: 'invite' })
     })
     afterAll(() => host?.stop())
 
-    it('nobody becomes an administrator by signing up first: the operator makes the first; later accounts need an invitation, and confirm with the link AND the password they chose; an existing address gets the same answer and a sign-in link', async () => {
+    it.skipIf(rules)('nobody becomes an administrator by signing up first: the operator makes the first; later accounts need an invitation, and confirm with the link AND the password they chose; an existing address gets the same answer and a sign-in link', async () => {
       // An instance without accounts is not open to whoever comes first.
       const early = await post(host, '/auth/sign-up', { email: 'early@example.com', name: 'Early', password: TEST_PASSWORD })
       expect([early.status, early.body.code]).toEqual([403, 'SIGNUP_CLOSED'])
@@ -111,7 +119,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await lastMail(host, 'first@example.com'))?.template).toBe('account-signin')
     })
 
-    it('password reset: the same answer for any address; the newer link wins; single use; ends every session', async () => {
+    it.skipIf(rules)('password reset: the same answer for any address; the newer link wins; single use; ends every session', async () => {
       await makeUser(host.db, 'reset@example.com')
       const old = await signInAs(host.url, 'reset@example.com')
       const known = await post(host, '/auth/reset', { email: 'reset@example.com' })
@@ -136,7 +144,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       await signInAs(host.url, 'reset@example.com', 'a new password 1')
     })
 
-    it('sign-in by e-mailed link: the same answer for any address; the link signs in once and proves the address, dropping every credential set before', async () => {
+    it.skipIf(rules)('sign-in by e-mailed link: the same answer for any address; the link signs in once and proves the address, dropping every credential set before', async () => {
       await host.db.transaction(async (tx) => {
         const { createUser } = await import('../../host/server/people/users.js')
         const { user } = await createUser(tx, { email: 'linked@example.com', password: 'set by someone else' })
@@ -160,10 +168,9 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
     it('the sign-in throttle answers 429 with Retry-After, the same for an account and an unknown address', async () => {
       await makeUser(host.db, 'guessed@example.com')
       const wrong = (email: string) => post(host, '/auth/sign-in', { email, password: 'wrong password!' })
-      for (let i = 0; i < 10; i++) {
-        expect((await wrong('guessed@example.com')).status).toBe(401)
-        expect((await wrong('ghost@example.com')).status).toBe(401)
-      }
+      // Ten at once per address: each is counted before it is checked, and ten are within the limit.
+      const first = await Promise.all(['guessed@example.com', 'ghost@example.com'].flatMap((email) => Array.from({ length: 10 }, () => wrong(email))))
+      for (const answer of first) expect(answer.status).toBe(401)
       const known = await wrong('guessed@example.com')
       const ghost = await wrong('ghost@example.com')
       expect(known.status).toBe(429)
@@ -177,7 +184,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       await signInAs(host.url, 'other@example.com')
     })
 
-    it('TOTP: set up with a real code, half session after the password, codes single use, recovery codes single use, off with a code', async () => {
+    it.skipIf(rules)('TOTP: set up with a real code, half session after the password, codes single use, recovery codes single use, off with a code', async () => {
       await makeUser(host.db, 'totp@example.com')
       const full = await signInAs(host.url, 'totp@example.com')
       const setup = await (await full.console('/account/totp/setup', { body: {} })).json()
@@ -236,7 +243,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await post(host, '/auth/sign-in', { email: 'totp@example.com', password: TEST_PASSWORD })).body).toEqual({ secondFactorDue: false })
     })
 
-    it('sessions: listed with a readable client, revoked one by one or all others; a revoked session is signed out; a new password ends the others', async () => {
+    it.skipIf(rules)('sessions: listed with a readable client, revoked one by one or all others; a revoked session is signed out; a new password ends the others', async () => {
       await makeUser(host.db, 'sessions@example.com')
       const a = await signInAs(host.url, 'sessions@example.com')
       const b = await signInAs(host.url, 'sessions@example.com')
@@ -330,7 +337,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       await host.db.query('delete from auth_throttle')
     })
 
-    it('a sign-in ends the session the browser held: no token known before it (planted, or half signed in) carries over', async () => {
+    it.skipIf(rules)('a sign-in ends the session the browser held: no token known before it (planted, or half signed in) carries over', async () => {
       await makeUser(host.db, 'planted@example.com')
       const known = await post(host, '/auth/sign-in', { email: 'planted@example.com', password: TEST_PASSWORD })
       const me = (cookie: string) => fetch(`${host.url}/api/console/me`, { headers: { cookie } })
@@ -341,7 +348,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect((await me(again.cookie)).status).toBe(200)
     })
 
-    it('a stolen session alone adds no passkey, sets up no two-factor, makes no recovery codes: a fresh proof is asked, and gives a new cookie; a reset lists the passkeys', async () => {
+    it.skipIf(rules)('a stolen session alone adds no passkey, sets up no two-factor, makes no recovery codes: a fresh proof is asked, and gives a new cookie; a reset lists the passkeys', async () => {
       await makeUser(host.db, 'stolen@example.com')
       const owner = await signInAs(host.url, 'stolen@example.com')
       // The session was opened long ago (a cookie taken from the browser).
@@ -377,7 +384,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       await host.db.query('delete from auth_throttle')
     })
 
-    it('bad input on every account route is a 4xx with {message, code}, and changes nothing', async () => {
+    it.skipIf(rules)('bad input on every account route is a 4xx with {message, code}, and changes nothing', async () => {
       await makeUser(host.db, 'hostile@example.com')
       const me = await signInAs(host.url, 'hostile@example.com')
       const before = await host.db.query('select password_hash, name, totp_secret from users where email = $1', ['hostile@example.com'])

@@ -3,6 +3,8 @@
  * it is written here once, and each rule is tried on each route: no session is 401, another site
  * is 403, a missing anti-forgery token is 403, a role below the route's is 403, and another team's
  * admin naming this team's members, invitations, tokens and sessions changes and sees nothing.
+ * Database: the embedded one (API rules). A host of its own: the first account is the default
+ * team's administrator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { consoleClient, makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'

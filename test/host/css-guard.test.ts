@@ -1,3 +1,7 @@
+/**
+ * The customer css guard (src/protocol/css.ts): every way a stylesheet can load a resource is dropped.
+ * Database: none (a pure function).
+ */
 import { describe, expect, it } from 'vitest'
 import { cssLoadsResource, safeCss, safeCssValue } from '../../src/protocol/css.js'
 

@@ -4,6 +4,8 @@
  * envelope id; never another team's envelopes nor ones outside a member's visibility; keeps the
  * words in step as titles and recipients change; answers, on a set of fixtures, the same pages and
  * totals as the substring search it replaced; and reads the index rather than the team.
+ * Databases: both (text search, ordering and collation). A host of its own: the first account is
+ * the default team's administrator.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'

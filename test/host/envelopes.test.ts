@@ -1,22 +1,24 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, createEnvelope, form, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+/**
+ * Envelopes through API v2: the broad round trip of the API's resources (create, get, list,
+ * update, delete, items, recipients, fields, templates, numbering, events).
+ * Databases: both (the round trip of every resource through each driver's types), on the
+ * worker's shared hosts, in teams of their own.
+ */
+import { api, createEnvelope, form, makePdf, VARIANTS, type Api, type TestHost } from './support.js'
+import { describe, expect, newTeam, test } from './fixtures.js'
 
 describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
   let host: TestHost
   let client: Api
   let teamId: string
 
-  beforeAll(async () => {
+  test.beforeAll(async ({ hosts }) => {
     if (skip) return
-    host = await startTestHost(variant)
-    teamId = (await host.createTeam({ name: 'Acme', plan: 'team' })).id
-    client = api(host.apiUrl, (await host.createApiToken({ name: 'tests', teamId })).token)
-  })
-  afterAll(async () => {
-    await host?.stop()
+    host = await hosts.on(variant)
+    ;({ id: teamId, client } = await newTeam(host, { name: 'Acme' }))
   })
 
-  it.skipIf(skip)('creates, gets, lists, updates and deletes an envelope', async () => {
+  test.skipIf(skip)('creates, gets, lists, updates and deletes an envelope', async () => {
     const pdf = await makePdf(2)
     const created = await client.post(
       '/envelope/create',
@@ -169,7 +171,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(events[1]!.payload.recipients).toHaveLength(2)
   })
 
-  it.skipIf(skip)('keeps recipients and fields as given, in order, whatever their text holds', async () => {
+  test.skipIf(skip)('keeps recipients and fields as given, in order, whatever their text holds', async () => {
     // Recipients and fields are written in one statement each, from arrays: text that array
     // literals quote or escape must come back unchanged, and the order must hold.
     const own = (await host.createTeam({ name: 'Texts', plan: 'team' })).id
@@ -213,7 +215,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     )
   })
 
-  it.skipIf(skip)('announces a created envelope exactly as it reads it back', async () => {
+  test.skipIf(skip)('announces a created envelope exactly as it reads it back', async () => {
     // createEnvelope builds the DOCUMENT_CREATED payload from the rows it wrote, not by reading them again.
     const own = (await host.createTeam({ name: 'Announcing', plan: 'free' })).id
     const client = api(host.apiUrl, (await host.createApiToken({ name: 'announcing', teamId: own })).token)
@@ -245,7 +247,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(event!.payload).toMatchObject({ title: 'Announced', externalId: 'ext-announced', visibility: 'ADMIN', documentMeta: { subject: 'Hello', timezone: 'Europe/Paris' } })
   })
 
-  it.skipIf(skip)('numbers documents and templates per team and type, and finds them by legacy id', async () => {
+  test.skipIf(skip)('numbers documents and templates per team and type, and finds them by legacy id', async () => {
     const t1 = await createEnvelope(client, { type: 'TEMPLATE', title: 'T1' })
     const d2 = await createEnvelope(client, { title: 'D2' })
     const t2 = await createEnvelope(client, { type: 'TEMPLATE', title: 'T2' })
@@ -253,7 +255,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(t1).toMatchObject({ source: 'TEMPLATE', type: 'TEMPLATE' })
 
     // Another team starts at 1.
-    const other = api(host.apiUrl, (await host.createApiToken({ name: 'other' })).token)
+    const other = (await newTeam(host)).client
     expect((await createEnvelope(other)).secondaryId).toBe('document_1')
 
     const byTemplate = await client.post('/envelope/get-many', { ids: { type: 'templateId', ids: [2, 1, 99] } })
@@ -284,7 +286,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(events.map((x) => x.event)).toEqual(['TEMPLATE_CREATED', 'TEMPLATE_UPDATED', 'TEMPLATE_DELETED'])
   })
 
-  it.skipIf(skip)('adds, renames, reorders, downloads and deletes items', async () => {
+  test.skipIf(skip)('adds, renames, reorders, downloads and deletes items', async () => {
     const e = await createEnvelope(client, {
       recipients: [{ email: 'a@example.com', name: 'A', role: 'SIGNER', fields: [{ type: 'TEXT', page: 1, positionX: 1, positionY: 1, width: 5, height: 5 }] }],
     })
@@ -339,7 +341,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(last.body.code).toBe('LAST_ENVELOPE_ITEM')
   })
 
-  it.skipIf(skip)('manages recipients', async () => {
+  test.skipIf(skip)('manages recipients', async () => {
     const e = await createEnvelope(client)
     const created = await client.post('/envelope/recipient/create-many', {
       envelopeId: e.id,
@@ -379,7 +381,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect((await client.get('/envelope/recipient/abc')).status).toBe(404)
   })
 
-  it.skipIf(skip)('places fields by coordinates within the page and its bounds', async () => {
+  test.skipIf(skip)('places fields by coordinates within the page and its bounds', async () => {
     const e = await createEnvelope(client, { recipients: [{ email: 'a@example.com', name: 'A', role: 'SIGNER' }] })
     const rid = e.recipients[0].id
     const base = { recipientId: rid, type: 'SIGNATURE', page: 1, positionX: 10, positionY: 10, width: 20, height: 5 }
@@ -425,7 +427,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect((await client.get(`/envelope/${e.id}`)).body.fields).toHaveLength(1)
   })
 
-  it.skipIf(skip)('places fields at placeholder text and covers the text', async () => {
+  test.skipIf(skip)('places fields at placeholder text and covers the text', async () => {
     const pdf = await makePdf(2, [
       { text: 'Sign here: {{sig}}', x: 72, y: 700 },
       { text: '{{sig}}', x: 300, y: 100, page: 2 },
@@ -470,7 +472,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect(missing.body.issues).toEqual([{ path: 'data.0.placeholder', message: expect.stringContaining('not found') }])
   })
 
-  it.skipIf(skip)('manages link attachments', async () => {
+  test.skipIf(skip)('manages link attachments', async () => {
     const e = await createEnvelope(client, { recipients: [{ email: 'a@example.com', name: 'A', role: 'SIGNER' }] })
     const created = await client.post('/envelope/attachment/create', { envelopeId: e.id, data: { label: 'Terms', data: 'https://example.com/terms' } })
     expect(created.status).toBe(200)
@@ -495,7 +497,7 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
     expect((await client.post('/envelope/attachment/delete', { id: created.body.id })).status).toBe(404)
   })
 
-  it.skipIf(skip)('serves the same API under /api/v2-beta', async () => {
+  test.skipIf(skip)('serves the same API under /api/v2-beta', async () => {
     const e = await createEnvelope(client)
     const beta = api(`${host.url}/api/v2-beta`, (await host.createApiToken({ name: 'beta', teamId })).token)
     expect((await beta.get(`/envelope/${e.id}`)).body.id).toBe(e.id)

@@ -3,6 +3,7 @@
  * signer's Japanese or Korean name and text field values stamped, each glyph drawn from a font that
  * has it (never the empty box of .notdef), read back as text by poppler and pdf.js, and rendered.
  * A document in Latin script alone carries no CJK font.
+ * Database: the embedded one (PDFs), on the worker's shared host.
  */
 import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
@@ -11,7 +12,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import fontkit, { type Font } from '@pdf-lib/fontkit'
 import { decodePDFRawStream, PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, rgb } from 'pdf-lib'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import { auditLogDocument } from '../../host/server/pdf/audit-log-pdf.js'
 import { certificateDocument } from '../../host/server/pdf/certificate.js'
 import { evidenceText } from '../../host/server/pdf/evidence-text.js'
@@ -20,7 +21,8 @@ import { embedTextFont, TextFont } from '../../host/server/pdf/text-font.js'
 import { hasTool } from '../support/outside-checks.js'
 import { pdfText } from '../support/pdf-signature.js'
 import { SCREENSHOTS } from '../e2e/support/stack.js'
-import { api, createEnvelope, mailed, SIGNATURE, sealed, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { test } from './fixtures.js'
+import { api, createEnvelope, mailed, SIGNATURE, sealed } from './support.js'
 
 const HAS_POPPLER = hasTool('pdftotext') && hasTool('pdftoppm')
 
@@ -198,20 +200,9 @@ describe('CJK text in evidence documents', () => {
   })
 })
 
-describe.each(VARIANTS)('a signer writing Japanese and Korean into a document, on $variant', ({ variant, skip }) => {
-  let host: TestHost
-  let client: Api
-
-  beforeAll(async () => {
-    if (skip) return
-    host = await startTestHost(variant)
-    client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'tests' })).token}`)
-  }, 60_000)
-  afterAll(async () => {
-    await host?.stop()
-  })
-
-  it.skipIf(skip)('has their name and text field stamped on the page, every glyph drawn', async () => {
+describe('a signer writing Japanese and Korean into a document, on pglite', () => {
+  test('has their name and text field stamped on the page, every glyph drawn', async ({ host, team, variant }) => {
+    const { client } = team
     const e = await createEnvelope(client, {
       title: 'Service agreement',
       meta: { language: 'en' },
@@ -236,8 +227,8 @@ describe.each(VARIANTS)('a signer writing Japanese and Korean into a document, o
     const value = (type: string) => (type === 'SIGNATURE' ? SIGNATURE : type === 'NAME' ? '山田 Ada' : '서울특별시 중구 세종대로 110')
     const done = await signing.post('/complete', { fields: session.fields.map((f: { id: number; type: string }) => ({ id: f.id, value: value(f.type) })) })
     expect(done.status, JSON.stringify(done.body)).toBe(200)
-    await sealed(host, e.id)
-    await mailed(host, e.id)
+    await sealed(host, e.id, 120_000)
+    await mailed(host, e.id, 120_000)
 
     const pdf = (await client.get(`/envelope/item/${e.envelopeItems[0].id}/download`)).body as Uint8Array
     const doc = await PDFDocument.load(pdf)

@@ -4,6 +4,8 @@
  * of a victim's resources: no answer succeeds with the victim's ids in its path or body, no answer
  * carries the victim's data, and the victim is unchanged. Then: no secret in the logs.
  * test/host/access.test.ts checks the same rules call by call, with their exact answers.
+ * Database: the embedded one (API rules). A host of its own: the default team is the rival, and
+ * the tests run the queue themselves.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { fillRoute, servedRoutes, type ServedRoute } from './routes.js'

@@ -2,6 +2,7 @@
  * The host's JSON log: one object per line, a request id on every request (taken from a
  * well-formed X-Request-Id, else made) answered in X-Request-Id, carried into the jobs the request
  * caused and into what they log when they run; routes logged as patterns, never a link's token.
+ * Database: the embedded one (logging). A host of its own: the tests run its queue themselves.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { log } from '../../host/server/log.js'

@@ -1,3 +1,8 @@
+/**
+ * PAdES seals made by sealEnvelope with a CA-issued key and a timestamp server, checked here and by
+ * outside tools; how the sealing key is loaded.
+ * Database: the embedded one, opened directly (it holds the generated sealing key).
+ */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

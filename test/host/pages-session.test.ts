@@ -1,3 +1,8 @@
+/**
+ * The authoring page carries its token's GET /embedding/session answer when the team lists no
+ * origins (nothing to check against the parent); otherwise the page asks, naming its parent.
+ * Database: the embedded one (pages). A host of its own: it serves this file's page directory.
+ */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -5,8 +10,6 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { embedPath } from '../../src/protocol/index.js'
 import { api, startTestHost, type TestHost } from './support.js'
 
-// The authoring page carries its token's GET /embedding/session answer when the team lists no
-// origins (nothing to check against the parent); otherwise the page asks, naming its parent.
 describe('authoring page: the session in the page', () => {
   let dir: string
   let host: TestHost

@@ -1,3 +1,8 @@
+/**
+ * PDF inspection: one inflation budget for every stream whatever its dictionary says, the LZW
+ * decoder it runs, and a limit on nesting.
+ * Database: none (pure functions).
+ */
 import { randomBytes } from 'node:crypto'
 import { deflateSync } from 'node:zlib'
 import { PDFDocument } from 'pdf-lib'

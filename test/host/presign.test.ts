@@ -1,3 +1,8 @@
+/**
+ * Presign tokens: the JWT jose would sign, signatures reused only for the same key, claims and
+ * second, and the role a console member's token may never exceed.
+ * Database: none (pure functions).
+ */
 import { randomBytes } from 'node:crypto'
 import { SignJWT } from 'jose'
 import { describe, expect, it } from 'vitest'

@@ -1,11 +1,14 @@
-// The job queue on its own, on both engines: orders, ends recorded with what handlers leave,
-// batch loading, claiming ahead and giving back what was claimed but not run.
+/**
+ * The job queue on its own: orders, ends recorded with what handlers leave, batch loading,
+ * claiming ahead and giving back what was claimed but not run.
+ * Databases: both (the queue's claims and locks differ by engine; two processes on PostgreSQL).
+ */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, describe, expect, it } from 'vitest'
 import { openDb, type Db, type Queryable } from '../../host/server/db/index.js'
-import { systemClock } from '../../host/server/jobs/clock.js'
+import { systemClock, type Clock } from '../../host/server/jobs/clock.js'
 import { enqueue, Queue, type JobHandler, type QueueOptions } from '../../host/server/jobs/queue.js'
 import { freshSchema, until, VARIANTS } from './support.js'
 
@@ -20,7 +23,7 @@ const options = (o: Partial<QueueOptions> = {}): QueueOptions => ({
   ...o,
 })
 
-describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ variant, skip }) => {
+describe.each(VARIANTS)('the job queue ($variant)', ({ variant, skip }) => {
   const cleanups: (() => Promise<void>)[] = []
   afterAll(async () => {
     for (const c of cleanups.reverse()) await c()
@@ -74,6 +77,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
       const { i } = job.payload as { i: number }
       log.push({ key: job.orderingKey!, i, at: 'start' })
       most = Math.max(most, ++running)
+      // Work of a few ms (the behaviour under test: orders overlap while one runs).
       await sleep(5 + ((i * 7) % 11))
       running--
       log.push({ key: job.orderingKey!, i, at: 'end' })
@@ -128,6 +132,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     const heavy: JobHandler = async (job) => {
       heavyMost = Math.max(heavyMost, ++heavyNow)
       events.push(`heavy ${job.payload.i} start`)
+      // A heavy job's work: the light ones must pass it meanwhile.
       await sleep(80)
       heavyNow--
     }
@@ -180,7 +185,7 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     const queue = new Queue(db, { hook, mail }, options({ concurrency: 8, lane: ['mail'] }))
     queue.start()
     try {
-      await until(() => mailed.length === 2 && started.includes('team_b'), 5_000)
+      await until(() => mailed.length === 2 && started.includes('team_b'), 120_000)
       expect(mailed.sort()).toEqual(['ann@a.test', 'bob@b.test'])
       expect(most.get('team_a')).toBe(4)
       expect(most.get('all')).toBe(6)
@@ -327,7 +332,8 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     await until(() => started === 1)
     await until(async () => (await jobs(db)).filter((j) => j.status === 'running').length >= 2) // one runs, others are held
     const stopped = queue.stop()
-    await sleep(50)
+    // The held jobs are given back while the one under way still runs.
+    await until(async () => (await jobs(db)).filter((j) => j.status === 'pending').length === 4, 120_000)
     release()
     await stopped
     const all = await jobs(db)
@@ -341,22 +347,36 @@ describe.each(VARIANTS)('the job queue ($variant)', { timeout: 60_000 }, ({ vari
     it.skipIf(skip)('lets go of the jobs it held past half their lease, so no other process runs them at once', async () => {
       const { db, again } = await database()
       const ran: string[] = []
+      // The leases' clock moves only while a job works, so a machine too busy to run anything lets
+      // no lease run out; how long a job was held is real time (at least as long as a job works).
+      await add(db, 2)
+      let at = Date.now() + 1000
+      const clock: Clock = { now: () => new Date(at) }
       // Each job takes three quarters of the lease; the first process claims both, one held ready.
+      // The first waits for the second process, so it is there while the held one is held.
+      let secondStarted = () => {}
+      const second = new Promise<void>((r) => (secondStarted = r))
       const slow: JobHandler = async (job) => {
         ran.push(job.id)
-        await sleep(450)
+        if (ran.length === 1) await second
+        for (let i = 0; i < 9; i++) {
+          await sleep(50)
+          at += 50
+        }
       }
-      await add(db, 2)
-      const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600 }))
+      const a = new Queue(db, { test: slow }, options({ concurrency: 1, leaseMs: 600, clock }))
       a.start()
       await until(() => ran.length === 1)
       await until(async () => (await jobs(db)).every((j) => j.status === 'running'))
       // Started after 450 ms, the second job's lease would run out while it ran, and this process
       // would take it again; given back and claimed afresh instead, it runs once.
       const other = await again()
-      const b = new Queue(other, { test: slow }, options({ concurrency: 1 }))
+      const b = new Queue(other, { test: slow }, options({ concurrency: 1, clock }))
       b.start()
+      secondStarted()
       await until(async () => (await jobs(db)).every((j) => j.status === 'done'))
+      // Past the last lease, for as long as a job works: a job run twice would show now (nothing to poll for).
+      at += 700
       await sleep(700)
       await a.stop()
       await b.stop()

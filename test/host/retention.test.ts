@@ -3,6 +3,8 @@
  * purged a number of days after they finished: files gone from the store (here an S3-compatible
  * bucket), personal data redacted with the audit chain still whole, downloads 410; drafts and
  * pending envelopes never. The queue's clock is driven: days pass without sleeping.
+ * Databases: both (the redaction guards and the chain are database triggers). A host of its own:
+ * a driven clock, its own bucket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkAuditChain } from '../../host/server/domain/audit-chain.js'
@@ -257,7 +259,7 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     expect((await checkAuditChain(host.db, done.id)).ok).toBe(true)
     // A month on the maintenance job comes due and purges it.
     clock.advance(31 * DAY)
-    await until(async () => (await purgedAt(done.id)) !== null)
+    await until(async () => (await purgedAt(done.id)) !== null, 120_000)
     expect(await files(done.id)).toEqual([])
     expect((await checkAuditChain(host.db, done.id)).ok).toBe(true)
   })

@@ -1,3 +1,8 @@
+/**
+ * Security headers on every answer: the API, the pages, their assets, the mailbox, errors.
+ * Database: the embedded one (HTTP headers). A host of its own: it serves this file's page
+ * directory and the mailbox, with a token of the default team.
+ */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

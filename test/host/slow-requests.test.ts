@@ -1,3 +1,9 @@
+/**
+ * Slow requests: a time budget for the headers and the whole body, answered 408 in the error
+ * shape; malformed HTTP is 400. The clients dribble bytes on purpose (the behaviour under test);
+ * the upper bounds allow a busy machine's stalls, far below when the dribble would end.
+ * Database: the embedded one (HTTP, not database). A host of its own: its time budgets.
+ */
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, startTestHost, type TestHost } from './support.js'
@@ -44,9 +50,9 @@ describe('slow requests: a time budget for headers and the whole body', () => {
     const stop = trickle(c.socket, body, 50)
     const closedAt = await c.closed
     stop()
-    // Cut within the budget and Node's check interval, long before the body could have arrived (10 s).
+    // Cut at the budget, long before the body could have arrived (10 s).
     expect(closedAt - started).toBeGreaterThanOrEqual(BUDGET - 50)
-    expect(closedAt - started).toBeLessThan(BUDGET + 1500)
+    expect(closedAt - started).toBeLessThan(BUDGET + 5000)
     const [head, json] = c.answer().split('\r\n\r\n')
     expect(head).toMatch(/^HTTP\/1\.1 408 /)
     expect(head).toMatch(/content-type: application\/json/i)
@@ -62,7 +68,8 @@ describe('slow requests: a time budget for headers and the whole body', () => {
     const stop = trickle(c.socket, 'X-Slow: ' + 'a'.repeat(1000), 50)
     const closedAt = await c.closed
     stop()
-    expect(closedAt - started).toBeLessThan(BUDGET + 1500)
+    // Long before the headers could have ended (50 s).
+    expect(closedAt - started).toBeLessThan(BUDGET + 5000)
     expect(c.answer()).toMatch(/^HTTP\/1\.1 408 /)
     expect(JSON.parse(c.answer().split('\r\n\r\n')[1]!).code).toBe('REQUEST_TIMEOUT')
   })
@@ -85,15 +92,16 @@ describe('slow requests: a time budget for headers and the whole body', () => {
         if (before) c.socket.write(before)
         const stop = trickle(c.socket, bytes, 150)
         // Without the cut the trickle would last 5 minutes: give up well before, as "held".
-        const end = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), 6_000))])
+        const end = await Promise.race([c.closed, new Promise<number>((r) => setTimeout(() => r(Infinity), 30_000))])
         stop()
         c.socket.destroy()
         return { name, ms: end - started, answer: c.answer() }
       }),
     )
     for (const h of held) {
-      // Headers budget 400 ms, noticed within a quarter of the shortest budget, then a second's grace to read the answer.
-      expect(h.ms, h.name).toBeLessThan(400 + 200 + 1000 + 1500)
+      // Headers budget 400 ms, noticed within a quarter of the shortest budget, then a second's grace
+      // to read the answer, and room for a busy machine: far below the trickle's 5 minutes.
+      expect(h.ms, h.name).toBeLessThan(400 + 200 + 1000 + 8000)
       expect(h.answer, h.name).toMatch(/HTTP\/1\.1 408 /)
     }
     expect(held[2]!.answer).toMatch(/^HTTP\/1\.1 200 /)

@@ -1,3 +1,7 @@
+/**
+ * How evidence documents name a client, a time and their words, in the reader's language.
+ * Database: none (pure functions).
+ */
 import { describe, expect, it } from 'vitest'
 import { evidenceText, evidenceTime } from '../../host/server/pdf/evidence-text.js'
 import { describeClient } from '../../host/server/pdf/user-agent.js'

@@ -1,3 +1,8 @@
+/**
+ * API v1 (deprecated): every row of the v1 table answers, marked deprecated, on legacy documents only.
+ * Database: the embedded one (API rules). A host of its own: it counts whole tables to show a
+ * refused call changed nothing, with a token of the default team.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, createEnvelope, makePdf, SIGNATURE, startTestHost, type Api, type Res, type TestHost } from './support.js'
 

@@ -1,3 +1,7 @@
+/**
+ * Webhook addresses: private addresses refused in every spelling, when saved and when called.
+ * Database: none (no host).
+ */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { describe, expect, it } from 'vitest'

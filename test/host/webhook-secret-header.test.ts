@@ -1,3 +1,8 @@
+/**
+ * One name for the header that carries a webhook's secret: the one the host sends. The receiver's
+ * helpers check that header, and every place that tells people about it names it.
+ * Database: none (no host).
+ */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -6,9 +11,6 @@ import teamEn from '../../host/app/src/console/i18n/team/en.js'
 import teamFr from '../../host/app/src/console/i18n/team/fr.js'
 import { SECRET_HEADER } from '../../host/server/webhooks/deliver.js'
 import { WEBHOOK_SECRET_HEADER } from '../../src/server/webhooks/verify.js'
-
-// One name for the header that carries a webhook's secret: the one the host sends. The receiver's
-// helpers check that header, and every place that tells people about it names it.
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const teamWords = { en: teamEn, de: teamDe, fr: teamFr }
