@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { Documenso } from '@documenso/sdk-typescript'
-import { makePdf, startTestHost, type TestHost } from '../host/support.js'
+import { describe, expect, newTeam, test } from '../host/fixtures.js'
+import { makePdf, type TestHost } from '../host/support.js'
 import { step } from './support.js'
 
 /**
@@ -14,6 +14,7 @@ import { step } from './support.js'
  * - `documents.createV0` (POST /document/create/beta) and `template.templateCreateTemplateTemporary`
  *   (POST /template/create/beta): JSON without a file, answered with an upload URL; this host has
  *   no upload URLs, so both take the multipart form and refuse JSON (400).
+ * Database: the embedded one (the clients' view of the API; SQL is held on both in test/host).
  */
 describe('@documenso/sdk-typescript legacy documents and templates against the host', () => {
   let host: TestHost
@@ -31,15 +32,12 @@ describe('@documenso/sdk-typescript legacy documents and templates against the h
   let templateRecipientIds: number[] = []
   let templateFieldIds: number[] = []
 
-  beforeAll(async () => {
-    host = await startTestHost('pglite')
-    const team = await host.createTeam({ name: 'Legacy customer', plan: 'enterprise' })
-    const { token } = await host.createApiToken({ name: 'sdk-legacy', teamId: team.id })
+  // The worker's host: everything here is the team's own.
+  test.beforeAll(async ({ hosts }) => {
+    host = await hosts.on('pglite')
+    const { token } = await newTeam(host, { name: 'Legacy customer', plan: 'enterprise' })
     sdk = new Documenso({ serverURL: host.apiUrl, apiKey: token })
     pdf = await makePdf(2)
-  })
-  afterAll(async () => {
-    await host?.stop()
   })
 
   // ---- documents ---------------------------------------------------------------------------

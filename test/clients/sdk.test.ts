@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect } from 'vitest'
 import { Documenso } from '@documenso/sdk-typescript'
-import { makePdf, SIGNATURE, startTestHost, until, type TestHost } from '../host/support.js'
+import { describe, expect, newTeam, test } from '../host/fixtures.js'
+import { makePdf, SIGNATURE, until, type TestHost } from '../host/support.js'
 import { step } from './support.js'
 
 /**
@@ -9,6 +9,7 @@ import { step } from './support.js'
  * (ResponseValidationError) when one does not match, so each call resolving is the test.
  * Not here (docs/api-notes.md, "Compatibility with the deployed clients"): `envelopes.items.download`,
  * which in SDK 0.9.1 accepts only a JSON answer where API v2 answers the PDF itself.
+ * Database: the embedded one (the clients' view of the API; SQL is held on both in test/host).
  */
 describe('@documenso/sdk-typescript against the host', () => {
   let host: TestHost
@@ -24,15 +25,12 @@ describe('@documenso/sdk-typescript against the host', () => {
   let templateId = ''
   let templateRecipientId = 0
 
-  beforeAll(async () => {
-    host = await startTestHost('pglite')
-    const team = await host.createTeam({ name: 'Customer', plan: 'enterprise' })
-    const { token } = await host.createApiToken({ name: 'sdk', teamId: team.id })
+  // The worker's host: everything here is the team's own.
+  test.beforeAll(async ({ hosts }) => {
+    host = await hosts.on('pglite')
+    const { token } = await newTeam(host, { name: 'Customer', plan: 'enterprise' })
     sdk = new Documenso({ serverURL: host.apiUrl, apiKey: token })
     pdf = await makePdf(2)
-  })
-  afterAll(async () => {
-    await host?.stop()
   })
 
   step('envelopes.create (multipart, one PDF)', async () => {

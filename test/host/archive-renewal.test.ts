@@ -3,6 +3,7 @@
  * certificate ends soon gets, once the driven clock reaches the renewal window, one more
  * incremental update (the last timestamp's validation data, a new document timestamp), stored as
  * a new file that begins with the old one's bytes; on both databases, with a loopback TSA.
+ * Databases: both (a renewal that does not extend the sealed file is refused by a database trigger).
  */
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

@@ -5,6 +5,7 @@
  * is found: the chain check calls it a break (and `audit check` prints it), the evidence says the
  * log is not intact and marks the emptied fields as redacted. A purged envelope's redactions hold,
  * counted, and its evidence names each redacted field.
+ * Databases: both (the redaction guards are database triggers).
  */
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -3,6 +3,7 @@
  * clients, verified and rejecting recipients, for 1, 3 and 20 recipients, no text run overlaps a
  * signature image or another run (placed by pdf.js as a reader places them), and each recipient's
  * history tells when the document was sent to them, opened, verified with what, and signed or rejected.
+ * Database: none (the certificate and audit-log documents alone).
  */
 import { deflateSync } from 'node:zlib'
 import { describe, expect, it } from 'vitest'

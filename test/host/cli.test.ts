@@ -1,3 +1,8 @@
+/**
+ * The host's CLI as spawned processes: on the data directory, through the server that holds it,
+ * waiting for its lock, and straight on PostgreSQL.
+ * Database: the embedded one, and PostgreSQL for DATABASE_URL (the CLI's two ways to the data).
+ */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
@@ -6,7 +11,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { api, DATABASE_TEST_URL, pgReason, runProcess, startTestHost } from './support.js'
+import { api, DATABASE_TEST_URL, pgReason, runProcess, startTestHost, until } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const CLI = ['--import', 'tsx', 'host/server/cli.ts']
@@ -16,7 +21,8 @@ const run = (args: string[], env: Record<string, string>, command = process.exec
 
 const lastLine = (s: string) => s.trim().split('\n').at(-1)!
 
-// Every command is a fresh process that opens the database: slow on a busy machine.
+// Every command is a fresh process that loads the CLI through tsx and opens the database: slow on
+// a busy machine, so commands that do not depend on each other run side by side.
 describe('host CLI', { timeout: 240_000 }, () => {
   let dir: string
   let env: Record<string, string>
@@ -30,44 +36,56 @@ describe('host CLI', { timeout: 240_000 }, () => {
   })
 
   it('manages teams and tokens on the data directory when no server runs', async () => {
-    const team = await run(['team', 'create', '--name', 'Acme', '--plan', 'team'], env)
+    // Commands refused before they open the data directory run beside the first one.
+    const [team, badExpiry, badRole] = await Promise.all([
+      run(['team', 'create', '--name', 'Acme', '--plan', 'team'], env),
+      run(['token', 'create', '--name', 'x', '--expires', '2y'], env),
+      run(['user', 'create', '--email', 'x@example.com', '--role', 'owner'], env),
+    ])
     expect(team.code, team.stderr).toBe(0)
     expect(team.stdout.trim()).toMatch(/^team_[a-z0-9]{16}$/)
-
-    // Through npm, as the README says: the token is the last stdout line.
-    const created = await run(['run', 'host', '--', 'token', 'create', '--name', 'ci', '--expires', '3m', '--team', team.stdout.trim()], env, 'npm', [])
-    expect(created.code, created.stderr).toBe(0)
-    const token = lastLine(created.stdout)
-    expect(token).toMatch(/^api_/)
-
-    const list = await run(['token', 'list'], env)
-    expect(list.code).toBe(0)
-    expect(list.stdout).toContain('"ci"')
-    expect(list.stdout).toContain(team.stdout.trim())
-    expect(list.stdout).not.toContain(token)
-    const id = list.stdout.trim().split('\t')[0]!
-    expect(id).toMatch(/^token_/)
-
-    expect((await run(['token', 'revoke', id], env)).code).toBe(0)
-    expect((await run(['token', 'list'], env)).stdout).not.toContain(id)
-    const again = await run(['token', 'revoke', id], env)
-    expect(again.code).toBe(1)
-    expect(again.stderr).toContain('not found')
-    const badExpiry = await run(['token', 'create', '--name', 'x', '--expires', '2y'], env)
     expect(badExpiry.code).toBe(1)
     expect(badExpiry.stderr).toContain('--expires must be one of')
-    const badTeam = await run(['token', 'create', '--name', 'x', '--team', 'team_nope'], env)
-    expect(badTeam.code).toBe(1)
-    // Accounts: made by the same operation as npm start's (a verified account and a mailed link); nothing secret printed.
-    const user = await run(['user', 'create', '--email', 'Ops@Example.com', '--name', 'Ops', '--team', team.stdout.trim(), '--role', 'manager'], env)
-    expect(user.code, user.stderr).toBe(0)
-    expect(user.stdout.trim()).toMatch(/^user_[a-z0-9]{16}$/)
-    expect(user.stdout + user.stderr).not.toMatch(/link_|#/)
-    const users = await run(['user', 'list'], env)
-    // In the team named, and only there: being the first account of an instance gives nothing more.
-    expect(users.stdout).toMatch(new RegExp(`^${user.stdout.trim()}\tops@example.com\tverified\t${team.stdout.trim()}:MANAGER$`, 'm'))
-    const badRole = await run(['user', 'create', '--email', 'x@example.com', '--role', 'owner'], env)
     expect([badRole.code, badRole.stderr.trim()]).toEqual([1, '--role must be ADMIN, MANAGER or MEMBER'])
+
+    // Tokens, accounts and a refused team are independent: their processes start together and take
+    // the data directory in turn (each waits while another holds it).
+    const tokens = async () => {
+      // Through npm, as the README says: the token is the last stdout line.
+      const created = await run(['run', 'host', '--', 'token', 'create', '--name', 'ci', '--expires', '3m', '--team', team.stdout.trim()], env, 'npm', [])
+      expect(created.code, created.stderr).toBe(0)
+      const token = lastLine(created.stdout)
+      expect(token).toMatch(/^api_/)
+
+      const list = await run(['token', 'list'], env)
+      expect(list.code).toBe(0)
+      expect(list.stdout).toContain('"ci"')
+      expect(list.stdout).toContain(team.stdout.trim())
+      expect(list.stdout).not.toContain(token)
+      const id = list.stdout.trim().split('\t')[0]!
+      expect(id).toMatch(/^token_/)
+
+      expect((await run(['token', 'revoke', id], env)).code).toBe(0)
+      const [listed, again] = await Promise.all([run(['token', 'list'], env), run(['token', 'revoke', id], env)])
+      expect(listed.stdout).not.toContain(id)
+      expect(again.code).toBe(1)
+      expect(again.stderr).toContain('not found')
+    }
+    const badTeam = async () => {
+      const refused = await run(['token', 'create', '--name', 'x', '--team', 'team_nope'], env)
+      expect(refused.code).toBe(1)
+    }
+    // Accounts: made by the same operation as npm start's (a verified account and a mailed link); nothing secret printed.
+    const accounts = async () => {
+      const user = await run(['user', 'create', '--email', 'Ops@Example.com', '--name', 'Ops', '--team', team.stdout.trim(), '--role', 'manager'], env)
+      expect(user.code, user.stderr).toBe(0)
+      expect(user.stdout.trim()).toMatch(/^user_[a-z0-9]{16}$/)
+      expect(user.stdout + user.stderr).not.toMatch(/link_|#/)
+      const users = await run(['user', 'list'], env)
+      // In the team named, and only there: being the first account of an instance gives nothing more.
+      expect(users.stdout).toMatch(new RegExp(`^${user.stdout.trim()}\tops@example.com\tverified\t${team.stdout.trim()}:MANAGER$`, 'm'))
+    }
+    await Promise.all([tokens(), badTeam(), accounts()])
     expect(existsSync(path.join(env.DATA_DIR!, 'host.json'))).toBe(false)
   })
 
@@ -83,42 +101,48 @@ describe('host CLI', { timeout: 240_000 }, () => {
       expect(first).toMatch(/^listening on http:\/\/localhost:\d+$/)
       const url = first.slice('listening on '.length)
 
-      const created = await run(['token', 'create', '--name', 'live', '--expires', '7d'], env)
-      expect(created.code, created.stderr).toBe(0)
-      const token = lastLine(created.stdout)
-      const client = api(`${url}/api/v2`, token)
-      expect((await client.get('/envelope')).status).toBe(200)
+      // Through the server nothing waits for the data directory: tokens, webhooks and accounts go side by side.
+      const tokens = async () => {
+        const created = await run(['token', 'create', '--name', 'live', '--expires', '7d'], env)
+        expect(created.code, created.stderr).toBe(0)
+        const token = lastLine(created.stdout)
+        const client = api(`${url}/api/v2`, token)
+        expect((await client.get('/envelope')).status).toBe(200)
 
-      const list = await run(['token', 'list'], env)
-      const id = list.stdout.split('\n').find((l) => l.includes('"live"'))!.split('\t')[0]!
-      expect((await run(['token', 'revoke', id], env)).code).toBe(0)
-      expect((await client.get('/envelope')).body).toMatchObject({ code: 'INVALID_API_TOKEN' })
+        const list = await run(['token', 'list'], env)
+        const id = list.stdout.split('\n').find((l) => l.includes('"live"'))!.split('\t')[0]!
+        expect((await run(['token', 'revoke', id], env)).code).toBe(0)
+        expect((await client.get('/envelope')).body).toMatchObject({ code: 'INVALID_API_TOKEN' })
+      }
 
       // Webhooks of the default team, through the server: registered, listed, their log read.
-      const refused = await run(['webhook', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'DOCUMENT_SENT'], env)
-      expect(refused.code).toBe(1)
-      expect(refused.stderr).toContain('private or loopback')
-      const hook = await run(['webhook', 'create', '--url', 'https://203.0.113.10/in', '--events', 'document_sent,DOCUMENT_COMPLETED', '--secret', 's'], env)
-      expect(hook.code, hook.stderr).toBe(0)
-      const hookId = lastLine(hook.stdout)
-      expect(hookId).toMatch(/^webhook_[a-z0-9]{16}$/)
-      const hooks = await run(['webhook', 'list'], env)
-      expect(hooks.stdout.trim()).toBe([hookId, 'enabled', 'DOCUMENT_SENT,DOCUMENT_COMPLETED', 'https://203.0.113.10/in'].join('\t'))
-      const calls = await run(['webhook', 'calls', hookId], env)
-      expect([calls.code, calls.stderr.trim()]).toEqual([0, 'no deliveries yet'])
-      const bad = await run(['webhook', 'create', '--url', 'https://203.0.113.10/in', '--events', 'NOPE'], env)
-      expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('unknown event NOPE')])
+      const webhooks = async () => {
+        const [refused, bad] = await Promise.all([
+          run(['webhook', 'create', '--url', 'http://127.0.0.1:9/hook', '--events', 'DOCUMENT_SENT'], env),
+          run(['webhook', 'create', '--url', 'https://203.0.113.10/in', '--events', 'NOPE'], env),
+        ])
+        expect(refused.code).toBe(1)
+        expect(refused.stderr).toContain('private or loopback')
+        expect([bad.code, bad.stderr]).toEqual([1, expect.stringContaining('unknown event NOPE')])
+        const hook = await run(['webhook', 'create', '--url', 'https://203.0.113.10/in', '--events', 'document_sent,DOCUMENT_COMPLETED', '--secret', 's'], env)
+        expect(hook.code, hook.stderr).toBe(0)
+        const hookId = lastLine(hook.stdout)
+        expect(hookId).toMatch(/^webhook_[a-z0-9]{16}$/)
+        const [hooks, calls] = await Promise.all([run(['webhook', 'list'], env), run(['webhook', 'calls', hookId], env)])
+        expect(hooks.stdout.trim()).toBe([hookId, 'enabled', 'DOCUMENT_SENT,DOCUMENT_COMPLETED', 'https://203.0.113.10/in'].join('\t'))
+        expect([calls.code, calls.stderr.trim()]).toEqual([0, 'no deliveries yet'])
+      }
 
       // An admin account through the server: its sign-in link arrives in the local mailbox.
-      const admin = await run(['user', 'create', '--email', 'admin@example.com', '--admin'], env)
-      expect(admin.code, admin.stderr).toBe(0)
-      expect((await run(['user', 'list'], env)).stdout).toMatch(/admin@example.com\tverified\tteam_[a-z0-9]+:ADMIN/)
-      let mailbox = ''
-      for (let i = 0; i < 100 && !mailbox.includes('admin@example.com'); i++) {
-        mailbox = await (await fetch(`${url}/mailbox`)).text()
-        if (!mailbox.includes('admin@example.com')) await new Promise((r) => setTimeout(r, 100))
+      const admin = async () => {
+        const made = await run(['user', 'create', '--email', 'admin@example.com', '--admin'], env)
+        expect(made.code, made.stderr).toBe(0)
+        expect((await run(['user', 'list'], env)).stdout).toMatch(/admin@example.com\tverified\tteam_[a-z0-9]+:ADMIN/)
+        let mailbox = ''
+        await until(async () => (mailbox = await (await fetch(`${url}/mailbox`)).text()).includes('admin@example.com'))
+        expect(mailbox).toContain('Your sign-in link')
       }
-      expect(mailbox).toContain('Your sign-in link')
+      await Promise.all([tokens(), webhooks(), admin()])
 
       // The admin endpoints answer loopback callers with the secret only.
       expect((await fetch(`${url}/_admin/tokens`)).status).toBe(404)
@@ -135,13 +159,28 @@ describe('host CLI', { timeout: 240_000 }, () => {
   })
 
   it('waits while another process holds the data directory, then goes on', async () => {
-    // A live process that holds the lock without serving (as a CLI command does while it runs).
-    const holder = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 4000)'])
-    await writeFile(path.join(env.DATA_DIR!, 'host.json'), JSON.stringify({ pid: holder.pid }), { mode: 0o600 })
-    const listed = await run(['token', 'list'], env)
-    expect(listed.code, listed.stderr).toBe(0)
-    expect(listed.stderr).toContain(`is in use by process ${holder.pid}`)
-    expect(holder.exitCode).not.toBeNull() // it only went on once the holder was gone
+    // A live process that holds the lock without serving (as a CLI command does while it runs); it
+    // ends once the command says it waits for it, however long the command took to start.
+    const holder = spawn(process.execPath, ['-e', 'process.stdin.resume()'], { stdio: ['pipe', 'ignore', 'ignore'] })
+    try {
+      await writeFile(path.join(env.DATA_DIR!, 'host.json'), JSON.stringify({ pid: holder.pid }), { mode: 0o600 })
+      const command = spawn(process.execPath, [...CLI, 'token', 'list'], { cwd: ROOT, env: { ...process.env, ...env } })
+      let stderr = ''
+      command.stderr.on('data', (d) => {
+        stderr += d
+        if (stderr.includes('is in use by process')) holder.stdin!.end()
+      })
+      command.stdout.resume()
+      const code = await new Promise<number | null>((resolve, reject) => {
+        command.on('error', reject)
+        command.on('close', resolve)
+      })
+      expect(code, stderr).toBe(0)
+      expect(stderr).toContain(`is in use by process ${holder.pid}`)
+      expect(holder.exitCode).not.toBeNull() // it only went on once the holder was gone
+    } finally {
+      holder.stdin!.end()
+    }
   })
 
   it.skipIf(pgReason !== null)('works straight on PostgreSQL with DATABASE_URL', async () => {

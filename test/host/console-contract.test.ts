@@ -3,6 +3,7 @@
  * under /api/console, read from the app's router; and the pages' consoleApi takes only its paths
  * and bodies and answers its types: the type check compiles `typedCalls`, where each line marked
  * @ts-expect-error must stay an error.
+ * Database: none (the contract, the router and the types).
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'

@@ -1,3 +1,8 @@
+/**
+ * Webhook deliveries across host processes: none lost after a kill -9, none sent twice by two
+ * processes on one PostgreSQL, each envelope's in order.
+ * Databases: the embedded one for the crash, PostgreSQL for two processes sharing the job queue.
+ */
 import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -61,6 +66,8 @@ async function receiver() {
     acked,
     titles,
     set: (m: typeof mode) => void (mode = m),
+    /** How many deliveries it holds without an answer. */
+    hung: () => hanging.length,
     close: () => {
       for (const res of hanging) res.destroy()
       server.closeAllConnections()
@@ -107,7 +114,7 @@ describe('deliveries survive crashes and share the work', { timeout: 240_000 }, 
       const res = await client.post('/envelope/create', form({ type: 'TEMPLATE', title: `T${i}` }, [{ bytes: await makePdf(1), name: 't.pdf' }]))
       expect(res.status).toBe(200)
     }
-    await new Promise((res) => setTimeout(res, 500))
+    await until(() => r.hung() > 0)
     await killed(host.child, 'SIGKILL')
 
     r.set('ok')
@@ -154,7 +161,16 @@ describe('deliveries survive crashes and share the work', { timeout: 240_000 }, 
       }),
     )
     await until(() => r.acked.size >= 500, 120_000)
-    await new Promise((res) => setTimeout(res, 1000)) // anything delivered twice would arrive by now
+    // Anything delivered twice would be sent by a delivery job still due or under way: wait until none is.
+    const c = new pg.Client({ connectionString: DATABASE_TEST_URL })
+    await c.connect()
+    try {
+      const open = async () =>
+        (await c.query<{ n: number }>(`select count(*)::int as n from ${schema}.jobs where kind = 'webhook' and status in ('pending', 'running')`)).rows[0]!.n
+      await until(async () => (await open()) === 0, 120_000)
+    } finally {
+      await c.end()
+    }
     expect(r.acked.size).toBe(500)
     expect([...r.acked.values()].every((n) => n === 1)).toBe(true)
     // Each template's events arrived in the order they were written, whichever process sent each.

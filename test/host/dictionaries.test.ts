@@ -1,3 +1,10 @@
+/**
+ * Every language the service speaks is complete wherever it is offered: each dictionary of the
+ * pages, the console, the verification page, the e-mails and the evidence documents has every key
+ * English has and no other, none empty, with the same placeholders; words made by functions show
+ * the same arguments as the English ones.
+ * Database: none (the dictionaries alone).
+ */
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -6,10 +13,6 @@ import { MAIL_STRINGS } from '../../host/server/mail/i18n.js'
 import { evidenceText } from '../../host/server/pdf/evidence-text.js'
 import { DOCUMENT_LANGUAGES, LANGUAGES, languageOf, type Language } from '../../host/shared/languages.js'
 
-// Every language the service speaks is complete wherever it is offered: each dictionary of the
-// pages, the console, the verification page, the e-mails and the evidence documents has every key
-// English has and no other, none empty, with the same placeholders; words made by functions show
-// the same arguments as the English ones.
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 type Words = Record<string, unknown>

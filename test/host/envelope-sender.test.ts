@@ -1,25 +1,26 @@
 /**
- * `GET /api/console/documents/:id/sender`, on both databases: who created an envelope, for the
- * envelope page's buttons. The creator reads `mine`; another member reads the creator's name; an
- * envelope made with a team API token has no creator; an envelope the member does not see, or of
- * another team, is 404, as API v2 answers it.
+ * `GET /api/console/documents/:id/sender`: who created an envelope, for the envelope page's
+ * buttons. The creator reads `mine`; another member reads the creator's name; an envelope made
+ * with a team API token has no creator; an envelope the member does not see, or of another team,
+ * is 404, as API v2 answers it.
+ * Database: the embedded one (an API rule; SQL is held on both in lifecycle.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
-import { api, createEnvelope, makePdf, startTestHost, VARIANTS, type TestHost } from './support.js'
+import type { ConsoleClient } from '../support/console-client.js'
+import { describe, expect, newMember, newTeam, test, type Member, type Team } from './fixtures.js'
+import { createEnvelope, makePdf, type TestHost } from './support.js'
 
-describe.each(VARIANTS)('who created an envelope, for the console, on $variant', ({ variant, skip }) => {
+describe('who created an envelope, for the console, on pglite', () => {
   let host: TestHost
-  let ada: ConsoleClient
-  let mo: ConsoleClient
-  let teamId: string
+  let team: Team
+  let ada: Member
+  let mo: Member
 
   /** An envelope Ada creates in the console, seen by `visibility`. */
   async function madeByAda(visibility: string): Promise<string> {
     const form = new FormData()
     form.set('payload', JSON.stringify({ type: 'DOCUMENT', title: 'Made by Ada', visibility }))
     form.append('files', new Blob([new Uint8Array(await makePdf(1))], { type: 'application/pdf' }), 'a.pdf')
-    const res = await fetch(`${host.apiUrl}/envelope/create`, { method: 'POST', headers: { cookie: ada.cookie, origin: host.url, 'x-csrf-token': ada.csrf }, body: form })
+    const res = await fetch(`${host.apiUrl}/envelope/create`, { method: 'POST', headers: { cookie: ada.console.cookie, origin: host.url, 'x-csrf-token': ada.console.csrf }, body: form })
     expect(res.status).toBe(200)
     return ((await res.json()) as { id: string }).id
   }
@@ -28,39 +29,31 @@ describe.each(VARIANTS)('who created an envelope, for the console, on $variant',
     return { status: res.status, body: (await res.json()) as any }
   }
 
-  beforeAll(async () => {
-    if (skip) return
-    host = await startTestHost(variant)
-    teamId = (await host.createTeam({ name: 'Acme', plan: 'team' })).id
-    await makeUser(host.db, 'first@example.com')
-    await makeUser(host.db, 'ada@example.com', { teamId, role: 'ADMIN' })
-    await makeUser(host.db, 'mo@example.com', { teamId, role: 'MEMBER' })
-    ada = await signInAs(host.url, 'ada@example.com')
-    mo = await signInAs(host.url, 'mo@example.com')
-    for (const who of [ada, mo]) expect((await who.console('/teams/switch', { body: { teamId } })).status).toBe(200)
-  })
-  afterAll(async () => {
-    await host?.stop()
+  test.beforeAll(async ({ hosts }) => {
+    host = await hosts.on('pglite')
+    team = await newTeam(host)
+    ada = await newMember(host, team.id, 'ADMIN')
+    mo = await newMember(host, team.id, 'MEMBER')
+    for (const who of [ada, mo]) expect((await who.console.console('/teams/switch', { body: { teamId: team.id } })).status).toBe(200)
   })
 
-  it.skipIf(skip)('names the creator, says whether it is the caller, and hides what the caller does not see', async () => {
+  test('names the creator, says whether it is the caller, and hides what the caller does not see', async () => {
     const id = await madeByAda('EVERYONE')
-    const adaUser = (await host.db.query<{ id: string }>(`select id from users where email = 'ada@example.com'`))[0]!.id
-    expect(await sender(ada, id)).toEqual({ status: 200, body: { createdBy: { userId: adaUser, name: '', email: 'ada@example.com' }, mine: true } })
-    expect(await sender(mo, id)).toMatchObject({ status: 200, body: { createdBy: { email: 'ada@example.com' }, mine: false } })
+    const adaUser = (await host.db.query<{ id: string }>(`select id from users where email = $1`, [ada.email]))[0]!.id
+    expect(await sender(ada.console, id)).toEqual({ status: 200, body: { createdBy: { userId: adaUser, name: '', email: ada.email }, mine: true } })
+    expect(await sender(mo.console, id)).toMatchObject({ status: 200, body: { createdBy: { email: ada.email }, mine: false } })
 
     // Made with a team API token: nobody in particular.
-    const client = api(host.apiUrl, (await host.createApiToken({ name: 'tests', teamId })).token)
-    const byToken = await createEnvelope(client)
-    expect(await sender(mo, byToken.id)).toEqual({ status: 200, body: { createdBy: null, mine: false } })
+    const byToken = await createEnvelope(team.client)
+    expect(await sender(mo.console, byToken.id)).toEqual({ status: 200, body: { createdBy: null, mine: false } })
 
     // Hidden from a member by its visibility, and another team's: not found, as API v2 says.
     const adminsOnly = await madeByAda('ADMIN')
-    expect((await sender(mo, adminsOnly)).status).toBe(404)
-    expect((await mo.v2(`/envelope/${adminsOnly}`)).status).toBe(404)
-    const other = api(host.apiUrl, (await host.createApiToken({ name: 'other', teamId: (await host.createTeam({ name: 'Other', plan: 'team' })).id })).token)
-    const theirs = await createEnvelope(other)
-    expect(await sender(ada, theirs.id)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
-    expect((await sender(ada, 'not-an-id')).status).toBe(400)
+    expect((await sender(mo.console, adminsOnly)).status).toBe(404)
+    expect((await mo.console.v2(`/envelope/${adminsOnly}`)).status).toBe(404)
+    const other = await newTeam(host)
+    const theirs = await createEnvelope(other.client)
+    expect(await sender(ada.console, theirs.id)).toMatchObject({ status: 404, body: { code: 'NOT_FOUND' } })
+    expect((await sender(ada.console, 'not-an-id')).status).toBe(400)
   })
 })

@@ -1,21 +1,22 @@
 /**
- * The evidence summary of an envelope on both databases: its hashes are those of the files the API
+ * The evidence summary of an envelope: its hashes are those of the files the API
  * serves (hashed here from the downloads), its JWS is the sealing key's (checked with node:crypto
  * against the certificate in the settings, independently of the host's own check), the server
  * entry's verifyEvidence accepts it and refuses a changed or foreign one, and /verify with it says
  * when an operator's edit broke the audit log. Another team's envelope is a 404 in the API's shape.
+ * Database: the embedded one (evidence; the audit guard is held on both in audit-redaction.test.ts).
  */
 import { createHash, createPrivateKey, createSign, generateKeyPairSync, verify, X509Certificate } from 'node:crypto'
 import forge from 'node-forge'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadSealingKey } from '../../host/server/pdf/sealing-key.js'
 import { verifyEvidence } from '../../src/server/index.js'
-import { api, createEnvelope, mailed, sealed, SIGNATURE, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { describe, expect, newTeam, test as it, unique } from './fixtures.js'
+import { api, createEnvelope, mailed, sealed, SIGNATURE, until, type Api, type TestHost } from './support.js'
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex')
 const parts = (jws: string) => jws.split('.') as [string, string, string]
 
-describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }, ({ variant, skip }) => {
+describe('the evidence summary on pglite', { timeout: 120_000 }, () => {
   let host: TestHost
   let client: Api
   let envelopeId: string
@@ -24,10 +25,9 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
   let sealedPdf: Uint8Array
   let consented: boolean
 
-  beforeAll(async () => {
-    if (skip) return
-    host = await startTestHost(variant)
-    client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'tests' })).token}`)
+  it.beforeAll(async ({ hosts }) => {
+    host = await hosts.on('pglite')
+    client = (await newTeam(host, { plan: 'enterprise' })).client
     const done = await signedWithConsent(host, client, { title: 'Evidence 7' }, { 'user-agent': 'Evidence Test Browser' })
     envelopeId = done.id
     itemId = done.itemId
@@ -39,9 +39,6 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="Evidence 7 - evidence\.jws"/)
     jws = new TextDecoder().decode(res.body)
   }, 120_000)
-  afterAll(async () => {
-    await host?.stop()
-  })
 
   /** The host's sealing certificate (PEM), as it keeps it in its settings. */
   const sealingCertificate = async () => (await loadSealingKey(host.db, {})).certificatePem
@@ -55,7 +52,7 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     }
   }
 
-  it.skipIf(skip)("names the files as they are served, each recipient's facts, the seal and the chain's head", async () => {
+  it("names the files as they are served, each recipient's facts, the seal and the chain's head", async () => {
     const res = await client.get(`/envelope/${envelopeId}/evidence`)
     expect(res.status).toBe(200)
     const evidence = res.body
@@ -83,7 +80,7 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     expect(evidence.seal.signedAt).toEqual(expect.any(String))
   })
 
-  it.skipIf(skip)('is signed with the sealing key: node:crypto agrees, and so does verifyEvidence', async () => {
+  it('is signed with the sealing key: node:crypto agrees, and so does verifyEvidence', async () => {
     const [h, p, s] = parts(jws)
     const header = JSON.parse(Buffer.from(h, 'base64url').toString())
     const certificate = new X509Certificate(await sealingCertificate())
@@ -98,7 +95,7 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     expect(checked.certificate?.subject).toContain('envelope-embed host seal')
   })
 
-  it.skipIf(skip)('is refused by verifyEvidence with one byte of its payload changed, or signed by another key', async () => {
+  it('is refused by verifyEvidence with one byte of its payload changed, or signed by another key', async () => {
     const [h, p, s] = parts(jws)
     const payload = Buffer.from(p, 'base64url')
     const at = payload.indexOf('Evidence 7')
@@ -125,7 +122,7 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     expect(verified.body).toEqual({ evidence: expect.objectContaining({ valid: false, reason: expect.stringMatching(/sealing certificate/) }) })
   })
 
-  it.skipIf(skip)('is checked by /verify with the PDF, and says when the audit log no longer holds', async () => {
+  it('is checked by /verify with the PDF, and says when the audit log no longer holds', async () => {
     const anyone = api(host.apiUrl)
     const both = new FormData()
     both.append('file', new Blob([sealedPdf as BlobPart], { type: 'application/pdf' }), 'sealed.pdf')
@@ -151,8 +148,8 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     expect((await client.get(`/envelope/${envelopeId}/evidence`)).body.auditLog).toEqual({ intact: false, head: null, entries: expect.any(Number) })
   })
 
-  it.skipIf(skip)('lists the proofs a recipient gave: an e-mailed code to open, another to sign', async () => {
-    const email = 'proof@example.com'
+  it('lists the proofs a recipient gave: an e-mailed code to open, another to sign', async () => {
+    const email = `${unique('proof')}@example.com`
     const e = await createEnvelope(client, {
       title: 'Evidence proofs',
       recipients: [{ name: 'Petra', email, role: 'SIGNER', accessAuth: ['TWO_FACTOR_AUTH'], actionAuth: ['TWO_FACTOR_AUTH'], fields: [{ type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }] }],
@@ -164,12 +161,12 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     const lastMail = async () => (await host.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from mails'))[0]!.id
     /** The code mailed to the recipient after mail `after` (the queue sends it within moments). */
     const mailedCode = async (after: number) => {
-      for (let i = 0; i < 400; i++) {
+      let text = ''
+      await until(async () => {
         const [row] = await host.db.query<{ text: string }>(`select text from mails where to_address = $1 and template = 'recipient-code' and id > $2 order by id desc limit 1`, [email, after])
-        if (row) return /\b(\d{6})\b/.exec(row.text)![1]!
-        await new Promise((r) => setTimeout(r, 25))
-      }
-      throw new Error('no code was mailed')
+        return Boolean((text = row?.text ?? ''))
+      })
+      return /\b(\d{6})\b/.exec(text)![1]!
     }
     let after = await lastMail()
     expect((await signer.post('/auth/code', { purpose: 'access' })).status).toBe(200)
@@ -193,7 +190,7 @@ describe.each(VARIANTS)('the evidence summary on $variant', { timeout: 120_000 }
     ])
   })
 
-  it.skipIf(skip)("answers a draft with null sealed hashes, and 404 for another team's envelope", async () => {
+  it("answers a draft with null sealed hashes, and 404 for another team's envelope", async () => {
     const draft = await createEnvelope(client, { title: 'Draft 1' })
     const res = await client.get(`/envelope/${draft.id}/evidence`)
     expect(res.status).toBe(200)

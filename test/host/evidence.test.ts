@@ -4,6 +4,7 @@
  * sign), on both databases; after every step, every sent or completed envelope still serves
  * exactly the bytes DOCUMENT_SENT recorded, and those are the bytes its source had when it was
  * sent. The database itself refuses to change a stored file or a sent item.
+ * Databases: both (the database refuses changes to stored files: triggers).
  */
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,6 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+/**
+ * The envelope's lifecycle through the API: distributed, signed in turn or at once, completed and
+ * sealed; refused, cancelled, rejected, sent again, its next signer named.
+ * Databases: both (the broad lifecycle through both drivers); its refusals on the embedded one.
+ */
 import { verifyPdfSignature, pdfText } from '../support/pdf-signature.js'
-import { api, createEnvelope, sealed, startTestHost, until, VARIANTS, type Api, SIGNATURE, type TestHost } from './support.js'
+import { describe, expect, newTeam, test as it } from './fixtures.js'
+import { api, createEnvelope, sealed, until, VARIANTS, type Api, SIGNATURE, type TestHost } from './support.js'
 
 const box = { page: 1, width: 20, height: 5 }
 
@@ -37,14 +42,10 @@ describe.each(VARIANTS)('the envelope lifecycle on $variant', ({ variant, skip }
   let host: TestHost
   let client: Api
 
-  beforeAll(async () => {
+  it.beforeAll(async ({ hosts }) => {
     if (skip) return
-    host = await startTestHost(variant)
-    const team = await host.createTeam({ name: 'Acme', plan: 'team' })
-    client = api(host.apiUrl, (await host.createApiToken({ name: 'tests', teamId: team.id })).token)
-  })
-  afterAll(async () => {
-    await host?.stop()
+    host = await hosts.on(variant)
+    client = (await newTeam(host, { plan: 'team' })).client
   })
 
   /** A sequential document: Ann signs (signature, text, checkbox, date), then Bob approves. */
@@ -248,13 +249,9 @@ describe('lifecycle refusals and end states', () => {
   let host: TestHost
   let client: Api
 
-  beforeAll(async () => {
-    host = await startTestHost('pglite')
-    const team = await host.createTeam({ name: 'Acme', plan: 'team' })
-    client = api(host.apiUrl, (await host.createApiToken({ name: 'tests', teamId: team.id })).token)
-  })
-  afterAll(async () => {
-    await host?.stop()
+  it.beforeAll(async ({ hosts }) => {
+    host = await hosts.on('pglite')
+    client = (await newTeam(host, { plan: 'team' })).client
   })
 
   const signerWith = (fields: Record<string, unknown>[] = [{ ...box, type: 'SIGNATURE', positionX: 5, positionY: 5 }]) => ({

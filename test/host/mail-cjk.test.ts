@@ -1,10 +1,11 @@
 /**
  * E-mails in Korean, Japanese and Chinese: the words of the document's language, its `lang` on
  * the HTML, and a signing request sent through the host for a Korean document, as stored for delivery.
+ * Database: the embedded one (mail content; SQL is held on both in lifecycle.test.ts).
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { render } from '../../host/server/mail/templates.js'
-import { api, createEnvelope, mailed, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { describe, expect, test as it } from './fixtures.js'
+import { createEnvelope, mailed } from './support.js'
 
 const request = { title: '임대차 계약서', teamName: '한빛 부동산', recipientName: '김민준', role: 'SIGNER' as const, signingUrl: 'https://sign.example.com/sign/tok_1' }
 
@@ -22,20 +23,8 @@ describe('e-mails in CJK languages', () => {
   })
 })
 
-describe.each(VARIANTS)('a Korean document’s e-mail on $variant', ({ variant, skip }) => {
-  let host: TestHost
-  let client: Api
-
-  beforeAll(async () => {
-    if (skip) return
-    host = await startTestHost(variant)
-    client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'tests' })).token}`)
-  }, 60_000)
-  afterAll(async () => {
-    await host?.stop()
-  })
-
-  it.skipIf(skip)('sends the signing request in Korean', async () => {
+describe('a Korean document’s e-mail on pglite', () => {
+  it('sends the signing request in Korean', async ({ host, team: { client } }) => {
     const e = await createEnvelope(client, {
       title: '임대차 계약서',
       meta: { language: 'ko' },

@@ -1,3 +1,8 @@
+/**
+ * E-mails: the templates, the configuration, the local mailbox, SMTP, and what is sent when.
+ * Database: the embedded one (mail content and delivery; SQL is held on both in lifecycle.test.ts).
+ * Its hosts are its own: the mailbox lists every mail of the instance, and SMTP sinks are its own.
+ */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { getRequestListener } from '@hono/node-server'
@@ -12,7 +17,7 @@ import { MAIL_TEMPLATES, render, type MailData, type MailTemplate } from '../../
 import { createMailTransport, type MailMessage, type MailTransport } from '../../host/server/mail/transport.js'
 import { configFromEnv } from '../../host/server/config.js'
 import { verifyPdfSignature } from '../support/pdf-signature.js'
-import { api, createEnvelope, makePdf, PNG, sealed as sealingDone, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { api, createEnvelope, makePdf, PNG, sealed as sealingDone, startTestHost, type Api, type TestHost } from './support.js'
 
 const NB = '\u00a0'
 const SIGNATURE = `data:image/png;base64,${PNG.toString('base64')}`
@@ -236,15 +241,14 @@ const addresses = (a: AddressObject | AddressObject[] | undefined) => (Array.isA
 // Signing links are credentials: a served host shows no mailbox unless asked for (a reverse proxy
 // on the same machine would make every visitor a loopback caller), and without SMTP its e-mail
 // waits in the queue, retried and then failed, rather than being dropped.
-describe.each(VARIANTS)('no SMTP and no mailbox on $variant', ({ variant, skip }) => {
+describe('no SMTP and no mailbox on pglite', () => {
   let host: TestHost
   beforeAll(async () => {
-    if (skip) return
-    host = await startTestHost(variant, { mailbox: false, queueConcurrency: 0, retryBaseMs: 60_000 })
+    host = await startTestHost('pglite', { mailbox: false, queueConcurrency: 0, retryBaseMs: 60_000 })
   })
   afterAll(() => host?.stop())
 
-  it.skipIf(skip)('has no /mailbox, and keeps a signing request queued with its reason', async () => {
+  it('has no /mailbox, and keeps a signing request queued with its reason', async () => {
     for (const path of ['/mailbox', '/mailbox/1']) {
       const res = await fetch(`${host.url}${path}`)
       expect(res.status, path).toBe(404)
@@ -264,7 +268,7 @@ describe.each(VARIANTS)('no SMTP and no mailbox on $variant', ({ variant, skip }
   })
 })
 
-describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
+describe('mail on pglite', () => {
   let host: TestHost
   let client: Api
   let teamId: string
@@ -272,8 +276,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
   let mailboxUrl: string
 
   beforeAll(async () => {
-    if (skip) return
-    host = await startTestHost(variant)
+    host = await startTestHost('pglite')
     teamId = (await host.createTeam({ name: 'Acme & Co', plan: 'team' })).id
     await host.db.query('update teams set email = $2 where id = $1', [teamId, 'legal@acme.test'])
     client = api(host.apiUrl, (await host.createApiToken({ name: 'tests', teamId })).token)
@@ -334,7 +337,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     return res.body
   }
 
-  it.skipIf(skip)('enqueues signing requests for those whose turn it is, never for CC', async () => {
+  it('enqueues signing requests for those whose turn it is, never for CC', async () => {
     const parallel = await sendDocument()
     const ids = [parallel.ann.id, parallel.bob.id, parallel.carla.id]
     const jobs = await enqueued((tx) => mailTurn(tx, parallel.id, ids))
@@ -358,7 +361,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     expect(next.map((j) => j.payload.to)).toEqual(['bob@example.com'])
   })
 
-  it.skipIf(skip)('sends nothing to recipients with distributionMethod NONE, and honours emailSettings', async () => {
+  it('sends nothing to recipients with distributionMethod NONE, and honours emailSettings', async () => {
     const none = await sendDocument({ meta: { distributionMethod: 'NONE' } })
     const all = [none.ann.id, none.bob.id, none.carla.id]
     expect(await enqueued((tx) => mailTurn(tx, none.id, all))).toEqual([])
@@ -393,7 +396,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     }
   })
 
-  it.skipIf(skip)('stores signing requests in the local mailbox and shows them to loopback callers only', async () => {
+  it('stores signing requests in the local mailbox and shows them to loopback callers only', async () => {
     const title = 'Lease <script>alert(1)</script>'
     const doc = await sendDocument({ title, meta: { language: 'de', message: 'Hallo,\nbitte bis Freitag.' } })
     const rows = await enqueued((tx) => mailTurn(tx, doc.id, [doc.ann.id, doc.bob.id, doc.carla.id]))
@@ -476,7 +479,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     expect((await ask('http://127.0.0.1/mailboxes', '127.0.0.1')).status).toBe(404)
   })
 
-  it.skipIf(skip)('drops a signing request that is no longer due when it is sent', async () => {
+  it('drops a signing request that is no longer due when it is sent', async () => {
     const doc = await sendDocument()
     const rows = await enqueued((tx) => mailTurn(tx, doc.id, [doc.ann.id, doc.bob.id]))
     await sign(doc.ann.token)
@@ -489,7 +492,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     expect(late.sent).toEqual([])
   })
 
-  it.skipIf(skip)('mails the completed document with its sealed PDFs over SMTP, to everyone and the team', async () => {
+  it('mails the completed document with its sealed PDFs over SMTP, to everyone and the team', async () => {
     const sink = await smtpSink()
     try {
       const doc = await sendDocument({
@@ -568,7 +571,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     }
   })
 
-  it.skipIf(skip)('tells those who were sent a rejected document, and the team, who rejected and why', async () => {
+  it('tells those who were sent a rejected document, and the team, who rejected and why', async () => {
     const doc = await sendDocument({ dan: true, meta: { signingOrder: 'SEQUENTIAL', language: 'fr' } })
     await sign(doc.ann.token)
     expect((await signing(doc.bob.token).post('/reject', { reason: 'Le loyer\nest faux' })).status).toBe(200)
@@ -595,7 +598,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     expect(danNamed.sent[0]!.subject).toBe('dan@example.com rejected “Contract”')
   })
 
-  it.skipIf(skip)('tells recipients and the team that a document was cancelled, with the reason', async () => {
+  it('tells recipients and the team that a document was cancelled, with the reason', async () => {
     const doc = await sendDocument({ meta: { language: 'de' } })
     expect((await client.post('/envelope/cancel', { envelopeId: doc.id, reason: 'Neue Fassung' })).status).toBe(200)
     const rows = await enqueued((tx) => mailCancelled(tx, doc.id, 'Neue Fassung'))
@@ -618,7 +621,7 @@ describe.each(VARIANTS)('mail on $variant', ({ variant, skip }) => {
     expect(sent[0]!.senderName).toBe('Acme & Co')
   })
 
-  it.skipIf(skip)('throws when the SMTP server cannot be reached, so the queue retries', async () => {
+  it('throws when the SMTP server cannot be reached, so the queue retries', async () => {
     const sink = await smtpSink()
     const port = sink.port
     await sink.close()

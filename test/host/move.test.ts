@@ -4,6 +4,7 @@
  * Every table's count and every file's hash are equal afterwards, and a document that was waiting
  * for its second signer before the move is signed after it, sealed, and its completion delivered
  * by webhook; links, tokens and the sealed files made before the move keep working.
+ * Databases: both (moving the data from one engine to the other).
  */
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm } from 'node:fs/promises'

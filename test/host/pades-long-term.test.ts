@@ -1,3 +1,7 @@
+/**
+ * Long-term signatures (B-LT, B-LTA): validation data and document timestamps appended to sealed PDFs.
+ * Database: the embedded one (it only keeps the sealing key).
+ */
 import { execFileSync } from 'node:child_process'
 import { X509Certificate } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'

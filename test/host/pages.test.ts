@@ -1,3 +1,7 @@
+/**
+ * The authoring and signing pages the host serves from the app's build, and a data directory in use.
+ * Database: the embedded one (its lock on the data directory is what is tested).
+ */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

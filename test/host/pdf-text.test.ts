@@ -1,3 +1,7 @@
+/**
+ * Finding text in PDFs on the worker thread: every hit, a refusal of what it cannot read, its limits.
+ * Database: none (the worker alone).
+ */
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../host/server/errors.js'

@@ -1,3 +1,8 @@
+/**
+ * Several hosts on one PostgreSQL database: caches kept true by notifications, revoked tokens
+ * stopped everywhere, numbers without gaps under concurrent creation.
+ * Database: PostgreSQL (LISTEN/NOTIFY between processes; the embedded database admits one).
+ */
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'

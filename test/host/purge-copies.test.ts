@@ -7,6 +7,7 @@
  * of any table the schema has (read from the catalog, so a table added later is walked too) holds
  * them, except the recipient's token where it is the link itself; a delivery that ends after the
  * purge logs its call without a body. The audit entry DOCUMENT_PURGED says what went, with counts.
+ * Databases: both (PostgreSQL keeps rate-limit counters in a table that the purge must clear).
  */
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -1,3 +1,8 @@
+/**
+ * Sealing: the signed PDF, its certificate page, and the sealing key kept in the database.
+ * Database: the embedded one (the key's row and its race on a fresh database are plain SQL; both
+ * drivers are held in lifecycle.test.ts).
+ */
 import { createHash } from 'node:crypto'
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

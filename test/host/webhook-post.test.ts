@@ -1,3 +1,7 @@
+/**
+ * Posting a webhook to hostile or broken receivers: time limits, answer sizes, redirects, cut connections.
+ * Database: none (the poster alone).
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -19,7 +23,10 @@ const behaviours: Record<string, (req: IncomingMessage, res: ServerResponse) => 
   },
   '/silent': () => {},
   // Its answer comes just after the delivery gave up on it.
-  '/late': (_req, res) => void setTimeout(() => res.end('too late'), 1_300),
+  '/late': (_req, res) => void setTimeout(() => {
+    res.end('too late')
+    lateAnswered()
+  }, 1_300),
   '/redirect': (_req, res) => {
     res.writeHead(302, { Location: '/ok' })
     res.end('moved')
@@ -28,6 +35,8 @@ const behaviours: Record<string, (req: IncomingMessage, res: ServerResponse) => 
 }
 
 let base = ''
+/** Called once the late receiver has written its answer. */
+let lateAnswered = () => {}
 const hits: string[] = []
 const server = createServer((req, res) => {
   hits.push(req.url!)
@@ -60,14 +69,16 @@ describe('posting a webhook', () => {
       const started = Date.now()
       const r = await postJson(`${base}${path}`, '{}', {}, o)
       expect(r, path).toMatchObject({ status: null, body: null, error: 'no answer within 1000 ms' })
-      expect(Date.now() - started, path).toBeLessThan(3000)
+      // A trickle would go on for ever: any bound shows the cut, a wide one holds on a busy machine.
+      expect(Date.now() - started, path).toBeLessThan(20_000)
     }
     expect(await postJson(`${base}/ok`, '{}', {}, o)).toMatchObject({ status: 200 })
   })
 
   it('drops an answer that comes after the timeout, and goes on', async () => {
+    const answered = new Promise<void>((r) => (lateAnswered = r))
     expect(await postJson(`${base}/late`, '{}', {}, o)).toMatchObject({ status: null, error: 'no answer within 1000 ms' })
-    await new Promise((r) => setTimeout(r, 800)) // the answer arrives meanwhile, and is thrown away
+    await answered // the answer arrives meanwhile, and is thrown away
     expect(await postJson(`${base}/ok`, '{}', {}, o)).toMatchObject({ status: 200 })
   })
 

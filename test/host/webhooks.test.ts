@@ -1,3 +1,8 @@
+/**
+ * Webhooks: delivered, signed, retried, logged; and one team's silent receivers do not hold
+ * another team's work.
+ * Databases: the embedded one for the webhooks' content; both for the job queue under silent receivers.
+ */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -55,7 +60,7 @@ async function receiver(secret: string, answer: (n: number) => number | 'hang' =
   }
 }
 
-const until = async <T>(what: () => T | Promise<T>, ok: (v: T) => boolean, ms = 20_000): Promise<T> => {
+const until = async <T>(what: () => T | Promise<T>, ok: (v: T) => boolean, ms = 60_000): Promise<T> => {
   const end = Date.now() + ms
   for (;;) {
     const v = await what()
@@ -225,7 +230,8 @@ describe('webhooks', () => {
 })
 
 // One team's receivers that never answer hold at most its share of a process's slots (half of
-// 16), and another team's signing e-mail goes out meanwhile; a team has at most 20 webhooks.
+// 16), and another team's signing e-mail goes out meanwhile; a team has at most 20 webhooks. The
+// receivers' time limit is long, so on a busy machine the slots are still held when the mail is done.
 describe.each(VARIANTS)("one team's silent receivers on $variant", ({ variant, skip }) => {
   let host: TestHost
   let silent: Awaited<ReturnType<typeof receiver>>
@@ -233,7 +239,7 @@ describe.each(VARIANTS)("one team's silent receivers on $variant", ({ variant, s
   beforeAll(async () => {
     if (skip) return
     silent = await receiver('s', () => 'hang')
-    host = await startTestHost(variant, { webhookAllowPrivateUrls: true, webhookTimeoutMs: 8_000, queuePollMs: 50 })
+    host = await startTestHost(variant, { webhookAllowPrivateUrls: true, webhookTimeoutMs: 90_000, queuePollMs: 50 })
   })
   afterAll(async () => {
     await silent?.close()
@@ -253,14 +259,14 @@ describe.each(VARIANTS)("one team's silent receivers on $variant", ({ variant, s
 
     const sent = await createEnvelope(noisy, { title: 'Noisy', recipients: signer })
     expect((await noisy.post('/envelope/distribute', { envelopeId: sent.id })).status).toBe(200)
-    await until(silent.calls, (n) => n >= 8, 5_000)
+    await until(silent.calls, (n) => n >= 8)
 
     const quiet = await teamClient('Quiet')
     const mine = await createEnvelope(quiet, { title: 'Quiet', recipients: signer })
     expect((await quiet.post('/envelope/distribute', { envelopeId: mine.id })).status).toBe(200)
     const mailed = () => host.db.query<{ status: string }>(`select status from jobs where kind = 'mail' and payload->>'envelopeId' = $1`, [mine.id])
-    // Long before the silent receivers time out (8 s).
-    await until(mailed, (rows) => rows.length > 0 && rows.every((r) => r.status === 'done'), 3_000)
+    // Long before the silent receivers time out (90 s).
+    await until(mailed, (rows) => rows.length > 0 && rows.every((r) => r.status === 'done'))
     expect(silent.calls()).toBe(8)
     const hooks = await host.db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = 'webhook' and status = 'running'`)
     expect(hooks[0]!.n).toBeGreaterThanOrEqual(8)

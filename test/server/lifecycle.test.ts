@@ -2,13 +2,13 @@
  * The client's lifecycle methods against the real host: distribute, redistribute, cancel,
  * reject on a recipient's behalf, download (signed / original), the audit log and the certificate.
  * The answers are checked against their documented shapes by the client itself.
+ * Database: the embedded one (the client's view of the API; SQL is held on both in test/host).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import type { IncomingMessage, ServerResponse } from 'node:http'
-import { startHost, type Host } from '../../host/server/start.js'
+import type { TestHost } from '../host/support.js'
+import { newTeam, test } from '../host/fixtures.js'
 import { ApiError, createClient, InvalidResponseError, type EnvelopeClient } from '../../src/server/index.js'
 import { listen, makePdf, readBody } from './fixtures.js'
 
@@ -16,19 +16,14 @@ import { listen, makePdf, readBody } from './fixtures.js'
 const SIGNATURE = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII='
 const box = { page: 1, width: 20, height: 5 }
 
-let host: Host
-let dir: string
+let host: TestHost
 let client: EnvelopeClient
 
-beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), 'envelope-embed-lifecycle-'))
-  host = await startHost({ port: 0, dataDir: join(dir, 'data') })
-  client = createClient({ baseUrl: host.url, apiKey: (await host.createApiToken({ name: 'lifecycle tests' })).token })
-})
-
-afterAll(async () => {
-  await host?.close()
-  if (dir) await rm(dir, { recursive: true, force: true })
+// The worker's host without a mailbox, as `npm start` runs by default: mails stay queued, so an
+// envelope's audit log holds still. Everything here is a team's own.
+test.beforeAll(async ({ hosts }) => {
+  host = await hosts.on('pglite', { mailbox: false })
+  client = createClient({ baseUrl: host.url, apiKey: (await newTeam(host, { plan: 'enterprise' })).token })
 })
 
 async function apiError(p: Promise<unknown>): Promise<ApiError> {
