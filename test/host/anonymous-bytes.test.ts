@@ -6,6 +6,7 @@
  * a form of many parts, a forged evidence file) gets a 4xx {message, code}, and none is parsed on
  * the request loop when larger than a few kilobytes (JSON.parse is watched in this process, where
  * the host runs; the worker threads have their own). Meanwhile another team's reads are all answered.
+ * Database: the embedded one (body caps and parsing are the HTTP layer's, not the database's).
  */
 import { Agent, get } from 'node:http'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

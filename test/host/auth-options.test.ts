@@ -6,6 +6,7 @@ import { api, createEnvelope, makePdf, startTestHost, type Api, type TestHost } 
  * Recipient authentication is taken where a route reads it (API v2 envelope create and update,
  * recipient create-many and update-many) and kept on copies; every other door refuses a request
  * that asks for a method rather than drop it, and accepts one that asks for nothing.
+ * Database: the embedded one (which route takes a method is an API rule).
  */
 describe('recipient authentication is taken or refused, never dropped', () => {
   let host: TestHost

@@ -1,3 +1,8 @@
+/**
+ * Budgets for what callers send: signature pictures, PDFs with active content or bombs, and the
+ * lanes that keep other callers answered meanwhile.
+ * Database: the embedded one (decoding budgets are the worker threads', not the database's).
+ */
 import { deflateSync } from 'node:zlib'
 import { PDFDocument, PDFName, PDFString } from 'pdf-lib'
 import { PNG as PngImage } from 'pngjs'
@@ -30,7 +35,7 @@ const HOSTILE_SIGNATURES: Record<string, Buffer> = {
   'just over the pixel budget': pngOf({ width: MAX_PNG_PIXELS / 1000 + 1, height: 1000, bitDepth: 1, colorType: 0 }, Buffer.alloc(0)),
 }
 
-describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
+describe.each(VARIANTS.filter((v) => v.variant === 'pglite'))('budgets on $variant', ({ variant, skip }) => {
   let host: TestHost
   let client: Api
   let other: Api
@@ -163,7 +168,8 @@ describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
     expect(answered).toBeGreaterThanOrEqual(5)
   })
 
-  it.skipIf(skip)("anonymous checks run in a lane of their own: a team's upload does not wait behind them, and a full lane is 503 for the checks only", async () => {
+  // Checks at the lowest priority, with rests between them, on a busy machine: a generous safety net.
+  it.skipIf(skip)("anonymous checks run in a lane of their own: a team's upload does not wait behind them, and a full lane is 503 for the checks only", { timeout: 300_000 }, async () => {
     // A valid PDF of 60,000 small objects: about a second of parsing for each check.
     const big = rawPdf([CATALOG, PAGES, PAGE, stream('', Buffer.from('BT ET')), ...Array(60_000).fill('<< /A [1 2 3] /B (x) >>')])
     const anyone = api(host.apiUrl)
@@ -173,7 +179,7 @@ describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
     const warming = performance.now()
     await Promise.all([anyone.post('/verify', await makePdf(1), { 'content-type': 'application/pdf' }), createEnvelope(client)])
     await new Promise((r) => setTimeout(r, performance.now() - warming))
-    const queue = VERIFY_LIMITS.queue
+    const { queue, share } = VERIFY_LIMITS
     VERIFY_LIMITS.queue = 1
     try {
       let checked = 0
@@ -182,18 +188,22 @@ describe.each(VARIANTS)('budgets on $variant', ({ variant, skip }) => {
       for (const until = Date.now() + 30_000; verifyLaneWaiting() < 1; await new Promise((r) => setTimeout(r, 10))) {
         if (Date.now() > until || checked === 2) throw new Error('the two checks never filled the lane')
       }
+      // However slow the upload is on a busy machine, the waiting check cannot end before it: until
+      // the upload is answered, the lane rests four times as long as a check took.
+      VERIFY_LIMITS.share = 0.2
       const refused = await verify()
       expect([refused.status, refused.body.code, typeof refused.body.message, refused.headers.get('retry-after')]).toEqual([503, 'BUSY', 'string', '5'])
       const upload = await client.post('/envelope/create', form({ type: 'DOCUMENT', title: 'Lease' }, [{ bytes: await makePdf(1), name: 'lease.pdf' }]))
       expect(upload.status).toBe(200)
       // The upload was answered while the checks still ran (in one shared pool it came after both).
       expect(checked).toBeLessThan(2)
+      VERIFY_LIMITS.share = share
       expect((await Promise.all(checks)).map((r) => [r.status, r.body.valid])).toEqual([
         [200, false],
         [200, false],
       ])
     } finally {
-      VERIFY_LIMITS.queue = queue
+      Object.assign(VERIFY_LIMITS, { queue, share })
     }
   })
 })

@@ -1,3 +1,7 @@
+/**
+ * Reminders and link deadlines under a driven clock.
+ * Database: the embedded one (when jobs fall due is the host's rule, run by queue.drain()).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { api, createEnvelope, startTestHost, type Api, SIGNATURE, type TestHost } from './support.js'

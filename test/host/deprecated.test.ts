@@ -1,9 +1,12 @@
+/**
+ * The deprecated v2 routes: every row of the table (docs/api-notes.md, "Deprecated routes") answers, marked deprecated.
+ * Database: the embedded one (API rules).
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { api, makePdf, startTestHost, type Api, type Res, type TestHost } from './support.js'
 
 const SUNSET = 'Sun, 01 Mar 2027 00:00:00 GMT'
 
-/** The deprecated v2 routes: every row of the table (docs/api-notes.md, "Deprecated routes") answers, marked deprecated. */
 describe('deprecated v2 endpoints', () => {
   let host: TestHost
   let client: Api

@@ -2,6 +2,7 @@
  * A right-to-left language's certificate and audit log: every row is drawn in visual order, so a
  * reader (pdf.js, as viewers do) extracts the Hebrew words in their logical order, and the rows end
  * at the right margin instead of starting at the left one.
+ * Database: none (the PDF drawing alone).
  */
 import { describe, expect, it } from 'vitest'
 import { certificateDocument } from '../../host/server/pdf/certificate.js'

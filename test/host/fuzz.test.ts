@@ -3,6 +3,7 @@
  * JSON, oversized and deeply nested bodies, broken multipart, hostile PDFs, hostile ids. Every
  * answer is below 500 and every refusal is the API's `{message, code}`; the host stays up.
  * Seeded, so each run sends the same requests.
+ * Database: the embedded one (the answers to hostile input are the API's; the SQL is the same on both).
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -42,7 +43,8 @@ interface Fixture {
   recipientToken: string
 }
 
-describe.each(VARIANTS)('fuzz: hostile input on every route ($variant)', ({ variant, skip }) => {
+// Thousands of requests a test, each answered by the host in this process: allow for a busy machine.
+describe.each(VARIANTS.filter((v) => v.variant === 'pglite'))('fuzz: hostile input on every route ($variant)', { timeout: 300_000 }, ({ variant, skip }) => {
   let host: TestHost
   let token: string
   let presign: string

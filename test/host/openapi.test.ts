@@ -1,10 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+/**
+ * API v2 describes itself (OpenAPI 3.1): the document against the served routes and schemas.
+ * Database: the embedded one (API rules).
+ */
 import { z } from 'zod'
 import { UpdateBody } from '../../host/server/api/envelope.js'
 import { UpdateMany as ItemUpdateMany } from '../../host/server/api/item.js'
 import { jsonSchema } from '../../host/server/api/openapi.js'
 import { routeShape, servedRoutes } from './routes.js'
-import { api, startTestHost, type Api, type TestHost } from './support.js'
+import { describe, expect, newTeam, test } from './fixtures.js'
+import { api, type Api, type TestHost } from './support.js'
 
 type Json = any
 
@@ -92,17 +96,17 @@ describe('API v2 describes itself (OpenAPI 3.1)', () => {
   let anonymous: Api
   let doc: Json
 
-  beforeAll(async () => {
-    host = await startTestHost('pglite')
-    client = api(host.apiUrl, (await host.createApiToken({ name: 'openapi' })).token)
+  test.beforeAll(async ({ hosts }) => {
+    host = await hosts.on('pglite')
+    // A team of its own on the worker's host, enterprise as the default team.
+    client = (await newTeam(host, { plan: 'enterprise' })).client
     anonymous = api(host.apiUrl)
     const res = await anonymous.get('/openapi.json')
     expect(res.status).toBe(200)
     doc = res.body
   })
-  afterAll(() => host?.stop())
 
-  it('serves the document without a token, under /api/v2-beta too, with CORS', async () => {
+  test('serves the document without a token, under /api/v2-beta too, with CORS', async () => {
     const res = await fetch(`${host.apiUrl}/openapi.json`, { headers: { Origin: 'https://example.com' } })
     expect(res.status).toBe(200)
     expect(res.headers.get('access-control-allow-origin')).toBe('*')
@@ -118,7 +122,7 @@ describe('API v2 describes itself (OpenAPI 3.1)', () => {
     expect((await anonymous.get('/webhook')).status).toBe(401)
   })
 
-  it('is OpenAPI 3.1 in shape: info, servers, paths, components, security; every $ref resolves', () => {
+  test('is OpenAPI 3.1 in shape: info, servers, paths, components, security; every $ref resolves', () => {
     expect(doc.openapi).toMatch(/^3\.1\.\d+$/)
     expect(doc.info.title).toBeTruthy()
     expect(doc.info.version).toBeTruthy()
@@ -156,7 +160,7 @@ describe('API v2 describes itself (OpenAPI 3.1)', () => {
     expect(doc.components.schemas.Error.required).toEqual(['message', 'code'])
   })
 
-  it('documents every route the API v2 router serves, and no route it does not serve', () => {
+  test('documents every route the API v2 router serves, and no route it does not serve', () => {
     const served = new Set(
       servedRoutes()
         .filter((r) => r.path.startsWith('/api/v2/'))
@@ -175,7 +179,7 @@ describe('API v2 describes itself (OpenAPI 3.1)', () => {
     }
   })
 
-  it('every documented operation answers on a real host (the route exists; no 5xx)', async () => {
+  test('every documented operation answers on a real host (the route exists; no 5xx)', async () => {
     const failures: string[] = []
     for (const { method, path, op } of operations(doc)) {
       let p = path
@@ -194,7 +198,7 @@ describe('API v2 describes itself (OpenAPI 3.1)', () => {
     expect(failures).toEqual([])
   })
 
-  it('request bodies are the validating zod schemas: the document refuses what the route refuses', async () => {
+  test('request bodies are the validating zod schemas: the document refuses what the route refuses', async () => {
     const bodyOf = (path: string) => doc.paths[path].post.requestBody.content['application/json'].schema
     // The same conversion of the same schema object.
     expect(bodyOf('/envelope/update')).toEqual(jsonSchema(UpdateBody))
@@ -227,7 +231,7 @@ describe('API v2 describes itself (OpenAPI 3.1)', () => {
     }
   })
 
-  it('serves the interactive reference from its own files, with a strict CSP, without a token', async () => {
+  test('serves the interactive reference from its own files, with a strict CSP, without a token', async () => {
     const res = await fetch(`${host.apiUrl}/docs`)
     expect(res.status).toBe(200)
     expect(res.headers.get('content-type')).toContain('text/html')

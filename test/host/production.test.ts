@@ -4,6 +4,7 @@
  * directory; `node host/dist/cli.js serve` starts there on PostgreSQL, becomes ready, takes an
  * upload, seals a signed document in its worker threads, and stops on SIGTERM. The published
  * library's tarball holds nothing of the host.
+ * Database: PostgreSQL (the container image runs on it).
  */
 import { execFile, spawn, type ChildProcess } from 'node:child_process'
 import { existsSync } from 'node:fs'

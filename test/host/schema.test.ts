@@ -2,6 +2,7 @@
 // the tables shows in review as a change of that file, and a migration that makes something else
 // than the snapshot says fails here. `UPDATE_SCHEMA=1 npx vitest run --project host
 // test/host/schema.test.ts` writes the snapshot anew after adding a migration.
+// Database: PostgreSQL (pg_dump prints what the migrations made).
 import { execFile } from 'node:child_process'
 import { readFile, writeFile } from 'node:fs/promises'
 import { fileURLToPath } from 'node:url'

@@ -1,9 +1,10 @@
 /**
- * POST /api/v2/verify on both databases: a sealed file of this service is recognised (title,
+ * POST /api/v2/verify: a sealed file of this service is recognised (title,
  * completion, recipients; nothing else) by its certificate, never by a name; a changed copy is
  * reported as changed, however the change is hidden in the file's revisions; an unknown or
  * unsigned file tells nothing about any document; what does not parse is a 400; and the route's
  * budgets hold.
+ * Database: the embedded one (the check reads the PDF and the rows; the SQL is the same on both).
  */
 import { spawnSync } from 'node:child_process'
 import { X509Certificate } from 'node:crypto'
@@ -34,7 +35,7 @@ function popplerText(pdf: Uint8Array): string {
   }
 }
 
-describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
+describe.each(VARIANTS.filter((v) => v.variant === 'pglite'))('POST /verify on $variant', ({ variant, skip }) => {
   let host: TestHost
   let client: Api
   let anyone: Api
@@ -48,7 +49,7 @@ describe.each(VARIANTS)('POST /verify on $variant', ({ variant, skip }) => {
     anyone = api(host.apiUrl)
     const { itemId } = await completeOneSigner(host, client, { title: 'Lease 4B' })
     sealedPdf = (await client.get(`/envelope/item/${itemId}/download`)).body
-  }, 60_000)
+  })
   afterAll(async () => {
     await host?.stop()
   })
