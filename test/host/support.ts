@@ -24,8 +24,8 @@ export function freshSchema(prefix: string): { url: string; drop(): Promise<void
   }
 }
 
-/** Waits until `ok()` holds, looking every 100 ms; throws after `ms`. */
-export async function until(ok: () => boolean | Promise<boolean>, ms = 60_000): Promise<void> {
+/** Waits until `ok()` holds, looking every 100 ms; throws after `ms` (a safety net for a busy machine, not a bound). */
+export async function until(ok: () => boolean | Promise<boolean>, ms = 120_000): Promise<void> {
   const end = Date.now() + ms
   while (!(await ok())) {
     if (Date.now() > end) throw new Error('timed out')
@@ -204,7 +204,7 @@ export async function createEnvelope(
  * Waits until the sealing job of a completed envelope has run (its sealed files exist and
  * DOCUMENT_COMPLETED is out); a host whose queue does not run in the background is drained.
  */
-export async function sealed(host: Host, envelopeId: string, timeoutMs = 30_000): Promise<void> {
+export async function sealed(host: Host, envelopeId: string, timeoutMs = 120_000): Promise<void> {
   const unsealed = async () =>
     (await host.db.query('select 1 from envelope_items where envelope_id = $1 and signed_document_data_id is null', [envelopeId])).length
   for (const until = Date.now() + timeoutMs; await unsealed(); ) {
@@ -219,7 +219,7 @@ export async function sealed(host: Host, envelopeId: string, timeoutMs = 30_000)
  * last audit entries (EMAIL_SENT for the completed copy) after the seal; a test that counts the
  * entries reads them once these have run. Mails held back for a later retry are not waited for.
  */
-export async function mailed(host: Host, envelopeId: string, timeoutMs = 30_000): Promise<void> {
+export async function mailed(host: Host, envelopeId: string, timeoutMs = 120_000): Promise<void> {
   const due = async () =>
     (
       await host.db.query(
