@@ -1,17 +1,18 @@
 // axe-core (WCAG 2.2 A and AA, target size included) finds no serious or critical violation on
 // the signing page in each of its states, the authoring steps in their frame, /verify and the
 // landing page, on a desktop and a phone.
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { pdfFile } from './support/pdf.js'
 import { apiBytes, checkbox, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot, text } from './support/sign.js'
-import { callback, mount, startStack, tallShot, type Stack } from './support/stack.js'
+import { callback, mount, SAFETY_NET, type Stack, startStack, tallShot } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 
@@ -96,7 +97,7 @@ for (const [size, viewport] of sizes) {
     await expect.poll(() => s.heading().textContent()).toBe(`You signed “Lease ${size}”`)
     await check('completed screen', page)
     // Once sealed, the screen offers the signed file.
-    await page.getByTestId('downloads').waitFor({ timeout: 30_000 })
+    await page.getByTestId('downloads').waitFor({ timeout: SAFETY_NET })
     await check('completed screen with the signed file', page)
     await signShot(page, `a11y-signed-${size}`)
     await context.close()

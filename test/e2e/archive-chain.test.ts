@@ -5,7 +5,7 @@
  * German, with no CSP violation.
  */
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { renewArchive } from '../../host/server/pdf/renew.js'
 import { sealEnvelope } from '../../host/server/pdf/seal.js'
 import type { SealingKey } from '../../host/server/pdf/sealing-key.js'
@@ -14,13 +14,14 @@ import { startCrlServer } from '../support/crl-server.js'
 import { makeTestCa } from '../support/test-pki.js'
 import { startTsa } from '../support/tsa-server.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 describe('the chain of document timestamps on the verification page', () => {
   let stack: Stack
   let renewed: Buffer
 
-  beforeAll(async () => {
-    stack = await startStack()
+  test.beforeAll(async ({ browser }) => {
+    stack = await startStack(browser)
     const ca = makeTestCa('chain page test root')
     const crl = await startCrlServer(ca)
     const first = await startTsa(ca.issue('first chain TSA', 'timestamping', { crlUrl: crl.url, validDays: 60 }))

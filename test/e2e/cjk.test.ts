@@ -8,7 +8,9 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
+import { chromium, type Browser } from 'playwright-core'
 import { afterAll, beforeAll, expect, test } from 'vitest'
+import { chromiumLaunchOptions } from '../support/chromium.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot, text } from './support/sign.js'
 import { startStack, type Stack } from './support/stack.js'
@@ -20,14 +22,22 @@ writeFileSync(
   join(conf, 'fonts.conf'),
   `<?xml version="1.0"?>\n<!DOCTYPE fontconfig SYSTEM "fonts.dtd">\n<fontconfig>\n  <include ignore_missing="yes">/etc/fonts/fonts.conf</include>\n${fontDirs.map((d) => `  <dir>${d}</dir>\n`).join('')}  <cachedir>${conf}</cachedir>\n</fontconfig>\n`,
 )
-// Chromium is launched by startStack from this process: it reads fontconfig's file from the environment.
-process.env.FONTCONFIG_FILE = join(conf, 'fonts.conf')
 
+// Chromium reads fontconfig's file once, from its environment: this file's own Chromium, not the
+// worker's (the other files keep the machine's fonts).
+let browser: Browser
 let stack: Stack
 beforeAll(async () => {
-  stack = await startStack()
+  browser = await chromium.launch({ ...chromiumLaunchOptions, env: { ...process.env, FONTCONFIG_FILE: join(conf, 'fonts.conf') } })
+  stack = await startStack(browser)
 })
-afterAll(() => stack?.close())
+afterAll(async () => {
+  try {
+    await stack?.close()
+  } finally {
+    await browser?.close()
+  }
+})
 
 for (const [size, viewport] of [['desktop', DESKTOP], ['phone', PHONE]] as const) {
   test(`a Chinese signing page speaks Chinese, drawn in a Chinese font (${size})`, async () => {

@@ -2,15 +2,16 @@
 // page, EmbedSignDocument, a template's direct link and EmbedMultiSignDocument; on a phone too.
 // Until the recipient agrees, a field does not open and the action does not start.
 import type { FrameLocator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { axeReport, axeViolations } from './support/axe.js'
 import { makePdf } from './support/pdf.js'
 import { openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { mount, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

@@ -12,15 +12,16 @@
 import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { BrowserContextOptions, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe } from 'vitest'
 import { TEST_PASSWORD } from '../support/console-client.js'
 import { until } from '../host/support.js'
 import { declaredPatterns, seedConsoleTeam, type ConsoleTeam } from './support/console-team.js'
 import { makePdf } from './support/pdf.js'
 import { BOTH_WIDTHS, REFUSED, sweep, type Visit } from './support/screen-checks.js'
-import { startStack, type Stack } from './support/stack.js'
+import { SAFETY_NET, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
-/** A sweep loads some thirty screens and runs axe on each: minutes on a busy machine, not the usual 90 s. */
+/** A sweep loads some thirty screens and runs axe on each, beside the others: minutes on a busy machine. */
 const SWEEP_TIMEOUT = 600_000
 
 const hits: string[] = []
@@ -35,9 +36,9 @@ const receiver = createServer((req, res) => {
 let stack: Stack
 let team: ConsoleTeam
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
   await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r))
-  stack = await startStack({ host: { signup: 'open', webhookAllowPrivateUrls: true, queuePollMs: 100 } })
+  stack = await startStack(browser, { host: { signup: 'open', webhookAllowPrivateUrls: true, queuePollMs: 100 } })
   team = await seedConsoleTeam(stack, `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/envelope-events`)
   await until(() => hits.length >= 5)
 }, SWEEP_TIMEOUT)
@@ -46,7 +47,15 @@ afterAll(async () => {
   receiver.close()
 })
 
-const noLoading = (page: Page) => expect.poll(() => page.getByText('Loading…').count()).toBe(0)
+/**
+ * Waits until `ok` holds, else fails saying what never came. The sweeps run side by side, where
+ * only a test's own `expect` knows its test: the screens' waits, shared by all, use none.
+ */
+const waitUntil = (what: string, ok: () => Promise<boolean>) =>
+  until(ok, SAFETY_NET).catch(() => {
+    throw new Error(`never ${what}`)
+  })
+const noLoading = (page: Page) => waitUntil('done loading', async () => (await page.getByText('Loading…').count()) === 0)
 const heading = (name: string | RegExp) => async (page: Page) => {
   await page.getByRole('heading', { level: 1, name }).waitFor()
   await noLoading(page)
@@ -340,7 +349,7 @@ const signedIn = (): Visit[] => [
         name: 'settings-branding-colour',
         open: async (page) => {
           await page.getByLabel('Brand colour', { exact: true }).fill('#f5c400')
-          await expect.poll(() => page.getByTestId('branding-preview-button').getAttribute('style')).toContain('background')
+          await waitUntil('a preview shade', async () => ((await page.getByTestId('branding-preview-button').getAttribute('style')) ?? '').includes('background'))
         },
       },
     ],
@@ -386,8 +395,10 @@ async function signedInAs(email: string, options: BrowserContextOptions = {}) {
   return context
 }
 
-describe('every console screen, signed in and out, at 1280 and 390 px', () => {
-  test('the visits cover every route the console declares', async () => {
+// The sweeps only read the seeded team (the one thing a state makes, an API token, no sweep
+// counts), each in a context of its own: they run side by side.
+describe.concurrent('every console screen, signed in and out, at 1280 and 390 px', () => {
+  test('the visits cover every route the console declares', async ({ expect }) => {
     const declared = await declaredPatterns()
     expect(declared.length).toBeGreaterThan(10)
     const covered = new Set([...signedOut(), ...signedIn()].map((v) => v.pattern).filter((p) => p !== null))
@@ -395,21 +406,21 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
     expect([...covered].filter((p) => !declared.includes(p)), 'visits of routes that are gone').toEqual([])
   })
 
-  test('signed out: no axe violation, no sideways scroll, no error', async () => {
+  test('signed out: no axe violation, no sideways scroll, no error', async ({ expect }) => {
     const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale: 'en-US' })
     const found = await sweep(context, stack.host.url, signedOut())
     await context.close()
     expect(found.join('\n')).toBe('')
   }, SWEEP_TIMEOUT)
 
-  test('signed in as an admin: no axe violation, no sideways scroll, no error, every control reached by keyboard in sight', async () => {
+  test('signed in as an admin: no axe violation, no sideways scroll, no error, every control reached by keyboard in sight', async ({ expect }) => {
     const context = await signedInAs('ada@example.com')
     const found = await sweep(context, stack.host.url, signedIn())
     await context.close()
     expect(found.join('\n')).toBe('')
   }, SWEEP_TIMEOUT)
 
-  test('the keyboard: from the top, the first Tab shows the skip link, which takes the focus to the screen', async () => {
+  test('the keyboard: from the top, the first Tab shows the skip link, which takes the focus to the screen', async ({ expect }) => {
     const context = await signedInAs('ada@example.com')
     const page = await context.newPage()
     await page.goto(`${stack.host.url}/console/documents`)
@@ -432,9 +443,9 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
     await page.keyboard.press('Tab')
     expect(await page.evaluate(() => !!document.activeElement?.closest('#content'))).toBe(true)
     await context.close()
-  })
+  }, SWEEP_TIMEOUT)
 
-  test('in the dark theme: every screen and state keeps its contrast', async () => {
+  test('in the dark theme: every screen and state keeps its contrast', async ({ expect }) => {
     const dark = { tag: '-dark', sizes: [[1280, 900]], keyboard: false } as const
     const signedOutContext = await stack.browser.newContext({ locale: 'en-US', colorScheme: 'dark' })
     const found = await sweep(signedOutContext, stack.host.url, signedOut(), dark)
@@ -449,7 +460,7 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
   // longest phrases; a button's name must hold its visible words in each. A11Y_LANGUAGES=fr,it,…
   // checks others (each passed when this was written).
   for (const language of process.env.A11Y_LANGUAGES?.split(',') ?? ['he', 'de', 'nl', 'es']) {
-    test(`in ${language}, on a phone: nothing spills over either edge, every name holds its visible words`, async () => {
+    test(`in ${language}, on a phone: nothing spills over either edge, every name holds its visible words`, async ({ expect }) => {
       const context = await signedInAs('ada@example.com', { locale: language })
       const visits = signedIn().map((v) => ({ ...v, ready: settled, states: [] }))
       const found = await sweep(context, stack.host.url, visits, { tag: `-${language}`, sizes: [[390, 844]], keyboard: false })
@@ -458,7 +469,7 @@ describe('every console screen, signed in and out, at 1280 and 390 px', () => {
     }, SWEEP_TIMEOUT)
   }
 
-  test('signed in as a member: the screens a member sees, settings they may not change included', async () => {
+  test('signed in as a member: the screens a member sees, settings they may not change included', async ({ expect }) => {
     const context = await signedInAs('mia@example.com')
     const visits = signedIn()
       .filter((v) => v.pattern !== null)

@@ -6,13 +6,14 @@
  */
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { brandPalette } from '../../host/shared/brand-colour.js'
 import { encodePng } from '../../host/server/images/png.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { openPage, PHONE, sendDocument, sig, signing } from './support/sign.js'
 import { mount, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 /** A 240 x 80 logo: a teal block and a darker bar on white, enough to see it is the one drawn. */
 function logoPng(): Buffer {
@@ -31,8 +32,8 @@ const rgb = (hex: string) => `rgb(${[1, 3, 5].map((i) => parseInt(hex.slice(i, i
 
 let stack: Stack
 let teamId: string
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
   teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
   await makeUser(stack.host.db, 'brand.admin@example.com', { teamId, role: 'ADMIN' })
   await makeUser(stack.host.db, 'brand.member@example.com', { teamId, role: 'MEMBER' })

@@ -4,13 +4,15 @@
  * in the team it was made admin of, and the link's value leaves the address bar. Used again, it
  * is refused.
  */
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, expect } from 'vitest'
+import { until } from '../host/support.js'
 import { mailOperatorSignIn } from '../../host/server/people/operator.js'
-import { startStack, type Stack } from './support/stack.js'
+import { SAFETY_NET, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 
@@ -18,12 +20,12 @@ test('the operator signs in with the link the mailbox holds, once', async () => 
   const team = await stack.host.createTeam({ name: 'Demo', plan: 'enterprise' })
   await stack.host.db.transaction((tx) => mailOperatorSignIn(tx, { email: 'admin@demo.localhost', name: 'Demo admin', teamId: team.id, role: 'ADMIN' }))
   let text = ''
-  for (let i = 0; i < 100 && !text; i++) {
+  await until(async () => {
     await stack.host.queue.drain()
     const [row] = await stack.host.db.query<{ text: string }>(`select text from mails where to_address = 'admin@demo.localhost' and template = 'account-signin'`)
     text = row?.text ?? ''
-    if (!text) await new Promise((r) => setTimeout(r, 100))
-  }
+    return text !== ''
+  }, SAFETY_NET)
   const link = /http\S+\/console\/link\/signin#[\w.-]+/.exec(text)?.[0]
   expect(link).toBeDefined()
 

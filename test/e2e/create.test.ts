@@ -1,11 +1,12 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { callback, events, frameShot, mount, shot, startStack, tallShot, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

@@ -3,10 +3,11 @@
 // breaks under the policy (any violation fails the stack; see support/stack.ts).
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { makePdf } from './support/pdf.js'
 import { openPage, sendDocument, sig, signing, text } from './support/sign.js'
-import { createEnvelope, mount, mountDeployed, startStack, type Stack } from './support/stack.js'
+import { createEnvelope, mount, mountDeployed, SAFETY_NET, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
@@ -14,8 +15,8 @@ let attacker: Server
 let attackerUrl: string
 const stolen: string[] = []
 
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
   // Another origin than the host's and the parent's: everything it is asked for is a leak.
   attacker = createServer((req, res) => {
     stolen.push(req.url ?? '')
@@ -133,7 +134,7 @@ describe('every page kind runs under its policy without a violation', () => {
     const update = await mount(stack, 'EmbedUpdateEnvelope', { presignToken: await stack.presign(), envelopeId: draft.id, onlyEditFields: true, css })
     // The fields step draws the PDF (pdf.js and its worker).
     await editor(update.page, update.frame).page(0, 1).waitFor()
-    await update.frame.locator('.page-loading').first().waitFor({ state: 'detached', timeout: 20_000 })
+    await update.frame.locator('.page-loading').first().waitFor({ state: 'detached', timeout: SAFETY_NET })
     await update.page.close()
 
     for (const url of [`${stack.host.url}/sign/${token}`, `${stack.host.url}/d/${link.token}`]) {

@@ -3,15 +3,16 @@
 // That library sends the nested `features` form, keys such as `user` and `folderId`, no
 // `parentOrigin` (so our pages post to '*'), and does not check event.origin.
 import type { FrameLocator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { pdfFile } from './support/pdf.js'
 import { sendDocument, sig, signing } from './support/sign.js'
 import { callback, createEnvelope, events, mountDeployed, shot, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

@@ -1,14 +1,15 @@
 // A template's direct link, as a visitor uses it: embedded with this library's EmbedDirectTemplate
 // and with the deployed service's, and the shared /d/{token} page on a phone. Each signature makes a
 // document from the template, signed first by the visitor and sent on to the next recipient.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { makePdf } from './support/pdf.js'
 import { openPage, PHONE, sig, signing, signShot, text, type FieldIn } from './support/sign.js'
 import { callback, events, mount, mountDeployed, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

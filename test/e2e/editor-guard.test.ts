@@ -1,13 +1,14 @@
 // The editor guards the work: what the service would refuse is said inline, in the user's
 // language, before Create; Create is stopped only by that; a refusal keeps everything.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { pdfFile } from './support/pdf.js'
 import { callback, createEnvelope, events, mount, shot, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

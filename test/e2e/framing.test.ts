@@ -1,13 +1,14 @@
 // A team that lists the origins allowed to embed it: Chromium itself refuses its pages in any
 // other parent (Content-Security-Policy: frame-ancestors); the authoring page also names its parent
 // to the service's session check (test/host/framing.test.ts).
-import { afterAll, afterEach, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, afterEach, describe, expect } from 'vitest'
 import { sendDocument, sig, signing } from './support/sign.js'
 import { callback, events, mount, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterEach(() => stack.api('POST', '/team/update', { embedOrigins: null }))
 afterAll(() => stack?.close())

@@ -1,14 +1,15 @@
 // Every action of the editor without a mouse: focus and keys only.
 import type { Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { callback, mount, shot, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { pdfFile } from './support/pdf.js'
 import { checkbox, openPage, sendDocument, sig, signing, signShot, text } from './support/sign.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

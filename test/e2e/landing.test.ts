@@ -1,11 +1,12 @@
 // The host's address opened in a browser: a small page that says what it is and where to go,
 // working under a strict self-only Content-Security-Policy; API paths keep their JSON 404.
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

@@ -1,12 +1,13 @@
 // The deployed service's EmbedMultiSignDocument, unmodified, against this host: one person's
 // documents in one frame (/embed/v1/multisign?token=…&token=…), each signed or rejected in turn.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { sendDocument, sig, signing, signShot } from './support/sign.js'
 import { callback, events, mountDeployed, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

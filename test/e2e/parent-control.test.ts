@@ -3,16 +3,17 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { callback, events, mount, shot, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
 /** Pages on another origin: `?token=old` sends the ready of a host without commands, `?token=mute` announces save and never answers. */
 let other: Server
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
   other = createServer((req, res) => {
     const mute = new URL(req.url!, 'http://x').searchParams.get('token') === 'mute'
     const ready = mute ? { type: 'embed-ready', commands: ['save'] } : { type: 'embed-ready' }

@@ -2,13 +2,14 @@
 // confirmations, zoom, a Complete action that counts and guides, and end screens that fill the
 // page, say what happens next and offer the document (the signed copy once sealed).
 import { readFile } from 'node:fs/promises'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { checkbox, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot, text } from './support/sign.js'
-import { startStack, type Stack } from './support/stack.js'
+import { SAFETY_NET, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 
@@ -79,7 +80,7 @@ for (const [name, viewport] of [['phone', PHONE], ['desktop', DESKTOP]] as const
       await t.complete()
       const last = second.page.getByTestId('sign-done')
       const signed = last.getByRole('button', { name: `Download signed PDF “Lease ${name}.pdf”` })
-      await signed.waitFor({ timeout: 30_000 })
+      await signed.waitFor({ timeout: SAFETY_NET })
       expect(await last.getByText('Every recipient receives the signed document by e-mail').count()).toBe(1)
       const [download] = await Promise.all([second.page.waitForEvent('download'), signed.click()])
       expect(download.suggestedFilename()).toBe(`Lease ${name} (signed).pdf`)

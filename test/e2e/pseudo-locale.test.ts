@@ -2,16 +2,17 @@
 // dictionary, every English text wrapped in ⟦ ⟧. Each text the pages show (and each label a screen
 // reader reads) is then wrapped, or is the user's own data; a word written into the markup, or a
 // text that bypasses the dictionary, shows bare.
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import en from '../../host/app/src/i18n/en.js'
 import { pdfFile } from './support/pdf.js'
 import { sendDocument, sig } from './support/sign.js'
-import { callback, startStack, type Stack } from './support/stack.js'
+import { callback, SAFETY_NET, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { editor } from './support/ui.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 
@@ -79,7 +80,7 @@ test('every text of the signing page and its signature dialog comes from the dic
   const page = await context.newPage()
   await page.goto(doc.recipient('sam@example.com').signingUrl)
   await page.getByTestId('sign-document').waitFor()
-  await page.locator('.sign-page').first().locator('.page-loading').waitFor({ state: 'detached', timeout: 20_000 })
+  await page.locator('.sign-page').first().locator('.page-loading').waitFor({ state: 'detached', timeout: SAFETY_NET })
   await expect.poll(() => page.evaluate(() => document.body.innerText)).toContain('⟦')
 
   // The consent notice is on the page too, then agreed to (docs/consent.md).

@@ -5,24 +5,25 @@
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
-import { makePdf } from '../host/support.js'
+import { makePdf, until } from '../host/support.js'
 import { pdfText } from '../support/pdf-signature.js'
 import { apiBytes, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { startInbox, type Inbox } from './support/inbox.js'
-import { callback, mount, mountDeployed, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { callback, mount, mountDeployed, SAFETY_NET, SCREENSHOTS, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
 
 let inbox: Inbox
 let stack: Stack
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
   inbox = await startInbox()
-  stack = await startStack({ host: { smtpUrl: inbox.url, queuePollMs: 50 } })
+  stack = await startStack(browser, { host: { smtpUrl: inbox.url, queuePollMs: 50 } })
 })
 afterAll(async () => {
   await stack?.close()
@@ -65,7 +66,7 @@ describe('verified signers', () => {
       expect(await page.getByTestId('sign-document').count()).toBe(0)
       await signShot(page, `auth-code-${size}`)
       await page.getByTestId('auth-send-code').click()
-      await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+      await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
       const mail = codesTo(email)[0]!
       expect(mail.subject).toBe('Your signing code')
       const code = /\b(\d{6})\b/.exec(mail.text ?? '')![1]!
@@ -94,11 +95,8 @@ describe('verified signers', () => {
       expect(entries.find((e) => e.type === 'DOCUMENT_OPENED')?.data.accessAuth).toEqual(['TWO_FACTOR_AUTH'])
       expect(entries.find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
       // The certificate says how she was verified.
-      let certificate = await apiBytes(stack, `/envelope/${doc.id}/certificate/download`)
-      for (let i = 0; i < 100 && certificate.status !== 200; i++) {
-        await new Promise((r) => setTimeout(r, 100))
-        certificate = await apiBytes(stack, `/envelope/${doc.id}/certificate/download`)
-      }
+      let certificate!: Awaited<ReturnType<typeof apiBytes>>
+      await until(async () => (certificate = await apiBytes(stack, `/envelope/${doc.id}/certificate/download`)).status === 200, SAFETY_NET)
       expect((await pdfText(new Uint8Array(certificate.bytes))).join(' ').replace(/\s+/g, ' ')).toContain('opened after one-time code; confirmed with account password')
     })
   }
@@ -177,7 +175,7 @@ describe('verified signers', () => {
     // Sign-in and a new account are both offered: the page knows nothing of the account yet.
     await gate.getByTestId('auth-toggle-account').click()
     await gate.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
     await gate.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
     await gate.getByTestId('auth-confirm').click()
     await gate.getByLabel('Your name').fill('Nova New')
@@ -221,7 +219,7 @@ describe('verified signers', () => {
       // Before the address is proven the words speak of the code we e-mail, of no authenticator app.
       expect(await confirm.textContent()).not.toMatch(/authenticator/i)
       await confirm.getByTestId('auth-send-code').click()
-      await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+      await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
       const code = /\b(\d{6})\b/.exec(codesTo(email).at(-1)!.text ?? '')![1]!
       expect(await confirm.textContent()).not.toMatch(/authenticator/i)
       await confirm.getByTestId('auth-code-input').fill(code === '000000' ? '111111' : '000000')
@@ -321,7 +319,7 @@ describe('verified signers', () => {
     await confirm.getByTestId('auth-passkey-none').click()
     await confirm.getByTestId('auth-toggle-account').click()
     await confirm.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
     await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
     await confirm.getByTestId('auth-confirm').click()
     await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
@@ -342,7 +340,7 @@ describe('verified signers', () => {
     const { s, confirm } = await signDirect(page, 'Dora Direct', email)
     await confirm.waitFor()
     await confirm.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
     const code = /\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!
     await confirm.getByTestId('auth-code-input').fill(code)
     await signShot(page, 'auth-direct-phone')
@@ -363,7 +361,7 @@ describe('verified signers', () => {
     const { s, confirm } = await signDirect(page, 'Nia Newcomer', email)
     await confirm.getByTestId('auth-toggle-account').click()
     await confirm.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
     await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
     await confirm.getByTestId('auth-confirm').click()
     await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
@@ -449,7 +447,7 @@ describe('verified signers', () => {
     const gate = frame.getByTestId('auth-gate')
     await gate.waitFor()
     await gate.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: 15_000 }).toBe(1)
+    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
     await gate.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
     await gate.getByTestId('auth-confirm').click()
     const s = signing(page, frame)

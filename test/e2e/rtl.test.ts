@@ -1,14 +1,15 @@
 // A document in Hebrew: its signing page is laid out right to left (the root element says so,
 // for the browser to mirror the page) and axe-core finds no serious or critical violation in it,
 // on a desktop and a phone.
-import { afterAll, beforeAll, expect, test } from 'vitest'
+import { afterAll, expect } from 'vitest'
 import { axeReport, axeViolations } from './support/axe.js'
 import { DESKTOP, openPage, PHONE, sendDocument, sig, signing, text } from './support/sign.js'
 import { startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

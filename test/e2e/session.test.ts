@@ -1,18 +1,21 @@
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { callback, frameShot, mount, shot, startStack, type Stack } from './support/stack.js'
+import { afterAll, describe, expect } from 'vitest'
+import { until } from '../host/support.js'
+import { callback, frameShot, mount, SAFETY_NET, shot, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { editor } from './support/ui.js'
 import { pdfFile } from './support/pdf.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 
 describe('sessions that cannot go on', () => {
   test('an expired presign token: onError TOKEN_EXPIRED and a clear screen', async () => {
     const token = await stack.presign({ expiresIn: 0 })
-    await new Promise((r) => setTimeout(r, 1100))
+    // Expired by the host's clock (whole seconds): asked of the host, not waited out.
+    await until(async () => (await (await fetch(`${stack.host.apiUrl}/embedding/session`, { headers: { Authorization: token } })).json()).code === 'TOKEN_EXPIRED', SAFETY_NET)
     const { page, frame } = await mount(stack, 'EmbedCreateEnvelope', { presignToken: token, type: 'DOCUMENT' })
     expect(await callback(page, 'onError')).toEqual({ code: 'TOKEN_EXPIRED', message: expect.any(String) })
     const screen = frame.getByTestId('error-screen')

@@ -2,14 +2,15 @@
 // callbacks (waiting for one's turn, an expired link, each document of a multi-sign frame).
 import { readFile } from 'node:fs/promises'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { SIGNATURE } from '../host/support.js'
 import { consentThroughApi, sendDocument, sig, signing, signShot, text } from './support/sign.js'
-import { callback, events, mount, startStack, type Stack } from './support/stack.js'
+import { callback, events, mount, SAFETY_NET, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 
@@ -147,8 +148,8 @@ describe('signing commands', () => {
     expect(await command(page, 'nextField')).toEqual({ result: null })
     await s.complete()
     await expect.poll(() => s.heading().textContent()).toBe('You signed “Rental form”')
-    const signed = page.waitForEvent('download', { predicate: (d) => d.suggestedFilename() === 'Rental form (signed).pdf', timeout: 60_000 })
-    await expect.poll(() => command(page, 'download'), { timeout: 60_000 }).toEqual({ result: ['Rental form (signed).pdf'] })
+    const signed = page.waitForEvent('download', { predicate: (d) => d.suggestedFilename() === 'Rental form (signed).pdf', timeout: SAFETY_NET })
+    await expect.poll(() => command(page, 'download'), { timeout: SAFETY_NET }).toEqual({ result: ['Rental form (signed).pdf'] })
     await signed
     await page.close()
   })

@@ -1,12 +1,13 @@
 // The signing embed: the library's EmbedSignDocument on a customer's page (another origin), the
 // recipient signing inside the cross-origin frame, the parent hearing of it through its callbacks.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { callback, events, mount, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

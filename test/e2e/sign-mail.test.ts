@@ -1,18 +1,19 @@
 // Signing from the e-mail: a host that sends through a real SMTP server started here, the
 // signing link taken from the message as a recipient's mail client shows it, the document signed
 // in Chromium, and the completed message arriving with the sealed PDF attached.
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { pdfText, verifyPdfSignature } from '../support/pdf-signature.js'
 import { startInbox, type Inbox } from './support/inbox.js'
 import { openPage, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let inbox: Inbox
 let stack: Stack
 
-beforeAll(async () => {
+test.beforeAll(async ({ browser }) => {
   inbox = await startInbox()
-  stack = await startStack({ host: { smtpUrl: inbox.url, queuePollMs: 100 } })
+  stack = await startStack(browser, { host: { smtpUrl: inbox.url, queuePollMs: 100 } })
 })
 afterAll(async () => {
   await stack?.close()

@@ -3,14 +3,15 @@
 // through the API and in the sealed PDF.
 import { readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { pdfText, verifyPdfSignature } from '../support/pdf-signature.js'
 import { apiBytes, checkbox, inkPixels, openPage, PHONE, sendDocument, sig, signing, signShot, text } from './support/sign.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { SAFETY_NET, SCREENSHOTS, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 
@@ -90,7 +91,7 @@ describe('a sequential document: a signer, then an approver', () => {
     await expect.poll(() => a.heading().textContent()).toBe('You approved “Supply contract”')
     expect(await approver.page.getByText('Everyone has finished: the document is complete.').count()).toBe(1)
     // Sealing runs as a job: the page says so, and offers the signed copy as soon as it answers.
-    await approver.page.getByRole('button', { name: 'Download signed PDF “Supply contract.pdf”' }).waitFor({ timeout: 30_000 })
+    await approver.page.getByRole('button', { name: 'Download signed PDF “Supply contract.pdf”' }).waitFor({ timeout: SAFETY_NET })
     await signShot(approver.page, 'sign-seq-approved-complete')
 
     const done = await stack.api('GET', `/envelope/${doc.id}`)

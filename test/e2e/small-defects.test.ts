@@ -6,16 +6,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { demoBackend } from '../../.storybook/demo-backend.js'
 import { pdfFile } from './support/pdf.js'
 import { DESKTOP, PHONE, sendDocument, signing, signShot } from './support/sign.js'
 import { editor } from './support/ui.js'
 import { callback, createEnvelope, mount, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

@@ -5,10 +5,11 @@
  * reported changed; a file signed by anyone else is refused. No CSP violation on the way.
  */
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { makePdf, PNG } from '../host/support.js'
+import { afterAll, describe, expect, it } from 'vitest'
+import { makePdf, PNG, until } from '../host/support.js'
 import { axeViolations } from './support/axe.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { SAFETY_NET, SCREENSHOTS, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 describe('the verification page with an evidence file', () => {
   let stack: Stack
@@ -16,8 +17,8 @@ describe('the verification page with an evidence file', () => {
   let evidence: Buffer
   let envelopeId: string
 
-  beforeAll(async () => {
-    stack = await startStack()
+  test.beforeAll(async ({ browser }) => {
+    stack = await startStack(browser)
     const form = new FormData()
     form.set(
       'payload',
@@ -45,11 +46,11 @@ describe('the verification page with an evidence file', () => {
     const done = await call('/complete', { fields: session.fields.map((f: any) => ({ id: f.id, value })) })
     expect(done.status).toBe(200)
     const itemId = envelope.envelopeItems[0].id
-    for (let i = 0; i < 200 && !sealedPdf; i++) {
+    await until(async () => {
       const res = await fetch(`${stack.host.apiUrl}/envelope/item/${itemId}/download`, { headers: auth })
       if (res.status === 200) sealedPdf = Buffer.from(await res.arrayBuffer())
-      else await new Promise((r) => setTimeout(r, 100))
-    }
+      return res.status === 200
+    }, SAFETY_NET)
     expect(sealedPdf).toBeDefined()
     const jws = await fetch(`${stack.host.apiUrl}/envelope/${envelopeId}/evidence?format=jws`, { headers: auth })
     expect(jws.headers.get('content-type')).toMatch(/^application\/jose/)

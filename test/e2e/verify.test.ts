@@ -5,23 +5,24 @@
  */
 import { X509Certificate } from 'node:crypto'
 import path from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { sealEnvelope } from '../../host/server/pdf/seal.js'
 import { generateP12, openSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
-import { makePdf, PNG } from '../host/support.js'
+import { makePdf, PNG, until } from '../host/support.js'
 import { startCrlServer } from '../support/crl-server.js'
 import { addPageIncrementally } from '../support/incremental.js'
 import { makeTestCa } from '../support/test-pki.js'
 import { startTsa } from '../support/tsa-server.js'
-import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { SAFETY_NET, SCREENSHOTS, type Stack, startStack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 import { consentThroughApi } from './support/sign.js'
 
 describe('the verification page', () => {
   let stack: Stack
   let sealedPdf: Buffer
 
-  beforeAll(async () => {
-    stack = await startStack()
+  test.beforeAll(async ({ browser }) => {
+    stack = await startStack(browser)
     const form = new FormData()
     form.set(
       'payload',
@@ -42,14 +43,11 @@ describe('the verification page', () => {
     await consentThroughApi(stack.host.url, sent.recipients[0].token)
     await fetch(`${stack.host.url}/api/signing/complete`, { method: 'POST', headers: signing, body: JSON.stringify({ fields: session.fields.map((f: any) => ({ id: f.id, value })) }) })
     const itemId = envelope.envelopeItems[0].id
-    for (let i = 0; i < 200; i++) {
+    await until(async () => {
       const res = await fetch(`${stack.host.apiUrl}/envelope/item/${itemId}/download`, { headers: auth })
-      if (res.status === 200) {
-        sealedPdf = Buffer.from(await res.arrayBuffer())
-        break
-      }
-      await new Promise((r) => setTimeout(r, 100))
-    }
+      if (res.status === 200) sealedPdf = Buffer.from(await res.arrayBuffer())
+      return res.status === 200
+    }, SAFETY_NET)
     expect(sealedPdf).toBeDefined()
   })
   afterAll(async () => {

@@ -2,14 +2,15 @@
 // of the tall frame the user has scrolled to, a dialog opens inside the parent's viewport, the
 // control that opened it stays in view, and opening it does not move the customer's page.
 import type { FrameLocator, Locator, Page } from 'playwright-core'
-import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { afterAll, describe, expect } from 'vitest'
 import { DESKTOP, PHONE, sendDocument, signing, signShot, type FieldIn } from './support/sign.js'
 import { pdfFile } from './support/pdf.js'
 import { createEnvelope, mount, startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
 
 let stack: Stack
-beforeAll(async () => {
-  stack = await startStack()
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
 

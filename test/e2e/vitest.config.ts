@@ -13,11 +13,13 @@ export default defineConfig({
     // The host runs in the test process: nothing it logs may carry a credential.
     setupFiles: ['../support/no-secrets-in-logs.ts'],
     globalSetup: ['./support/global-setup.ts'],
-    testTimeout: 90_000,
-    hookTimeout: 90_000,
-    // The machine may be busy with other suites: give the UI time to settle.
-    expect: { poll: { timeout: 15_000, interval: 100 } },
-    // Each file drives its own browser and host on ports of its own: files run beside the other
-    // projects' files (the root config spreads them over the run).
+    // Limits are safety nets, far past what a test needs on a machine busy with other suites
+    // (load 12 and more): a test waits for what it checks, never for a time.
+    testTimeout: 300_000,
+    hookTimeout: 300_000,
+    expect: { poll: { timeout: 60_000, interval: 100 } },
+    // Each file has its own host on ports of its own, and its own contexts in the worker's Chromium
+    // (support/fixtures.ts): files run beside the other projects' files (the root config spreads
+    // them over the run).
   },
 })

@@ -1,4 +1,4 @@
-import { mkdtemp, writeFile } from 'node:fs/promises'
+import { mkdtemp, readdir, stat, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -12,6 +12,34 @@ export async function buildApp(outDir?: string): Promise<string> {
   const dir = outDir ?? (await mkdtemp(join(tmpdir(), 'envelope-app-')))
   await vite({ configFile: join(repo, 'host/app/vite.config.ts'), logLevel: 'warn', build: { outDir: dir, emptyOutDir: true } })
   return dir
+}
+
+/** What host/app/vite.config.ts builds from: the app, the library's protocol it imports, the host's shared modules, the dependencies. */
+const APP_SOURCES = ['host/app', 'src', 'host/shared', 'package.json', 'package-lock.json', 'tsconfig.json']
+const APP_DIST = join(repo, 'host/app/dist')
+
+/** The modification times of the files under `path` (a file or a directory), output and dependencies left out. */
+async function mtimes(path: string, skip: string[] = []): Promise<number[]> {
+  const s = await stat(path)
+  if (!s.isDirectory()) return [s.mtimeMs]
+  const out: number[] = []
+  for (const entry of await readdir(path, { withFileTypes: true })) {
+    const child = join(path, entry.name)
+    if (entry.name === 'node_modules' || skip.includes(child)) continue
+    out.push(...(await mtimes(child, skip)))
+  }
+  return out
+}
+
+/**
+ * host/app/dist when `npm run build` wrote it after the last change to anything it is built from
+ * (`npm test` builds right before the tests), else null: a page edited since must not be tested stale.
+ */
+export async function builtApp(): Promise<string | null> {
+  const built = await mtimes(APP_DIST).catch(() => [])
+  if (!built.length || !(await stat(join(APP_DIST, '.vite/manifest.json')).catch(() => null))) return null
+  const sources = (await Promise.all(APP_SOURCES.map((p) => mtimes(join(repo, p), [APP_DIST])))).flat()
+  return Math.min(...built) > Math.max(...sources) ? APP_DIST : null
 }
 
 /**

@@ -1,6 +1,6 @@
 import { rm } from 'node:fs/promises'
 import type { TestProject } from 'vitest/node'
-import { buildApp, buildParent } from './build.js'
+import { buildApp, builtApp, buildParent } from './build.js'
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -9,13 +9,15 @@ declare module 'vitest' {
   }
 }
 
-/** Builds the app and the parent page once for every test file. */
+/** The app (host/app/dist when it is up to date, else built) and the parent page, once for every test file. */
 export default async function setup(project: TestProject) {
-  const [appDist, parentDir] = await Promise.all([buildApp(), buildParent()])
+  const built = await builtApp()
+  const [appDist, parentDir] = await Promise.all([built ?? buildApp(), buildParent()])
   project.provide('appDist', appDist)
   project.provide('parentDir', parentDir)
   return async () => {
-    await rm(appDist, { recursive: true, force: true })
+    // host/app/dist is the build's, not ours to remove.
+    if (!built) await rm(appDist, { recursive: true, force: true })
     await rm(parentDir, { recursive: true, force: true })
   }
 }

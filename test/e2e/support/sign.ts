@@ -5,7 +5,7 @@
 import { join } from 'node:path'
 import type { BrowserContext, FrameLocator, Locator, Page } from 'playwright-core'
 import { makePdf } from './pdf.js'
-import { SCREENSHOTS, type Stack } from './stack.js'
+import { SAFETY_NET, SCREENSHOTS, type Stack } from './stack.js'
 
 export type FieldIn = {
   type: string
@@ -93,7 +93,7 @@ export function signing(page: Page, scope: Scope = page) {
      */
     async ready(o: { consent?: boolean } = {}) {
       await scope.getByTestId('sign-document').waitFor()
-      await scope.locator('.sign-page').first().locator('.page-loading').waitFor({ state: 'detached', timeout: 20_000 })
+      await scope.locator('.sign-page').first().locator('.page-loading').waitFor({ state: 'detached', timeout: SAFETY_NET })
       if (o.consent !== false) await this.agree()
     },
     /** Agrees to sign electronically when the page asks (a copy's recipient is never asked; nor, twice, anyone). */

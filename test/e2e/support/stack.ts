@@ -4,28 +4,31 @@ import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { extname, join } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { chromium, type Browser, type BrowserContext, type FrameLocator, type Page } from 'playwright-core'
+import type { Browser, BrowserContext, BrowserContextOptions, FrameLocator, Page } from 'playwright-core'
 import { inject } from 'vitest'
 import { startHost, type Host, type StartHostOptions } from '../../../host/server/start.js'
 import { presignScope, type PresignScope } from '../../../src/protocol/index.js'
-import { chromiumLaunchOptions } from '../../support/chromium.js'
 import { apiCaller } from './api.js'
 import pg from 'pg'
 import { DATABASE_TEST_URL } from '../../host/support.js'
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../../test-results/e2e/', import.meta.url))
 
+/** How long a wait may take before it fails: far past what a page needs on a busy machine (load 12 and more). */
+export const SAFETY_NET = 120_000
+
 export interface Stack {
   host: Host
   apiToken: string
   /** The embedding page, on another origin than the host. */
   parentUrl: string
-  browser: Browser
+  /** Opens contexts and pages in the worker's Chromium, watched for policy violations; close() closes them. */
+  browser: StackBrowser
   /** Calls the host's API v2 with the enterprise API token. */
   api<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T>
   presign(o?: { scope?: PresignScope; expiresIn?: number }): Promise<string>
   /**
-   * Content-Security-Policy violations of every page and frame opened in `browser` ("directive
+   * Content-Security-Policy violations of every page and frame opened through `browser` ("directive
    * blocked-URL in path"). The pages must cause none: close() fails when any is left; a test
    * that provokes them on purpose takes them out (`splice(0)`).
    */
@@ -35,12 +38,23 @@ export interface Stack {
 
 const VIOLATION = '[csp-violation]'
 
-/** Every context of `browser` reports the policy violations of all its frames into `into`. */
-function watchCsp(browser: Browser, into: string[]): void {
-  const newContext = browser.newContext.bind(browser)
-  // Browser.newPage makes its context through this.newContext: both are covered.
-  browser.newContext = async (...args: Parameters<Browser['newContext']>): Promise<BrowserContext> => {
-    const context = await newContext(...args)
+export interface StackBrowser {
+  newContext(options?: BrowserContextOptions): Promise<BrowserContext>
+  newPage(options?: BrowserContextOptions): Promise<Page>
+}
+
+/**
+ * Contexts of the shared `browser` that report the policy violations of all their frames into
+ * `into`; each is closed by `closeAll` (a page of a file never outlives its stack).
+ */
+function watchedContexts(browser: Browser, into: string[]): StackBrowser & { closeAll(): Promise<void> } {
+  const open = new Set<BrowserContext>()
+  const newContext = async (options?: BrowserContextOptions): Promise<BrowserContext> => {
+    const context = await browser.newContext(options)
+    // Every wait and action of its pages: Playwright's 30 s is short of a busy machine.
+    context.setDefaultTimeout(SAFETY_NET)
+    open.add(context)
+    context.on('close', () => open.delete(context))
     await context.addInitScript((tag: string) => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`${tag} ${e.effectiveDirective} ${e.blockedURI} in ${location.pathname}`))
     }, VIOLATION)
@@ -49,21 +63,34 @@ function watchCsp(browser: Browser, into: string[]): void {
     })
     return context
   }
+  return {
+    newContext,
+    // As Browser.newPage: a context of its own, closed with the page.
+    newPage: async (options?: BrowserContextOptions) => {
+      const context = await newContext(options)
+      const page = await context.newPage()
+      page.on('close', () => void context.close().catch(() => {}))
+      return page
+    },
+    closeAll: async () => {
+      await Promise.all([...open].map((c) => c.close().catch(() => {})))
+    },
+  }
 }
 
 /**
- * A host with its own data dir and port, an enterprise API token, the parent page and Chromium.
+ * A host with its own data dir and port, an enterprise API token, and the parent page; pages in
+ * `browser` (the worker's, from the `browser` fixture), which close() leaves open.
  * `opts.host`: more settings for the host (e.g. `smtpUrl`, `queuePollMs`).
  */
-export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 'hostname' | 'dataDir' | 'appDistDir'> } = {}): Promise<Stack> {
+export async function startStack(browser: Browser, opts: { host?: Omit<StartHostOptions, 'port' | 'hostname' | 'dataDir' | 'appDistDir'> } = {}): Promise<Stack> {
   const dataDir = await mkdtemp(join(tmpdir(), 'envelope-e2e-'))
   const host = await startHost({ mailbox: true, ...opts.host, port: 0, hostname: '127.0.0.1', dataDir, appDistDir: inject('appDist') })
   const team = await host.createTeam({ name: 'E2E', plan: 'enterprise' })
   const { token: apiToken } = await host.createApiToken({ name: 'e2e', teamId: team.id, expires: 'never' })
   const parent = await serveDir(inject('parentDir'))
-  const browser = await chromium.launch(chromiumLaunchOptions)
   const cspViolations: string[] = []
-  watchCsp(browser, cspViolations)
+  const contexts = watchedContexts(browser, cspViolations)
   await mkdir(SCREENSHOTS, { recursive: true })
 
   const api = apiCaller(host.apiUrl, apiToken)
@@ -73,7 +100,7 @@ export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 
     apiToken,
     // localhost vs 127.0.0.1: a different origin from the host, as in production.
     parentUrl: `http://localhost:${(parent.address() as AddressInfo).port}/`,
-    browser,
+    browser: { newContext: contexts.newContext, newPage: contexts.newPage },
     api,
     presign: async (o = {}) => {
       const { token } = await api<{ token: string }>('POST', '/embedding/create-presign-token', {
@@ -84,7 +111,7 @@ export async function startStack(opts: { host?: Omit<StartHostOptions, 'port' | 
     },
     cspViolations,
     close: async () => {
-      await browser.close()
+      await contexts.closeAll()
       await new Promise((r) => parent.close(r))
       await host.close()
       await rm(dataDir, { recursive: true, force: true })
@@ -130,7 +157,7 @@ export async function mountDeployed(stack: Stack, component: string, props: Reco
 }
 
 /** Waits until the parent recorded callback `name`, and returns its argument. */
-export async function callback(page: Page, name: string, timeout = 30_000): Promise<any> {
+export async function callback(page: Page, name: string, timeout = SAFETY_NET): Promise<any> {
   const handle = await page.waitForFunction((n) => window.events.find((e) => e.name === n) ?? null, name, { timeout })
   return ((await handle.jsonValue()) as Recorded).arg
 }
@@ -188,12 +215,12 @@ export async function tallShot(page: Page, name: string) {
  * A stack on the embedded database, or on PostgreSQL in a schema of its own that close() drops:
  * for the suites that run on both.
  */
-export async function startStackOn(variant: 'pglite' | 'postgres', opts: { host?: Omit<StartHostOptions, 'port' | 'hostname' | 'dataDir' | 'appDistDir'> } = {}): Promise<Stack> {
-  if (variant === 'pglite') return startStack(opts)
+export async function startStackOn(browser: Browser, variant: 'pglite' | 'postgres', opts: { host?: Omit<StartHostOptions, 'port' | 'hostname' | 'dataDir' | 'appDistDir'> } = {}): Promise<Stack> {
+  if (variant === 'pglite') return startStack(browser, opts)
   const schema = `e2e_${Date.now().toString(36)}_${Math.random().toString(36).slice(2, 8)}`
   const url = new URL(DATABASE_TEST_URL)
   url.searchParams.set('schema', schema)
-  const stack = await startStack({ host: { ...opts.host, databaseUrl: url.toString() } })
+  const stack = await startStack(browser, { host: { ...opts.host, databaseUrl: url.toString() } })
   const close = stack.close
   stack.close = async () => {
     try {
