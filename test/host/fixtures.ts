@@ -57,11 +57,18 @@ export async function newTeam(host: TestHost, o: { name?: string; plan?: Plan } 
   return { id, token, client: api(host.apiUrl, token) }
 }
 
-/** A verified account with a unique address, `role` in `teamId`, signed in to the console. */
+/**
+ * A verified account with a unique address, `role` in `teamId`, signed in to the console and
+ * acting for that team (a host's first account also administers the default team, which a fresh
+ * session would otherwise open).
+ */
 export async function newMember(host: TestHost, teamId: string, role: Role = 'ADMIN'): Promise<Member> {
   const email = `${unique('member')}@example.com`
   await makeUser(host.db, email, { teamId, role })
-  return { email, console: await signInAs(host.url, email) }
+  const session = await signInAs(host.url, email)
+  const switched = await session.console('/teams/switch', { body: { teamId } })
+  if (!switched.ok) throw new Error(`${email} cannot act for ${teamId}: ${switched.status} ${await switched.text()}`)
+  return { email, console: session }
 }
 
 /** A one-signer document of `team`, sent: the recipient's token and the signing API with it. */
