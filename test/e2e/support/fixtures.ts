@@ -1,5 +1,5 @@
 /**
- * The browser tests' shared set-up, as Vitest fixtures (docs/testing.md).
+ * The browser tests' shared set-up, as Vitest fixtures (docs/development.md).
  *
  * Files share their worker's process (`isolate: false`): `browser` is one Chromium for all the
  * files a worker runs, launched the first time a file asks. What a test touches is its own
