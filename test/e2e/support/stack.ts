@@ -14,6 +14,15 @@ import { DATABASE_TEST_URL } from '../../host/support.js'
 
 export const SCREENSHOTS = fileURLToPath(new URL('../../../test-results/e2e/', import.meta.url))
 
+/**
+ * Whether the pages' screenshots are written (`SCREENSHOTS=1`, as `npm run test:screenshots` sets).
+ * They are for people to look at and no test reads them, while a full-page capture costs a
+ * relayout and an image encode (about a second of a core for a long page): a plain run leaves
+ * them out, and every capture through these contexts then does nothing.
+ */
+export const SHOTS = process.env.SCREENSHOTS === '1'
+const noShot = async () => Buffer.alloc(0)
+
 /** How long a wait may take before it fails: far past what a page needs on a busy machine (load 12 and more). */
 export const SAFETY_NET = 120_000
 
@@ -55,6 +64,7 @@ function watchedContexts(browser: Browser, into: string[]): StackBrowser & { clo
     context.setDefaultTimeout(SAFETY_NET)
     open.add(context)
     context.on('close', () => open.delete(context))
+    if (!SHOTS) context.on('page', (page) => void (page.screenshot = noShot))
     await context.addInitScript((tag: string) => {
       document.addEventListener('securitypolicyviolation', (e) => console.error(`${tag} ${e.effectiveDirective} ${e.blockedURI} in ${location.pathname}`))
     }, VIOLATION)
@@ -170,6 +180,7 @@ export async function shot(page: Page, name: string) {
 
 /** Screenshot of just the frame's own document, at its full height. */
 export async function frameShot(page: Page, name: string) {
+  if (!SHOTS) return
   await page.locator('iframe').screenshot({ path: join(SCREENSHOTS, `${name}.png`) })
 }
 
@@ -192,6 +203,7 @@ export async function createEnvelope(
  * embed-resize) inside a viewport tall enough to paint all of it, then put back.
  */
 export async function tallShot(page: Page, name: string) {
+  if (!SHOTS) return
   const iframe = page.locator('iframe')
   const viewport = page.viewportSize()!
   const before = await iframe.evaluate((el) => el.style.height)
