@@ -10,14 +10,14 @@
 import { join } from 'node:path'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect } from 'vitest'
-import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { makeUser } from '../support/console-client.js'
 import { CATALOG, PAGE, PAGES, rawPdf, stream } from '../host/hostile.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { startInbox, type Inbox } from './support/inbox.js'
 import { makePdf } from './support/pdf.js'
 import { SAFETY_NET, SCREENSHOTS, type Stack, startStack } from './support/stack.js'
 import { test } from './support/fixtures.js'
-import { editor } from './support/ui.js'
+import { consoleSignIn, editor } from './support/ui.js'
 
 /** The host's upload limit here: small, so a too-large upload costs little. */
 const LIMIT = 2_000_000
@@ -53,13 +53,7 @@ describe(`documents and templates made in the console`, () => {
     const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 } })
     page = await context.newPage()
     page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${stack.host.url}/console`)
-    await page.getByLabel('E-mail address').fill('ada@example.com')
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByRole('heading', { name: 'Documents' }).waitFor()
-    const team = page.getByRole('combobox', { name: 'Team' })
-    if (await team.count()) await team.selectOption({ label: 'E2E' })
+    await consoleSignIn(page, stack.host.url, 'ada@example.com', 'E2E')
   })
   afterAll(async () => {
     await stack?.close()

@@ -6,11 +6,11 @@
  * On the embedded database only: the queries behind these pages run on both databases in test/host.
  */
 import { join } from 'node:path'
-import type { Page } from 'playwright-core'
 import { afterAll, describe, expect } from 'vitest'
-import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { makeUser } from '../support/console-client.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { SCREENSHOTS, startStack, type Stack } from './support/stack.js'
+import { consoleSignIn } from './support/ui.js'
 import { test } from './support/fixtures.js'
 
 const N = 45
@@ -62,13 +62,7 @@ describe(`the console's documents list`, () => {
     }
     const tab = (name: string) => page.getByRole('navigation', { name: 'Status' }).getByRole('link', { name: new RegExp(`^${name} `) })
 
-    await page.goto(`${stack.host.url}/console`)
-    await page.getByLabel('E-mail address').fill('ada@example.com')
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByRole('heading', { name: 'Documents' }).waitFor()
-    const team = page.getByRole('combobox', { name: 'Team' })
-    if (await team.count()) await team.selectOption({ label: 'E2E' })
+    await consoleSignIn(page, stack.host.url, 'ada@example.com', 'E2E')
     await range(`1-20 of ${N}`)
     expect(await first()).toBe('Agreement 45')
     await expect.poll(() => tab('All').textContent()).toBe(`All ${N}`)

@@ -1,4 +1,5 @@
 import type { FrameLocator, Page } from 'playwright-core'
+import { TEST_PASSWORD } from '../../support/console-client.js'
 
 /** Drives the authoring pages the way a person does, through labels and roles. */
 export function editor(page: Page, frame: FrameLocator) {
@@ -80,4 +81,18 @@ export function editor(page: Page, frame: FrameLocator) {
       )
     },
   }
+}
+
+/**
+ * Signs `email` in through the console's form (password TEST_PASSWORD) and waits for the
+ * documents; an account in several teams then acts for `team`.
+ */
+export async function consoleSignIn(page: Page, hostUrl: string, email: string, team: string) {
+  await page.goto(`${hostUrl}/console`)
+  await page.getByLabel('E-mail address').fill(email)
+  await page.getByLabel('Password').fill(TEST_PASSWORD)
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click()
+  await page.getByRole('heading', { name: 'Documents' }).waitFor()
+  const teams = page.getByRole('combobox', { name: 'Team' })
+  if (await teams.count()) await teams.selectOption({ label: team })
 }
