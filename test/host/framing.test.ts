@@ -2,7 +2,7 @@
  * Who may frame a team's pages: the team's origins through the API and the frame-ancestors they give.
  * Database: the embedded one (API rules and headers).
  */
-import { mkdir, writeFile } from 'node:fs/promises'
+import { mkdir, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -16,9 +16,9 @@ describe.each(VARIANTS.filter((v) => v.variant === 'pglite'))('who may frame a t
   let client: Api
   let other: Api
 
+  const dist = path.join(tmpdir(), `framing-dist-${process.pid}-${variant}`)
   beforeAll(async () => {
     if (skip) return
-    const dist = path.join(tmpdir(), `framing-dist-${process.pid}-${variant}`)
     await mkdir(path.join(dist, 'assets'), { recursive: true })
     await writeFile(path.join(dist, 'index.html'), INDEX)
     host = await startTestHost(variant, { appDistDir: dist })
@@ -28,6 +28,7 @@ describe.each(VARIANTS.filter((v) => v.variant === 'pglite'))('who may frame a t
   })
   afterAll(async () => {
     await host?.stop()
+    await rm(dist, { recursive: true, force: true })
   })
 
   const presign = async (c: Api) => (await c.post('/embedding/create-presign-token', {})).body.token as string
