@@ -27,7 +27,7 @@ describe(`console retention`, () => {
   })
   afterAll(() => stack?.close())
 
-  /** axe at both widths, and a screenshot of each (once: the PostgreSQL run draws the same page). */
+  /** axe at both widths, and a screenshot of each (written on request: SCREENSHOTS=1). */
   async function check(page: Page, name: string) {
     for (const [width, height] of [[1280, 900], [390, 844]] as const) {
       await page.setViewportSize({ width, height })

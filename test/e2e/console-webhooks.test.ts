@@ -42,7 +42,7 @@ describe(`console webhooks`, () => {
   afterAll(() => stack?.close())
 
   /**
-   * axe at both widths, and a screenshot of each (once: the PostgreSQL run draws the same pages);
+   * axe at both widths, and a screenshot of each (written on request: SCREENSHOTS=1);
    * the whole page, or what the reader sees while a modal dialog covers it.
    */
   async function check(page: Page, name: string, fullPage = true) {
