@@ -1,4 +1,4 @@
-import { useState, type CSSProperties } from 'react'
+import { useRef, useState, type CSSProperties } from 'react'
 import type { Meta, StoryObj } from '@storybook/react-vite'
 import { expect, userEvent, waitFor, within } from 'storybook/test'
 import { EmbedCreateEnvelope, EmbedProvider, EmbedSignDocument, EmbedUpdateEnvelope, type DocumentCompletedEvent, type DocumentRejectedEvent } from '../src/index.js'
@@ -133,36 +133,52 @@ function actors(sent: SentEnvelope): SentRecipient[] {
 function Loop({ args, token, start }: { args: Args; token?: string; start?: SentEnvelope }) {
   const [step, setStep] = useState<Step>(start ? { at: 'sign', sent: start, current: actors(start)[0]?.id ?? 0, done: [] } : { at: 'create' })
   const [problem, setProblem] = useState<string>()
+  // What is under way, as its progress text, shown from the moment it starts. One at a time: a
+  // start while one runs is ignored here, not only by a disabled button (a second click can land
+  // before the button is disabled).
+  const [busy, setBusy] = useState<string>()
+  const running = useRef(false)
+  const once = (progress: string, action: () => Promise<void>) => {
+    if (running.current) return
+    running.current = true
+    setBusy(progress)
+    void action().finally(() => {
+      running.current = false
+      setBusy(undefined)
+    })
+  }
 
   // Your backend sends it (POST /envelope/distribute) and keeps the recipients' tokens. A refusal
   // keeps the draft: the user finishes it in the editor and it is sent again; nothing is lost and
   // no draft is left behind.
-  const send = (envelopeId: string) => {
-    setProblem(undefined)
-    setStep({ at: 'sending', envelopeId })
-    distributeDemoEnvelope(envelopeId).then(
-      (sent) => setStep({ at: 'sign', sent, current: actors(sent)[0]?.id ?? 0, done: [] }),
-      async (e: unknown) => {
+  const send = (envelopeId: string) =>
+    once(`Sending ${envelopeId}…`, async () => {
+      setProblem(undefined)
+      setStep({ at: 'sending', envelopeId })
+      try {
+        const sent = await distributeDemoEnvelope(envelopeId)
+        setStep({ at: 'sign', sent, current: actors(sent)[0]?.id ?? 0, done: [] })
+      } catch (e) {
         setProblem(refusal(e))
         setStep({ at: 'edit', envelopeId, token: await presign({ scope: `envelopeId:${envelopeId}` }) })
-      },
-    )
-  }
+      }
+    })
 
   const created = ({ envelopeId }: { envelopeId: string }) => {
     args.onEnvelopeCreated({ envelopeId })
     send(envelopeId)
   }
 
-  const useSample = async () => {
-    setProblem(undefined)
-    try {
-      const { envelopeId } = await createSampleDraft()
-      setStep({ at: 'edit', envelopeId, token: await presign({ scope: `envelopeId:${envelopeId}` }) })
-    } catch (e) {
-      setProblem(refusal(e))
-    }
-  }
+  const useSample = () =>
+    once(PREPARING_SAMPLE, async () => {
+      setProblem(undefined)
+      try {
+        const { envelopeId } = await createSampleDraft()
+        setStep({ at: 'edit', envelopeId, token: await presign({ scope: `envelopeId:${envelopeId}` }) })
+      } catch (e) {
+        setProblem(refusal(e))
+      }
+    })
 
   const completed = (event: DocumentCompletedEvent) => {
     args.onDocumentCompleted(event)
@@ -197,10 +213,18 @@ function Loop({ args, token, start }: { args: Args; token?: string; start?: Sent
             {problem}
           </p>
         )}
+        {/* Always there, so what starts is announced as it starts. */}
+        <p role="status" aria-label="Progress" aria-busy={busy !== undefined} style={styles.status}>
+          {busy}
+        </p>
 
         {step.at === 'create' && (
           <p style={styles.hint}>
-            No PDF at hand? <button type="button" onClick={useSample} style={styles.link}>Start from the sample contract</button> (
+            No PDF at hand?{' '}
+            <button type="button" onClick={useSample} disabled={busy !== undefined} aria-busy={busy === PREPARING_SAMPLE} style={{ ...styles.link, ...(busy && styles.waiting) }}>
+              Start from the sample contract
+            </button>{' '}
+            (
             <a href={SAMPLE_PDF} download="Sample contract.pdf">
               download it
             </a>{' '}
@@ -219,7 +243,8 @@ function Loop({ args, token, start }: { args: Args; token?: string; start?: Sent
           />
         )}
 
-        {step.at === 'create' && token && (
+        {/* Put away while the sample is prepared: what is made there would have to wait for it. */}
+        {step.at === 'create' && token && busy !== PREPARING_SAMPLE && (
           <EmbedCreateEnvelope
             presignToken={token}
             type="DOCUMENT"
@@ -229,8 +254,6 @@ function Loop({ args, token, start }: { args: Args; token?: string; start?: Sent
             onEnvelopeCreated={created}
           />
         )}
-
-        {step.at === 'sending' && <p role="status">Sending {step.envelopeId}…</p>}
 
         {step.at === 'sign' && (
           <>
@@ -312,6 +335,56 @@ export const WholeLoop: Story = {
   },
 }
 
+/**
+ * The loop from the sample contract: its first click says at once that the draft is being
+ * prepared, and a second click meanwhile makes no second draft.
+ */
+export const FromSample: Story = {
+  name: 'The whole loop, from the sample contract',
+  render: (args) => <Loop args={args} />,
+  play: async ({ args, canvasElement }) => {
+    const canvas = within(canvasElement)
+    // The drafts asked of the demo backend, each held until the progress has been checked: what
+    // is seen before the draft exists does not depend on how fast the service is.
+    const drafts: string[] = []
+    let release = () => {}
+    const held = new Promise<void>((r) => (release = r))
+    const real = window.fetch
+    window.fetch = async (input, init) => {
+      if (String(input instanceof Request ? input.url : input).endsWith('/demo/envelope')) {
+        drafts.push(String(init?.body))
+        await held
+      }
+      return real(input, init)
+    }
+    const progress = () => canvas.getByRole('status', { name: 'Progress' })
+    try {
+      const start = canvas.getByRole('button', { name: 'Start from the sample contract' })
+      // Two clicks in one go: the second lands before React has disabled the button.
+      start.click()
+      start.click()
+      await waitFor(() => expect(progress()).toHaveTextContent('Preparing the sample contract…'))
+      await expect(progress()).toHaveAttribute('aria-busy', 'true')
+      await expect(start).toBeDisabled()
+      await expect(start).toHaveAttribute('aria-busy', 'true')
+      await userEvent.click(start)
+      await expect(drafts).toHaveLength(1)
+
+      // Let go: the draft is made, the progress ends, and its editor opens.
+      release()
+      await waitFor(() => expect(progress()).toHaveAttribute('aria-busy', 'false'), { timeout: READY_TIMEOUT })
+      await expect(progress().textContent).toBe('')
+      const [iframe] = await frames(canvasElement)
+      await expect(embedUrl(iframe!).path).toMatch(/^\/embed\/v2\/authoring\/envelope\/edit\/envelope_\w+$/)
+      await expectReady(args)
+      await expect(drafts).toHaveLength(1)
+    } finally {
+      release()
+      window.fetch = real
+    }
+  },
+}
+
 /** Why a step failed, in a sentence for the person trying the demo. */
 function refusal(e: unknown): string {
   if (e instanceof DemoError && e.code === 'MISSING_SIGNATURE_FIELD')
@@ -321,6 +394,7 @@ function refusal(e: unknown): string {
 }
 
 const SAMPLE_PDF = '/demo/sample.pdf'
+const PREPARING_SAMPLE = 'Preparing the sample contract…'
 
 /** The same loop from step 2, with a document the demo backend created and sent (a signer, then an approver). */
 export const FromStep2: Story = {
@@ -364,5 +438,7 @@ const styles = {
   role: { color: '#666' },
   hint: { margin: '0 0 8px', color: '#555', font: '12px/1.4 system-ui, sans-serif' },
   link: { padding: 0, border: 0, background: 'none', color: '#1d4ed8', textDecoration: 'underline', cursor: 'pointer', font: 'inherit' },
+  waiting: { color: '#555', cursor: 'progress' },
+  status: { margin: '0 0 8px', color: '#555', font: '13px/1.4 system-ui, sans-serif' },
   result: { padding: 16, border: '1px solid #e2e2e2', borderRadius: 8, font: '14px/1.5 system-ui, sans-serif' },
 } satisfies Record<string, CSSProperties>

@@ -1,5 +1,6 @@
 /**
- * The console's webhooks in Chromium: a webhook added (the form starts over), edited in place
+ * The console's webhooks in Chromium: a webhook added without a secret (its signing key shown
+ * once, copied, then gone; the form starts over), edited in place
  * (URL, events, off and on again), its delivery log with the document (title and link), the
  * request headers with the secret hidden, the answer's status, start and duration, and a resend.
  * Rotating the secret and deleting ask first, in a dialog that names the webhook: Escape changes
@@ -77,10 +78,15 @@ describe(`console webhooks`, () => {
     await form.getByLabel('URL').fill(`${base}/first`)
     await form.getByLabel('DOCUMENT_SENT').check()
     await form.getByRole('button', { name: 'Add webhook' }).click()
-    // The signing key in the notice, this once; left without a secret, no secret header is sent.
-    const added = await page.getByText(`Added the webhook to ${base}/first.`).textContent()
-    const signingKey = /shown this once: (whsec_\S+)/.exec(added ?? '')?.[1] ?? ''
+    // Made without a secret: its signing key is shown this once, with Copy; no secret header is sent.
+    const added = page.getByRole('region', { name: `Added the webhook to ${base}/first` })
+    await added.getByText('shown this once').waitFor()
+    const signingKey = (await added.getByTestId('new-signing-key').textContent()) ?? ''
     expect(signingKey).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: stack.host.url })
+    await added.getByRole('button', { name: 'Copy' }).click()
+    await added.getByRole('button', { name: 'Copied' }).waitFor()
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toBe(signingKey)
     await expect.poll(() => form.getByLabel('URL').inputValue()).toBe('')
     expect(await form.getByLabel('DOCUMENT_SENT').isChecked()).toBe(false)
     expect(await form.getByLabel('DOCUMENT_COMPLETED').isChecked()).toBe(true)
@@ -88,6 +94,12 @@ describe(`console webhooks`, () => {
     expect(hook).toMatchObject({ url: `${base}/first`, events: ['DOCUMENT_COMPLETED', 'DOCUMENT_SENT'], enabled: true, sendSecretHeader: false })
     expect(JSON.stringify(hook)).not.toContain(signingKey)
     await check(page, 'added')
+    // Done puts it away; the page read again does not show it.
+    await added.getByRole('button', { name: 'Done' }).click()
+    await added.waitFor({ state: 'detached' })
+    await page.reload()
+    await page.getByText(`${base}/first`).waitFor()
+    expect(await page.content()).not.toContain(signingKey)
 
     // Edited in place: another URL, DOCUMENT_SENT only, off.
     await page.getByRole('button', { name: 'Edit', exact: true }).click()

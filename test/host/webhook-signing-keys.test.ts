@@ -15,7 +15,7 @@ import { MIGRATIONS } from '../../host/server/db/migrations/index.js'
 import { verifyNodeWebhook, verifySignedWebhookBody, WebhookError } from '../../src/server/index.js'
 import { eventBody } from '../server/fixtures.js'
 import { receiver, verifiedElsewhere, type Call } from './signed-calls.js'
-import { api, startTestHost, type Api, type TestHost, VARIANTS } from './support.js'
+import { api, createEnvelope, startTestHost, type Api, type TestHost, VARIANTS } from './support.js'
 
 interface Hook {
   id: string
@@ -138,6 +138,30 @@ describe('webhook signing keys on pglite', () => {
     const activity = JSON.stringify(await host.db.query('select details from team_activity where target = $1', [created.id]))
     expect(activity).toContain('rotated')
     for (const key of [created.signingKey, rotated.signingKey, again.signingKey]) expect(activity).not.toContain(key)
+  })
+
+  test('a webhook made without a secret: its generated key in the creation answer only, and it verifies a delivered event', async () => {
+    const checking = await checkingReceiver()
+    try {
+      // A team of its own: the document below is the only event its webhook hears.
+      const own = (await newTeam(host, { plan: 'enterprise' })).client
+      const res = await own.post('/webhook/create', { url: checking.url, events: ['DOCUMENT_CREATED'] })
+      expect(res.status).toBe(200)
+      const created = res.body as Hook
+      expect(created.signingKey).toMatch(/^whsec_[A-Za-z0-9+/]{43}=$/)
+      expect(created).toMatchObject({ secret: '', signsWith: 'SIGNING_KEY', previousSecretExpiresAt: null })
+      const readings = JSON.stringify([(await own.get(`/webhook/${created.id}`)).body, (await own.get('/webhook')).body])
+      expect(readings).toContain(created.id)
+      expect(readings).not.toContain('signingKey')
+      expect(readings).not.toContain(created.signingKey)
+
+      // A real event, delivered and taken by a receiver that checks its signature with that key.
+      checking.holds({ signingKey: created.signingKey! })
+      await createEnvelope(own)
+      await expect.poll(() => checking.accepted, { timeout: 120_000 }).toEqual(['DOCUMENT_CREATED'])
+    } finally {
+      await checking.close()
+    }
   })
 
   test('leaves the X-Service-Secret header out when asked, and puts it back', async () => {

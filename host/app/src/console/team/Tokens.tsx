@@ -6,6 +6,7 @@ import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, TableHead, messageOf, useAction } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
+import { ShownOnce } from './ShownOnce.js'
 
 /** The expiry choices API v2 offers for tokens (as host/server/auth/api-tokens.ts). */
 const EXPIRIES: TokenExpiry[] = ['7d', '1m', '3m', '6m', '12m', 'never']
@@ -17,7 +18,6 @@ export function Tokens() {
   const [name, setName] = useState('')
   const [expires, setExpires] = useState<TokenExpiry>('3m')
   const [created, setCreated] = useState<{ name: string; token: string } | null>(null)
-  const [copied, setCopied] = useState(false)
   const [loadError, setLoadError] = useState<string | null>(null)
   /** The token a revocation is asked about. */
   const [revoking, setRevoking] = useState<TeamToken | null>(null)
@@ -42,17 +42,10 @@ export function Tokens() {
     void action.run(async () => {
       const t = await consoleApi('/team/tokens', { body: { name, expires } })
       setCreated({ name, token: t.token })
-      setCopied(false)
       setName('')
       await load()
     })
   }
-  const copy = async () => {
-    if (!created) return
-    await navigator.clipboard.writeText(created.token)
-    setCopied(true)
-  }
-
   return (
     <SettingsLayout title={ct('team.tokens.title')}>
       <p className="muted">{ct('team.tokens.help')}</p>
@@ -77,19 +70,9 @@ export function Tokens() {
         </ConfirmDialog>
       )}
       {created && (
-        <section className="card card-pad stack team-secret" aria-labelledby="token-created" role="region">
-          <h2 id="token-created">{ct('team.tokens.created', { name: created.name })}</h2>
+        <ShownOnce id="token-created" title={ct('team.tokens.created', { name: created.name })} value={created.token} testId="new-token" onDone={() => setCreated(null)}>
           <p>{ct('team.tokens.once')}</p>
-          <code className="team-token" data-testid="new-token">{created.token}</code>
-          <div className="team-actions">
-            <button className="btn btn-primary" type="button" onClick={() => void copy()}>
-              {copied ? ct('team.tokens.copied') : ct('team.tokens.copy')}
-            </button>
-            <button className="btn btn-secondary" type="button" onClick={() => setCreated(null)}>
-              {ct('team.tokens.done')}
-            </button>
-          </div>
-        </section>
+        </ShownOnce>
       )}
       <form className="card card-pad stack" onSubmit={create} aria-labelledby="token-new">
         <h2 id="token-new">{ct('team.tokens.new')}</h2>

@@ -8,6 +8,7 @@ import { ct, formatDateTime } from '../i18n/index.js'
 import { atLeast, useMe } from '../me.js'
 import { ErrorAlert, Field, Notice, TableHead, messageOf, useAction } from '../parts.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
+import { ShownOnce } from './ShownOnce.js'
 
 /** What a confirmation asks about: a new secret and key, a new key alone, or deleting. */
 type Asked = 'rotate' | 'rotateKey' | 'delete'
@@ -31,6 +32,8 @@ export function Webhooks() {
   const [events, setEvents] = useState<string[]>(DEFAULT_EVENTS)
   const [editing, setEditing] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
+  /** A webhook just added, with its signing key: in the creation's answer only, so shown this once. */
+  const [added, setAdded] = useState<{ url: string; key: string } | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   /** The webhook a confirmation is asked about, and for what. */
   const [asking, setAsking] = useState<{ hook: Webhook; what: Asked } | null>(null)
@@ -58,8 +61,8 @@ export function Webhooks() {
       setSecret('')
       setEvents(DEFAULT_EVENTS)
       setOpen(hook.id)
-      // The key is in this answer only: shown once, here.
-      setNotice(ct('team.webhooks.created', { url: hook.url, key: hook.signingKey ?? '' }))
+      setNotice(null)
+      setAdded({ url: hook.url, key: hook.signingKey ?? '' })
       await load()
     })
   }
@@ -172,6 +175,11 @@ export function Webhooks() {
           </ul>
         )}
       </section>
+      {added && (
+        <ShownOnce id="hook-added" title={ct('team.webhooks.created', { url: added.url })} value={added.key} testId="new-signing-key" onDone={() => setAdded(null)}>
+          <p>{ct('team.webhooks.keyOnce')}</p>
+        </ShownOnce>
+      )}
       <form className="card card-pad stack" onSubmit={create} aria-labelledby="hook-new">
         <h2 id="hook-new">{ct('team.webhooks.new')}</h2>
         <Field label={ct('team.webhooks.url')} type="url" value={url} onChange={setUrl} required autoComplete="off" />
