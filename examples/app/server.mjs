@@ -7,6 +7,9 @@
 //   SIGNING_API_KEY   an API token of a team on the enterprise plan, api_... (required)
 //   WEBHOOK_SIGNING_KEY  the webhook's signing key, whsec_... (without it, webhooks are answered 503)
 //   PORT              default 3000
+//
+// The repository's README.md quotes parts of this file word for word
+// (test/e2e/readme-example.test.ts fails when they differ).
 import { createReadStream } from 'node:fs'
 import { stat } from 'node:fs/promises'
 import { createServer } from 'node:http'
@@ -36,21 +39,18 @@ async function presign(req, res) {
   // Authorize first: only your signed-in users get a token, and only for their own envelopes.
   try {
     const { scope } = await readJson(req) // e.g. 'envelopeId:envelope_abc' to allow that one envelope only
-    const token = await createPresignToken({ baseUrl: signingUrl, apiKey, scope, expiresIn: 60 })
-    sendJson(res, 200, token) // {token, expiresAt, expiresIn}
+    sendJson(res, 200, await createPresignToken({ baseUrl: signingUrl, apiKey, scope, expiresIn: 60 })) // {token, expiresAt, expiresIn}
   } catch (e) {
     sendError(res, e)
   }
 }
 
-// What went wrong, as {message, code} with a status the browser can tell apart.
+// A failure as {message, code}: 400 for a bad scope or body, the service's own status when it refused
+// (401 bad key, 403 plan, 404 scope not found...), 504 UPSTREAM_TIMEOUT, 502 UPSTREAM_UNAVAILABLE.
 function sendError(res, e) {
-  // A bad scope or body (or a missing SIGNING_URL / SIGNING_API_KEY): caught before any request.
   if (e instanceof InvalidInputError) sendJson(res, 400, { message: e.message, code: 'INVALID_INPUT', issues: e.issues })
-  // The service answered with an error: its status (401 bad key, 403 plan, 404 scope not found...).
   else if (e instanceof ApiError) sendJson(res, e.status < 500 ? e.status : 502, { message: e.message, code: e.code })
   else if (e instanceof TimeoutError) sendJson(res, 504, { message: 'the signing service did not answer in time', code: 'UPSTREAM_TIMEOUT' })
-  // NetworkError (no answer) or InvalidResponseError (an answer that is not the API's).
   else sendJson(res, 502, { message: `the signing service at ${signingUrl} is unreachable`, code: 'UPSTREAM_UNAVAILABLE' })
 }
 

@@ -18,7 +18,12 @@ export function App() {
   return (
     <main>
       <h1>Contracts</h1>
-      {!envelopeId && <NewContract orderId="order-1001" onCreated={setEnvelopeId} />}
+      {!envelopeId && (
+        <section>
+          <h2>New contract</h2>
+          <NewContract orderId="order-1001" onCreated={setEnvelopeId} />
+        </section>
+      )}
       {envelopeId && !signers && <EditContract envelopeId={envelopeId} onSent={setSigners} />}
       {signers && <SignContract signers={signers} />}
       <WebhookEvents />

@@ -7,29 +7,20 @@ import { host } from './config'
 export function NewContract({ orderId, onCreated }: { orderId: string; onCreated: (envelopeId: string) => void }) {
   const [token, setToken] = useState<string>()
   const [problem, setProblem] = useState<string>()
-
-  useEffect(() => {
-    presign().then(setToken, (e: Error) => setProblem(e.message))
-  }, [])
+  useEffect(() => void presign().then(setToken, (e: Error) => setProblem(e.message)), [])
 
   if (problem) return <p role="alert">Cannot open the editor: {problem}</p>
   if (!token) return <p>Loading…</p>
   return (
-    <section>
-      <h2>New contract</h2>
-      <EmbedCreateEnvelope
-        host={host}
-        presignToken={token}
-        type="DOCUMENT"
-        externalId={orderId}
-        className="embed" // width: 100%; min-height: 720px (app.css)
-        autoHeight // then as tall as its content: the page scrolls, not the frame
-        onError={(e) => setProblem(`${e.code}: ${e.message}`)}
-        onDocumentCreated={({ envelopeId }) => {
-          // Store envelopeId beside your order (externalId === orderId), then move on.
-          onCreated(envelopeId)
-        }}
-      />
-    </section>
+    <EmbedCreateEnvelope
+      host={host}
+      presignToken={token}
+      type="DOCUMENT"
+      externalId={orderId}
+      className="embed" // width: 100%; min-height: 720px (app.css)
+      autoHeight // then as tall as its content: your page scrolls, not the frame
+      onError={(e) => setProblem(`${e.code}: ${e.message}`)}
+      onDocumentCreated={({ envelopeId }) => onCreated(envelopeId)} // store it beside your order
+    />
   )
 }
