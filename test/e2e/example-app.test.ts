@@ -3,8 +3,9 @@
  * in a copy of the app, the app built with Vite, its backend (`node server.mjs`) run against a
  * host. In Chromium the page creates a document through `EmbedCreateEnvelope` until its
  * `onDocumentCreated`, edits it in `EmbedUpdateEnvelope`, sends it and opens `EmbedSignDocument`;
- * the host's webhook calls reach the backend, which verifies their signature. And the page's
- * calls to its backend fail with their cause: no backend route, the service unreachable, the
+ * the host's webhook calls reach the backend, which verifies their signature. In development
+ * Vite's dev server proxies the backend's routes. And the page's calls to its backend fail with
+ * their cause: no backend route, no answer from the backend, the service unreachable, the
  * service's refusal with its code.
  *
  * The copy lives in test-results/ (git-ignored) inside the repository, so react, vite and the
@@ -19,7 +20,7 @@ import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import type { Page } from 'playwright-core'
-import { build } from 'vite'
+import { build, createServer as createViteServer, type ViteDevServer } from 'vite'
 import { afterAll, describe, expect } from 'vitest'
 import { builtLibrary } from './support/build.js'
 import { test } from './support/fixtures.js'
@@ -184,13 +185,40 @@ describe('examples/app, built from the packed library', () => {
     await page.close()
   })
 
-  test('a failed presign says its cause: no backend route, the service unreachable, the service refusing', async () => {
+  test("in development, Vite's dev server passes the backend's routes to it (vite.config.ts)", async () => {
+    const backend = await startBackend({ SIGNING_URL: stack.host.url, SIGNING_API_KEY: stack.apiToken })
+    const before = process.env.BACKEND_PORT
+    process.env.BACKEND_PORT = new URL(backend.url).port
+    let dev: ViteDevServer
+    try {
+      dev = await createViteServer({ root: app, configFile: join(app, 'vite.config.ts'), logLevel: 'warn', server: { port: 0, host: '127.0.0.1' }, optimizeDeps: { noDiscovery: true } })
+    } finally {
+      before === undefined ? delete process.env.BACKEND_PORT : (process.env.BACKEND_PORT = before)
+    }
+    try {
+      await dev.listen()
+      const origin = dev.resolvedUrls!.local[0]!.replace(/\/$/, '')
+      const minted = await fetch(`${origin}/presign`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' })
+      expect(minted.status).toBe(200)
+      expect(await minted.json()).toMatchObject({ token: expect.any(String), expiresIn: 3600 })
+      expect(await (await fetch(`${origin}/events`)).json()).toEqual({ events: [], webhooks: 'off' })
+    } finally {
+      await dev.close()
+    }
+  })
+
+  test('a failed presign says its cause: no backend route, no answer from the backend, the service unreachable, the service refusing', async () => {
     // The page served without its backend route (a static server's 404 page).
     const good = await startBackend({ SIGNING_URL: stack.host.url, SIGNING_API_KEY: stack.apiToken })
     const page = await openApp(good.url)
     await page.route('**/presign', (r) => r.fulfill({ status: 404, contentType: 'text/html', body: '<!doctype html><title>Not found</title>' }))
     await page.reload()
     await expect.poll(() => problem(page)).toContain('Cannot open the editor: no backend route for POST /presign (404, text/html)')
+    // What Vite's dev server answers when the backend it proxies to is not running.
+    await page.unrouteAll()
+    await page.route('**/presign', (r) => r.fulfill({ status: 502, contentType: 'text/plain', body: '' }))
+    await page.reload()
+    await expect.poll(() => problem(page)).toContain('Cannot open the editor: the backend did not answer for POST /presign (502, text/plain)')
     await page.close()
 
     // The backend cannot reach the signing service: 502 UPSTREAM_UNAVAILABLE.

@@ -1,11 +1,11 @@
 // examples/app/src/backend.ts: the page's calls to its backend, each failure naming its cause.
 export async function callBackend<T>(path: string, body?: unknown): Promise<T> {
   const method = body === undefined ? 'GET' : 'POST'
-  const init = { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }
-  const res = await fetch(path, body === undefined ? {} : init)
+  const res = await fetch(path, body === undefined ? {} : { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
   // Check before parsing: a 404 or an HTML page is not the backend's answer (in development, Vite's proxy sends it there).
   const type = res.headers.get('Content-Type') ?? 'no body'
-  if (!type.includes('application/json')) throw new Error(`no backend route for ${method} ${path} (${res.status}, ${type})`)
+  const cause = res.status === 404 || type.includes('text/html') ? 'no backend route' : 'the backend did not answer'
+  if (!type.includes('application/json')) throw new Error(`${cause} for ${method} ${path} (${res.status}, ${type})`)
   const answer = await res.json()
   if (res.ok) return answer as T
   const { code, message } = answer as { code?: string; message?: string }
