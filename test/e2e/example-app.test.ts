@@ -185,6 +185,12 @@ describe('examples/app, built from the packed library', () => {
     await page.close()
   })
 
+  test("typechecks against the packed library's types (its own tsconfig.json)", async () => {
+    const tsc = join(repo, 'node_modules/typescript/bin/tsc')
+    const checked = await run(process.execPath, [tsc, '-p', join(app, 'tsconfig.json')]).catch((e: { stdout?: string }) => ({ failed: e.stdout ?? String(e) }))
+    expect(checked).not.toHaveProperty('failed')
+  })
+
   test("in development, Vite's dev server passes the backend's routes to it (vite.config.ts)", async () => {
     const backend = await startBackend({ SIGNING_URL: stack.host.url, SIGNING_API_KEY: stack.apiToken })
     const before = process.env.BACKEND_PORT
