@@ -2,7 +2,7 @@
 import { useEffect, useState } from 'react'
 import { EmbedCreateEnvelope } from 'envelope-embed'
 import { presign } from './backend'
-import { host } from './config'
+import { host } from './config' // the signing service's origin, e.g. https://sign.example.com
 
 export function NewContract({ orderId, onCreated }: { orderId: string; onCreated: (envelopeId: string) => void }) {
   const [token, setToken] = useState<string>()

@@ -2,7 +2,7 @@
 export async function callBackend<T>(path: string, body?: unknown): Promise<T> {
   const method = body === undefined ? 'GET' : 'POST'
   const res = await fetch(path, body === undefined ? {} : { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) })
-  // Check before parsing: a 404 or an HTML page is not the backend's answer (in development, Vite's proxy sends it there).
+  // Check before parsing: a 404 or an HTML page is not the backend's answer (in development, is Vite proxying the route?).
   const type = res.headers.get('Content-Type') ?? 'no body'
   const cause = res.status === 404 || type.includes('text/html') ? 'no backend route' : 'the backend did not answer'
   if (!type.includes('application/json')) throw new Error(`${cause} for ${method} ${path} (${res.status}, ${type})`)
