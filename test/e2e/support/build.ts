@@ -84,3 +84,18 @@ export async function buildParent(): Promise<string> {
   )
   return dir
 }
+
+/** What `npm run build:lib` builds dist/ from. */
+const LIB_SOURCES = ['src', 'package.json', 'vite.config.ts', 'tsconfig.json']
+const LIB_DIST = join(repo, 'dist')
+
+/**
+ * The library's dist/ as `npm run build:lib` writes it (`npm test` builds it right before the
+ * tests): built here first when it is missing or older than a file it is built from.
+ */
+export async function builtLibrary(): Promise<string> {
+  const built = await mtimes(LIB_DIST).catch(() => [])
+  const sources = (await Promise.all(LIB_SOURCES.map((p) => mtimes(join(repo, p))))).flat()
+  if (!built.length || Math.min(...built) <= Math.max(...sources)) await vite({ configFile: join(repo, 'vite.config.ts'), root: repo, logLevel: 'warn' })
+  return LIB_DIST
+}
