@@ -18,6 +18,12 @@ export type EmbedResizeMessage = { type: 'embed-resize'; height: number }
  * frame's top) is inside the parent's viewport, moving as little as possible.
  */
 export type EmbedScrollMessage = { type: 'embed-scroll'; top: number; height: number }
+/**
+ * Posted by the service's pages as they start, before their load event (to `*` until the options
+ * name the parent: it carries nothing). A parent takes any message as proof that the frame holds
+ * the service; only the load of a silent frame is reported (`NOT_A_SIGNING_SERVICE`).
+ */
+export type EmbedLoadingMessage = { type: 'embed-loading' }
 
 export type BaseMessage =
   | EnvelopeCreatedMessage
@@ -45,6 +51,10 @@ export const EMBED_ERROR_CODES = [
   'INTERNAL',
   /** Library-side: nothing arrived from the frame in time. */
   'TIMEOUT',
+  /** Library-side: the frame loaded, said nothing, and the host does not answer this page at all. */
+  'HOST_UNREACHABLE',
+  /** Library-side: the frame loaded a page of the host that said nothing: not a signing service's page. */
+  'NOT_A_SIGNING_SERVICE',
 ] as const
 export type EmbedErrorCode = (typeof EMBED_ERROR_CODES)[number]
 

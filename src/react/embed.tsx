@@ -79,12 +79,6 @@ const useCommitEffect = typeof window < 'u' ? React.useLayoutEffect : React.useE
 // A store that never changes: subscribing to it must be stable, its snapshots need not be.
 const never = () => () => {}
 
-/**
- * How long after its load event a host that speaks the extensions has to send its first one
- * (its first embed-resize comes with its first render). A host that never does is taken to be
- * one without extensions, and its load is its readiness (unless its base messages announce it).
- */
-const READY_GRACE = 500
 
 // Equal objects in any key order encode to the same URL.
 const sorted = <T extends object>(o?: T) => o && (Object.fromEntries(Object.entries(o).sort()) as T)
@@ -177,12 +171,8 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
     // The iframe is rendered with every src, so it is there whenever src is.
     const el = frame.current!
     if (!src) return
-    const { timeout = 15000 } = latest.current
-    // True once the frame sent an extension, or from the start where the base messages announce
-    // readiness: readiness is then a message (embed-ready, document-ready), never a load.
-    let spoke = spec.announcesReady
+    const { timeout = 15000, extensions = true } = latest.current
     let ready = false
-    let grace: ReturnType<typeof setTimeout> | undefined
     // The page's commands, from its embed-ready (that comes before any other readiness).
     let announced: string[] = []
     const onReady = () => {
@@ -192,16 +182,21 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
       waiting.forEach((send) => send())
       waiting.clear()
     }
+    // Nothing from the frame within `timeout`: after its load, a page that is not the service's
+    // (a browser error page for a host not reached, another web server, a login wall); before, a hang.
+    let loaded: boolean | undefined
     const timer =
       timeout > 0
-        ? setTimeout(() => latest.current.onError?.({ code: 'TIMEOUT', message: `nothing arrived within ${timeout} ms` }), timeout)
+        ? setTimeout(() => latest.current.onError?.({ code: loaded ? 'NOT_A_SIGNING_SERVICE' : 'TIMEOUT', message: `nothing came from ${origin} in ${timeout} ms` }), timeout)
         : undefined
-    // A load alone ends the wait only where readiness may be a load: a page whose messages
-    // announce it (signing) keeps waiting, since a frame the browser refused loads too.
+    // A load says nothing of what the frame holds (browser error pages and other sites load too),
+    // except on a host known to speak no extensions: there it ends the wait, and an authoring page's
+    // load is its readiness (a signing page announces its own).
     const onLoad = () => {
-      if (spoke) return
+      loaded = true
+      if (extensions) return
       clearTimeout(timer)
-      grace = setTimeout(() => spoke || onReady(), READY_GRACE)
+      spec.announcesReady || onReady()
     }
     // Auto-height: the frame's own viewport is all of it, so tell it where the parent's viewport
     // lies over it (embed-viewport), once per animation frame after a scroll, resize or message.
@@ -213,7 +208,7 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
         raf = 0
         el.contentWindow?.postMessage({ type: 'embed-viewport', top: -el.getBoundingClientRect().top, height: innerHeight }, origin)
       }))
-    // Anything from this frame ends the TIMEOUT wait; an extension also says the host speaks them.
+    // Anything from this frame ends the wait: the service's pages post embed-loading as they start.
     const onMessage = ({ source, origin: from, data }: MessageEvent) => {
       if (source !== el.contentWindow || from !== origin) return
       clearTimeout(timer)
@@ -234,7 +229,6 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
         el.scrollIntoView({ block: 'nearest' })
         s.scrollMargin = ''
       } else return void (spec.receive(p, data, m) && onReady())
-      spoke = true
       view()
     }
     el.addEventListener('load', onLoad)
@@ -246,7 +240,6 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
       commands.current = null
       answers.forEach((end) => end({ error: { code: 'NOT_READY', message: 'page replaced' } }))
       clearTimeout(timer)
-      clearTimeout(grace)
       el.removeEventListener('load', onLoad)
       removeEventListener('message', onMessage)
       removeEventListener('scroll', view, true)

@@ -38,8 +38,19 @@ export interface EmbedFrameProps {
   additionalProps?: IframeHTMLAttributes<HTMLIFrameElement> & Record<`data-${string}`, string>
   /** Follow the content height the service reports (`embed-resize`). */
   autoHeight?: boolean
-  /** Milliseconds until `onError({code: 'TIMEOUT'})` when nothing at all arrives from the frame. Default 15000; 0 turns it off. */
+  /**
+   * Milliseconds until `onError({code: 'TIMEOUT'})` when nothing at all arrives from the frame
+   * (3 s after the frame's load, at most this: `HOST_UNREACHABLE` or `NOT_A_SIGNING_SERVICE`).
+   * Default 15000; 0 turns both off.
+   */
   timeout?: number
+  /**
+   * `false` for a host known to send none of this library's extension messages (the deployed
+   * service): its frame is taken to hold the service once it loads, and an authoring page's load is
+   * its readiness. Default `true`: readiness is the page's own message, never a load, since browser
+   * error pages and other sites load too.
+   */
+  extensions?: boolean
   /** The embedded UI is ready: once per load of the frame. */
   onReady?: () => void
   onError?: (error: EmbedError) => void

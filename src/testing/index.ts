@@ -56,7 +56,7 @@ export interface EmbedFrame {
   options: Record<string, unknown>
   /** Posts any message as the frame: the component's guards and callbacks see it as the service's. */
   post(message: FrameMessage | Record<string, unknown>): void
-  /** The frame's load event (a service without the extensions is ready on load). */
+  /** The frame's load event: readiness only for a component with `extensions={false}` (a service without the extensions); otherwise a load and silence is `NOT_A_SIGNING_SERVICE` after `timeout`. */
   load(): void
   /**
    * `embed-ready` (authoring), or `embed-ready` and `document-ready` (signing), announcing

@@ -1,5 +1,5 @@
 import {
-  parseCommandMessage, type AllDocumentsCompleted, type EmbedEvents, type EmbedMessage, type EmbedProblem, type SignMessage,
+  parseCommandMessage, type AllDocumentsCompleted, type EmbedEvents, type EmbedLoadingMessage, type EmbedMessage, type EmbedProblem, type SignMessage,
 } from '../../../src/protocol/index.js'
 
 /**
@@ -7,7 +7,7 @@ import {
  * messages and the signing pages' `{action, data}` ones, which also send the `embed-*`
  * extensions. One target origin, one switch, for both kinds of page.
  */
-export type OutgoingMessage = EmbedMessage | SignMessage | AllDocumentsCompleted
+export type OutgoingMessage = EmbedMessage | SignMessage | AllDocumentsCompleted | EmbedLoadingMessage
 
 let target = '*'
 let enabled = true

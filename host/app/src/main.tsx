@@ -22,6 +22,8 @@ if (location.pathname === VERIFY_PATH) void import('./verify/index.js').then((m)
 else if (location.pathname === CONSOLE_PATH || location.pathname.startsWith(`${CONSOLE_PATH}/`)) void import('./console/index.js').then((m) => m.mount(root))
 else if (sign) startSigning(root, sign.embedded)
 else startAuthoring(root)
+// Before the load event, which any page has: the parent knows from this that the frame holds ours.
+post({ type: 'embed-loading' })
 watchHeight()
 watchViewport()
 

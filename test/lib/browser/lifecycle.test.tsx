@@ -11,19 +11,26 @@ afterEach(() => {
 const fakeTimers = () => vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
 
 describe('onReady', () => {
-  it('fires once, shortly after load, when the host sends no extensions', async () => {
+  it('fires once, on load, for a host declared to send no extensions, whatever it sends after', async () => {
     fakeTimers()
     const onReady = vi.fn()
-    const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" onReady={onReady} />)
+    const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" extensions={false} onReady={onReady} />)
     await loadEvent(m.iframe())
-    vi.advanceTimersByTime(499)
-    expect(onReady).not.toHaveBeenCalled()
-    vi.advanceTimersByTime(1)
     expect(onReady).toHaveBeenCalledTimes(1)
     m.send([{ post: { type: 'envelope-created', envelopeId: 'envelope_1', externalId: null } }])
     await m.settle()
     vi.advanceTimersByTime(1_000_000)
     expect(onReady).toHaveBeenCalledTimes(1)
+  })
+
+  it('never fires on a load alone: a frame that loads and says nothing is NOT_A_SIGNING_SERVICE after timeout', async () => {
+    const onReady = vi.fn()
+    const onError = vi.fn()
+    const m = mount(<EmbedCreateEnvelope host={`${FRAME_HOST}/silent`} presignToken="t" type="DOCUMENT" timeout={1500} onReady={onReady} onError={onError} />)
+    await loadEvent(m.iframe())
+    await waitFor(() => expect(onError).toHaveBeenCalled())
+    expect(onError.mock.calls).toEqual([[{ code: 'NOT_A_SIGNING_SERVICE', message: expect.stringContaining('1500 ms') }]])
+    expect(onReady).not.toHaveBeenCalled()
   })
 
   it('fires once on embed-ready sent before load, however often it comes', async () => {
@@ -114,11 +121,11 @@ describe('onError TIMEOUT', () => {
     expect(off).not.toHaveBeenCalled()
   })
 
-  it('never fires after a host without extensions has loaded', async () => {
+  it('never fires after a host declared to send no extensions has loaded', async () => {
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] })
     const onError = vi.fn()
     const onReady = vi.fn()
-    const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" timeout={5000} onReady={onReady} onError={onError} />)
+    const m = mount(<EmbedCreateEnvelope host={FRAME_HOST} presignToken="t" type="DOCUMENT" timeout={5000} extensions={false} onReady={onReady} onError={onError} />)
     await loadEvent(m.iframe())
     vi.advanceTimersByTime(1_000_000)
     expect(onReady).toHaveBeenCalledTimes(1)

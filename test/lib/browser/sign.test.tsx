@@ -321,11 +321,11 @@ describe('EmbedSignDocument: onReady and TIMEOUT', () => {
     expect(onReady).not.toHaveBeenCalled()
   })
 
-  it('a frame that loads but never speaks (as one the browser refused) is TIMEOUT, never ready', async () => {
+  it('a frame that loads but never speaks (as one the browser refused) is NOT_A_SIGNING_SERVICE, never ready', async () => {
     const cb = { onReady: vi.fn(), onError: vi.fn(), onDocumentReady: vi.fn() }
     const m = mount(<EmbedSignDocument host={FRAME_HOST + '/silent'} token="t" timeout={1500} {...cb} />)
     await loadEvent(m.iframe())
-    await waitFor(() => expect(cb.onError).toHaveBeenCalledWith({ code: 'TIMEOUT', message: expect.stringContaining('1500 ms') }))
+    await waitFor(() => expect(cb.onError).toHaveBeenCalledWith({ code: 'NOT_A_SIGNING_SERVICE', message: expect.stringContaining('1500 ms') }))
     expect(cb.onReady).not.toHaveBeenCalled()
     expect(cb.onDocumentReady).not.toHaveBeenCalled()
   })
