@@ -87,6 +87,8 @@ try {
                                   ${consoleAccess}
                                   a link expired (it is good for 15 minutes)? Get a fresh one:
                                   npm run host -- user link ${consoleEmail()}
+    An API key for your app       npm run host -- token create --name my-app
+                                  (or the demo team's, in ${join(dataDir, 'demo.json')}; examples/app/README.md)
     Data                          ${dataDir}
 
   Press Ctrl-C to stop.
