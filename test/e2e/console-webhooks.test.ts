@@ -174,18 +174,26 @@ describe(`console webhooks`, () => {
     expect((await webhooks())[0]!.secret).toBe(secret)
     await rotateButton.click()
     await rotate.getByRole('button', { name: 'Rotate secret' }).click()
-    const rotated = await page.getByText(/^New secret for /).textContent()
+    // The new secret in the title, the new signing key shown once beside Copy, as a new webhook's.
+    const rotated = await page.getByRole('heading', { name: /^New secret for / }).textContent()
     const next = (await webhooks())[0]!.secret
     expect(next).not.toBe(secret)
     expect(rotated).toContain(next)
-    expect(rotated).toMatch(/New signing key, shown this once: whsec_/)
+    const rotatedKey = await page.getByTestId('new-signing-key').textContent()
+    expect(rotatedKey).toMatch(/^whsec_/)
+    expect(rotated).not.toContain(rotatedKey)
     await page.getByText(/^The previous key signs too until /).waitFor()
 
     // A new signing key alone, asked first too: the secret stays.
     await page.getByRole('button', { name: 'New signing key' }).click()
     const rekey = page.getByRole('dialog', { name: `A new signing key for the webhook to ${base}/second?` })
     await rekey.getByRole('button', { name: 'New signing key' }).click()
-    expect(await page.getByText(/^New signing key for /).textContent()).toMatch(/: whsec_\S+\. /)
+    await page.getByRole('heading', { name: /^New signing key for / }).waitFor()
+    const newKey = await page.getByTestId('new-signing-key').textContent()
+    expect(newKey).toMatch(/^whsec_/)
+    expect(newKey).not.toBe(rotatedKey)
+    await page.getByRole('button', { name: 'Done' }).click()
+    expect(await page.getByTestId('new-signing-key').count()).toBe(0)
     expect((await webhooks())[0]!.secret).toBe(next)
 
     // Deleting too, in the danger style, the safe choice focused: Escape keeps it, confirming deletes it.

@@ -32,8 +32,8 @@ export function Webhooks() {
   const [events, setEvents] = useState<string[]>(DEFAULT_EVENTS)
   const [editing, setEditing] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  /** A webhook just added, with its signing key: in the creation's answer only, so shown this once. */
-  const [added, setAdded] = useState<{ url: string; key: string } | null>(null)
+  /** A signing key just made (a webhook added, a secret or key rotated): in that answer only, so shown this once. */
+  const [shown, setShown] = useState<{ title: string; key: string } | null>(null)
   const [loadError, setLoadError] = useState<string | null>(null)
   /** The webhook a confirmation is asked about, and for what. */
   const [asking, setAsking] = useState<{ hook: Webhook; what: Asked } | null>(null)
@@ -62,7 +62,7 @@ export function Webhooks() {
       setEvents(DEFAULT_EVENTS)
       setOpen(hook.id)
       setNotice(null)
-      setAdded({ url: hook.url, key: hook.signingKey ?? '' })
+      setShown({ title: ct('team.webhooks.created', { url: hook.url }), key: hook.signingKey ?? '' })
       await load()
     })
   }
@@ -70,14 +70,16 @@ export function Webhooks() {
     void action.run(async () => {
       const rotated = await v2<Webhook>(`/webhook/${h.id}/rotate-secret`, { body: {} })
       const until = formatDateTime(rotated.previousSecretExpiresAt)
-      setNotice(ct('team.webhooks.rotated', { url: h.url, secret: rotated.secret, key: rotated.signingKey ?? '', until }))
+      setNotice(null)
+      setShown({ title: ct('team.webhooks.rotated', { url: h.url, secret: rotated.secret, until }), key: rotated.signingKey ?? '' })
       await load()
     })
   }
   const rotateKey = (h: Webhook) => {
     void action.run(async () => {
       const rotated = await v2<Webhook>(`/webhook/${h.id}/rotate-signing-key`, { body: {} })
-      setNotice(ct('team.webhooks.keyRotated', { url: h.url, key: rotated.signingKey ?? '', until: formatDateTime(rotated.previousSecretExpiresAt) }))
+      setNotice(null)
+      setShown({ title: ct('team.webhooks.keyRotated', { url: h.url, until: formatDateTime(rotated.previousSecretExpiresAt) }), key: rotated.signingKey ?? '' })
       await load()
     })
   }
@@ -175,8 +177,8 @@ export function Webhooks() {
           </ul>
         )}
       </section>
-      {added && (
-        <ShownOnce id="hook-added" title={ct('team.webhooks.created', { url: added.url })} value={added.key} testId="new-signing-key" onDone={() => setAdded(null)}>
+      {shown && (
+        <ShownOnce id="hook-key" title={shown.title} value={shown.key} testId="new-signing-key" onDone={() => setShown(null)}>
           <p>{ct('team.webhooks.keyOnce')}</p>
         </ShownOnce>
       )}
