@@ -38,7 +38,7 @@ export interface FrameSpec<P> {
    * returns true when it tells that the page is ready.
    */
   receive: (props: P, data: unknown, m: EmbedMessage | null) => boolean | void
-  /** The base messages announce readiness (signing: document-ready): a load alone is not readiness. */
+  /** The base messages announce readiness (signing: document-ready): even on a host declared without the extensions, its load is not. */
   announcesReady?: boolean
   /** The handle's commands, space-separated: each one a method that sends it to the page. */
   commands?: string
