@@ -13,6 +13,8 @@ export async function spawnHost(env: Record<string, string>): Promise<{ child: C
     env: { ...process.env, ...env, PORT: '0', HOST: '127.0.0.1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
+  // A bench that fails must not leave its host running (and busy) behind it.
+  process.once('exit', () => child.kill('SIGKILL'))
   let err = ''
   child.stderr!.on('data', (d) => (err = (err + d).slice(-4000)))
   const url = await new Promise<string>((resolve, reject) => {

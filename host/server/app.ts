@@ -164,6 +164,16 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
     await withRequestId(requestId, async () => {
       await next()
       if (!out?.setHeader) c.res.headers.set('X-Request-Id', requestId)
+      // Answered before its body was all read (refused from the head, cut at its cap, a form that
+      // gave up at its parts): the rest of an upload would sit between this answer and the
+      // connection's next request, so the connection ends with this answer rather than be kept
+      // alive on a promise. What still comes is read and dropped (nobody else reads it now), so
+      // the sender can finish sending and read the answer in the linger (slow-requests.ts).
+      const incoming = (c.env as HttpBindings | undefined)?.incoming
+      if (out?.setHeader && incoming && !incoming.complete) {
+        out.setHeader('Connection', 'close')
+        incoming.removeAllListeners('data').on('data', () => {}).resume()
+      }
       log.info({ method: c.req.method, route: routePath(c, -1) || 'unmatched', status: c.res.status, ms: Math.round(performance.now() - started) }, 'request')
     })
   })
@@ -190,13 +200,6 @@ export function createApp(ctx: HostContext & { adminSecret: string | null; mailb
   app.route('/', landingRoutes(ctx))
 
   app.notFound((c) => c.json({ message: `no route for ${c.req.method} ${c.req.path}`, code: 'NOT_FOUND' }, 404))
-  app.onError((err, c) => {
-    const res = errorResponse(err, c)
-    // Refused before its body was read (too large, unauthorized...) or cut while it was read (413):
-    // close rather than leave the unread rest of an upload between this response and the
-    // connection's next request.
-    if (c.req.raw.body && (!c.req.raw.bodyUsed || (err instanceof ApiError && err.status === 413))) res.headers.set('Connection', 'close')
-    return res
-  })
+  app.onError(errorResponse)
   return app
 }

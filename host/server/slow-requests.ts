@@ -1,4 +1,5 @@
 import type { Server } from 'node:http'
+import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 
 /**
@@ -45,5 +46,23 @@ export function answerClientErrors(server: Server): void {
         `X-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
     )
     setTimeout(() => socket.destroy(), LINGER_MS).unref()
+  })
+}
+
+/**
+ * A connection that ends with an answer (`Connection: close`, app.ts) lingers: our side is ended
+ * after the answer and the rest of what the client sends is still read (and dropped) for
+ * LINGER_MS, then the socket is destroyed. Destroying at once, as Node does, with an upload still
+ * arriving makes the kernel answer it with a reset, and a client still sending its body may lose
+ * the answer it was given (a 401 or 413 to a large upload) to that reset.
+ */
+export function lingerBeforeClosing(server: Server): void {
+  server.on('connection', (socket: Socket) => {
+    // Node's HTTP server ends a connection with destroySoon() once its last answer is written.
+    socket.destroySoon = function (this: Socket) {
+      if (this.destroyed) return
+      this.end()
+      setTimeout(() => this.destroy(), LINGER_MS).unref()
+    }
   })
 }

@@ -4,7 +4,7 @@ import { getRequestListener } from '@hono/node-server'
 import { createServer, type Server } from 'node:http'
 import { createApp } from './app.js'
 import { withBaseHeaders } from './security-headers.js'
-import { answerClientErrors, requestBudgets } from './slow-requests.js'
+import { answerClientErrors, lingerBeforeClosing, requestBudgets } from './slow-requests.js'
 import { RateLimiter } from './api/rate-limit.js'
 import { Cache, CHANNELS } from './cache.js'
 import type { HostCaches } from './context.js'
@@ -104,6 +104,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const address = await new Promise<AddressInfo>((resolve, reject) => {
       const s = createServer(requestBudgets(config), listener)
       answerClientErrors(s)
+      lingerBeforeClosing(s)
       server = s
       s.once('error', (err: NodeJS.ErrnoException) =>
         reject(

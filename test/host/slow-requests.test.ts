@@ -115,6 +115,44 @@ describe('slow requests: a time budget for headers and the whole body', () => {
     expect(JSON.parse(c.answer().split('\r\n\r\n')[1]!)).toEqual({ message: expect.any(String), code: 'INVALID_REQUEST' })
   })
 
+  it('answers a large upload early and ends the connection without a reset while the client is still sending', async () => {
+    // Refused from its head (no credential) while its 2 MB body is on its way; the client goes on
+    // sending after it has the answer, as one uploading does. A server that destroyed the socket
+    // at once would answer those bytes with a reset, and the client could lose the answer to it.
+    const c = rawConnection(port(), { ignoreClose: true })
+    const errors: string[] = []
+    c.socket.on('error', (err: NodeJS.ErrnoException) => errors.push(err.code ?? err.message))
+    c.socket.write(`POST /api/v2/envelope/create HTTP/1.1\r\nHost: x\r\nContent-Type: application/pdf\r\nContent-Length: ${2 * 1024 * 1024}\r\n\r\n`)
+    c.socket.write(Buffer.alloc(64 * 1024, 0x25))
+    await expect.poll(() => c.answer()).toMatch(/\r\n\r\n\{.*\}$/s)
+    const [head, json] = c.answer().split('\r\n\r\n')
+    expect(head).toMatch(/^HTTP\/1\.1 401 /)
+    expect(head).toMatch(/\r\nconnection: close/i)
+    expect(JSON.parse(json!)).toMatchObject({ code: expect.any(String), message: expect.any(String) })
+    for (let i = 0; i < 8; i++) {
+      await new Promise<void>((resolve) => c.socket.write(Buffer.alloc(64 * 1024, 0x25), () => resolve()))
+    }
+    c.socket.end()
+    await c.closed
+    expect(errors).toEqual([])
+  })
+
+  it('keeps a connection whose request was read to its end, and only such a one', async () => {
+    const c = rawConnection(port())
+    const body = JSON.stringify({ ids: [] })
+    const request = `POST /api/v2/envelope/get-many HTTP/1.1\r\nHost: x\r\nAuthorization: ${token}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body}`
+    c.socket.write(request)
+    // Refused after its body was read (ids must be an object): the connection stays.
+    await expect.poll(() => c.answer()).toMatch(/^HTTP\/1\.1 400 .*\r\n\r\n\{.*\}$/s)
+    expect(c.answer()).not.toMatch(/\r\nconnection: close/i)
+    c.socket.destroy()
+    // A form refused at its sixth part, its 1 MB not all read: no next request may follow on it.
+    const part = '--x\r\nContent-Disposition: form-data; name="p"\r\n\r\nv\r\n'
+    const form = part.repeat(6) + `--x\r\nContent-Disposition: form-data; name="q"\r\n\r\n${'v'.repeat(1024 * 1024)}\r\n--x--\r\n`
+    const refused = await fetch(`${host.apiUrl}/verify`, { method: 'POST', headers: { 'Content-Type': 'multipart/form-data; boundary=x' }, body: form })
+    expect([refused.status, (await refused.json()).code, refused.headers.get('connection')]).toEqual([400, 'INVALID_REQUEST', 'close'])
+  })
+
   it('leaves a request sent at a normal pace alone', async () => {
     const res = await api(host.apiUrl, token).post('/envelope/get-many', { ids: [] })
     expect(res.status).not.toBe(408)
