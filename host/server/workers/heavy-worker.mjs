@@ -5,14 +5,6 @@ import { existsSync, readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
 import { parentPort, workerData } from 'node:worker_threads'
 
-// A lane that must never delay anyone (the anonymous checks) lowers its own thread's priority:
-// Linux schedules threads one by one, and /proc/thread-self names this one. Elsewhere it stays as is.
-if (workerData?.nice) {
-  try {
-    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), workerData.nice)
-  } catch {}
-}
-
 const built = new URL('./heavy-tasks.js', import.meta.url)
 let heavyTasks
 if (existsSync(built)) ({ heavyTasks } = await import(built.href))
@@ -20,6 +12,16 @@ else {
   const { register } = await import('tsx/esm/api')
   register()
   ;({ heavyTasks } = await import('./heavy-tasks.ts'))
+}
+
+// A lane that must never delay anyone (the anonymous checks) lowers its own thread's priority
+// once its code is loaded: the load is a thread's one-off cost, and at the lowest priority a busy
+// machine stretched it to minutes before the first check could start. Linux schedules threads
+// one by one, and /proc/thread-self names this one. Elsewhere it stays as is.
+if (workerData?.nice) {
+  try {
+    setPriority(Number(readlinkSync('/proc/thread-self').split('/').pop()), workerData.nice)
+  } catch {}
 }
 
 parentPort.on('message', async ({ id, task, args }) => {

@@ -12,9 +12,8 @@ export interface PoolLimits {
   /** One task's time, from the moment a ready thread takes it. */
   timeoutMs: number
   /**
-   * The threads' scheduling niceness (0 to 19; Linux, where a thread has its own): at 10 a thread
-   * gets about a tenth of a core that a thread at 0 also wants, so this pool's work yields to
-   * everyone's without stopping (at 19, a fiftieth: a machine kept busy by anything stalls it).
+   * The threads' scheduling niceness (0 to 19; Linux, where a thread has its own): 19 gives the
+   * core to any other thread of the machine that wants it, so this pool's work waits for everyone's.
    */
   nice?: number
   /**

@@ -8,10 +8,10 @@ import { WorkerPool, type PoolLimits } from './pool.js'
  * worker script as the heavy-work pool (heavy-worker.mjs, tasks `verify` and `evidence`), with its own short queue
  * and time limit. A check never waits behind a team's upload or seal, and a team's work never
  * waits behind checks: past the queue anyone checking gets 503 BUSY, never a tenant. Its thread
- * runs at a low scheduling priority (niceness 10: it yields to the host's threads and the machine's other work, yet never stalls behind them) and works at most half the time (it rests as long as
+ * runs at the lowest scheduling priority and works at most half the time (it rests as long as
  * each check took), so checks take only what the host's other threads leave, and never a whole core. Read at each start and task, so a test can tighten it.
  */
-export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 60_000, nice: 10, share: 0.5 }
+export const VERIFY_LIMITS: PoolLimits = { threads: 1, queue: 4, heapMb: 512, timeoutMs: 60_000, nice: 19, share: 0.5 }
 
 let pool: WorkerPool | null = null
 const lane = () => (pool ??= new WorkerPool(new URL('./heavy-worker.mjs', import.meta.url), VERIFY_LIMITS, (why) => new ApiError(400, 'INVALID_PDF', `the file cannot be checked: ${why}`)))
