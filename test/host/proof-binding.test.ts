@@ -18,7 +18,7 @@
  */
 import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { passkeyBinding } from '../../host/server/domain/proof-binding.js'
+import { CODE_RESEND_MS, passkeyBinding } from '../../host/server/domain/proof-binding.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { userByEmail } from '../../host/server/people/users.js'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
@@ -112,6 +112,7 @@ describe('proof binding on pglite', () => {
   /** Asks `token`'s code of `purpose` (mailed to `to`) and reads it. */
   async function askCode(token: string, purpose: 'access' | 'action' | 'account', to: string, grant?: string): Promise<string> {
     const after = await lastMail()
+    clock.advance(CODE_RESEND_MS) // the page's wait between two codes
     const res = await signing(token, grant).post('/auth/code', { purpose })
     expect(res.status, JSON.stringify(res.body)).toBe(200)
     return mailedCode(to, after)
@@ -315,6 +316,7 @@ describe('proof binding on pglite', () => {
     }
     const askVisitorCode = async (link: Api, purpose: 'access' | 'account', to: string) => {
       const after = await lastMail()
+      clock.advance(CODE_RESEND_MS)
       ok(await link.post('/auth/code', { purpose, email: to }))
       return mailedCode(to, after)
     }

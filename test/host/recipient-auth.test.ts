@@ -9,6 +9,8 @@
  * Databases: the embedded one for the API's rules; both for the throttles, counted in the database.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { drivenClock } from '../../host/server/jobs/clock.js'
+import { CODE_RESEND_MS, CODES_PER_RECIPIENT } from '../../host/server/domain/proof-binding.js'
 import { createUser } from '../../host/server/people/users.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { api, createEnvelope, SIGNATURE, startTestHost, until, VARIANTS, type Api, type TestHost } from './support.js'
@@ -20,12 +22,14 @@ const FIELD = { type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width:
 describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip }) => {
   let host: TestHost
   let client: Api
+  // Driven past the least time between two codes where a test asks for another at once.
+  const clock = drivenClock()
   /** The API's rules are declared on the embedded database only (the SQL is the same on both). */
   const rule = !skip && variant === 'pglite' ? it : undefined
 
   beforeAll(async () => {
     if (skip) return
-    host = await startTestHost(variant, { queuePollMs: 20 })
+    host = await startTestHost(variant, { queuePollMs: 20, clock })
     client = api(host.apiUrl, `Bearer ${(await host.createApiToken({ name: 'auth' })).token}`)
   }, 60_000)
   afterAll(async () => {
@@ -227,8 +231,19 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     for (let i = 0; i < 5; i++) expect((await s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code: wrong })).body.code).toBe('AUTH_FAILED')
     // Five wrong tries spend the code: the right one no longer works.
     expect((await s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code })).body.code).toBe('CODE_EXPIRED')
-    // Four more codes may be sent in the window; the sixth request is refused.
-    for (let i = 0; i < 4; i++) expect((await s.post('/auth/code', { purpose: 'access' })).status).toBe(200)
+    // Another code at once is refused with the time to wait, and spends nothing of the budget.
+    const early = await s.post('/auth/code', { purpose: 'access' })
+    expect([early.status, early.body.code]).toEqual([429, 'CODE_COOLDOWN'])
+    expect(Number(early.headers.get('retry-after'))).toBeGreaterThan(0)
+    expect(Number(early.headers.get('retry-after'))).toBeLessThanOrEqual(CODE_RESEND_MS / 1000)
+    // After the wait, more codes may be sent up to the budget of the window; then refused.
+    for (let i = 1; i < CODES_PER_RECIPIENT; i++) {
+      clock.advance(CODE_RESEND_MS)
+      const next = await s.post('/auth/code', { purpose: 'access' })
+      expect(next.status).toBe(200)
+      expect(Date.parse(next.body.resendAt)).toBeGreaterThan(clock.now().getTime())
+    }
+    clock.advance(CODE_RESEND_MS)
     const tooMany = await s.post('/auth/code', { purpose: 'access' })
     expect([tooMany.status, tooMany.body.code]).toEqual([429, 'TOO_MANY_REQUESTS'])
     // Five more failures (ten in all) lock the recipient: told when to try again.
@@ -268,6 +283,7 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
 
     const code = async () => {
       const after = await lastMail()
+      clock.advance(CODE_RESEND_MS) // the page's wait between two codes
       expect((await d.post('/auth/code', { email: visitor, purpose: 'access' })).body.sentTo).toMatch(/^w\*+@example\.com$/)
       return mailedCode(visitor, after)
     }
@@ -327,6 +343,7 @@ describe.each(VARIANTS)('recipient authentication on $variant', ({ variant, skip
     // Verified, and in no team: nobody joins a team (or becomes its admin) by signing a document.
     expect(await users('newbie@example.com')).toEqual([{ email_verified_at: expect.anything(), teams: 0 }])
     const again = await lastMail()
+    clock.advance(CODE_RESEND_MS)
     await s.post('/auth/code', { purpose: 'account' })
     expect((await s.post('/auth/account', { password: TEST_PASSWORD, code: await mailedCode('newbie@example.com', again) })).body.code).toBe('EMAIL_TAKEN')
     // A recipient asked for no account makes none.

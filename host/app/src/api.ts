@@ -11,6 +11,8 @@ export class ApiError extends Error {
     readonly code: string,
     message: string,
     readonly issues: ApiIssue[] = [],
+    /** Seconds to wait before asking again (a 429's Retry-After), when the service said. */
+    readonly retryAfter: number | null = null,
   ) {
     super(message)
   }
@@ -19,7 +21,7 @@ export class ApiError extends Error {
 export type Api = ReturnType<typeof createApi>
 
 export function createApi(token: string, base = '/api/v2') {
-  // Headers every later request carries (a signing page's grant: kept in memory, never a cookie).
+  // Headers every later request carries (a signing page's grant: never a cookie; sign/proof-store.ts keeps it).
   const extra: Record<string, string> = {}
   async function request<T>(method: string, path: string, body?: BodyInit, json = false): Promise<T> {
     const headers: Record<string, string> = { Authorization: `Bearer ${token}`, ...extra }
@@ -32,7 +34,8 @@ export function createApi(token: string, base = '/api/v2') {
     }
     if (res.ok) return (res.headers.get('content-type')?.includes('json') ? res.json() : res.arrayBuffer()) as Promise<T>
     const err = (await res.json().catch(() => null)) as { message?: string; code?: string; issues?: ApiIssue[] } | null
-    throw new ApiError(res.status, err?.code ?? 'INTERNAL', err?.message ?? `HTTP ${res.status}`, err?.issues ?? [])
+    const wait = Number(res.headers.get('retry-after') ?? NaN)
+    throw new ApiError(res.status, err?.code ?? 'INTERNAL', err?.message ?? `HTTP ${res.status}`, err?.issues ?? [], Number.isFinite(wait) ? wait : null)
   }
   return {
     get: <T>(path: string) => request<T>('GET', path),

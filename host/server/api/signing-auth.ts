@@ -7,7 +7,7 @@ import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { DirectContext } from '../domain/direct-links.js'
 import type { RecipientContext } from '../domain/lifecycle.js'
-import { CODES_PER_RECIPIENT, grantMethods, issueGrant, passkeyBinding, recipientSubject, sendCode, visitorSubject } from '../domain/proof-binding.js'
+import { grantMethods, issueGrant, passkeyBinding, recipientSubject, sendCode, visitorSubject } from '../domain/proof-binding.js'
 import { maskEmail, requiredAuth } from '../domain/recipient-auth.js'
 import {
   AccessProof,
@@ -23,7 +23,7 @@ import {
 } from '../domain/recipient-proofs.js'
 import { ApiError } from '../errors.js'
 import { authenticationOptions, finishRegistration, hasPasskeys, registrationOptions } from '../people/passkeys.js'
-import { MAIL_REQUESTS_PER_IP, spend } from '../people/throttle.js'
+import { spend } from '../people/throttle.js'
 import { totpState } from '../people/totp.js'
 import { clientOf, jsonBody } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
@@ -38,6 +38,8 @@ const CodeBody = z.object({ purpose: z.enum(['access', 'action', 'account']) })
 const DirectCodeBody = z.object({ purpose: z.enum(['access', 'action', 'account']), email: z.email().max(320) })
 const AccountBody = z.object({ name: z.string().trim().max(255).optional(), password: Secret, code: Code })
 const DirectAccountBody = AccountBody.extend({ email: z.email().max(320) })
+/** When a sent code stops working, and when a new one may be asked for (the page counts down to it). */
+const codeTimes = (code: { expiresAt: Date; resendAt: Date }) => ({ expiresAt: code.expiresAt.toISOString(), resendAt: code.resendAt.toISOString() })
 
 /** A direct link's steps: what its recipient asks for, and codes to the address the visitor gives. */
 export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise<DirectContext>) {
@@ -57,16 +59,8 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
     }
     const to = email.trim().toLowerCase()
     const now = ctx.clock.now()
-    await spend(
-      ctx.db,
-      [
-        { key: `direct-code:${rc.r.id}:${to}`, limit: CODES_PER_RECIPIENT },
-        { key: `mail-ip:${clientOf(c).ipAddress ?? ''}`, limit: MAIL_REQUESTS_PER_IP },
-      ],
-      now,
-    )
-    const code = await sendCode(ctx.db, visitorSubject(rc.link, to), purpose, now, true)
-    return c.json({ sentTo: maskEmail(to), expiresAt: code.expiresAt.toISOString() })
+    const code = await sendCode(ctx.db, visitorSubject(rc.link, to), purpose, now, { budget: `direct-code:${rc.r.id}:${to}`, ip: clientOf(c).ipAddress ?? '', visitor: true })
+    return c.json({ sentTo: maskEmail(to), ...codeTimes(code) })
   })
   // A visitor without an account for the address they gave makes one with the code e-mailed to
   // it, then proves the link's methods with its password like any account holder.
@@ -120,16 +114,8 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
       if (!methods.includes('TWO_FACTOR_AUTH')) throw new ApiError(400, 'INVALID_REQUEST', `no code is needed for ${purpose === 'access' ? 'opening this document' : 'this action'}`)
     }
     const now = ctx.clock.now()
-    await spend(
-      ctx.db,
-      [
-        { key: `recipient-code:${rc.r.id}`, limit: CODES_PER_RECIPIENT },
-        { key: `mail-ip:${clientOf(c).ipAddress ?? ''}`, limit: MAIL_REQUESTS_PER_IP },
-      ],
-      now,
-    )
-    const code = await sendCode(ctx.db, recipientSubject(rc.r), purpose, now)
-    return c.json({ sentTo: maskEmail(rc.r.email), expiresAt: code.expiresAt.toISOString() })
+    const code = await sendCode(ctx.db, recipientSubject(rc.r), purpose, now, { budget: `recipient-code:${rc.r.id}`, ip: clientOf(c).ipAddress ?? '' })
+    return c.json({ sentTo: maskEmail(rc.r.email), ...codeTimes(code) })
   })
 
   // The access check: a code, or the account's password (and its second factor).

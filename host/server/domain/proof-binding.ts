@@ -15,6 +15,7 @@ import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
 import { enqueue } from '../jobs/enqueue.js'
 import { normaliseEmail } from '../people/emails.js'
+import { MAIL_REQUESTS_PER_IP, spend } from '../people/throttle.js'
 import { ACCESS_METHODS, type AccessMethod } from './recipient-auth.js'
 import type { RecipientRow } from './resources.js'
 import type { DirectLinkRow } from './rows.js'
@@ -80,8 +81,15 @@ export function grantMethods(key: KeyObject, s: ProofSubject, grant: string | un
 export const CODE_MS = 10 * 60_000
 /** Wrong codes per code; then a new one must be asked for. */
 export const CODE_ATTEMPTS = 5
-/** Codes one recipient may be sent in the throttle window (people/throttle.ts). */
-export const CODES_PER_RECIPIENT = 5
+/**
+ * Codes one recipient (a direct link's visitor: one address) may be sent in the throttle window
+ * (people/throttle.ts). It bounds mail, not guessing: guesses are bounded by CODE_ATTEMPTS per
+ * code and by the second-factor throttle of the address (10 wrong codes in the window, however
+ * many codes were sent). With CODE_RESEND_MS between sends, reaching it takes minutes of asking.
+ */
+export const CODES_PER_RECIPIENT = 10
+/** The least time between two codes of one purpose to one subject; the page counts it down. */
+export const CODE_RESEND_MS = 30_000
 
 /** access and action: the checks' codes; account: proves the address before an account is made for it. */
 export type CodePurpose = 'access' | 'action' | 'account'
@@ -116,13 +124,32 @@ export async function newCode(tx: Queryable, s: ProofSubject, purpose: CodePurpo
 /** The job that e-mails a new code (payload: `{ codeId }`). */
 export const RECIPIENT_CODE_JOB = 'recipient-code'
 
-/** A new code (as newCode), its e-mail queued in the same transaction. */
-export function sendCode(db: Db, s: ProofSubject, purpose: CodePurpose, now: Date, visitor = false): Promise<{ id: string; expiresAt: Date }> {
-  return db.transaction(async (tx) => {
-    const made = await newCode(tx, s, purpose, now, visitor)
-    await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: made.id } })
-    return made
+/**
+ * A new code (as newCode), its e-mail queued in the same transaction: one door for every page
+ * that sends one. Refused (429 CODE_COOLDOWN, Retry-After) within CODE_RESEND_MS of the last code
+ * of this purpose to `s`, before any budget is spent; then counted on `budget` (CODES_PER_RECIPIENT
+ * in the window) and on the caller's network address (429 TOO_MANY_REQUESTS over either).
+ */
+export async function sendCode(
+  db: Db,
+  s: ProofSubject,
+  purpose: CodePurpose,
+  now: Date,
+  o: { budget: string; ip: string; visitor?: boolean },
+): Promise<{ id: string; expiresAt: Date; resendAt: Date }> {
+  const [last] = await db.query<{ created_at: Date }>('select created_at from recipient_auth_codes where binding = $1 order by created_at desc limit 1', [proofBinding(s, purpose)])
+  const wait = last ? new Date(last.created_at).getTime() + CODE_RESEND_MS - now.getTime() : 0
+  if (wait > 0) {
+    const seconds = String(Math.ceil(wait / 1000))
+    throw new ApiError(429, 'CODE_COOLDOWN', `a code was just sent: a new one can be sent in ${seconds} seconds`, undefined, { 'Retry-After': seconds })
+  }
+  await spend(db, [{ key: o.budget, limit: CODES_PER_RECIPIENT }, ...(o.ip ? [{ key: `mail-ip:${o.ip}`, limit: MAIL_REQUESTS_PER_IP }] : [])], now)
+  const made = await db.transaction(async (tx) => {
+    const code = await newCode(tx, s, purpose, now, o.visitor)
+    await enqueue(tx, { kind: RECIPIENT_CODE_JOB, payload: { codeId: code.id } })
+    return code
   })
+  return { ...made, resendAt: new Date(now.getTime() + CODE_RESEND_MS) }
 }
 
 /**

@@ -53,6 +53,12 @@ export async function loadLanguage(code: string | undefined): Promise<string> {
 
 export const language = () => lang
 
+/** A wait in the page's words ("in 30 seconds", "in 12 minutes"): seconds under two minutes, then minutes. */
+export function inTime(seconds: number): string {
+  const format = new Intl.RelativeTimeFormat(loaded[lang] ? lang : 'en', { numeric: 'auto' })
+  return seconds < 120 ? format.format(Math.max(1, Math.ceil(seconds)), 'second') : format.format(Math.ceil(seconds / 60), 'minute')
+}
+
 export function t(key: MessageKey, vars?: Record<string, string | number>): string {
   const text = messages[key] ?? en[key]
   return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text

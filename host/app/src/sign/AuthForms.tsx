@@ -1,15 +1,19 @@
 /** The forms the authentication steps are made of: a code, an account, the choice of method. */
-import { useId, useState, type FormEvent } from 'react'
-import type { Api } from '../api.js'
+import { useEffect, useId, useState, type FormEvent } from 'react'
+import { ApiError, type Api } from '../api.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { isAuthFailure, messageOf, type AuthInfo } from './auth-info.js'
+import { rememberCode, rememberedCode, scopeOf } from './proof-store.js'
 
 /** Sends a code by e-mail (to `to`, a direct link visitor's address), then takes it (or one from the account's authenticator app). */
 export function CodeStep({ api, info, purpose, onCode, to, lead, wasSent = false }: { api: Api; info: AuthInfo; purpose: 'access' | 'action' | 'account'; onCode: (code: string) => Promise<void>; to?: string; lead?: string; wasSent?: boolean }) {
-  const [sent, setSent] = useState(wasSent)
+  // A code this device was sent before a reload (or in another tab) is still the one to type.
+  const remembered = rememberedCode(scopeOf(api), purpose, to)
+  const [sent, setSent] = useState(wasSent || remembered !== null)
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
+  const wait = useCountdown(remembered?.resendAt ?? 0)
   const id = useId()
   // An authenticator app is spoken of (and its code taken before any e-mail) only once the page
   // knows the account has one; before, the words are about the code we e-mail.
@@ -18,9 +22,14 @@ export function CodeStep({ api, info, purpose, onCode, to, lead, wasSent = false
     setBusy(true)
     setError(null)
     try {
-      await api.post('/auth/code', { purpose, ...(to ? { email: to } : {}) })
+      const answer = await api.post<{ expiresAt: string; resendAt: string }>('/auth/code', { purpose, ...(to ? { email: to } : {}) })
+      const times = { expiresAt: Date.parse(answer.expiresAt), resendAt: Date.parse(answer.resendAt) }
+      rememberCode(scopeOf(api), purpose, to, times)
+      wait.until(times.resendAt)
       setSent(true)
     } catch (e) {
+      // Another tab (or a moment ago) sent one: it is the code to type, and the wait is the service's.
+      if (e instanceof ApiError && e.code === 'CODE_COOLDOWN') (setSent(true), wait.until(Date.now() + (e.retryAfter ?? 30) * 1000))
       setError(messageOf(e))
     } finally {
       setBusy(false)
@@ -67,12 +76,24 @@ export function CodeStep({ api, info, purpose, onCode, to, lead, wasSent = false
             {t('sign.auth.confirm')}
           </button>
         )}
-        <button type="button" className={`btn ${sent ? 'btn-secondary' : 'btn-primary'}`} disabled={busy} onClick={send} data-testid="auth-send-code">
-          {sent ? t('sign.auth.resend') : t('sign.auth.sendCode')}
+        <button type="button" className={`btn ${sent ? 'btn-secondary' : 'btn-primary'}`} disabled={busy || wait.seconds > 0} onClick={send} data-testid="auth-send-code">
+          {!sent ? t('sign.auth.sendCode') : wait.seconds > 0 ? t('sign.auth.resendIn', { seconds: wait.seconds }) : t('sign.auth.resend')}
         </button>
       </div>
     </form>
   )
+}
+
+/** Seconds left until a moment (0 once passed), counted down once a second; `until` sets a new moment. */
+function useCountdown(initial: number) {
+  const [at, setAt] = useState(initial)
+  const [now, setNow] = useState(() => Date.now())
+  useEffect(() => {
+    if (at <= Date.now()) return
+    const timer = setInterval(() => setNow(Date.now()), 1000)
+    return () => clearInterval(timer)
+  }, [at])
+  return { seconds: Math.max(0, Math.ceil((at - now) / 1000)), until: (moment: number) => (setAt(moment), setNow(Date.now())) }
 }
 
 /**

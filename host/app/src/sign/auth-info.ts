@@ -2,7 +2,7 @@
 import { useEffect, useRef } from 'react'
 import { ApiError, type Api } from '../api.js'
 import { post } from '../bridge.js'
-import { t } from '../i18n/index.js'
+import { inTime, t } from '../i18n/index.js'
 
 export interface AuthInfo {
   access: { required: ('ACCOUNT' | 'TWO_FACTOR_AUTH')[]; satisfied: boolean }
@@ -34,7 +34,8 @@ export function useAnnounce(step: 'access' | 'action') {
 /** A refusal of what the recipient typed (wrong, expired, locked): told where they typed it. */
 export const isAuthFailure = (e: unknown): e is ApiError => e instanceof ApiError && (e.status === 401 || e.status === 429 || e.code === 'CODE_EXPIRED')
 export const announceFailure = (e: unknown) => {
-  if (isAuthFailure(e)) post({ action: 'auth-failed', data: e.code })
+  // A code asked for again too soon is a wait, not a proof that failed.
+  if (isAuthFailure(e) && e.code !== 'CODE_COOLDOWN') post({ action: 'auth-failed', data: e.code })
 }
 
 /** Runs `act` with the proofs the recipient gives when signing (at once when none is asked); false when they closed the dialog. */
@@ -46,7 +47,13 @@ export function messageOf(e: unknown): string {
   announceFailure(e)
   if (e.code === 'AUTH_FAILED') return t('sign.auth.failed')
   if (e.code === 'CODE_EXPIRED') return t('sign.auth.expired')
-  if (e.status === 429) return t('sign.auth.locked', { message: e.message })
+  if (e.status === 429) {
+    // Said with the wait the service gave (Retry-After), never its raw English.
+    const when = inTime(e.retryAfter ?? 60)
+    if (e.code === 'CODE_COOLDOWN') return t('sign.auth.cooldown', { when })
+    if (e.code === 'TOO_MANY_REQUESTS') return t('sign.auth.tooManyCodes', { when })
+    return t('sign.auth.locked', { when })
+  }
   return t('sign.auth.error', { message: e.message })
 }
 

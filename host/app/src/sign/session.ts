@@ -15,11 +15,12 @@ import {
 import { ApiError, createApi, type Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import type { MessageKey } from '../i18n/index.js'
+import { keepingProofs } from './proof-store.js'
 
 export type { SigningField, SigningSession }
 
-/** The signing API, same origin, with the recipient's (or direct link's) token as a bearer credential. */
-export const signingApi = (token: string, direct = false): Api => createApi(token, direct ? '/api/signing/direct' : '/api/signing')
+/** The signing API, same origin, with the recipient's (or direct link's) token as a bearer credential, and the proofs this device holds for it. */
+export const signingApi = (token: string, direct = false): Api => keepingProofs(createApi(token, direct ? '/api/signing/direct' : '/api/signing'), token)
 
 export async function loadSigningSession(api: Api): Promise<SigningSession> {
   return api.get<SigningSession>('/session')
