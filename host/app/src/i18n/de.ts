@@ -350,6 +350,7 @@ const de: Messages = {
   'sign.auth.resendIn': 'Neuen Code senden ({seconds} s)',
   'sign.auth.error': 'Das hat nicht geklappt: {message}',
   'sign.auth.cancel': 'Abbrechen',
+  'sign.language': 'Sprache',
   'sign.reject.button': 'Ablehnen',
   'sign.reject.title': 'Dokument ablehnen?',
   'sign.reject.body': 'Wenn Sie „{title}“ ablehnen, kann es niemand mehr unterschreiben. Der Absender sieht Ihre Begründung.',

@@ -349,6 +349,7 @@ const en = {
   'sign.auth.resendIn': 'Send a new code ({seconds} s)',
   'sign.auth.error': 'That did not work: {message}',
   'sign.auth.cancel': 'Cancel',
+  'sign.language': 'Language',
   'sign.reject.button': 'Reject',
   'sign.reject.title': 'Reject the document?',
   'sign.reject.body': 'Nobody will be able to sign “{title}” once you reject it. The sender sees your reason.',

@@ -350,6 +350,7 @@ const es: Messages = {
   'sign.auth.resendIn': 'Enviar un código nuevo ({seconds} s)',
   'sign.auth.error': 'No ha funcionado: {message}',
   'sign.auth.cancel': 'Cancelar',
+  'sign.language': 'Idioma',
   'sign.reject.button': 'Rechazar',
   'sign.reject.title': '¿Rechazar el documento?',
   'sign.reject.body': 'Nadie podrá firmar «{title}» una vez que lo rechace. El remitente verá su motivo.',

@@ -350,6 +350,7 @@ const fr: Messages = {
   'sign.auth.resendIn': 'Envoyer un nouveau code ({seconds} s)',
   'sign.auth.error': 'Cela n’a pas fonctionné : {message}',
   'sign.auth.cancel': 'Annuler',
+  'sign.language': 'Langue',
   'sign.reject.button': 'Refuser',
   'sign.reject.title': 'Refuser le document ?',
   'sign.reject.body': 'Une fois refusé, « {title} » ne pourra plus être signé par personne. L’expéditeur verra votre motif.',

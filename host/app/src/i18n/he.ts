@@ -350,6 +350,7 @@ const he: Messages = {
   'sign.auth.resendIn': 'שליחת קוד חדש ({seconds} שנ׳)',
   'sign.auth.error': 'זה לא עבד: {message}',
   'sign.auth.cancel': 'ביטול',
+  'sign.language': 'שפה',
   'sign.reject.button': 'דחייה',
   'sign.reject.title': 'לדחות את המסמך?',
   'sign.reject.body': 'לאחר הדחייה, איש לא יוכל עוד לחתום על „{title}”. השולח יראה את הסיבה שלכם.',

@@ -1,3 +1,4 @@
+import { useSyncExternalStore } from 'react'
 import { directionOf, languageOf, type Language } from '../../../shared/languages.js'
 import en, { type MessageKey, type Messages } from './en.js'
 
@@ -35,7 +36,17 @@ export function setLanguage(code: string | undefined): string {
   const shown = loaded[lang] ? lang : 'en'
   document.documentElement.lang = shown
   document.documentElement.dir = directionOf(shown)
+  for (const listener of listeners) listener()
   return lang
+}
+
+const listeners = new Set<() => void>()
+/** The page's language, re-rendering the component that reads it when it changes (a picker's choice). */
+export function useLanguage(): Language {
+  return useSyncExternalStore(
+    (listener) => (listeners.add(listener), () => void listeners.delete(listener)),
+    () => lang,
+  )
 }
 
 /** Loads the language's dictionary (once), then chooses it. Never rejects: English if it cannot load. */

@@ -350,6 +350,7 @@ const it: Messages = {
   'sign.auth.resendIn': 'Invia un nuovo codice ({seconds} s)',
   'sign.auth.error': 'Non ha funzionato: {message}',
   'sign.auth.cancel': 'Annulla',
+  'sign.language': 'Lingua',
   'sign.reject.button': 'Rifiuta',
   'sign.reject.title': 'Rifiutare il documento?',
   'sign.reject.body': 'Una volta rifiutato, nessuno potrà più firmare «{title}». Il mittente vedrà il tuo motivo.',

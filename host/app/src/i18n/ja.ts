@@ -350,6 +350,7 @@ const ja: Messages = {
   'sign.auth.resendIn': '新しいコードを送信（{seconds} 秒）',
   'sign.auth.error': 'うまくいきませんでした：{message}',
   'sign.auth.cancel': 'キャンセル',
+  'sign.language': '言語',
   'sign.reject.button': '拒否',
   'sign.reject.title': '文書を拒否しますか？',
   'sign.reject.body': '拒否すると、誰も「{title}」に署名できなくなります。送信者には理由が表示されます。',

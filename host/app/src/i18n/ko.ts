@@ -350,6 +350,7 @@ const ko: Messages = {
   'sign.auth.resendIn': '새 코드 보내기 ({seconds}초)',
   'sign.auth.error': '처리되지 않았습니다: {message}',
   'sign.auth.cancel': '취소',
+  'sign.language': '언어',
   'sign.reject.button': '거부',
   'sign.reject.title': '문서를 거부하시겠습니까?',
   'sign.reject.body': '거부하면 아무도 “{title}”에 서명할 수 없습니다. 발신자에게 거부 사유가 표시됩니다.',

@@ -350,6 +350,7 @@ const nl: Messages = {
   'sign.auth.resendIn': 'Nieuwe code versturen ({seconds} s)',
   'sign.auth.error': 'Dat is niet gelukt: {message}',
   'sign.auth.cancel': 'Annuleren',
+  'sign.language': 'Taal',
   'sign.reject.button': 'Weigeren',
   'sign.reject.title': 'Het document weigeren?',
   'sign.reject.body': 'Zodra u ‘{title}’ weigert, kan niemand het meer ondertekenen. De afzender ziet uw reden.',

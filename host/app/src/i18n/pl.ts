@@ -352,6 +352,7 @@ const pl: Messages = {
   'sign.auth.resendIn': 'Wyślij nowy kod ({seconds} s)',
   'sign.auth.error': 'Nie udało się: {message}',
   'sign.auth.cancel': 'Anuluj',
+  'sign.language': 'Język',
   'sign.reject.button': 'Odrzuć',
   'sign.reject.title': 'Odrzucić dokument?',
   'sign.reject.body': 'Po odrzuceniu nikt nie będzie mógł podpisać „{title}”. Nadawca zobaczy Twój powód.',

@@ -350,6 +350,7 @@ const ptBR: Messages = {
   'sign.auth.resendIn': 'Enviar um novo código ({seconds} s)',
   'sign.auth.error': 'Não funcionou: {message}',
   'sign.auth.cancel': 'Cancelar',
+  'sign.language': 'Idioma',
   'sign.reject.button': 'Recusar',
   'sign.reject.title': 'Recusar o documento?',
   'sign.reject.body': 'Ninguém poderá assinar “{title}” depois que você recusar. O remetente verá o seu motivo.',

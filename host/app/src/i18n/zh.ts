@@ -350,6 +350,7 @@ const zh: Messages = {
   'sign.auth.resendIn': '发送新验证码（{seconds} 秒）',
   'sign.auth.error': '操作未成功：{message}',
   'sign.auth.cancel': '取消',
+  'sign.language': '语言',
   'sign.reject.button': '拒绝',
   'sign.reject.title': '确定拒绝此文件？',
   'sign.reject.body': '您拒绝后，任何人都将无法签署“{title}”。发件人会看到您的理由。',

@@ -3,7 +3,7 @@ import { STATE_MOMENTS, type DirectSigningResult, type SignedData, type SigningR
 import { ApiError, type Api } from '../api.js'
 import type { SignLaunch } from '../boot.js'
 import { post } from '../bridge.js'
-import { loadLanguage, t } from '../i18n/index.js'
+import { loadLanguage, t, useLanguage } from '../i18n/index.js'
 import { applyBrand } from '../theme.js'
 import { GRANT_HEADER, isAuthFailure, loadAuthInfo, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo, type Prove } from './auth-info.js'
 import { AccessGate, ActionAuthDialog } from './AuthSteps.js'
@@ -11,6 +11,7 @@ import { useDownloadOffer } from './commands.js'
 import { DoneScreen, FailureScreen, Loading, RejectedScreen, StateScreen } from './Screens.js'
 import { DirectAuthDialog } from './DirectAuthDialog.js'
 import { SignDocument } from './SignDocument.js'
+import { startLanguage } from './LanguagePicker.js'
 import { embedCode, loadFailure, loadSigningSession, safeRedirect, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
 
 type View =
@@ -48,6 +49,8 @@ export function SignApp({
   multi?: { onOutcome: (o: Outcome) => void }
 }) {
   const [view, setView] = useState<View>({ kind: 'loading' })
+  // The whole page is said again in the language the signer picks.
+  useLanguage()
   const pending = useRef<Promise<SigningSession> | null>(first)
   const announced = useRef(false)
 
@@ -57,7 +60,7 @@ export function SignApp({
     setView({ kind: 'loading' })
     promise.then(
       async (session) => {
-        await loadLanguage(launch.options.language ?? session.envelope.documentMeta.language)
+        await loadLanguage(startLanguage(launch.options.language, session.envelope.documentMeta.language))
         applyBrand(session.branding?.color, launch.options)
         document.title = t('sign.pageTitle', { title: session.envelope.title })
         setView({ kind: 'session', session })
@@ -72,7 +75,7 @@ export function SignApp({
         if (e instanceof ApiError && e.code === 'AUTH_REQUIRED' && !launch.direct) {
           const info = await loadAuthInfo(api).catch(() => null)
           if (info) {
-            await loadLanguage(launch.options.language ?? info.language)
+            await loadLanguage(startLanguage(launch.options.language, info.language))
             return setView({ kind: 'auth', info })
           }
         }

@@ -12,6 +12,7 @@ import { ConsentAgreed, ConsentNotice, useConsent, WithdrawDialog } from './Cons
 import { FieldDialog } from './FieldDialog.js'
 import { fieldName, FieldOverlay } from './FieldOverlay.js'
 import { RejectDialog } from './RejectDialog.js'
+import { LanguagePicker } from './LanguagePicker.js'
 import { allowedMethods, SignatureDialog } from './SignatureDialog.js'
 import { SignItem } from './SignItem.js'
 import { outputSize, type OutputSize } from './signature.js'
@@ -185,7 +186,10 @@ export function SignDocument(props: {
       </header>
 
       <main className="sign-main" style={{ ['--zoom' as string]: zoom }} data-zoomed={zoom > 1 || undefined}>
-        <p className={'sign-intro' + (role === 'CC' ? ' sign-intro-note' : '')}>{t(`sign.intro.${role}` as MessageKey)}</p>
+        <div className="sign-intro-row">
+          <p className={'sign-intro' + (role === 'CC' ? ' sign-intro-note' : '')}>{t(`sign.intro.${role}` as MessageKey)}</p>
+          <LanguagePicker />
+        </div>
         {action && <ConsentNotice consent={consent} onAgree={agree} error={consentError} busy={consentBusy} />}
         {action && agreed && !session.direct && <ConsentAgreed onWithdraw={() => setOpen({ kind: 'withdraw' })} />}
         {sortedItems.map((item) => (
