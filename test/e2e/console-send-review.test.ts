@@ -4,7 +4,8 @@
  * e-mail as the service renders it for each who acts (From, subject and text), the links' expiry
  * and the reminders; the subject and message are edited there, one Send sends, and the mail
  * received carries the edited subject and message. A draft whose signer has no signature field is
- * refused: the dialog names the signer, marks their row, and nothing is sent.
+ * refused: the dialog names the signer, marks their row, and nothing is sent. In Hebrew and German
+ * on a phone the review speaks the console's language and nothing spills over.
  * axe-core and screenshots at 1280 and 390 px.
  * On the embedded database only: the preview's rules are held in test/host/send-review.test.ts.
  */
@@ -24,6 +25,7 @@ describe('the review before sending', () => {
   let stack: Stack
   let lease: string
   let unfinished: string
+  let sublease: string
 
   /** A draft made through the API, not sent. */
   const draft = async (title: string, recipients: RecipientIn[], meta: Record<string, unknown> = {}) => {
@@ -53,24 +55,33 @@ describe('the review before sending', () => {
       },
     )
     unfinished = await draft('Unsigned offer', [{ email: 'dan@example.com', name: 'Dan Draft', role: 'SIGNER' }])
+    sublease = await draft(
+      'Sublease',
+      [
+        { email: 'eve@example.com', name: 'Eve Subtenant', role: 'SIGNER', fields: [sig(10, 80)] },
+        { email: 'frank@example.com', name: 'Frank Landlord', role: 'CC' },
+      ],
+      { reminderSettings: { sendAfter: { unit: 'week', amount: 1 }, repeatEvery: { disabled: true } } },
+    )
   })
   afterAll(async () => {
     await stack?.close()
     await inbox?.close()
   })
 
-  async function signIn(): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 } })
+  /** Ada signed in, the console in `locale`'s language, the team E2E chosen. */
+  async function signIn(locale = 'en-US'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale })
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
     await page.goto(`${stack.host.url}/console`)
-    await page.getByLabel('E-mail address').fill('ada@example.com')
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByRole('heading', { name: 'Documents' }).waitFor()
-    const team = page.getByRole('combobox', { name: 'Team' })
-    if (await team.count()) await team.selectOption({ label: 'E2E' })
+    await page.locator('input[type=email]').fill('ada@example.com')
+    await page.locator('input[type=password]').fill(TEST_PASSWORD)
+    await page.locator('button[type=submit]').first().click()
+    await page.locator('.console-nav').waitFor()
+    const team = page.locator('.console-header select').first()
+    if ((await page.locator('.console-header select').count()) > 1) await team.selectOption({ label: 'E2E' })
     return { context, page, errors }
   }
   /**
@@ -181,4 +192,27 @@ describe('the review before sending', () => {
     expect(errors.filter((e) => !/status of 400/.test(e))).toEqual([])
     await context.close()
   })
+
+  // Hebrew reads right to left; German has long words. The e-mail itself is in the document's language (English here).
+  for (const language of ['he', 'de'] as const) {
+    test(`in ${language}, on a phone: the review in the console's language, nothing spills over`, async () => {
+      const words = (await import(`../../host/app/src/console/i18n/send/${language}.ts`)).default as Record<string, string>
+      const { context, page, errors } = await signIn(language)
+      await page.setViewportSize({ width: 390, height: 844 })
+      await page.goto(`${stack.host.url}/console/documents/${sublease}`)
+      await page.locator('button[aria-haspopup="dialog"]').click()
+      const dialog = page.getByRole('dialog', { name: words['send.title']!.replace('{title}', 'Sublease') })
+      await dialog.getByTestId('send-preview').getByText('Hello Eve Subtenant,').waitFor()
+      expect(await dialog.textContent()).toContain(words['send.reminders.once']!.replace('{after}', new Intl.NumberFormat(language, { style: 'unit', unit: 'week', unitDisplay: 'long' }).format(1)))
+      expect(await page.evaluate(() => document.scrollingElement!.scrollWidth <= innerWidth)).toBe(true)
+      const body = dialog.locator('.dialog-body')
+      expect(await body.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true)
+      await page.screenshot({ path: join(SCREENSHOTS, `console-send-review-${language}-390.png`) })
+      await body.evaluate((el) => (el.scrollTop = el.scrollHeight))
+      await page.screenshot({ path: join(SCREENSHOTS, `console-send-review-${language}-end-390.png`) })
+      expect(axeReport(`${language} at 390`, await axeViolations(page))).toBe('')
+      expect(errors).toEqual([])
+      await context.close()
+    })
+  }
 })

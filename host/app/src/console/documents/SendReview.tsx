@@ -41,7 +41,8 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
   const [refusal, setRefusal] = useState<Refusal | null>(null)
   useModal(ref, props.onCancel, () => heading.current)
 
-  // What is sent is what the preview shows: a blank subject or message is the standard one.
+  // What is sent is what the preview shows: a blank subject or message is the standard one. They
+  // and the e-mail are in the document's language, whichever way the console reads.
   const change = { subject: subject.trim() || null, message: message.trim() ? message : null }
   const first = useRef(true)
   useEffect(() => {
@@ -142,12 +143,16 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
                     <dl className="docs-facts">
                       <div className="docs-facts-wide">
                         <dt>{ct('send.from')}</dt>
-                        <dd>{preview.from}</dd>
+                        <dd>
+                          <bdi dir="ltr">{preview.from}</bdi>
+                        </dd>
                       </div>
                       {preview.replyTo && (
                         <div className="docs-facts-wide">
                           <dt>{ct('send.replyTo')}</dt>
-                          <dd>{preview.replyTo}</dd>
+                          <dd>
+                            <bdi dir="ltr">{preview.replyTo}</bdi>
+                          </dd>
                         </div>
                       )}
                     </dl>
@@ -161,6 +166,7 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
                       className="input"
                       value={subject}
                       maxLength={255}
+                      dir="auto"
                       onChange={(e) => setSubject(e.target.value)}
                       aria-describedby={ids.subjectHint}
                     />
@@ -178,6 +184,7 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
                       rows={5}
                       value={message}
                       maxLength={5000}
+                      dir="auto"
                       onChange={(e) => setMessage(e.target.value)}
                       aria-describedby={ids.messageHint}
                     />
@@ -210,9 +217,14 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
                         {ct('send.preview', { name: shownName(shown.recipientId) })}
                       </figcaption>
                       <p className="send-mail-subject">
-                        <span className="muted">{ct('send.subject')}</span> <strong>{shown.subject}</strong>
+                        <span className="muted">{ct('send.subject')}</span>{' '}
+                        <strong lang={meta.language} dir="auto">
+                          {shown.subject}
+                        </strong>
                       </p>
-                      <p className="send-mail-text">{shown.text}</p>
+                      <p className="send-mail-text" lang={meta.language} dir="auto">
+                        {shown.text}
+                      </p>
                     </figure>
                   ) : (
                     pending && (
