@@ -12,13 +12,14 @@
 import { join } from 'node:path'
 import type { BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, describe, expect } from 'vitest'
-import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { makeUser } from '../support/console-client.js'
 import { axeReport, axeViolations } from './support/axe.js'
 import { startInbox, type Inbox } from './support/inbox.js'
 import { makePdf } from './support/pdf.js'
 import { sig, type RecipientIn } from './support/sign.js'
 import { SAFETY_NET, SCREENSHOTS, type Stack, startStack } from './support/stack.js'
 import { test } from './support/fixtures.js'
+import { consoleSignIn } from './support/ui.js'
 
 describe('the review before sending', () => {
   let inbox: Inbox
@@ -69,19 +70,14 @@ describe('the review before sending', () => {
     await inbox?.close()
   })
 
-  /** Ada signed in, the console in `locale`'s language, the team E2E chosen. */
-  async function signIn(locale = 'en-US'): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
-    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 }, locale })
+  /** Ada signed in, the team E2E chosen; the console then in `language` when given, as if she picked it. */
+  async function signIn(language?: string): Promise<{ context: BrowserContext; page: Page; errors: string[] }> {
+    const context = await stack.browser.newContext({ viewport: { width: 1280, height: 900 } })
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${stack.host.url}/console`)
-    await page.locator('input[type=email]').fill('ada@example.com')
-    await page.locator('input[type=password]').fill(TEST_PASSWORD)
-    await page.locator('button[type=submit]').first().click()
-    await page.locator('.console-nav').waitFor()
-    const team = page.locator('.console-header select').first()
-    if ((await page.locator('.console-header select').count()) > 1) await team.selectOption({ label: 'E2E' })
+    await consoleSignIn(page, stack.host.url, 'ada@example.com', 'E2E')
+    if (language) await page.evaluate((l) => localStorage.setItem('console.language', l), language)
     return { context, page, errors }
   }
   /**

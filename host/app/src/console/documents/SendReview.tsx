@@ -30,7 +30,7 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
   const ref = useRef<HTMLDialogElement>(null)
   const heading = useRef<HTMLHeadingElement>(null)
   const alert = useRef<HTMLDivElement>(null)
-  const ids = { title: useId(), intro: useId(), people: useId(), mail: useId(), preview: useId(), deadlines: useId(), subjectHint: useId(), messageHint: useId(), subject: useId(), message: useId(), shown: useId() }
+  const ids = { title: useId(), intro: useId(), people: useId(), mail: useId(), preview: useId(), deadlines: useId(), shown: useId() }
   const [subject, setSubject] = useState(meta.subject ?? '')
   const [message, setMessage] = useState(meta.message ?? '')
   const [preview, setPreview] = useState<SendPreview | null>(null)
@@ -41,8 +41,7 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
   const [refusal, setRefusal] = useState<Refusal | null>(null)
   useModal(ref, props.onCancel, () => heading.current)
 
-  // What is sent is what the preview shows: a blank subject or message is the standard one. They
-  // and the e-mail are in the document's language, whichever way the console reads.
+  // What is sent is what the preview shows: a blank subject or message is the standard one.
   const change = { subject: subject.trim() || null, message: message.trim() ? message : null }
   const first = useRef(true)
   useEffect(() => {
@@ -141,57 +140,25 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
                 <div className="stack-sm">
                   {preview && (
                     <dl className="docs-facts">
-                      <div className="docs-facts-wide">
-                        <dt>{ct('send.from')}</dt>
-                        <dd>
-                          <bdi dir="ltr">{preview.from}</bdi>
-                        </dd>
-                      </div>
-                      {preview.replyTo && (
-                        <div className="docs-facts-wide">
-                          <dt>{ct('send.replyTo')}</dt>
-                          <dd>
-                            <bdi dir="ltr">{preview.replyTo}</bdi>
-                          </dd>
-                        </div>
+                      {/* Addresses read left to right, whichever way the console reads. */}
+                      {[
+                        [ct('send.from'), preview.from],
+                        [ct('send.replyTo'), preview.replyTo],
+                      ].map(
+                        ([label, value]) =>
+                          value && (
+                            <div key={label} className="docs-facts-wide">
+                              <dt>{label}</dt>
+                              <dd>
+                                <bdi dir="ltr">{value}</bdi>
+                              </dd>
+                            </div>
+                          ),
                       )}
                     </dl>
                   )}
-                  <div className="form-field">
-                    <label className="label" htmlFor={ids.subject}>
-                      {ct('send.subject')}
-                    </label>
-                    <input
-                      id={ids.subject}
-                      className="input"
-                      value={subject}
-                      maxLength={255}
-                      dir="auto"
-                      onChange={(e) => setSubject(e.target.value)}
-                      aria-describedby={ids.subjectHint}
-                    />
-                    <span className="muted small" id={ids.subjectHint}>
-                      {ct('send.subjectHint')}
-                    </span>
-                  </div>
-                  <div className="form-field">
-                    <label className="label" htmlFor={ids.message}>
-                      {ct('send.message')}
-                    </label>
-                    <textarea
-                      id={ids.message}
-                      className="input"
-                      rows={5}
-                      value={message}
-                      maxLength={5000}
-                      dir="auto"
-                      onChange={(e) => setMessage(e.target.value)}
-                      aria-describedby={ids.messageHint}
-                    />
-                    <span className="muted small" id={ids.messageHint}>
-                      {ct('send.messageHint')}
-                    </span>
-                  </div>
+                  <Editable label={ct('send.subject')} hint={ct('send.subjectHint')} value={subject} onChange={setSubject} maxLength={255} />
+                  <Editable label={ct('send.message')} hint={ct('send.messageHint')} value={message} onChange={setMessage} maxLength={5000} rows={5} />
                   {previewError && <p className="alert alert-error">{previewError}</p>}
                 </div>
                 <div className="stack-sm send-mail-side">
@@ -281,6 +248,30 @@ function Person({ env, r, missing }: { env: Envelope; r: EnvelopeRecipient; miss
       </dl>
       {missing && <p className="send-missing">{ct('send.noSignatureRow')}</p>}
     </li>
+  )
+}
+
+/**
+ * The subject (one line) or the message (`rows`): written in the document's language, whichever way
+ * the console reads; its hint describes it.
+ */
+function Editable(props: { label: string; hint: string; value: string; onChange: (v: string) => void; maxLength: number; rows?: number }) {
+  const id = useId()
+  const field = { id, className: 'input', value: props.value, maxLength: props.maxLength, dir: 'auto', 'aria-describedby': `${id}-hint` }
+  return (
+    <div className="form-field">
+      <label className="label" htmlFor={id}>
+        {props.label}
+      </label>
+      {props.rows ? (
+        <textarea {...field} rows={props.rows} onChange={(e) => props.onChange(e.target.value)} />
+      ) : (
+        <input {...field} onChange={(e) => props.onChange(e.target.value)} />
+      )}
+      <span className="muted small" id={`${id}-hint`}>
+        {props.hint}
+      </span>
+    </div>
   )
 }
 
