@@ -203,6 +203,21 @@ export interface EnvelopeSender {
   mine: boolean
 }
 
+/**
+ * What sending a draft will e-mail, for the review before sending: each signing request as its
+ * recipient will see it, rendered by the mail's own template with the subject and message given.
+ */
+export interface SendPreview {
+  /** Signing requests go out by e-mail at all (false: distributionMethod NONE, or requests switched off). */
+  mailed: boolean
+  /** From as the recipient's mail client shows it ("Acme via Envelope" <no-reply@…>). */
+  from: string
+  /** The team's Reply-To, when its branding sets one. */
+  replyTo: string | null
+  /** One per recipient who acts (CC recipients get no request): the subject and the text of the message. */
+  mails: { recipientId: number; to: string; subject: string; text: string }[]
+}
+
 type Challenge<Options> = { challengeId: string; options: Options }
 
 /** Every route: its body (none for GET) and its answer. */
@@ -283,6 +298,12 @@ export interface ConsoleRoutes {
   'GET /documents/:id/sender': { answer: EnvelopeSender }
   /** A token to open one envelope in the editor. */
   'POST /documents/editor': { body: { envelopeId: string }; answer: PresignTokenResponse }
+  /**
+   * The signing requests sending this draft will e-mail, with `subject` and `message` in place of
+   * the stored ones (null: the default text); sends nothing. 400 as sending would be for an
+   * envelope that cannot be sent, 404 for one the member does not see.
+   */
+  'POST /documents/:id/send-preview': { body: { subject?: string | null; message?: string | null }; answer: SendPreview }
 }
 
 export type ConsoleRoute = keyof ConsoleRoutes

@@ -178,6 +178,13 @@ const signedIn = (): Visit[] => [
         },
       },
       {
+        name: 'document-draft-send-review',
+        open: async (page) => {
+          await page.getByRole('button', { name: 'Send for signing' }).click()
+          await page.getByRole('dialog').getByText('Hello Linus Torvalds,').waitFor()
+        },
+      },
+      {
         name: 'document-draft-editor',
         open: async (page) => {
           await page.getByRole('button', { name: 'Open in the editor' }).click()

@@ -147,6 +147,7 @@ describe(`documents and templates made in the console`, () => {
     await check('document-editor')
 
     await page.getByRole('button', { name: 'Send for signing' }).click()
+    await page.getByRole('dialog', { name: 'Review and send “Service agreement”' }).getByRole('button', { name: 'Send', exact: true }).click()
     await expect.poll(() => page.locator('.docs-status').first().textContent()).toBe('Waiting for signatures')
     const sent = await stack.api('GET', `/envelope/${id}`)
     expect(sent.status).toBe('PENDING')

@@ -148,7 +148,10 @@ describe(`the team console`, () => {
     await shots(page, 'document-editor')
     await editor.getByRole('navigation').getByRole('button', { name: /Settings/ }).click()
     await editor.getByLabel('Title').fill('Offer letter (final)')
+    // The review before sending shows the envelope as the editor saved it; its Send sends.
     await page.getByRole('button', { name: 'Send for signing' }).click()
+    const review = page.getByRole('dialog', { name: 'Review and send “Offer letter (final)”' })
+    await review.getByRole('button', { name: 'Send', exact: true }).click()
     await expect.poll(() => page.locator('.docs-status').first().textContent()).toBe('Waiting for signatures')
     const sent = await stack.api<any>('GET', `/envelope/${draft.id}`)
     expect([sent.title, sent.status]).toEqual(['Offer letter (final)', 'PENDING'])

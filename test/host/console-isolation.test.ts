@@ -55,6 +55,7 @@ const NEEDS: Record<string, Need> = {
   'GET /documents': 'MEMBER',
   'POST /documents/editor': 'MEMBER',
   'GET /documents/:id/sender': 'MEMBER',
+  'POST /documents/:id/send-preview': 'MEMBER',
   'GET /team/invitations': 'MANAGER',
   'GET /team/tokens': 'MANAGER',
   'POST /team/tokens': 'MANAGER',

@@ -1,7 +1,7 @@
 /**
  * What the console does with documents beyond API v2 (which it calls with its session for
- * everything else): the documents list with the console's filters and its status counts, and a
- * token to open one envelope in the editor.
+ * everything else): the documents list with the console's filters and its status counts, a
+ * token to open one envelope in the editor, and the review of what sending a draft will e-mail.
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
@@ -11,10 +11,14 @@ import { mintPresignToken } from '../auth/presign.js'
 import { countByStatus, findEnvelope, LIST_SORTS, listEnvelopes, type ListFilters } from '../domain/resources.js'
 import { ENVELOPE_STATUSES } from '../domain/status.js'
 import { envelopeSender } from '../domain/envelope-sender.js'
-import { parse } from '../api/http.js'
+import { parse, publicOrigin } from '../api/http.js'
+import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
+import { sendPreview } from '../mail/send-preview.js'
 import { memberPrincipal, type ConsoleEnv } from './gate.js'
 import { consoleBody } from './session-routes.js'
 import { SearchQuery, searchText } from '../api/search-text.js'
+
+const EnvelopeIdParam = z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id')
 
 /** An editing session's length; the token also dies with the console session. */
 const EDITOR_MINUTES = 60
@@ -59,13 +63,20 @@ export function documentRoutes(ctx: HostContext) {
     return c.json({ data: data as unknown as DocumentList['data'], count, page: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage), statusCounts } satisfies Answer<'GET /documents'>)
   })
   r.get('/documents/:id/sender', async (c) => {
-    const id = parse(z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id'), c.req.param('id'))
+    const id = parse(EnvelopeIdParam, c.req.param('id'))
     return c.json((await envelopeSender(ctx.db, memberPrincipal(c.get('caller')), id)) satisfies Answer<'GET /documents/:id/sender'>)
+  })
+  r.post('/documents/:id/send-preview', async (c) => {
+    const id = parse(EnvelopeIdParam, c.req.param('id'))
+    // The same rules as the subject and message sent with it (POST /envelope/distribute's meta).
+    const change = await consoleBody(c, DocumentMetaPatchSchema.pick({ subject: true, message: true }))
+    const preview = await sendPreview(ctx.db, memberPrincipal(c.get('caller')), id, change, { origin: publicOrigin(ctx, c), mailFrom: ctx.config.mailFrom })
+    return c.json(preview satisfies Answer<'POST /documents/:id/send-preview'>)
   })
   r.post('/documents/editor', async (c) => {
     const caller = c.get('caller')
     const p = memberPrincipal(caller)
-    const { envelopeId } = await consoleBody(c, z.object({ envelopeId: z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id') }))
+    const { envelopeId } = await consoleBody(c, z.object({ envelopeId: EnvelopeIdParam }))
     // Only an envelope this member sees (visibility), scoped to it alone, and never above their role
     // (the token is checked against their role at each use too: auth/principal.ts).
     await findEnvelope(ctx.db, p, envelopeId)

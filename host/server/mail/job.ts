@@ -13,7 +13,7 @@ import { auditRow, emailSent, emailTypeOf } from '../domain/audit.js'
 import type { Job, JobHandler } from '../jobs/queue.js'
 import { MAIL_TEMPLATES, render as renderMail, type MailData, type MailTemplate, type RenderedMail } from './templates.js'
 import type { MailAttachmentRef, MailMessage, MailTransport } from './transport.js'
-import { teamLook } from './team-look.js'
+import { teamLook, type TeamLook } from './team-look.js'
 import type { MailJobPayload } from './notify.js'
 
 export interface MailJobDeps {
@@ -84,12 +84,6 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
     )
   }
   const link = recipient ? base + signPath('page', recipient.token) : null
-  const v = p.vars
-  // The team's sender, Reply-To, colour and logo (docs/branding.md), as they are when the message leaves.
-  const look = await teamLook(db, p.teamId, v.teamName, base)
-  // Every message of the job in the team's look.
-  const render = <K extends MailTemplate>(kind: K, data: MailData[K], language?: string | null) => renderMail(kind, data, language, look.brand)
-  let rendered: RenderedMail
   let attachments: MailAttachmentRef[] = []
   switch (p.template) {
     case 'signing-request':
@@ -103,19 +97,40 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
         // An address corrected since (domain/recipient-corrections.ts): the old one never gets the new link.
         recipient.email === p.to
       if (!due || !link) return null
-      rendered = render(p.template, { ...v, role: v.role ?? 'SIGNER', signingUrl: link, subject: v.subject, message: v.message }, p.language)
       break
     }
     case 'completed':
-    case 'team-completed': {
+    case 'team-completed':
       attachments = await sealedFiles(db, p.envelopeId)
-      const files = attachments.map((a) => a.filename)
-      rendered =
-        p.template === 'completed'
-          ? render('completed', { ...v, signingUrl: link, files }, p.language)
-          : render('team-completed', { ...v, files, recipients: v.recipients ?? [] }, p.language)
       break
-    }
+  }
+  // The team's sender, Reply-To, colour and logo (docs/branding.md), as they are when the message leaves.
+  const look = await teamLook(db, p.teamId, p.vars.teamName, base)
+  return { mail: composeMail(p, look, link, attachments), recipient: recipient ?? null }
+}
+
+/**
+ * The message of a job, rendered in the job's language and the team's look (`teamLook`). `link` is
+ * the recipient's signing link (none for the team's address), `attachments` the sealed PDFs of a
+ * completed document. The review before sending (send-preview.ts) renders its previews with it too.
+ */
+export function composeMail(p: MailJobPayload, look: TeamLook, link: string | null, attachments: MailAttachmentRef[] = []): MailMessage {
+  const v = p.vars
+  // Every message of the job in the team's look.
+  const render = <K extends MailTemplate>(kind: K, data: MailData[K], language?: string | null) => renderMail(kind, data, language, look.brand)
+  const files = attachments.map((a) => a.filename)
+  let rendered: RenderedMail
+  switch (p.template) {
+    case 'signing-request':
+    case 'reminder':
+      rendered = render(p.template, { ...v, role: v.role ?? 'SIGNER', signingUrl: link ?? '', subject: v.subject, message: v.message }, p.language)
+      break
+    case 'completed':
+      rendered = render('completed', { ...v, signingUrl: link, files }, p.language)
+      break
+    case 'team-completed':
+      rendered = render('team-completed', { ...v, files, recipients: v.recipients ?? [] }, p.language)
+      break
     case 'rejected':
       rendered = render('rejected', { ...v, rejectedBy: v.rejectedBy ?? '', reason: v.reason ?? '' }, p.language)
       break
@@ -123,7 +138,7 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
       rendered = render('cancelled', { ...v, reason: v.reason }, p.language)
       break
   }
-  const mail: MailMessage = {
+  return {
     to: p.to,
     toName: v.recipientName,
     ...rendered,
@@ -134,7 +149,6 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
     envelopeId: p.envelopeId,
     recipientId: p.recipientId ?? null,
   }
-  return { mail, recipient: recipient ?? null }
 }
 
 /** The handler for jobs of kind `mail`. */

@@ -123,16 +123,13 @@ const common = (ctx: Context, recipientName: string | null) => ({
   recipientName,
 })
 
-async function add(
-  tx: Queryable,
-  ctx: Context,
-  template: MailTemplate,
-  to: { recipient: Recipient } | { team: string },
-  vars: Omit<MailVars, 'title' | 'teamName' | 'recipientName'>,
-  resending = false,
-): Promise<void> {
+type To = { recipient: Recipient } | { team: string }
+type OwnVars = Omit<MailVars, 'title' | 'teamName' | 'recipientName'>
+
+/** The job of one message: to whom, in which language, saying what. */
+function payloadOf(ctx: Context, template: MailTemplate, to: To, vars: OwnVars, resending = false): MailJobPayload {
   const recipient = 'recipient' in to ? to.recipient : null
-  const payload: MailJobPayload = {
+  return {
     template,
     envelopeId: ctx.e.id,
     teamId: ctx.e.team_id,
@@ -142,13 +139,23 @@ async function add(
     vars: { ...common(ctx, recipient ? recipient.name || null : null), ...vars },
     ...(resending && { resending }),
   }
+}
+
+async function add(tx: Queryable, ctx: Context, template: MailTemplate, to: To, vars: OwnVars, resending = false): Promise<void> {
+  const recipient = 'recipient' in to ? to.recipient : null
   // One recipient's (or the team's) messages about one envelope go out in the order they were caused.
   await enqueue(tx, {
     kind: MAIL_JOB,
-    payload: payload as unknown as Record<string, unknown>,
+    payload: payloadOf(ctx, template, to, vars, resending) as unknown as Record<string, unknown>,
     orderingKey: `mail:${ctx.e.id}:${recipient ? recipient.id : 'team'}`,
   })
 }
+
+/** What a signing request or reminder to `r` says beyond the envelope: their role, the team's subject and message. */
+const turnVars = (ctx: Context, r: Recipient): OwnVars => ({ role: r.role, subject: ctx.meta.subject, message: ctx.meta.message })
+
+/** Signing requests reach recipients at all: e-mail to them is on, and requests are not switched off. */
+const requestsOn = (ctx: Context) => ctx.toRecipients && emailEnabled(ctx.meta, 'recipientSigningRequest')
 
 /**
  * A signing request (or, with `reminder`, a reminder) to each of `recipientIds` who acts, has not
@@ -163,21 +170,34 @@ export async function mailTurn(
   opts: { reminder?: boolean; resending?: boolean } = {},
 ): Promise<number> {
   const ctx = await load(tx, envelopeId)
-  if (!ctx.toRecipients || !emailEnabled(ctx.meta, 'recipientSigningRequest')) return 0
+  if (!requestsOn(ctx)) return 0
   const wanted = new Set(recipientIds)
   const all = ctx.recipients.map(asTurnRow)
   let n = 0
   for (const r of ctx.recipients) {
     if (!wanted.has(r.id) || !mustAct(r) || r.signing_status !== 'NOT_SIGNED') continue
     if (waitingBefore({ document_meta: ctx.meta }, all, asTurnRow(r)).length) continue
-    await add(tx, ctx, opts.reminder ? 'reminder' : 'signing-request', { recipient: r }, {
-      role: r.role,
-      subject: ctx.meta.subject,
-      message: ctx.meta.message,
-    }, opts.resending)
+    await add(tx, ctx, opts.reminder ? 'reminder' : 'signing-request', { recipient: r }, turnVars(ctx, r), opts.resending)
     n++
   }
   return n
+}
+
+/**
+ * The signing requests that sending the envelope will mail, as their jobs will carry them, with
+ * `change` (the subject and message about to be sent) in place of what is stored: one to each
+ * recipient who acts (in sequential order the later ones when their turn comes); null when
+ * signing requests reach no one (distributionMethod NONE, or switched off). Enqueues nothing:
+ * what the review before sending shows (send-preview.ts).
+ */
+export async function requestsOnSend(tx: Queryable, envelopeId: string, change: Partial<Pick<DocumentMeta, 'subject' | 'message'>>): Promise<MailJobPayload[] | null> {
+  const ctx = await load(tx, envelopeId)
+  for (const key of ['subject', 'message'] as const) {
+    const value = change[key]
+    if (value !== undefined) ctx.meta[key] = value
+  }
+  if (!requestsOn(ctx)) return null
+  return ctx.recipients.filter(mustAct).map((r) => payloadOf(ctx, 'signing-request', { recipient: r }, turnVars(ctx, r)))
 }
 
 /**

@@ -117,6 +117,10 @@ export function formatAddress(m: Mailbox): string {
   return m.name ? `"${m.name.replace(/[\\"]/g, '\\$&')}" <${m.address}>` : m.address
 }
 
+/** The From of a message from MAIL_FROM `from` (its whole text) as a header shows it: for the local mailbox and the review before sending. */
+export const fromHeader = (from: string, mail: Pick<MailMessage, 'senderName' | 'brandedSender'>): string =>
+  formatAddress(sender(parseFrom(from), mail.senderName, mail.brandedSender))
+
 function checkUrl(smtpUrl: string): void {
   let url: URL
   try {
@@ -183,7 +187,7 @@ function smtpTransport(smtpUrl: string, from: Mailbox, fromText: string, db: Que
 /** The HTML as the local mailbox keeps it: inline images by their address on this host. */
 const localHtml = (mail: MailMessage) => (mail.inlineImages ?? []).reduce((html, i) => html.split(`cid:${i.cid}`).join(i.url), mail.html)
 
-function localTransport(from: Mailbox, fromText: string, db: Queryable): MailTransport {
+function localTransport(fromText: string, db: Queryable): MailTransport {
   return {
     kind: 'local',
     from: fromText,
@@ -197,7 +201,7 @@ function localTransport(from: Mailbox, fromText: string, db: Queryable): MailTra
           mail.recipientId ?? null,
           mail.template,
           mail.to,
-          formatAddress(sender(from, mail.senderName, mail.brandedSender)),
+          fromHeader(fromText, mail),
           oneLine(mail.subject),
           localHtml(mail),
           mail.text,
@@ -231,5 +235,5 @@ export function createMailTransport(opts: MailTransportOptions): MailTransport {
   const fromText = opts.from?.trim() || DEFAULT_MAIL_FROM
   const from = parseFrom(fromText)
   if (opts.smtpUrl) return smtpTransport(opts.smtpUrl, from, fromText, opts.db)
-  return opts.mailbox ? localTransport(from, fromText, opts.db) : noTransport(fromText)
+  return opts.mailbox ? localTransport(fromText, opts.db) : noTransport(fromText)
 }

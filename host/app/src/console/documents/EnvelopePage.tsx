@@ -9,6 +9,7 @@ import { Downloads } from './Downloads.js'
 import { Editor } from './Editor.js'
 import { PagePreviews } from './PagePreviews.js'
 import { RecipientsPanel } from './RecipientsPanel.js'
+import { SendReview } from './SendReview.js'
 import { TemplateTools } from './TemplateTools.js'
 import { Timeline } from './Timeline.js'
 import { ownerRights, type AuditLogEntry, type AuditLogPage, type Envelope, type EnvelopeSender } from './types.js'
@@ -21,8 +22,8 @@ export function EnvelopePage({ id }: { id: string }) {
   const { me } = useMe()
   const [loadError, setLoadError] = useState<string | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
-  /** Cancelling or deleting, asked first. */
-  const [asking, setAsking] = useState<'cancel' | 'delete' | null>(null)
+  /** Cancelling or deleting, asked first; sending, reviewed first. */
+  const [asking, setAsking] = useState<'cancel' | 'delete' | 'send' | null>(null)
   // `?edit=1`: just created in the console, the editor opens at once for its recipients and fields.
   const [editing, setEditing] = useState(() => new URLSearchParams(location.search).get('edit') === '1')
   const action = useAction()
@@ -60,11 +61,14 @@ export function EnvelopePage({ id }: { id: string }) {
       if (done) setNotice(done)
       await load()
     })
-  // What is sent is what the person sees: the open editor saves first; what it cannot save stops the send.
-  const send = async () => {
-    if (saveEditor.current && !(await saveEditor.current())) throw new Error(ct('documents.sendUnsaved'))
-    await v2('/envelope/distribute', { body: { envelopeId: env.id } })
-  }
+  // What is sent is what the person sees: the open editor saves first (what it cannot save stops the
+  // send), then the review shows the envelope as saved.
+  const review = () =>
+    void action.run(async () => {
+      if (saveEditor.current && !(await saveEditor.current())) throw new Error(ct('documents.sendUnsaved'))
+      await load()
+      setAsking('send')
+    })
   const waiting = env.recipients.filter((r) => r.signingStatus === 'NOT_SIGNED' && r.role !== 'CC')
   const { manage } = ownerRights(me.team?.role, sender)
   // The reasons a button is off, said beside the buttons and tied to them (aria-describedby).
@@ -89,6 +93,17 @@ export function EnvelopePage({ id }: { id: string }) {
       </p>
       <ErrorAlert error={action.error} />
       {notice && <Notice>{notice}</Notice>}
+      {asking === 'send' && (
+        <SendReview
+          env={env}
+          onCancel={() => setAsking(null)}
+          onSent={() => {
+            setAsking(null)
+            setNotice(ct('documents.sent'))
+            void load()
+          }}
+        />
+      )}
       {asking === 'cancel' && (
         <CancelDialog
           env={env}
@@ -128,7 +143,7 @@ export function EnvelopePage({ id }: { id: string }) {
                 {editing ? ct('documents.closeEditor') : ct('documents.edit')}
               </button>
               {env.type === 'DOCUMENT' && (
-                <button className="btn btn-primary" type="button" disabled={action.busy} onClick={() => run(send, ct('documents.sent'))}>
+                <button className="btn btn-primary" type="button" disabled={action.busy} aria-haspopup="dialog" onClick={review}>
                   {ct('documents.send')}
                 </button>
               )}

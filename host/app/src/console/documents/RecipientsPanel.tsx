@@ -60,28 +60,7 @@ function RecipientCard({ env, audit, canSeeLinks, busy, run, r, linkReasonId }: 
         {r.name && <span className="muted small docs-recipient-email">{r.email}</span>}
       </div>
       <dl className="docs-facts">
-        <div>
-          <dt>{ct('documents.role')}</dt>
-          <dd>{ct(`documents.role.${r.role}` as ConsoleKey)}</dd>
-        </div>
-        {sequential && (
-          <div>
-            <dt>{ct('documents.recipient.order')}</dt>
-            <dd>{r.signingOrder ?? '—'}</dd>
-          </div>
-        )}
-        <div>
-          <dt>{ct('documents.recipient.delivery')}</dt>
-          <dd>{env.documentMeta.distributionMethod === 'NONE' ? ct('documents.recipient.delivery.NONE') : ct('documents.recipient.delivery.EMAIL')}</dd>
-        </div>
-        <div>
-          <dt>{ct('documents.recipient.access')}</dt>
-          <dd>{authText(r.authOptions?.accessAuth, env.authOptions?.globalAccessAuth)}</dd>
-        </div>
-        <div>
-          <dt>{ct('documents.recipient.action')}</dt>
-          <dd>{authText(r.authOptions?.actionAuth, env.authOptions?.globalActionAuth)}</dd>
-        </div>
+        <RecipientFacts env={env} r={r} />
         <div className="docs-facts-wide">
           <dt>{ct('documents.recipient.status')}</dt>
           <dd>
@@ -128,6 +107,39 @@ function RecipientCard({ env, audit, canSeeLinks, busy, run, r, linkReasonId }: 
         <CorrectForm env={env} r={r} busy={busy} run={run} onDone={() => setCorrecting(false)} canSeeLinks={canSeeLinks} linkReasonId={linkReasonId} />
       )}
     </li>
+  )
+}
+
+/**
+ * Who a recipient is to the document, as terms of a `<dl>`: role, turn (sequential signing only),
+ * delivery and what they must prove. Their card here and the review before sending show them.
+ */
+export function RecipientFacts({ env, r }: { env: Envelope; r: EnvelopeRecipient }) {
+  return (
+    <>
+      <div>
+        <dt>{ct('documents.role')}</dt>
+        <dd>{ct(`documents.role.${r.role}` as ConsoleKey)}</dd>
+      </div>
+      {env.documentMeta.signingOrder === 'SEQUENTIAL' && (
+        <div>
+          <dt>{ct('documents.recipient.order')}</dt>
+          <dd>{r.signingOrder ?? '—'}</dd>
+        </div>
+      )}
+      <div>
+        <dt>{ct('documents.recipient.delivery')}</dt>
+        <dd>{env.documentMeta.distributionMethod === 'NONE' ? ct('documents.recipient.delivery.NONE') : ct('documents.recipient.delivery.EMAIL')}</dd>
+      </div>
+      <div>
+        <dt>{ct('documents.recipient.access')}</dt>
+        <dd>{authText(r.authOptions?.accessAuth, env.authOptions?.globalAccessAuth)}</dd>
+      </div>
+      <div>
+        <dt>{ct('documents.recipient.action')}</dt>
+        <dd>{authText(r.authOptions?.actionAuth, env.authOptions?.globalActionAuth)}</dd>
+      </div>
+    </>
   )
 }
 

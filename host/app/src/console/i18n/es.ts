@@ -4,8 +4,9 @@ import account from './account/es.js'
 import branding from './branding/es.js'
 import documents from './documents/es.js'
 import errors from './errors/es.js'
+import send from './send/es.js'
 import shell from './shell/es.js'
 import team from './team/es.js'
 
-const es: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...branding, ...errors }
+const es: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...send, ...branding, ...errors }
 export default es

@@ -4,8 +4,9 @@ import account from './account/fr.js'
 import branding from './branding/fr.js'
 import documents from './documents/fr.js'
 import errors from './errors/fr.js'
+import send from './send/fr.js'
 import shell from './shell/fr.js'
 import team from './team/fr.js'
 
-const fr: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...branding, ...errors }
+const fr: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...send, ...branding, ...errors }
 export default fr

@@ -4,8 +4,9 @@ import account from './account/ja.js'
 import branding from './branding/ja.js'
 import documents from './documents/ja.js'
 import errors from './errors/ja.js'
+import send from './send/ja.js'
 import shell from './shell/ja.js'
 import team from './team/ja.js'
 
-const ja: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...branding, ...errors }
+const ja: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...send, ...branding, ...errors }
 export default ja

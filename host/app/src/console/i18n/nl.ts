@@ -4,8 +4,9 @@ import account from './account/nl.js'
 import branding from './branding/nl.js'
 import documents from './documents/nl.js'
 import errors from './errors/nl.js'
+import send from './send/nl.js'
 import shell from './shell/nl.js'
 import team from './team/nl.js'
 
-const nl: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...branding, ...errors }
+const nl: ConsoleWords = { ...shell, ...account, ...team, ...documents, ...send, ...branding, ...errors }
 export default nl
