@@ -133,10 +133,12 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
       expect(res.body, path).toEqual({ message: expect.any(String), code: 'DOCUMENT_PURGED' })
     }
     expect((await client.get(`/envelope/item/${later.itemId}/download`)).status).toBe(200)
-    // The recipient's link still opens (the document's state), its PDF is gone.
+    // The recipient's link still opens (the document's state, and when it was purged: the page says so), its PDF is gone.
     const [{ token }] = (await host.db.query<{ token: string }>('select token from recipients where envelope_id = $1', [completed.id])) as [{ token: string }]
     const signer = api(`${host.url}/api/signing`, `Bearer ${token}`)
-    expect((await signer.get('/session')).status).toBe(200)
+    const session = await signer.get('/session')
+    expect([session.status, session.body.state, session.body.envelope.purgedAt]).toEqual([200, 'COMPLETED', at.toISOString()])
+    expect((await api(`${host.url}/api/signing`, `Bearer ${pending.token}`).get('/session')).body.envelope).not.toHaveProperty('purgedAt')
     const page = await signer.get(`/item/${completed.itemId}`)
     expect([page.status, page.body.code]).toEqual([410, 'DOCUMENT_PURGED'])
     const copy = await client.post('/envelope/duplicate', { envelopeId: completed.id })
