@@ -14,11 +14,13 @@ import type { BrowserContext, Page } from 'playwright-core'
 import { afterAll, describe, expect } from 'vitest'
 import { purgeEnvelope } from '../../host/server/domain/retention.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
-import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
+import { makeUser } from '../support/console-client.js'
+import { codeSigner } from '../host/support.js'
 import { axeReport, axeViolations } from './support/axe.js'
-import { consentThroughApi, DESKTOP, openPage, sendDocument, sig, signShot } from './support/sign.js'
+import { DESKTOP, openPage, sendDocument, sig, signShot } from './support/sign.js'
 import { SAFETY_NET, SCREENSHOTS, startStack, type Stack } from './support/stack.js'
 import { test } from './support/fixtures.js'
+import { consoleSignIn } from './support/ui.js'
 
 const DAY = 86_400_000
 
@@ -38,13 +40,7 @@ describe('the record in the console and on the signing page', () => {
     const page = await context.newPage()
     const errors: string[] = []
     page.on('pageerror', (e) => errors.push(e.message))
-    await page.goto(`${stack.host.url}/console`)
-    await page.getByLabel('E-mail address').fill('ada@example.com')
-    await page.getByLabel('Password').fill(TEST_PASSWORD)
-    await page.getByRole('button', { name: 'Sign in', exact: true }).click()
-    await page.getByRole('heading', { name: 'Documents' }).waitFor()
-    const team = page.getByRole('combobox', { name: 'Team' })
-    if (await team.count()) await team.selectOption({ label: 'E2E' })
+    await consoleSignIn(page, stack.host.url, 'ada@example.com', 'E2E')
     return { context, page, errors }
   }
   /** axe and a screenshot at both widths; nothing scrolls sideways on a phone. */
@@ -57,38 +53,22 @@ describe('the record in the console and on the signing page', () => {
     }
     await page.setViewportSize(DESKTOP)
   }
-  const signingApi = (token: string) => {
-    let grant: Record<string, string> = {}
-    const call = async (method: string, path: string, body?: unknown) => {
-      const res = await fetch(`${stack.host.url}/api/signing${path}`, {
-        method,
-        headers: { Authorization: `Bearer ${token}`, 'Content-Type': 'application/json', ...grant },
-        ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-      })
-      return { status: res.status, body: await res.json().catch(() => ({})) }
+  /** The code of the next code mail to `to`, once the queue has sent it. */
+  const mailedCode = (to: string) => {
+    let seen = 0
+    return async () => {
+      let codes: string[] = []
+      await expect
+        .poll(async () => {
+          const rows = await stack.host.db.query<{ text: string }>(`select text from mails where to_address = $1 and template = 'recipient-code' order by id`, [to])
+          codes = rows.map((r) => /\b(\d{6})\b/.exec(r.text)![1]!)
+          return codes.length
+        }, { timeout: SAFETY_NET })
+        .toBeGreaterThan(seen)
+      seen = codes.length
+      return codes.at(-1)!
     }
-    return { call, grant: (g: string) => void (grant = { 'x-recipient-auth': g }) }
   }
-  /** The newest code mailed to `to`, once the queue has sent it. */
-  const mailedCode = async (to: string, after: number) => {
-    let code = ''
-    await expect
-      .poll(async () => {
-        const [row] = await stack.host.db.query<{ text: string }>(`select text from mails where to_address = $1 and template = 'recipient-code' and id > $2 order by id desc limit 1`, [to, after])
-        code = row ? /\b(\d{6})\b/.exec(row.text)![1]! : ''
-        return code
-      }, { timeout: SAFETY_NET })
-      .not.toBe('')
-    return code
-  }
-  const lastMail = async () => (await stack.host.db.query<{ id: number }>('select coalesce(max(id), 0)::int as id from mails'))[0]!.id
-  const askCode = async (s: ReturnType<typeof signingApi>, to: string) => {
-    const after = await lastMail()
-    expect((await s.call('POST', '/auth/code', { purpose: 'access' })).status).toBe(200)
-    return mailedCode(to, after)
-  }
-  const wrongFor = (code: string) => (code === '000000' ? '999999' : '000000')
-
   test('the timeline says every step of the evidence; the evidence downloads as JSON and signed', async () => {
     const record = await sendDocument(stack, {
       title: 'Record',
@@ -111,27 +91,14 @@ describe('the record in the console and on the signing page', () => {
 
     // Ann: a wrong code, then the right one; she opens, consents and signs.
     const annToken = (await stack.host.db.query<{ token: string }>('select token from recipients where id = $1', [ann.id]))[0]!.token
-    const a = signingApi(annToken)
-    const code = await askCode(a, 'ann.new@example.com')
-    expect((await a.call('POST', '/auth/access', { method: 'TWO_FACTOR_AUTH', code: wrongFor(code) })).status).toBe(401)
-    const passed = await a.call('POST', '/auth/access', { method: 'TWO_FACTOR_AUTH', code })
-    expect(passed.status).toBe(200)
-    a.grant(passed.body.grant)
-    expect((await a.call('POST', '/open', {})).status).toBe(200)
-    const { disclosure } = (await a.call('GET', '/consent')).body
-    expect((await a.call('POST', '/consent', { version: disclosure.version })).status).toBe(200)
-    const { fields } = (await a.call('GET', '/session')).body
-    const value = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
-    expect((await a.call('POST', '/complete', { fields: fields.map((f: { id: number }) => ({ id: f.id, value })) })).status).toBe(200)
+    const a = codeSigner(stack.host.url, annToken, mailedCode('ann.new@example.com'))
+    const code = await a.code()
+    expect((await a.prove(a.wrong(code))).status).toBe(401)
+    await a.pass(code)
+    await a.sign()
 
     // Bob: wrong codes until he is locked.
-    const b = signingApi(record.recipient('bob@example.com').token)
-    let bobCode = await askCode(b, 'bob@example.com')
-    for (let i = 0; i < 5; i++) expect((await b.call('POST', '/auth/access', { method: 'TWO_FACTOR_AUTH', code: wrongFor(bobCode) })).status).toBe(401)
-    bobCode = await askCode(b, 'bob@example.com')
-    let last = 0
-    for (let i = 0; i < 6 && last !== 429; i++) last = (await b.call('POST', '/auth/access', { method: 'TWO_FACTOR_AUTH', code: wrongFor(bobCode) })).status
-    expect(last).toBe(429)
+    expect((await codeSigner(stack.host.url, record.recipient('bob@example.com').token, mailedCode('bob@example.com')).lockOut()).status).toBe(429)
     // Every code's entry is written once its mail left.
     await expect
       .poll(async () => (await stack.api<{ data: { type: string }[] }>('GET', `/envelope/${record.id}/audit-log?perPage=100&include=all`)).data.filter((x) => x.type === 'RECIPIENT_AUTH_CODE_SENT').length, { timeout: SAFETY_NET })
@@ -207,12 +174,8 @@ describe('the record in the console and on the signing page', () => {
     const signed = async (title: string, email: string, meta: Record<string, unknown> = {}) => {
       const doc = await sendDocument(stack, { title, meta, recipients: [{ email, name: 'Dana Doe', role: 'SIGNER', fields: [sig(10, 80)] }] })
       const token = doc.recipient(email).token
-      await consentThroughApi(stack.host.url, token)
-      const s = signingApi(token)
-      const { fields } = (await s.call('GET', '/session')).body
-      const value = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=='
-      expect((await s.call('POST', '/complete', { fields: fields.map((f: { id: number }) => ({ id: f.id, value })) })).status).toBe(200)
-      await expect.poll(async () => (await stack.api<{ status: string; envelopeItems: { signedDocumentDataId?: string | null }[] }>('GET', `/envelope/${doc.id}`)).status, { timeout: SAFETY_NET }).toBe('COMPLETED')
+      await codeSigner(stack.host.url, token, async () => '').sign()
+      await expect.poll(async () => (await stack.api<{ status: string }>('GET', `/envelope/${doc.id}`)).status, { timeout: SAFETY_NET }).toBe('COMPLETED')
       return { doc, token }
     }
     const lease = await signed('Lease 4B', 'dana@example.com')

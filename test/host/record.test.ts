@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { THROTTLE_WINDOW_MS } from '../../host/server/people/throttle.js'
 import { pdfText } from '../support/pdf-signature.js'
-import { api, createEnvelope, mailed, sealed, SIGNATURE, startTestHost, type Api, type TestHost } from './support.js'
+import { api, codeSigner, createEnvelope, mailed, sealed, startTestHost, type Api, type TestHost } from './support.js'
 
 const DAY = 86_400_000
 const FIELD = (y: number) => ({ type: 'SIGNATURE', page: 1, positionX: 10, positionY: y, width: 30, height: 8 })
@@ -52,28 +52,11 @@ describe('the record of a document, everywhere the same', () => {
   const events = async (id: string, event: string) =>
     (await host.db.query<{ n: number }>('select count(*)::int as n from events where envelope_id = $1 and event = $2', [id, event]))[0]!.n
   /** The code the newest code mail to `to` carries, once the queue sent it. */
-  const mailedCode = async (to: string) => {
+  const mailedCode = (to: string) => async () => {
     await host.queue.drain()
     const [row] = await host.db.query<{ text: string }>(`select text from mails where to_address = $1 and template = 'recipient-code' order by id desc limit 1`, [to])
     return /\b(\d{6})\b/.exec(row!.text)![1]!
   }
-  /** A recipient's signing API: it asks for a code, proves it (wrong first when told), opens and signs with the grant. */
-  const recipient = (token: string) => {
-    let grant: Record<string, string> = {}
-    const s = api(`${host.url}/api/signing`, `Bearer ${token}`)
-    return {
-      code: async () => expect((await s.post('/auth/code', { purpose: 'access' })).status).toBe(200),
-      prove: (code: string) => s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code }),
-      grant: (g: string) => void (grant = { 'x-recipient-auth': g }),
-      sign: async () => {
-        expect((await s.post('/open', {}, grant)).status).toBe(200)
-        const { fields } = (await s.get('/session', grant)).body
-        const done = await s.post('/complete', { fields: fields.map((f: any) => ({ id: f.id, value: SIGNATURE })) }, grant)
-        expect(done.status, JSON.stringify(done.body)).toBe(200)
-      },
-    }
-  }
-  const wrongFor = (code: string) => (code === '000000' ? '999999' : '000000')
 
   it('names every step in the audit log, the evidence, the certificate and the audit-log PDF alike', async () => {
     const e = await createEnvelope(client, {
@@ -99,30 +82,18 @@ describe('the record of a document, everywhere the same', () => {
     expect(await events(e.id, 'DOCUMENT_REMINDER_SENT')).toBe(2)
 
     // Ann: a code, a wrong try, the right code; she opens, consents and signs.
-    const ann = recipient(await tokenOf(annId))
-    await ann.code()
-    const annCode = await mailedCode('ann.new@example.com')
-    expect((await ann.prove(wrongFor(annCode))).body.code).toBe('AUTH_FAILED')
-    const passed = await ann.prove(annCode)
-    expect(passed.status).toBe(200)
-    ann.grant(passed.body.grant)
+    const ann = codeSigner(host.url, await tokenOf(annId), mailedCode('ann.new@example.com'))
+    const annCode = await ann.code()
+    expect((await ann.prove(ann.wrong(annCode))).body.code).toBe('AUTH_FAILED')
+    await ann.pass(annCode)
     await ann.sign()
 
     // Bob: wrong tries until he is locked; past the lock, a new code and he signs.
-    const bob = recipient(await tokenOf(bobId))
-    await bob.code()
-    let bobCode = await mailedCode('bob@example.com')
-    for (let i = 0; i < 5; i++) expect((await bob.prove(wrongFor(bobCode))).body.code).toBe('AUTH_FAILED')
-    await bob.code()
-    bobCode = await mailedCode('bob@example.com')
-    let last = { status: 0, body: {} as any }
-    for (let i = 0; i < 6 && last.status !== 429; i++) last = await bob.prove(wrongFor(bobCode))
-    expect([last.status, last.body.code]).toEqual([429, 'TOO_MANY_ATTEMPTS'])
+    const bob = codeSigner(host.url, await tokenOf(bobId), mailedCode('bob@example.com'))
+    const locked = await bob.lockOut()
+    expect([locked.status, locked.body.code]).toEqual([429, 'TOO_MANY_ATTEMPTS'])
     clock.advance(THROTTLE_WINDOW_MS + 60_000)
-    await bob.code()
-    const unlocked = await bob.prove(await mailedCode('bob@example.com'))
-    expect(unlocked.status, JSON.stringify(unlocked.body)).toBe(200)
-    bob.grant(unlocked.body.grant)
+    await bob.pass(await bob.code())
     await bob.sign()
     await sealed(host, e.id)
     await mailed(host, e.id)
