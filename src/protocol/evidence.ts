@@ -88,7 +88,7 @@ export interface EvidenceRecipient {
 }
 
 /** A recipient's field of the evidence that a redaction emptied. */
-export type EvidenceRedactedField = 'name' | 'email' | 'ipAddress' | 'userAgent' | 'proofs' | 'consent' | 'reason'
+export type EvidenceRedactedField = 'name' | 'email' | 'ipAddress' | 'userAgent' | 'proofs' | 'consent' | 'reason' | 'history'
 
 export interface EvidenceSeal {
   /** PAdES baseline level of the seal in the first sealed document (B-B, B-T, B-LT, B-LTA). */

@@ -179,7 +179,10 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     // The evidence summary says so and keeps the documents' hashes.
     const evidence = (await client.get(`/envelope/${completed.id}/evidence`)).body
     expect(evidence).toMatchObject({ redacted: true, purgedAt: e.purgedAt, auditLog: { intact: true, head: chainAfter.ok ? chainAfter.head : null, redacted: expect.any(Number) } })
-    expect(evidence.recipients[0]).toMatchObject({ name: '', email: '', ipAddress: null, userAgent: null, redacted: expect.arrayContaining(['name', 'email', 'ipAddress', 'userAgent']) })
+    expect(evidence.recipients[0]).toMatchObject({ name: '', email: '', ipAddress: null, userAgent: null, redacted: expect.arrayContaining(['name', 'email', 'ipAddress', 'userAgent', 'history']) })
+    // Its steps remain, without what they named.
+    expect(evidence.recipients[0].history.map((s: { kind: string }) => s.kind)).toEqual(expect.arrayContaining(['EMAIL_SENT', 'OPENED', 'CONSENTED', 'COMPLETED']))
+    expect(JSON.stringify(evidence.recipients[0].history)).not.toContain('jana@example.com')
     expect(evidence.documents[0].originalSha256).toMatch(/^[0-9a-f]{64}$/)
     expect(completedFiles.map((f) => f.sha256)).toContain(evidence.documents[0].sealedSha256)
 

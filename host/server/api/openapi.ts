@@ -85,7 +85,7 @@ const EVIDENCE = {
           },
           redacted: {
             type: 'array',
-            items: { type: 'string', enum: ['name', 'email', 'ipAddress', 'userAgent', 'proofs', 'consent', 'reason'] },
+            items: { type: 'string', enum: ['name', 'email', 'ipAddress', 'userAgent', 'proofs', 'consent', 'reason', 'history'] },
             description: 'Only when a redaction emptied some of the fields above: which (a purge; on any other envelope auditLog.intact is false)',
           },
         },

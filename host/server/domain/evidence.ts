@@ -94,6 +94,8 @@ function recipientEvidence(r: RecipientRow, log: AuditEntry[], steps: RecordStep
       : []),
     ...(cut(consent?.entry, 'data') ? (['consent'] as const) : []),
     ...(cut(rejected?.entry, 'data') ? (['reason'] as const) : []),
+    // Steps whose details (an address, a method, a reason) went with the purge.
+    ...(log.some((a) => aboutRecipientId(a) === r.id && cut(a, 'data')) ? (['history'] as const) : []),
   ]
   return {
     id: r.id,
