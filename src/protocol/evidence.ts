@@ -33,6 +33,35 @@ export interface EvidenceConsent {
   disclosureHash: string | null
 }
 
+/**
+ * One step of a recipient's record, in the order the audit log holds them: what the signing
+ * certificate's history says in words and the console's timeline shows. Addresses are the ones the
+ * message went to; `correctedTo` names the address the team corrected it to afterwards.
+ */
+export type EvidenceStep = { at: string } & (
+  /** Sent without any request e-mail recorded: the sender handed the link out. */
+  | { kind: 'LINK_CREATED' }
+  /** A message the mail transport took: the request (or sent again), a reminder, the completed document. */
+  | { kind: 'EMAIL_SENT'; email: 'REQUEST' | 'REMINDER' | 'COMPLETED'; to: string | null; correctedTo?: string }
+  | { kind: 'OPENED' }
+  /** A one-time code e-mailed for `purpose`: `access` (to open), `action` (to act), `account` (to make an account). */
+  | { kind: 'CODE_SENT'; purpose: string | null; to: string | null; correctedTo?: string }
+  /** A check passed, with its method (TWO_FACTOR_AUTH, ACCOUNT, PASSWORD, PASSKEY). */
+  | { kind: 'VERIFIED'; stage: 'access' | 'action'; method: string }
+  /** A code, password or passkey that did not check out. */
+  | { kind: 'VERIFICATION_FAILED'; stage: string | null; method: string | null }
+  /** Too many failed checks: refused until `until`. */
+  | { kind: 'LOCKED'; until: string | null }
+  | { kind: 'CONSENTED'; disclosureVersion: number | string | null; disclosureHash: string | null }
+  /** The team corrected the recipient's name or address (a new address is sent a new link). */
+  | { kind: 'CORRECTED'; changes: { field: 'NAME' | 'EMAIL'; from: string | null; to: string | null }[] }
+  /** Completed their part: SIGNED, APPROVED, VIEWED or ASSISTED, by their role. */
+  | { kind: 'COMPLETED'; action: 'SIGNED' | 'APPROVED' | 'VIEWED' | 'ASSISTED' }
+  | { kind: 'REJECTED'; reason: string | null }
+  /** Their link's deadline passed before they acted. */
+  | { kind: 'EXPIRED' }
+)
+
 export interface EvidenceRecipient {
   id: number
   name: string
@@ -49,6 +78,8 @@ export interface EvidenceRecipient {
   ipAddress: string | null
   userAgent: string | null
   outcome: { status: 'SIGNED' | 'REJECTED'; at: string; reason: string | null } | null
+  /** Every step of the recipient's record, oldest first (the fields above are drawn from the same steps). */
+  history: EvidenceStep[]
   /**
    * The fields above whose value was redacted (a null or empty value that is not what happened):
    * present only when one was, which the host allows only as the envelope is purged.
@@ -57,7 +88,7 @@ export interface EvidenceRecipient {
 }
 
 /** A recipient's field of the evidence that a redaction emptied. */
-export type EvidenceRedactedField = 'name' | 'email' | 'ipAddress' | 'userAgent' | 'proofs' | 'consent' | 'reason'
+export type EvidenceRedactedField = 'name' | 'email' | 'ipAddress' | 'userAgent' | 'proofs' | 'consent' | 'reason' | 'history'
 
 export interface EvidenceSeal {
   /** PAdES baseline level of the seal in the first sealed document (B-B, B-T, B-LT, B-LTA). */

@@ -192,6 +192,8 @@ export interface SigningSession {
     documentMeta: DocumentMeta
     completedAt: string | null
     items: { id: string; title: string; order: number; pageCount: number }[]
+    /** Only once the envelope was purged at the end of its team's retention: when. Its files are gone (410 DOCUMENT_PURGED). */
+    purgedAt?: string
   }
   recipient: {
     id: number

@@ -8,7 +8,7 @@
  */
 import { EVIDENCE_VERSION, type Evidence } from '../protocol/evidence.js'
 
-export type { Evidence, EvidenceConsent, EvidenceDocument, EvidenceProof, EvidenceRecipient, EvidenceSeal } from '../protocol/evidence.js'
+export type { Evidence, EvidenceConsent, EvidenceDocument, EvidenceProof, EvidenceRecipient, EvidenceSeal, EvidenceStep } from '../protocol/evidence.js'
 
 export interface VerifyEvidenceOptions {
   /** The certificate the evidence must be signed with: PEM, DER bytes, or its SHA-256 fingerprint (hex, colons optional). */

@@ -47,6 +47,7 @@ export type {
   EvidenceProof,
   EvidenceRecipient,
   EvidenceSeal,
+  EvidenceStep,
 } from './evidence.js'
 export { createClient } from './client.js'
 export type {

@@ -147,6 +147,32 @@ describe('reminders and deadlines under a driven clock', () => {
     }
   })
 
+  it('tells of a reminder exactly as often as a reminder e-mail is queued, whoever is on the document', async () => {
+    const reminders = { sendAfter: { unit: 'day', amount: 1 }, repeatEvery: { disabled: true } }
+    // One who signs at once (nothing left to remind), one who does not, a copy's recipient; and a document whose links the sender hands out.
+    const mixed = await createEnvelope(client, {
+      meta: { reminderSettings: reminders },
+      recipients: [
+        { email: 'quick@example.com', name: 'Quick', role: 'SIGNER', fields: signerField(5) },
+        { email: 'slow@example.com', name: 'Slow', role: 'SIGNER', fields: signerField(50) },
+        { email: 'copy@example.com', name: 'Copy', role: 'CC' },
+      ],
+    })
+    const handedOut = await createEnvelope(client, {
+      meta: { reminderSettings: reminders, distributionMethod: 'NONE' },
+      recipients: [{ email: 'link@example.com', name: 'Link', role: 'SIGNER', fields: signerField(5) }],
+    })
+    const sent = (await client.post('/envelope/distribute', { envelopeId: mixed.id })).body
+    expect((await client.post('/envelope/distribute', { envelopeId: handedOut.id })).status).toBe(200)
+    expect((await sign(sent.recipients[0].token)).body.status).toBe('PENDING')
+    clock.advance(DAY + 60_000)
+    await host.queue.drain()
+    const queued = async (id: string) =>
+      (await host.db.query<{ n: number }>(`select count(*)::int as n from jobs where kind = 'mail' and payload->>'envelopeId' = $1 and payload->>'template' = 'reminder'`, [id]))[0]!.n
+    expect([await count(mixed.id, 'DOCUMENT_REMINDER_SENT'), await queued(mixed.id)]).toEqual([1, 1])
+    expect([await count(handedOut.id, 'DOCUMENT_REMINDER_SENT'), await queued(handedOut.id)]).toEqual([0, 0])
+  })
+
   it('refuses malformed periods', async () => {
     for (const meta of [
       { envelopeExpirationPeriod: { unit: 'hour', amount: 1 } },

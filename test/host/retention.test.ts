@@ -133,10 +133,12 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
       expect(res.body, path).toEqual({ message: expect.any(String), code: 'DOCUMENT_PURGED' })
     }
     expect((await client.get(`/envelope/item/${later.itemId}/download`)).status).toBe(200)
-    // The recipient's link still opens (the document's state), its PDF is gone.
+    // The recipient's link still opens (the document's state, and when it was purged: the page says so), its PDF is gone.
     const [{ token }] = (await host.db.query<{ token: string }>('select token from recipients where envelope_id = $1', [completed.id])) as [{ token: string }]
     const signer = api(`${host.url}/api/signing`, `Bearer ${token}`)
-    expect((await signer.get('/session')).status).toBe(200)
+    const session = await signer.get('/session')
+    expect([session.status, session.body.state, session.body.envelope.purgedAt]).toEqual([200, 'COMPLETED', at.toISOString()])
+    expect((await api(`${host.url}/api/signing`, `Bearer ${pending.token}`).get('/session')).body.envelope).not.toHaveProperty('purgedAt')
     const page = await signer.get(`/item/${completed.itemId}`)
     expect([page.status, page.body.code]).toEqual([410, 'DOCUMENT_PURGED'])
     const copy = await client.post('/envelope/duplicate', { envelopeId: completed.id })
@@ -177,7 +179,10 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     // The evidence summary says so and keeps the documents' hashes.
     const evidence = (await client.get(`/envelope/${completed.id}/evidence`)).body
     expect(evidence).toMatchObject({ redacted: true, purgedAt: e.purgedAt, auditLog: { intact: true, head: chainAfter.ok ? chainAfter.head : null, redacted: expect.any(Number) } })
-    expect(evidence.recipients[0]).toMatchObject({ name: '', email: '', ipAddress: null, userAgent: null, redacted: expect.arrayContaining(['name', 'email', 'ipAddress', 'userAgent']) })
+    expect(evidence.recipients[0]).toMatchObject({ name: '', email: '', ipAddress: null, userAgent: null, redacted: expect.arrayContaining(['name', 'email', 'ipAddress', 'userAgent', 'history']) })
+    // Its steps remain, without what they named.
+    expect(evidence.recipients[0].history.map((s: { kind: string }) => s.kind)).toEqual(expect.arrayContaining(['EMAIL_SENT', 'OPENED', 'CONSENTED', 'COMPLETED']))
+    expect(JSON.stringify(evidence.recipients[0].history)).not.toContain('jana@example.com')
     expect(evidence.documents[0].originalSha256).toMatch(/^[0-9a-f]{64}$/)
     expect(completedFiles.map((f) => f.sha256)).toContain(evidence.documents[0].sealedSha256)
 

@@ -169,6 +169,46 @@ async function giveConsent(send: Send, extra: Record<string, string>): Promise<v
   await send('POST', '/consent', { version: state.body.disclosure.version }, extra)
 }
 
+/**
+ * A recipient on the signing API, their access check an e-mailed code when it asks for one: asks
+ * for a code (read by `mailedCode` from what was sent), proves it, and opens, consents and signs
+ * with the grant it gives; or gives wrong codes until the lock (five spend a code, a new one, then
+ * wrong ones until 429).
+ */
+export function codeSigner(hostUrl: string, token: string, mailedCode: () => Promise<string>) {
+  let grant: Record<string, string> = {}
+  const s = api(`${hostUrl}/api/signing`, `Bearer ${token}`)
+  const expectOk = (res: Res, what: string) => {
+    if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`)
+    return res
+  }
+  const code = async () => (expectOk(await s.post('/auth/code', { purpose: 'access' }), 'a code'), mailedCode())
+  const prove = (given: string) => s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code: given })
+  const wrong = (right: string) => (right === '000000' ? '999999' : '000000')
+  return {
+    code,
+    prove,
+    wrong,
+    /** Proves `given`: its grant then goes with every call. */
+    pass: async (given: string) => void (grant = { 'x-recipient-auth': expectOk(await prove(given), 'the access check').body.grant }),
+    /** The answer that locked them: 429 TOO_MANY_ATTEMPTS. */
+    lockOut: async (): Promise<Res> => {
+      const first = await code()
+      for (let i = 0; i < 5; i++) await prove(wrong(first))
+      const second = await code()
+      let last = await prove(wrong(second))
+      for (let i = 0; i < 5 && last.status !== 429; i++) last = await prove(wrong(second))
+      return last
+    },
+    /** Opens, consents and signs every field of theirs. */
+    sign: async () => {
+      expectOk(await s.post('/open', {}, grant), 'open')
+      const { fields } = (await s.get('/session', grant)).body
+      expectOk(await s.post('/complete', { fields: fields.map((f: { id: number }) => ({ id: f.id, value: SIGNATURE })) }, grant), 'complete')
+    },
+  }
+}
+
 /** multipart: `payload` JSON plus one `files` part per PDF. */
 export function form(payload: unknown, files: { bytes: Uint8Array; name: string; type?: string }[]): FormData {
   const fd = new FormData()

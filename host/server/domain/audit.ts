@@ -52,6 +52,8 @@ export type AuditType =
   | 'DOCUMENT_CANCELLED'
   | 'DOCUMENT_DELETED'
   | 'DOCUMENT_RECIPIENT_EXPIRED'
+  | 'RECIPIENT_AUTH_CODE_SENT'
+  | 'RECIPIENT_AUTH_FAILED'
   | 'RECIPIENT_AUTH_LOCKED'
   | 'RECIPIENT_CONSENT_GIVEN'
   | 'DOCUMENT_ARCHIVE_RENEWED'
@@ -62,7 +64,15 @@ export type AuditType =
  * closed union (one unknown type fails the whole page), so API v2 lists these only when asked
  * (`include=all`); the certificate, the audit-log PDF, the evidence and the chain hold them all.
  */
-export const HOST_AUDIT_TYPES: readonly AuditType[] = ['DOCUMENT_SEALING_FAILED', 'RECIPIENT_AUTH_LOCKED', 'RECIPIENT_CONSENT_GIVEN', 'DOCUMENT_ARCHIVE_RENEWED', 'DOCUMENT_PURGED']
+export const HOST_AUDIT_TYPES: readonly AuditType[] = [
+  'DOCUMENT_SEALING_FAILED',
+  'RECIPIENT_AUTH_CODE_SENT',
+  'RECIPIENT_AUTH_FAILED',
+  'RECIPIENT_AUTH_LOCKED',
+  'RECIPIENT_CONSENT_GIVEN',
+  'DOCUMENT_ARCHIVE_RENEWED',
+  'DOCUMENT_PURGED',
+]
 
 /** Who an entry is about, as the deployed service's audit data names it. */
 export const aboutRecipient = (r: Pick<RecipientRow, 'id' | 'name' | 'email' | 'role'>) => ({

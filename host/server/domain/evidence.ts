@@ -16,7 +16,9 @@ import {
   type EvidenceRecipient,
   type EvidenceRedactedField,
   type EvidenceSeal,
+  type EvidenceStep,
 } from '../../../src/protocol/evidence.js'
+import { aboutRecipientId, recordSteps, type RecordStep } from '../../shared/record-steps.js'
 import { auditPage, type AuditEntry } from './audit.js'
 import { checkAuditChain, readAuditChain, type RedactedField } from './audit-chain.js'
 import type { EvidenceFacts } from './evidence-facts.js'
@@ -26,13 +28,6 @@ import { findEnvelope, type EnvelopeRow, type RecipientRow } from './resources.j
 /** The audit-log entries read for one summary (as the evidence pages read them). */
 const MAX_AUDIT_ENTRIES = 10_000
 
-type Data = Record<string, unknown>
-const dataOf = (a: AuditEntry): Data => (a.data ?? {}) as Data
-/** The recipient an entry is about: the one who acted, or the one the team acted for. */
-const aboutId = (a: AuditEntry): number | null => a.recipientId ?? (typeof dataOf(a).recipientId === 'number' ? (dataOf(a).recipientId as number) : null)
-const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : [])
-const versionOf = (v: unknown): number | string | null => (typeof v === 'number' || typeof v === 'string' ? v : null)
-const stringOrNull = (v: unknown): string | null => (typeof v === 'string' ? v : v == null ? null : String(v))
 
 /** The summary of an envelope the principal may see (404 otherwise), in any status. */
 export async function envelopeEvidence(db: Queryable, p: Principal, envelopeId: string, now: Date): Promise<Evidence> {
@@ -52,6 +47,7 @@ async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evi
   const recipients = await db.query<RecipientRow>('select * from recipients where envelope_id = $1 order by signing_order nulls last, id', [e.id])
   const log = (await auditPage(db, e.id, { page: 1, perPage: MAX_AUDIT_ENTRIES, desc: false })).data
   const { check: chain, redactions } = await readAuditChain(db, e.id)
+  const steps = recordSteps(log)
   const first = items[0]
   const sealed = first?.sealed_id && items.every((i) => i.sealed_id) ? first : null
   return {
@@ -59,7 +55,7 @@ async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evi
     generatedAt: now.toISOString(),
     envelope: { id: e.id, title: e.title, status: e.status, createdAt: iso(e.created_at)!, completedAt: iso(e.completed_at) },
     documents: items.map((i) => ({ id: i.id, title: i.title, originalSha256: i.sha256, sealedSha256: i.sealed_sha256 })),
-    recipients: recipients.map((r) => recipientEvidence(r, log, redactions, !!e.purged_at)),
+    recipients: recipients.map((r) => recipientEvidence(r, log, steps, redactions, !!e.purged_at)),
     seal: sealed ? await sealOf(await fileBytes(db, { sha256: sealed.sealed_sha256!, bytes: sealed.sealed_bytes })) : null,
     auditLog: {
       ...(chain.ok ? { intact: true, head: chain.head, entries: chain.entries } : { intact: false, head: null, entries: chain.entries }),
@@ -70,52 +66,54 @@ async function evidenceOf(db: Queryable, e: EnvelopeRow, now: Date): Promise<Evi
   }
 }
 
-/** One recipient's facts, from the entries about them (oldest first), each value a redaction emptied marked as such. */
-function recipientEvidence(r: RecipientRow, log: AuditEntry[], redactions: Map<string, RedactedField[]>, purged: boolean): EvidenceRecipient {
+/**
+ * One recipient's facts: their steps as the audit log records them (../../shared/record-steps.ts,
+ * which the certificate and the console read too), the fields drawn from those steps, and where
+ * they acted from; each value a redaction emptied marked as such.
+ */
+function recipientEvidence(r: RecipientRow, log: AuditEntry[], steps: RecordStep<AuditEntry>[], redactions: Map<string, RedactedField[]>, purged: boolean): EvidenceRecipient {
   const cut = (a: AuditEntry | undefined, field: RedactedField) => !!a && !!redactions.get(a.id)?.includes(field)
-  const mine = log.filter((a) => aboutId(a) === r.id)
-  const firstOf = (type: string, test: (a: AuditEntry) => boolean = () => true) => mine.find((a) => a.type === type && test(a))
-  const mailed = firstOf('EMAIL_SENT', (a) => dataOf(a).emailType !== 'DOCUMENT_COMPLETED' && dataOf(a).emailType !== 'REMINDER')
+  const mine = steps.filter((s) => s.recipientId === r.id)
+  const first = <K extends EvidenceStep['kind']>(kind: K, test: (s: Extract<EvidenceStep, { kind: K }>) => boolean = () => true) =>
+    mine.find((s): s is RecordStep<AuditEntry> & { step: Extract<EvidenceStep, { kind: K }> } => s.step.kind === kind && test(s.step as Extract<EvidenceStep, { kind: K }>))
+  const requested = mine.find((s) => s.step.kind === 'LINK_CREATED' || (s.step.kind === 'EMAIL_SENT' && s.step.email === 'REQUEST'))
   const sent = log.find((a) => a.type === 'DOCUMENT_SENT')
-  const opened = firstOf('DOCUMENT_OPENED')
-  const proofs: EvidenceProof[] = []
-  for (const a of mine) {
-    if (a.type === 'DOCUMENT_OPENED') proofs.push(...strings(dataOf(a).accessAuth).map((method) => ({ stage: 'access' as const, method, at: a.createdAt })))
-    if (a.type === 'DOCUMENT_RECIPIENT_COMPLETED' || a.type === 'DOCUMENT_RECIPIENT_REJECTED') {
-      proofs.push(...strings(dataOf(a).actionAuth).map((method) => ({ stage: 'action' as const, method, at: a.createdAt })))
-    }
-  }
-  const consent = firstOf('RECIPIENT_CONSENT_GIVEN')
-  const completed = firstOf('DOCUMENT_RECIPIENT_COMPLETED')
-  const rejected = firstOf('DOCUMENT_RECIPIENT_REJECTED')
-  const acted = completed ?? rejected
-  const from = acted && acted.recipientId !== null ? acted : opened
+  const opened = first('OPENED')
+  const consent = first('CONSENTED')
+  const completed = first('COMPLETED')
+  const rejected = first('REJECTED')
+  const acted = (completed ?? rejected)?.entry
+  const from = acted && acted.recipientId !== null ? acted : opened?.entry
+  const proofs: EvidenceProof[] = mine.flatMap(({ step }) => (step.kind === 'VERIFIED' ? [{ stage: step.stage, method: step.method, at: step.at }] : []))
   const redacted: EvidenceRedactedField[] = [
     ...(purged ? (['name', 'email'] as const) : []),
     ...(cut(from, 'ip_address') ? (['ipAddress'] as const) : []),
     ...(cut(from, 'user_agent') ? (['userAgent'] as const) : []),
-    ...(mine.some((a) => ['DOCUMENT_OPENED', 'DOCUMENT_RECIPIENT_COMPLETED', 'DOCUMENT_RECIPIENT_REJECTED'].includes(a.type) && cut(a, 'data')) ? (['proofs'] as const) : []),
-    ...(cut(consent, 'data') ? (['consent'] as const) : []),
-    ...(cut(rejected, 'data') ? (['reason'] as const) : []),
+    ...(log.some((a) => aboutRecipientId(a) === r.id && ['DOCUMENT_OPENED', 'DOCUMENT_RECIPIENT_COMPLETED', 'DOCUMENT_RECIPIENT_REJECTED'].includes(a.type) && cut(a, 'data'))
+      ? (['proofs'] as const)
+      : []),
+    ...(cut(consent?.entry, 'data') ? (['consent'] as const) : []),
+    ...(cut(rejected?.entry, 'data') ? (['reason'] as const) : []),
+    // Steps whose details (an address, a method, a reason) went with the purge.
+    ...(log.some((a) => aboutRecipientId(a) === r.id && cut(a, 'data')) ? (['history'] as const) : []),
   ]
   return {
     id: r.id,
     name: r.name,
     email: r.email,
     role: r.role,
-    sentAt: mailed?.createdAt ?? (r.send_status === 'SENT' ? (sent?.createdAt ?? null) : null),
-    firstOpenedAt: opened?.createdAt ?? null,
+    sentAt: requested?.step.at ?? (r.send_status === 'SENT' ? (sent?.createdAt ?? null) : null),
+    firstOpenedAt: opened?.step.at ?? null,
     proofs,
-    consent: consent
-      ? { at: consent.createdAt, disclosureVersion: versionOf(dataOf(consent).disclosureVersion), disclosureHash: stringOrNull(dataOf(consent).disclosureHash) }
-      : null,
+    consent: consent ? { at: consent.step.at, disclosureVersion: consent.step.disclosureVersion, disclosureHash: consent.step.disclosureHash } : null,
     ipAddress: from?.ipAddress ?? null,
     userAgent: from?.userAgent ?? null,
     outcome: completed
-      ? { status: 'SIGNED', at: completed.createdAt, reason: null }
+      ? { status: 'SIGNED', at: completed.step.at, reason: null }
       : rejected
-        ? { status: 'REJECTED', at: rejected.createdAt, reason: stringOrNull(dataOf(rejected).reason) }
+        ? { status: 'REJECTED', at: rejected.step.at, reason: rejected.step.reason }
         : null,
+    history: mine.map((s) => s.step),
     ...(redacted.length ? { redacted } : {}),
   }
 }

@@ -72,12 +72,20 @@ export async function accountOf(db: Queryable, email: string) {
   return user && user.emailVerified ? user : null
 }
 
+/** What a check is for (`access`, `action`, or the `account` made with a code) and its method, as the audit log names them. */
+interface Check {
+  stage: 'access' | 'action' | 'account'
+  method: string
+}
+
 /**
  * Runs `attempt` under the throttle of the recipient's address for `factor` and the caller's
  * network address (counted before the secret is checked): refused while locked (429,
- * Retry-After), the lock written to the audit log when it begins, a failure answered 401.
+ * Retry-After), the lock written to the audit log when it begins, a failure answered 401 and
+ * written to a document's audit log (RECIPIENT_AUTH_FAILED, with what the check was for; a
+ * direct link's visitor is no document's recipient yet).
  */
-async function guarded(ctx: HostContext, req: ProofRequest, rc: RecipientContext, factor: Factor, attempt: () => Promise<boolean>): Promise<void> {
+async function guarded(ctx: HostContext, req: ProofRequest, rc: RecipientContext, factor: Factor, check: Check, attempt: () => Promise<boolean>): Promise<void> {
   const now = ctx.clock.now()
   const ok = await throttled(ctx.db, { email: rc.r.email, ip: req.client.ipAddress ?? '', factor }, now, attempt, async () => {
     await audit(ctx.db, rc.e, 'RECIPIENT_AUTH_LOCKED', recipientActor(rc.r, req.client), {
@@ -88,7 +96,10 @@ async function guarded(ctx: HostContext, req: ProofRequest, rc: RecipientContext
       'Retry-After': String(THROTTLE_WINDOW_MS / 1000),
     })
   })
-  if (!ok) throw authFailed()
+  if (!ok) {
+    if (rc.e.type === 'DOCUMENT') await audit(ctx.db, rc.e, 'RECIPIENT_AUTH_FAILED', recipientActor(rc.r, req.client), { ...aboutRecipient(rc.r), ...check })
+    throw authFailed()
+  }
 }
 
 /** A code of the account's authenticator app, or else the code e-mailed to `s` as it is now. */
@@ -101,13 +112,16 @@ async function codeMatches(ctx: HostContext, s: ProofSubject, purpose: CodePurpo
   return ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, s, purpose, code, ctx.clock.now()))
 }
 
+/** An account sign-in, the access check's (or a direct link's) proof. */
+const ACCOUNT_ACCESS: Check = { stage: 'access', method: 'ACCOUNT' }
+
 /**
  * The account's password, then its authenticator code when it has one: each counted under its
  * own factor, so a right password never clears the count of wrong codes.
  */
 async function proveAccount(ctx: HostContext, req: ProofRequest, rc: RecipientContext, password: string, code: string | undefined): Promise<void> {
   let user: Awaited<ReturnType<typeof userByEmail>> = null
-  await guarded(ctx, req, rc, 'password', async () => {
+  await guarded(ctx, req, rc, 'password', ACCOUNT_ACCESS, async () => {
     user = await userByEmail(ctx.db, rc.r.email)
     return (await verifyPassword(password, user?.emailVerified ? user.passwordHash : null)) && !!user?.emailVerified
   })
@@ -115,7 +129,7 @@ async function proveAccount(ctx: HostContext, req: ProofRequest, rc: RecipientCo
   const totp = await totpState(ctx.db, id)
   if (!totp.enabled) return
   if (!code) throw new ApiError(401, 'TOTP_REQUIRED', 'this account also needs a code from its authenticator app')
-  await guarded(ctx, req, rc, 'second-factor', () => useTotpCode(ctx.db, id, totp.secret!, code, ctx.clock.now()))
+  await guarded(ctx, req, rc, 'second-factor', ACCOUNT_ACCESS, () => useTotpCode(ctx.db, id, totp.secret!, code, ctx.clock.now()))
 }
 
 /**
@@ -131,14 +145,14 @@ export async function proveAction(ctx: HostContext, req: ProofRequest, rc: Recip
       if (!grantMethods(ctx.linkKey, recipientSubject(rc.r), req.grant, ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
       break
     case 'PASSWORD':
-      await guarded(ctx, req, rc, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
+      await guarded(ctx, req, rc, 'password', { stage: 'action', method: 'PASSWORD' }, async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
       break
     case 'TWO_FACTOR_AUTH':
-      await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, recipientSubject(rc.r), 'action', proof.code))
+      await guarded(ctx, req, rc, 'second-factor', { stage: 'action', method: 'TWO_FACTOR_AUTH' }, () => codeMatches(ctx, recipientSubject(rc.r), 'action', proof.code))
       break
     case 'PASSKEY': {
       const user = await accountOf(ctx.db, rc.r.email)
-      await guarded(ctx, req, rc, 'passkey', async () => {
+      await guarded(ctx, req, rc, 'passkey', { stage: 'action', method: 'PASSKEY' }, async () => {
         if (!user) return false
         const response = proof.passkey.response as unknown as Parameters<typeof finishAuthentication>[3]['response']
         return ctx.db
@@ -178,7 +192,7 @@ export async function proveDirect(
     const proof = proofs.access
     if (!proof || !(access as string[]).includes(proof.method)) throw authRequired('this document', access)
     if (proof.method === 'ACCOUNT') await proveAccount(ctx, req, visitor, proof.password, proof.code)
-    else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, subject, 'access', proof.code))
+    else await guarded(ctx, req, visitor, 'second-factor', { stage: 'access', method: 'TWO_FACTOR_AUTH' }, () => codeMatches(ctx, subject, 'access', proof.code))
     accessAuth = [proof.method]
   }
   if (!action.length) return { accessAuth, actionAuth: [] }
@@ -187,8 +201,8 @@ export async function proveDirect(
   if (covered) return { accessAuth, actionAuth: [covered] }
   const proof = proofs.auth
   if (!proof || !(action as string[]).includes(proof.method) || proof.method === 'PASSKEY' || proof.method === 'ACCOUNT') throw authRequired('this action', action.filter((m) => m !== 'PASSKEY' && m !== 'ACCOUNT'))
-  if (proof.method === 'PASSWORD') await guarded(ctx, req, visitor, 'password', async () => verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null))
-  else await guarded(ctx, req, visitor, 'second-factor', () => codeMatches(ctx, subject, 'action', proof.code))
+  if (proof.method === 'PASSWORD') await guarded(ctx, req, visitor, 'password', { stage: 'action', method: 'PASSWORD' }, async () => verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null))
+  else await guarded(ctx, req, visitor, 'second-factor', { stage: 'action', method: 'TWO_FACTOR_AUTH' }, () => codeMatches(ctx, subject, 'action', proof.code))
   return { accessAuth, actionAuth: [proof.method] }
 }
 
@@ -208,7 +222,7 @@ export async function makeAccount(
   const problem = passwordProblem(password)
   if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
   if (normaliseEmail(subject.email) !== normaliseEmail(rc.r.email)) throw new ApiError(400, 'INVALID_REQUEST', 'the code proves another address')
-  await guarded(ctx, req, rc, 'second-factor', () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, subject, 'account', code, ctx.clock.now())))
+  await guarded(ctx, req, rc, 'second-factor', { stage: 'account', method: 'TWO_FACTOR_AUTH' }, () => ctx.db.transaction((tx) => useCode(tx, ctx.linkKey, subject, 'account', code, ctx.clock.now())))
   await ctx.db.transaction(async (tx) => {
     const existing = await userByEmail(tx, rc.r.email)
     if (!existing) return void (await createUser(tx, { email: rc.r.email, name: name || rc.r.name, password, verified: true }))
@@ -228,5 +242,5 @@ export function assertAccountAsked({ access, action }: Required): void {
 /** The access check's proof on the recipient's own page: a code, or the account's password (and its second factor). */
 export async function proveAccess(ctx: HostContext, req: ProofRequest, rc: RecipientContext, proof: AccessProof): Promise<void> {
   if (proof.method === 'ACCOUNT') await proveAccount(ctx, req, rc, proof.password, proof.code)
-  else await guarded(ctx, req, rc, 'second-factor', () => codeMatches(ctx, recipientSubject(rc.r), 'access', proof.code))
+  else await guarded(ctx, req, rc, 'second-factor', { stage: 'access', method: 'TWO_FACTOR_AUTH' }, () => codeMatches(ctx, recipientSubject(rc.r), 'access', proof.code))
 }

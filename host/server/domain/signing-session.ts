@@ -26,6 +26,8 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
       documentMeta: meta,
       completedAt: iso(e.completed_at),
       items: items.map((i) => ({ id: i.id, title: i.title, order: i.item_order, pageCount: i.page_count })),
+      // Past its team's retention the files are gone: the page says so rather than wait for them.
+      ...(e.purged_at ? { purgedAt: iso(e.purged_at)! } : {}),
     },
     recipient: {
       id: r.id,

@@ -2,10 +2,13 @@
  * The one-time code a recipient asks for on the signing page (domain/proof-binding.ts), sent
  * by a job on the one queue in the document's language. The job carries the code row's id; the
  * code is derived here with the host's key, so it is in no job payload, table or log. A code
- * used, expired or replaced before the job runs is not sent.
+ * used, expired or replaced before the job runs is not sent. A code to a document's recipient that
+ * the transport took is recorded as RECIPIENT_AUTH_CODE_SENT with the job's end (as mail/job.ts
+ * records EMAIL_SENT); a direct link visitor's is not: they are no document's recipient yet.
  */
 import type { KeyObject } from 'node:crypto'
 import type { Db } from '../db/index.js'
+import { aboutRecipient, auditRow } from '../domain/audit.js'
 import { codeValue } from '../domain/proof-binding.js'
 import type { JobHandler } from '../jobs/queue.js'
 import { MAIL_STRINGS, mailLanguage } from './i18n.js'
@@ -14,10 +17,24 @@ import { teamLook } from './team-look.js'
 import type { MailTransport } from './transport.js'
 
 export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkKey: KeyObject; publicUrl: () => string }): JobHandler {
-  return async (job) => {
+  return async (job, end) => {
     const { codeId } = job.payload as { codeId: string }
-    const [row] = await deps.db.query<{ recipient_id: number; email: string; name: string; title: string; document_meta: { language?: string } | null; team: string | null; team_id: string | null }>(
-      `select r.id as recipient_id, coalesce(c.email, r.email) as email, case when c.email is null then r.name else '' end as name, e.title, e.document_meta, t.name as team, e.team_id
+    const [row] = await deps.db.query<{
+      recipient_id: number
+      email: string
+      name: string
+      role: string
+      purpose: string
+      visitor: boolean
+      envelope_id: string
+      envelope_type: string
+      title: string
+      document_meta: { language?: string } | null
+      team: string | null
+      team_id: string
+    }>(
+      `select r.id as recipient_id, coalesce(c.email, r.email) as email, case when c.email is null then r.name else '' end as name, r.role, c.purpose,
+         c.email is not null as visitor, e.id as envelope_id, e.type as envelope_type, e.title, e.document_meta, t.name as team, e.team_id
        from recipient_auth_codes c join recipients r on r.id = c.recipient_id join envelopes e on e.id = r.envelope_id
        left join teams t on t.id = e.team_id
        where c.id = $1 and c.used_at is null and c.expires_at > now()`,
@@ -50,5 +67,9 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
     // team or envelope is named on the message: nothing files the code where the team's people read.
     // Its recipient is, so that a retention purge finds the stored copy (domain/purge-copies.ts).
     await deps.transport.send({ to: row.email, ...rendered, ...look.sender, template: 'recipient-code', recipientId: row.recipient_id })
+    if (row.visitor || row.envelope_type !== 'DOCUMENT') return
+    const r = { id: row.recipient_id, name: row.name, email: row.email, role: row.role }
+    const who = { name: r.name, email: r.email, recipientId: r.id, tokenId: null, ipAddress: null, userAgent: null }
+    end.insert('audit_logs', auditRow({ id: row.envelope_id, team_id: row.team_id }, 'RECIPIENT_AUTH_CODE_SENT', who, { ...aboutRecipient(r), purpose: row.purpose }))
   }
 }

@@ -93,13 +93,14 @@ function describeData(entry: SealAuditEntry): string {
   const parts: string[] = []
   const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : null)
   if (entry.type === 'EMAIL_SENT') parts.push(`${text(d.emailType) ?? ''} → ${text(d.recipientEmail) ?? ''}`.trim())
+  if (entry.type === 'RECIPIENT_AUTH_CODE_SENT') parts.push(`→ ${text(d.recipientEmail) ?? ''}`.trim())
   if (Array.isArray(d.documents)) {
     for (const doc of d.documents as { title?: string; sha256?: string }[]) parts.push(`${doc.title ?? ''} SHA-256 ${doc.sha256 ?? ''}`.trim())
   }
   if (Array.isArray(d.changes)) {
     for (const c of d.changes as { type?: string; from?: unknown; to?: unknown }[]) parts.push(`${c.type}: ${text(c.from) ?? '—'} → ${text(c.to) ?? '—'}`)
   }
-  for (const key of ['reason', 'error', 'from', 'to', 'title', 'expiresAt', 'type', 'transactionId', 'disclosureVersion', 'disclosureHash', 'consentWithdrawn'] as const) {
+  for (const key of ['reason', 'error', 'from', 'to', 'title', 'expiresAt', 'type', 'transactionId', 'disclosureVersion', 'disclosureHash', 'consentWithdrawn', 'purpose', 'stage', 'method', 'until'] as const) {
     const v = text(d[key])
     if (v !== null && !(entry.type === 'EMAIL_SENT' && key === 'type')) parts.push(`${key}: ${v}`)
   }

@@ -6,6 +6,8 @@ import type { SealAuditEntry, SealInput, SealRecipient } from './seal-input.js'
 import { embedTextFont, type TextFont } from './text-font.js'
 import { describeClient } from './user-agent.js'
 import { directionOf, languageOf } from '../../shared/languages.js'
+import { recordSteps, stepsOf } from '../../shared/record-steps.js'
+import type { EvidenceStep } from '../../../src/protocol/evidence.js'
 
 /** What the certificate states; the files' hashes are taken once per envelope, not per page drawn. */
 export interface CertificateContent {
@@ -75,8 +77,10 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
   w.line(t.recipients, { size: 13 })
   w.gap(2)
   w.rule(INK, 0.6)
+  const recorded = recordSteps(content.auditLog)
   for (const r of content.recipients) {
-    const trail = trailOf(r, content.auditLog, t)
+    const mine = stepsOf(recorded, r.id)
+    const trail = trailOf(mine, t, time)
     const steps = trail.length ? trail : [{ at: r.completedAt, what: t.events[r.action] ?? r.action }]
     const image = await signatureImage(doc, r.signatureImage)
     // The details share the width with the signature column only when there is a signature.
@@ -84,13 +88,13 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
     const details: [string, string][] = [
       [t.email, r.email],
       [t.role, t.roles[r.role] ?? r.role],
-      [t.verified, verification(r, t, trail.some((s) => s.what === t.linkCreated))],
+      [t.verified, verification(r, t, mine.some((s) => s.kind === 'LINK_CREATED'))],
       [t.ipAddress, r.ipAddress || t.none],
       [t.client, describeClient(r.userAgent, t) ?? t.none],
     ]
     // The recipient's consent to sign electronically: when, and to which disclosure (docs/consent.md).
-    const consent = content.auditLog.find((e) => e.type === 'RECIPIENT_CONSENT_GIVEN' && r.id !== undefined && e.recipientId === r.id)
-    if (consent) details.push([t.consent, t.consented(time(consent.createdAt), Number(consent.data.disclosureVersion), String(consent.data.disclosureHash ?? '').slice(0, 16))])
+    const consent = mine.find((s) => s.kind === 'CONSENTED')
+    if (consent) details.push([t.consent, t.consented(time(consent.at), Number(consent.disclosureVersion), String(consent.disclosureHash ?? '').slice(0, 16))])
     const nameHeight = w.rowsOf(r.name || r.email, 11.5, w.textWidth) * 11.5 * 1.4
     const detailsHeight = details.reduce((sum, [label, value]) => sum + Math.max(w.rowsOf(value, 9.5, detailsWidth - 110), w.rowsOf(label, 9.5, 110 - 8)) * 9.5 * 1.45, 0)
     const historyHeight = 8 * 1.4 + steps.reduce((sum, s) => sum + Math.max(w.rowsOf(s.what, 8, w.textWidth - 10 - HISTORY_LABEL), w.rowsOf(time(s.at), 8, HISTORY_LABEL - 8)) * 8 * 1.45, 0)
@@ -127,56 +131,52 @@ const SIGNATURE_HEIGHT = 70
 const HISTORY_LABEL = 190
 
 /**
- * The recipient's history from the audit log, in words: the request (by e-mail when a mail left, or
- * the link created when the document went out without e-mail), reminders, the first time their
- * session loaded, each proof of identity with its method, and what they did (or their rejection
- * with its reason).
+ * The recipient's history in words, step by step as the audit log records it
+ * (../../shared/record-steps.ts, the steps the evidence summary lists and the console shows): the
+ * request (by e-mail, naming an address corrected afterwards, or the link created when no e-mail
+ * left), reminders, one-time codes sent, each opening and each check passed or failed with its
+ * method, a lock, consent, corrections, and what they did (or their rejection with its reason).
  */
-function trailOf(r: SealRecipient, log: SealAuditEntry[], t: EvidenceText): { at: string; what: string }[] {
-  if (r.id === undefined) return []
-  const methods = (list: unknown) => (Array.isArray(list) ? list.map((m) => t.methods[String(m)] ?? String(m)).join(', ') : '')
-  const mailed = mailedTo(r, log)
-  let opened = false
-  return log.flatMap((e): { at: string; what: string }[] => {
-    const at = e.createdAt
-    switch (e.type) {
-      case 'DOCUMENT_SENT': {
-        const to = Array.isArray(e.data.recipients) ? e.data.recipients : []
-        return to.includes(r.id) && !mailed ? [{ at, what: t.linkCreated }] : []
-      }
+function trailOf(steps: readonly EvidenceStep[], t: EvidenceText, time: (iso: string) => string): { at: string; what: string }[] {
+  const method = (m: string | null) => (m ? (t.methods[m] ?? m) : t.none)
+  const to = (s: { to: string | null; correctedTo?: string }) => (s.to && s.correctedTo ? ` ${t.laterCorrected(s.to, s.correctedTo)}` : '')
+  /** VERIFIED's method is in words already (joined below). */
+  const words = (s: EvidenceStep): string => {
+    switch (s.kind) {
+      case 'LINK_CREATED':
+        return t.linkCreated
       case 'EMAIL_SENT':
-        if (e.data.recipientId !== r.id) return []
-        return [{ at, what: t.events[e.data.emailType === 'REMINDER' ? 'REMINDER' : e.data.emailType === 'DOCUMENT_COMPLETED' ? 'DOCUMENT_COMPLETED_EMAIL' : 'EMAIL_SENT']! }]
+        return t.events[s.email === 'REMINDER' ? 'REMINDER' : s.email === 'COMPLETED' ? 'DOCUMENT_COMPLETED_EMAIL' : 'EMAIL_SENT']! + to(s)
+      case 'CODE_SENT':
+        return (t.codeSent[s.purpose ?? ''] ?? t.events.RECIPIENT_AUTH_CODE_SENT!) + to(s)
+      case 'OPENED':
+        return t.events.DOCUMENT_OPENED!
+      case 'VERIFIED':
+        return `${s.stage === 'access' ? t.verifiedToOpen : t.verifiedToAct} ${s.method}`
+      case 'VERIFICATION_FAILED':
+        return t.verificationFailed(method(s.method))
+      case 'LOCKED':
+        return t.locked(s.until ? time(s.until) : t.none)
+      case 'CONSENTED':
+        return t.events.RECIPIENT_CONSENT_GIVEN!
+      case 'CORRECTED':
+        return s.changes.map((c) => `${c.field === 'EMAIL' ? t.emailCorrected : t.nameCorrected}: ${c.from || t.none} ${t.arrow} ${c.to || t.none}`).join('; ')
+      case 'COMPLETED':
+        return t.events[s.action] ?? s.action
+      case 'REJECTED':
+        return `${t.events.DOCUMENT_RECIPIENT_REJECTED}${s.reason ? `. ${t.reason}: ${s.reason}` : ''}`
+      case 'EXPIRED':
+        return t.events.DOCUMENT_RECIPIENT_EXPIRED!
     }
-    if (e.recipientId !== r.id) return []
-    switch (e.type) {
-      case 'DOCUMENT_OPENED': {
-        const proof = methods(e.data.accessAuth)
-        const first = opened ? [] : [{ at, what: t.events.DOCUMENT_OPENED! }]
-        opened = true
-        return [...first, ...(proof ? [{ at, what: `${t.verifiedToOpen} ${proof}` }] : [])]
-      }
-      case 'DOCUMENT_RECIPIENT_COMPLETED': {
-        const proof = methods(e.data.actionAuth)
-        return [...(proof ? [{ at, what: `${t.verifiedToAct} ${proof}` }] : []), { at, what: t.events[r.action] ?? r.action }]
-      }
-      case 'DOCUMENT_RECIPIENT_REJECTED': {
-        const reason = typeof e.data.reason === 'string' && e.data.reason.trim() ? `. ${t.reason}: ${e.data.reason}` : ''
-        return [{ at, what: `${t.events.DOCUMENT_RECIPIENT_REJECTED}${reason}` }]
-      }
-      case 'DOCUMENT_RECIPIENT_EXPIRED':
-        return [{ at, what: t.events.DOCUMENT_RECIPIENT_EXPIRED! }]
-      case 'RECIPIENT_CONSENT_GIVEN':
-        return [{ at, what: t.events.RECIPIENT_CONSENT_GIVEN! }]
-      default:
-        return []
-    }
-  })
-}
-
-/** Whether the audit log records a request to the recipient that the mail transport took (the completed document's mail is none). */
-function mailedTo(r: SealRecipient, log: SealAuditEntry[]): boolean {
-  return log.some((e) => e.type === 'EMAIL_SENT' && e.data.recipientId === r.id && e.data.emailType !== 'DOCUMENT_COMPLETED')
+  }
+  // The methods proved at one moment for one stage read as one line ("with account sign-in, one-time code").
+  const joined: EvidenceStep[] = []
+  for (const s of steps) {
+    const before = joined.at(-1)
+    if (s.kind === 'VERIFIED' && before?.kind === 'VERIFIED' && before.at === s.at && before.stage === s.stage) before.method += `, ${method(s.method)}`
+    else joined.push(s.kind === 'VERIFIED' ? { ...s, method: method(s.method) } : s)
+  }
+  return joined.map((s) => ({ at: s.at, what: words(s) }))
 }
 
 /** How the recipient was identified: the link's channel (`unmailed`: a link the sender handed out) and any checks. */

@@ -18,11 +18,12 @@ import ja from './evidence-words/ja.js'
 import ko from './evidence-words/ko.js'
 import zh from './evidence-words/zh.js'
 
-/** The words, with the methods, roles and events looked up by what the audit log holds: an unknown one shows as itself. */
-export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events'> & {
+/** The words, with the methods, roles, events and codes' purposes looked up by what the audit log holds: an unknown one shows as itself. */
+export type EvidenceText = Omit<EvidenceWords, 'methods' | 'roles' | 'events' | 'codeSent'> & {
   methods: Record<string, string>
   roles: Record<string, string>
   events: Record<string, string>
+  codeSent: Record<string, string>
 }
 
 const TEXTS: Record<Language, EvidenceText> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he, ja, ko, zh }

@@ -391,6 +391,8 @@ const de: Messages = {
   'sign.state.CANCELLED': 'Der Absender hat „{title}“ zurückgezogen. Sie müssen nichts mehr tun.',
   'sign.state.EXPIRED.title': 'Dieser Link ist abgelaufen',
   'sign.state.EXPIRED': 'Die Frist für „{title}“ ist abgelaufen. Bitten Sie den Absender um einen neuen Link.',
+  'sign.state.PURGED.title': 'Dieses Dokument wurde gelöscht',
+  'sign.state.PURGED': '„{title}“ wurde am {when} am Ende seiner Aufbewahrungsfrist gelöscht. Seine Dateien können nicht mehr geöffnet oder heruntergeladen werden.',
   'sign.state.NOT_SENT.title': 'Das Dokument wurde noch nicht versendet',
   'sign.state.NOT_SENT': '„{title}“ wird vom Absender noch vorbereitet. Bitte versuchen Sie es später erneut.',
 

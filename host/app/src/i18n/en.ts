@@ -390,6 +390,8 @@ const en = {
   'sign.state.CANCELLED': 'The sender cancelled “{title}”. There is nothing more to do.',
   'sign.state.EXPIRED.title': 'This link has expired',
   'sign.state.EXPIRED': 'The time to act on “{title}” has run out. Ask the sender for a new link.',
+  'sign.state.PURGED.title': 'This document was deleted',
+  'sign.state.PURGED': '“{title}” was deleted on {when}, at the end of its retention period. Its files can no longer be opened or downloaded.',
   'sign.state.NOT_SENT.title': 'The document has not been sent yet',
   'sign.state.NOT_SENT': '“{title}” is still being prepared by its sender. Please try again later.',
 

@@ -391,6 +391,8 @@ const es: Messages = {
   'sign.state.CANCELLED': 'El remitente anuló «{title}». No hay nada más que hacer.',
   'sign.state.EXPIRED.title': 'Este enlace ha caducado',
   'sign.state.EXPIRED': 'El plazo para actuar sobre «{title}» ha terminado. Pida un enlace nuevo al remitente.',
+  'sign.state.PURGED.title': 'Este documento se eliminó',
+  'sign.state.PURGED': '«{title}» se eliminó el {when}, al final de su periodo de conservación. Sus archivos ya no se pueden abrir ni descargar.',
   'sign.state.NOT_SENT.title': 'El documento aún no se ha enviado',
   'sign.state.NOT_SENT': 'El remitente todavía está preparando «{title}». Vuelva a intentarlo más tarde.',
 

@@ -391,6 +391,8 @@ const fr: Messages = {
   'sign.state.CANCELLED': 'L’expéditeur a annulé « {title} ». Vous n’avez plus rien à faire.',
   'sign.state.EXPIRED.title': 'Ce lien a expiré',
   'sign.state.EXPIRED': 'Le délai pour « {title} » est écoulé. Demandez un nouveau lien à l’expéditeur.',
+  'sign.state.PURGED.title': 'Ce document a été supprimé',
+  'sign.state.PURGED': '« {title} » a été supprimé le {when}, à la fin de sa durée de conservation. Ses fichiers ne peuvent plus être ouverts ni téléchargés.',
   'sign.state.NOT_SENT.title': 'Le document n’a pas encore été envoyé',
   'sign.state.NOT_SENT': '« {title} » est encore en préparation chez son expéditeur. Veuillez réessayer plus tard.',
 

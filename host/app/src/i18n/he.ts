@@ -391,6 +391,8 @@ const he: Messages = {
   'sign.state.CANCELLED': 'השולח ביטל את „{title}”. אין צורך לעשות דבר נוסף.',
   'sign.state.EXPIRED.title': 'תוקף הקישור פג',
   'sign.state.EXPIRED': 'הזמן לפעול על „{title}” הסתיים. בקשו קישור חדש מהשולח.',
+  'sign.state.PURGED.title': 'המסמך הזה נמחק',
+  'sign.state.PURGED': '„{title}” נמחק ב-{when}, בתום תקופת השמירה שלו. אי אפשר עוד לפתוח או להוריד את הקבצים שלו.',
   'sign.state.NOT_SENT.title': 'המסמך עדיין לא נשלח',
   'sign.state.NOT_SENT': '„{title}” עדיין בהכנה אצל השולח. נסו שוב מאוחר יותר.',
 

@@ -391,6 +391,8 @@ const it: Messages = {
   'sign.state.CANCELLED': 'Il mittente ha annullato «{title}». Non c’è altro da fare.',
   'sign.state.EXPIRED.title': 'Questo link è scaduto',
   'sign.state.EXPIRED': 'Il tempo per agire su «{title}» è scaduto. Chiedi un nuovo link al mittente.',
+  'sign.state.PURGED.title': 'Questo documento è stato eliminato',
+  'sign.state.PURGED': '«{title}» è stato eliminato il {when}, alla fine del suo periodo di conservazione. I suoi file non si possono più aprire né scaricare.',
   'sign.state.NOT_SENT.title': 'Il documento non è ancora stato inviato',
   'sign.state.NOT_SENT': '«{title}» è ancora in preparazione da parte del mittente. Riprova più tardi.',
 

@@ -391,6 +391,8 @@ const ja: Messages = {
   'sign.state.CANCELLED': '送信者が「{title}」を取り消しました。お手続きは不要です。',
   'sign.state.EXPIRED.title': 'このリンクは有効期限切れです',
   'sign.state.EXPIRED': '「{title}」の手続き期限が過ぎました。送信者に新しいリンクを依頼してください。',
+  'sign.state.PURGED.title': 'この文書は削除されました',
+  'sign.state.PURGED': '「{title}」は保存期間の終了に伴い {when} に削除されました。ファイルを開くことも、ダウンロードすることもできません。',
   'sign.state.NOT_SENT.title': '文書はまだ送信されていません',
   'sign.state.NOT_SENT': '「{title}」は送信者がまだ準備中です。しばらくしてからもう一度お試しください。',
 

@@ -391,6 +391,8 @@ const ko: Messages = {
   'sign.state.CANCELLED': '발신자가 “{title}”을(를) 취소했습니다. 더 하실 일은 없습니다.',
   'sign.state.EXPIRED.title': '이 링크는 만료되었습니다',
   'sign.state.EXPIRED': '“{title}”의 처리 기한이 지났습니다. 발신자에게 새 링크를 요청하십시오.',
+  'sign.state.PURGED.title': '이 문서는 삭제되었습니다',
+  'sign.state.PURGED': '“{title}”은(는) 보존 기간이 끝나 {when}에 삭제되었습니다. 더 이상 파일을 열거나 다운로드할 수 없습니다.',
   'sign.state.NOT_SENT.title': '문서가 아직 발송되지 않았습니다',
   'sign.state.NOT_SENT': '발신자가 아직 “{title}”을(를) 준비하고 있습니다. 잠시 후 다시 시도하십시오.',
 

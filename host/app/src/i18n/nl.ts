@@ -391,6 +391,8 @@ const nl: Messages = {
   'sign.state.CANCELLED': 'De afzender heeft ‘{title}’ ingetrokken. U hoeft niets meer te doen.',
   'sign.state.EXPIRED.title': 'Deze link is verlopen',
   'sign.state.EXPIRED': 'De tijd om ‘{title}’ af te handelen is verstreken. Vraag de afzender om een nieuwe link.',
+  'sign.state.PURGED.title': 'Dit document is verwijderd',
+  'sign.state.PURGED': '‘{title}’ is op {when} verwijderd, aan het eind van de bewaartermijn. De bestanden kunnen niet meer worden geopend of gedownload.',
   'sign.state.NOT_SENT.title': 'Het document is nog niet verstuurd',
   'sign.state.NOT_SENT': '‘{title}’ wordt nog voorbereid door de afzender. Probeer het later opnieuw.',
 

@@ -393,6 +393,8 @@ const pl: Messages = {
   'sign.state.CANCELLED': 'Nadawca anulował „{title}”. Nie musisz już nic robić.',
   'sign.state.EXPIRED.title': 'Ten link wygasł',
   'sign.state.EXPIRED': 'Czas na działanie w sprawie „{title}” minął. Poproś nadawcę o nowy link.',
+  'sign.state.PURGED.title': 'Ten dokument został usunięty',
+  'sign.state.PURGED': '„{title}” usunięto {when}, po upływie okresu przechowywania. Jego plików nie można już otworzyć ani pobrać.',
   'sign.state.NOT_SENT.title': 'Dokument nie został jeszcze wysłany',
   'sign.state.NOT_SENT': 'Nadawca wciąż przygotowuje „{title}”. Spróbuj ponownie później.',
 

@@ -391,6 +391,8 @@ const ptBR: Messages = {
   'sign.state.CANCELLED': 'O remetente cancelou “{title}”. Não há mais nada a fazer.',
   'sign.state.EXPIRED.title': 'Este link expirou',
   'sign.state.EXPIRED': 'O prazo para agir sobre “{title}” terminou. Peça um novo link ao remetente.',
+  'sign.state.PURGED.title': 'Este documento foi excluído',
+  'sign.state.PURGED': '“{title}” foi excluído em {when}, no fim do período de retenção. Os arquivos não podem mais ser abertos nem baixados.',
   'sign.state.NOT_SENT.title': 'O documento ainda não foi enviado',
   'sign.state.NOT_SENT': '“{title}” ainda está sendo preparado pelo remetente. Tente novamente mais tarde.',
 

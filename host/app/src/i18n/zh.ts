@@ -391,6 +391,8 @@ const zh: Messages = {
   'sign.state.CANCELLED': '发件人已取消“{title}”。您无需再进行任何操作。',
   'sign.state.EXPIRED.title': '此链接已过期',
   'sign.state.EXPIRED': '“{title}”的处理期限已过。请向发件人索取新链接。',
+  'sign.state.PURGED.title': '此文档已被删除',
+  'sign.state.PURGED': '“{title}”已于 {when} 在保留期限结束时删除。其文件已无法打开或下载。',
   'sign.state.NOT_SENT.title': '文件尚未发送',
   'sign.state.NOT_SENT': '发件人仍在准备“{title}”。请稍后重试。',
 

@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { SigningResult } from '../../../../src/protocol/index.js'
-import type { Api } from '../api.js'
-import { t, type MessageKey } from '../i18n/index.js'
+import { ApiError, type Api } from '../api.js'
+import { language, t, type MessageKey } from '../i18n/index.js'
 import { Icon, type IconName } from '../ui/icons.js'
 import { downloadItem, type LoadFailure, type SigningSession } from './session.js'
 
@@ -50,9 +50,10 @@ export function FailureScreen({ failure, onRetry }: { failure: LoadFailure; onRe
   )
 }
 
-/** Every state but READY has its own screen. */
+/** Every state but READY has its own screen; a document purged at the end of its retention, whatever its state, says that. */
 export function StateScreen({ api, session }: { api: Api; session: SigningSession }) {
   const title = session.envelope.title
+  if (session.envelope.purgedAt) return <PurgedScreen title={title} at={session.envelope.purgedAt} />
   switch (session.state) {
     case 'NOT_YOUR_TURN':
       return (
@@ -110,6 +111,16 @@ export function StateScreen({ api, session }: { api: Api; session: SigningSessio
   }
 }
 
+/** Its files were deleted at the end of its team's retention: nothing to open or download, ever again. */
+export function PurgedScreen({ title, at }: { title: string; at: string }) {
+  const when = new Date(at).toLocaleDateString(language(), { dateStyle: 'long' })
+  return (
+    <Screen tone="info" icon="trash" title={t('sign.state.PURGED.title')} testId="sign-state" state="PURGED">
+      <p>{t('sign.state.PURGED', { title, when })}</p>
+    </Screen>
+  )
+}
+
 function Reason({ text }: { text: string }) {
   return (
     <figure className="reason">
@@ -162,6 +173,7 @@ function Next({ text }: { text: string }) {
 /** The signed files once the first one answers (the service seals them together); until then, a notice. */
 function SealedDownloads({ api, items }: { api: Api; items: Item[] }) {
   const sealed = useSealed(api, items)
+  if (sealed === 'purged') return <p className="muted">{t('sign.state.PURGED.title')}</p>
   if (!sealed)
     return (
       <p className="muted sealing" role="status" data-testid="sealing">
@@ -171,9 +183,9 @@ function SealedDownloads({ api, items }: { api: Api; items: Item[] }) {
   return <Downloads api={api} items={items} />
 }
 
-/** Asks for the first file's signed version until it answers (every 1.5 s, for up to 3 minutes). */
-function useSealed(api: Api, items: Item[]): boolean {
-  const [sealed, setSealed] = useState(false)
+/** Asks for the first file's signed version until it answers (every 1.5 s, for up to 3 minutes), or says the files are gone for good. */
+function useSealed(api: Api, items: Item[]): boolean | 'purged' {
+  const [sealed, setSealed] = useState<boolean | 'purged'>(false)
   const first = [...items].sort((a, b) => a.order - b.order)[0]
   useEffect(() => {
     if (!first) return
@@ -182,7 +194,8 @@ function useSealed(api: Api, items: Item[]): boolean {
     const attempt = (n: number) =>
       api.download(`/item/${encodeURIComponent(first.id)}?version=signed`).then(
         () => live && setSealed(true),
-        () => {
+        (e: unknown) => {
+          if (e instanceof ApiError && e.code === 'DOCUMENT_PURGED') return void (live && setSealed('purged'))
           if (live && n < 120) timer = setTimeout(() => void attempt(n + 1), 1500)
         },
       )

@@ -139,11 +139,12 @@ export function SignApp({
     if (moment && !multi) post({ action: moment, data: null })
   }, [view])
 
-  // The parent's download command gets what this screen offers to download, and nothing where it offers nothing.
+  // The parent's download command gets what this screen offers to download, and nothing where it
+  // offers nothing (a purged document's files are gone).
   useDownloadOffer(
     view.kind === 'done'
       ? { api: view.api, session: view.session, version: view.result.status === 'COMPLETED' ? 'signed' : 'original' }
-      : view.kind === 'session' && (view.session.state === 'READY' || view.session.state === 'COMPLETED')
+      : view.kind === 'session' && !view.session.envelope.purgedAt && (view.session.state === 'READY' || view.session.state === 'COMPLETED')
         ? { api, session: view.session, version: view.session.state === 'READY' ? 'original' : 'signed' }
         : null,
   )

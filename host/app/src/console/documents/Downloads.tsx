@@ -1,14 +1,16 @@
 import { useId } from 'react'
-import { download } from '../api.js'
+import { ApiFailure, download } from '../api.js'
 import { ct } from '../i18n/index.js'
 import type { RunAction } from './RecipientsPanel.js'
 import type { Envelope } from './types.js'
 
 /**
- * Every file of an envelope: each item's original and signed PDF, the signing certificate and the
- * audit log. What does not exist yet (or any more) is a disabled button with the reason beside it.
+ * Every file of an envelope: each item's original and signed PDF, the signing certificate, the
+ * audit log and the evidence summary (JSON, and signed as a JWS that /verify checks). What does
+ * not exist yet (or any more) is a disabled button with the reason beside it; a file purged while
+ * the page was open says so in words, and the page reloads to show it (`onPurged`).
  */
-export function Downloads({ env, purgedReason, run }: { env: Envelope; purgedReason: string | null; run: RunAction }) {
+export function Downloads({ env, purgedReason, run, onPurged }: { env: Envelope; purgedReason: string | null; run: RunAction; onPurged: () => void }) {
   const signedId = useId()
   const auditId = useId()
   const purgedId = useId()
@@ -22,7 +24,14 @@ export function Downloads({ env, purgedReason, run }: { env: Envelope; purgedRea
         : ct('documents.download.signedLater')
   const auditReason = purgedReason || env.status !== 'DRAFT' ? null : ct('documents.download.auditLater')
   const why = (own: string | null, id: string) => (purgedReason ? purgedId : own ? id : undefined)
-  const get = (path: string, name: string) => run(() => download(path, name))
+  const evidenceId = useId()
+  const get = (path: string, name: string) =>
+    run(() =>
+      download(path, name).catch((err: unknown) => {
+        if (err instanceof ApiFailure && err.code === 'DOCUMENT_PURGED') onPurged()
+        throw err
+      }),
+    )
 
   return (
     <section className="card card-pad stack" aria-labelledby="docs-files">
@@ -76,7 +85,19 @@ export function Downloads({ env, purgedReason, run }: { env: Envelope; purgedRea
           >
             {ct('documents.auditPdf')}
           </button>
+          {/* The summary outlives the files: a purged document's says so and keeps their hashes. */}
+          <button className="btn btn-sm btn-secondary" type="button" aria-describedby={evidenceId} onClick={() => get(`/envelope/${env.id}/evidence`, `${env.title} - evidence.json`)}>
+            {ct('documents.evidenceJson')}
+          </button>
+          <button className="btn btn-sm btn-secondary" type="button" aria-describedby={evidenceId} onClick={() => get(`/envelope/${env.id}/evidence?format=jws`, `${env.title} - evidence.jws`)}>
+            {ct('documents.evidenceJws')}
+          </button>
         </div>
+      )}
+      {document && (
+        <p className="muted small" id={evidenceId}>
+          {ct('documents.evidenceHint')}
+        </p>
       )}
       {purgedReason && (
         <p className="muted small" id={purgedId}>

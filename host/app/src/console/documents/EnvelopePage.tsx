@@ -211,10 +211,10 @@ export function EnvelopePage({ id }: { id: string }) {
       {env.type === 'TEMPLATE' && <TemplateTools template={env} onChanged={load} />}
 
       <RecipientsPanel env={env} audit={audit} canSeeLinks={manage} busy={action.busy} run={run} />
-      <Downloads env={env} purgedReason={purgedReason} run={run} />
+      <Downloads env={env} purgedReason={purgedReason} run={run} onPurged={() => void load()} />
       <PagePreviews env={env} />
 
-      {env.type === 'DOCUMENT' && <Timeline audit={audit} />}
+      {env.type === 'DOCUMENT' && <Timeline audit={audit} recipients={env.recipients} />}
     </article>
   )
 }
