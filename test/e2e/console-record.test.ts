@@ -91,14 +91,14 @@ describe('the record in the console and on the signing page', () => {
 
     // Ann: a wrong code, then the right one; she opens, consents and signs.
     const annToken = (await stack.host.db.query<{ token: string }>('select token from recipients where id = $1', [ann.id]))[0]!.token
-    const a = codeSigner(stack.host.url, annToken, mailedCode('ann.new@example.com'))
+    const a = codeSigner(stack.host.url, annToken, mailedCode('ann.new@example.com'), clock)
     const code = await a.code()
     expect((await a.prove(a.wrong(code))).status).toBe(401)
     await a.pass(code)
     await a.sign()
 
     // Bob: wrong codes until he is locked.
-    expect((await codeSigner(stack.host.url, record.recipient('bob@example.com').token, mailedCode('bob@example.com')).lockOut()).status).toBe(429)
+    expect((await codeSigner(stack.host.url, record.recipient('bob@example.com').token, mailedCode('bob@example.com'), clock).lockOut()).status).toBe(429)
     // Every code's entry is written once its mail left.
     await expect
       .poll(async () => (await stack.api<{ data: { type: string }[] }>('GET', `/envelope/${record.id}/audit-log?perPage=100&include=all`)).data.filter((x) => x.type === 'RECIPIENT_AUTH_CODE_SENT').length, { timeout: SAFETY_NET })

@@ -82,14 +82,14 @@ describe('the record of a document, everywhere the same', () => {
     expect(await events(e.id, 'DOCUMENT_REMINDER_SENT')).toBe(2)
 
     // Ann: a code, a wrong try, the right code; she opens, consents and signs.
-    const ann = codeSigner(host.url, await tokenOf(annId), mailedCode('ann.new@example.com'))
+    const ann = codeSigner(host.url, await tokenOf(annId), mailedCode('ann.new@example.com'), clock)
     const annCode = await ann.code()
     expect((await ann.prove(ann.wrong(annCode))).body.code).toBe('AUTH_FAILED')
     await ann.pass(annCode)
     await ann.sign()
 
     // Bob: wrong tries until he is locked; past the lock, a new code and he signs.
-    const bob = codeSigner(host.url, await tokenOf(bobId), mailedCode('bob@example.com'))
+    const bob = codeSigner(host.url, await tokenOf(bobId), mailedCode('bob@example.com'), clock)
     const locked = await bob.lockOut()
     expect([locked.status, locked.body.code]).toEqual([429, 'TOO_MANY_ATTEMPTS'])
     clock.advance(THROTTLE_WINDOW_MS + 60_000)

@@ -5,6 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { PDFDocument, StandardFonts } from 'pdf-lib'
 import { startHost, type Host, type StartHostOptions } from '../../host/server/start.js'
+import { CODE_RESEND_MS } from '../../host/server/domain/proof-binding.js'
 
 export const DATABASE_TEST_URL = process.env.DATABASE_TEST_URL || 'postgres://postgres@127.0.0.1:5432/test'
 
@@ -173,16 +174,23 @@ async function giveConsent(send: Send, extra: Record<string, string>): Promise<v
  * A recipient on the signing API, their access check an e-mailed code when it asks for one: asks
  * for a code (read by `mailedCode` from what was sent), proves it, and opens, consents and signs
  * with the grant it gives; or gives wrong codes until the lock (five spend a code, a new one, then
- * wrong ones until 429).
+ * wrong ones until 429). `clock`: the host's driven clock, moved past the wait between two codes.
  */
-export function codeSigner(hostUrl: string, token: string, mailedCode: () => Promise<string>) {
+export function codeSigner(hostUrl: string, token: string, mailedCode: () => Promise<string>, clock?: { advance(ms: number): void }) {
   let grant: Record<string, string> = {}
+  let asked = false
   const s = api(`${hostUrl}/api/signing`, `Bearer ${token}`)
   const expectOk = (res: Res, what: string) => {
     if (res.status !== 200) throw new Error(`${what}: ${res.status} ${JSON.stringify(res.body)}`)
     return res
   }
-  const code = async () => (expectOk(await s.post('/auth/code', { purpose: 'access' }), 'a code'), mailedCode())
+  const code = async () => {
+    // Another code only after the page's wait between two (a driven clock passes it).
+    if (asked) clock?.advance(CODE_RESEND_MS)
+    asked = true
+    expectOk(await s.post('/auth/code', { purpose: 'access' }), 'a code')
+    return mailedCode()
+  }
   const prove = (given: string) => s.post('/auth/access', { method: 'TWO_FACTOR_AUTH', code: given })
   const wrong = (right: string) => (right === '000000' ? '999999' : '000000')
   return {
