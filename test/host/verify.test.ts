@@ -11,14 +11,18 @@ import { X509Certificate } from 'node:crypto'
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { PDFParser } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFParser, PDFRef, PDFString, type PDFObject } from 'pdf-lib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
+import { appendLongTermValidation } from '../../host/server/pdf/long-term.js'
 import { sealEnvelope } from '../../host/server/pdf/seal.js'
+import { requestTimestamp } from '../../host/server/pdf/tsa.js'
 import { verifyPdfSignatures } from '../../host/server/pdf/verify.js'
 import { generateP12, openSealingKey, type SealingKey } from '../../host/server/pdf/sealing-key.js'
-import { addPageIncrementally, hiddenChanges } from '../support/incremental.js'
+import { addPageIncrementally, hiddenChanges, updateIncrementally, type Put } from '../support/incremental.js'
 import { hasTool } from '../support/outside-checks.js'
+import { makeTestCa } from '../support/test-pki.js'
+import { startTsa } from '../support/tsa-server.js'
 import { deeplyNestedPdfs } from './hostile.js'
 import { api, completeOneSigner, makePdf, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
@@ -33,6 +37,41 @@ function popplerText(pdf: Uint8Array): string {
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
+}
+
+/** The catalog given a DSS dictionary of `entries` (a certificate stream and whatever else the caller adds). */
+function addDss(doc: PDFDocument, put: Put, next: () => PDFRef, entries: Record<string, PDFObject> = {}) {
+  const cert = next()
+  put(cert, doc.context.stream(new Uint8Array([0x30, 0x03, 0x02, 0x01, 0x01])))
+  const dss = next()
+  put(dss, doc.context.obj({ Type: 'DSS', Certs: [cert], CRLs: [], ...entries }))
+  const catalog = doc.catalog.clone(doc.context)
+  catalog.set(PDFName.of('DSS'), dss)
+  put(doc.context.trailerInfo.Root as PDFRef, catalog)
+}
+
+/** `key` of `dict` (direct or indirect) with `item` added, put where it lives: in `dict` itself (then `dict` is put at `at`), or in its own object. */
+function grow(doc: PDFDocument, put: Put, dict: PDFDict, at: PDFRef, key: string, item: PDFRef) {
+  const entry = dict.get(PDFName.of(key))
+  const items = [...(doc.context.lookupMaybe(entry, PDFArray)?.asArray() ?? []), item]
+  if (entry instanceof PDFRef) return put(entry, doc.context.obj(items))
+  const copy = dict.clone(doc.context)
+  copy.set(PDFName.of(key), doc.context.obj(items))
+  put(at, copy)
+}
+
+/** The form given `field` (a new object), its own object or the catalog rewritten. */
+function addField(doc: PDFDocument, put: Put, field: PDFRef) {
+  const root = doc.context.trailerInfo.Root as PDFRef
+  const formEntry = doc.catalog.get(PDFName.of('AcroForm'))
+  const form = doc.context.lookup(formEntry, PDFDict)
+  if (formEntry instanceof PDFRef) return grow(doc, put, form, formEntry, 'Fields', field)
+  const catalog = doc.catalog.clone(doc.context)
+  const fields = [...(doc.context.lookupMaybe(form.get(PDFName.of('Fields')), PDFArray)?.asArray() ?? []), field]
+  const copy = form.clone(doc.context)
+  copy.set(PDFName.of('Fields'), doc.context.obj(fields))
+  catalog.set(PDFName.of('AcroForm'), copy)
+  put(root, catalog)
 }
 
 describe.each(VARIANTS.filter((v) => v.variant === 'pglite'))('POST /verify on $variant', ({ variant, skip }) => {
@@ -112,6 +151,83 @@ describe.each(VARIANTS.filter((v) => v.variant === 'pglite'))('POST /verify on $
       const res = await check(pdf)
       expect([name, res.status, res.body.valid, res.body.signatures?.[0]?.intact, res.body.signatures?.[0]?.updatesAfter]).toEqual([name, 200, false, true, 'changes'])
     }
+  })
+
+  it.skipIf(skip)('reports bytes after the seal that are not validation data as unrecognized, and the file as not valid', async () => {
+    clock.advance(61_000) // a fresh rate-limit window
+    const sealed = Buffer.from(sealedPdf)
+    const withDss = await updateIncrementally(sealed, (doc, put, next) => addDss(doc, put, next))
+    const cases: Record<string, Buffer> = {
+      'text after %%EOF': Buffer.concat([sealed, Buffer.from('Amended after sealing: pay to Mallory, 99000 EUR.\n')]),
+      'a comment after %%EOF': Buffer.concat([sealed, Buffer.from('%amended\n')]),
+      'an update whose one object nothing refers to': await updateIncrementally(sealed, (doc, put, next) => put(next(), doc.context.obj({ Note: PDFString.of('pay to Mallory') }))),
+      'a DSS that holds more than validation data': await updateIncrementally(sealed, (doc, put, next) => addDss(doc, put, next, { Note: PDFString.of('pay to Mallory') })),
+      'a DSS update, then bytes after its %%EOF': Buffer.concat([withDss, Buffer.from('Amended after sealing.')]),
+    }
+    for (const [name, pdf] of Object.entries(cases)) {
+      const res = await check(pdf)
+      const [seal] = res.body.signatures
+      expect([name, res.status, res.body.valid, res.body.sealedByThisService, seal.intact, seal.coversWholeDocument, seal.updatesAfter]).toEqual([name, 200, false, false, true, false, 'unrecognized'])
+    }
+    // The DSS update alone is validation data: the file is still the one sealed.
+    const res = await check(withDss)
+    expect(res.body).toMatchObject({ valid: true, sealedByThisService: true, signatures: [{ intact: true, coversWholeDocument: false, updatesAfter: 'validation' }] })
+  })
+
+  it.skipIf(skip)('reports an update that adds an annotation, a form field or another signature as changes', async () => {
+    clock.advance(61_000)
+    const sealed = Buffer.from(sealedPdf)
+    const cases: Record<string, Buffer> = {
+      'a note on the first page': await updateIncrementally(sealed, (doc, put, next) => {
+        const note = next()
+        put(note, doc.context.obj({ Type: 'Annot', Subtype: 'Text', Rect: [50, 700, 70, 720], Contents: PDFString.of('Pay to Mallory') }))
+        const page = doc.getPage(0)
+        grow(doc, put, page.node, page.ref, 'Annots', note)
+      }),
+      'a text field in the form': await updateIncrementally(sealed, (doc, put, next) => {
+        const field = next()
+        put(field, doc.context.obj({ FT: 'Tx', T: PDFString.of('Payee'), V: PDFString.of('Mallory'), Rect: [0, 0, 0, 0] }))
+        addField(doc, put, field)
+      }),
+      'an invisible field holding another signature, beside a DSS': await updateIncrementally(sealed, (doc, put, next) => {
+        addDss(doc, put, next)
+        const value = next()
+        put(value, doc.context.obj({ Type: 'Sig', Filter: 'Adobe.PPKLite', SubFilter: 'adbe.pkcs7.detached', Contents: PDFString.of('') }))
+        const field = next()
+        put(field, doc.context.obj({ Type: 'Annot', Subtype: 'Widget', FT: 'Sig', T: PDFString.of('Another'), Rect: [0, 0, 0, 0], V: value }))
+        const page = doc.getPage(0)
+        grow(doc, put, page.node, page.ref, 'Annots', field)
+      }),
+    }
+    for (const [name, pdf] of Object.entries(cases)) {
+      const res = await check(pdf)
+      expect([name, res.status, res.body.valid, res.body.signatures[0].intact, res.body.signatures[0].updatesAfter]).toEqual([name, 200, false, true, 'changes'])
+    }
+  })
+
+  it.skipIf(skip)('a DSS and a document timestamp added after the seal are validation data; bytes after them are not', async () => {
+    clock.advance(61_000)
+    const ca = makeTestCa('verify test timestamp root')
+    const tsa = await startTsa(ca.issue('verify test TSA', 'timestamping'))
+    let stamped: Uint8Array
+    try {
+      const doc = await PDFDocument.load(sealedPdf, { updateMetadata: false })
+      stamped = await appendLongTermValidation(doc, sealedPdf, { certificates: [new X509Certificate(ca.certificatePem).raw], crls: [] }, (d) => requestTimestamp(d, [tsa.url]), 16_384)
+    } finally {
+      await tsa.close()
+    }
+    const res = (await check(stamped)).body
+    expect(res).toMatchObject({ valid: true, sealedByThisService: true, timestamps: [{ intact: true, coversPrevious: true }] })
+    expect(res.signatures.map((s: { kind: string; intact: boolean; updatesAfter: string }) => [s.kind, s.intact, s.updatesAfter])).toEqual([
+      ['signature', true, 'validation'],
+      ['document-timestamp', true, 'none'],
+    ])
+    const junk = (await check(Buffer.concat([stamped, Buffer.from('Amended after the timestamp.')]))).body
+    expect(junk).toMatchObject({ valid: false, sealedByThisService: false })
+    expect(junk.signatures.map((s: { intact: boolean; updatesAfter: string }) => [s.intact, s.updatesAfter])).toEqual([
+      [true, 'unrecognized'],
+      [true, 'unrecognized'],
+    ])
   })
 
   it.skipIf(skip)('the hidden change is what poppler shows', async () => {

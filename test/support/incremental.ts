@@ -2,8 +2,23 @@
  * What an editor, or someone hiding a change, does to a signed PDF: incremental updates (the
  * signed bytes left as they are), for tests that a seal reports them.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, type PDFObject } from 'pdf-lib'
 import { appendRevision, bytesOf } from '../../host/server/pdf/long-term.js'
+
+/** Puts an object into an update: a new definition of `ref`. */
+export type Put = (ref: PDFRef, object: PDFObject) => void
+
+/**
+ * One incremental update written as long-term.ts writes a validation update: `edit` puts each
+ * object it redefines or adds (`next` gives a new object number).
+ */
+export async function updateIncrementally(pdf: Uint8Array, edit: (doc: PDFDocument, put: Put, next: () => PDFRef) => void): Promise<Buffer> {
+  const doc = await PDFDocument.load(pdf, { updateMetadata: false })
+  const objects: { ref: PDFRef; body: Buffer }[] = []
+  let n = doc.context.largestObjectNumber
+  edit(doc, (ref, object) => objects.push({ ref, body: bytesOf(object) }), () => PDFRef.of(++n))
+  return appendRevision(Buffer.from(pdf), objects, doc, n + 1)
+}
 
 /** An editor's update: a page added, with a line of text. */
 export async function addPageIncrementally(pdf: Uint8Array): Promise<Buffer> {

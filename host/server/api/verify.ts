@@ -19,7 +19,7 @@ import { sealedDocumentAndLog, type AuditLogState, type SealedDocument } from '.
 import { evidenceCheck, type EvidenceCheck } from '../domain/evidence.js'
 import { badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
-import { timestampChain, type SignatureReport, type TimestampLink } from '../pdf/signature-report.js'
+import { onlyValidationAfter, timestampChain, type SignatureReport, type TimestampLink } from '../pdf/signature-report.js'
 import { runVerify } from '../workers/verify-lane.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { addressKey, RateLimiter } from './rate-limit.js'
@@ -38,7 +38,7 @@ export interface VerifyResult {
   signatures: CheckedSignature[]
   /**
    * At least one signature; every one intact; and nothing after any of them but what long-term
-   * validation adds (updatesAfter 'none' or 'validation').
+   * validation adds (updatesAfter 'none' or 'validation'): 'changes' and 'unrecognized' make it false.
    */
   valid: boolean
   /** Valid, and an intact signature is this service's own seal (sealOfThisService). */
@@ -121,7 +121,7 @@ export async function verifyUpload(ctx: Pick<HostContext, 'db' | 'sealingKey'>, 
   const { pageCount, signatures: reports } = await runVerify(bytes)
   const own = new Set(await ownFingerprints(ctx))
   const signatures = reports.map((s) => ({ ...s, sealOfThisService: Boolean(s.certificate && own.has(s.certificate.sha256Fingerprint)) }))
-  const valid = signatures.length > 0 && signatures.every((s) => s.intact && s.updatesAfter !== 'changes')
+  const valid = signatures.length > 0 && signatures.every((s) => s.intact && onlyValidationAfter(s))
   return {
     sha256,
     pageCount,

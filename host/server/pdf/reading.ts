@@ -146,8 +146,7 @@ export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
   // Read against the whole file, once per place; a revision sees only what ends within it.
   const whole = pdf.bytes.length
   const located = (key: string, read: () => Located): PDFObject => {
-    let found = pdf.located.get(key)
-    if (!found) pdf.located.set(key, (found = read()))
+    const found = locate(pdf, key, read)
     if (found.stop > end) throw new UnreadableRevision('an object that runs past its revision')
     return found.object
   }
@@ -170,8 +169,65 @@ export function referencedRevision(pdf: ReadPdf, end: number): RevisionView {
   return { root, encrypt, lookup }
 }
 
-/** One cross-reference section at `offset`: a table and its trailer, or a cross-reference stream. */
-function readSection(bytes: Uint8Array, offset: number, end: number, context: PDFContext): { entries: Map<number, Entry>; trailer: PDFDict } {
+/** What was read at a place of the file (`n@offset`, `n@stream#index`), read there once. */
+function locate(pdf: ReadPdf, key: string, read: () => Located): Located {
+  let found = pdf.located.get(key)
+  if (!found) pdf.located.set(key, (found = read()))
+  return found
+}
+
+/** PDF's white-space characters. */
+const isSpace = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c || b === 0x00
+
+/**
+ * Whether the bytes after `end` are whole incremental updates and nothing else, as a writer appends
+ * them: indirect objects, a cross-reference section (a table and its trailer, or a stream among
+ * the objects), `startxref` naming that section, `%%EOF` and at most an end-of-line; whitespace
+ * between the parts. Anything else is data no update accounts for: bytes after the last `%%EOF`
+ * (or no `%%EOF` at all), a comment, words among the objects that readers skip, a `startxref`
+ * that names no section of its update.
+ */
+export function onlyWholeUpdates(pdf: ReadPdf, end: number): boolean {
+  const { bytes } = pdf
+  const length = bytes.length
+  const scratch = PDFContext.create()
+  const head = (at: number, n: number) => Buffer.from(bytes.buffer, bytes.byteOffset + at, Math.min(n, length - at)).toString('latin1')
+  const objectHeader = /^(\d+)[\0\t\n\f\r ]+\d+[\0\t\n\f\r ]+obj/
+  const ending = /^startxref[\0\t\n\f\r ]+(\d+)[\0\t\n\f\r ]+%%EOF(\r\n|\r|\n)?/
+  let sections: number[] = [] // where the cross-reference sections of the update being read begin
+  let at = end
+  try {
+    for (;;) {
+      while (at < length && isSpace(bytes[at]!)) at++
+      if (at >= length) return false // nothing but whitespace, or an update without its end
+      const start = head(at, 48)
+      if (start.startsWith('startxref')) {
+        const found = ending.exec(head(at, 64))
+        if (!found || !sections.includes(Number(found[1]))) return false
+        at += found[0].length
+        if (at === length) return true
+        sections = []
+      } else if (start.startsWith('xref')) {
+        sections.push(at)
+        at = readSection(bytes, at, length, scratch).stop
+      } else {
+        const header = objectHeader.exec(start)
+        if (!header) return false
+        const { object, stop } = locate(pdf, `${header[1]}@${at}`, () => objectAt(bytes, at, length, Number(header[1]), scratch))
+        if (object instanceof PDFRawStream && object.dict.get(PDFName.of('Type')) === PDFName.of('XRef')) sections.push(at)
+        at = stop
+        while (at < length && isSpace(bytes[at]!)) at++
+        if (head(at, 6) !== 'endobj') return false
+        at += 6
+      }
+    }
+  } catch {
+    return false // a part that does not read
+  }
+}
+
+/** One cross-reference section at `offset`: a table and its trailer, or a cross-reference stream; and where it stops. */
+function readSection(bytes: Uint8Array, offset: number, end: number, context: PDFContext): { entries: Map<number, Entry>; trailer: PDFDict; stop: number } {
   const entries = new Map<number, Entry>()
   const put = (n: number, entry: Entry) => {
     const known = entries.get(n)
@@ -197,11 +253,11 @@ function readSection(bytes: Uint8Array, offset: number, end: number, context: PD
         if (first + i !== 0) put(first + i, type === 'f' ? { kind: 'free' } : { kind: 'offset', offset: field1, generation: field2 })
       }
     }
-    const trailer = parseAt(bytes, tokens.at, end, context).object
+    const { object: trailer, stop } = parseAt(bytes, tokens.at, end, context)
     if (!(trailer instanceof PDFDict)) throw new UnreadableRevision('a trailer that is not a dictionary')
-    return { entries, trailer }
+    return { entries, trailer, stop }
   }
-  const stream = objectAt(bytes, offset, end, null, context).object
+  const { object: stream, stop } = objectAt(bytes, offset, end, null, context)
   if (!(stream instanceof PDFRawStream) || stream.dict.get(PDFName.of('Type')) !== PDFName.of('XRef')) throw new UnreadableRevision('no cross-reference section at its offset')
   const parser = PDFXRefStreamParser.forStream(stream) as unknown as { parseEntries(): { ref: PDFRef; offset: number; deleted: boolean; inObjectStream: boolean }[] }
   for (const e of parser.parseEntries()) {
@@ -209,7 +265,7 @@ function readSection(bytes: Uint8Array, offset: number, end: number, context: PD
     if (n === 0 && e.deleted) continue
     put(n, e.deleted ? { kind: 'free' } : e.inObjectStream ? { kind: 'compressed', stream: e.offset, index: e.ref.generationNumber } : { kind: 'offset', offset: e.offset, generation: e.ref.generationNumber })
   }
-  return { entries, trailer: stream.dict }
+  return { entries, trailer: stream.dict, stop }
 }
 
 /** The indirect object whose header (`n g obj`) starts at `offset`; its number must be `expected` when given. */
@@ -263,10 +319,9 @@ class Tokens {
   start = 0
 
   next(): string {
-    const space = (b: number) => b === 0x20 || b === 0x0a || b === 0x0d || b === 0x09 || b === 0x0c || b === 0x00
-    while (this.at < this.end && space(this.bytes[this.at]!)) this.at++
+    while (this.at < this.end && isSpace(this.bytes[this.at]!)) this.at++
     const from = (this.start = this.at)
-    while (this.at < this.end && !space(this.bytes[this.at]!) && this.at - from < 32) this.at++
+    while (this.at < this.end && !isSpace(this.bytes[this.at]!) && this.at - from < 32) this.at++
     if (from === this.at) throw new UnreadableRevision('the section ends early')
     return Buffer.from(this.bytes.buffer, this.bytes.byteOffset + from, this.at - from).toString('latin1')
   }

@@ -1,48 +1,95 @@
 /**
  * What a PDF's later incremental updates did to a signed revision. A seal that does not reach the
- * end of the file is still good when everything after it only adds validation data (a DSS
- * dictionary), invisible signature fields and document timestamps: that is how B-LT and B-LTA
- * are made. Anything else that changes what the document shows (a page added, content or an
- * annotation replaced, a visible field) is a change.
+ * end of the file is still good when everything after it is validation data: a DSS dictionary
+ * (certificates, CRLs, OCSP answers, VRI), document timestamps and the invisible signature fields
+ * they sit in. That is how B-LT and B-LTA are made. Anything that changes what the document shows
+ * (a page added, content or an annotation replaced, a visible field) is a change; any other byte
+ * after the seal (data after the last %%EOF, a comment, an object nothing refers to) is neither,
+ * and the seal does not cover it either.
  *
  * The check compares the objects as the signed revision has them with the whole file's, walking
  * from the catalog: each object reached that the later updates redefine or add must be one of the
- * few a validation update may touch, and differ only in what such an update adds.
+ * few a validation update may touch, and differ only in what such an update adds. Then every byte
+ * after the revision must belong to a whole incremental update, and every object those updates
+ * define must be one the walk reached, the DSS or a document timestamp.
  */
 import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib'
-import { hiddenHeader, referencedRevision, scannedRevision, type ReadPdf, type RevisionView } from './reading.js'
-
-export type UpdatesAfter = 'none' | 'validation' | 'changes'
+import { hiddenHeader, onlyWholeUpdates, referencedRevision, scannedRevision, type ReadPdf, type RevisionView } from './reading.js'
 
 /**
- * `end`: where the signed revision ends (its ByteRange's last byte). The signed revision and the
- * whole file are compared as each kind of reader resolves them (reading.ts): by the
- * cross-reference chain, and by scanning the objects in file order. Only when both find nothing
- * but validation data is the answer 'validation'; a chain that cannot be followed, one that lists
- * an object twice in one section, or an object header hidden where no parser reads it (a
- * repairing reader's find) is 'changes'. Nothing is parsed again: objects are read where
- * the cross-reference points, once per place, from the one parse of the file.
+ * 'none': nothing after the revision. 'validation': only validation data. 'changes': updates
+ * that change what the document shows (or that readers would resolve differently). 'unrecognized':
+ * bytes that are not validation data and that no reader shows as a change of the document.
  */
-export function updatesAfter(pdf: ReadPdf, end: number): UpdatesAfter {
-  if (end >= pdf.bytes.length) return 'none'
-  if (hiddenHeader(pdf, end)) return 'changes'
-  try {
-    const signed = referencedRevision(pdf, end)
-    const whole = referencedRevision(pdf, pdf.bytes.length)
-    const { Root, Encrypt } = pdf.doc.context.trailerInfo
-    const scanned = [scannedRevision(pdf, end, { root: signed.root, encrypt: signed.encrypt }), scannedRevision(pdf, pdf.bytes.length, { root: Root, encrypt: Encrypt })]
-    return onlyValidation(signed, whole) && onlyValidation(scanned[0]!, scanned[1]!) ? 'validation' : 'changes'
-  } catch {
-    return 'changes'
-  }
-}
+export type UpdatesAfter = 'none' | 'validation' | 'changes' | 'unrecognized'
 
 const name = (key: string) => PDFName.of(key)
 
 /** A value as the view has it: a reference resolved, anything else as it is. */
 const resolve = (view: RevisionView, value: PDFObject | undefined): PDFObject | undefined => (value instanceof PDFRef ? view.lookup(value) : value)
 
-function onlyValidation(before: RevisionView, after: RevisionView): boolean {
+/** What a DSS dictionary holds (ISO 32000-2, 12.8.4.3). */
+const DSS_KEYS = new Set(['Type', 'VRI', 'Certs', 'OCSPs', 'CRLs'])
+
+/**
+ * `end`: where the signed revision ends (its ByteRange's last byte). The signed revision and the
+ * whole file are compared as each kind of reader resolves them (reading.ts): by the
+ * cross-reference chain, and by scanning the objects in file order. When either finds anything
+ * but validation data the answer is 'changes'; so is a chain that cannot be followed, one that lists
+ * an object twice in one section, or an object header hidden where no parser reads it (a
+ * repairing reader's find). When both find only validation data, the bytes after `end` must
+ * still be whole incremental updates defining nothing but what the walk met, the DSS and the
+ * document timestamps' fields: else 'unrecognized'. The file is not parsed again: objects are read
+ * where the cross-reference or an update points, once per place, from the one parse of the file.
+ */
+export function updatesAfter(pdf: ReadPdf, end: number): UpdatesAfter {
+  if (end >= pdf.bytes.length) return 'none'
+  if (hiddenHeader(pdf, end)) return 'changes'
+  const defined = definedAfter(pdf, end)
+  const reached = new Set<string>() // objects the walks met: the document's, its DSS's and its timestamps'
+  let dssOnly: boolean
+  try {
+    const signed = referencedRevision(pdf, end)
+    const whole = referencedRevision(pdf, pdf.bytes.length)
+    const { Root, Encrypt } = pdf.doc.context.trailerInfo
+    const scanned = [scannedRevision(pdf, end, { root: signed.root, encrypt: signed.encrypt }), scannedRevision(pdf, pdf.bytes.length, { root: Root, encrypt: Encrypt })]
+    if (!onlyValidation(signed, whole, reached) || !onlyValidation(scanned[0]!, scanned[1]!, reached)) return 'changes'
+    // A DSS that a later update replaced (a renewal writes a new one naming the old one's streams) is validation data still.
+    const replaced = [...defined].flatMap(([tag, objects]) => objects.filter(isDss).map((dss) => ({ tag, dss })))
+    replaced.forEach(({ tag, dss }) => reach(whole, [refOf(tag), dss], reached))
+    const current = [whole, scanned[1]!].map((view) => resolve(view, catalogOf(view)?.get(name('DSS'))))
+    dssOnly = [...current, ...replaced.map((r) => r.dss)].every((dss) => dss === undefined || (dss instanceof PDFDict && dss.keys().every((key) => DSS_KEYS.has(key.decodeText()))))
+  } catch {
+    return 'changes'
+  }
+  return dssOnly && onlyWholeUpdates(pdf, end) && [...defined.keys()].every((tag) => reached.has(tag)) ? 'validation' : 'unrecognized'
+}
+
+/** What the bytes after `end` define: per object, each definition the parser met there (object streams' members included). */
+function definedAfter(pdf: ReadPdf, end: number): Map<string, PDFObject[]> {
+  const defined = new Map<string, PDFObject[]>()
+  for (const [tag, list] of pdf.definitions) {
+    const objects = list.filter((d) => d.end > end).map((d) => d.object)
+    if (objects.length) defined.set(tag, objects)
+  }
+  return defined
+}
+
+/** A dictionary that calls itself a DSS. */
+const isDss = (object: PDFObject | undefined): object is PDFDict => object instanceof PDFDict && object.get(name('Type')) === name('DSS')
+
+/** The catalog a view's trailer names. */
+function catalogOf(view: RevisionView): PDFDict | undefined {
+  const catalog = resolve(view, view.root)
+  return catalog instanceof PDFDict ? catalog : undefined
+}
+
+/**
+ * Whether `after` shows what `before` shows, with only validation data added. Every object the
+ * walk meets goes into `reached`: the document's, and its DSS's and new signature fields' (walked
+ * last, after the document held).
+ */
+function onlyValidation(before: RevisionView, after: RevisionView, reached: Set<string>): boolean {
   const root = after.root
   const signedRoot = before.root
   if (!(root instanceof PDFRef) || !(signedRoot instanceof PDFRef) || root.tag !== signedRoot.tag) return false
@@ -75,7 +122,29 @@ function onlyValidation(before: RevisionView, after: RevisionView): boolean {
     }
     if (object !== undefined) for (const child of childrenOf(object, value.tag === root.tag)) stack.push(child)
   }
+  seen.forEach((tag) => reached.add(tag))
+  reach(after, [catalog.get(name('DSS')), ...[...added].map((tag) => refOf(tag))], reached)
   return true
+}
+
+/** Every object reachable from `from` in `view`, into `reached` (where the walk stops too). */
+function reach(view: RevisionView, from: (PDFObject | undefined)[], reached: Set<string>): void {
+  const stack = from.filter((value) => value !== undefined)
+  while (stack.length) {
+    const value = stack.pop()!
+    if (value instanceof PDFRef) {
+      if (reached.has(value.tag)) continue
+      reached.add(value.tag)
+    }
+    const object = resolve(view, value)
+    if (object !== undefined) for (const child of childrenOf(object, false)) stack.push(child)
+  }
+}
+
+/** The reference a tag ("12 0 R") names. */
+function refOf(tag: string): PDFRef {
+  const [number, generation] = tag.split(' ').map(Number)
+  return PDFRef.of(number!, generation)
 }
 
 interface Change {
@@ -126,7 +195,8 @@ function formChange(before: RevisionView, after: RevisionView, old: PDFDict | un
 
 /**
  * An array (of annotations or fields) that kept its items and gained only invisible signature
- * fields: new objects, FT /Sig, with a zero-area rectangle.
+ * fields: new objects, FT /Sig, with a zero-area rectangle, empty or holding a document timestamp
+ * (another signature is no validation data).
  */
 function grownBySignatures(before: RevisionView, after: RevisionView, oldEntry: PDFObject | undefined, entry: PDFObject | undefined): Change | null {
   const oldArray = resolve(before, oldEntry)
@@ -139,10 +209,17 @@ function grownBySignatures(before: RevisionView, after: RevisionView, oldEntry: 
   for (const added of items.slice(oldItems.length)) {
     if (!(added instanceof PDFRef) || before.lookup(added) !== undefined) return null
     const field = after.lookup(added)
-    if (!(field instanceof PDFDict) || field.get(name('FT')) !== name('Sig') || !invisible(after, field)) return null
+    if (!(field instanceof PDFDict) || field.get(name('FT')) !== name('Sig') || !invisible(after, field) || !timestampOrEmpty(after, field)) return null
   }
   // The added fields show nothing: they are not walked into.
   return { accounted: entry instanceof PDFRef ? [entry.tag] : [], added: items.slice(oldItems.length).map((r) => (r as PDFRef).tag) }
+}
+
+/** The field's value is none, or a document timestamp's signature dictionary. */
+function timestampOrEmpty(view: RevisionView, field: PDFDict): boolean {
+  const value = resolve(view, field.get(name('V')))
+  if (value === undefined) return true
+  return value instanceof PDFDict && (value.get(name('Type')) === name('DocTimeStamp') || value.get(name('SubFilter')) === name('ETSI.RFC3161'))
 }
 
 function invisible(view: RevisionView, field: PDFDict): boolean {

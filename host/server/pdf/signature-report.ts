@@ -21,9 +21,12 @@ export interface SignatureReport {
   /** Nothing was added to the file after this signature (it ends where the file ends). */
   coversWholeDocument: boolean
   /**
-   * What the file adds after it: 'none'; 'validation' (only what long-term validation adds:
-   * revocation data, invisible signature fields, document timestamps; the document reads as
-   * signed); 'changes' (anything else: a page added, content replaced).
+   * What the file adds after it: 'none'; 'validation' (only what long-term validation adds: a DSS
+   * with certificates and revocation data, document timestamps in invisible signature fields; the
+   * document reads as signed); 'changes' (updates that change the document: a page added, content,
+   * an annotation or a form field replaced); 'unrecognized' (bytes that are neither: data after the
+   * end of the file, comments, objects nothing refers to). Only 'none' and 'validation' leave the
+   * file as it was signed.
    */
   updatesAfter: UpdatesAfter
   /** The PAdES baseline level a PAdES signature reaches in this file: B-B, B-T, B-LT or B-LTA; null for other kinds. */
@@ -51,11 +54,14 @@ export interface TimestampLink {
   coversPrevious: boolean
 }
 
+/** Nothing after the signature but validation data: the file is the one signed, as far as this signature tells. */
+export const onlyValidationAfter = (report: Pick<SignatureReport, 'updatesAfter'>) => report.updatesAfter === 'none' || report.updatesAfter === 'validation'
+
 /** The document timestamps of these reports (in the order of the file), each with whether it covers the one before. */
 export function timestampChain(reports: SignatureReport[]): TimestampLink[] {
   return reports.flatMap((r, i) => {
     if (r.kind !== 'document-timestamp') return []
     const previous = reports[i - 1]
-    return [{ time: r.timestamp?.time || r.signedAt, authority: r.certificate?.subject ?? r.timestamp?.authority ?? null, intact: r.intact, coversPrevious: r.intact && !!previous && previous.updatesAfter !== 'changes' }]
+    return [{ time: r.timestamp?.time || r.signedAt, authority: r.certificate?.subject ?? r.timestamp?.authority ?? null, intact: r.intact, coversPrevious: r.intact && !!previous && onlyValidationAfter(previous) }]
   })
 }

@@ -1,5 +1,17 @@
-import type { FrameLocator, Page } from 'playwright-core'
+import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { TEST_PASSWORD } from '../../support/console-client.js'
+
+/** Drops files on `zone` the way a browser does when files are dragged from the desktop (dragenter, dragover, drop). */
+export async function dropFiles(zone: Locator, files: { name: string; mimeType: string; buffer: Buffer }[]) {
+  await zone.evaluate(
+    (element, list) => {
+      const data = new DataTransfer()
+      for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: f.mimeType }))
+      for (const type of ['dragenter', 'dragover', 'drop']) element.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }))
+    },
+    files.map((f) => ({ name: f.name, mimeType: f.mimeType, bytes: [...f.buffer] })),
+  )
+}
 
 /** Drives the authoring pages the way a person does, through labels and roles. */
 export function editor(page: Page, frame: FrameLocator) {
@@ -12,14 +24,7 @@ export function editor(page: Page, frame: FrameLocator) {
     },
     /** Drops files on the drop zone the way a browser does when files are dragged from the desktop. */
     async dropFiles(files: { name: string; mimeType: string; buffer: Buffer }[]) {
-      await frame.locator('.dropzone').evaluate(
-        (zone, list) => {
-          const data = new DataTransfer()
-          for (const f of list) data.items.add(new File([new Uint8Array(f.bytes)], f.name, { type: f.mimeType }))
-          for (const type of ['dragenter', 'dragover', 'drop']) zone.dispatchEvent(new DragEvent(type, { dataTransfer: data, bubbles: true, cancelable: true }))
-        },
-        files.map((f) => ({ name: f.name, mimeType: f.mimeType, bytes: [...f.buffer] })),
-      )
+      await dropFiles(frame.locator('.dropzone'), files)
     },
     async addRecipient(name: string, email: string, role?: string) {
       await frame.getByRole('button', { name: 'Add recipient' }).click()

@@ -1,4 +1,5 @@
-import { useRef, useState, type DragEvent } from 'react'
+import { useId, useRef, useState } from 'react'
+import { Icon } from '../ui/icons.js'
 import { verifyLanguage, vt, type VerifyWord } from './words.js'
 
 const roleWord = (role: string) => (`role_${role}` in ROLE_KEYS ? vt(`role_${role}` as VerifyWord) : role.toLowerCase())
@@ -9,7 +10,8 @@ interface Signature {
   subFilter: string | null
   intact: boolean
   coversWholeDocument: boolean
-  updatesAfter: 'none' | 'validation' | 'changes'
+  /** What the file holds after it: nothing, validation data, changes to the document, or bytes that are neither (docs/sealing.md). */
+  updatesAfter: 'none' | 'validation' | 'changes' | 'unrecognized'
   level: 'B-B' | 'B-T' | 'B-LT' | 'B-LTA' | null
   signedAt: string | null
   timestamp: { time: string; intact: boolean; authority: string | null } | null
@@ -58,8 +60,11 @@ function badge(s: Signature): { good: boolean; text: string } {
   if (!s.intact) return { good: false, text: vt('brokenBadge') }
   if (s.coversWholeDocument) return { good: true, text: vt('intactWhole') }
   if (s.updatesAfter === 'validation') return { good: true, text: vt('intactValidation') }
-  return { good: false, text: vt('intactAdded') }
+  return { good: false, text: vt(s.updatesAfter === 'unrecognized' ? 'intactUncovered' : 'intactAdded') }
 }
+
+/** What an intact signature's "added after it" says, when anything was. */
+const AFTER_WORDS = { validation: 'afterValidation', changes: 'afterChanges', unrecognized: 'afterUnrecognized' } as const
 
 /** Who vouches for the certificate: this service's seal (its demonstration seal when self-signed), an issuer, or no one. */
 function issuerText(s: Signature): string {
@@ -72,13 +77,15 @@ const when = (iso: string | null | undefined) => (iso ? new Date(iso).toLocaleSt
 
 export function VerifyPage() {
   const [state, setState] = useState<State>({ kind: 'idle' })
-  const [dragging, setDragging] = useState<'pdf' | 'evidence' | null>(null)
+  const [chosen, setChosen] = useState<{ pdf: string | null; evidence: string | null }>({ pdf: null, evidence: null })
   const files = useRef<{ pdf: File | null; evidence: File | null }>({ pdf: null, evidence: null })
 
-  /** Checks what has been chosen so far: the PDF, the evidence file, or both together. */
-  const check = async (file: File) => {
-    files.current[isEvidence(file) ? 'evidence' : 'pdf'] = file
+  /** Takes the files chosen or dropped (a PDF, an evidence file, or one of each), then checks what has been chosen so far. */
+  const check = async (given: File[]) => {
+    if (!given.length) return
+    for (const file of given.slice(0, 2)) files.current[isEvidence(file) ? 'evidence' : 'pdf'] = file
     const { pdf, evidence } = files.current
+    setChosen({ pdf: pdf?.name ?? null, evidence: evidence?.name ?? null })
     const name = [pdf?.name, evidence?.name].filter(Boolean).join(' + ')
     setState({ kind: 'checking', name })
     const form = new FormData()
@@ -94,37 +101,13 @@ export function VerifyPage() {
       setState({ kind: 'failed', message: vt('offline') })
     }
   }
-  const zone = (which: 'pdf' | 'evidence') => ({
-    className: `verify-drop${dragging === which ? ' is-dragging' : ''}${which === 'evidence' ? ' is-evidence' : ''}`,
-    onDragOver: (e: DragEvent) => {
-      e.preventDefault()
-      setDragging(which)
-    },
-    onDragLeave: () => setDragging(null),
-    onDrop: (e: DragEvent) => {
-      e.preventDefault()
-      setDragging(null)
-      for (const file of Array.from(e.dataTransfer.files).slice(0, 2)) void check(file)
-    },
-  })
-  const picked = (e: { target: HTMLInputElement }) => {
-    const file = e.target.files?.[0]
-    if (file) void check(file)
-    e.target.value = ''
-  }
 
   return (
     <main className="verify">
       <h1>{vt('title')}</h1>
       <p className="verify-lead">{vt('lead')}</p>
-      <label {...zone('pdf')}>
-        <input type="file" accept="application/pdf,.pdf" data-testid="verify-file" onChange={picked} />
-        <span className="verify-drop-title">{vt('drop')}</span>
-      </label>
-      <label {...zone('evidence')}>
-        <input type="file" accept=".jws,application/jose" data-testid="verify-evidence-file" onChange={picked} />
-        <span className="verify-drop-title">{vt('evidenceDrop')}</span>
-      </label>
+      <FileDrop accept="application/pdf,.pdf" testId="verify-file" title={vt('drop')} button={vt('choosePdf')} chosen={chosen.pdf} onFiles={check} />
+      <FileDrop accept=".jws,application/jose" testId="verify-evidence-file" title={vt('evidenceDrop')} button={vt('chooseEvidence')} chosen={chosen.evidence} onFiles={check} secondary />
       <section aria-live="polite">
         {state.kind === 'checking' && <p className="verify-status">{vt('checking', { name: state.name })}</p>}
         {state.kind === 'failed' && (
@@ -136,6 +119,63 @@ export function VerifyPage() {
         {state.kind === 'evidence' && <EvidenceReport evidence={state.evidence} />}
       </section>
     </main>
+  )
+}
+
+/**
+ * A file input the page styles: a zone to drop a file on, a button that opens the file chooser
+ * (a click, or Enter or Space once focused), and the name of the file chosen. The input itself is
+ * hidden; the button stands for it, its name and what the zone says read with it.
+ */
+function FileDrop(props: { accept: string; testId: string; title: string; button: string; chosen: string | null; onFiles: (files: File[]) => void; secondary?: boolean }) {
+  const { accept, testId, title, button, chosen, onFiles, secondary } = props
+  const input = useRef<HTMLInputElement>(null)
+  const [over, setOver] = useState(false)
+  const id = useId()
+  return (
+    <div
+      className={`dropzone verify-drop${secondary ? ' is-secondary' : ''}`}
+      data-over={over || undefined}
+      data-testid={`${testId}-zone`}
+      onDragOver={(e) => {
+        e.preventDefault()
+        if (e.dataTransfer) e.dataTransfer.dropEffect = 'copy'
+        setOver(true)
+      }}
+      onDragLeave={() => setOver(false)}
+      onDrop={(e) => {
+        e.preventDefault()
+        setOver(false)
+        onFiles(Array.from(e.dataTransfer?.files ?? []))
+      }}
+    >
+      {!secondary && (
+        <span className="dropzone-icon">
+          <Icon name="upload" size={28} />
+        </span>
+      )}
+      <p className="dropzone-title" id={`${id}-title`}>
+        {title}
+      </p>
+      <button type="button" className={`btn ${secondary ? 'btn-secondary' : 'btn-primary'} verify-choose`} aria-describedby={`${id}-title ${id}-chosen`} data-testid={`${testId}-button`} onClick={() => input.current?.click()}>
+        <Icon name="file" />
+        {button}
+      </button>
+      <p className={`verify-chosen${chosen ? ' is-chosen' : ''}`} id={`${id}-chosen`} data-testid={`${testId}-chosen`}>
+        {chosen ? vt('chosen', { name: chosen }) : vt('nothingChosen')}
+      </p>
+      <input
+        ref={input}
+        type="file"
+        accept={accept}
+        hidden
+        data-testid={testId}
+        onChange={(e) => {
+          onFiles(Array.from(e.target.files ?? []))
+          e.target.value = ''
+        }}
+      />
+    </div>
   )
 }
 
@@ -171,7 +211,9 @@ function EvidenceReport({ evidence }: { evidence: EvidenceCheck }) {
 function Report({ name, result }: { name: string; result: Result }) {
   // Intact signatures made with a self-signed certificate that is not this service's prove nothing about who signed.
   const unvouched = result.valid && !result.sealedByThisService && result.signatures.some((s) => s.kind === 'signature' && s.certificate?.selfSigned)
-  const verdict = !result.signatures.length ? vt('noSignature') : !result.valid ? vt('broken') : unvouched ? vt('intactUnvouched') : vt('intact')
+  // Every signature checks out over what it signed, yet the file is not valid: something was added that none covers.
+  const changedAfter = !result.valid && result.signatures.length > 0 && result.signatures.every((s) => s.intact)
+  const verdict = !result.signatures.length ? vt('noSignature') : changedAfter ? vt('changedAfter') : !result.valid ? vt('broken') : unvouched ? vt('intactUnvouched') : vt('intact')
   return (
     <div className="verify-report">
       <p className={`verify-verdict ${result.valid && !unvouched ? 'is-good' : 'is-bad'}`} data-testid="verify-verdict">
@@ -234,6 +276,12 @@ function Report({ name, result }: { name: string; result: Result }) {
               <>
                 <dt>{vt('problem')}</dt>
                 <dd>{s.problem}</dd>
+              </>
+            )}
+            {s.intact && s.updatesAfter !== 'none' && (
+              <>
+                <dt>{vt('afterIt')}</dt>
+                <dd data-testid="verify-after">{vt(AFTER_WORDS[s.updatesAfter])}</dd>
               </>
             )}
             <dt>{vt('form')}</dt>
