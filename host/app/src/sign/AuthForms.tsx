@@ -8,7 +8,7 @@ import { rememberCode, rememberedCode, scopeOf } from './proof-store.js'
 /** Sends a code by e-mail (to `to`, a direct link visitor's address), then takes it (or one from the account's authenticator app). */
 export function CodeStep({ api, info, purpose, onCode, to, lead, wasSent = false }: { api: Api; info: AuthInfo; purpose: 'access' | 'action' | 'account'; onCode: (code: string) => Promise<void>; to?: string; lead?: string; wasSent?: boolean }) {
   // A code this device was sent before a reload (or in another tab) is still the one to type.
-  const remembered = rememberedCode(scopeOf(api), purpose, to)
+  const [remembered] = useState(() => rememberedCode(scopeOf(api), purpose, to))
   const [sent, setSent] = useState(wasSent || remembered !== null)
   const [code, setCode] = useState('')
   const [error, setError] = useState<string | null>(null)

@@ -11,8 +11,8 @@ import type { Api } from '../api.js'
 import { GRANT_HEADER } from './auth-info.js'
 
 const PREFIX = 'envelope-embed.proof.'
-/** The service's grant lifetime (GRANT_MS): nothing is kept longer. */
-const GRANT_MS = 2 * 3600_000
+/** Until when a grant counts, in ms: it says so itself (`id.methods.expiresInSeconds.mac`). */
+const grantExpiry = (grant: string): number => Number(grant.split('.')[2]) * 1000 || 0
 
 /** A short digest of the link's token (FNV-1a): a name for the entry, not a secret's protection. */
 function digest(text: string): string {
@@ -57,7 +57,7 @@ export function keepingProofs(api: Api, token: string): Api & { proofScope: Proo
     ...api,
     proofScope: scope,
     setHeader: (name, value) => {
-      if (name === GRANT_HEADER) write(`grant.${scope}`, { grant: value, until: Date.now() + GRANT_MS })
+      if (name === GRANT_HEADER) write(`grant.${scope}`, { grant: value, until: grantExpiry(value) })
       api.setHeader(name, value)
     },
   }
