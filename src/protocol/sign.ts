@@ -215,6 +215,11 @@ export interface SigningSession {
   waitingFor: { name: string; email: string }[]
   /** The sending team's logo (a same-origin path), brand colour (#rrggbb) and name, when it set either. */
   branding?: { logoUrl: string | null; color: string | null; name: string } | null
+  /**
+   * A direct link only: the template's other recipients that are roles with no address yet
+   * ("Witness"); the visitor names the person of each (`DirectCompleteRequest.roles`).
+   */
+  roles?: { id: number; name: string; role: RecipientRole }[]
 }
 
 /**
@@ -233,6 +238,8 @@ export interface SigningCompleteRequest {
 /** A direct link's completion: the visitor's name and e-mail, and the new document's external id. */
 export interface DirectCompleteRequest extends SigningCompleteRequest {
   signer: { name: string; email: string }
+  /** The person of each role the session lists in `roles`, by its template recipient id. */
+  roles?: { id: number; name: string; email: string }[]
   externalId?: string
 }
 

@@ -359,7 +359,7 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
   Item: loose({ id: str, envelopeId: str, title: str, order: int, documentDataId: str, pageCount: int }, ['id', 'envelopeId', 'title', 'order']),
   Recipient: loose(
     {
-      id: int, envelopeId: str, email: str, name: str,
+      id: int, envelopeId: str, email: { type: 'string', description: 'the address; "" for a role not yet filled in (its `name` is the role, e.g. "Client"): a template\'s, or a draft\'s made from one' }, name: str,
       role: { type: 'string', enum: ['SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC'] },
       token: { type: 'string', description: 'the signing secret; "" for a caller who may not hold it (only the creator, managers, admins and team-wide tokens do)' },
       readStatus: str, signingStatus: str, sendStatus: str,

@@ -32,6 +32,7 @@ const DirectCompleteBody = CompleteBody.extend({
   /** The access check of the link's recipient, proved for the visitor's address as they sign. */
   access: AccessProof.optional(),
   signer: z.object({ name: z.string().trim().min(1).max(255), email: z.email().max(320) }),
+  roles: z.array(z.object({ id: z.int().min(1), name: z.string().trim().min(1).max(255), email: z.email().max(320) })).max(100).optional(),
   externalId: z.string().max(255).optional(),
   /** The visitor's consent to sign electronically: the disclosure version the page showed (docs/consent.md). */
   consent: ConsentBody.optional(),

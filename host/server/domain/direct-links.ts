@@ -7,7 +7,7 @@
 import type { DirectCompleteRequest, DirectSigningResult } from '../../../src/protocol/index.js'
 import { assertMayPublish, type Principal } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
-import { ApiError, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
+import { ApiError, badRequest, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { recipientActor, type Actor, type Client } from './audit.js'
 import { recordChange } from './changes.js'
 import { throwIfIssues } from './fields.js'
@@ -113,18 +113,24 @@ export async function signDirectLink(
   /** The visitor's consent to sign electronically, recorded on the document made (domain/consent.ts). */
   consent?: ConsentInput,
 ): Promise<DirectSigningResult> {
-  const { link, e: template, plan } = await byDirectToken(tx, token)
+  const { link, e: template, plan, all } = await byDirectToken(tx, token)
   // Locks the template against a concurrent edit or deletion while the copy is made.
   await tx.query('select id from envelopes where id = $1 for update', [template.id])
   // Acting for the team on its own plan: a free team's monthly allowance counts these documents too.
   const p: Principal = { kind: 'api', teamId: template.team_id, plan, tokenId: link.id }
   const signer = { name: input.signer.name.trim(), email: input.signer.email.trim().toLowerCase() }
   const actor: Actor = { ...recipientActor({ id: link.recipient_id, ...signer }, client), recipientId: null }
+  // The visitor names the people of the template's roles; a role left out is refused when the document is sent.
+  const roles = (input.roles ?? []).map((x, i) => {
+    const role = all.find((r) => r.id === x.id)
+    if (!role || role.id === link.recipient_id || role.email) throw badRequest(`invalid request: roles.${i}.id: not a role of this template to fill in`, [issue(['roles', i, 'id'], 'Not a role of this template to fill in')])
+    return { id: x.id, name: x.name.trim(), email: x.email.trim().toLowerCase() }
+  })
   const made = await useTemplate(
     tx,
     p,
     actor,
-    { envelopeId: template.id, externalId: input.externalId, recipients: [{ id: link.recipient_id, ...signer }], distributeDocument: true },
+    { envelopeId: template.id, externalId: input.externalId, recipients: [{ id: link.recipient_id, ...signer }, ...roles], distributeDocument: true },
     [],
     now,
     { source: 'TEMPLATE_DIRECT_LINK', firstRecipient: link.recipient_id },

@@ -15,8 +15,14 @@ export const StringId = z.string().min(1).max(100).regex(/^[\w-]+$/, 'Expected a
 export const ItemId = StringId
 export const NumericId = z.int().min(1).max(2147483647)
 
+/**
+ * A recipient's address; empty for a role not yet filled in ("Client" on a template): a draft may
+ * hold one, sending refuses it (lifecycle.ts distribute).
+ */
+export const RecipientEmail = z.union([z.email().max(320), z.literal('')])
+
 export const RecipientInput = z.object({
-  email: z.email().max(320),
+  email: RecipientEmail,
   name: z.string().trim().max(255).default(''),
   role: z.enum(RECIPIENT_ROLES),
   signingOrder: z.int().min(1).max(1000).nullish(),

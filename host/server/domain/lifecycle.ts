@@ -68,6 +68,9 @@ export async function distribute(
   if (!recipients.some(mustAct)) {
     throw new ApiError(400, 'NO_RECIPIENTS', 'the document needs at least one recipient who signs, approves or views it')
   }
+  // A role not yet filled in (a template's "Client") has no address to send to: named, so the sender knows whom to add.
+  const unaddressed = recipients.flatMap((r, i) => (r.email ? [] : [issue(['recipients', i, 'email'], `${r.name || `Recipient ${r.id}`} has no e-mail address yet`)]))
+  if (unaddressed.length) throw new ApiError(400, 'RECIPIENT_WITHOUT_ADDRESS', `every recipient needs an e-mail address before sending: ${unaddressed[0]!.message}`, unaddressed)
   const signatures = await tx.query<{ recipient_id: number }>(
     `select distinct recipient_id from fields where envelope_id = $1 and type in ('SIGNATURE', 'FREE_SIGNATURE')`,
     [e.id],

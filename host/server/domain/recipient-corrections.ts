@@ -58,6 +58,7 @@ export async function correctRecipients(tx: Queryable, p: Principal, e: Envelope
       throw new ApiError(400, 'RECIPIENT_NOT_EDITABLE', `recipient ${row.id} has ${did} the document: their name and e-mail stay as they acted`, [issue(['data', i, 'id'], `The recipient has ${did} the document`)])
     }
     const email = d.email?.toLowerCase() ?? row.email
+    if (!email) throw badRequest(`invalid request: data.${i}.email: a recipient of a sent document needs an e-mail address`, [issue(['data', i, 'email'], 'A recipient of a sent document needs an e-mail address')])
     // A new address is sent a new live link: only a link holder may send one elsewhere.
     if (email !== row.email) assertMayRedirectLinks(p, e, ['data', i, 'email'])
     return { row, name: d.name ?? row.name, email }

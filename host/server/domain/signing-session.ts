@@ -49,5 +49,6 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
     nextSigner: next && { id: next.id, name: next.name, email: next.email },
     waitingFor: direct ? [] : waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
     ...(branding ? { branding } : {}),
+    ...(direct ? { roles: all.filter((x) => x.id !== r.id && !x.email).map((x) => ({ id: x.id, name: x.name, role: x.role as SigningSession['recipient']['role'] })) } : {}),
   }
 }
