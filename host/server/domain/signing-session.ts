@@ -46,7 +46,8 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
       const { envelopeId: _e, recipientId: _r, ...field } = toField(f)
       return { ...field, type: field.type as SigningSession['fields'][number]['type'], customText: f.custom_text }
     }),
-    nextSigner: next && { id: next.id, name: next.name, email: next.email },
+    // A role with no person yet is named by a direct link's visitor in `roles`, not as the next signer.
+    nextSigner: next && next.email ? { id: next.id, name: next.name, email: next.email } : null,
     waitingFor: direct ? [] : waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
     ...(branding ? { branding } : {}),
     ...(direct ? { roles: all.filter((x) => x.id !== r.id && !x.email).map((x) => ({ id: x.id, name: x.name, role: x.role as SigningSession['recipient']['role'] })) } : {}),

@@ -228,6 +228,7 @@ export interface Problem {
   message:
     | 'problem.noFiles'
     | 'problem.email'
+    | 'problem.roleName'
     | 'problem.fieldOptions'
     | 'problem.title'
     | 'problem.signatureTypes'
@@ -252,6 +253,14 @@ export function signersWithoutSignature(d: Draft): DraftRecipient[] {
 
 export const isEmail = (s: string) => /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(s.trim())
 
+/** A template's recipient with no address is a role ("Client"), filled in at each use: it needs its name. */
+export const isRole = (type: Draft['type'], r: Pick<DraftRecipient, 'email'>) => type === 'TEMPLATE' && !r.email.trim()
+
+export function recipientProblem(type: Draft['type'], r: Pick<DraftRecipient, 'email' | 'name'>): 'problem.email' | 'problem.roleName' | null {
+  if (isRole(type, r)) return r.name.trim() ? null : 'problem.roleName'
+  return isEmail(r.email) ? null : 'problem.email'
+}
+
 export function isUrl(s: string): boolean {
   try {
     const u = new URL(s.trim())
@@ -268,7 +277,10 @@ export function isUrl(s: string): boolean {
 export function validate(d: Draft, pageCounts: Record<string, number> = {}): Problem[] {
   const out: Problem[] = []
   if (!d.items.length) out.push({ step: 'files', message: 'problem.noFiles' })
-  for (const r of d.recipients) if (!isEmail(r.email)) out.push({ step: 'recipients', message: 'problem.email', target: r.key })
+  for (const r of d.recipients) {
+    const problem = recipientProblem(d.type, r)
+    if (problem) out.push({ step: 'recipients', message: problem, target: r.key })
+  }
   // A document is made to be sent; a template can get its signature fields before it is used.
   for (const r of signersWithoutSignature(d))
     out.push({ step: 'fields', message: 'problem.signatureField', target: r.key, ...(d.type === 'TEMPLATE' && { warning: true }) })

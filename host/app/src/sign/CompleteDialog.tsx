@@ -5,6 +5,7 @@ import { t, type MessageKey } from '../i18n/index.js'
 import { announceFailure, type Prove } from './auth-info.js'
 import type { ConsentGiven } from './ConsentNotice.js'
 import { Dialog } from './Dialog.js'
+import { DirectRoles, roleProblem, type RolePeople } from './DirectRoles.js'
 import { apiMessage, STALE } from './refusals.js'
 import { completeRequest, knownSigner, validEmail, type SigningSession, type Values } from './session.js'
 
@@ -31,6 +32,10 @@ export function CompleteDialog(props: {
   // A direct link's visitor says who they are: the document is made out to them.
   const [signer, setSigner] = useState(() => (session.direct ? knownSigner(session, props.values, props.options) : null))
   const [signerError, setSignerError] = useState<'name' | 'email' | null>(null)
+  // The people of the template's other roles, named by the visitor.
+  const roles = session.direct ? (session.roles ?? []) : []
+  const [people, setPeople] = useState<RolePeople>({})
+  const [peopleProblem, setPeopleProblem] = useState<ReturnType<typeof roleProblem>>(null)
   const ids = useId()
 
   async function submit() {
@@ -39,6 +44,12 @@ export function CompleteDialog(props: {
       const which = signer.name.trim() ? 'email' : 'name'
       setSignerError(which)
       document.getElementById(`${ids}-signer-${which}`)?.focus()
+      return
+    }
+    const problem = roleProblem(roles, people, validEmail)
+    if (problem) {
+      setPeopleProblem(problem)
+      document.getElementById(`${ids}-role-${problem.id}-${problem.key}`)?.focus()
       return
     }
     if (next && !validEmail(next.email)) {
@@ -50,7 +61,10 @@ export function CompleteDialog(props: {
     setError(null)
     try {
       const request = completeRequest(session, props.values, next ?? undefined)
-      const body = signer ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(props.externalId ? { externalId: props.externalId } : {}), ...(props.consent ? { consent: props.consent } : {}) } : request
+      const named = roles.map((r) => ({ id: r.id, name: people[r.id]!.name.trim(), email: people[r.id]!.email.trim() }))
+      const body = signer
+        ? { ...request, signer: { name: signer.name.trim(), email: signer.email.trim() }, ...(named.length ? { roles: named } : {}), ...(props.externalId ? { externalId: props.externalId } : {}), ...(props.consent ? { consent: props.consent } : {}) }
+        : request
       // A wrong password or code is told in the dialog that asked for it, which stays open.
       const act = async (proofs: object | undefined) => props.onCompleted(await props.api.post<SigningResult>('/complete', { ...body, ...proofs }))
       if (!(await (props.prove ? props.prove(act, signer?.email.trim()) : act(undefined).then(() => true)))) setBusy(false)
@@ -110,6 +124,18 @@ export function CompleteDialog(props: {
             </div>
           ))}
         </fieldset>
+      )}
+      {roles.length > 0 && (
+        <DirectRoles
+          ids={ids}
+          roles={roles}
+          people={people}
+          problem={peopleProblem}
+          onChange={(p) => {
+            setPeople(p)
+            setPeopleProblem(null)
+          }}
+        />
       )}
       {next && (
         <fieldset className="next-signer stack-sm" data-testid="next-signer">

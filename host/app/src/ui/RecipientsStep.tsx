@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react'
-import { isEmail, moveInList, newKey, removeRecipient, type DraftRecipient } from '../draft/model.js'
+import { isRole, moveInList, newKey, recipientProblem, removeRecipient, type Draft, type DraftRecipient } from '../draft/model.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { RECIPIENT_ROLES } from '../types.js'
 import { recipientColor, type StepProps } from './steps.js'
@@ -78,6 +78,7 @@ export function RecipientsStep({ features, draft, setDraft, problems }: StepProp
               sequential={sequential}
               reorder={sequential && allowed.signingOrder}
               roles={allowed.roles}
+              type={draft.type}
               auth={allowed.auth}
               autoFocus={focusKey === r.key}
               forceErrors={showAllErrors}
@@ -107,6 +108,8 @@ function RecipientRow(props: {
   reorder: boolean
   /** The roles the user may choose (the recipient's own is always shown). */
   roles: readonly DraftRecipient['role'][]
+  /** A template's recipient may be a role: a name and no address. */
+  type: Draft['type']
   /** The recipient's verification can be chosen. */
   auth: boolean
   autoFocus: boolean
@@ -121,7 +124,9 @@ function RecipientRow(props: {
   useEffect(() => {
     if (props.autoFocus) nameRef.current?.focus()
   }, [props.autoFocus])
-  const emailInvalid = (touched || props.forceErrors) && !isEmail(r.email)
+  const problem = touched || props.forceErrors ? recipientProblem(props.type, r) : null
+  const emailInvalid = problem === 'problem.email'
+  const template = props.type === 'TEMPLATE'
   const id = (what: string) => `recipient-${r.key}-${what}`
   return (
     <li className="recipient-row card" data-testid="recipient-row" style={{ ['--c' as string]: recipientColor(n) }}>
@@ -131,9 +136,24 @@ function RecipientRow(props: {
       <div className="recipient-fields" role="group" aria-label={t('recipients.label', { n: n + 1 })}>
         <div className="form-field">
           <label className="label" htmlFor={id('name')}>
-            {t('recipients.name')}
+            {t(isRole(props.type, r) ? 'recipients.roleName' : 'recipients.name')}
           </label>
-          <input ref={nameRef} id={id('name')} className="input" value={r.name} autoComplete="off" onChange={(e) => props.onChange({ name: e.target.value })} />
+          <input
+            ref={nameRef}
+            id={id('name')}
+            className="input"
+            value={r.name}
+            autoComplete="off"
+            aria-invalid={problem === 'problem.roleName' || undefined}
+            aria-describedby={problem === 'problem.roleName' ? id('name-error') : undefined}
+            onChange={(e) => props.onChange({ name: e.target.value })}
+            onBlur={() => template && setTouched(true)}
+          />
+          {problem === 'problem.roleName' && (
+            <p id={id('name-error')} className="field-error">
+              {t('recipients.roleNeedsName')}
+            </p>
+          )}
         </div>
         <div className="form-field">
           <label className="label" htmlFor={id('email')}>
@@ -146,13 +166,18 @@ function RecipientRow(props: {
             value={r.email}
             autoComplete="off"
             aria-invalid={emailInvalid || undefined}
-            aria-describedby={emailInvalid ? id('email-error') : undefined}
+            aria-describedby={[emailInvalid && id('email-error'), template && id('email-hint')].filter(Boolean).join(' ') || undefined}
             onChange={(e) => props.onChange({ email: e.target.value })}
             onBlur={() => setTouched(true)}
           />
           {emailInvalid && (
             <p id={id('email-error')} className="field-error">
               {t('recipients.invalidEmail')}
+            </p>
+          )}
+          {template && (
+            <p id={id('email-hint')} className="muted small">
+              {t('recipients.roleHint')}
             </p>
           )}
         </div>

@@ -208,7 +208,8 @@ export function EnvelopePage({ id }: { id: string }) {
 
       {/* Reloaded once sent: the editor then shows the envelope as sent, with nothing to save. */}
       {editing && <Editor key={env.status} envelopeId={env.id} onSaved={() => void load()} saver={saveEditor} />}
-      {env.type === 'TEMPLATE' && <TemplateTools template={env} onChanged={load} />}
+      {/* Starts over whenever a save changed the template's recipients, so the box shows them at once. */}
+      {env.type === 'TEMPLATE' && <TemplateTools key={env.recipients.map((r) => `${r.id}:${r.role}:${r.name}:${r.email}`).join('|')} template={env} onChanged={load} />}
 
       <RecipientsPanel env={env} audit={audit} canSeeLinks={manage} busy={action.busy} run={run} />
       <Downloads env={env} purgedReason={purgedReason} run={run} onPurged={() => void load()} />

@@ -57,7 +57,7 @@ function RecipientCard({ env, audit, canSeeLinks, busy, run, r, linkReasonId }: 
           {/* A purged document keeps its recipients without their name and address. */}
           {r.name || r.email || <span className="muted">{ct('documents.recipient.redacted')}</span>}
         </h3>
-        {r.name && <span className="muted small docs-recipient-email">{r.email}</span>}
+        {r.name && <span className="muted small docs-recipient-email">{r.email || ct('documents.recipient.noAddress')}</span>}
       </div>
       <dl className="docs-facts">
         <RecipientFacts env={env} r={r} />

@@ -11,10 +11,11 @@ import './send-review.css'
 /** How long typing rests before the preview is asked for again. */
 const PREVIEW_DELAY_MS = 300
 
-/** What the send refused: its words, and the recipients it names (a signer without a signature field). */
+/** What the send refused (or will refuse): its words, the recipients it names, and what their rows say. */
 interface Refusal {
   text: string
   recipients: Set<number>
+  row: string
 }
 
 /**
@@ -38,7 +39,8 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
   const [pending, setPending] = useState(true)
   const [shownId, setShownId] = useState<number | null>(null)
   const [sending, setSending] = useState(false)
-  const [refusal, setRefusal] = useState<Refusal | null>(null)
+  // A role with no person yet is said before Send is pressed: the send would be refused.
+  const [refusal, setRefusal] = useState<Refusal | null>(() => unaddressed(env))
   useModal(ref, props.onCancel, () => heading.current)
 
   // What is sent is what the preview shows: a blank subject or message is the standard one.
@@ -123,7 +125,7 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
             <p className="muted small">{ct(meta.signingOrder === 'SEQUENTIAL' ? 'send.order.SEQUENTIAL' : 'send.order.PARALLEL')}</p>
             <ul className="send-people">
               {people.map((r) => (
-                <Person key={r.id} env={env} r={r} missing={!!refusal?.recipients.has(r.id)} />
+                <Person key={r.id} env={env} r={r} problem={refusal?.recipients.has(r.id) ? refusal.row : null} />
               ))}
             </ul>
             {env.recipients.some((r) => r.role === 'CC') && <p className="muted small">{ct('send.ccNote')}</p>}
@@ -235,18 +237,18 @@ export function SendReview(props: { env: Envelope; onCancel: () => void; onSent:
 }
 
 /** One recipient as the review lists them, marked when the refused send names them. */
-function Person({ env, r, missing }: { env: Envelope; r: EnvelopeRecipient; missing: boolean }) {
+function Person({ env, r, problem }: { env: Envelope; r: EnvelopeRecipient; problem: string | null }) {
   const id = useId()
   return (
     <li className="send-person" aria-labelledby={id} data-testid="send-person">
       <div className="docs-recipient-head">
         <strong id={id}>{nameOf(r)}</strong>
-        {r.name && <span className="muted small">{r.email}</span>}
+        {r.name && <span className="muted small">{r.email || ct('documents.recipient.noAddress')}</span>}
       </div>
       <dl className="docs-facts">
         <RecipientFacts env={env} r={r} />
       </dl>
-      {missing && <p className="send-missing">{ct('send.noSignatureRow')}</p>}
+      {problem && <p className="send-missing">{problem}</p>}
     </li>
   )
 }
@@ -299,18 +301,34 @@ function remindersText(settings: Meta['reminderSettings']): string {
  * A refused send in the reader's words. A signer without a signature field is named: the refusal's
  * issues point at `recipients.{i}`, the envelope's recipients in the order they were added.
  */
+/** The refusal that names `named`, in the console's words. */
+function naming(named: EnvelopeRecipient[], text: 'send.noSignature' | 'send.noAddress', row: 'send.noSignatureRow' | 'send.noAddressRow'): Refusal {
+  const names = new Intl.ListFormat(consoleLanguage(), { type: 'conjunction' }).format(named.map(nameOf))
+  return { text: ct(text, { names }), recipients: new Set(named.map((r) => r.id)), row: ct(row) }
+}
+
+/** Roles with no person yet (a document made from a template), which sending refuses. */
+function unaddressed(env: Envelope): Refusal | null {
+  const roles = env.recipients.filter((r) => !r.email)
+  return roles.length ? naming(roles, 'send.noAddress', 'send.noAddressRow') : null
+}
+
+const REFUSAL_WORDS = {
+  MISSING_SIGNATURE_FIELD: ['send.noSignature', 'send.noSignatureRow'],
+  RECIPIENT_WITHOUT_ADDRESS: ['send.noAddress', 'send.noAddressRow'],
+} as const
+
 function refusalOf(err: unknown, env: Envelope): Refusal {
-  if (err instanceof ApiFailure && err.code === 'MISSING_SIGNATURE_FIELD') {
+  const words = err instanceof ApiFailure && (err.code === 'MISSING_SIGNATURE_FIELD' || err.code === 'RECIPIENT_WITHOUT_ADDRESS') ? REFUSAL_WORDS[err.code] : null
+  if (err instanceof ApiFailure && words) {
+    // Issue paths are `recipients.N` (or `recipients.N.email`), N counting the recipients in the order they were added.
     const added = [...env.recipients].sort((a, b) => a.id - b.id)
     const named = (err.issues ?? []).flatMap((i) => {
-      const at = /^recipients\.(\d+)$/.exec(Array.isArray(i.path) ? i.path.join('.') : String(i.path))
+      const at = /^recipients\.(\d+)(?:\.email)?$/.exec(Array.isArray(i.path) ? i.path.join('.') : String(i.path))
       const r = at ? added[Number(at[1])] : undefined
       return r ? [r] : []
     })
-    if (named.length) {
-      const names = new Intl.ListFormat(consoleLanguage(), { type: 'conjunction' }).format(named.map(nameOf))
-      return { text: ct('send.noSignature', { names }), recipients: new Set(named.map((r) => r.id)) }
-    }
+    if (named.length) return naming(named, words[0], words[1])
   }
-  return { text: messageOf(err), recipients: new Set() }
+  return { text: messageOf(err), recipients: new Set(), row: '' }
 }

@@ -12,7 +12,8 @@ import { numberOf, type Envelope } from './types.js'
  * given values ahead, kept as a draft or sent at once), and its public direct link.
  */
 export function TemplateTools({ template, onChanged }: { template: Envelope & { fields?: Field[] }; onChanged: () => Promise<void> }) {
-  const [people, setPeople] = useState(() => template.recipients.map((r) => ({ id: r.id, email: r.email, name: r.name, role: r.role })))
+  // A role ("Client": no address on the template) asks for its person; a fixed recipient comes filled in.
+  const [people, setPeople] = useState(() => template.recipients.map((r) => ({ id: r.id, email: r.email, name: r.email ? r.name : '', role: r.role, label: r.email ? null : r.name })))
   const [values, setValues] = useState<PrefillValues>({})
   const [sendNow, setSendNow] = useState(false)
   /** The host's refusals by field id and by recipient id, shown under each. */
@@ -71,10 +72,15 @@ export function TemplateTools({ template, onChanged }: { template: Envelope & { 
         {people.length === 0 && <p className="muted">{ct('templates.useNoRecipients')}</p>}
         {people.map((p, i) => (
           <fieldset key={p.id} className="team-inline docs-person">
-            <legend className="label">{ct('templates.recipientN', { n: i + 1, role: ct(`documents.role.${p.role}` as ConsoleKey) })}</legend>
+            <legend className="label">
+              {p.label
+                ? ct('templates.roleN', { label: p.label, role: ct(`documents.role.${p.role}` as ConsoleKey) })
+                : ct('templates.recipientN', { n: i + 1, role: ct(`documents.role.${p.role}` as ConsoleKey) })}
+            </legend>
+            {p.label !== null && <p className="muted small docs-person-help">{ct('templates.roleHelp')}</p>}
             <label className="form-field">
               <span className="label">{ct('templates.name')}</span>
-              <input className="input" value={p.name} onChange={(e) => setPeople(people.map((x) => (x.id === p.id ? { ...x, name: e.target.value } : x)))} />
+              <input className="input" required={p.label !== null} value={p.name} onChange={(e) => setPeople(people.map((x) => (x.id === p.id ? { ...x, name: e.target.value } : x)))} />
             </label>
             <label className="form-field">
               <span className="label">{ct('templates.email')}</span>

@@ -31,5 +31,7 @@ const de: Record<keyof typeof en, string> = {
   "send.refused": "Nicht gesendet",
   "send.noSignature": "Jeder Unterzeichner braucht ein Unterschriftsfeld. Platzieren Sie im Editor eines für {names} und senden Sie dann erneut.",
   "send.noSignatureRow": "Noch kein Unterschriftsfeld",
+  "send.noAddress": "Jeder Empfänger braucht eine E-Mail-Adresse. Tragen Sie im Editor eine für {names} ein und senden Sie dann erneut.",
+  "send.noAddressRow": "Noch keine E-Mail-Adresse",
 }
 export default de

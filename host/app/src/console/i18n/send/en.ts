@@ -29,5 +29,7 @@ const en = {
   "send.refused": "Not sent",
   "send.noSignature": "Every signer needs a signature field. Place one for {names} in the editor, then send again.",
   "send.noSignatureRow": "No signature field yet",
+  "send.noAddress": "Each recipient needs an e-mail address. Add one for {names} in the editor, then send again.",
+  "send.noAddressRow": "No e-mail address yet",
 }
 export default en

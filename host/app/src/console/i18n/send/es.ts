@@ -31,5 +31,7 @@ const es: Record<keyof typeof en, string> = {
   "send.refused": "No enviado",
   "send.noSignature": "Cada firmante necesita un campo de firma. Coloque uno para {names} en el editor y vuelva a enviar.",
   "send.noSignatureRow": "Aún sin campo de firma",
+  "send.noAddress": "Cada destinatario necesita una dirección de correo. Añada una para {names} en el editor y vuelva a enviar.",
+  "send.noAddressRow": "Aún sin dirección de correo",
 }
 export default es

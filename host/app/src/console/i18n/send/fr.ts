@@ -31,5 +31,7 @@ const fr: Record<keyof typeof en, string> = {
   "send.refused": "Non envoyé",
   "send.noSignature": "Chaque signataire a besoin d’un champ de signature. Placez-en un pour {names} dans l’éditeur, puis envoyez de nouveau.",
   "send.noSignatureRow": "Pas encore de champ de signature",
+  "send.noAddress": "Chaque destinataire a besoin d'une adresse e-mail. Ajoutez-en une pour {names} dans l'éditeur, puis renvoyez.",
+  "send.noAddressRow": "Pas encore d'adresse e-mail",
 }
 export default fr

@@ -31,5 +31,7 @@ const he: Record<keyof typeof en, string> = {
   "send.refused": "לא נשלח",
   "send.noSignature": "כל חותם צריך שדה חתימה. הוסיפו בעורך שדה חתימה עבור {names}, ואז שלחו שוב.",
   "send.noSignatureRow": "עדיין אין שדה חתימה",
+  "send.noAddress": "כל נמען צריך כתובת דוא״ל. הוסיפו כתובת עבור {names} בעורך ושלחו שוב.",
+  "send.noAddressRow": "עדיין אין כתובת דוא״ל",
 }
 export default he

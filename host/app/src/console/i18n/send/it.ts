@@ -31,5 +31,7 @@ const it: Record<keyof typeof en, string> = {
   "send.refused": "Non inviato",
   "send.noSignature": "Ogni firmatario ha bisogno di un campo firma. Posizionane uno per {names} nell’editor, poi invia di nuovo.",
   "send.noSignatureRow": "Ancora nessun campo firma",
+  "send.noAddress": "Ogni destinatario ha bisogno di un indirizzo e-mail. Aggiungetene uno per {names} nell'editor, poi inviate di nuovo.",
+  "send.noAddressRow": "Ancora nessun indirizzo e-mail",
 }
 export default it

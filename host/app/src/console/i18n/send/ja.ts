@@ -31,5 +31,7 @@ const ja: Record<keyof typeof en, string> = {
   "send.refused": "送信されませんでした",
   "send.noSignature": "署名者にはそれぞれ署名欄が必要です。エディターで{names}の署名欄を配置してから、もう一度送信してください。",
   "send.noSignatureRow": "署名欄がまだありません",
+  "send.noAddress": "すべての受信者にメールアドレスが必要です。エディターで {names} のアドレスを追加してから、もう一度送信してください。",
+  "send.noAddressRow": "メールアドレス未設定",
 }
 export default ja

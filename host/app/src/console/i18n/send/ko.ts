@@ -31,5 +31,7 @@ const ko: Record<keyof typeof en, string> = {
   "send.refused": "발송되지 않았습니다",
   "send.noSignature": "모든 서명자에게는 서명 필드가 필요합니다. 편집기에서 {names}의 서명 필드를 배치한 후 다시 발송하십시오.",
   "send.noSignatureRow": "아직 서명 필드가 없음",
+  "send.noAddress": "모든 수신자에게 이메일 주소가 필요합니다. 편집기에서 {names}의 주소를 추가한 다음 다시 보내세요.",
+  "send.noAddressRow": "아직 이메일 주소 없음",
 }
 export default ko

@@ -31,5 +31,7 @@ const nl: Record<keyof typeof en, string> = {
   "send.refused": "Niet verstuurd",
   "send.noSignature": "Elke ondertekenaar heeft een handtekeningveld nodig. Plaats er een voor {names} in de editor en verstuur opnieuw.",
   "send.noSignatureRow": "Nog geen handtekeningveld",
+  "send.noAddress": "Elke ontvanger heeft een e-mailadres nodig. Voeg er in de editor een toe voor {names} en verstuur opnieuw.",
+  "send.noAddressRow": "Nog geen e-mailadres",
 }
 export default nl

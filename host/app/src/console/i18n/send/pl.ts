@@ -31,5 +31,7 @@ const pl: Record<keyof typeof en, string> = {
   "send.refused": "Nie wysłano",
   "send.noSignature": "Każdy podpisujący potrzebuje pola podpisu. Umieść je w edytorze dla: {names}, a potem wyślij ponownie.",
   "send.noSignatureRow": "Brak pola podpisu",
+  "send.noAddress": "Każdy odbiorca potrzebuje adresu e-mail. Dodaj go dla: {names} w edytorze, a potem wyślij ponownie.",
+  "send.noAddressRow": "Brak jeszcze adresu e-mail",
 }
 export default pl

@@ -31,5 +31,7 @@ const ptBR: Record<keyof typeof en, string> = {
   "send.refused": "Não enviado",
   "send.noSignature": "Cada signatário precisa de um campo de assinatura. Posicione um para {names} no editor e envie de novo.",
   "send.noSignatureRow": "Ainda sem campo de assinatura",
+  "send.noAddress": "Cada destinatário precisa de um endereço de e-mail. Adicione um para {names} no editor e envie de novo.",
+  "send.noAddressRow": "Ainda sem endereço de e-mail",
 }
 export default ptBR

@@ -31,5 +31,7 @@ const zh: Record<keyof typeof en, string> = {
   "send.refused": "未发送",
   "send.noSignature": "每位签署人都需要一个签名字段。请在编辑器中为{names}放置签名字段，然后重新发送。",
   "send.noSignatureRow": "尚无签名字段",
+  "send.noAddress": "每位收件人都需要电子邮件地址。请在编辑器中为 {names} 添加地址，然后重新发送。",
+  "send.noAddressRow": "尚无电子邮件地址",
 }
 export default zh
