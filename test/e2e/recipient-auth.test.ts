@@ -5,7 +5,7 @@
 // authenticator, on a recipient's page and on a direct link. Screenshots of every step.
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { afterAll, describe, expect } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
@@ -44,6 +44,19 @@ async function signUpToConfirm(page: Page) {
 }
 
 const codesTo = (email: string) => inbox.to(email).filter((m) => /code/i.test(m.subject ?? ''))
+
+/** Makes the account of `email` in `box`: the choice to make one, the code e-mailed to it, a name when given, the password. */
+async function makeAccountIn(page: Page, box: Locator, email: string, o: { name?: string; shot?: string } = {}) {
+  await box.getByTestId('auth-toggle-account').click()
+  await box.getByTestId('auth-send-code').click()
+  await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
+  await box.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
+  await box.getByTestId('auth-confirm').click()
+  if (o.name) await box.getByLabel('Your name').fill(o.name)
+  await box.getByTestId('auth-password').fill(TEST_PASSWORD)
+  if (o.shot) await signShot(page, o.shot)
+  await box.getByTestId('auth-sign-in').click()
+}
 
 /** The audit log of an envelope, as the API answers it. */
 async function auditOf(envelopeId: string): Promise<{ type: string; data: any }[]> {
@@ -175,15 +188,7 @@ describe('verified signers', () => {
     const gate = page.getByTestId('auth-gate')
     await gate.waitFor()
     // Sign-in and a new account are both offered: the page knows nothing of the account yet.
-    await gate.getByTestId('auth-toggle-account').click()
-    await gate.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
-    await gate.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
-    await gate.getByTestId('auth-confirm').click()
-    await gate.getByLabel('Your name').fill('Nova New')
-    await gate.getByTestId('auth-password').fill(TEST_PASSWORD)
-    await signShot(page, 'auth-create-account-desktop')
-    await gate.getByTestId('auth-sign-in').click()
+    await makeAccountIn(page, gate, email, { name: 'Nova New', shot: 'auth-create-account-desktop' })
     await signing(page).ready()
     expect(errors).toEqual([])
     await context.close()
@@ -319,13 +324,7 @@ describe('verified signers', () => {
     const { page, context } = await passkeyPage()
     const { doc, s, confirm } = await signWithPasskey(page, 'Passkey newcomer', email, 'Quinn New')
     await confirm.getByTestId('auth-passkey-none').click()
-    await confirm.getByTestId('auth-toggle-account').click()
-    await confirm.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
-    await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
-    await confirm.getByTestId('auth-confirm').click()
-    await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
-    await confirm.getByTestId('auth-sign-in').click()
+    await makeAccountIn(page, confirm, email)
     await confirm.getByTestId('auth-passkey-add').waitFor()
     await signShot(page, 'auth-passkey-add')
     await confirm.getByTestId('auth-passkey-add').click()
@@ -361,14 +360,7 @@ describe('verified signers', () => {
     const email = 'newcomer@example.com'
     const { page, context, errors } = await openPage(stack, await directLink('Gym contract', { actionAuth: ['PASSWORD'] }), DESKTOP)
     const { s, confirm } = await signDirect(page, 'Nia Newcomer', email)
-    await confirm.getByTestId('auth-toggle-account').click()
-    await confirm.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
-    await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
-    await confirm.getByTestId('auth-confirm').click()
-    await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
-    await signShot(page, 'auth-direct-new-account')
-    await confirm.getByTestId('auth-sign-in').click()
+    await makeAccountIn(page, confirm, email, { shot: 'auth-direct-new-account' })
     await expect.poll(() => s.heading().textContent()).toBe('You signed “Gym contract”')
     expect(errors).toEqual([])
     await context.close()
@@ -399,15 +391,7 @@ describe('verified signers', () => {
 
       // No passkey here and no account: the account is made with a code e-mailed to the address.
       await confirm.getByTestId('auth-passkey-none').click()
-      await confirm.getByTestId('auth-toggle-account').click()
-      await confirm.getByTestId('auth-send-code').click()
-      await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
-      await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
-      await confirm.getByTestId('auth-confirm').click()
-      await confirm.getByLabel('Your name').fill('Pax Visitor')
-      await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
-      await signShot(page, `auth-direct-passkey-account-${size}`)
-      await confirm.getByTestId('auth-sign-in').click()
+      await makeAccountIn(page, confirm, email, { name: 'Pax Visitor', shot: `auth-direct-passkey-account-${size}` })
       await confirm.getByTestId('auth-passkey-add').waitFor()
       expect(await confirm.textContent()).toContain(`Signed in as ${email}.`)
       await signShot(page, `auth-direct-passkey-add-${size}`)
