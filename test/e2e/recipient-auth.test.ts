@@ -1,16 +1,18 @@
 // Verified signers in Chromium: a code by e-mail through a real SMTP server before the document
 // is shown and the account password when signing (desktop and phone); an embedded signer, in a
 // browser that blocks third-party cookies, who signs in with their account and its authenticator
-// app, and confirms with a fresh authenticator code. Screenshots of every step.
+// app, and confirms with a fresh authenticator code; passkeys with Chromium's virtual
+// authenticator, on a recipient's page and on a direct link. Screenshots of every step.
 import { join } from 'node:path'
 import { Secret, TOTP } from 'otpauth'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
+import { chromium, type Browser, type BrowserContext, type Locator, type Page } from 'playwright-core'
 import { afterAll, describe, expect } from 'vitest'
 import { newTotpSecret } from '../../host/server/people/totp.js'
 import { chromiumLaunchOptions } from '../support/chromium.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { makePdf, until } from '../host/support.js'
 import { pdfText } from '../support/pdf-signature.js'
+import { axeReport, axeViolations } from './support/axe.js'
 import { apiBytes, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot } from './support/sign.js'
 import { startInbox, type Inbox } from './support/inbox.js'
 import { callback, mount, mountDeployed, SAFETY_NET, SCREENSHOTS, type Stack, startStack } from './support/stack.js'
@@ -42,6 +44,19 @@ async function signUpToConfirm(page: Page) {
 }
 
 const codesTo = (email: string) => inbox.to(email).filter((m) => /code/i.test(m.subject ?? ''))
+
+/** Makes the account of `email` in `box`: the choice to make one, the code e-mailed to it, a name when given, the password. */
+async function makeAccountIn(page: Page, box: Locator, email: string, o: { name?: string; shot?: string } = {}) {
+  await box.getByTestId('auth-toggle-account').click()
+  await box.getByTestId('auth-send-code').click()
+  await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
+  await box.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
+  await box.getByTestId('auth-confirm').click()
+  if (o.name) await box.getByLabel('Your name').fill(o.name)
+  await box.getByTestId('auth-password').fill(TEST_PASSWORD)
+  if (o.shot) await signShot(page, o.shot)
+  await box.getByTestId('auth-sign-in').click()
+}
 
 /** The audit log of an envelope, as the API answers it. */
 async function auditOf(envelopeId: string): Promise<{ type: string; data: any }[]> {
@@ -173,15 +188,7 @@ describe('verified signers', () => {
     const gate = page.getByTestId('auth-gate')
     await gate.waitFor()
     // Sign-in and a new account are both offered: the page knows nothing of the account yet.
-    await gate.getByTestId('auth-toggle-account').click()
-    await gate.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
-    await gate.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
-    await gate.getByTestId('auth-confirm').click()
-    await gate.getByLabel('Your name').fill('Nova New')
-    await gate.getByTestId('auth-password').fill(TEST_PASSWORD)
-    await signShot(page, 'auth-create-account-desktop')
-    await gate.getByTestId('auth-sign-in').click()
+    await makeAccountIn(page, gate, email, { name: 'Nova New', shot: 'auth-create-account-desktop' })
     await signing(page).ready()
     expect(errors).toEqual([])
     await context.close()
@@ -243,8 +250,8 @@ describe('verified signers', () => {
   })
 
   /** A page whose browser has Chromium's virtual authenticator (WebAuthn needs a domain: the host by name). */
-  async function passkeyPage(): Promise<{ page: Page; context: BrowserContext }> {
-    const context = await stack.browser.newContext({ viewport: DESKTOP, locale: 'en-US' })
+  async function passkeyPage(viewport = DESKTOP): Promise<{ page: Page; context: BrowserContext }> {
+    const context = await stack.browser.newContext({ viewport, locale: 'en-US' })
     const page = await context.newPage()
     const cdp = await context.newCDPSession(page)
     await cdp.send('WebAuthn.enable')
@@ -317,13 +324,7 @@ describe('verified signers', () => {
     const { page, context } = await passkeyPage()
     const { doc, s, confirm } = await signWithPasskey(page, 'Passkey newcomer', email, 'Quinn New')
     await confirm.getByTestId('auth-passkey-none').click()
-    await confirm.getByTestId('auth-toggle-account').click()
-    await confirm.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
-    await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
-    await confirm.getByTestId('auth-confirm').click()
-    await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
-    await confirm.getByTestId('auth-sign-in').click()
+    await makeAccountIn(page, confirm, email)
     await confirm.getByTestId('auth-passkey-add').waitFor()
     await signShot(page, 'auth-passkey-add')
     await confirm.getByTestId('auth-passkey-add').click()
@@ -359,14 +360,7 @@ describe('verified signers', () => {
     const email = 'newcomer@example.com'
     const { page, context, errors } = await openPage(stack, await directLink('Gym contract', { actionAuth: ['PASSWORD'] }), DESKTOP)
     const { s, confirm } = await signDirect(page, 'Nia Newcomer', email)
-    await confirm.getByTestId('auth-toggle-account').click()
-    await confirm.getByTestId('auth-send-code').click()
-    await expect.poll(() => codesTo(email).length, { timeout: SAFETY_NET }).toBe(1)
-    await confirm.getByTestId('auth-code-input').fill(/\b(\d{6})\b/.exec(codesTo(email)[0]!.text ?? '')![1]!)
-    await confirm.getByTestId('auth-confirm').click()
-    await confirm.getByTestId('auth-password').fill(TEST_PASSWORD)
-    await signShot(page, 'auth-direct-new-account')
-    await confirm.getByTestId('auth-sign-in').click()
+    await makeAccountIn(page, confirm, email, { shot: 'auth-direct-new-account' })
     await expect.poll(() => s.heading().textContent()).toBe('You signed “Gym contract”')
     expect(errors).toEqual([])
     await context.close()
@@ -378,6 +372,55 @@ describe('verified signers', () => {
     const made = docs.data.find((d: any) => d.source === 'TEMPLATE_DIRECT_LINK' && d.recipients.some((r: any) => r.email === email))
     expect((await auditOf(made.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSWORD'])
   })
+
+  for (const viewport of [DESKTOP, PHONE]) {
+    const size = viewport === PHONE ? 'phone' : 'desktop'
+    test(`a direct link asking for a passkey: a visitor with no account makes one, adds a passkey of this device and signs; another visitor cannot sign with it (${size})`, async () => {
+      const email = `pax-${size}@example.com`
+      const title = `Passkey waiver ${size}`
+      const url = (await directLink(title, { actionAuth: ['PASSKEY'] })).replace('127.0.0.1', 'localhost')
+      const { page, context } = await passkeyPage(viewport)
+      const errors: string[] = []
+      page.on('pageerror', (e) => errors.push(e.message))
+      const accessible = async (state: string) => expect(axeReport(state, await axeViolations(page))).toBe('')
+      await page.goto(url)
+      const { s, confirm } = await signDirect(page, 'Pax Visitor', email)
+      await expect.poll(() => confirm.textContent()).toContain(`Confirm with a passkey of the account of ${email}.`)
+      await signShot(page, `auth-direct-passkey-${size}`)
+      await accessible('passkey step')
+
+      // No passkey here and no account: the account is made with a code e-mailed to the address.
+      await confirm.getByTestId('auth-passkey-none').click()
+      await makeAccountIn(page, confirm, email, { name: 'Pax Visitor', shot: `auth-direct-passkey-account-${size}` })
+      await confirm.getByTestId('auth-passkey-add').waitFor()
+      expect(await confirm.textContent()).toContain(`Signed in as ${email}.`)
+      await signShot(page, `auth-direct-passkey-add-${size}`)
+      await accessible('adding a passkey')
+      await confirm.getByTestId('auth-passkey-add').click()
+      await expect.poll(() => s.heading().textContent()).toBe(`You signed “${title}”`)
+
+      const docs = await stack.api('GET', '/envelope?perPage=100')
+      const made = docs.data.find((d: any) => d.source === 'TEMPLATE_DIRECT_LINK' && d.recipients.some((r: any) => r.email === email))
+      expect(made.status).toBe('COMPLETED')
+      expect((await auditOf(made.id)).find((e) => e.type === 'DOCUMENT_RECIPIENT_COMPLETED')?.data.actionAuth).toEqual(['PASSKEY'])
+      const keys = await stack.host.db.query<{ name: string }>('select p.name from passkeys p join users u on u.id = p.user_id where u.email = $1', [email])
+      expect(keys.map((k) => k.name)).toEqual(['Added when signing'])
+
+      // On the same device, someone else typing their own address: the passkey here is not of their account.
+      const other = `other-${size}@example.com`
+      await makeUser(stack.host.db, other)
+      await page.goto(url)
+      const again = await signDirect(page, 'Otto Other', other)
+      await again.confirm.getByTestId('auth-passkey').click()
+      await expect.poll(() => again.confirm.getByTestId('auth-error').textContent()).toBe(`This passkey is not one of the account of ${other}. Use a passkey of that account, or add one of this device.`)
+      await signShot(page, `auth-direct-passkey-refused-${size}`)
+      await accessible('a passkey of another account')
+      expect(errors).toEqual([])
+      await context.close()
+      const after = await stack.api('GET', '/envelope?perPage=100')
+      expect(after.data.some((d: any) => d.recipients.some((r: any) => r.email === other))).toBe(false)
+    })
+  }
 
   test('the authoring page lets the sender choose how each recipient is verified, when the embed allows it', async () => {
     const token = await stack.presign()

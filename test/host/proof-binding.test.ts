@@ -16,12 +16,12 @@
  *
  * Database: the embedded one (API rules). A host of its own: a driven clock.
  */
-import { createHash, generateKeyPairSync, randomBytes, sign } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CODE_RESEND_MS, passkeyBinding } from '../../host/server/domain/proof-binding.js'
+import { CODE_RESEND_MS, passkeyBinding, recipientSubject } from '../../host/server/domain/proof-binding.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { userByEmail } from '../../host/server/people/users.js'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
+import { softPasskey } from './soft-passkey.js'
 import { api, createEnvelope, makePdf, SIGNATURE, startTestHost, until, type Api, type TestHost } from './support.js'
 
 const FIELD = { type: 'SIGNATURE', page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }
@@ -40,31 +40,6 @@ const PROOFS = {
   passkeyChallenge: 'POST /api/signing/auth/passkey, answered in POST /api/signing/complete {auth: {method: PASSKEY}}',
   directCode: 'POST /api/signing/direct/auth/account and /direct/complete {access: {code}} (a direct link visitor)',
 } as const
-
-/** A passkey held in memory: its COSE public key for the passkeys table, and assertions over a challenge. */
-function softPasskey() {
-  const { privateKey, publicKey } = generateKeyPairSync('ec', { namedCurve: 'P-256' })
-  const jwk = publicKey.export({ format: 'jwk' })
-  // COSE_Key {1: 2 (EC2), 3: -7 (ES256), -1: 1 (P-256), -2: x, -3: y}, in CBOR.
-  const cose = Buffer.concat([Buffer.from([0xa5, 0x01, 0x02, 0x03, 0x26, 0x20, 0x01, 0x21, 0x58, 0x20]), Buffer.from(jwk.x!, 'base64url'), Buffer.from([0x22, 0x58, 0x20]), Buffer.from(jwk.y!, 'base64url')])
-  const id = randomBytes(16).toString('base64url')
-  let counter = 0
-  const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest()
-  return {
-    id,
-    cose,
-    assert(challenge: string, origin: string) {
-      const count = Buffer.alloc(4)
-      count.writeUInt32BE(++counter)
-      // rpIdHash, flags (user present and verified), counter.
-      const authenticatorData = Buffer.concat([sha256(new URL(origin).hostname), Buffer.from([0x05]), count])
-      const clientDataJSON = Buffer.from(JSON.stringify({ type: 'webauthn.get', challenge, origin, crossOrigin: false }))
-      const signature = sign('sha256', Buffer.concat([authenticatorData, sha256(clientDataJSON)]), privateKey)
-      const b64 = (b: Buffer) => b.toString('base64url')
-      return { id, rawId: id, type: 'public-key', clientExtensionResults: {}, response: { authenticatorData: b64(authenticatorData), clientDataJSON: b64(clientDataJSON), signature: b64(signature) } }
-    },
-  }
-}
 
 describe('proof binding on pglite', () => {
   let host: TestHost
@@ -276,7 +251,7 @@ describe('proof binding on pglite', () => {
       const challenge = await signing(r.token).post('/auth/passkey')
       ok(challenge)
       const challengeBinding = async () => (await host.db.query<{ binding: string }>('select binding from auth_challenges where id = $1', [challenge.body.challengeId]))[0]?.binding
-      expect(await challengeBinding()).toBe(passkeyBinding({ id: r.id, ...(await recipientRow(r.id)) }))
+      expect(await challengeBinding()).toBe(passkeyBinding(recipientSubject({ id: r.id, ...(await recipientRow(r.id)) })))
 
       await r.change(victim)
       const now = await recipientRow(r.id)
@@ -298,7 +273,7 @@ describe('proof binding on pglite', () => {
       // A consent given before (where the recipient could give one) was the old address's.
       expect((await signing(token, fresh).get('/consent')).body.given, PROOFS.consent).toBe(false)
       // The challenge is answered only under the binding it was issued with (people/passkeys.ts takeChallenge).
-      expect(await challengeBinding(), PROOFS.passkeyChallenge).not.toBe(passkeyBinding({ id: r.id, ...now }))
+      expect(await challengeBinding(), PROOFS.passkeyChallenge).not.toBe(passkeyBinding(recipientSubject({ id: r.id, ...now })))
       // Every code of the recipient is spent.
       expect(await host.db.query('select 1 from recipient_auth_codes where recipient_id = $1 and used_at is null', [r.id])).toEqual([])
     })

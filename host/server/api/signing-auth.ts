@@ -1,13 +1,13 @@
 /**
  * The signing pages' authentication steps, mounted at /api/signing/auth beside the signing API:
  * what a recipient is asked for, codes by e-mail, the access check, an account made with a code,
- * and passkeys. The checks themselves are the domain's (domain/recipient-proofs.ts).
+ * and passkeys (signing-passkeys.ts). The checks themselves are the domain's (domain/recipient-proofs.ts).
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import type { DirectContext } from '../domain/direct-links.js'
 import type { RecipientContext } from '../domain/lifecycle.js'
-import { grantMethods, issueGrant, passkeyBinding, recipientSubject, sendCode, visitorSubject } from '../domain/proof-binding.js'
+import { grantMethods, issueGrant, recipientSubject, sendCode, visitorSubject, type ProofSubject } from '../domain/proof-binding.js'
 import { maskEmail, requiredAuth } from '../domain/recipient-auth.js'
 import {
   AccessProof,
@@ -16,16 +16,15 @@ import {
   authRequired,
   Code,
   makeAccount,
-  Passkey,
   proveAccess,
   Secret,
   type ProofRequest,
 } from '../domain/recipient-proofs.js'
 import { ApiError } from '../errors.js'
-import { authenticationOptions, finishRegistration, hasPasskeys, registrationOptions } from '../people/passkeys.js'
-import { spend } from '../people/throttle.js'
+import { hasPasskeys } from '../people/passkeys.js'
 import { totpState } from '../people/totp.js'
 import { clientOf, jsonBody } from './http.js'
+import { passkeyRoutes } from './signing-passkeys.js'
 import type { AppEnv, HostContext } from '../context.js'
 
 export const GRANT_HEADER = 'x-recipient-auth'
@@ -38,12 +37,22 @@ const CodeBody = z.object({ purpose: z.enum(['access', 'action', 'account']) })
 const DirectCodeBody = z.object({ purpose: z.enum(['access', 'action', 'account']), email: z.email().max(320) })
 const AccountBody = z.object({ name: z.string().trim().max(255).optional(), password: Secret, code: Code })
 const DirectAccountBody = AccountBody.extend({ email: z.email().max(320) })
+const VisitorBody = z.object({ email: z.email().max(320) })
+const DirectSignInBody = VisitorBody.extend({ method: z.literal('ACCOUNT'), password: Secret, code: Code.optional() })
 /** When a sent code stops working, and when a new one may be asked for (the page counts down to it). */
 const codeTimes = (code: { expiresAt: Date; resendAt: Date }) => ({ expiresAt: code.expiresAt.toISOString(), resendAt: code.resendAt.toISOString() })
+
+/** A direct link's visitor at the address they gave: as the link's recipient, and as the subject of their proofs. */
+function visitorAt(link: DirectContext, email: string) {
+  const to = email.trim().toLowerCase()
+  return { to, rc: { ...link, r: { ...link.r, email: to } }, subject: visitorSubject(link.link, to) }
+}
 
 /** A direct link's steps: what its recipient asks for, and codes to the address the visitor gives. */
 export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise<DirectContext>) {
   const r = new Hono<AppEnv>()
+  /** An account grant for the visitor at `subject`'s address (bound to it and to this link). */
+  const accountGrant = (subject: ProofSubject) => issueGrant(ctx.linkKey, subject, ['ACCOUNT'], ctx.clock.now())
   r.get('/', async (c) => {
     const rc = await link(c)
     const required = requiredAuth(rc.e, rc.r)
@@ -57,21 +66,41 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
     else if (!(purpose === 'access' ? required.access : required.action).includes('TWO_FACTOR_AUTH')) {
       throw new ApiError(400, 'INVALID_REQUEST', 'no code is needed here')
     }
-    const to = email.trim().toLowerCase()
-    const now = ctx.clock.now()
-    const code = await sendCode(ctx.db, visitorSubject(rc.link, to), purpose, now, { budget: `direct-code:${rc.r.id}:${to}`, ip: clientOf(c).ipAddress ?? '', visitor: true })
+    const { to, subject } = visitorAt(rc, email)
+    const code = await sendCode(ctx.db, subject, purpose, ctx.clock.now(), { budget: `direct-code:${rc.r.id}:${to}`, ip: clientOf(c).ipAddress ?? '', visitor: true })
     return c.json({ sentTo: maskEmail(to), ...codeTimes(code) })
   })
   // A visitor without an account for the address they gave makes one with the code e-mailed to
-  // it, then proves the link's methods with its password like any account holder.
+  // it, then proves the link's methods with its password like any account holder (or, signed in
+  // by the grant answered, adds a passkey).
   r.post('/account', async (c) => {
     const rc = await link(c)
     const { email, ...body } = await jsonBody(c, DirectAccountBody)
-    const to = email.trim().toLowerCase()
+    const { to, rc: visitor, subject } = visitorAt(rc, email)
     // The link's recipient name is the sender's placeholder, not the visitor's: without a name given, the address's own.
-    await makeAccount(ctx, proofRequest(c), { ...rc, r: { ...rc.r, email: to, name: to.slice(0, to.indexOf('@')) } }, body, visitorSubject(rc.link, to))
-    return c.json({ email: to })
+    await makeAccount(ctx, proofRequest(c), { ...visitor, r: { ...visitor.r, name: to.slice(0, to.indexOf('@')) } }, body, subject)
+    return c.json({ email: to, ...accountGrant(subject) })
   })
+  // A visitor asked for a passkey (or an account) signs in to the account of their address, to
+  // add a passkey of this device: the grant counts for that address and this link only. The
+  // link's access check is still proved at complete.
+  r.post('/access', async (c) => {
+    const rc = await link(c)
+    const { email, ...proof } = await jsonBody(c, DirectSignInBody)
+    const v = visitorAt(rc, email)
+    const { action } = requiredAuth(v.rc.e, v.rc.r)
+    if (!action.includes('PASSKEY') && !action.includes('ACCOUNT')) throw new ApiError(400, 'INVALID_REQUEST', 'no account sign-in is asked of this recipient')
+    await proveAccess(ctx, proofRequest(c), v.rc, proof)
+    return c.json(accountGrant(v.subject))
+  })
+  r.route(
+    '/',
+    passkeyRoutes(ctx, async (c) => {
+      const v = visitorAt(await link(c), (await jsonBody(c, VisitorBody)).email)
+      const signedIn = grantMethods(ctx.linkKey, v.subject, c.req.header(GRANT_HEADER), ctx.clock.now()).includes('ACCOUNT')
+      return { rc: v.rc, subject: v.subject, signedIn, budget: `direct-passkey:${v.rc.r.id}:${v.to}` }
+    }),
+  )
   return r
 }
 
@@ -144,39 +173,13 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
     return c.json(issueGrant(ctx.linkKey, recipientSubject(rc.r), [...held(c, rc), 'ACCOUNT'], ctx.clock.now()))
   })
 
-  // A WebAuthn challenge for a passkey of the recipient's account: the same answer whether or not
-  // the address has an account or passkeys (no credential is listed; the browser offers its own).
-  r.post('/passkey', async (c) => {
-    const rc = await recipient(c)
-    await spend(ctx.db, [{ key: `recipient-passkey:${rc.r.id}`, limit: 100 }], ctx.clock.now())
-    const user = await accountOf(ctx.db, rc.r.email)
-    return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user?.id ?? null, { listCredentials: false, binding: passkeyBinding(rc.r) })))
-  })
-
-  // A recipient asked for a passkey who has none on this device adds one to their account here,
-  // once signed in to it on this page (ACCOUNT in the grant: its password and second factor).
-  const passkeyOwner = async (c: Context, rc: RecipientContext) => {
-    if (!requiredAuth(rc.e, rc.r).action.includes('PASSKEY')) throw new ApiError(400, 'INVALID_REQUEST', 'no passkey is asked of this recipient')
-    if (!held(c, rc).includes('ACCOUNT')) throw authRequired('adding a passkey', ['ACCOUNT (sign in first)'])
-    await spend(ctx.db, [{ key: `recipient-passkey:${rc.r.id}`, limit: 100 }], ctx.clock.now())
-    const user = await accountOf(ctx.db, rc.r.email)
-    if (!user) throw authRequired('adding a passkey', ['ACCOUNT (sign in first)'])
-    return user
-  }
-  r.post('/passkey/register', async (c) => {
-    const rc = await recipient(c)
-    const user = await passkeyOwner(c, rc)
-    return c.json(await ctx.db.transaction((tx) => registrationOptions(tx, ctx, c, user)))
-  })
-  r.post('/passkey/register/finish', async (c) => {
-    const rc = await recipient(c)
-    const user = await passkeyOwner(c, rc)
-    const { challengeId, response } = await jsonBody(c, Passkey)
-    const made = await ctx.db.transaction((tx) =>
-      finishRegistration(tx, ctx, c, user, { challengeId, response: response as unknown as Parameters<typeof finishRegistration>[4]['response'], name: 'Added when signing' }),
-    )
-    return c.json({ id: made.id, name: made.name })
-  })
+  r.route(
+    '/',
+    passkeyRoutes(ctx, async (c) => {
+      const rc = await recipient(c)
+      return { rc, subject: recipientSubject(rc.r), signedIn: held(c, rc).includes('ACCOUNT'), budget: `recipient-passkey:${rc.r.id}` }
+    }),
+  )
 
   return r
 }

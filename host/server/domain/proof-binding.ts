@@ -177,5 +177,5 @@ export async function useCode(tx: Queryable, key: KeyObject, s: ProofSubject, pu
 /** The digest a consent to sign electronically records (RECIPIENT_CONSENT_GIVEN), and is matched by. */
 export const consentBinding = (r: Pick<RecipientRow, 'id' | 'email' | 'token'>): string => proofBinding(recipientSubject(r), 'consent')
 
-/** The digest a signing page's passkey challenge is stored with, and must be answered under. */
-export const passkeyBinding = (r: Pick<RecipientRow, 'id' | 'email' | 'token'>): string => proofBinding(recipientSubject(r), 'passkey')
+/** The digest a signing page's passkey challenge (a recipient's, or a direct link visitor's) is stored with, and must be answered under. */
+export const passkeyBinding = (s: ProofSubject): string => proofBinding(s, 'passkey')

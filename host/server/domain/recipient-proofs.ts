@@ -134,29 +134,31 @@ async function proveAccount(ctx: HostContext, req: ProofRequest, rc: RecipientCo
 
 /**
  * The action proof of complete: the methods it proves (for the audit log), [] when
- * none is required; 401 AUTH_REQUIRED or AUTH_FAILED otherwise.
+ * none is required; 401 AUTH_REQUIRED or AUTH_FAILED otherwise. `s`: whom the proof is about (a
+ * direct link's visitor at the address they gave), so both doors check it alike.
  */
-export async function proveAction(ctx: HostContext, req: ProofRequest, rc: RecipientContext, proof: ActionProof | undefined): Promise<Required['action']> {
+export async function proveAction(ctx: HostContext, req: ProofRequest, rc: RecipientContext, proof: ActionProof | undefined, s: ProofSubject = recipientSubject(rc.r)): Promise<Required['action']> {
   const { action } = requiredAuth(rc.e, rc.r)
   if (!action.length) return []
   if (!proof || !(action as string[]).includes(proof.method)) throw authRequired('this action', action)
   switch (proof.method) {
     case 'ACCOUNT':
-      if (!grantMethods(ctx.linkKey, recipientSubject(rc.r), req.grant, ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
+      if (!grantMethods(ctx.linkKey, s, req.grant, ctx.clock.now()).includes('ACCOUNT')) throw authRequired('this action', ['ACCOUNT (sign in first)'])
       break
     case 'PASSWORD':
-      await guarded(ctx, req, rc, 'password', { stage: 'action', method: 'PASSWORD' }, async () => verifyPassword(proof.password, (await accountOf(ctx.db, rc.r.email))?.passwordHash ?? null))
+      await guarded(ctx, req, rc, 'password', { stage: 'action', method: 'PASSWORD' }, async () => verifyPassword(proof.password, (await accountOf(ctx.db, s.email))?.passwordHash ?? null))
       break
     case 'TWO_FACTOR_AUTH':
-      await guarded(ctx, req, rc, 'second-factor', { stage: 'action', method: 'TWO_FACTOR_AUTH' }, () => codeMatches(ctx, recipientSubject(rc.r), 'action', proof.code))
+      await guarded(ctx, req, rc, 'second-factor', { stage: 'action', method: 'TWO_FACTOR_AUTH' }, () => codeMatches(ctx, s, 'action', proof.code))
       break
     case 'PASSKEY': {
-      const user = await accountOf(ctx.db, rc.r.email)
+      // Only a passkey of the address's own account, over a challenge asked for this same subject.
+      const user = await accountOf(ctx.db, s.email)
       await guarded(ctx, req, rc, 'passkey', { stage: 'action', method: 'PASSKEY' }, async () => {
         if (!user) return false
         const response = proof.passkey.response as unknown as Parameters<typeof finishAuthentication>[3]['response']
         return ctx.db
-          .transaction((tx) => finishAuthentication(tx, ctx, req.c, { challengeId: proof.passkey.challengeId, response }, user.id, passkeyBinding(rc.r)))
+          .transaction((tx) => finishAuthentication(tx, ctx, req.c, { challengeId: proof.passkey.challengeId, response }, user.id, passkeyBinding(s)))
           .then((id) => id === user.id)
           .catch((err) => {
             if (err instanceof ApiError && err.status === 400) return false
@@ -173,8 +175,9 @@ export async function proveAction(ctx: HostContext, req: ProofRequest, rc: Recip
  * A template's direct link: the visitor proves the methods of the link's recipient for the
  * address they give, when they sign and before the document is made (the template itself is
  * public by the sender's choice). One proof covers both checks where the methods match (a code
- * for access and action; an account sign-in for ACCOUNT or PASSWORD). PASSKEY is not offered:
- * nothing names the visitor's account before they type its address.
+ * for access and action; an account sign-in for ACCOUNT or PASSWORD); else the action is proved
+ * as a recipient's is (proveAction), about the visitor at that address: a passkey of that
+ * address's account, an account grant issued to the visitor there.
  */
 export async function proveDirect(
   ctx: HostContext,
@@ -185,8 +188,7 @@ export async function proveDirect(
 ): Promise<{ accessAuth: string[]; actionAuth: string[] }> {
   const { access, action } = requiredAuth(link.e, link.r)
   const visitor: RecipientContext = { ...link, r: { ...link.r, email: email.trim().toLowerCase() } }
-  const to = visitor.r.email
-  const subject = visitorSubject(link.link, to)
+  const subject = visitorSubject(link.link, visitor.r.email)
   let accessAuth: string[] = []
   if (access.length) {
     const proof = proofs.access
@@ -199,11 +201,7 @@ export async function proveDirect(
   // What the access proof of this same request already shows.
   const covered = action.find((m) => (accessAuth[0] === 'TWO_FACTOR_AUTH' && m === 'TWO_FACTOR_AUTH') || (accessAuth[0] === 'ACCOUNT' && (m === 'ACCOUNT' || m === 'PASSWORD')))
   if (covered) return { accessAuth, actionAuth: [covered] }
-  const proof = proofs.auth
-  if (!proof || !(action as string[]).includes(proof.method) || proof.method === 'PASSKEY' || proof.method === 'ACCOUNT') throw authRequired('this action', action.filter((m) => m !== 'PASSKEY' && m !== 'ACCOUNT'))
-  if (proof.method === 'PASSWORD') await guarded(ctx, req, visitor, 'password', { stage: 'action', method: 'PASSWORD' }, async () => verifyPassword(proof.password, (await accountOf(ctx.db, to))?.passwordHash ?? null))
-  else await guarded(ctx, req, visitor, 'second-factor', { stage: 'action', method: 'TWO_FACTOR_AUTH' }, () => codeMatches(ctx, subject, 'action', proof.code))
-  return { accessAuth, actionAuth: [proof.method] }
+  return { accessAuth, actionAuth: await proveAction(ctx, req, visitor, proofs.auth, subject) }
 }
 
 /**

@@ -114,10 +114,11 @@ export function AccountStep({ api, info, onGrant, createOnly, to }: { api: Api; 
     setBusy(true)
     setError(null)
     try {
-      // A direct link's visitor gets no grant: they prove the link's methods with the new password.
-      const { grant = '' } = create
-        ? await api.post<{ grant?: string }>('/auth/account', { name: name.trim() || undefined, password, code: accountCode, ...(to ? { email: to } : {}) })
-        : await api.post<{ grant: string }>('/auth/access', { method: 'ACCOUNT', password, ...(code.trim() ? { code: code.trim() } : {}) })
+      // A direct link's visitor names the address they gave (`to`): the grant counts for it only.
+      const visitor = to ? { email: to } : {}
+      const { grant } = create
+        ? await api.post<{ grant: string }>('/auth/account', { name: name.trim() || undefined, password, code: accountCode, ...visitor })
+        : await api.post<{ grant: string }>('/auth/access', { method: 'ACCOUNT', password, ...(code.trim() ? { code: code.trim() } : {}), ...visitor })
       await onGrant(grant, password)
     } catch (err) {
       setError(messageOf(err))

@@ -5,11 +5,12 @@
  * a customer's frame where the browser blocks third-party cookies.
  */
 import { useId, useState } from 'react'
-import { ApiError, type Api } from '../api.js'
+import type { Api } from '../api.js'
 import { t } from '../i18n/index.js'
 import { GRANT_HEADER, messageOf, useAnnounce, type ActionProof, type AuthInfo } from './auth-info.js'
 import { AccountStep, CodeStep, MethodTabs } from './AuthForms.js'
 import { Dialog } from './Dialog.js'
+import { PasskeyStep } from './PasskeyStep.js'
 import { Screen } from './Screens.js'
 
 /** Before the document: the access check the sender asked for. */
@@ -64,35 +65,7 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
       setBusy(false)
     }
   }
-  const passkey = async () => {
-    setError(null)
-    try {
-      const { startAuthentication, browserSupportsWebAuthn } = await import('@simplewebauthn/browser')
-      if (!browserSupportsWebAuthn()) return setError(t('sign.auth.passkeyUnsupported'))
-      const { challengeId, options } = await api.post<{ challengeId: string; options: Parameters<typeof startAuthentication>[0]['optionsJSON'] }>('/auth/passkey', {})
-      const response = await startAuthentication({ optionsJSON: options })
-      await act({ method: 'PASSKEY', passkey: { challengeId, response } })
-    } catch (e) {
-      setError(e instanceof ApiError ? messageOf(e) : t('sign.auth.passkeyUnsupported'))
-    }
-  }
   const granted = (grant: string) => api.setHeader(GRANT_HEADER, grant)
-  // No passkey on this device: signed in to the account on this page, the recipient adds one, then uses it.
-  const [signedIn, setSignedIn] = useState(info.signedIn)
-  const [adding, setAdding] = useState(false)
-  const addPasskey = async () => {
-    setError(null)
-    try {
-      const { startRegistration, browserSupportsWebAuthn } = await import('@simplewebauthn/browser')
-      if (!browserSupportsWebAuthn()) return setError(t('sign.auth.passkeyUnsupported'))
-      const { challengeId, options } = await api.post<{ challengeId: string; options: Parameters<typeof startRegistration>[0]['optionsJSON'] }>('/auth/passkey/register', {})
-      await api.post('/auth/passkey/register/finish', { challengeId, response: await startRegistration({ optionsJSON: options }) })
-      setAdding(false)
-      await passkey()
-    } catch (e) {
-      setError(e instanceof ApiError ? messageOf(e) : t('sign.auth.passkeyUnsupported'))
-    }
-  }
 
   return (
     <Dialog
@@ -160,27 +133,7 @@ export function ActionAuthDialog({ api, info, onProof, onClose }: { api: Api; in
             </div>
           </form>
         ))}
-      {method === 'PASSKEY' &&
-        (adding && !signedIn ? (
-          <AccountStep api={api} info={info} onGrant={(grant) => (granted(grant), setSignedIn(true))} />
-        ) : (
-          <div className="auth-buttons">
-            {adding ? (
-              <button type="button" className="btn btn-primary" onClick={addPasskey} disabled={busy} data-testid="auth-passkey-add">
-                {t('sign.auth.passkeyAdd')}
-              </button>
-            ) : (
-              <>
-                <button type="button" className="btn btn-primary" onClick={passkey} disabled={busy} data-testid="auth-passkey">
-                  {t('sign.auth.passkey')}
-                </button>
-                <button type="button" className="btn btn-secondary btn-small" onClick={() => (setAdding(true), setError(null))} data-testid="auth-passkey-none">
-                  {t('sign.auth.passkeyNone')}
-                </button>
-              </>
-            )}
-          </div>
-        ))}
+      {method === 'PASSKEY' && <PasskeyStep api={api} info={info} onProof={onProof} setError={setError} />}
       {error && (
         <p id={`${id}-error`} className="field-error" role="alert" data-testid="auth-error">
           {error}

@@ -1,13 +1,15 @@
 import { useId, useState } from 'react'
 import type { Api } from '../api.js'
 import { t } from '../i18n/index.js'
-import { directActionStep, messageOf, useAnnounce, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo } from './auth-info.js'
+import { directActionStep, GRANT_HEADER, messageOf, useAnnounce, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo } from './auth-info.js'
 import { AccountStep, CodeStep } from './AuthForms.js'
 import { Dialog } from './Dialog.js'
+import { PasskeyStep } from './PasskeyStep.js'
 
 /**
  * A direct link's visitor, as they sign: the link recipient's access check and action, proved for
- * the address they gave; resolves with both proofs for the complete request.
+ * the address they gave; resolves with both proofs for the complete request. A sign-in here (for
+ * a passkey to add, or an account asked for) gives a grant for that address, sent as a header.
  */
 export function DirectAuthDialog(props: {
   api: Api
@@ -23,12 +25,15 @@ export function DirectAuthDialog(props: {
   const id = useId()
   useAnnounce(info.access.required.length ? 'access' : 'action')
   const step = directActionStep(info)
-  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: null }
+  const [signedIn, setSignedIn] = useState(false)
+  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn, email, language: info.language, account: null }
   const [error, setError] = useState<string | null>(null)
+  const granted = (grant: string) => (api.setHeader(GRANT_HEADER, grant), setSignedIn(true))
   // A visitor with no account for their address makes one here, then goes on with its password.
   const [making, setMaking] = useState(false)
-  const made = (_grant: string, pw: string) => {
+  const made = (grant: string, pw: string) => {
     setMaking(false)
+    granted(grant)
     if (access === null) accessDone({ method: 'ACCOUNT', password: pw })
     else void finish(access, { method: 'PASSWORD', password: pw })
   }
@@ -37,15 +42,18 @@ export function DirectAuthDialog(props: {
       {t('sign.auth.wantAccount')}
     </button>
   )
-  // A refusal shows here; the dialog starts over from the access step (a code is spent once checked).
-  const finish = async (a: AccessProof | null, auth?: ActionProof) => {
-    setError(null)
+  // After a refusal the dialog starts over from the access step (a code is spent once checked).
+  const send = async (a: AccessProof | null, auth?: ActionProof) => {
     try {
       await props.onProofs({ ...(a && 'method' in a ? { access: a } : {}), ...(auth ? { auth } : {}) })
     } catch (e) {
-      setError(messageOf(e))
       if (info.access.required.length) setAccess(null)
+      throw e
     }
+  }
+  const finish = async (a: AccessProof | null, auth?: ActionProof) => {
+    setError(null)
+    await send(a, auth).catch((e: unknown) => setError(messageOf(e)))
   }
   const accessDone = (a: AccessProof) => {
     setAccess(a)
@@ -53,9 +61,7 @@ export function DirectAuthDialog(props: {
   }
   return (
     <Dialog title={t('sign.auth.actionTitle')} description={t('sign.auth.actionLead')} onClose={props.onClose} testId="auth-action" footer={<button type="button" className="btn btn-secondary" onClick={props.onClose}>{t('sign.auth.cancel')}</button>}>
-      {step === 'UNSUPPORTED' ? (
-        <p role="alert">{t('sign.auth.passkeyUnsupported')}</p>
-      ) : making ? (
+      {making ? (
         <AccountStep api={api} info={view} createOnly to={email} onGrant={made} />
       ) : access === null ? (
         info.access.required[0] === 'TWO_FACTOR_AUTH' ? (
@@ -79,6 +85,10 @@ export function DirectAuthDialog(props: {
         )
       ) : step === 'TWO_FACTOR_AUTH' ? (
         <CodeStep api={api} info={view} purpose="action" to={email} onCode={async (c) => finish(access, { method: 'TWO_FACTOR_AUTH', code: c })} />
+      ) : step === 'PASSKEY' ? (
+        <PasskeyStep api={api} info={view} to={email} onProof={(auth) => send(access, auth)} setError={setError} withOthers={info.access.required.length > 0} />
+      ) : step === 'ACCOUNT' ? (
+        <AccountStep api={api} info={view} to={email} onGrant={(grant) => (granted(grant), finish(access, { method: 'ACCOUNT' }))} />
       ) : (
         <form className="auth-step" onSubmit={(e) => (e.preventDefault(), void finish(access, { method: 'PASSWORD', password }))}>
           <div className="auth-field">

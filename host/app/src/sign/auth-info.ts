@@ -66,12 +66,11 @@ export interface DirectAuthInfo {
 export type AccessProof = { method: 'TWO_FACTOR_AUTH'; code: string } | { method: 'ACCOUNT'; password: string; code?: string }
 
 /** The action method a direct link still needs after `access` (the service counts one proof for both where they match). */
-export function directActionStep(info: DirectAuthInfo): 'PASSWORD' | 'TWO_FACTOR_AUTH' | 'NONE' | 'UNSUPPORTED' {
+export function directActionStep(info: DirectAuthInfo): 'PASSWORD' | 'TWO_FACTOR_AUTH' | 'PASSKEY' | 'ACCOUNT' | 'NONE' {
   const access = info.access.required[0]
   const action = info.action.required
   if (!action.length) return 'NONE'
   if ((access === 'TWO_FACTOR_AUTH' && action.includes('TWO_FACTOR_AUTH')) || (access === 'ACCOUNT' && (action.includes('ACCOUNT') || action.includes('PASSWORD')))) return 'NONE'
-  if (action.includes('TWO_FACTOR_AUTH')) return 'TWO_FACTOR_AUTH'
-  if (action.includes('PASSWORD')) return 'PASSWORD'
-  return 'UNSUPPORTED'
+  // What needs the fewest steps of a visitor first: a code or a password, then a passkey, then a sign-in.
+  return (['TWO_FACTOR_AUTH', 'PASSWORD', 'PASSKEY', 'ACCOUNT'] as const).find((m) => action.includes(m))!
 }
