@@ -108,7 +108,7 @@ export async function signDirectLink(
   client: Client,
   input: DirectCompleteRequest,
   now: Date,
-  /** The methods the visitor proved (api/signing-auth.ts proveDirect), for the audit log. */
+  /** The methods the visitor proved (recipient-proofs.ts proveDirect), for the audit log. */
   proved: { accessAuth: string[]; actionAuth: string[] } = { accessAuth: [], actionAuth: [] },
   /** The visitor's consent to sign electronically, recorded on the document made (domain/consent.ts). */
   consent?: ConsentInput,
