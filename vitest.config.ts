@@ -14,5 +14,9 @@ export default defineConfig({
     // files at a time keep two cores busy.
     maxWorkers: 3,
     sequence: { sequencer: ProjectSequencer },
+    // Every run leaves each file's and test's duration in test-results/vitest.json: where the time
+    // goes is read from a real run (docs/testing.md), not guessed.
+    reporters: ['default', 'json'],
+    outputFile: { json: 'test-results/vitest.json' },
   },
 })

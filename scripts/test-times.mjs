@@ -1,0 +1,17 @@
+// The slowest test files and tests of the last run, read from test-results/vitest.json (written by
+// every `vitest run`): `node scripts/test-times.mjs [N]`.
+import { readFileSync } from 'node:fs'
+import { relative } from 'node:path'
+
+const n = Number(process.argv[2] ?? 15)
+const report = JSON.parse(readFileSync(new URL('../test-results/vitest.json', import.meta.url), 'utf8'))
+const root = process.cwd()
+const files = report.testResults.map((f) => ({ file: relative(root, f.name), ms: f.endTime - f.startTime, tests: f.assertionResults }))
+const tests = files.flatMap((f) => f.tests.map((t) => ({ name: `${f.file} > ${t.fullName}`, ms: t.duration ?? 0 })))
+const s = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`
+const total = files.reduce((sum, f) => sum + f.ms, 0)
+console.log(`${files.length} files, ${tests.length} tests, ${s(total)} summed over files (${report.success ? 'passed' : 'failed'})\n`)
+console.log('slowest files:')
+for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, n)) console.log(`${s(f.ms)}  ${f.file} (${f.tests.length})`)
+console.log('\nslowest tests:')
+for (const t of tests.sort((a, b) => b.ms - a.ms).slice(0, n)) console.log(`${s(t.ms)}  ${t.name}`)
