@@ -125,3 +125,23 @@ export interface Evidence {
   redacted?: true
   purgedAt?: string
 }
+
+/** What `/verify` says of an evidence file: its signature, and how it stands against this service's records. */
+export interface EvidenceCheck {
+  /** The JWS's signature holds and is made with one of this service's sealing certificates. */
+  valid: boolean
+  reason?: string
+  /** The evidence's envelope and when it was made (only when valid). */
+  envelopeId: string | null
+  generatedAt: string | null
+  /**
+   * With a PDF: whether its SHA-256 is one of the evidence's documents (original or sealed), and
+   * which; null without a PDF or a valid evidence file.
+   */
+  pdf: { matches: boolean; as: 'original' | 'sealed' | null } | null
+  /**
+   * The envelope's audit log now: `intact` while its hash chain holds and the evidence's head is
+   * still the entry it was (later entries may follow it); null when this service has no such envelope.
+   */
+  auditLog: { intact: boolean; headMatches: boolean; entriesSince: number } | null
+}

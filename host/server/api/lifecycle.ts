@@ -16,6 +16,7 @@ import { numericParam } from './recipient.js'
 import { clientOf, jsonBody, parse, pdfResponse, principal, publicOrigin, type Ctx } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId } from './schemas.js'
+import type { SentRecipientAnswer } from '../contract/answers.js'
 
 // The deployed service's clients also send these e-mail settings; accepted and not used.
 export const DistributeMeta = DocumentMetaPatchSchema.extend({ emailId: z.string().nullish(), emailReplyTo: z.string().nullish() })
@@ -34,14 +35,14 @@ export const AuditQuery = z.object({
 export const EvidenceQuery = z.object({ format: z.enum(['json', 'jws']).default('json') })
 
 /** A sent recipient as distribute and redistribute answer: with the link that signs, for who may hold it (link-holders.ts). */
-export function sentRecipient(ctx: HostContext, c: Ctx, r: RecipientRow, view: TokenView) {
+export function sentRecipient(ctx: HostContext, c: Ctx, r: RecipientRow, view: TokenView): SentRecipientAnswer {
   const token = view(r.token)
   return {
     id: r.id,
     name: r.name,
     email: r.email,
     token,
-    role: r.role,
+    role: r.role as SentRecipientAnswer['role'],
     signingOrder: r.signing_order,
     signingUrl: token ? publicOrigin(ctx, c) + signPath('page', token) : WITHHELD_LINK,
   }

@@ -19,6 +19,7 @@ import { CoordinateField, EnvelopeId, PlaceholderField } from './schemas.js'
 import * as template from './template.js'
 import * as webhook from './webhook.js'
 import type { JsonSchema, RouteDoc } from './route-doc.js'
+import { answerComponents } from '../contract/answers.js'
 
 /** One signature of POST /verify's answer (pdf/verify.ts SignatureReport). */
 const VERIFIED_SIGNATURE = {
@@ -164,7 +165,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed; 410 DOCUMENT_PURGED once purged)", query: item.DownloadQuery, response: 'pdf', errors: [409, 410] },
   // ---- recipients
   { method: 'post', path: '/envelope/recipient/create-many', tag: 'Recipients', summary: 'Add recipients', body: recipient.CreateMany, response: { description: 'The new recipients', schema: dataOf('Recipient') } },
-  { method: 'get', path: '/envelope/recipient/{recipientId}', tag: 'Recipients', summary: 'Get a recipient', response: { description: 'The recipient', schema: ref('Recipient') } },
+  { method: 'get', path: '/envelope/recipient/{recipientId}', tag: 'Recipients', summary: 'Get a recipient, with its fields', response: { description: 'The recipient', schema: ref('RecipientWithFields') } },
   { method: 'post', path: '/envelope/recipient/update-many', tag: 'Recipients', summary: 'Update recipients', body: recipient.UpdateMany, response: { description: 'The recipients', schema: dataOf('Recipient') } },
   { method: 'post', path: '/envelope/recipient/delete', tag: 'Recipients', summary: 'Delete a recipient and its fields', body: recipient.DeleteBody, response: SUCCESS },
   { method: 'post', path: '/envelope/recipient/{recipientId}/reject', tag: 'Lifecycle', summary: 'Reject on behalf of a recipient', body: lifecycle.RejectBody, response: { description: 'The recipient', schema: ref('Recipient') } },
@@ -318,11 +319,14 @@ function operation(r: RouteDoc) {
 const loose = (properties: Record<string, JsonSchema>, required: string[] = Object.keys(properties)): JsonSchema => ({ type: 'object', properties, required })
 const str = { type: 'string' }
 const int = { type: 'integer' }
-const nullable = (t: string, extra: JsonSchema = {}) => ({ type: [t, 'null'], ...extra })
 const date = { type: 'string', format: 'date-time' }
 
-/** The answers' shapes, short: docs/api-notes.md, Resources, has the details. */
+/**
+ * The answers' shapes: the envelope's resources generated from their one declaration
+ * (contract/answers.ts), the rest short (docs/api-notes.md, Resources, has the details).
+ */
 const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
+  ...answerComponents(),
   Error: {
     type: 'object',
     properties: {
@@ -333,58 +337,7 @@ const COMPONENT_SCHEMAS: Record<string, JsonSchema> = {
     required: ['message', 'code'],
   },
   Success: loose({ success: { type: 'boolean', const: true } }),
-  DirectLink: loose(
-    { id: str, envelopeId: str, templateId: int, token: { type: 'string', description: 'the public link is {host}/d/{token}; embedded: /embed/direct/{token}' }, createdAt: date, enabled: { type: 'boolean' }, directTemplateRecipientId: int },
-    ['id', 'envelopeId', 'templateId', 'token', 'createdAt', 'enabled', 'directTemplateRecipientId'],
-  ),
-  Envelope: loose(
-    {
-      id: str, secondaryId: str, internalVersion: int,
-      type: { type: 'string', enum: ['DOCUMENT', 'TEMPLATE'] },
-      status: { type: 'string', enum: ['DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED'] },
-      source: str, visibility: str, templateType: str, externalId: nullable('string'), title: str,
-      createdAt: date, updatedAt: date, completedAt: nullable('string', { format: 'date-time' }), deletedAt: nullable('string', { format: 'date-time' }),
-      documentMeta: { type: 'object' },
-      recipients: { type: 'array', items: ref('Recipient') },
-      envelopeItems: { type: 'array', items: ref('Item') },
-      fields: { type: 'array', items: ref('Field'), description: 'left out of list responses' },
-      authOptions: nullable('object'), formValues: nullable('object'), publicTitle: str, publicDescription: str,
-      userId: { type: 'integer', description: 'the owning team number (API tokens belong to teams)' },
-      teamId: { type: 'integer', description: 'the owning team number' },
-      folderId: nullable('string'), templateId: nullable('integer'), directLink: { oneOf: [ref('DirectLink'), { type: 'null' }] },
-      team: { type: 'object' }, user: { type: 'object' },
-    },
-    ['id', 'type', 'status', 'title', 'recipients', 'envelopeItems'],
-  ),
-  Item: loose({ id: str, envelopeId: str, title: str, order: int, documentDataId: str, pageCount: int }, ['id', 'envelopeId', 'title', 'order']),
-  Recipient: loose(
-    {
-      id: int, envelopeId: str, email: { type: 'string', description: 'the address; "" for a role not yet filled in (its `name` is the role, e.g. "Client"): a template\'s, or a draft\'s made from one' }, name: str,
-      role: { type: 'string', enum: ['SIGNER', 'VIEWER', 'APPROVER', 'ASSISTANT', 'CC'] },
-      token: { type: 'string', description: 'the signing secret; "" for a caller who may not hold it (only the creator, managers, admins and team-wide tokens do)' },
-      readStatus: str, signingStatus: str, sendStatus: str,
-      signingOrder: nullable('integer'), signedAt: nullable('string', { format: 'date-time' }), rejectionReason: nullable('string'),
-    },
-    ['id', 'envelopeId', 'email', 'name', 'role'],
-  ),
-  Field: loose(
-    { id: int, envelopeId: str, envelopeItemId: str, recipientId: int, type: str, page: int, positionX: { type: 'number' }, positionY: { type: 'number' }, width: { type: 'number' }, height: { type: 'number' }, fieldMeta: nullable('object'), secondaryId: str, inserted: { type: 'boolean' }, customText: str },
-    ['id', 'envelopeId', 'envelopeItemId', 'recipientId', 'type', 'page'],
-  ),
-  Attachment: loose({ id: str, type: { type: 'string', const: 'link' }, label: str, data: { type: 'string', format: 'uri' } }),
-  SentRecipient: loose({
-    id: int, name: str, email: str, role: str, signingOrder: nullable('integer'),
-    token: { type: 'string', description: 'as Recipient.token: "" for a caller who may not hold it' },
-    signingUrl: { anyOf: [{ type: 'string', format: 'uri' }, { type: 'string', const: '' }], description: '{origin}/sign/{token}; "" where the token is withheld' },
-  }),
-  Sent: loose({ success: { type: 'boolean', const: true }, id: str, recipients: { type: 'array', items: ref('SentRecipient') } }),
   PresignToken: loose({ token: str, expiresAt: date, expiresIn: int }),
-  Webhook: loose({ id: str, url: { type: 'string', format: 'uri' }, events: { type: 'array', items: str }, secret: nullable('string'), sendSecretHeader: { type: 'boolean', description: 'false: calls carry no X-Service-Secret header' }, signsWith: { type: 'string', enum: ['SIGNING_KEY', 'SECRET', 'NONE'], description: "What signs the calls: the webhook's own signing key, its secret (a webhook made before signing keys, until rotated), or nothing" }, signingKey: { type: 'string', description: 'The key of the calls\' webhook-signature: in the answers of create, rotate-secret and rotate-signing-key only' }, previousSecretExpiresAt: nullable('string'), enabled: { type: 'boolean' }, createdAt: date, updatedAt: date }, ['id', 'url', 'events', 'enabled']),
-  WebhookCall: { type: 'object', description: 'One delivery attempt (event, status, response)' },
-  AuditLogEntry: loose(
-    { id: str, envelopeId: str, type: str, createdAt: date, name: nullable('string'), email: nullable('string'), userId: { type: 'null' }, recipientId: nullable('integer'), ipAddress: nullable('string'), userAgent: nullable('string'), data: { type: 'object' } },
-    ['id', 'envelopeId', 'type', 'createdAt'],
-  ),
   LegacyEnvelope: { type: 'object', description: 'The envelope with `id` its legacy number, `envelopeId`, `documentId`/`templateId`, legacy field names, and `documentData` (templates: `templateDocumentData`, `templateMeta`, `type` PUBLIC/PRIVATE)' },
   LegacyField: { type: 'object', description: 'The field plus `documentId`/`templateId`, `pageNumber`, `pageX`, `pageY`' },
 }

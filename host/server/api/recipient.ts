@@ -9,6 +9,7 @@ import { toField } from '../domain/resources.js'
 import { clientOf, jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId, RecipientInput } from './schemas.js'
+import type { RecipientWithFieldsAnswer } from '../contract/answers.js'
 
 /** One recipient change (update-many's entries). */
 export const RecipientPatch = z
@@ -56,7 +57,7 @@ export function recipientRoutes(ctx: HostContext) {
     const recipient = await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient'))
     // With the recipient's fields, as the deployed clients expect.
     const fields = await fieldsOfRecipient(ctx.db, recipient.id)
-    return c.json({ ...recipient, fields: fields.map(toField) })
+    return c.json({ ...recipient, fields: fields.map(toField) } satisfies RecipientWithFieldsAnswer)
   })
 
   return r

@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono'
 import { z } from 'zod'
-import type { Answer, DocumentList } from '../../shared/console-contract.js'
+import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { countByStatus, findEnvelope, LIST_SORTS, listEnvelopes, type ListFilters } from '../domain/resources.js'
@@ -59,8 +59,8 @@ export function documentRoutes(ctx: HostContext) {
       listEnvelopes(ctx.db, p, { ...filters, page: q.page, perPage: q.perPage, sort: q.sort, direction: q.dir ?? (q.sort === 'title' ? 'asc' : 'desc') }),
       countByStatus(ctx.db, p, filters),
     ])
-    // The envelopes are API v2's (typed for clients in src/protocol).
-    return c.json({ data: data as unknown as DocumentList['data'], count, page: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage), statusCounts } satisfies Answer<'GET /documents'>)
+    // The envelopes are API v2's answers (contract/answers.ts), usable as the library's EnvelopeSummary.
+    return c.json({ data, count, page: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage), statusCounts } satisfies Answer<'GET /documents'>)
   })
   r.get('/documents/:id/sender', async (c) => {
     const id = parse(EnvelopeIdParam, c.req.param('id'))

@@ -1,3 +1,4 @@
+import type { AuditLogEntryAnswer } from '../contract/answers.js'
 import type { Principal } from '../auth/principal.js'
 import { iso, type Queryable } from '../db/index.js'
 import type { RecipientRow } from './resources.js'
@@ -156,7 +157,7 @@ interface AuditRow {
   data: Record<string, unknown>
 }
 
-export const toAuditEntry = (r: AuditRow) => ({
+export const toAuditEntry = (r: AuditRow): AuditLogEntryAnswer => ({
   id: String(r.id),
   envelopeId: r.envelope_id,
   type: r.type,
@@ -169,7 +170,7 @@ export const toAuditEntry = (r: AuditRow) => ({
   userAgent: r.user_agent,
   data: r.data,
 })
-export type AuditEntry = ReturnType<typeof toAuditEntry>
+export type AuditEntry = AuditLogEntryAnswer
 
 /** One page of an envelope's trail, oldest first unless `desc`; without the types in `except`. */
 export async function auditPage(

@@ -12,6 +12,7 @@ import { runEvidenceCheck } from '../workers/verify-lane.js'
 import {
   EVIDENCE_VERSION,
   type Evidence,
+  type EvidenceCheck,
   type EvidenceProof,
   type EvidenceRecipient,
   type EvidenceRedactedField,
@@ -131,25 +132,7 @@ async function sealOf(bytes: Uint8Array): Promise<EvidenceSeal> {
   }
 }
 
-/** What `/verify` says of an evidence file: its signature, and how it stands against this service's records. */
-export interface EvidenceCheck {
-  /** The JWS's signature holds and is made with one of this service's sealing certificates. */
-  valid: boolean
-  reason?: string
-  /** The evidence's envelope and when it was made (only when valid). */
-  envelopeId: string | null
-  generatedAt: string | null
-  /**
-   * With a PDF: whether its SHA-256 is one of the evidence's documents (original or sealed), and
-   * which; null without a PDF or a valid evidence file.
-   */
-  pdf: { matches: boolean; as: 'original' | 'sealed' | null } | null
-  /**
-   * The envelope's audit log now: `intact` while its hash chain holds and the evidence's head is
-   * still the entry it was (later entries may follow it); null when this service has no such envelope.
-   */
-  auditLog: { intact: boolean; headMatches: boolean; entriesSince: number } | null
-}
+export type { EvidenceCheck }
 
 /**
  * Checks an evidence JWS against the trusted sealing fingerprints (in the verify lane: the file is

@@ -2,6 +2,7 @@
  * Rows as the database returns them and their mappers to the API's shapes, for the rows that
  * several domain modules read: a leaf, so resources.ts and the operations both import it.
  */
+import type { AttachmentAnswer, DirectLinkAnswer, EnvelopeAnswer, FieldAnswer, ItemAnswer, RecipientAnswer } from '../contract/answers.js'
 import { iso } from '../db/index.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { secondaryId } from './ids.js'
@@ -17,7 +18,7 @@ export interface DirectLinkRow {
 }
 
 /** The link as the API shows it (the deployed clients' TemplateDirectLink shape). */
-export const toDirectLink = (l: DirectLinkRow, templateNumber: number) => ({
+export const toDirectLink = (l: DirectLinkRow, templateNumber: number): DirectLinkAnswer => ({
   id: l.id,
   envelopeId: l.envelope_id,
   templateId: templateNumber,
@@ -26,7 +27,7 @@ export const toDirectLink = (l: DirectLinkRow, templateNumber: number) => ({
   enabled: l.enabled,
   directTemplateRecipientId: l.recipient_id,
 })
-export type DirectLink = ReturnType<typeof toDirectLink>
+export type DirectLink = DirectLinkAnswer
 
 /** Database rows (snake_case) and the API resources they become (src/protocol/api.ts, documented in docs/api-notes.md). */
 export interface EnvelopeRow {
@@ -117,7 +118,7 @@ export interface AttachmentRow {
   data: string
 }
 
-export const toItem = (r: ItemRow) => ({
+export const toItem = (r: ItemRow): ItemAnswer => ({
   id: r.id,
   envelopeId: r.envelope_id,
   title: r.title,
@@ -133,18 +134,19 @@ export const toItem = (r: ItemRow) => ({
  */
 export type TokenView = (token: string) => string
 
-export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'secondary_number'>, view: TokenView) => ({
+export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'secondary_number'>, view: TokenView): RecipientAnswer => ({
   id: r.id,
   envelopeId: r.envelope_id,
   documentId: e.type === 'DOCUMENT' ? e.secondary_number : null,
   templateId: e.type === 'TEMPLATE' ? e.secondary_number : null,
   email: r.email,
   name: r.name,
-  role: r.role,
+  // The columns hold only these values (their checks: db/migrations).
+  role: r.role as RecipientAnswer['role'],
   token: view(r.token),
-  readStatus: r.read_status,
-  signingStatus: r.signing_status,
-  sendStatus: r.send_status,
+  readStatus: r.read_status as RecipientAnswer['readStatus'],
+  signingStatus: r.signing_status as RecipientAnswer['signingStatus'],
+  sendStatus: r.send_status as RecipientAnswer['sendStatus'],
   signingOrder: r.signing_order,
   signedAt: iso(r.signed_at),
   rejectionReason: r.rejection_reason,
@@ -155,12 +157,12 @@ export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'seco
   authOptions: r.auth_options ?? { accessAuth: [], actionAuth: [] },
 })
 
-export const toField = (r: FieldRow) => ({
+export const toField = (r: FieldRow): FieldAnswer => ({
   id: r.id,
   envelopeId: r.envelope_id,
   envelopeItemId: r.envelope_item_id,
   recipientId: r.recipient_id,
-  type: r.type,
+  type: r.type as FieldAnswer['type'],
   page: r.page,
   positionX: r.position_x,
   positionY: r.position_y,
@@ -173,7 +175,7 @@ export const toField = (r: FieldRow) => ({
   secondaryId: `field_${r.id}`,
 })
 
-export const toAttachment = (r: AttachmentRow) => ({ id: r.id, type: r.type, label: r.label, data: r.data })
+export const toAttachment = (r: AttachmentRow): AttachmentAnswer => ({ id: r.id, type: r.type as AttachmentAnswer['type'], label: r.label, data: r.data })
 
 /**
  * The attributes the deployed clients' models require that this host has no richer value for
@@ -197,14 +199,14 @@ function clientCompat(e: EnvelopeRow, team: TeamInfo | null | undefined, link: D
   }
 }
 
-export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], view: TokenView, fields?: FieldRow[], team?: TeamInfo | null, link?: DirectLinkRow | null) {
+export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: RecipientRow[], view: TokenView, fields?: FieldRow[], team?: TeamInfo | null, link?: DirectLinkRow | null): EnvelopeAnswer {
   return {
     id: e.id,
     secondaryId: secondaryId(e.type, e.secondary_number),
     internalVersion: e.internal_version,
     type: e.type,
     status: e.status,
-    source: e.source,
+    source: e.source as EnvelopeAnswer['source'],
     visibility: e.visibility,
     templateType: e.template_type,
     externalId: e.external_id,
@@ -214,7 +216,7 @@ export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: Recipie
     completedAt: iso(e.completed_at),
     deletedAt: iso(e.deleted_at),
     // Only on a purged envelope: its files are gone (downloads answer 410), its metadata stays.
-    ...(e.purged_at ? { purgedAt: iso(e.purged_at) } : {}),
+    ...(e.purged_at ? { purgedAt: iso(e.purged_at)! } : {}),
     documentMeta: { ...DEFAULT_DOCUMENT_META, ...e.document_meta, id: e.id, emailId: null, emailReplyTo: null },
     recipients: recipients.map((r) => toRecipient(r, e, view)),
     envelopeItems: items.map(toItem),
@@ -222,4 +224,4 @@ export function toEnvelope(e: EnvelopeRow, items: ItemRow[], recipients: Recipie
     ...clientCompat(e, team, link),
   }
 }
-export type Envelope = ReturnType<typeof toEnvelope>
+export type Envelope = EnvelopeAnswer

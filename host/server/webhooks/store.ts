@@ -1,4 +1,5 @@
 /** A team's webhook endpoints, their delivery log, and the deliveries an event causes. */
+import type { WebhookAnswer, WebhookCallAnswer } from '../contract/answers.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
 import { defaultTeamId } from '../domain/teams.js'
 import { ApiError, notFound } from '../errors.js'
@@ -56,7 +57,7 @@ interface WebhookRow extends SigningColumns {
   updated_at: Date
 }
 
-export const toWebhook = (w: WebhookRow) => ({
+export const toWebhook = (w: WebhookRow): WebhookAnswer => ({
   id: w.id,
   url: w.url,
   events: w.events,
@@ -71,7 +72,7 @@ export const toWebhook = (w: WebhookRow) => ({
   createdAt: iso(w.created_at)!,
   updatedAt: iso(w.updated_at)!,
 })
-export type Webhook = ReturnType<typeof toWebhook>
+export type Webhook = WebhookAnswer
 /** The answers that show a signing key, once: the webhook's creation and a rotation. */
 export type WebhookWithKey = Webhook & { signingKey: string }
 const withKey = (w: WebhookRow): WebhookWithKey => ({ ...toWebhook(w), signingKey: w.signing_key! })
@@ -251,16 +252,16 @@ interface CallRow {
   created_at: Date
 }
 
-export type WebhookCall = ReturnType<typeof toCall>
+export type WebhookCall = WebhookCallAnswer
 
-const toCall = (c: CallRow) => ({
+const toCall = (c: CallRow): WebhookCallAnswer => ({
   id: c.id,
   webhookId: c.webhook_id,
   eventId: c.event_id,
   event: c.event,
   attempt: c.attempt,
   url: c.url,
-  requestBody: JSON.parse(c.request_body) as unknown,
+  requestBody: JSON.parse(c.request_body),
   responseStatus: c.response_status,
   responseBody: c.response_body,
   error: c.error,

@@ -1,4 +1,5 @@
 import { useId, useRef, useState } from 'react'
+import type { EvidenceCheck } from '../../../../src/protocol/evidence.js'
 import { Icon } from '../ui/icons.js'
 import { verifyLanguage, vt, type VerifyWord } from './words.js'
 
@@ -19,16 +20,6 @@ interface Signature {
   problem?: string
   /** Its certificate is one this service seals with (by fingerprint). */
   sealOfThisService: boolean
-}
-
-/** What POST /verify says of an evidence file (the JWS of an envelope's evidence summary). */
-interface EvidenceCheck {
-  valid: boolean
-  reason?: string
-  envelopeId: string | null
-  generatedAt: string | null
-  pdf: { matches: boolean; as: 'original' | 'sealed' | null } | null
-  auditLog: { intact: boolean; headMatches: boolean; entriesSince: number } | null
 }
 
 interface Result {
