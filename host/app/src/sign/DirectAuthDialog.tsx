@@ -23,7 +23,7 @@ export function DirectAuthDialog(props: {
   const id = useId()
   useAnnounce(info.access.required.length ? 'access' : 'action')
   const step = directActionStep(info)
-  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, account: null }
+  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn: false, email, language: info.language, languageChosen: info.languageChosen, account: null }
   const [error, setError] = useState<string | null>(null)
   // A visitor with no account for their address makes one here, then goes on with its password.
   const [making, setMaking] = useState(false)
