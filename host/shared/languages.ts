@@ -44,13 +44,15 @@ export const isLanguage = (code: unknown): code is Language => LANGUAGE_CODES.in
 
 /**
  * The language spoken for a tag such as `de`, `de-CH`, `fr_FR` or `pt-br`: the whole tag if it is
- * one, else by its primary subtag, case ignored; anything else (or nothing) is English.
+ * one, else by its primary subtag, case ignored; anything else (or nothing) is none.
  */
-export function languageOf(tag: unknown): Language {
+export function spokenLanguage(tag: unknown): Language | undefined {
   const whole = typeof tag === 'string' ? tag.trim().toLowerCase().replace(/_/g, '-') : ''
   const primary = whole.split('-')[0]
-  const found = LANGUAGE_CODES.find((c) => c.toLowerCase() === whole) ?? LANGUAGE_CODES.find((c) => c.toLowerCase().split('-')[0] === primary)
-  return found ?? 'en'
+  return LANGUAGE_CODES.find((c) => c.toLowerCase() === whole) ?? LANGUAGE_CODES.find((c) => c.toLowerCase().split('-')[0] === primary)
 }
+
+/** As spokenLanguage, with English for anything else. */
+export const languageOf = (tag: unknown): Language => spokenLanguage(tag) ?? 'en'
 
 export const directionOf = (code: Language): 'ltr' | 'rtl' => LANGUAGES.find((l) => l.code === code)!.dir

@@ -190,6 +190,8 @@ export interface SigningSession {
     title: string
     status: EnvelopeStatus
     documentMeta: DocumentMeta
+    /** The sender chose `documentMeta.language`; false: it is the default, and the page speaks the signer's browser's language. */
+    languageChosen: boolean
     completedAt: string | null
     items: { id: string; title: string; order: number; pageCount: number }[]
     /** Only once the envelope was purged at the end of its team's retention: when. Its files are gone (410 DOCUMENT_PURGED). */

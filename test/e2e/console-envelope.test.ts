@@ -98,7 +98,7 @@ describe(`the console's envelope page`, () => {
 
     // The pages: two thumbnails, drawn once near the screen; the first opens larger.
     await page.getByRole('heading', { name: 'Pages' }).scrollIntoViewIfNeeded()
-    await expect.poll(() => page.locator('.docs-thumb[data-rendered]').count(), { timeout: SAFETY_NET }).toBe(2)
+    await expect.poll(() => page.locator('.docs-thumb [data-rendered]').count(), { timeout: SAFETY_NET }).toBe(2)
     // Each recipient: role, delivery, what they must prove (and whose requirement it is), where they stand.
     await expect.poll(() => card(page, 'bob@example.com').textContent()).toContain('One-time code (this recipient\'s own)')
     expect(await card(page, 'ann@example.com').textContent()).toContain('Nothing asked')
@@ -205,7 +205,7 @@ describe(`the console's envelope page`, () => {
     await page.getByText('The signed version.').waitFor()
     await page.getByRole('heading', { name: 'Pages' }).scrollIntoViewIfNeeded()
     // The signed version: the page signed, and the certificate the sealed PDF ends with.
-    await expect.poll(() => page.locator('.docs-thumb[data-rendered]').count(), { timeout: SAFETY_NET }).toBe(2)
+    await expect.poll(() => page.locator('.docs-thumb [data-rendered]').count(), { timeout: SAFETY_NET }).toBe(2)
     for (const [name, file] of [['Signed PDF', /^Deal.*\.pdf$/], ['Signing certificate', /certificate\.pdf$/]] as const) {
       const saved = page.waitForEvent('download')
       await page.getByRole('button', { name, exact: true }).click()
@@ -316,7 +316,7 @@ describe(`the console's envelope page`, () => {
     // Resending stays open to every member who sees the document.
     expect(await card(page, 'bob@example.com').getByRole('button', { name: 'Send the request again' }).isEnabled()).toBe(true)
     await page.getByRole('heading', { name: 'Pages' }).scrollIntoViewIfNeeded()
-    await expect.poll(() => page.locator('.docs-thumb[data-rendered]').count(), { timeout: SAFETY_NET }).toBe(2)
+    await expect.poll(() => page.locator('.docs-thumb [data-rendered]').count(), { timeout: SAFETY_NET }).toBe(2)
     await check(page, 'member')
 
     // In sequential order each card says its turn; the second signer hears nothing before the first signed.

@@ -39,6 +39,8 @@ const AccountBody = z.object({ name: z.string().trim().max(255).optional(), pass
 const DirectAccountBody = AccountBody.extend({ email: z.email().max(320) })
 const VisitorBody = z.object({ email: z.email().max(320) })
 const DirectSignInBody = VisitorBody.extend({ method: z.literal('ACCOUNT'), password: Secret, code: Code.optional() })
+/** The document's language, and whether the sender chose it: the steps are shown in it only if so. */
+const documentLanguage = (e: RecipientContext['e']) => ({ language: (e.document_meta as { language?: string } | null)?.language ?? 'en', languageChosen: e.language_chosen })
 /** When a sent code stops working, and when a new one may be asked for (the page counts down to it). */
 const codeTimes = (code: { expiresAt: Date; resendAt: Date }) => ({ expiresAt: code.expiresAt.toISOString(), resendAt: code.resendAt.toISOString() })
 
@@ -56,7 +58,7 @@ export function directAuthRoutes(ctx: HostContext, link: (c: Context) => Promise
   r.get('/', async (c) => {
     const rc = await link(c)
     const required = requiredAuth(rc.e, rc.r)
-    return c.json({ access: { required: required.access }, action: { required: required.action }, language: (rc.e.document_meta as { language?: string } | null)?.language ?? 'en' })
+    return c.json({ access: { required: required.access }, action: { required: required.action }, ...documentLanguage(rc.e) })
   })
   r.post('/code', async (c) => {
     const rc = await link(c)
@@ -124,6 +126,7 @@ export function signingAuthRoutes(ctx: HostContext, recipient: (c: Context) => P
       signedIn: granted.includes('ACCOUNT'),
       action: { required: required.action },
       email: maskEmail(rc.r.email),
+      ...documentLanguage(rc.e),
       account: !granted.length
         ? null
         : user

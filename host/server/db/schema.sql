@@ -529,6 +529,7 @@ CREATE TABLE envelopes (
     auth_options jsonb,
     purged_at timestamp with time zone,
     search tsvector DEFAULT ''::tsvector NOT NULL,
+    language_chosen boolean DEFAULT false NOT NULL,
     CONSTRAINT envelopes_type_check CHECK ((type = ANY (ARRAY['DOCUMENT'::text, 'TEMPLATE'::text])))
 );
 

@@ -38,6 +38,8 @@ export interface NewEnvelope {
   templateId?: string | undefined
   /** Envelope-wide recipient authentication; none when absent. */
   authOptions?: EnvelopeAuth | EnvelopeRow['auth_options'] | undefined
+  /** A copy's: whether its source's language was chosen; else whether `meta` or the team's defaults name one. */
+  languageChosen?: boolean | undefined
 }
 
 /** The envelope's methods as stored: null when it asks for none. */
@@ -62,6 +64,7 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
   // The team's defaults (domain/branding.ts) fill what the request leaves unset, for every door.
   const team = await envelopeDefaults(tx, p.teamId)
   const month = usageMonth()
+  const meta = withTeamDefaults(e.meta, team.meta)
   const [row] = await tx.query<InsertedEnvelope & { documents: number | null }>(
     `with usage as (
        insert into team_usage (team_id, month, documents) select $2, $11, 1 where $3::text = 'DOCUMENT'
@@ -70,8 +73,8 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
        insert into team_counters (team_id, kind, value) values ($2, $3, 1)
        on conflict (team_id, kind) do update set value = team_counters.value + 1 returning value),
      inserted as (
-       insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id, created_by, auth_options)
-       select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10, $12, $13::jsonb from counter returning *)
+       insert into envelopes (id, team_id, type, secondary_number, status, source, visibility, template_type, external_id, title, document_meta, internal_version, template_id, created_by, auth_options, language_chosen)
+       select $1, $2, $3, counter.value, 'DRAFT', $4, $5, 'PRIVATE', $6, $7, $8, $9, $10, $12, $13::jsonb, $14 from counter returning *)
      select inserted.*, (select documents from usage) as documents,
        (select json_build_object('id', t.id, 'number', t.number, 'name', t.name, 'email', t.email) from teams t where t.id = inserted.team_id) as team,
        (select t.secondary_number from envelopes t where t.id = inserted.template_id) as template_number
@@ -84,12 +87,13 @@ export async function insertEnvelope(tx: Queryable, p: Principal, e: NewEnvelope
       e.visibility ?? 'EVERYONE',
       e.externalId ?? null,
       e.title,
-      JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...withTeamDefaults(e.meta, team.meta) }),
+      JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...meta }),
       e.internalVersion ?? 2,
       e.templateId ?? null,
       month,
       memberOf(p)?.userId ?? null,
       storedEnvelopeAuth(e.authOptions ?? team.auth),
+      e.languageChosen ?? meta.language !== undefined,
     ],
   )
   const { documents, ...inserted } = row!
@@ -202,7 +206,7 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
   const auth = envelopeAuthPatch(d)
   await tx.query(
     `update envelopes set title = coalesce($2, title), visibility = coalesce($3, visibility),
-       external_id = case when $4 then $5 else external_id end, document_meta = $6,
+       external_id = case when $4 then $5 else external_id end, document_meta = $6, language_chosen = language_chosen or $9,
        auth_options = case when $7 then coalesce(auth_options, '{"globalAccessAuth": [], "globalActionAuth": []}'::jsonb) || $8::jsonb else auth_options end
      where id = $1`,
     [
@@ -214,6 +218,7 @@ export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, 
       JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }),
       auth !== undefined,
       JSON.stringify(auth ?? {}),
+      input.meta?.language !== undefined,
     ],
   )
   await recordChange(tx, p, e)

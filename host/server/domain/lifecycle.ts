@@ -82,7 +82,7 @@ export async function distribute(
   if (missing.length) throw new ApiError(400, 'MISSING_SIGNATURE_FIELD', `every signer needs a signature field: ${missing[0]!.message}`, missing)
 
   e.document_meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }
-  await tx.query('update envelopes set document_meta = $2 where id = $1', [e.id, JSON.stringify(e.document_meta)])
+  await tx.query('update envelopes set document_meta = $2, language_chosen = language_chosen or $3 where id = $1', [e.id, JSON.stringify(e.document_meta), input.meta?.language !== undefined])
   const sent = (await tx.query<RecipientRow>(`update recipients set send_status = 'SENT' where envelope_id = $1 returning *`, [e.id])).sort(
     (a, b) => a.id - b.id,
   )

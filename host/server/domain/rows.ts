@@ -46,6 +46,8 @@ export interface EnvelopeRow {
   external_id: string | null
   title: string
   document_meta: DocumentMeta
+  /** The sender chose document_meta.language (else it is the default, and the signing page speaks the signer's). */
+  language_chosen: boolean
   created_at: Date | string
   updated_at: Date | string
   completed_at: Date | string | null

@@ -24,6 +24,7 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
       title: e.title,
       status: e.status,
       documentMeta: meta,
+      languageChosen: e.language_chosen,
       completedAt: iso(e.completed_at),
       items: items.map((i) => ({ id: i.id, title: i.title, order: i.item_order, pageCount: i.page_count })),
       // Past its team's retention the files are gone: the page says so rather than wait for them.

@@ -127,6 +127,7 @@ export async function duplicate(
     externalId: from.external_id,
     visibility: from.visibility,
     meta: from.document_meta,
+    languageChosen: from.language_chosen,
     authOptions: from.auth_options,
   })
   await copyParts(tx, from, id, { recipients, fields: recipients && (input.includeFields ?? true) })
@@ -219,6 +220,7 @@ export async function useTemplate(
     externalId: input.externalId === undefined ? template.external_id : input.externalId,
     visibility: template.visibility,
     meta: template.document_meta,
+    languageChosen: template.language_chosen,
     internalVersion: options.internalVersion,
     templateId: template.id,
     authOptions: template.auth_options,

@@ -104,13 +104,17 @@ export function emptyDraft(type: EnvelopeType, language = 'en'): Draft {
   return { type, items: [], recipients: [], fields: [], attachments: [], settings, auth: { globalAccessAuth: [], globalActionAuth: [] } }
 }
 
+/** The order the editor lists recipients in, and colours them by: their signing order, then as added. */
+export const byEditorOrder = (a: { signingOrder: number | null; id: number }, b: { signingOrder: number | null; id: number }) =>
+  (a.signingOrder ?? Infinity) - (b.signingOrder ?? Infinity) || a.id - b.id
+
 export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Draft {
   const meta = { ...DEFAULT_DOCUMENT_META, ...env.documentMeta }
   const items = [...env.envelopeItems]
     .sort((a, b) => a.order - b.order)
     .map((i): DraftItem => ({ key: newKey('i'), id: i.id, title: i.title, file: null, order: i.order }))
   const recipients = [...env.recipients]
-    .sort((a, b) => (a.signingOrder ?? Infinity) - (b.signingOrder ?? Infinity) || a.id - b.id)
+    .sort(byEditorOrder)
     .map(
       (r): DraftRecipient => ({
         key: newKey('r'),

@@ -1,5 +1,5 @@
 import { useSyncExternalStore } from 'react'
-import { directionOf, languageOf, type Language } from '../../../shared/languages.js'
+import { directionOf, languageOf, spokenLanguage, type Language } from '../../../shared/languages.js'
 import en, { type MessageKey, type Messages } from './en.js'
 
 export type { MessageKey }
@@ -63,6 +63,15 @@ export async function loadLanguage(code: string | undefined): Promise<string> {
 }
 
 export const language = () => lang
+
+/** The first of the browser's preferred languages that is spoken ('fr-CA': fr, 'pt': pt-BR), if any. */
+export function browserLanguage(preferred: readonly string[] = navigator.languages ?? [navigator.language]): Language | undefined {
+  for (const tag of preferred) {
+    const found = spokenLanguage(tag)
+    if (found) return found
+  }
+  return undefined
+}
 
 /** A wait in the page's words ("in 30 seconds", "in 12 minutes"): seconds under two minutes, then minutes. */
 export function inTime(seconds: number): string {

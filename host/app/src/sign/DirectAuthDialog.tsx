@@ -26,7 +26,7 @@ export function DirectAuthDialog(props: {
   useAnnounce(info.access.required.length ? 'access' : 'action')
   const step = directActionStep(info)
   const [signedIn, setSignedIn] = useState(false)
-  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn, email, language: info.language, account: null }
+  const view: AuthInfo = { access: { required: info.access.required, satisfied: false }, action: info.action, signedIn, email, language: info.language, languageChosen: info.languageChosen, account: null }
   const [error, setError] = useState<string | null>(null)
   const granted = (grant: string) => (api.setHeader(GRANT_HEADER, grant), setSignedIn(true))
   // A visitor with no account for their address makes one here, then goes on with its password.

@@ -1,10 +1,11 @@
 /**
  * The signer's choice among the languages the service speaks, shown on the signing page. The page
  * starts in the choice made earlier in this browser session, else the embed's `language`, else the
- * document's language; a choice is kept for the session (sessionStorage), across reloads.
+ * document's language if the sender chose one, else the browser's; a choice is kept for the
+ * session (sessionStorage), across reloads.
  */
 import { LANGUAGES } from '../../../shared/languages.js'
-import { loadLanguage, t, useLanguage } from '../i18n/index.js'
+import { browserLanguage, loadLanguage, t, useLanguage } from '../i18n/index.js'
 
 const KEY = 'envelope-embed.signing-language'
 
@@ -17,8 +18,16 @@ export function chosenLanguage(): string | undefined {
   }
 }
 
-/** The language the page starts in: the signer's choice, the embed's, the document's, the browser's. */
-export const startLanguage = (embed: string | undefined, document: string | undefined): string => chosenLanguage() ?? embed ?? document ?? navigator.language
+/** What the service says of the document's language (the session, or the access steps before it). */
+export interface DocumentLanguage {
+  language: string
+  /** False: `language` is the service's default, not the sender's choice. */
+  languageChosen: boolean
+}
+
+/** The language the page starts in: the signer's choice, the embed's, the one the sender chose, the browser's, English. */
+export const startLanguage = (embed: string | undefined, document: DocumentLanguage | undefined): string =>
+  chosenLanguage() ?? embed ?? (document?.languageChosen ? document.language : undefined) ?? browserLanguage() ?? 'en'
 
 export function LanguagePicker() {
   const current = useLanguage()

@@ -60,7 +60,7 @@ export function SignApp({
     setView({ kind: 'loading' })
     promise.then(
       async (session) => {
-        await loadLanguage(startLanguage(launch.options.language, session.envelope.documentMeta.language))
+        await loadLanguage(startLanguage(launch.options.language, { language: session.envelope.documentMeta.language, languageChosen: session.envelope.languageChosen }))
         applyBrand(session.branding?.color, launch.options)
         document.title = t('sign.pageTitle', { title: session.envelope.title })
         setView({ kind: 'session', session })
@@ -75,7 +75,7 @@ export function SignApp({
         if (e instanceof ApiError && e.code === 'AUTH_REQUIRED' && !launch.direct) {
           const info = await loadAuthInfo(api).catch(() => null)
           if (info) {
-            await loadLanguage(startLanguage(launch.options.language, info.language))
+            await loadLanguage(startLanguage(launch.options.language, info))
             return setView({ kind: 'auth', info })
           }
         }

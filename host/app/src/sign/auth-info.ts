@@ -10,6 +10,7 @@ export interface AuthInfo {
   signedIn: boolean
   email: string
   language: string
+  languageChosen: boolean
   /** Told only once the page proved the address (a code, or the account's sign-in); null before. */
   account: { exists: boolean; password: boolean; totp: boolean; passkeys: boolean } | null
 }
@@ -62,6 +63,7 @@ export interface DirectAuthInfo {
   access: { required: AuthInfo['access']['required'] }
   action: { required: AuthInfo['action']['required'] }
   language: string
+  languageChosen: boolean
 }
 export type AccessProof = { method: 'TWO_FACTOR_AUTH'; code: string } | { method: 'ACCOUNT'; password: string; code?: string }
 

@@ -6,7 +6,7 @@
 import type { Root } from 'react-dom/client'
 import { LaunchError, readSignLaunch, type SignLaunch } from '../boot.js'
 import { post, setParentOrigin } from '../bridge.js'
-import { loadLanguage, t } from '../i18n/index.js'
+import { browserLanguage, loadLanguage, t } from '../i18n/index.js'
 import { applyTheme } from '../theme.js'
 import { FailureScreen } from './Screens.js'
 import { registerSigningCommands } from './commands.js'
@@ -21,7 +21,7 @@ export function mount(root: Root): void {
   } catch (e) {
     const message = e instanceof Error ? e.message : String(e)
     const failure = e instanceof LaunchError && e.code === 'NOT_FOUND' ? 'INVALID_LINK' : 'INVALID_OPTIONS'
-    void loadLanguage(navigator.language).then(() => root.render(<FailureScreen failure={failure} />))
+    void loadLanguage(browserLanguage()).then(() => root.render(<FailureScreen failure={failure} />))
     post({ action: 'document-error', data: message })
     post({ type: 'embed-error', code: e instanceof LaunchError ? e.code : 'INVALID_OPTIONS', message })
     return
@@ -30,7 +30,7 @@ export function mount(root: Root): void {
   applyTheme(launch.options)
   if (launch.tokens) {
     const multi = { ...launch, tokens: launch.tokens }
-    void loadLanguage(launch.options.language ?? navigator.language).then(() => root.render(<MultiSignApp launch={multi} />))
+    void loadLanguage(launch.options.language ?? browserLanguage()).then(() => root.render(<MultiSignApp launch={multi} />))
     return
   }
   // Before the first render: the page's ready message announces the commands registered by then.
@@ -42,7 +42,7 @@ export function mount(root: Root): void {
   first.catch(() => {}) // handled by SignApp
   const ready = launch
   // Until the session names the document's language: the embed's, else the browser's.
-  void loadLanguage(launch.options.language ?? navigator.language).then(() => {
+  void loadLanguage(launch.options.language ?? browserLanguage()).then(() => {
     document.title = t('sign.loading')
     root.render(<SignApp launch={ready} api={api} first={first} />)
   })

@@ -2,9 +2,10 @@ import { useRef, useState, type DragEvent } from 'react'
 import { moveInList, newKey, removeItem, type DraftItem } from '../draft/model.js'
 import { t, tn } from '../i18n/index.js'
 import { looksLikePdf } from '../pdf/pdf.js'
-import type { StepProps } from './steps.js'
+import { recipientColor, type StepProps } from './steps.js'
 import { Icon } from './icons.js'
-import { usePageCanvas, usePdf } from './usePdf.js'
+import { PageThumb, type ThumbField } from './PageThumb.js'
+import { usePdf } from './usePdf.js'
 
 const titleOf = (name: string) => name.replace(/\.pdf$/i, '').trim() || name
 
@@ -95,6 +96,7 @@ export function FilesStep({ session, features, draft, setDraft, announce }: Step
               count={draft.items.length}
               session={session}
               features={features.items}
+              fields={firstPageFields(draft, item.key)}
               onTitle={(title) => setDraft((d) => ({ ...d, items: d.items.map((i) => (i.key === item.key ? { ...i, title } : i)) }))}
               onMove={(to) => setDraft((d) => ({ ...d, items: moveInList(d.items, n, to) }))}
               onRemove={() =>
@@ -113,19 +115,27 @@ export function FilesStep({ session, features, draft, setDraft, announce }: Step
   )
 }
 
+/** The fields on a file's first page (its thumbnail), coloured by recipient as in the fields step. */
+function firstPageFields(draft: StepProps['draft'], itemKey: string): ThumbField[] {
+  const index = new Map(draft.recipients.map((r, n) => [r.key, n]))
+  return draft.fields
+    .filter((f) => f.itemKey === itemKey && f.page === 1)
+    .map((f) => ({ id: f.key, x: f.x, y: f.y, w: f.w, h: f.h, color: recipientColor(index.get(f.recipientKey) ?? 0) }))
+}
+
 function FileRow(props: {
   item: DraftItem
   index: number
   count: number
   session: StepProps['session']
   features: StepProps['features']['items']
+  fields: ThumbField[]
   onTitle: (title: string) => void
   onMove: (to: number) => void
   onRemove: () => void
 }) {
   const { item, index, count } = props
   const { doc, failed } = usePdf(props.session.api, item)
-  const { canvasRef, aspect } = usePageCanvas(doc, 1)
   const name = item.title || `#${index + 1}`
   const inputId = `file-title-${item.key}`
   return (
@@ -133,8 +143,8 @@ function FileRow(props: {
       <span className="file-index" aria-hidden="true">
         {index + 1}
       </span>
-      <div className="thumb" style={{ aspectRatio: aspect ?? 0.707 }}>
-        <canvas ref={canvasRef} aria-hidden="true" />
+      <div className="thumb">
+        <PageThumb doc={doc} page={1} fields={props.fields} />
       </div>
       <div className="file-main">
         <label className="label" htmlFor={inputId}>

@@ -22,9 +22,9 @@ export function usePdf(api: Api, item: DraftItem): { doc: PDFDocumentProxy | nul
 
 /**
  * Draws page `pageNumber` of `doc` into a canvas sized to its element, once the element is
- * near the viewport, and again when its width changes. Returns the page's aspect ratio.
+ * within `near` of the viewport, and again when its width changes. Returns the page's aspect ratio.
  */
-export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number) {
+export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, near = '600px') {
   const canvasRef = useRef<HTMLCanvasElement>(null)
   const [aspect, setAspect] = useState<number | null>(null)
   const [rendered, setRendered] = useState(false)
@@ -67,7 +67,7 @@ export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number) 
       const base = page.getViewport({ scale: 1 })
       setAspect(base.width / base.height)
     })
-    const visible = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void draw(), { rootMargin: '600px' })
+    const visible = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void draw(), { rootMargin: near })
     const resized = new ResizeObserver(() => drawnWidth && void draw())
     visible.observe(canvas)
     resized.observe(canvas)
@@ -77,7 +77,7 @@ export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number) 
       visible.disconnect()
       resized.disconnect()
     }
-  }, [doc, pageNumber])
+  }, [doc, pageNumber, near])
 
   return { canvasRef, aspect, rendered }
 }

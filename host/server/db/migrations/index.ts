@@ -30,6 +30,7 @@ import m029 from './029-team-branding.js'
 import m030 from './030-webhook-signing-keys.js'
 import m031 from './031-proof-binding.js'
 import m032 from './032-purge-guards.js'
+import m033 from './033-language-chosen.js'
 
 /**
  * Ordered, append-only: a new migration is a new file here, listed last. Each runs once, in its
@@ -68,6 +69,7 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 30, sql: m030 },
   { version: 31, sql: m031 },
   { version: 32, sql: m032 },
+  { version: 33, sql: m033 },
 ]
 
 export async function migrate(db: Db): Promise<void> {

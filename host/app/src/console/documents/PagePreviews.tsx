@@ -1,5 +1,9 @@
-import { useEffect, useId, useRef, useState } from 'react'
+import { useEffect, useId, useMemo, useRef, useState } from 'react'
+import type { Field } from '../../../../../src/protocol/index.js'
+import { byEditorOrder } from '../../draft/model.js'
 import { openPdf, type PDFDocumentProxy } from '../../pdf/pdf.js'
+import { PageThumb, type ThumbField } from '../../ui/PageThumb.js'
+import { recipientColor } from '../../ui/steps.js'
 import { usePageCanvas } from '../../ui/usePdf.js'
 import { v2Bytes } from '../api.js'
 import { ct, formatDate } from '../i18n/index.js'
@@ -12,11 +16,18 @@ type Version = 'original' | 'signed'
 /**
  * Thumbnails of every page of an envelope's files (the signed version once completed), drawn
  * with the editor's renderer: a file is fetched only when its row comes near the screen, and each
- * page drawn only when it does. A thumbnail opens the page larger, in a dialog with previous/next.
+ * page drawn only when it does. The fields placed show on them in their recipient's colour, as in
+ * the editor. A thumbnail opens the page larger, in a dialog with previous/next.
  */
-export function PagePreviews({ env }: { env: Envelope }) {
+export function PagePreviews({ env }: { env: Envelope & { fields?: Field[] } }) {
   const version: Version = env.status === 'COMPLETED' ? 'signed' : 'original'
   const [open, setOpen] = useState<{ item: Item; doc: PDFDocumentProxy; page: number } | null>(null)
+  // On the sealed file the values are drawn in: boxes would hide them.
+  const fields = useMemo(() => {
+    if (version === 'signed') return []
+    const colour = new Map([...env.recipients].sort(byEditorOrder).map((r, n) => [r.id, recipientColor(n)]))
+    return (env.fields ?? []).map((f) => ({ item: f.envelopeItemId, page: f.page, id: f.id, x: f.positionX, y: f.positionY, w: f.width, h: f.height, color: colour.get(f.recipientId) ?? recipientColor(0) }))
+  }, [env, version])
   return (
     <section className="card card-pad stack" aria-labelledby="docs-previews">
       <h2 id="docs-previews">{ct('documents.preview.title')}</h2>
@@ -26,7 +37,7 @@ export function PagePreviews({ env }: { env: Envelope }) {
         <>
           {version === 'signed' && <p className="muted small">{ct('documents.preview.signed')}</p>}
           {env.envelopeItems.map((item) => (
-            <ItemPages key={item.id} item={item} version={version} onOpen={(doc, page) => setOpen({ item, doc, page })} />
+            <ItemPages key={item.id} item={item} version={version} fields={fields.filter((f) => f.item === item.id)} onOpen={(doc, page) => setOpen({ item, doc, page })} />
           ))}
         </>
       )}
@@ -36,7 +47,8 @@ export function PagePreviews({ env }: { env: Envelope }) {
 }
 
 /** One file's pages: placeholders sized by its page count until the file, fetched once near the screen, is open. */
-function ItemPages({ item, version, onOpen }: { item: Item; version: Version; onOpen: (doc: PDFDocumentProxy, page: number) => void }) {
+function ItemPages(props: { item: Item; version: Version; fields: (ThumbField & { page: number })[]; onOpen: (doc: PDFDocumentProxy, page: number) => void }) {
+  const { item, version, onOpen } = props
   const ref = useRef<HTMLDivElement>(null)
   const [near, setNear] = useState(false)
   const [doc, setDoc] = useState<PDFDocumentProxy | null>(null)
@@ -75,27 +87,22 @@ function ItemPages({ item, version, onOpen }: { item: Item; version: Version; on
           {Array.from({ length: total }, (_, i) => (
             <li key={i}>
               {doc ? (
-                <Thumb doc={doc} page={i + 1} label={ct('documents.preview.open', { page: i + 1, total, title: item.title })} onOpen={() => onOpen(doc, i + 1)} />
+                <button type="button" className="docs-thumb" aria-label={ct('documents.preview.open', { page: i + 1, total, title: item.title })} onClick={() => onOpen(doc, i + 1)}>
+                  <PageThumb doc={doc} page={i + 1} fields={props.fields.filter((f) => f.page === i + 1)} />
+                  <span className="docs-thumb-number" aria-hidden="true">
+                    {i + 1}
+                  </span>
+                </button>
               ) : (
-                <span className="docs-thumb docs-thumb-empty" aria-hidden="true" />
+                <span className="docs-thumb">
+                  <PageThumb doc={null} page={i + 1} fields={[]} />
+                </span>
               )}
             </li>
           ))}
         </ul>
       )}
     </div>
-  )
-}
-
-function Thumb({ doc, page, label, onOpen }: { doc: PDFDocumentProxy; page: number; label: string; onOpen: () => void }) {
-  const { canvasRef, aspect, rendered } = usePageCanvas(doc, page)
-  return (
-    <button type="button" className="docs-thumb" style={{ aspectRatio: aspect ?? 0.7071 }} aria-label={label} data-rendered={rendered || undefined} onClick={onOpen}>
-      <canvas ref={canvasRef} aria-hidden="true" />
-      <span className="docs-thumb-number" aria-hidden="true">
-        {page}
-      </span>
-    </button>
   )
 }
 
