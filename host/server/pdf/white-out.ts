@@ -1,4 +1,4 @@
-import { PDFDocument, rgb } from 'pdf-lib'
+import { PDFDocument, rgb } from '@cantoo/pdf-lib'
 
 /** A rectangle in PDF points on a 1-based page. */
 export interface Box {
