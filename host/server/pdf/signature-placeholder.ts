@@ -75,10 +75,7 @@ export function addSignaturePlaceholder(doc: PDFDocument, o: PlaceholderOptions)
   }
   const flags = acroForm.has(PDFName.of('SigFlags')) ? (acroForm.get(PDFName.of('SigFlags')) as PDFNumber) : PDFNumber.of(0)
   acroForm.set(PDFName.of('SigFlags'), PDFNumber.of(flags.asNumber() | SIG_FLAGS.SIGNATURES_EXIST | SIG_FLAGS.APPEND_ONLY))
-  let fields = acroForm.get(PDFName.of('Fields'))
-  if (!(fields instanceof PDFArray)) {
-    fields = doc.context.obj([])
-    acroForm.set(PDFName.of('Fields'), fields)
-  }
-  ;(fields as PDFArray).push(widget)
+  const fields = acroForm.get(PDFName.of('Fields'))
+  if (fields instanceof PDFArray) fields.push(widget)
+  else acroForm.set(PDFName.of('Fields'), doc.context.obj([widget]))
 }
