@@ -23,7 +23,7 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { Agent as UndiciAgent } from 'undici'
-import { PDFDocument } from 'pdf-lib'
+import { PDFDocument } from '@cantoo/pdf-lib'
 
 const ROOT = path.resolve(import.meta.dirname, '..')
 const EVENTS = Number(process.env.BENCH_EVENTS || 2000)

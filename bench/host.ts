@@ -18,7 +18,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { getRequestListener } from '@hono/node-server'
 import { Hono } from 'hono'
-import { PDFDocument } from 'pdf-lib'
+import { PDFDocument } from '@cantoo/pdf-lib'
 import { startHost } from '../host/server/start.js'
 import { bufferLog } from '../host/server/log.js'
 

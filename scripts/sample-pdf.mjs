@@ -2,7 +2,7 @@
 // a two-page services agreement with lines where a client and a provider sign. Run it again
 // only to change the sample: `node scripts/sample-pdf.mjs`.
 import { writeFile } from 'node:fs/promises'
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
+import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib'
 
 const doc = await PDFDocument.create()
 doc.setTitle('Sample services agreement')

@@ -4,7 +4,7 @@
  * Database: the embedded one (decoding budgets are the worker threads', not the database's).
  */
 import { deflateSync } from 'node:zlib'
-import { PDFDocument, PDFName, PDFString } from 'pdf-lib'
+import { PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib'
 import { PNG as PngImage } from 'pngjs'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { MAX_PNG_PIXELS } from '../../host/server/images/png.js'

@@ -3,7 +3,7 @@
  * PDFs (real bytes, no mocks) and the zip and LZW bombs, built without ever holding its inflated size.
  */
 import { crc32, deflateRawSync, deflateSync, constants } from 'node:zlib'
-import { PDFDocument } from 'pdf-lib'
+import { PDFDocument } from '@cantoo/pdf-lib'
 import { makePdf } from './support.js'
 
 /** mulberry32: a small deterministic generator, so every run sends the same requests. */

@@ -4,8 +4,10 @@
  * Database: none (pure functions).
  */
 import { randomBytes } from 'node:crypto'
+import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { deflateSync } from 'node:zlib'
-import { PDFDocument } from 'pdf-lib'
+import { PDFDocument } from '@cantoo/pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { lzwDecode, MAX_INFLATED_BYTES } from '../../host/server/pdf/inflate-budget.js'
 import { inspectPdf, MAX_NESTING } from '../../host/server/pdf/inspect.js'
@@ -53,13 +55,12 @@ describe('every stream is decoded within one inflation budget, whatever its dict
   })
 })
 
-/** pdf-lib's own LZW decoder, to check the host's against. */
+/** pdf-lib's own LZW decoder (the ES build's, which the host loads), to check the host's against. */
 async function pdfLibLzw(data: Uint8Array): Promise<Uint8Array> {
-  // CommonJS modules with `exports.default`: the class is one or two `default`s deep depending on the loader's interop.
-  const pick = <T>(m: unknown): T => { const d = (m as { default: T & { default?: T } }).default; return d.default ?? d }
+  const esBuild = new URL('../es/', pathToFileURL(createRequire(import.meta.url).resolve('@cantoo/pdf-lib')))
   type Decoder = new (s: unknown, maybeLength?: number, earlyChange?: number) => { getBytes(): Uint8Array }
-  const LZWStream = pick<Decoder>(await import('pdf-lib/cjs/core/streams/LZWStream.js'))
-  const Stream = pick<new (b: Uint8Array) => unknown>(await import('pdf-lib/cjs/core/streams/Stream.js'))
+  const { default: LZWStream } = (await import(new URL('core/streams/LZWStream.js', esBuild).href)) as { default: Decoder }
+  const { default: Stream } = (await import(new URL('core/streams/Stream.js', esBuild).href)) as { default: new (b: Uint8Array) => unknown }
   return new LZWStream(new Stream(data), undefined, 1).getBytes()
 }
 

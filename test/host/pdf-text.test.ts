@@ -2,7 +2,7 @@
  * Finding text in PDFs on the worker thread: every hit, a refusal of what it cannot read, its limits.
  * Database: none (the worker alone).
  */
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib'
 import { afterEach, describe, expect, it } from 'vitest'
 import { ApiError } from '../../host/server/errors.js'
 import { findTexts, PDF_TEXT_LIMITS } from '../../host/server/pdf/text.js'

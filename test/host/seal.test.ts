@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { crc32, deflateSync } from 'node:zlib'
 import forge from 'node-forge'
-import { degrees, PDFArray, PDFDict, PDFDocument, PDFName, PDFString } from 'pdf-lib'
+import { degrees, PDFArray, PDFDict, PDFDocument, PDFName, PDFString } from '@cantoo/pdf-lib'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { openDb, type Db } from '../../host/server/db/index.js'
 import { certificatePdf, sealEnvelope, type SealField, type SealInput, type SealRecipient } from '../../host/server/pdf/seal.js'
@@ -171,6 +171,24 @@ describe('sealEnvelope', () => {
     expect(text).toContain(`/Name ${PDFString.of('envelope-embed host').toString()}`)
     expect(text).toContain(`/Reason ${PDFString.of('Sealed on completion').toString()}`)
     expect(acroForm.get(PDFName.of('SigFlags'))?.toString()).toBe('3')
+  })
+
+  it("puts the signature's widget beside a file's own form fields and annotations, in the same /Annots and /AcroForm", async () => {
+    const original = await PDFDocument.create()
+    original.getForm().createTextField('customer').addToPage(original.addPage([612, 792]), { x: 72, y: 600 })
+    const [sealed] = await sealEnvelope(input([{ id: 'item_1', title: 'Formular', pdf: await original.save() }], [field({ customText: 'x' })]), key)
+    expect(verifyPdfSignature(sealed!.pdf)).toMatchObject({ signed: true, digestOk: true, signatureOk: true })
+    const doc = await PDFDocument.load(sealed!.pdf)
+    const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray)
+    const kinds = fields.asArray().map((ref) => doc.context.lookup(ref, PDFDict).get(PDFName.of('FT'))?.toString())
+    expect(kinds).toEqual(['/Tx', '/Sig'])
+    // The page's annotations: the text field's widget, then the signature's (field and widget in one).
+    const annotations = doc.getPage(0).node.lookup(PDFName.of('Annots'), PDFArray).asArray().map(String)
+    expect(annotations).toHaveLength(2)
+    expect(annotations[1]).toBe(String(fields.get(1)))
+    // One key of each: a second /Annots or /AcroForm would hide the first from readers.
+    const text = Buffer.from(sealed!.pdf).toString('latin1')
+    expect(text.match(/\/AcroForm /g)).toHaveLength(1)
   })
 
   it('shows any change inside the signed range as a broken digest', async () => {

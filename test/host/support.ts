@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import pg from 'pg'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib'
 import { startHost, type Host, type StartHostOptions } from '../../host/server/start.js'
 import { CODE_RESEND_MS } from '../../host/server/domain/proof-binding.js'
 

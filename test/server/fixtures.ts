@@ -1,7 +1,7 @@
 /** Webhook bodies as API v2 sends them: the body and every event kind (docs/delivery.md, "Webhooks"). */
 import { createServer, type IncomingMessage, type RequestListener, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import { PDFDocument, StandardFonts } from 'pdf-lib'
+import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib'
 import { FULL_PAYLOAD_EVENTS, WEBHOOK_EVENTS, type WebhookEventName } from '../../src/server/index.js'
 
 const ENVELOPE_ID = 'envelope_abcdefghijklmnop'

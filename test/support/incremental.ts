@@ -2,7 +2,7 @@
  * What an editor, or someone hiding a change, does to a signed PDF: incremental updates (the
  * signed bytes left as they are), for tests that a seal reports them.
  */
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, type PDFObject } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRef, type PDFObject } from '@cantoo/pdf-lib'
 import { appendRevision, bytesOf } from '../../host/server/pdf/long-term.js'
 
 /** Puts an object into an update: a new definition of `ref`. */

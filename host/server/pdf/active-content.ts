@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, PDFString, PDFHexString, type PDFDocument, type PDFObject } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFName, PDFRawStream, PDFRef, PDFString, PDFHexString, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib'
 
 /** Actions that run code, open files or send data: any dictionary of one of these kinds, referenced or not, stops being an action. */
 const ACTIVE_ACTIONS = new Set(['JavaScript', 'Launch', 'ImportData', 'SubmitForm', 'GoToE', 'GoToR', 'Rendition', 'RichMediaExecute', 'Sound', 'Movie'])

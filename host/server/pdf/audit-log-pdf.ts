@@ -2,7 +2,7 @@
  * The audit trail as a PDF: every entry of the envelope's log, oldest first, with its time in the
  * document's format and zone, who acted from where, and the entry's details in words.
  */
-import { PageSizes, PDFDocument } from 'pdf-lib'
+import { PageSizes, PDFDocument } from '@cantoo/pdf-lib'
 import type { SealingKey } from './sealing-key.js'
 import { signDocument, type SealOptions } from './sign-document.js'
 import { evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text.js'

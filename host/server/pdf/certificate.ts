@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { PDFDocument, PageSizes, type PDFImage } from 'pdf-lib'
+import { PDFDocument, PageSizes, type PDFImage } from '@cantoo/pdf-lib'
 import { DEFAULT_LOCALE, evidenceText, evidenceTime, type EvidenceLocale, type EvidenceText } from './evidence-text.js'
 import { ACCENT, fitRow, INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import type { SealAuditEntry, SealInput, SealRecipient } from './seal-input.js'

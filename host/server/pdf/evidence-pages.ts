@@ -3,7 +3,7 @@
  * the signing certificate (includeSigningCertificate, default on) and the audit log
  * (includeAuditLog, default off), in that order.
  */
-import type { PDFDocument } from 'pdf-lib'
+import type { PDFDocument } from '@cantoo/pdf-lib'
 import { appendAuditLog } from './audit-log-pdf.js'
 import { appendCertificate, certificateContent, certificatePageSize } from './certificate.js'
 import { DEFAULT_LOCALE } from './evidence-text.js'

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
+import { pathToFileURL } from 'node:url'
 import { constants, inflateSync } from 'node:zlib'
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, type PDFDocument } from 'pdf-lib'
+import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, type PDFDocument } from '@cantoo/pdf-lib'
 
 /**
  * Most bytes pdf-lib's decoders may produce for one file, all streams together (intermediate
@@ -16,17 +17,21 @@ export class InflateBudgetExceeded extends Error {
   }
 }
 
-// pdf-lib decodes every stream it reads (object streams on load, cross-reference streams, embedded
-// pages) through the module export `decodePDFRawStream`, looked up at each call: replacing it
-// routes all of them through one metered decoder, whatever the stream's dictionary or line ends
-// say. Flate is inflated natively, stopping at the budget; the other filters, and Flate data that
-// is corrupt (pdf-lib then keeps what came out before), go through pdf-lib's own decoders, whose
-// output grows through DecodeStream.ensureBuffer, metered too. The host imports pdf-lib's CommonJS
-// build (its package `main`), so these are the modules its parser uses.
-const load = createRequire(import.meta.url)
-const decodeModule = load('pdf-lib/cjs/core/streams/decode.js') as { decodePDFRawStream: (s: PDFRawStream) => { decode(): Uint8Array } }
-const { default: DecodeStream } = load('pdf-lib/cjs/core/streams/DecodeStream.js') as {
+// The library decodes the streams it parses (object streams on load, cross-reference streams)
+// through ByteStream.fromPDFRawStream, a static property looked up at each call: replacing it routes
+// all of them through one metered decoder, whatever the stream's dictionary or line ends say. Flate
+// is inflated natively, stopping at the budget; the other filters, Flate data that is corrupt (the
+// library then keeps what came out before) and every other decode the library makes (a catalog's
+// XMP when saving, an embedded page) go through its own decoders, whose output grows through
+// DecodeStream.ensureBuffer, metered too. Under Node, `import … from '@cantoo/pdf-lib'` loads the
+// package's ES build (its `exports`); neither class is exported, so both are loaded from that
+// build's own files, the same module instances its parser uses.
+const esBuild = new URL('../es/', pathToFileURL(createRequire(import.meta.url).resolve('@cantoo/pdf-lib')))
+const { default: DecodeStream } = (await import(new URL('core/streams/DecodeStream.js', esBuild).href)) as {
   default: { prototype: { ensureBuffer(this: object, requested: number): Uint8Array } }
+}
+const { default: ByteStream } = (await import(new URL('core/parser/ByteStream.js', esBuild).href)) as {
+  default: { of(bytes: Uint8Array): unknown; fromPDFRawStream(stream: PDFRawStream): unknown }
 }
 let meter: { left: number; exceeded: boolean } | null = null
 
@@ -49,9 +54,12 @@ DecodeStream.prototype.ensureBuffer = function (requested) {
   return ensureBuffer.call(this, requested)
 }
 
-const pdfLibDecode = decodeModule.decodePDFRawStream
-decodeModule.decodePDFRawStream = function meteredDecode(stream) {
-  if (!meter) return pdfLibDecode(stream)
+/**
+ * A stream's data decoded as the library's `decodePDFRawStream` decodes it; within a metered work
+ * (withInflateBudget), counted against its budget. The host's own stream reads go through it.
+ */
+export function decodeStream(stream: PDFRawStream): { decode(): Uint8Array } {
+  if (!meter) return decodePDFRawStream(stream)
   const filter = stream.dict.lookup(PDFName.of('Filter'))
   const filters = filter instanceof PDFArray ? filter.asArray() : [filter]
   // One filter at a time, so that each Flate step can be native.
@@ -71,10 +79,11 @@ decodeModule.decodePDFRawStream = function meteredDecode(stream) {
     const one = PDFDict.withContext(stream.dict.context)
     one.set(PDFName.of('Filter'), f)
     if (parm) one.set(PDFName.of('DecodeParms'), parm)
-    data = pdfLibDecode(PDFRawStream.of(one, data)).decode()
+    data = decodePDFRawStream(PDFRawStream.of(one, data)).decode()
   })
   return { decode: () => data }
 }
+ByteStream.fromPDFRawStream = (stream) => ByteStream.of(decodeStream(stream).decode())
 
 /**
  * An LZWDecode stream decoded (PDF 32000-1, 7.4.4) as pdf-lib's decoder does, but in one pass over
@@ -196,7 +205,7 @@ export function decodeEveryStream(doc: PDFDocument): string | null {
       stream = PDFRawStream.of(dict, object.contents)
     }
     try {
-      decodeModule.decodePDFRawStream(stream).decode()
+      decodeStream(stream).decode()
     } catch (err) {
       if (err instanceof InflateBudgetExceeded) throw err
       // Corrupt data: what came out before it was counted; readers stop there too.

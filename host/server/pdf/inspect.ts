@@ -1,4 +1,4 @@
-import { PDFArray, PDFDict, PDFStream, type PDFDocument, type PDFObject } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFStream, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib'
 import { ApiError } from '../errors.js'
 import { runHeavy } from '../workers/heavy.js'
 import { stripActiveContent } from './active-content.js'

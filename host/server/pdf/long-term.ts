@@ -5,7 +5,7 @@
  * With them a reader can validate the seal after its certificate expires or the CA is gone: the
  * revocation data is in the file, and the document timestamp proves it was there in time.
  */
-import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, type PDFDocument, type PDFObject } from 'pdf-lib'
+import { decodePDFRawStream, PDFArray, PDFDict, PDFName, PDFNumber, PDFRawStream, PDFRef, PDFString, type PDFDocument, type PDFObject } from '@cantoo/pdf-lib'
 import { sha256 } from './cms.js'
 import type { ValidationData } from './revocation.js'
 

@@ -3,7 +3,7 @@
  * audit log): rows wrap, blocks are kept together, and each page gets a footer numbered over the
  * document's own pages ("Page 2 of 3" of the certificate, not of the contract before it).
  */
-import { rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib'
+import { rgb, type PDFDocument, type PDFImage, type PDFPage } from '@cantoo/pdf-lib'
 import type { TextFont, TextMeasure } from './text-font.js'
 import { wrap } from './text-wrap.js'
 import { drawnPieces } from './visual-order.js'

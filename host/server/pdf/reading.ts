@@ -5,7 +5,6 @@
  * (pdf-lib, a reader repairing a file) takes the last definition in file order. A revision is seen
  * both ways, so a change hidden from one kind of reader is still found by the other.
  */
-import { createRequire } from 'node:module'
 import {
   PDFContext,
   PDFDict,
@@ -18,7 +17,8 @@ import {
   PDFRef,
   PDFXRefStreamParser,
   type PDFObject,
-} from 'pdf-lib'
+} from '@cantoo/pdf-lib'
+import { decodeStream } from './inflate-budget.js'
 
 /** The objects of one revision as one kind of reader resolves them. */
 export interface RevisionView {
@@ -54,8 +54,6 @@ const MAX_SECTIONS = 1000
 /** A revision whose cross-reference cannot be followed as readers follow it. */
 export class UnreadableRevision extends Error {}
 
-// pdf-lib's decoder looked up at each call, so the inflation budget (inflate-budget.ts) meters it.
-const decodeModule = createRequire(import.meta.url)('pdf-lib/cjs/core/streams/decode.js') as { decodePDFRawStream: (s: PDFRawStream) => { decode(): Uint8Array } }
 
 /** Parses the whole file once (as PDFDocument.load does), remembering every definition of every object. Run it within an inflation budget. */
 export async function readPdf(bytes: Uint8Array): Promise<ReadPdf> {
@@ -294,7 +292,7 @@ function fromObjectStream(stream: PDFObject | undefined, index: number, expected
   if (!contents) {
     const count = stream.dict.get(PDFName.of('N'))
     if (!(count instanceof PDFNumber)) throw new UnreadableRevision('an object stream without a count')
-    const data = decodeModule.decodePDFRawStream(stream).decode()
+    const data = decodeStream(stream).decode()
     const tokens = new Tokens(data, 0, data.length)
     // Each member takes at least four bytes of the header: a count beyond that is a lie.
     const members: [number, number][] = []

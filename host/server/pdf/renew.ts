@@ -6,7 +6,7 @@
  * new document timestamp over the whole file. The bytes before stay exactly as they were, so every
  * earlier signature and timestamp still covers its revision.
  */
-import { PDFDocument } from 'pdf-lib'
+import { PDFDocument } from '@cantoo/pdf-lib'
 import type { DigestName } from '../config.js'
 import { parseSignedData } from './cms.js'
 import { withInflateBudget } from './inflate-budget.js'

@@ -13,7 +13,7 @@
  * after the revision must belong to a whole incremental update, and every object those updates
  * define must be one the walk reached, the DSS or a document timestamp.
  */
-import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, type PDFObject } from 'pdf-lib'
+import { PDFArray, PDFDict, PDFName, PDFNumber, PDFRef, type PDFObject } from '@cantoo/pdf-lib'
 import { hiddenHeader, onlyWholeUpdates, referencedRevision, scannedRevision, type ReadPdf, type RevisionView } from './reading.js'
 
 /**

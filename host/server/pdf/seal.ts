@@ -1,4 +1,4 @@
-import { PDFDocument } from 'pdf-lib'
+import { PDFDocument } from '@cantoo/pdf-lib'
 import { runHeavy } from '../workers/heavy.js'
 import { stripActiveContent } from './active-content.js'
 import { certificateDocument } from './certificate.js'

@@ -2,14 +2,14 @@
  * The PDF signature over a finished document: a placeholder in the signature dictionary, the file
  * saved, then the CMS (pades.ts) over every byte but the placeholder written into it.
  */
-import { pdflibAddPlaceholder } from '@signpdf/placeholder-pdf-lib'
 import { SignPdf, Signer as SignPdfSigner } from '@signpdf/signpdf'
-import type { PDFDocument } from 'pdf-lib'
+import type { PDFDocument } from '@cantoo/pdf-lib'
 import { parseSignedData, sha256 } from './cms.js'
 import { OID, toDer } from './der.js'
 import { appendLongTermValidation } from './long-term.js'
 import type { SubFilter } from '../config.js'
 import { contentsBudget, pdfSignatureCms, TIMESTAMP_BUDGET } from './pades.js'
+import { addSignaturePlaceholder } from './signature-placeholder.js'
 import { collectValidationData, crlUrlsOf } from './revocation.js'
 import type { SealingKey } from './sealing-key.js'
 import { localSigner, type Signer } from './signer.js'
@@ -41,8 +41,7 @@ export async function signDocument(doc: PDFDocument, key: SealingKey, options: S
   const signer = localSigner(key)
   const subFilter = options.subFilter ?? 'ETSI.CAdES.detached'
   const tsaUrls = options.tsaUrls ?? []
-  pdflibAddPlaceholder({
-    pdfDoc: doc,
+  addSignaturePlaceholder(doc, {
     name: SIGNER_NAME,
     reason: REASON,
     location: options.location ?? 'Online',

@@ -1,4 +1,4 @@
-import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, type PDFDocument, type PDFImage, type PDFPage } from 'pdf-lib'
+import { concatTransformationMatrix, popGraphicsState, pushGraphicsState, rgb, type PDFDocument, type PDFImage, type PDFPage } from '@cantoo/pdf-lib'
 import { normalizeSignature } from '../images/signature.js'
 import type { SealField } from './seal-input.js'
 import type { TextFont } from './text-font.js'

@@ -6,8 +6,8 @@
  */
 import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
-import fontkit from '@pdf-lib/fontkit'
-import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib'
+import fontkit, { type Font } from '@cantoo/fontkit'
+import type { Color, PDFDocument, PDFFont, PDFPage } from '@cantoo/pdf-lib'
 
 /** What wrapping and fitting need of a font: PDFFont and TextFont both answer it. */
 export interface TextMeasure {
@@ -38,35 +38,8 @@ const fontBytes = (name: keyof typeof FILES) => {
 const coverage = new Map<keyof typeof FILES, { hasGlyphForCodePoint(cp: number): boolean }>()
 function covers(name: keyof typeof FILES, cp: number): boolean {
   let font = coverage.get(name)
-  if (!font) coverage.set(name, (font = fontkit.create(fontBytes(name) as Buffer)))
+  if (!font) coverage.set(name, (font = fontkit.create(fontBytes(name)) as Font))
   return font.hasGlyphForCodePoint(cp)
-}
-
-/**
- * fontkit writes a subset's glyph offsets in the short form (halved) when they are small, which
- * needs every glyph's data to be an even number of bytes. DejaVu's are; half of Noto's are not, and
- * their subsets lost glyphs (drawn blank by poppler and printers). Each glyph is padded to even.
- */
-let subsetsPadded = false
-function padSubsetGlyphs(): void {
-  if (subsetsPadded) return
-  subsetsPadded = true
-  covers('dejavu', 0x20) // parses DejaVu's cmap: its subsets are of fontkit's TrueType subset class, the one patched
-  type Subset = { glyf: Uint8Array[]; offset: number; _addGlyph(gid: number): number }
-  const proto = Object.getPrototypeOf((coverage.get('dejavu') as unknown as { createSubset(): Subset }).createSubset()) as Subset
-  const addGlyph = proto._addGlyph
-  proto._addGlyph = function (this: Subset, gid: number) {
-    const index = addGlyph.call(this, gid)
-    const data = this.glyf[index]!
-    if (data.length % 2) {
-      // The same kind of buffer fontkit made (its own Buffer class), one zero byte longer.
-      const padded = (data.constructor as unknown as { alloc(size: number): Uint8Array }).alloc(data.length + 1)
-      padded.set(data)
-      this.glyf[index] = padded
-      this.offset += 1
-    }
-    return index
-  }
 }
 
 /** Characters DejaVu may lack and a CJK font has: Hangul jamo and syllables, CJK radicals to ideographs, compatibility and full-width forms, supplementary ideographs. */
@@ -152,7 +125,6 @@ export class TextFont implements TextMeasure {
  * later documents then lose text (Ö's O became U+0001).
  */
 export async function embedTextFont(doc: PDFDocument, language = 'en', texts: unknown = []): Promise<TextFont> {
-  padSubsetGlyphs()
   doc.registerFontkit(fontkit)
   const base = await doc.embedFont(fontBytes('dejavu'), { subset: true })
   const wanted = new Set<FallbackName>()

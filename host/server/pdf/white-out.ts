@@ -1,4 +1,4 @@
-import { PDFDocument, rgb } from 'pdf-lib'
+import { PDFDocument, rgb } from '@cantoo/pdf-lib'
 
 /** A rectangle in PDF points on a 1-based page. */
 export interface Box {
@@ -20,5 +20,6 @@ export async function whiteOutHere(bytes: Uint8Array, boxes: Box[]): Promise<Uin
     // Cover descenders below the baseline too.
     doc.getPage(b.page - 1).drawRectangle({ x: b.x - 1, y: b.y - b.h * 0.25, width: b.w + 2, height: b.h * 1.25, color: rgb(1, 1, 1) })
   }
-  return doc.save()
+  // Object streams, whatever version the file's header names (the library's default only from 1.5 on; it then names 1.7).
+  return doc.save({ useObjectStreams: true })
 }

@@ -1,4 +1,4 @@
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib'
+import { PDFDocument, StandardFonts, rgb } from '@cantoo/pdf-lib'
 
 /** A real PDF of `pages` A4 pages with a heading and some body text on each. */
 export async function makePdf(title: string, pages: number): Promise<Buffer> {
