@@ -109,14 +109,14 @@ export function teamRoutes(ctx: HostContext) {
     const body = await consoleBody(c, z.object({ name: Name, expires: z.enum(TOKEN_EXPIRIES) }))
     // The token never grants more than its maker's role (then, and as it is at each use).
     return c.json(
-      (await ctx.db.transaction((tx) => createApiToken(tx, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id, roleCeiling: team.role }))) satisfies Answer<'POST /team/tokens'>,
+      (await createApiToken(ctx.db, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id, roleCeiling: team.role })) satisfies Answer<'POST /team/tokens'>,
     )
   })
   r.post('/team/tokens/revoke', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'MANAGER')
     const { id } = await consoleBody(c, z.object({ id: Id }))
-    await ctx.db.transaction((tx) => revokeApiToken(tx, id, { teamId: team.teamId, by: caller.user.id }))
+    await revokeApiToken(ctx.db, id, { teamId: team.teamId, by: caller.user.id })
     return c.json({ success: true } satisfies Answer<'POST /team/tokens/revoke'>)
   })
 
