@@ -189,7 +189,7 @@ async function main() {
     const { openDb } = await import('../host/server/db/index.js')
     const { JOBS_CHANNEL } = await import('../host/server/jobs/queue.js')
     const db = await openDb({ dataDir: '', databaseUrl: env.DATABASE_URL })
-    const { token } = await db.transaction((tx) => createApiToken(tx, { name: 'bench' }))
+    const { token } = await createApiToken(db, { name: 'bench' })
     const call = async (p: string, body: BodyInit | object) => {
       const json = !(body instanceof FormData)
       const res = await fetch(`${writer.url}/api/v2${p}`, {

@@ -138,8 +138,8 @@ function consoleEmail() {
 
 async function demoConsole(host, teamId) {
   const email = consoleEmail()
-  const { mailOperatorSignIn } = await tsImport('../host/server/people/operator.ts', import.meta.url)
-  await host.db.transaction((tx) => mailOperatorSignIn(tx, { email, name: 'Demo admin', teamId, role: 'ADMIN' }))
+  const { createOperatorUser } = await tsImport('../host/server/people/operator.ts', import.meta.url)
+  await createOperatorUser(host.db, { email, name: 'Demo admin', teamId, role: 'ADMIN' })
   return process.env.SMTP_URL?.trim()
     ? `sign in as ${email} with the one-time link e-mailed to it`
     : `sign in as ${email} with the one-time link in the mailbox (${host.url}/mailbox)`

@@ -1,24 +1,19 @@
 import { parseArgs } from 'node:util'
-import { TOKEN_EXPIRIES, createApiToken, listApiTokens, revokeApiToken, type ApiTokenInfo, type TokenExpiry } from './auth/api-tokens.js'
+import { TOKEN_EXPIRIES, type ApiTokenInfo, type TokenExpiry } from './auth/api-tokens.js'
 import { configFromEnv, type HostConfig } from './config.js'
 import { openDb } from './db/index.js'
 import { PLANS, type Plan } from './domain/plans.js'
-import { createTeam } from './domain/teams.js'
 import { ADMIN_SECRET_HEADER, DataDirBusy, lockDataDir, readLock } from './lock.js'
 import { EVENT_NAMES, type EventName } from './events/index.js'
-import { webhookOps, type Webhook, type WebhookCall, type WebhookWithKey } from './webhooks/store.js'
-import { jobSummary, retryFailed } from './jobs/job-table.js'
-import { listUsers, mailOperatorSignIn } from './people/operator.js'
+import type { Webhook, WebhookCall } from './webhooks/store.js'
+import { operatorOps, type JobCount, type OperatorOps, type OperatorUser } from './people/operator-ops.js'
 import { isRole, type Role } from './people/roles.js'
-import { defaultTeamId } from './domain/teams.js'
 import { bufferLog } from './log.js'
 import { loadPresignSecret } from './auth/presign.js'
-import { accountLinkKey, operatorSignInLink, personOrigin } from './people/sign-in-link.js'
-import { checkAuditChains, type AuditChainCheck } from './domain/audit-chain.js'
-import { archivesDue, type ArchiveDue } from './domain/archive-renewal.js'
-import { purgeDue, retentionDue, type DueEnvelope, type PurgedEnvelope } from './domain/retention.js'
-
-type JobCount = Awaited<ReturnType<typeof jobSummary>>[number]
+import { accountLinkKey, personOrigin } from './people/sign-in-link.js'
+import type { AuditChainCheck } from './domain/audit-chain.js'
+import type { ArchiveDue } from './domain/archive-renewal.js'
+import type { DueEnvelope, PurgedEnvelope } from './domain/retention.js'
 
 const USAGE = `usage: npm run host -- <command>
   serve                                     start the host (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, MAX_UPLOAD_BYTES)
@@ -50,25 +45,11 @@ const USAGE = `usage: npm run host -- <command>
   move --to-database URL [--to-storage URL] move the embedded database in DATA_DIR (stopped) and its files to an empty
                                             PostgreSQL database and, with --to-storage, an S3-compatible bucket; checked`
 
-/** The operator actions, run either on the database or through a running server's admin endpoints. */
-interface Ops {
-  createTeam(o: { name: string; plan: Plan }): Promise<{ id: string }>
-  createToken(o: { name: string; teamId?: string; expires: TokenExpiry }): Promise<{ id: string; token: string; teamId: string; expiresAt: string | null }>
-  listTokens(): Promise<ApiTokenInfo[]>
-  revokeToken(id: string): Promise<void>
-  createWebhook(o: { teamId?: string | undefined; url: string; events: EventName[]; secret?: string | undefined }): Promise<WebhookWithKey>
-  listWebhooks(teamId?: string): Promise<Webhook[]>
-  webhookCalls(id: string, teamId?: string): Promise<WebhookCall[]>
-  createUser(o: { email: string; name?: string; teamId?: string; role?: Role }): Promise<{ userId: string; created: boolean }>
-  listUsers(): Promise<Awaited<ReturnType<typeof listUsers>>>
-  signInLink(email: string): Promise<{ url: string; email: string; expiresAt: string }>
-  listJobs(): Promise<JobCount[]>
-  retryJobs(kind?: string): Promise<number>
-  checkAudit(envelopeId?: string): Promise<AuditChainCheck[]>
-  archiveDue(): Promise<ArchiveDue[]>
-  retentionDue(o: { teamId?: string | undefined; days: number }): Promise<DueEnvelope[]>
-  retentionRun(teamId?: string): Promise<PurgedEnvelope[]>
-}
+/**
+ * The operator actions, run either on the database or through a running server's admin endpoints
+ * (people/operator-ops.ts both ways); a sign-in link opens where this command's host is reached.
+ */
+type Ops = Omit<OperatorOps, 'signInLink'> & { signInLink(email: string): ReturnType<OperatorOps['signInLink']> }
 
 class CliError extends Error {}
 
@@ -93,7 +74,7 @@ function remoteOps(url: string, secret: string): Ops {
     webhookCalls: async (id, teamId) =>
       (await call<{ data: WebhookCall[] }>(`/webhooks/${encodeURIComponent(id)}/calls${teamId ? `?team=${encodeURIComponent(teamId)}` : ''}`)).data,
     createUser: (o) => call('/users', o),
-    listUsers: async () => (await call<{ data: Awaited<ReturnType<typeof listUsers>> }>('/users')).data,
+    listUsers: async () => (await call<{ data: OperatorUser[] }>('/users')).data,
     signInLink: (email) => call('/users/link', { email }),
     listJobs: async () => (await call<{ data: JobCount[] }>('/jobs')).data,
     retryJobs: async (kind) => (await call<{ retried: number }>('/jobs/retry', kind ? { kind } : {})).retried,
@@ -108,26 +89,8 @@ function remoteOps(url: string, secret: string): Ops {
 async function withDb<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Promise<T> {
   const db = await openDb(config)
   try {
-    return await fn({
-      createTeam: (o) => db.transaction((tx) => createTeam(tx, o)),
-      createToken: (o) => db.transaction((tx) => createApiToken(tx, o)),
-      listTokens: () => listApiTokens(db),
-      revokeToken: (id) => db.transaction((tx) => revokeApiToken(tx, id)),
-      ...webhookOps(db, config.webhookAllowPrivateUrls),
-      createUser: (o) => db.transaction(async (tx) => mailOperatorSignIn(tx, { ...o, teamId: o.teamId ?? (o.role === 'ADMIN' ? await defaultTeamId(tx) : undefined) })),
-      listUsers: () => listUsers(db),
-      signInLink: async (email) => {
-        const linkKey = accountLinkKey(await loadPresignSecret(db))
-        const origin = config.publicUrl ?? personOrigin(config.hostname, config.port)
-        return db.transaction((tx) => operatorSignInLink(tx, { email, origin, linkKey }))
-      },
-      listJobs: () => jobSummary(db),
-      retryJobs: (kind) => retryFailed(db, kind),
-      checkAudit: (envelopeId) => checkAuditChains(db, envelopeId),
-      archiveDue: () => archivesDue(db, new Date(), config.archive),
-      retentionDue: (o) => retentionDue(db, { before: new Date(Date.now() + o.days * 24 * 3600_000), teamId: o.teamId }),
-      retentionRun: (teamId) => purgeDue(db, new Date(), teamId),
-    })
+    const ops = operatorOps(db, { config, now: () => new Date(), linkKey: async () => accountLinkKey(await loadPresignSecret(db)) })
+    return await fn({ ...ops, signInLink: (email) => ops.signInLink(email, config.publicUrl ?? personOrigin(config.hostname, config.port)) })
   } finally {
     await db.close()
   }

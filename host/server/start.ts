@@ -8,12 +8,11 @@ import { answerClientErrors, lingerBeforeClosing, requestBudgets } from './slow-
 import { RateLimiter } from './api/rate-limit.js'
 import { Cache, CHANNELS } from './cache.js'
 import type { HostCaches } from './context.js'
-import { createApiToken, revokeApiToken, type TokenExpiry } from './auth/api-tokens.js'
+import type { TokenExpiry } from './auth/api-tokens.js'
 import { loadPresignSecret } from './auth/presign.js'
 import { configFromEnv, type HostConfig } from './config.js'
 import { openDb, type Db } from './db/index.js'
 import type { Plan } from './domain/plans.js'
-import { createTeam } from './domain/teams.js'
 import { lockDataDir, type DataDirLock } from './lock.js'
 import { loadSealingKey, type SealingKey } from './pdf/sealing-key.js'
 import { RECIPIENT_CODE_JOB } from './domain/proof-binding.js'
@@ -36,6 +35,7 @@ import { MAIL_JOB, mailTurn } from './mail/notify.js'
 import { createMailTransport, NO_MAIL_TRANSPORT, type MailTransport } from './mail/transport.js'
 import { log } from './log.js'
 import { accountLinkKey } from './people/sign-in-link.js'
+import { operatorOps } from './people/operator-ops.js'
 
 const deadlineHooks: DeadlineHooks = {
   emit: emitFor,
@@ -123,6 +123,7 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
     const url = config.publicUrl ?? listening
     queue = await startQueue(db, config, clock, embedded, mail, () => url, sealingKey, linkKey, metrics)
     const jobs = queue
+    const operator = operatorOps(db, { config, now: () => clock.now(), linkKey: () => linkKey })
     // Started last: nothing below can fail, so close() is what stops it.
     rateLimit.start()
     let closing: Promise<void> | undefined
@@ -132,12 +133,12 @@ export async function startHost(opts: StartHostOptions = {}): Promise<Host> {
       db,
       queue: jobs,
       config: { ...config, port: address.port },
-      createTeam: (o) => db.transaction((tx) => createTeam(tx, o)),
+      createTeam: operator.createTeam,
       createApiToken: async (o) => {
-        const t = await db.transaction((tx) => createApiToken(tx, o))
+        const t = await operator.createToken(o)
         return { id: t.id, token: t.token }
       },
-      revokeApiToken: (id) => db.transaction((tx) => revokeApiToken(tx, id)),
+      revokeApiToken: operator.revokeToken,
       close: () =>
         (closing ??= (async () => {
           try {

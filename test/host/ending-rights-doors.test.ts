@@ -27,7 +27,9 @@ const ENDING_OPERATIONS: Record<string, string> = {
   // Purges every due envelope, one purgeEnvelope each: how the doors reach purgeEnvelope.
   purgeDue: 'host/server/domain/retention.ts',
 }
-const CALLS_AN_ENDING = new RegExp(`\\b(${Object.keys(ENDING_OPERATIONS).join('|')})\\)?\\(`)
+/** The operator's commands (people/operator-ops.ts, as the admin routes call them) that run an ending operation. */
+const OPERATOR_ENDINGS: Record<string, string> = { retentionRun: 'purgeDue' }
+const CALLS_AN_ENDING = new RegExp(`\\b(${[...Object.keys(ENDING_OPERATIONS), ...Object.keys(OPERATOR_ENDINGS)].join('|')})\\)?\\(`)
 
 type Doc = { id: string; n: number; recipientId: number }
 type Try = (t: { member: ConsoleClient; token: string; host: TestHost; doc: Doc; template: Doc; legacy: Doc; legacyTemplate: Doc }) => Promise<Response>
@@ -83,6 +85,8 @@ describe('the doors that end a document', () => {
       // purgeDue reaches the check through purgeEnvelope.
       expect(name === 'purgeDue' ? body.includes('purgeEnvelope(') : body.includes('assertMayEnd('), `${name} applies the check`).toBe(true)
     }
+    const operator = read('host/server/people/operator-ops.ts')
+    for (const [command, ending] of Object.entries(OPERATOR_ENDINGS)) expect(operator, command).toMatch(new RegExp(`\\b${command}: [^\\n]*\\b${ending}\\(`))
   })
 
   it("nothing else writes an end state, but a recipient's own decline", () => {

@@ -2,7 +2,7 @@ import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appCycles, serverCycles } from './layers/allowed.js'
 import { cycles, importGraph, sourceTexts, specifiers, type Graph } from './layers/graph.js'
-import { layerProblems, sqlProblems } from './layers/rules.js'
+import { layerProblems, sqlProblems, transactionProblems } from './layers/rules.js'
 
 // The import graph of the library, the server and the pages, read from the sources (type imports
 // included: a cycle of types still ties the files' layers together).
@@ -56,6 +56,19 @@ describe('the check itself', () => {
       'SQL in a door (move it into a domain operation): host/server/api/a.ts',
       'SQL in a door (move it into a domain operation): host/server/console/b.ts',
     ])
+
+    const opened = new Map([
+      ['host/server/api/a.ts', 'const out = await ctx.db.transaction((tx) => createEnvelope(tx, p))'],
+      ['host/server/console/b.ts', 'await ctx.db.transaction (async (tx) => {})'],
+      ['host/server/cli.ts', 'createTeam: (o) => db.transaction((tx) => createTeam(tx, o)),'],
+      ['host/server/api/c.ts', 'const id = await createEnvelope(ctx.db, p, actor, payload, files)'],
+      ['host/server/domain/d.ts', 'return db.transaction(async (tx) => work(tx))'],
+    ])
+    expect(transactionProblems(opened)).toEqual([
+      'a transaction opened in a door (the operation it calls opens it): host/server/api/a.ts',
+      'a transaction opened in a door (the operation it calls opens it): host/server/console/b.ts',
+      'a transaction opened in a door (the operation it calls opens it): host/server/cli.ts',
+    ])
   })
 })
 
@@ -74,5 +87,9 @@ describe('the layers of the repository', () => {
 
   it('have no SQL in the doors (API, console, pages, landing, health, start, CLI): they call operations of the lower folders', () => {
     expect(sqlProblems(sourceTexts(repo, ['host/server'])).join('\n')).toBe('')
+  })
+
+  it('open no transaction in the doors: each calls an operation that takes the database and opens its own', () => {
+    expect(transactionProblems(sourceTexts(repo, ['host/server'])).join('\n')).toBe('')
   })
 })

@@ -54,7 +54,7 @@ export function consentRoutes(ctx: HostContext, allowed: (c: Context) => Promise
   r.post('/', async (c) => {
     const { rc, token } = await allowed(c)
     const input = consentInput(rc.e, await jsonBody(c, ConsentBody))
-    const given = await ctx.db.transaction((tx) => consentByToken(tx, token, clientOf(c), input))
+    const given = await consentByToken(ctx.db, token, clientOf(c), input)
     return c.json({ given: true, consent: given })
   })
   // Withdrawing consent declines the document: a rejection that says so.
@@ -62,7 +62,7 @@ export function consentRoutes(ctx: HostContext, allowed: (c: Context) => Promise
     const { token } = await allowed(c)
     const { reason } = await jsonBody(c, WithdrawBody)
     const text = reason ?? WITHDRAWN_REASON
-    await ctx.db.transaction((tx) => rejectByToken(tx, token, clientOf(c), text, [], { consentWithdrawn: true }))
+    await rejectByToken(ctx.db, token, clientOf(c), text, [], { consentWithdrawn: true })
     return c.json({ success: true, reason: text })
   })
   return r

@@ -11,9 +11,9 @@ import { assertMayCreate } from '../auth/principal.js'
 import { teamActor } from '../domain/audit.js'
 import { createEnvelope, deleteEnvelope, updateEnvelope } from '../domain/envelopes.js'
 import { itemPdf, itemsOf } from '../domain/items.js'
-import { distribute, redistribute } from '../domain/lifecycle.js'
+import { distributeEnvelope, redistribute } from '../domain/lifecycle.js'
 import { findEnvelope, getManyEnvelopes, listEnvelopes, loadEnvelope } from '../domain/resources.js'
-import { duplicate, useTemplate } from '../domain/templates.js'
+import { documentFromTemplate, duplicate } from '../domain/templates.js'
 import { createDirectLink, deleteDirectLink, toggleDirectLink } from '../domain/direct-links.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { ID_KEY, TYPE, deprecatedView, newFieldNames, resolve, type Kind } from './deprecated-shared.js'
@@ -174,66 +174,50 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const p = principal(c)
       assertMayCreate(p)
       const { payload, files } = await multipartBody(c, createPayloadFor(kind), ['file', 'files', 'files[]'], { authAt: AUTH_AT.envelopeCreate })
-      const out = await ctx.db.transaction(async (tx) => {
-        const id = await createEnvelope(tx, p, actor(c), payload, files, { internalVersion: 1 })
-        return { envelopeId: id, id: (await findEnvelope(tx, p, id)).secondary_number }
-      })
-      return c.json(out)
+      const id = await createEnvelope(ctx.db, p, actor(c), payload, files, { internalVersion: 1 })
+      return c.json({ envelopeId: id, id: (await findEnvelope(ctx.db, p, id)).secondary_number })
     })
   }
 
   r.post(`${base}/update`, async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, UpdateLegacy, { authAt: AUTH_AT.envelopeUpdate })
-    const n = numberIn(kind, body)
-    const env = await ctx.db.transaction(async (tx) => {
-      const e = await resolve(tx, p, kind, n)
-      return updateEnvelope(tx, p, actor(c), { envelopeId: e.id, data: body.data, meta: body.meta })
-    })
-    return c.json(deprecatedView(env))
+    const e = await resolve(ctx.db, p, kind, numberIn(kind, body))
+    return c.json(deprecatedView(await updateEnvelope(ctx.db, p, actor(c), { envelopeId: e.id, data: body.data, meta: body.meta })))
   })
 
   r.post(`${base}/delete`, async (c) => {
     const p = principal(c)
-    const n = numberIn(kind, await jsonBody(c, Legacy))
-    await ctx.db.transaction(async (tx) => deleteEnvelope(tx, p, actor(c), (await resolve(tx, p, kind, n)).id))
+    const e = await resolve(ctx.db, p, kind, numberIn(kind, await jsonBody(c, Legacy)))
+    await deleteEnvelope(ctx.db, p, actor(c), e.id)
     return c.json({ success: true })
   })
 
   r.post(`${base}/duplicate`, async (c) => {
     const p = principal(c)
     assertMayCreate(p)
-    const n = numberIn(kind, await jsonBody(c, Legacy))
-    const out = await ctx.db.transaction(async (tx) => {
-      const id = await duplicate(tx, p, actor(c), { envelopeId: (await resolve(tx, p, kind, n)).id })
-      // As the deployed service answers: a document's ids; the new template itself.
-      if (kind === 'template') return deprecatedView(await loadEnvelope(tx, p, id))
-      return { id, [ID_KEY[kind]]: (await findEnvelope(tx, p, id)).secondary_number }
-    })
-    return c.json(out)
+    const e = await resolve(ctx.db, p, kind, numberIn(kind, await jsonBody(c, Legacy)))
+    const id = await duplicate(ctx.db, p, actor(c), { envelopeId: e.id })
+    // As the deployed service answers: a document's ids; the new template itself.
+    if (kind === 'template') return c.json(deprecatedView(await loadEnvelope(ctx.db, p, id)))
+    return c.json({ id, [ID_KEY[kind]]: (await findEnvelope(ctx.db, p, id)).secondary_number })
   })
 
   if (kind === 'document') {
     r.post('/document/distribute', async (c) => {
       const p = principal(c)
       const body = await jsonBody(c, DistributeLegacy)
-      const n = numberIn(kind, body)
+      const e = await resolve(ctx.db, p, kind, numberIn(kind, body))
       const { emailId: _i, emailReplyTo: _r, ...meta } = body.meta ?? {}
-      const env = await ctx.db.transaction(async (tx) => {
-        const e = await resolve(tx, p, kind, n)
-        await distribute(tx, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
-        return loadEnvelope(tx, p, e.id)
-      })
-      return c.json(deprecatedView(env))
+      await distributeEnvelope(ctx.db, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
+      return c.json(deprecatedView(await loadEnvelope(ctx.db, p, e.id)))
     })
 
     r.post('/document/redistribute', async (c) => {
       const p = principal(c)
       const body = await jsonBody(c, RedistributeLegacy)
-      const n = numberIn(kind, body)
-      await ctx.db.transaction(async (tx) =>
-        redistribute(tx, p, actor(c), { envelopeId: (await resolve(tx, p, kind, n)).id, recipients: body.recipients }, ctx.clock.now()),
-      )
+      const e = await resolve(ctx.db, p, kind, numberIn(kind, body))
+      await redistribute(ctx.db, p, actor(c), { envelopeId: e.id, recipients: body.recipients }, ctx.clock.now())
       return c.json({ success: true })
     })
 
@@ -266,45 +250,37 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const p = principal(c)
       assertMayCreate(p)
       const body = await jsonBody(c, UseLegacy)
-      const env = await ctx.db.transaction(async (tx) => {
-        const t = await resolve(tx, p, kind, body.templateId)
-        const out = await useTemplate(
-          tx,
-          p,
-          actor(c),
-          {
-            envelopeId: t.id,
-            title: body.override?.title,
-            externalId: body.externalId,
-            recipients: body.recipients,
-            prefillFields: body.prefillFields,
-            distributeDocument: body.distributeDocument,
-          },
-          [],
-          ctx.clock.now(),
-        )
-        return loadEnvelope(tx, p, out.envelope.id)
-      })
-      return c.json(deprecatedView(env))
+      const t = await resolve(ctx.db, p, kind, body.templateId)
+      const input = {
+        envelopeId: t.id,
+        title: body.override?.title,
+        externalId: body.externalId,
+        recipients: body.recipients,
+        prefillFields: body.prefillFields,
+        distributeDocument: body.distributeDocument,
+      }
+      const out = await documentFromTemplate(ctx.db, p, actor(c), input, [], ctx.clock.now())
+      return c.json(deprecatedView(await loadEnvelope(ctx.db, p, out.envelope.id)))
     })
 
     // Direct links: deprecated, and API v2 names no replacement yet.
     r.post('/template/direct/create', async (c) => {
       const p = principal(c)
       const body = await jsonBody(c, DirectCreateLegacy)
-      return c.json(
-        await ctx.db.transaction(async (tx) => createDirectLink(tx, p, { envelopeId: (await resolve(tx, p, kind, body.templateId)).id, recipientId: body.directRecipientId })),
-      )
+      const t = await resolve(ctx.db, p, kind, body.templateId)
+      return c.json(await createDirectLink(ctx.db, p, { envelopeId: t.id, recipientId: body.directRecipientId }))
     })
     r.post('/template/direct/toggle', async (c) => {
       const p = principal(c)
       const body = await jsonBody(c, DirectToggleLegacy)
-      return c.json(await ctx.db.transaction(async (tx) => toggleDirectLink(tx, p, { envelopeId: (await resolve(tx, p, kind, body.templateId)).id, enabled: body.enabled })))
+      const t = await resolve(ctx.db, p, kind, body.templateId)
+      return c.json(await toggleDirectLink(ctx.db, p, { envelopeId: t.id, enabled: body.enabled }))
     })
     r.post('/template/direct/delete', async (c) => {
       const p = principal(c)
       const body = await jsonBody(c, DirectDeleteLegacy)
-      await ctx.db.transaction(async (tx) => deleteDirectLink(tx, p, { envelopeId: (await resolve(tx, p, kind, body.templateId)).id }))
+      const t = await resolve(ctx.db, p, kind, body.templateId)
+      await deleteDirectLink(ctx.db, p, { envelopeId: t.id })
       return c.json({ success: true })
     })
   }

@@ -63,7 +63,7 @@ export function envelopeRoutes(ctx: HostContext) {
     const p = principal(c)
     assertMayCreate(p)
     const { payload, files } = await multipartBody(c, CreatePayload, undefined, { authAt: AUTH_AT.envelopeCreate })
-    const id = await ctx.db.transaction((tx) => createEnvelope(tx, p, teamActor(p, clientOf(c)), payload, files))
+    const id = await createEnvelope(ctx.db, p, teamActor(p, clientOf(c)), payload, files)
     return c.json({ id })
   })
 
@@ -81,13 +81,13 @@ export function envelopeRoutes(ctx: HostContext) {
   r.post('/envelope/update', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, UpdateBody, { authAt: AUTH_AT.envelopeUpdate })
-    return c.json(await ctx.db.transaction((tx) => updateEnvelope(tx, p, teamActor(p, clientOf(c)), body)))
+    return c.json(await updateEnvelope(ctx.db, p, teamActor(p, clientOf(c)), body))
   })
 
   r.post('/envelope/delete', async (c) => {
     const p = principal(c)
     const { envelopeId } = await jsonBody(c, DeleteBody)
-    await ctx.db.transaction((tx) => deleteEnvelope(tx, p, teamActor(p, clientOf(c)), envelopeId))
+    await deleteEnvelope(ctx.db, p, teamActor(p, clientOf(c)), envelopeId)
     return c.json({ success: true })
   })
 

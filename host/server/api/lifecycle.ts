@@ -7,7 +7,7 @@ import { envelopeEvidence } from '../domain/evidence.js'
 import { signJws } from '../pdf/jws.js'
 import { sealInput } from '../domain/completion.js'
 import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
-import { cancel, distribute, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
+import { cancel, distributeEnvelope, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
 import { findEnvelope, toRecipient, type EnvelopeRow, type RecipientRow, type TokenView } from '../domain/resources.js'
 import { tokenView, WITHHELD_LINK } from '../domain/link-holders.js'
 import { auditLogPdf } from '../pdf/audit-log-pdf.js'
@@ -58,17 +58,17 @@ export function lifecycleRoutes(ctx: HostContext) {
   r.post('/envelope/distribute', async (c) => {
     const { envelopeId, meta } = await jsonBody(c, DistributeBody)
     const { emailId: _i, emailReplyTo: _r, ...documentMeta } = meta ?? {}
-    return sent(c, await ctx.db.transaction((tx) => distribute(tx, principal(c), actor(c), { envelopeId, meta: documentMeta }, ctx.clock.now())))
+    return sent(c, await distributeEnvelope(ctx.db, principal(c), actor(c), { envelopeId, meta: documentMeta }, ctx.clock.now()))
   })
 
   r.post('/envelope/redistribute', async (c) => {
     const body = await jsonBody(c, RedistributeBody)
-    return sent(c, await ctx.db.transaction((tx) => redistribute(tx, principal(c), actor(c), body, ctx.clock.now())))
+    return sent(c, await redistribute(ctx.db, principal(c), actor(c), body, ctx.clock.now()))
   })
 
   r.post('/envelope/cancel', async (c) => {
     const body = await jsonBody(c, CancelBody)
-    await ctx.db.transaction((tx) => cancel(tx, principal(c), actor(c), body))
+    await cancel(ctx.db, principal(c), actor(c), body)
     return c.json({ success: true })
   })
 
@@ -76,11 +76,8 @@ export function lifecycleRoutes(ctx: HostContext) {
     const recipientId = numericParam(c.req.param('id'), 'recipient')
     const body = await jsonBody(c, RejectBody)
     const p = principal(c)
-    const row = await ctx.db.transaction(async (tx) => {
-      const rejected = await rejectForRecipient(tx, p, actor(c), { recipientId, ...body })
-      return { rejected, e: await findEnvelope(tx, p, rejected.envelope_id) }
-    })
-    return c.json(toRecipient(row.rejected, row.e, tokenView(p, row.e)))
+    const { recipient, envelope } = await rejectForRecipient(ctx.db, p, actor(c), { recipientId, ...body })
+    return c.json(toRecipient(recipient, envelope, tokenView(p, envelope)))
   })
 
   r.get('/envelope/:id/audit-log', async (c) => {

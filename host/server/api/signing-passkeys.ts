@@ -40,7 +40,7 @@ export function passkeyRoutes(ctx: HostContext, holder: (c: Context) => Promise<
     const h = await holder(c)
     await spent(h)
     const user = await accountOf(ctx.db, h.subject.email)
-    return c.json(await ctx.db.transaction((tx) => authenticationOptions(tx, ctx, c, user?.id ?? null, { listCredentials: false, binding: passkeyBinding(h.subject) })))
+    return c.json(await authenticationOptions(ctx.db, ctx, c, user?.id ?? null, { listCredentials: false, binding: passkeyBinding(h.subject) }))
   })
 
   // Someone asked for a passkey who has none on this device adds one to the account here, once
@@ -57,14 +57,12 @@ export function passkeyRoutes(ctx: HostContext, holder: (c: Context) => Promise<
   }
   r.post('/passkey/register', async (c) => {
     const user = await owner(c)
-    return c.json(await ctx.db.transaction((tx) => registrationOptions(tx, ctx, c, user)))
+    return c.json(await registrationOptions(ctx.db, ctx, c, user))
   })
   r.post('/passkey/register/finish', async (c) => {
     const user = await owner(c)
     const { challengeId, response } = await jsonBody(c, Passkey)
-    const made = await ctx.db.transaction((tx) =>
-      finishRegistration(tx, ctx, c, user, { challengeId, response: response as unknown as Parameters<typeof finishRegistration>[4]['response'], name: 'Added when signing' }),
-    )
+    const made = await finishRegistration(ctx.db, ctx, c, user, { challengeId, response: response as unknown as Parameters<typeof finishRegistration>[4]['response'], name: 'Added when signing' })
     return c.json({ id: made.id, name: made.name })
   })
   return r

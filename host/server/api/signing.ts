@@ -7,7 +7,7 @@ import { z } from 'zod'
 import { tokenFromHeader } from '../auth/principal.js'
 import { ApiError } from '../errors.js'
 import { envelopeItemPdf } from '../domain/items.js'
-import { byToken, complete, open, rejectByToken } from '../domain/lifecycle.js'
+import { byToken, completeByToken, openByToken, rejectByToken } from '../domain/lifecycle.js'
 import { signingSession } from '../domain/signing-session.js'
 import { byDirectToken, signDirectLink } from '../domain/direct-links.js'
 import { normalizePictures } from '../domain/field-values.js'
@@ -62,7 +62,7 @@ export function signingRoutes(ctx: HostContext) {
   r.post('/open', async (c) => {
     const token = tokenOf(c)
     const { accessAuth } = await allowed(c)
-    await ctx.db.transaction((tx) => open(tx, token, clientOf(c), accessAuth))
+    await openByToken(ctx.db, token, clientOf(c), accessAuth)
     return c.json({ success: true })
   })
 
@@ -81,7 +81,7 @@ export function signingRoutes(ctx: HostContext) {
     const { rc } = await allowed(c)
     const { auth, ...body } = await normalizePictures(await jsonBody(c, CompleteBody))
     const actionAuth = await proveAction(ctx, proofRequest(c), rc, auth)
-    const result = await ctx.db.transaction((tx) => complete(tx, token, clientOf(c), body, ctx.clock.now(), actionAuth))
+    const result = await completeByToken(ctx.db, token, clientOf(c), body, ctx.clock.now(), actionAuth)
     return c.json(result)
   })
 
@@ -92,7 +92,7 @@ export function signingRoutes(ctx: HostContext) {
     const token = tokenOf(c)
     await allowed(c)
     const { reason } = await jsonBody(c, RejectBody)
-    await ctx.db.transaction((tx) => rejectByToken(tx, token, clientOf(c), reason))
+    await rejectByToken(ctx.db, token, clientOf(c), reason)
     return c.json({ success: true })
   })
 
@@ -112,7 +112,7 @@ export function signingRoutes(ctx: HostContext) {
     const link = await byDirectToken(ctx.db, token)
     const proved = await proveDirect(ctx, proofRequest(c), link, body.signer.email, { access, auth })
     const given = consent && consentInput(link.e, consent)
-    const result = await ctx.db.transaction((tx) => signDirectLink(tx, token, clientOf(c), body, ctx.clock.now(), proved, given))
+    const result = await signDirectLink(ctx.db, token, clientOf(c), body, ctx.clock.now(), proved, given)
     // The document made carries the link's methods: the access check just passed holds for its own link too.
     const made = recipientSubject({ id: result.recipientId, email: body.signer.email.trim().toLowerCase(), token: result.token })
     const grant = proved.accessAuth.length ? issueGrant(ctx.linkKey, made, proved.accessAuth as AccessMethod[], ctx.clock.now()).grant : undefined

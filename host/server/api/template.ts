@@ -2,7 +2,7 @@ import { Hono } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
 import { teamActor } from '../domain/audit.js'
-import { duplicate, useTemplate } from '../domain/templates.js'
+import { documentFromTemplate, duplicate } from '../domain/templates.js'
 import { clientOf, jsonBody, multipartBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { sentRecipient } from './lifecycle.js'
@@ -47,14 +47,14 @@ export function templateRoutes(ctx: HostContext) {
     const p = principal(c)
     assertMayCreate(p)
     const body = await jsonBody(c, DuplicateBody)
-    return c.json({ id: await ctx.db.transaction((tx) => duplicate(tx, p, teamActor(p, clientOf(c)), body)) })
+    return c.json({ id: await duplicate(ctx.db, p, teamActor(p, clientOf(c)), body) })
   })
 
   r.post('/envelope/use', async (c) => {
     const p = principal(c)
     assertMayCreate(p)
     const { payload, files } = await multipartBody(c, UsePayload)
-    const out = await ctx.db.transaction((tx) => useTemplate(tx, p, teamActor(p, clientOf(c)), payload, files, ctx.clock.now()))
+    const out = await documentFromTemplate(ctx.db, p, teamActor(p, clientOf(c)), payload, files, ctx.clock.now())
     return c.json({ id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x, tokenView(p, out.envelope))) })
   })
 

@@ -11,9 +11,9 @@ import { assertMayCreate } from '../auth/principal.js'
 import { teamActor } from '../domain/audit.js'
 import { createEnvelope, deleteEnvelope } from '../domain/envelopes.js'
 import { itemPdf, itemsOf } from '../domain/items.js'
-import { distribute, redistribute } from '../domain/lifecycle.js'
+import { distributeEnvelope, redistribute } from '../domain/lifecycle.js'
 import { findEnvelope, listEnvelopes, loadEnvelope } from '../domain/resources.js'
-import { useTemplate } from '../domain/templates.js'
+import { documentFromTemplate } from '../domain/templates.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { createPayloadFor } from './deprecated.js'
 import { TYPE, type Kind } from './deprecated-shared.js'
@@ -68,10 +68,7 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
     const p = principal(c)
     assertMayCreate(p)
     const { payload, files } = await multipartBody(c, createPayloadFor(kind, v1FieldNames), ['file', 'files', 'files[]'], { authAt: AUTH_AT.envelopeCreate })
-    const env = await ctx.db.transaction(async (tx) => {
-      const id = await createEnvelope(tx, p, actor(c), payload, files, { internalVersion: 1 })
-      return loadEnvelope(tx, p, id)
-    })
+    const env = await loadEnvelope(ctx.db, p, await createEnvelope(ctx.db, p, actor(c), payload, files, { internalVersion: 1 }))
     const n = Number(env.secondaryId.split('_')[1])
     return c.json({
       [`${kind}Id`]: n,
@@ -89,14 +86,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
   // The document or template as it was, like the deployed v1 answers a deletion.
   r.delete(`${base}/:id`, async (c) => {
     const p = principal(c)
-    const n = number(c)
-    const env = await ctx.db.transaction(async (tx) => {
-      const e = await resolveV1(tx, p, kind, n)
-      const before = await loadEnvelope(tx, p, e.id)
-      await deleteEnvelope(tx, p, actor(c), e.id)
-      return before
-    })
-    return c.json(v1Envelope(env))
+    const e = await resolveV1(ctx.db, p, kind, number(c))
+    return c.json(v1Envelope(await deleteEnvelope(ctx.db, p, actor(c), e.id)))
   })
 
   if (kind === 'document') {
@@ -106,15 +97,13 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const body = await jsonBody(c, SendBody)
       const { emailId: _i, emailReplyTo: _r, ...meta } = body?.meta ?? {}
       if (body?.sendEmail === false) meta.distributionMethod = 'NONE'
-      const out = await ctx.db.transaction(async (tx) => {
-        const e = await resolveV1(tx, p, kind, n)
-        const sent = await distribute(tx, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
-        return { env: await loadEnvelope(tx, p, e.id), recipients: sent.recipients, view: tokenView(p, sent.envelope) }
-      })
+      const e = await resolveV1(ctx.db, p, kind, n)
+      const sent = await distributeEnvelope(ctx.db, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
+      const view = tokenView(p, sent.envelope)
       return c.json({
         message: 'Document sent for signing successfully',
-        ...v1Envelope(out.env),
-        recipients: out.recipients.map((x) => ({ ...sentRecipient(ctx, c, x, out.view), recipientId: x.id })),
+        ...v1Envelope(await loadEnvelope(ctx.db, p, e.id)),
+        recipients: sent.recipients.map((x) => ({ ...sentRecipient(ctx, c, x, view), recipientId: x.id })),
       })
     })
 
@@ -122,9 +111,8 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
       const p = principal(c)
       const n = number(c)
       const body = await jsonBody(c, ResendBody)
-      await ctx.db.transaction(async (tx) =>
-        redistribute(tx, p, actor(c), { envelopeId: (await resolveV1(tx, p, kind, n)).id, recipients: body.recipients }, ctx.clock.now()),
-      )
+      const e = await resolveV1(ctx.db, p, kind, n)
+      await redistribute(ctx.db, p, actor(c), { envelopeId: e.id, recipients: body.recipients }, ctx.clock.now())
       return c.json({ success: true, message: 'Document resent successfully' })
     })
 
@@ -146,37 +134,28 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
         assertMayCreate(p)
         const n = number(c)
         const body = (await jsonBody(c, FromTemplate)) ?? {}
-        const out = await ctx.db.transaction(async (tx) => {
-          const t = await resolveV1(tx, p, kind, n)
-          // Entries without `id` stand for the template's recipients in order.
-          const sources = (await loadEnvelope(tx, p, t.id)).recipients
-          const recipients = (body.recipients ?? []).map((x, i) => {
-            const id = x.id ?? sources[i]?.id
-            if (id === undefined) throw badRequest(`invalid request: recipients.${i}: the template has no recipient ${i + 1}`, [issue(['recipients', i], 'No template recipient at this position')])
-            return { ...x, id }
-          })
-          const made = await useTemplate(
-            tx,
-            p,
-            actor(c),
-            {
-              envelopeId: t.id,
-              title: body.title,
-              externalId: body.externalId,
-              recipients,
-              prefillFields: body.prefillFields,
-              distributeDocument: body.distributeDocument,
-            },
-            [],
-            ctx.clock.now(),
-            { internalVersion: 1 },
-          )
-          return { env: await findEnvelope(tx, p, made.envelope.id), recipients: made.recipients }
+        const t = await resolveV1(ctx.db, p, kind, n)
+        // Entries without `id` stand for the template's recipients in order.
+        const sources = (await loadEnvelope(ctx.db, p, t.id)).recipients
+        const recipients = (body.recipients ?? []).map((x, i) => {
+          const id = x.id ?? sources[i]?.id
+          if (id === undefined) throw badRequest(`invalid request: recipients.${i}: the template has no recipient ${i + 1}`, [issue(['recipients', i], 'No template recipient at this position')])
+          return { ...x, id }
         })
+        const input = {
+          envelopeId: t.id,
+          title: body.title,
+          externalId: body.externalId,
+          recipients,
+          prefillFields: body.prefillFields,
+          distributeDocument: body.distributeDocument,
+        }
+        const made = await documentFromTemplate(ctx.db, p, actor(c), input, [], ctx.clock.now(), { internalVersion: 1 })
+        const env = await findEnvelope(ctx.db, p, made.envelope.id)
         return c.json({
-          documentId: out.env.secondary_number,
-          envelopeId: out.env.id,
-          recipients: out.recipients.map((x) => ({ ...sentRecipient(ctx, c, x, tokenView(p, out.env)), recipientId: x.id })),
+          documentId: env.secondary_number,
+          envelopeId: env.id,
+          recipients: made.recipients.map((x) => ({ ...sentRecipient(ctx, c, x, tokenView(p, env)), recipientId: x.id })),
         })
       })
     }

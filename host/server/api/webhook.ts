@@ -1,24 +1,9 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { actingUser, assertTeamRole, memberOf } from '../auth/principal.js'
-import type { Queryable } from '../db/index.js'
-import { recordActivity, type TeamAction } from '../people/activity.js'
+import { assertTeamRole, memberOf } from '../auth/principal.js'
 import { EVENT_NAMES } from '../events/index.js'
-import {
-  sendTestEvent,
-  createWebhook,
-  deleteWebhook,
-  getWebhook,
-  listWebhooks,
-  resendCall,
-  updateWebhook,
-  webhookCalls,
-  SECRET_CHARACTERS,
-  SECRET_RULE,
-  rotateWebhookSecret,
-  rotateSigningKey,
-  type WebhookCaller,
-} from '../webhooks/store.js'
+import { sendTestEvent, getWebhook, listWebhooks, resendCall, webhookCalls, SECRET_CHARACTERS, SECRET_RULE, type WebhookCaller } from '../webhooks/store.js'
+import { addTeamWebhook, changeTeamWebhook, removeTeamWebhook, rotateTeamWebhook } from '../webhooks/team-webhooks.js'
 import { jsonBody, parse, principal, type Ctx } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { stringParam } from './schemas.js'
@@ -49,73 +34,42 @@ export function webhookRoutes(ctx: HostContext) {
     assertTeamRole(p, 'managing webhooks', 'MANAGER')
     return { teamId: p.teamId, member: memberOf(p) }
   }
-  // Done with a token and no member behind it: the log names the token.
-  const log = (c: Ctx, tx: Queryable, action: TeamAction, target: string, details: object = {}) => {
-    const p = principal(c)
-    const userId = actingUser(p)
-    return recordActivity(tx, { teamId: p.teamId, userId, action, target, details: { ...details, ...(!userId && { byToken: p.tokenId }) } })
-  }
   const allowPrivate = ctx.config.webhookAllowPrivateUrls
 
   r.post('/webhook/create', async (c) => {
     const who = team(c)
     const body = await jsonBody(c, CreateBody)
-    return c.json(
-      await ctx.db.transaction(async (tx) => {
-        const hook = await createWebhook(tx, who, body, allowPrivate)
-        await log(c, tx, 'webhook.created', hook.id, { url: hook.url, events: hook.events })
-        return hook
-      }),
-    )
+    return c.json(await addTeamWebhook(ctx.db, principal(c), who, body, allowPrivate))
   })
   r.get('/webhook', async (c) => c.json({ data: await listWebhooks(ctx.db, team(c)) }))
   r.post('/webhook/update', async (c) => {
     const who = team(c)
     const { id, ...patch } = await jsonBody(c, UpdateBody)
-    return c.json(
-      await ctx.db.transaction(async (tx) => {
-        const before = await getWebhook(tx, who, id)
-        const hook = await updateWebhook(tx, who, id, patch, allowPrivate)
-        // What changed, old and new, without the secret's value.
-        const from = { url: before.url, events: before.events, enabled: before.enabled, sendSecretHeader: before.sendSecretHeader }
-        await log(c, tx, 'webhook.updated', id, { ...patch, ...(patch.secret !== undefined && { secret: 'changed' }), url: hook.url, from })
-        return hook
-      }),
-    )
+    return c.json(await changeTeamWebhook(ctx.db, principal(c), who, id, patch, allowPrivate))
   })
   r.post('/webhook/delete', async (c) => {
     const who = team(c)
     const { id } = await jsonBody(c, DeleteBody)
-    await ctx.db.transaction(async (tx) => {
-      await deleteWebhook(tx, who, id)
-      await log(c, tx, 'webhook.deleted', id)
-    })
+    await removeTeamWebhook(ctx.db, principal(c), who, id)
     return c.json({ success: true })
   })
   r.post('/webhook/call/:callId/resend', async (c) => {
     const who = team(c)
-    await ctx.db.transaction((tx) => resendCall(tx, who, stringParam(c.req.param('callId'), 'webhook call')))
+    await resendCall(ctx.db, who, stringParam(c.req.param('callId'), 'webhook call'))
     return c.json({ success: true })
   })
   // A rotation answers the webhook with what it made, shown this once, and logs what changed (never the values).
-  const rotation = (path: string, rotate: typeof rotateSigningKey, changed: Record<string, string>) =>
+  const rotation = (path: string, what: Parameters<typeof rotateTeamWebhook>[4]) =>
     r.post(path, async (c) => {
       const who = team(c)
-      const id = parse(WebhookId, c.req.param('id'))
-      return c.json(
-        await ctx.db.transaction(async (tx) => {
-          const hook = await rotate(tx, who, id)
-          await log(c, tx, 'webhook.updated', id, changed)
-          return hook
-        }),
-      )
+      return c.json(await rotateTeamWebhook(ctx.db, principal(c), who, parse(WebhookId, c.req.param('id')), what))
     })
-  rotation('/webhook/:id/rotate-secret', rotateWebhookSecret, { secret: 'rotated', signingKey: 'rotated' })
-  rotation('/webhook/:id/rotate-signing-key', rotateSigningKey, { signingKey: 'rotated' })
+  rotation('/webhook/:id/rotate-secret', 'secret')
+  rotation('/webhook/:id/rotate-signing-key', 'signingKey')
   r.post('/webhook/:id/test', async (c) => {
     const who = team(c)
     const id = parse(WebhookId, c.req.param('id'))
-    await ctx.db.transaction((tx) => sendTestEvent(tx, who, id))
+    await sendTestEvent(ctx.db, who, id)
     return c.json({ success: true })
   })
   r.get('/webhook/:id/calls', async (c) => {

@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto'
 import { CHANNELS } from '../cache.js'
 import { ApiError } from '../errors.js'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
 import { defaultTeamId, teamExists } from '../domain/teams.js'
 import { recordActivity } from '../people/activity.js'
@@ -31,8 +31,9 @@ export interface ApiTokenInfo {
   expired: boolean
 }
 
+/** A new API token of the team (the default one when none is named), and its activity entry, in one transaction. */
 export async function createApiToken(
-  db: Queryable,
+  db: Db,
   o: {
     name: string
     teamId?: string | undefined
@@ -45,22 +46,24 @@ export async function createApiToken(
   if (!o.name.trim() || o.name.length > 255) throw new ApiError(400, 'INVALID_REQUEST', 'token name must be 1 to 255 characters')
   const expires = o.expires ?? 'never'
   if (!TOKEN_EXPIRIES.includes(expires)) throw new ApiError(400, 'INVALID_REQUEST', `expires must be one of ${TOKEN_EXPIRIES.join(', ')}`)
-  const teamId = o.teamId ?? (await defaultTeamId(db))
-  if (!(await teamExists(db, teamId))) throw new ApiError(404, 'NOT_FOUND', `team ${teamId} not found`)
-  const id = newId.apiToken()
-  const token = `api_${randomBytes(24).toString('base64url')}`
-  const expiresAt = expiryDate(expires)
-  await db.query('insert into api_tokens (id, team_id, name, token_hash, expires_at, created_by, role_ceiling) values ($1, $2, $3, $4, $5, $6, $7)', [
-    id,
-    teamId,
-    o.name,
-    hashToken(token),
-    expiresAt,
-    o.createdBy ?? null,
-    o.roleCeiling ?? null,
-  ])
-  await recordActivity(db, { teamId, userId: o.createdBy ?? null, action: 'token.created', target: id, details: { name: o.name, expires } })
-  return { id, token, teamId, expiresAt: expiresAt?.toISOString() ?? null }
+  return db.transaction(async (tx) => {
+    const teamId = o.teamId ?? (await defaultTeamId(tx))
+    if (!(await teamExists(tx, teamId))) throw new ApiError(404, 'NOT_FOUND', `team ${teamId} not found`)
+    const id = newId.apiToken()
+    const token = `api_${randomBytes(24).toString('base64url')}`
+    const expiresAt = expiryDate(expires)
+    await tx.query('insert into api_tokens (id, team_id, name, token_hash, expires_at, created_by, role_ceiling) values ($1, $2, $3, $4, $5, $6, $7)', [
+      id,
+      teamId,
+      o.name,
+      hashToken(token),
+      expiresAt,
+      o.createdBy ?? null,
+      o.roleCeiling ?? null,
+    ])
+    await recordActivity(tx, { teamId, userId: o.createdBy ?? null, action: 'token.created', target: id, details: { name: o.name, expires } })
+    return { id, token, teamId, expiresAt: expiresAt?.toISOString() ?? null }
+  })
 }
 
 export async function listApiTokens(db: Queryable): Promise<ApiTokenInfo[]> {
@@ -78,15 +81,20 @@ export async function listApiTokens(db: Queryable): Promise<ApiTokenInfo[]> {
   }))
 }
 
-/** Revoking deletes the token: its next request, and those of presign tokens it minted, get 401. */
-export async function revokeApiToken(db: Queryable, id: string, o: { teamId?: string; by?: string | null } = {}): Promise<void> {
-  const rows = await db.query<{ team_id: string; name: string }>(
-    'delete from api_tokens where id = $1 and ($2::text is null or team_id = $2) returning team_id, name',
-    [id, o.teamId ?? null],
-  )
-  if (!rows[0]) throw new ApiError(404, 'NOT_FOUND', `API token ${id} not found`)
-  await db.notify(CHANNELS.apiTokens, id)
-  await recordActivity(db, { teamId: rows[0].team_id, userId: o.by ?? null, action: 'token.revoked', target: id, details: { name: rows[0].name } })
+/**
+ * Revoking deletes the token (of `teamId` when given), with its activity entry, in one transaction:
+ * its next request, and those of presign tokens it minted, get 401.
+ */
+export function revokeApiToken(db: Db, id: string, o: { teamId?: string; by?: string | null } = {}): Promise<void> {
+  return db.transaction(async (tx) => {
+    const rows = await tx.query<{ team_id: string; name: string }>(
+      'delete from api_tokens where id = $1 and ($2::text is null or team_id = $2) returning team_id, name',
+      [id, o.teamId ?? null],
+    )
+    if (!rows[0]) throw new ApiError(404, 'NOT_FOUND', `API token ${id} not found`)
+    await tx.notify(CHANNELS.apiTokens, id)
+    await recordActivity(tx, { teamId: rows[0].team_id, userId: o.by ?? null, action: 'token.revoked', target: id, details: { name: rows[0].name } })
+  })
 }
 
 /** A team's tokens as its settings page lists them: never their values. */

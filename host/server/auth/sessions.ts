@@ -1,5 +1,5 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
 
 /**
@@ -68,6 +68,18 @@ export async function createSession(
 }
 
 /** The live session of a cookie's token, or null (unknown, revoked or expired). */
+/**
+ * A fresh session for the user, in one transaction with the end of the one the browser presented
+ * (`previousToken`, if any): a token known before a sign-in never carries over.
+ */
+export function startSession(db: Db, o: Parameters<typeof createSession>[1] & { previousToken?: string | undefined }): Promise<{ session: Session; token: string }> {
+  const { previousToken, ...session } = o
+  return db.transaction(async (tx) => {
+    if (previousToken) await endSessionOfToken(tx, previousToken)
+    return createSession(tx, session)
+  })
+}
+
 export async function findSession(db: Queryable, token: string, now = new Date()): Promise<Session | null> {
   const [row] = await db.query<SessionRow>('select * from user_sessions where token_hash = $1 and expires_at > $2', [digest(token), now])
   return row ? toSession(row) : null

@@ -8,19 +8,18 @@ import type { AuthenticationResponseJSON } from '@simplewebauthn/server'
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
 import { clientOf } from '../api/http.js'
-import { LANGUAGE_CODES, type Language as LanguageCode } from '../../shared/languages.js'
+import { LANGUAGE_CODES } from '../../shared/languages.js'
 import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
-import { revokeOtherSessions } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
-import { consumeLink, createLink, peekLink } from '../people/links.js'
-import { sendAccountMail } from '../people/mail.js'
+import { confirmAddress, mailAccountLink, resetPassword, useSignInLink } from '../people/account-links.js'
+import { peekLink } from '../people/links.js'
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../people/passwords.js'
 import { authenticationOptions, finishAuthentication, listPasskeys } from '../people/passkeys.js'
 import { signUp } from '../people/sign-up.js'
-import { clearFailures, throttled, spend, mailBudgets, CHALLENGES_PER_IP } from '../people/throttle.js'
+import { throttled, spend, mailBudgets, CHALLENGES_PER_IP } from '../people/throttle.js'
 import { totpState, useRecoveryCode, useTotpCode } from '../people/totp.js'
-import { markEmailVerified, setPassword, userByEmail, userById } from '../people/users.js'
+import { userByEmail, userById } from '../people/users.js'
 import type { ConsoleEnv } from './gate.js'
 import { badCredentials, consoleBody, renewSession, signIn } from './session-routes.js'
 
@@ -47,7 +46,7 @@ export function accountAuthRoutes(ctx: HostContext) {
   r.post('/auth/sign-up', async (c) => {
     const body = await consoleBody(c, SignUpBody)
     await spend(ctx.db, mailBudgets(body.email, clientOf(c).ipAddress ?? ''), now())
-    await ctx.db.transaction((tx) => signUp(tx, ctx.config, { ...body, now: now() }))
+    await signUp(ctx.db, ctx.config, { ...body, now: now() })
     return c.json(SENT satisfies Answer<'POST /auth/sign-up'>)
   })
 
@@ -61,10 +60,7 @@ export function accountAuthRoutes(ctx: HostContext) {
     if (!user) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
     const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), async () => verifyPassword(password, (await userByEmail(ctx.db, user.email))?.passwordHash ?? null))
     if (!ok) throw badCredentials()
-    await ctx.db.transaction(async (tx) => {
-      await consumeLink(tx, ctx.linkKey, link, 'verify', now())
-      await markEmailVerified(tx, user.id, { keepPassword: true })
-    })
+    await confirmAddress(ctx.db, ctx.linkKey, { link, userId: user.id, now: now() })
     return c.json((await signInAfterLink(c, user.id)) satisfies Answer<'POST /auth/verify'>)
   })
 
@@ -72,23 +68,13 @@ export function accountAuthRoutes(ctx: HostContext) {
   r.post('/auth/reset', async (c) => {
     const { email, language } = await consoleBody(c, AddressBody)
     await spend(ctx.db, mailBudgets(email, clientOf(c).ipAddress ?? ''), now())
-    await mailLinkIfAccount(email, 'reset', language)
+    await mailAccountLink(ctx.db, { email, purpose: 'reset', language, now: now() })
     return c.json(SENT satisfies Answer<'POST /auth/reset'>)
   })
 
   r.post('/auth/reset/complete', async (c) => {
     const { link, password } = await consoleBody(c, ResetBody)
-    const userId = await ctx.db.transaction(async (tx) => {
-      const l = await consumeLink(tx, ctx.linkKey, link, 'reset', now())
-      if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
-      // A refused password throws before the transaction ends: the link stays good for another try.
-      await markEmailVerified(tx, l.userId)
-      await setPassword(tx, l.userId, password)
-      // Whoever knew the old password is signed out everywhere.
-      await revokeOtherSessions(tx, l.userId, null)
-      await clearFailures(tx, l.email)
-      return l.userId
-    })
+    const userId = await resetPassword(ctx.db, ctx.linkKey, { link, password, now: now() })
     // The passkeys the account has: a reset after a theft is when the owner may want some gone
     // (the page offers to remove them; the sign-in just made is a fresh proof for that).
     return c.json({ ...(await signInAfterLink(c, userId)), passkeys: await listPasskeys(ctx.db, userId) } satisfies Answer<'POST /auth/reset/complete'>)
@@ -97,19 +83,13 @@ export function accountAuthRoutes(ctx: HostContext) {
   r.post('/auth/link', async (c) => {
     const { email, language } = await consoleBody(c, AddressBody)
     await spend(ctx.db, mailBudgets(email, clientOf(c).ipAddress ?? ''), now())
-    await mailLinkIfAccount(email, 'signin', language)
+    await mailAccountLink(ctx.db, { email, purpose: 'signin', language, now: now() })
     return c.json(SENT satisfies Answer<'POST /auth/link'>)
   })
 
   r.post('/auth/link/complete', async (c) => {
     const { link } = await consoleBody(c, LinkBody)
-    const userId = await ctx.db.transaction(async (tx) => {
-      const l = await consumeLink(tx, ctx.linkKey, link, 'signin', now())
-      if (!l.userId) throw new ApiError(400, 'LINK_INVALID', 'this link is not valid')
-      // A password set before the address was proven was set by someone who never proved it: it goes.
-      await markEmailVerified(tx, l.userId)
-      return l.userId
-    })
+    const userId = await useSignInLink(ctx.db, ctx.linkKey, { link, now: now() })
     return c.json((await signInAfterLink(c, userId)) satisfies Answer<'POST /auth/link/complete'>)
   })
 
@@ -168,15 +148,6 @@ export function accountAuthRoutes(ctx: HostContext) {
     await renewSession(c, ctx, caller.session.id)
     return c.json({ secondFactorDue: false } satisfies Answer<'POST /auth/second-factor/passkey/verify'>)
   })
-
-  async function mailLinkIfAccount(email: string, purpose: 'reset' | 'signin', language: LanguageCode) {
-    const user = await userByEmail(ctx.db, email)
-    if (!user) return
-    await ctx.db.transaction(async (tx) => {
-      const linkId = await createLink(tx, { purpose, email: user.email, userId: user.id, now: now() })
-      await sendAccountMail(tx, { linkId, purpose, to: user.email, language })
-    })
-  }
 
   /** A link proves the address, not the second factor: with two-factor on, the session is half open. */
   async function signInAfterLink(c: Context, userId: string) {

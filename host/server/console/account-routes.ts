@@ -17,8 +17,8 @@ import { ApiError } from '../errors.js'
 import { deletePasskey, finishRegistration, listPasskeys, registrationOptions, renamePasskey } from '../people/passkeys.js'
 import { MAX_PASSWORD_LENGTH, verifyPassword } from '../people/passwords.js'
 import { throttled } from '../people/throttle.js'
-import { beginTotpSetup, confirmTotp, disableTotp, recoveryCodesLeft, replaceRecoveryCodes, totpState, totpUri, useRecoveryCode, useTotpCode } from '../people/totp.js'
-import { renameUser, setPassword, userByEmail } from '../people/users.js'
+import { beginTotpSetup, confirmTotp, disableTotp, recoveryCodesLeft, renewRecoveryCodes, totpState, totpUri, useRecoveryCode, useTotpCode } from '../people/totp.js'
+import { changePassword, renameUser, userByEmail } from '../people/users.js'
 import { describeClient } from '../pdf/user-agent.js'
 import { throttleKeys } from './account-auth-routes.js'
 import type { ConsoleEnv } from './gate.js'
@@ -100,23 +100,20 @@ export function accountRoutes(ctx: HostContext) {
       const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), () => verifyPassword(body.current, stored.passwordHash))
       if (!ok) throw new ApiError(401, 'INVALID_CREDENTIALS', 'the current password is wrong')
     }
-    await ctx.db.transaction(async (tx) => {
-      await setPassword(tx, user.id, body.password)
-      await revokeOtherSessions(tx, user.id, session.id)
-    })
+    await changePassword(ctx.db, { userId: user.id, keepSession: session.id, password: body.password })
     return c.json({ changed: true } satisfies Answer<'POST /account/password'>)
   })
 
   r.post('/account/sessions/:id/revoke', async (c) => {
     const { user } = c.get('caller')
-    const done = await ctx.db.transaction((tx) => revokeSession(tx, user.id, c.req.param('id')))
+    const done = await revokeSession(ctx.db, user.id, c.req.param('id'))
     if (!done) throw new ApiError(404, 'NOT_FOUND', 'session not found')
     return c.json({ revoked: true } satisfies Answer<'POST /account/sessions/:id/revoke'>)
   })
 
   r.post('/account/sessions/revoke-others', async (c) => {
     const { user, session } = c.get('caller')
-    await ctx.db.transaction((tx) => revokeOtherSessions(tx, user.id, session.id))
+    await revokeOtherSessions(ctx.db, user.id, session.id)
     return c.json({ revoked: true } satisfies Answer<'POST /account/sessions/revoke-others'>)
   })
 
@@ -152,7 +149,7 @@ export function accountRoutes(ctx: HostContext) {
         ? await throttled(ctx.db, keys, now(), async () => verifyPassword(body.password!, (await userByEmail(ctx.db, user.email))?.passwordHash ?? null))
         : false
     if (!ok) throw new ApiError(401, 'INVALID_CODE', 'give a current code from your app, or your password')
-    await ctx.db.transaction((tx) => disableTotp(tx, user.id))
+    await disableTotp(ctx.db, user.id)
     return c.json({ enabled: false } satisfies Answer<'POST /account/totp/disable'>)
   })
 
@@ -160,7 +157,7 @@ export function accountRoutes(ctx: HostContext) {
     const { user, session } = c.get('caller')
     assertFresh(session)
     if (!user.totpEnabled) throw new ApiError(409, 'TOTP_NOT_ENABLED', 'two-factor authentication is off')
-    return c.json({ recoveryCodes: await ctx.db.transaction((tx) => replaceRecoveryCodes(tx, user.id)) } satisfies Answer<'POST /account/recovery-codes'>)
+    return c.json({ recoveryCodes: await renewRecoveryCodes(ctx.db, user.id) } satisfies Answer<'POST /account/recovery-codes'>)
   })
 
   r.post('/account/passkeys/options', async (c) => {
@@ -181,11 +178,11 @@ export function accountRoutes(ctx: HostContext) {
 
   r.patch('/account/passkeys/:id', async (c) => {
     const { name } = await consoleBody(c, z.object({ name: PasskeyName }))
-    return c.json((await ctx.db.transaction((tx) => renamePasskey(tx, c.get('caller').user.id, c.req.param('id'), name))) satisfies Answer<'PATCH /account/passkeys/:id'>)
+    return c.json((await renamePasskey(ctx.db, c.get('caller').user.id, c.req.param('id'), name)) satisfies Answer<'PATCH /account/passkeys/:id'>)
   })
 
   r.delete('/account/passkeys/:id', async (c) => {
-    await ctx.db.transaction((tx) => deletePasskey(tx, c.get('caller').user.id, c.req.param('id')))
+    await deletePasskey(ctx.db, c.get('caller').user.id, c.req.param('id'))
     return c.json({ deleted: true } satisfies Answer<'DELETE /account/passkeys/:id'>)
   })
 

@@ -8,7 +8,7 @@ import { clientOf, jsonBody, type Ctx } from '../api/http.js'
 import type { Answer } from '../../shared/console-contract.js'
 import type { HostContext } from '../context.js'
 import { getCookie } from 'hono/cookie'
-import { createSession, csrfToken, endSessionOfToken, revokeSession, rotateSession, sessionCookieName, setSessionTeam } from '../auth/sessions.js'
+import { csrfToken, revokeSession, rotateSession, sessionCookieName, setSessionTeam, startSession } from '../auth/sessions.js'
 import { ApiError } from '../errors.js'
 import { userByEmail } from '../people/users.js'
 import { verifyPassword, MAX_PASSWORD_LENGTH } from '../people/passwords.js'
@@ -37,25 +37,22 @@ export function meAnswer(caller: ConsoleCaller) {
 export async function signIn(c: Context, ctx: HostContext, userId: string, secondFactorDue: boolean): Promise<void> {
   const client = clientOf(c)
   const teams = await teamsOf(ctx.db, userId)
-  const previous = getCookie(c, sessionCookieName(secureCookies(ctx)))
-  const { session, token } = await ctx.db.transaction(async (tx) => {
-    if (previous) await endSessionOfToken(tx, previous)
-    return createSession(tx, {
-      userId,
-      teamId: teams[0]?.teamId ?? null,
-      secondFactorDue,
-      userAgent: client.userAgent ?? '',
-      ip: client.ipAddress ?? '',
-      lifetimeMs: ctx.config.sessionLifetimeMs,
-      now: ctx.clock.now(),
-    })
+  const { session, token } = await startSession(ctx.db, {
+    previousToken: getCookie(c, sessionCookieName(secureCookies(ctx))),
+    userId,
+    teamId: teams[0]?.teamId ?? null,
+    secondFactorDue,
+    userAgent: client.userAgent ?? '',
+    ip: client.ipAddress ?? '',
+    lifetimeMs: ctx.config.sessionLifetimeMs,
+    now: ctx.clock.now(),
   })
   setSessionCookie(c, ctx, token, new Date(session.expiresAt))
 }
 
 /** The session's proof was just renewed (second factor, or a password or code given again): a new token in the cookie. */
 export async function renewSession(c: Context, ctx: HostContext, sessionId: string): Promise<void> {
-  const { session, token } = await ctx.db.transaction((tx) => rotateSession(tx, sessionId, ctx.clock.now()))
+  const { session, token } = await rotateSession(ctx.db, sessionId, ctx.clock.now())
   setSessionCookie(c, ctx, token, new Date(session.expiresAt))
 }
 
@@ -110,7 +107,7 @@ export function sessionRoutes(ctx: HostContext) {
 
   r.post('/auth/sign-out', async (c) => {
     const caller = c.get('caller')
-    await ctx.db.transaction((tx) => revokeSession(tx, caller.user.id, caller.session.id))
+    await revokeSession(ctx.db, caller.user.id, caller.session.id)
     clearSessionCookie(c, ctx)
     return c.json({ signedOut: true } satisfies Answer<'POST /auth/sign-out'>)
   })
@@ -119,7 +116,7 @@ export function sessionRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const { teamId } = await consoleBody(c, SwitchBody)
     if (!caller.teams.some((t) => t.teamId === teamId)) throw new ApiError(404, 'NOT_FOUND', `team ${teamId} not found`)
-    await ctx.db.transaction((tx) => setSessionTeam(tx, caller.session.id, teamId))
+    await setSessionTeam(ctx.db, caller.session.id, teamId)
     return c.json({ teamId } satisfies Answer<'POST /teams/switch'>)
   })
   return r

@@ -40,7 +40,7 @@ export function teamRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const body = await consoleBody(c, z.object({ userId: Id, role: Role }))
-    await ctx.db.transaction((tx) => changeRole(tx, { teamId: team.teamId, userId: body.userId, role: body.role, by: caller.user.id }))
+    await changeRole(ctx.db, { teamId: team.teamId, userId: body.userId, role: body.role, by: caller.user.id })
     return c.json({ data: await listMembers(ctx.db, team.teamId) } satisfies Answer<'POST /team/members/role'>)
   })
   /** Removing another member needs ADMIN; anyone may leave (the last admin may not). */
@@ -48,7 +48,7 @@ export function teamRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const body = await consoleBody(c, z.object({ userId: Id }))
     const team = requireTeam(caller, body.userId === caller.user.id ? 'MEMBER' : 'ADMIN')
-    await ctx.db.transaction((tx) => removeMember(tx, { teamId: team.teamId, userId: body.userId, by: caller.user.id }))
+    await removeMember(ctx.db, { teamId: team.teamId, userId: body.userId, by: caller.user.id })
     return c.json({ success: true } satisfies Answer<'POST /team/members/remove'>)
   })
 
@@ -61,19 +61,19 @@ export function teamRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const body = await consoleBody(c, z.object({ email: z.string().max(254), role: Role, language: Language }))
-    return c.json((await ctx.db.transaction((tx) => invite(tx, { teamId: team.teamId, email: body.email, role: body.role, by: caller.user.id, language: body.language, now: now() }))) satisfies Answer<'POST /team/invitations'>)
+    return c.json((await invite(ctx.db, { teamId: team.teamId, email: body.email, role: body.role, by: caller.user.id, language: body.language, now: now() })) satisfies Answer<'POST /team/invitations'>)
   })
   r.post('/team/invitations/resend', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const body = await consoleBody(c, z.object({ id: Id, language: Language }))
-    return c.json((await ctx.db.transaction((tx) => resendInvitation(tx, { teamId: team.teamId, id: body.id, by: caller.user.id, language: body.language, now: now() }))) satisfies Answer<'POST /team/invitations/resend'>)
+    return c.json((await resendInvitation(ctx.db, { teamId: team.teamId, id: body.id, by: caller.user.id, language: body.language, now: now() })) satisfies Answer<'POST /team/invitations/resend'>)
   })
   r.post('/team/invitations/revoke', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const { id } = await consoleBody(c, z.object({ id: Id }))
-    await ctx.db.transaction((tx) => revokeInvitation(tx, { teamId: team.teamId, id, by: caller.user.id, now: now() }))
+    await revokeInvitation(ctx.db, { teamId: team.teamId, id, by: caller.user.id, now: now() })
     return c.json({ success: true } satisfies Answer<'POST /team/invitations/revoke'>)
   })
   // Open paths (the link is the credential): what the invitation is, and accepting it.
@@ -84,15 +84,13 @@ export function teamRoutes(ctx: HostContext) {
   r.post('/invitations/accept', async (c) => {
     const body = await consoleBody(c, z.object({ link: Link, name: z.string().max(255).optional(), password: z.string().max(MAX_PASSWORD_LENGTH).optional() }))
     const caller = await callerOf(c, ctx).catch(() => null)
-    const joined = await ctx.db.transaction((tx) =>
-      acceptInvitation(tx, ctx.linkKey, {
-        value: body.link,
-        signedInAs: caller ? { id: caller.user.id, email: caller.user.email } : null,
-        ...(body.password !== undefined && { newAccount: { name: body.name ?? '', password: body.password } }),
-        now: now(),
-      }),
-    )
-    if (caller) await ctx.db.transaction((tx) => setSessionTeam(tx, caller.session.id, joined.teamId))
+    const joined = await acceptInvitation(ctx.db, ctx.linkKey, {
+      value: body.link,
+      signedInAs: caller ? { id: caller.user.id, email: caller.user.email } : null,
+      ...(body.password !== undefined && { newAccount: { name: body.name ?? '', password: body.password } }),
+      now: now(),
+    })
+    if (caller) await setSessionTeam(ctx.db, caller.session.id, joined.teamId)
     else await signIn(c, ctx, joined.userId, false)
     return c.json({ teamId: joined.teamId, created: joined.created } satisfies Answer<'POST /invitations/accept'>)
   })
@@ -109,14 +107,14 @@ export function teamRoutes(ctx: HostContext) {
     const body = await consoleBody(c, z.object({ name: Name, expires: z.enum(TOKEN_EXPIRIES) }))
     // The token never grants more than its maker's role (then, and as it is at each use).
     return c.json(
-      (await ctx.db.transaction((tx) => createApiToken(tx, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id, roleCeiling: team.role }))) satisfies Answer<'POST /team/tokens'>,
+      (await createApiToken(ctx.db, { name: body.name, expires: body.expires, teamId: team.teamId, createdBy: caller.user.id, roleCeiling: team.role })) satisfies Answer<'POST /team/tokens'>,
     )
   })
   r.post('/team/tokens/revoke', async (c) => {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'MANAGER')
     const { id } = await consoleBody(c, z.object({ id: Id }))
-    await ctx.db.transaction((tx) => revokeApiToken(tx, id, { teamId: team.teamId, by: caller.user.id }))
+    await revokeApiToken(ctx.db, id, { teamId: team.teamId, by: caller.user.id })
     return c.json({ success: true } satisfies Answer<'POST /team/tokens/revoke'>)
   })
 
@@ -129,17 +127,13 @@ export function teamRoutes(ctx: HostContext) {
     const caller = c.get('caller')
     const team = requireTeam(caller, 'ADMIN')
     const { name } = await consoleBody(c, z.object({ name: Name }))
-    await ctx.db.transaction((tx) => renameTeam(tx, { teamId: team.teamId, name, by: caller.user.id }))
+    await renameTeam(ctx.db, { teamId: team.teamId, name, by: caller.user.id })
     return c.json((await teamUsage(ctx.db, team.teamId, now())) satisfies Answer<'POST /team/rename'>)
   })
   r.post('/teams', async (c) => {
     const caller = c.get('caller')
     const { name } = await consoleBody(c, z.object({ name: Name }))
-    const team = await ctx.db.transaction(async (tx) => {
-      const t = await createTeamFor(tx, caller.user.id, name, ctx.config.signup)
-      await setSessionTeam(tx, caller.session.id, t.id)
-      return t
-    })
+    const team = await createTeamFor(ctx.db, { userId: caller.user.id, sessionId: caller.session.id, name, signup: ctx.config.signup })
     return c.json({ teamId: team.id } satisfies Answer<'POST /teams'>)
   })
   r.get('/team/activity', async (c) => {

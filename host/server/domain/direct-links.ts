@@ -6,7 +6,7 @@
  */
 import type { DirectCompleteRequest, DirectSigningResult } from '../../../src/protocol/index.js'
 import { assertMayPublish, type Principal } from '../auth/principal.js'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { recipientActor, type Actor, type Client } from './audit.js'
 import { recordChange } from './changes.js'
@@ -34,40 +34,46 @@ const linkOf = async (tx: Queryable, e: EnvelopeRow) =>
   (await tx.query<DirectLinkRow>('select * from template_direct_links where envelope_id = $1', [e.id]))[0]
 
 /** A template's link for `recipientId` (one of its recipients who acts), or for a new placeholder recipient. */
-export async function createDirectLink(tx: Queryable, p: Principal, input: { envelopeId: string; recipientId?: number | undefined }): Promise<DirectLink> {
-  const e = await templateOf(tx, p, input.envelopeId)
-  if (await linkOf(tx, e)) throw new ApiError(400, 'DIRECT_LINK_EXISTS', `template ${e.id} has a direct link already; delete it first`)
-  let recipientId = input.recipientId
-  if (recipientId === undefined) {
-    const [r] = await insertRecipients(tx, e.id, [{ ...PLACEHOLDER_RECIPIENT, role: 'SIGNER' }])
-    recipientId = r!.id
-  } else {
-    const [r] = await tx.query<RecipientRow>('select * from recipients where id = $1 and envelope_id = $2', [recipientId, e.id])
-    if (!r) throw new ApiError(400, 'INVALID_RECIPIENT', `recipient ${recipientId} is not on template ${e.id}`, [issue(['directRecipientId'], 'Not a recipient of this template')])
-    if (!mustAct(r)) throw new ApiError(400, 'INVALID_RECIPIENT', 'a CC recipient has nothing to do: the direct link needs a recipient who signs, approves or views', [issue(['directRecipientId'], 'A CC recipient cannot use a direct link')])
-  }
-  const [link] = await tx.query<DirectLinkRow>(
-    'insert into template_direct_links (id, envelope_id, token, recipient_id) values ($1, $2, $3, $4) returning *',
-    [`direct_link_${randomId()}`, e.id, newId.directLinkToken(), recipientId],
-  )
-  await recordChange(tx, p, e)
-  return toDirectLink(link!, e.secondary_number)
+export function createDirectLink(db: Db, p: Principal, input: { envelopeId: string; recipientId?: number | undefined }): Promise<DirectLink> {
+  return db.transaction(async (tx) => {
+    const e = await templateOf(tx, p, input.envelopeId)
+    if (await linkOf(tx, e)) throw new ApiError(400, 'DIRECT_LINK_EXISTS', `template ${e.id} has a direct link already; delete it first`)
+    let recipientId = input.recipientId
+    if (recipientId === undefined) {
+      const [r] = await insertRecipients(tx, e.id, [{ ...PLACEHOLDER_RECIPIENT, role: 'SIGNER' }])
+      recipientId = r!.id
+    } else {
+      const [r] = await tx.query<RecipientRow>('select * from recipients where id = $1 and envelope_id = $2', [recipientId, e.id])
+      if (!r) throw new ApiError(400, 'INVALID_RECIPIENT', `recipient ${recipientId} is not on template ${e.id}`, [issue(['directRecipientId'], 'Not a recipient of this template')])
+      if (!mustAct(r)) throw new ApiError(400, 'INVALID_RECIPIENT', 'a CC recipient has nothing to do: the direct link needs a recipient who signs, approves or views', [issue(['directRecipientId'], 'A CC recipient cannot use a direct link')])
+    }
+    const [link] = await tx.query<DirectLinkRow>(
+      'insert into template_direct_links (id, envelope_id, token, recipient_id) values ($1, $2, $3, $4) returning *',
+      [`direct_link_${randomId()}`, e.id, newId.directLinkToken(), recipientId],
+    )
+    await recordChange(tx, p, e)
+    return toDirectLink(link!, e.secondary_number)
+  })
 }
 
-export async function toggleDirectLink(tx: Queryable, p: Principal, input: { envelopeId: string; enabled: boolean }): Promise<DirectLink> {
-  const e = await templateOf(tx, p, input.envelopeId)
-  const [link] = await tx.query<DirectLinkRow>('update template_direct_links set enabled = $2 where envelope_id = $1 returning *', [e.id, input.enabled])
-  if (!link) throw notFound('direct link')
-  await recordChange(tx, p, e)
-  return toDirectLink(link, e.secondary_number)
+export function toggleDirectLink(db: Db, p: Principal, input: { envelopeId: string; enabled: boolean }): Promise<DirectLink> {
+  return db.transaction(async (tx) => {
+    const e = await templateOf(tx, p, input.envelopeId)
+    const [link] = await tx.query<DirectLinkRow>('update template_direct_links set enabled = $2 where envelope_id = $1 returning *', [e.id, input.enabled])
+    if (!link) throw notFound('direct link')
+    await recordChange(tx, p, e)
+    return toDirectLink(link, e.secondary_number)
+  })
 }
 
 /** Removes the link (its recipient stays on the template); documents made through it are kept. */
-export async function deleteDirectLink(tx: Queryable, p: Principal, input: { envelopeId: string }): Promise<void> {
-  const e = await templateOf(tx, p, input.envelopeId)
-  const [gone] = await tx.query('delete from template_direct_links where envelope_id = $1 returning id', [e.id])
-  if (!gone) throw notFound('direct link')
-  await recordChange(tx, p, e)
+export function deleteDirectLink(db: Db, p: Principal, input: { envelopeId: string }): Promise<void> {
+  return db.transaction(async (tx) => {
+    const e = await templateOf(tx, p, input.envelopeId)
+    const [gone] = await tx.query('delete from template_direct_links where envelope_id = $1 returning id', [e.id])
+    if (!gone) throw notFound('direct link')
+    await recordChange(tx, p, e)
+  })
 }
 
 // ---- the visitor's side (the link's token is the credential) --------------------------------
@@ -99,11 +105,11 @@ export async function byDirectToken(tx: Queryable, token: string): Promise<Direc
 
 /**
  * The visitor signs: a document from the template (the link's recipient named as they say, acting
- * first), sent, opened and completed by them, in the caller's transaction. Field ids are the
+ * first), sent, opened and completed by them, in one transaction. Field ids are the
  * template's, as the visitor saw them. Any refusal writes nothing.
  */
-export async function signDirectLink(
-  tx: Queryable,
+export function signDirectLink(
+  db: Db,
   token: string,
   client: Client,
   input: DirectCompleteRequest,
@@ -113,38 +119,40 @@ export async function signDirectLink(
   /** The visitor's consent to sign electronically, recorded on the document made (domain/consent.ts). */
   consent?: ConsentInput,
 ): Promise<DirectSigningResult> {
-  const { link, e: template, plan, all } = await byDirectToken(tx, token)
-  // Locks the template against a concurrent edit or deletion while the copy is made.
-  await tx.query('select id from envelopes where id = $1 for update', [template.id])
-  // Acting for the team on its own plan: a free team's monthly allowance counts these documents too.
-  const p: Principal = { kind: 'api', teamId: template.team_id, plan, tokenId: link.id }
-  const signer = { name: input.signer.name.trim(), email: input.signer.email.trim().toLowerCase() }
-  const actor: Actor = { ...recipientActor({ id: link.recipient_id, ...signer }, client), recipientId: null }
-  // The visitor names the people of the template's roles; a role left out is refused when the document is sent.
-  const roles = (input.roles ?? []).map((x, i) => {
-    const role = all.find((r) => r.id === x.id)
-    if (!role || role.id === link.recipient_id || role.email) throw badRequest(`invalid request: roles.${i}.id: not a role of this template to fill in`, [issue(['roles', i, 'id'], 'Not a role of this template to fill in')])
-    return { id: x.id, name: x.name.trim(), email: x.email.trim().toLowerCase() }
+  return db.transaction(async (tx) => {
+    const { link, e: template, plan, all } = await byDirectToken(tx, token)
+    // Locks the template against a concurrent edit or deletion while the copy is made.
+    await tx.query('select id from envelopes where id = $1 for update', [template.id])
+    // Acting for the team on its own plan: a free team's monthly allowance counts these documents too.
+    const p: Principal = { kind: 'api', teamId: template.team_id, plan, tokenId: link.id }
+    const signer = { name: input.signer.name.trim(), email: input.signer.email.trim().toLowerCase() }
+    const actor: Actor = { ...recipientActor({ id: link.recipient_id, ...signer }, client), recipientId: null }
+    // The visitor names the people of the template's roles; a role left out is refused when the document is sent.
+    const roles = (input.roles ?? []).map((x, i) => {
+      const role = all.find((r) => r.id === x.id)
+      if (!role || role.id === link.recipient_id || role.email) throw badRequest(`invalid request: roles.${i}.id: not a role of this template to fill in`, [issue(['roles', i, 'id'], 'Not a role of this template to fill in')])
+      return { id: x.id, name: x.name.trim(), email: x.email.trim().toLowerCase() }
+    })
+    const made = await useTemplate(
+      tx,
+      p,
+      actor,
+      { envelopeId: template.id, externalId: input.externalId, recipients: [{ id: link.recipient_id, ...signer }, ...roles], distributeDocument: true },
+      [],
+      now,
+      { source: 'TEMPLATE_DIRECT_LINK', firstRecipient: link.recipient_id },
+    )
+    const me = made.recipients.find((x) => x.id === made.recipientIds.get(link.recipient_id))!
+    const issues: ApiIssue[] = []
+    const fields = input.fields.flatMap((f, i) => {
+      const id = made.fieldIds.get(f.id)
+      if (id === undefined) issues.push(issue(['fields', i, 'id'], `Field ${f.id} is not one of this recipient's fields`))
+      return id === undefined ? [] : [{ ...f, id }]
+    })
+    throwIfIssues(issues)
+    await open(tx, me.token, client, proved.accessAuth)
+    if (consent) await giveConsent(tx, made.envelope, me, client, consent)
+    const result = await complete(tx, me.token, client, { fields, ...(input.nextSigner ? { nextSigner: input.nextSigner } : {}) }, now, proved.actionAuth)
+    return { ...result, token: me.token, documentId: made.envelope.secondary_number, recipientId: me.id, envelopeId: made.envelope.id }
   })
-  const made = await useTemplate(
-    tx,
-    p,
-    actor,
-    { envelopeId: template.id, externalId: input.externalId, recipients: [{ id: link.recipient_id, ...signer }, ...roles], distributeDocument: true },
-    [],
-    now,
-    { source: 'TEMPLATE_DIRECT_LINK', firstRecipient: link.recipient_id },
-  )
-  const me = made.recipients.find((x) => x.id === made.recipientIds.get(link.recipient_id))!
-  const issues: ApiIssue[] = []
-  const fields = input.fields.flatMap((f, i) => {
-    const id = made.fieldIds.get(f.id)
-    if (id === undefined) issues.push(issue(['fields', i, 'id'], `Field ${f.id} is not one of this recipient's fields`))
-    return id === undefined ? [] : [{ ...f, id }]
-  })
-  throwIfIssues(issues)
-  await open(tx, me.token, client, proved.accessAuth)
-  if (consent) await giveConsent(tx, made.envelope, me, client, consent)
-  const result = await complete(tx, me.token, client, { fields, ...(input.nextSigner ? { nextSigner: input.nextSigner } : {}) }, now, proved.actionAuth)
-  return { ...result, token: me.token, documentId: made.envelope.secondary_number, recipientId: me.id, envelopeId: made.envelope.id }
 }

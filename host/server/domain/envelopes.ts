@@ -3,7 +3,7 @@ import { memberOf, type Principal } from '../auth/principal.js'
 import type { UploadedPdf } from './files.js'
 import type { RecipientInput } from './inputs.js'
 import { CHANNELS } from '../cache.js'
-import { iso, type Queryable } from '../db/index.js'
+import { iso, type Db, type Queryable } from '../db/index.js'
 import { badRequest, issue, type ApiIssue } from '../errors.js'
 import { emit } from '../events/index.js'
 import { mailCancelled } from '../mail/notify.js'
@@ -135,8 +135,8 @@ export type CreateEnvelopeInput = EnvelopeAuthGiven & {
  * file its `identifier` names). Checks everything before writing; DOCUMENT_CREATED or
  * TEMPLATE_CREATED. Issue paths are under `payload`.
  */
-export async function createEnvelope(
-  tx: Queryable,
+export function createEnvelope(
+  db: Db,
   p: Principal,
   actor: Actor,
   payload: CreateEnvelopeInput,
@@ -144,51 +144,53 @@ export async function createEnvelope(
   /** internalVersion 1: a legacy document or template (the deprecated create routes, API v1). */
   options: { internalVersion?: LegacyVersion | undefined } = {},
 ): Promise<string> {
-  if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
-  // Resolve each field's file before writing anything.
-  const issues: ApiIssue[] = []
-  const pending: { recipient: number; field: Omit<FieldPlacement, 'recipientId' | 'envelopeItemId'>; file: number }[] = []
-  for (const [ri, rec] of (payload.recipients ?? []).entries()) {
-    for (const [fi, f] of (rec.fields ?? []).entries()) {
-      const path = ['payload', 'recipients', ri, 'fields', fi]
-      const id = f.identifier ?? 0
-      const file = typeof id === 'number' ? (id < files.length ? id : -1) : files.findIndex((x) => x.name === id)
-      if (file < 0) {
-        issues.push(issue([...path, 'identifier'], `No uploaded file matches identifier ${JSON.stringify(id)}`))
-        continue
+  return db.transaction(async (tx) => {
+    if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
+    // Resolve each field's file before writing anything.
+    const issues: ApiIssue[] = []
+    const pending: { recipient: number; field: Omit<FieldPlacement, 'recipientId' | 'envelopeItemId'>; file: number }[] = []
+    for (const [ri, rec] of (payload.recipients ?? []).entries()) {
+      for (const [fi, f] of (rec.fields ?? []).entries()) {
+        const path = ['payload', 'recipients', ri, 'fields', fi]
+        const id = f.identifier ?? 0
+        const file = typeof id === 'number' ? (id < files.length ? id : -1) : files.findIndex((x) => x.name === id)
+        if (file < 0) {
+          issues.push(issue([...path, 'identifier'], `No uploaded file matches identifier ${JSON.stringify(id)}`))
+          continue
+        }
+        const pseudoItems = [{ id: String(file), page_count: files[file]!.pageCount }]
+        issues.push(...placementIssues({ ...f, recipientId: 0, envelopeItemId: String(file) }, path, pseudoItems, null))
+        const { identifier: _i, ...placement } = f
+        pending.push({ recipient: ri, field: placement, file })
       }
-      const pseudoItems = [{ id: String(file), page_count: files[file]!.pageCount }]
-      issues.push(...placementIssues({ ...f, recipientId: 0, envelopeItemId: String(file) }, path, pseudoItems, null))
-      const { identifier: _i, ...placement } = f
-      pending.push({ recipient: ri, field: placement, file })
     }
-  }
-  throwIfIssues(issues)
+    throwIfIssues(issues)
 
-  const envelope = await insertEnvelope(tx, p, {
-    type: payload.type,
-    source: payload.type,
-    title: payload.title ?? files[0]!.name.replace(/\.pdf$/i, '').slice(0, 255),
-    externalId: payload.externalId,
-    visibility: payload.visibility,
-    meta: payload.meta,
-    internalVersion: options.internalVersion,
-    authOptions: envelopeAuthFrom(payload),
+    const envelope = await insertEnvelope(tx, p, {
+      type: payload.type,
+      source: payload.type,
+      title: payload.title ?? files[0]!.name.replace(/\.pdf$/i, '').slice(0, 255),
+      externalId: payload.externalId,
+      visibility: payload.visibility,
+      meta: payload.meta,
+      internalVersion: options.internalVersion,
+      authOptions: envelopeAuthFrom(payload),
+    })
+    const id = envelope.id
+    const items = await insertItems(tx, id, files, true)
+    const recipients = await insertRecipients(tx, id, payload.recipients ?? [])
+    const fields = await insertFields(
+      tx,
+      id,
+      pending.map((f) => ({ ...f.field, recipientId: recipients[f.recipient]!.id, envelopeItemId: items[f.file]!.id })),
+    )
+    // Built from the rows just written, as loadEnvelope would read them back.
+    // For the event: the team keeps the tokens; each delivery withholds them from who may not hold them.
+    const created = toEnvelope(envelope, items, recipients, SHOWN, fields, envelope.team, null)
+    await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', created)
+    await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { title: created.title, source: { type: 'DOCUMENT' }, type: payload.type })
+    return id
   })
-  const id = envelope.id
-  const items = await insertItems(tx, id, files, true)
-  const recipients = await insertRecipients(tx, id, payload.recipients ?? [])
-  const fields = await insertFields(
-    tx,
-    id,
-    pending.map((f) => ({ ...f.field, recipientId: recipients[f.recipient]!.id, envelopeItemId: items[f.file]!.id })),
-  )
-  // Built from the rows just written, as loadEnvelope would read them back.
-  // For the event: the team keeps the tokens; each delivery withholds them from who may not hold them.
-  const created = toEnvelope(envelope, items, recipients, SHOWN, fields, envelope.team, null)
-  await emit(tx, p.teamId, payload.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', created)
-  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, { title: created.title, source: { type: 'DOCUMENT' }, type: payload.type })
-  return id
 }
 
 export interface UpdateEnvelopeInput {
@@ -198,56 +200,65 @@ export interface UpdateEnvelopeInput {
 }
 
 /** A draft's title, external id, visibility and settings; the envelope as it is now. */
-export async function updateEnvelope(tx: Queryable, p: Principal, actor: Actor, input: UpdateEnvelopeInput): Promise<Envelope> {
-  const e = await findEnvelope(tx, p, input.envelopeId, true)
-  assertEditable(e)
-  const d = input.data ?? {}
-  assertMayGrant(p, d.visibility)
-  const auth = envelopeAuthPatch(d)
-  await tx.query(
-    `update envelopes set title = coalesce($2, title), visibility = coalesce($3, visibility),
-       external_id = case when $4 then $5 else external_id end, document_meta = $6, language_chosen = language_chosen or $9,
-       auth_options = case when $7 then coalesce(auth_options, '{"globalAccessAuth": [], "globalActionAuth": []}'::jsonb) || $8::jsonb else auth_options end
-     where id = $1`,
-    [
-      e.id,
-      d.title ?? null,
-      d.visibility ?? null,
-      d.externalId !== undefined,
-      d.externalId ?? null,
-      JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }),
-      auth !== undefined,
-      JSON.stringify(auth ?? {}),
-      input.meta?.language !== undefined,
-    ],
-  )
-  await recordChange(tx, p, e)
-  await auditUpdate(tx, e, actor, input)
-  return loadEnvelope(tx, p, e.id)
+export function updateEnvelope(db: Db, p: Principal, actor: Actor, input: UpdateEnvelopeInput): Promise<Envelope> {
+  return db.transaction(async (tx) => {
+    const e = await findEnvelope(tx, p, input.envelopeId, true)
+    assertEditable(e)
+    const d = input.data ?? {}
+    assertMayGrant(p, d.visibility)
+    const auth = envelopeAuthPatch(d)
+    await tx.query(
+      `update envelopes set title = coalesce($2, title), visibility = coalesce($3, visibility),
+         external_id = case when $4 then $5 else external_id end, document_meta = $6, language_chosen = language_chosen or $9,
+         auth_options = case when $7 then coalesce(auth_options, '{"globalAccessAuth": [], "globalActionAuth": []}'::jsonb) || $8::jsonb else auth_options end
+       where id = $1`,
+      [
+        e.id,
+        d.title ?? null,
+        d.visibility ?? null,
+        d.externalId !== undefined,
+        d.externalId ?? null,
+        JSON.stringify({ ...DEFAULT_DOCUMENT_META, ...e.document_meta, ...input.meta }),
+        auth !== undefined,
+        JSON.stringify(auth ?? {}),
+        input.meta?.language !== undefined,
+      ],
+    )
+    await recordChange(tx, p, e)
+    await auditUpdate(tx, e, actor, input)
+    return loadEnvelope(tx, p, e.id)
+  })
 }
 
-/** Deletes an envelope: a draft for good, a sent one kept (soft) with its recipients told. */
-export async function deleteEnvelope(tx: Queryable, p: Principal, actor: Actor, envelopeId: string): Promise<void> {
-  const e = await findEnvelope(tx, p, envelopeId, true)
-  assertMayEnd(p, e, 'delete')
-  const snapshot = await loadEnvelope(tx, p, e.id)
-  // Recipients of a sent document hear that it is gone.
-  if (e.status === 'PENDING') await mailCancelled(tx, e.id)
-  if (deletionKind(e.status) === 'hard') {
-    // Its items go with it, and their files unless something else names them.
-    const items = await tx.query<ItemFileIds>('select document_data_id, signed_document_data_id from envelope_items where envelope_id = $1', [e.id])
-    await tx.query('delete from envelopes where id = $1', [e.id])
-    await dropFilesOf(tx, items)
-  } else {
-    const [row] = await tx.query<{ deleted_at: Date }>(
-      'update envelopes set deleted_at = now(), updated_at = now() where id = $1 returning deleted_at',
-      [e.id],
-    )
-    snapshot.deletedAt = iso(row!.deleted_at)
-  }
-  await tx.notify(CHANNELS.envelopes, e.id)
-  await audit(tx, e, 'DOCUMENT_DELETED', actor, { type: deletionKind(e.status) === 'hard' ? 'HARD' : 'SOFT' })
-  await emit(tx, e.team_id, e.type === 'DOCUMENT' ? 'DOCUMENT_CANCELLED' : 'TEMPLATE_DELETED', snapshot)
+/**
+ * Deletes an envelope: a draft for good, a sent one kept (soft) with its recipients told. The
+ * envelope as it was (API v1 answers with it).
+ */
+export function deleteEnvelope(db: Db, p: Principal, actor: Actor, envelopeId: string): Promise<Envelope> {
+  return db.transaction(async (tx) => {
+    const e = await findEnvelope(tx, p, envelopeId, true)
+    assertMayEnd(p, e, 'delete')
+    const snapshot = await loadEnvelope(tx, p, e.id)
+    const before = { ...snapshot }
+    // Recipients of a sent document hear that it is gone.
+    if (e.status === 'PENDING') await mailCancelled(tx, e.id)
+    if (deletionKind(e.status) === 'hard') {
+      // Its items go with it, and their files unless something else names them.
+      const items = await tx.query<ItemFileIds>('select document_data_id, signed_document_data_id from envelope_items where envelope_id = $1', [e.id])
+      await tx.query('delete from envelopes where id = $1', [e.id])
+      await dropFilesOf(tx, items)
+    } else {
+      const [row] = await tx.query<{ deleted_at: Date }>(
+        'update envelopes set deleted_at = now(), updated_at = now() where id = $1 returning deleted_at',
+        [e.id],
+      )
+      snapshot.deletedAt = iso(row!.deleted_at)
+    }
+    await tx.notify(CHANNELS.envelopes, e.id)
+    await audit(tx, e, 'DOCUMENT_DELETED', actor, { type: deletionKind(e.status) === 'hard' ? 'HARD' : 'SOFT' })
+    await emit(tx, e.team_id, e.type === 'DOCUMENT' ? 'DOCUMENT_CANCELLED' : 'TEMPLATE_DELETED', snapshot)
+    return before
+  })
 }
 
 /** The deployed service's names for the documentMeta keys its audit log records changes of. */

@@ -1,12 +1,13 @@
 /**
  * The envelope lifecycle after creation (docs/api-notes.md, "Sending and signing"): distribute, resend,
- * cancel, and what recipients do (open, complete, reject). Each is one operation run inside the
- * caller's transaction, whichever door (API, signing pages) calls it.
+ * cancel, and what recipients do (open, complete, reject). Each is one operation that opens its
+ * transaction, whichever door (API, signing pages) calls it; distribute, open and complete are also
+ * steps that a template's use and a direct link's signing run in theirs.
  */
 import type { SigningCompleteRequest, SigningResult } from '../../../src/protocol/index.js'
 import type { Principal } from '../auth/principal.js'
 import { CHANNELS } from '../cache.js'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { ApiError, badRequest, issue, notFound, UnknownLinkError, type ApiIssue } from '../errors.js'
 import { aboutRecipient, audit, recipientActor, type Actor, type Client } from './audit.js'
 import { randomId } from './ids.js'
@@ -51,6 +52,11 @@ async function turnsBegan(tx: Queryable, e: EnvelopeRow, recipients: RecipientRo
 
 // ---- the team's side -------------------------------------------------------------------------
 
+export interface DistributeInput {
+  envelopeId: string
+  meta?: Partial<DocumentMeta> | undefined
+}
+
 /**
  * DRAFT -> PENDING: checks the document can be signed, applies `meta`, marks every recipient
  * sent. Writes nothing when it refuses.
@@ -59,7 +65,7 @@ export async function distribute(
   tx: Queryable,
   p: Principal,
   actor: Actor,
-  input: { envelopeId: string; meta?: Partial<DocumentMeta> | undefined },
+  input: DistributeInput,
   now: Date,
 ): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
   const e = await findEnvelope(tx, p, input.envelopeId, true)
@@ -101,55 +107,67 @@ export async function distribute(
   return { envelope: e, recipients: sent }
 }
 
+/** distribute, in its own transaction: what the doors call. */
+export function distributeEnvelope(db: Db, p: Principal, actor: Actor, input: DistributeInput, now: Date): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
+  return db.transaction((tx) => distribute(tx, p, actor, input, now))
+}
+
 /**
  * Sends a pending document again to those of `recipientIds` who have not completed: renews their
  * links, and mails those whose turn it is (in sequential order the others hear when it comes).
  */
-export async function redistribute(
-  tx: Queryable,
+export function redistribute(
+  db: Db,
   p: Principal,
   _actor: Actor,
   input: { envelopeId: string; recipients: number[] },
   now: Date,
 ): Promise<{ envelope: EnvelopeRow; recipients: RecipientRow[] }> {
-  const e = await findEnvelope(tx, p, input.envelopeId, true)
-  if (e.type !== 'DOCUMENT' || e.status !== 'PENDING') {
-    throw new ApiError(400, 'INVALID_STATUS_TRANSITION', `only a pending document can be sent again; this ${e.type.toLowerCase()} is ${e.status}`)
-  }
-  const all = await recipientsOf(tx, e.id)
-  const unknown = input.recipients.flatMap((id, i) => (all.some((r) => r.id === id) ? [] : [issue(['recipients', i], `Recipient ${id} is not on this envelope`)]))
-  throwIfIssues(unknown)
-  const chosen = all.filter((r) => input.recipients.includes(r.id) && r.signing_status === 'NOT_SIGNED')
-  // Sending again renews an expired or expiring link.
-  await setDeadlines(tx, e, chosen, now)
-  await sendTurn(tx, e, chosen.filter((r) => whoseTurn(e, all).includes(r)), { resending: true })
-  return { envelope: e, recipients: chosen }
+  return db.transaction(async (tx) => {
+    const e = await findEnvelope(tx, p, input.envelopeId, true)
+    if (e.type !== 'DOCUMENT' || e.status !== 'PENDING') {
+      throw new ApiError(400, 'INVALID_STATUS_TRANSITION', `only a pending document can be sent again; this ${e.type.toLowerCase()} is ${e.status}`)
+    }
+    const all = await recipientsOf(tx, e.id)
+    const unknown = input.recipients.flatMap((id, i) => (all.some((r) => r.id === id) ? [] : [issue(['recipients', i], `Recipient ${id} is not on this envelope`)]))
+    throwIfIssues(unknown)
+    const chosen = all.filter((r) => input.recipients.includes(r.id) && r.signing_status === 'NOT_SIGNED')
+    // Sending again renews an expired or expiring link.
+    await setDeadlines(tx, e, chosen, now)
+    await sendTurn(tx, e, chosen.filter((r) => whoseTurn(e, all).includes(r)), { resending: true })
+    return { envelope: e, recipients: chosen }
+  })
 }
 
 /** PENDING -> CANCELLED: every signing link stops working with this commit. */
-export async function cancel(tx: Queryable, p: Principal, actor: Actor, input: { envelopeId: string; reason?: string | undefined }): Promise<void> {
-  const e = await findEnvelope(tx, p, input.envelopeId, true)
-  assertMayEnd(p, e, 'cancel')
-  await setStatus(tx, e, nextStatus(e.type, e.status, 'cancel'))
-  await audit(tx, e, 'DOCUMENT_CANCELLED', actor, input.reason ? { reason: input.reason } : {})
-  await emitFor(tx, e, 'DOCUMENT_CANCELLED')
-  await mailCancelled(tx, e.id, input.reason)
+export function cancel(db: Db, p: Principal, actor: Actor, input: { envelopeId: string; reason?: string | undefined }): Promise<void> {
+  return db.transaction(async (tx) => {
+    const e = await findEnvelope(tx, p, input.envelopeId, true)
+    assertMayEnd(p, e, 'cancel')
+    await setStatus(tx, e, nextStatus(e.type, e.status, 'cancel'))
+    await audit(tx, e, 'DOCUMENT_CANCELLED', actor, input.reason ? { reason: input.reason } : {})
+    await emitFor(tx, e, 'DOCUMENT_CANCELLED')
+    await mailCancelled(tx, e.id, input.reason)
+  })
 }
 
-/** The team rejects for one of its recipients (the deployed service's reject-on-behalf). */
-export async function rejectForRecipient(
-  tx: Queryable,
+/** The team rejects for one of its recipients (the deployed service's reject-on-behalf); the recipient and the envelope after. */
+export function rejectForRecipient(
+  db: Db,
   p: Principal,
   actor: Actor,
   input: { recipientId: number; envelopeId?: string | undefined; reason: string },
-): Promise<RecipientRow> {
-  const [row] = await tx.query<{ envelope_id: string }>('select envelope_id from recipients where id = $1', [input.recipientId])
-  if (!row || (input.envelopeId && row.envelope_id !== input.envelopeId)) throw notFound('recipient')
-  const e = await findEnvelope(tx, p, row.envelope_id, true)
-  // It ends the document for the whole team, as cancelling does.
-  assertMayEnd(p, e, 'reject')
-  const all = await recipientsOf(tx, e.id)
-  return reject(tx, e, all.find((r) => r.id === input.recipientId)!, input.reason, actor)
+): Promise<{ recipient: RecipientRow; envelope: EnvelopeRow }> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.query<{ envelope_id: string }>('select envelope_id from recipients where id = $1', [input.recipientId])
+    if (!row || (input.envelopeId && row.envelope_id !== input.envelopeId)) throw notFound('recipient')
+    const e = await findEnvelope(tx, p, row.envelope_id, true)
+    // It ends the document for the whole team, as cancelling does.
+    assertMayEnd(p, e, 'reject')
+    const all = await recipientsOf(tx, e.id)
+    const recipient = await reject(tx, e, all.find((r) => r.id === input.recipientId)!, input.reason, actor)
+    return { recipient, envelope: await findEnvelope(tx, p, recipient.envelope_id) }
+  })
 }
 
 // ---- the recipient's side (the recipient token is the credential) ----------------------------
@@ -182,6 +200,11 @@ export async function open(tx: Queryable, token: string, client: Client, accessA
   await tx.notify(CHANNELS.envelopes, e.id)
   await audit(tx, e, 'DOCUMENT_OPENED', recipientActor(r, client), { ...aboutRecipient(r), accessAuth })
   await emitFor(tx, e, 'DOCUMENT_OPENED')
+}
+
+/** open, in its own transaction: what the signing pages call. */
+export function openByToken(db: Db, token: string, client: Client, accessAuth: string[] = []): Promise<void> {
+  return db.transaction((tx) => open(tx, token, client, accessAuth))
 }
 
 /** A state other than READY, as the refusal of an action. */
@@ -272,25 +295,34 @@ export async function complete(
   return { status: e.status, redirectUrl: meta.redirectUrl }
 }
 
+/** complete, in its own transaction: what the signing pages call. */
+export function completeByToken(db: Db, token: string, client: Client, input: SigningCompleteRequest, now: Date, actionAuth: string[] = []): Promise<SigningResult> {
+  return db.transaction((tx) => complete(tx, token, client, input, now, actionAuth))
+}
+
 /** The recipient declines with a reason (`data`: more for the audit entry, e.g. consentWithdrawn). */
-export async function rejectByToken(
-  tx: Queryable,
+export function rejectByToken(
+  db: Db,
   token: string,
   client: Client,
   reason: string,
   actionAuth: string[] = [],
   data: Record<string, unknown> = {},
 ): Promise<void> {
-  const ctx = await byToken(tx, token, true)
-  refuseUnlessReady(ctx)
-  await reject(tx, ctx.e, ctx.r, reason, recipientActor(ctx.r, client), actionAuth, data)
+  return db.transaction(async (tx) => {
+    const ctx = await byToken(tx, token, true)
+    refuseUnlessReady(ctx)
+    await reject(tx, ctx.e, ctx.r, reason, recipientActor(ctx.r, client), actionAuth, data)
+  })
 }
 
 /** The recipient consents to sign electronically (domain/consent.ts), while they may act. */
-export async function consentByToken(tx: Queryable, token: string, client: Client, input: ConsentInput): Promise<ConsentGiven> {
-  const ctx = await byToken(tx, token, true)
-  refuseUnlessReady(ctx)
-  return giveConsent(tx, ctx.e, ctx.r, client, input)
+export function consentByToken(db: Db, token: string, client: Client, input: ConsentInput): Promise<ConsentGiven> {
+  return db.transaction(async (tx) => {
+    const ctx = await byToken(tx, token, true)
+    refuseUnlessReady(ctx)
+    return giveConsent(tx, ctx.e, ctx.r, client, input)
+  })
 }
 
 /**

@@ -3,7 +3,7 @@
  * from a template, `/envelope/use`). Both copy through copyParts.
  */
 import type { Principal } from '../auth/principal.js'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { ApiError, issue, type ApiIssue } from '../errors.js'
 import { emit } from '../events/index.js'
 import type { UploadedPdf } from './files.js'
@@ -110,35 +110,37 @@ async function copyParts(tx: Queryable, from: EnvelopeRow, toId: string, o: Copy
 }
 
 /** A copy of a document or template, as a new draft of the same type. */
-export async function duplicate(
-  tx: Queryable,
+export function duplicate(
+  db: Db,
   p: Principal,
   actor: Actor,
   input: { envelopeId: string; includeRecipients?: boolean | undefined; includeFields?: boolean | undefined },
 ): Promise<string> {
-  const from = await findEnvelope(tx, p, input.envelopeId)
-  // A purged document's files are gone: nothing to copy.
-  await assertNotPurged(tx, from.id)
-  const recipients = input.includeRecipients ?? true
-  const { id } = await insertEnvelope(tx, p, {
-    type: from.type,
-    source: from.type,
-    title: `${from.title} (copy)`.slice(0, 255),
-    externalId: from.external_id,
-    visibility: from.visibility,
-    meta: from.document_meta,
-    languageChosen: from.language_chosen,
-    authOptions: from.auth_options,
+  return db.transaction(async (tx) => {
+    const from = await findEnvelope(tx, p, input.envelopeId)
+    // A purged document's files are gone: nothing to copy.
+    await assertNotPurged(tx, from.id)
+    const recipients = input.includeRecipients ?? true
+    const { id } = await insertEnvelope(tx, p, {
+      type: from.type,
+      source: from.type,
+      title: `${from.title} (copy)`.slice(0, 255),
+      externalId: from.external_id,
+      visibility: from.visibility,
+      meta: from.document_meta,
+      languageChosen: from.language_chosen,
+      authOptions: from.auth_options,
+    })
+    await copyParts(tx, from, id, { recipients, fields: recipients && (input.includeFields ?? true) })
+    await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, {
+      title: `${from.title} (copy)`.slice(0, 255),
+      source: { type: 'DOCUMENT' },
+      type: from.type,
+      duplicatedFrom: from.id,
+    })
+    await emit(tx, p.teamId, from.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', await loadEnvelope(tx, p, id))
+    return id
   })
-  await copyParts(tx, from, id, { recipients, fields: recipients && (input.includeFields ?? true) })
-  await audit(tx, { id, team_id: p.teamId }, 'DOCUMENT_CREATED', actor, {
-    title: `${from.title} (copy)`.slice(0, 255),
-    source: { type: 'DOCUMENT' },
-    type: from.type,
-    duplicatedFrom: from.id,
-  })
-  await emit(tx, p.teamId, from.type === 'DOCUMENT' ? 'DOCUMENT_CREATED' : 'TEMPLATE_CREATED', await loadEnvelope(tx, p, id))
-  return id
 }
 
 export interface UseInput {
@@ -238,4 +240,17 @@ export async function useTemplate(
   let envelope = await findEnvelope(tx, p, id)
   if (input.distributeDocument) ({ envelope, recipients } = await distribute(tx, p, actor, { envelopeId: id }, now))
   return { envelope, recipients, recipientIds: copied.recipientIds, fieldIds: copied.fieldIds }
+}
+
+/** useTemplate, in its own transaction: what the doors call (a direct link's signing runs the step in its own). */
+export function documentFromTemplate(
+  db: Db,
+  p: Principal,
+  actor: Actor,
+  input: UseInput,
+  files: UploadedPdf[],
+  now: Date,
+  options: Parameters<typeof useTemplate>[6] = {},
+): ReturnType<typeof useTemplate> {
+  return db.transaction((tx) => useTemplate(tx, p, actor, input, files, now, options))
 }

@@ -4,7 +4,7 @@
  * proves the address (an account made from it is verified).
  */
 import type { KeyObject } from 'node:crypto'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
 import { newId } from '../domain/ids.js'
 import type { MailLanguage } from '../mail/i18n.js'
@@ -58,24 +58,26 @@ const inviterName = async (tx: Queryable, userId: string | null) => {
   return u ? u.name || u.email : null
 }
 
-export async function invite(
-  tx: Queryable,
+export function invite(
+  db: Db,
   o: { teamId: string; email: string; role: Role; by: string | null; language: MailLanguage; now?: Date },
 ): Promise<Invitation> {
-  const email = normaliseEmail(o.email)
-  if (!isEmail(email)) throw new ApiError(400, 'INVALID_REQUEST', 'a valid e-mail address is required')
-  const now = o.now ?? new Date()
-  const [member] = await tx.query('select 1 from team_members m join users u on u.id = m.user_id where m.team_id = $1 and u.email = $2', [o.teamId, email])
-  if (member) throw new ApiError(409, 'ALREADY_MEMBER', `${email} is a member of this team already`)
-  // The newer invitation replaces an older one to the same address.
-  await tx.query('update team_invitations set revoked_at = $3 where team_id = $1 and email = $2 and accepted_at is null and revoked_at is null', [o.teamId, email, now])
-  const [row] = await tx.query<Row>(
-    'insert into team_invitations (id, team_id, email, role, invited_by, created_at, expires_at) values ($1, $2, $3, $4, $5, $6, $7) returning *',
-    [newId.invitation(), o.teamId, email, o.role, o.by, now, new Date(now.getTime() + LINK_TTL_MS.invite)],
-  )
-  await mailInvitation(tx, row!, await inviterName(tx, o.by), o.language, now)
-  await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.invited', target: email, details: { role: o.role } })
-  return toInvitation(row!)
+  return db.transaction(async (tx) => {
+    const email = normaliseEmail(o.email)
+    if (!isEmail(email)) throw new ApiError(400, 'INVALID_REQUEST', 'a valid e-mail address is required')
+    const now = o.now ?? new Date()
+    const [member] = await tx.query('select 1 from team_members m join users u on u.id = m.user_id where m.team_id = $1 and u.email = $2', [o.teamId, email])
+    if (member) throw new ApiError(409, 'ALREADY_MEMBER', `${email} is a member of this team already`)
+    // The newer invitation replaces an older one to the same address.
+    await tx.query('update team_invitations set revoked_at = $3 where team_id = $1 and email = $2 and accepted_at is null and revoked_at is null', [o.teamId, email, now])
+    const [row] = await tx.query<Row>(
+      'insert into team_invitations (id, team_id, email, role, invited_by, created_at, expires_at) values ($1, $2, $3, $4, $5, $6, $7) returning *',
+      [newId.invitation(), o.teamId, email, o.role, o.by, now, new Date(now.getTime() + LINK_TTL_MS.invite)],
+    )
+    await mailInvitation(tx, row!, await inviterName(tx, o.by), o.language, now)
+    await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.invited', target: email, details: { role: o.role } })
+    return toInvitation(row!)
+  })
 }
 
 async function liveInvitation(tx: Queryable, teamId: string, id: string, now: Date): Promise<Row> {
@@ -88,20 +90,24 @@ async function liveInvitation(tx: Queryable, teamId: string, id: string, now: Da
 }
 
 /** A fresh link (the older one dies) and a fresh expiry. */
-export async function resendInvitation(tx: Queryable, o: { teamId: string; id: string; by: string | null; language: MailLanguage; now?: Date }): Promise<Invitation> {
-  const now = o.now ?? new Date()
-  await liveInvitation(tx, o.teamId, o.id, now)
-  const [row] = await tx.query<Row>('update team_invitations set expires_at = $2 where id = $1 returning *', [o.id, new Date(now.getTime() + LINK_TTL_MS.invite)])
-  await mailInvitation(tx, row!, await inviterName(tx, o.by), o.language, now)
-  return toInvitation(row!)
+export function resendInvitation(db: Db, o: { teamId: string; id: string; by: string | null; language: MailLanguage; now?: Date }): Promise<Invitation> {
+  return db.transaction(async (tx) => {
+    const now = o.now ?? new Date()
+    await liveInvitation(tx, o.teamId, o.id, now)
+    const [row] = await tx.query<Row>('update team_invitations set expires_at = $2 where id = $1 returning *', [o.id, new Date(now.getTime() + LINK_TTL_MS.invite)])
+    await mailInvitation(tx, row!, await inviterName(tx, o.by), o.language, now)
+    return toInvitation(row!)
+  })
 }
 
-export async function revokeInvitation(tx: Queryable, o: { teamId: string; id: string; by: string | null; now?: Date }): Promise<void> {
-  const now = o.now ?? new Date()
-  const row = await liveInvitation(tx, o.teamId, o.id, now)
-  await tx.query('update team_invitations set revoked_at = $2 where id = $1', [o.id, now])
-  await tx.query(`update account_links set used_at = $2 where invitation_id = $1 and used_at is null`, [o.id, now])
-  await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.invitation_revoked', target: row.email })
+export function revokeInvitation(db: Db, o: { teamId: string; id: string; by: string | null; now?: Date }): Promise<void> {
+  return db.transaction(async (tx) => {
+    const now = o.now ?? new Date()
+    const row = await liveInvitation(tx, o.teamId, o.id, now)
+    await tx.query('update team_invitations set revoked_at = $2 where id = $1', [o.id, now])
+    await tx.query(`update account_links set used_at = $2 where invitation_id = $1 and used_at is null`, [o.id, now])
+    await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.invitation_revoked', target: row.email })
+  })
 }
 
 const invalid = () => new ApiError(400, 'LINK_INVALID', 'this invitation is not valid: it was used, replaced, revoked or has expired')
@@ -130,30 +136,32 @@ export async function peekInvitation(db: Queryable, key: KeyObject, value: strin
  * has no account, with a new one (verified: the link proved the address). Answers the user who
  * joined and the team.
  */
-export async function acceptInvitation(
-  tx: Queryable,
+export function acceptInvitation(
+  db: Db,
   key: KeyObject,
   o: { value: string; signedInAs: { id: string; email: string } | null; newAccount?: { name: string; password: string }; now?: Date },
 ): Promise<{ userId: string; teamId: string; created: boolean }> {
-  const now = o.now ?? new Date()
-  const link = await peekLink(tx, key, o.value, 'invite', now)
-  const inv = await invitationOfLink(tx, link.invitationId, now)
-  let userId: string
-  let created = false
-  if (o.signedInAs) {
-    if (o.signedInAs.email !== inv.email) throw new ApiError(403, 'WRONG_ACCOUNT', `this invitation is for ${inv.email}: sign in with that address to accept it`)
-    userId = o.signedInAs.id
-  } else {
-    const existing = await userByEmail(tx, inv.email)
-    if (existing) throw new ApiError(401, 'SIGN_IN_FIRST', `${inv.email} has an account: sign in to accept the invitation`)
-    if (!o.newAccount) throw new ApiError(400, 'INVALID_REQUEST', 'a name and a password are needed to create the account')
-    userId = (await createUser(tx, { email: inv.email, name: o.newAccount.name, password: o.newAccount.password, verified: true })).user.id
-    created = true
-  }
-  await consumeLink(tx, key, o.value, 'invite', now)
-  await tx.query('update team_invitations set accepted_at = $2 where id = $1', [inv.id, now])
-  await markEmailVerified(tx, userId)
-  await addMember(tx, { teamId: inv.team_id, userId, role: inv.role })
-  await recordActivity(tx, { teamId: inv.team_id, userId, action: 'member.joined', target: inv.email, details: { role: inv.role } })
-  return { userId, teamId: inv.team_id, created }
+  return db.transaction(async (tx) => {
+    const now = o.now ?? new Date()
+    const link = await peekLink(tx, key, o.value, 'invite', now)
+    const inv = await invitationOfLink(tx, link.invitationId, now)
+    let userId: string
+    let created = false
+    if (o.signedInAs) {
+      if (o.signedInAs.email !== inv.email) throw new ApiError(403, 'WRONG_ACCOUNT', `this invitation is for ${inv.email}: sign in with that address to accept it`)
+      userId = o.signedInAs.id
+    } else {
+      const existing = await userByEmail(tx, inv.email)
+      if (existing) throw new ApiError(401, 'SIGN_IN_FIRST', `${inv.email} has an account: sign in to accept the invitation`)
+      if (!o.newAccount) throw new ApiError(400, 'INVALID_REQUEST', 'a name and a password are needed to create the account')
+      userId = (await createUser(tx, { email: inv.email, name: o.newAccount.name, password: o.newAccount.password, verified: true })).user.id
+      created = true
+    }
+    await consumeLink(tx, key, o.value, 'invite', now)
+    await tx.query('update team_invitations set accepted_at = $2 where id = $1', [inv.id, now])
+    await markEmailVerified(tx, userId)
+    await addMember(tx, { teamId: inv.team_id, userId, role: inv.role })
+    await recordActivity(tx, { teamId: inv.team_id, userId, action: 'member.joined', target: inv.email, details: { role: inv.role } })
+    return { userId, teamId: inv.team_id, created }
+  })
 }

@@ -1,6 +1,6 @@
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
-import { teamExists } from '../domain/teams.js'
+import { defaultTeamId, teamExists } from '../domain/teams.js'
 import { createLink } from './links.js'
 import { sendAccountMail } from './mail.js'
 import { addMember } from './members.js'
@@ -24,6 +24,14 @@ export async function mailOperatorSignIn(
   const linkId = await createLink(tx, { purpose: 'signin', email: user.email, userId: user.id })
   await sendAccountMail(tx, { linkId, purpose: 'signin', to: user.email, language: 'en' })
   return { userId: user.id, created: !existing }
+}
+
+/**
+ * `user create` and POST /_admin/users, in one transaction: mailOperatorSignIn, where an ADMIN
+ * named without a team goes to the default team (created on first use).
+ */
+export function createOperatorUser(db: Db, o: { email: string; name?: string; teamId?: string; role?: Role }): Promise<{ userId: string; created: boolean }> {
+  return db.transaction(async (tx) => mailOperatorSignIn(tx, { ...o, teamId: o.teamId ?? (o.role === 'ADMIN' ? await defaultTeamId(tx) : undefined) }))
 }
 
 /** Every account with its teams and roles, for the operator (`user list`). */

@@ -14,7 +14,7 @@ import {
 } from '@simplewebauthn/server'
 import type { Context } from 'hono'
 import type { HostContext } from '../context.js'
-import type { Queryable } from '../db/index.js'
+import type { Db, Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
 import { ApiError } from '../errors.js'
 import type { User } from './users.js'
@@ -88,45 +88,49 @@ export async function listPasskeys(db: Queryable, userId: string): Promise<Passk
   return rows.map(toPasskey)
 }
 
-export async function registrationOptions(tx: Queryable, ctx: HostContext, c: Context, user: User) {
-  const { rpID } = relyingParty(ctx, c)
-  const existing = await tx.query<PasskeyRow>('select id, transports from passkeys where user_id = $1', [user.id])
-  const options = await generateRegistrationOptions({
-    rpName: 'Envelope',
-    rpID,
-    userName: user.email,
-    userDisplayName: user.name || user.email,
-    // A stable handle per account: registering again on one authenticator replaces, not duplicates.
-    userID: new TextEncoder().encode(user.id),
-    attestationType: 'none',
-    excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
-    authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+export function registrationOptions(db: Db, ctx: HostContext, c: Context, user: User) {
+  return db.transaction(async (tx) => {
+    const { rpID } = relyingParty(ctx, c)
+    const existing = await tx.query<PasskeyRow>('select id, transports from passkeys where user_id = $1', [user.id])
+    const options = await generateRegistrationOptions({
+      rpName: 'Envelope',
+      rpID,
+      userName: user.email,
+      userDisplayName: user.name || user.email,
+      // A stable handle per account: registering again on one authenticator replaces, not duplicates.
+      userID: new TextEncoder().encode(user.id),
+      attestationType: 'none',
+      excludeCredentials: existing.map((p) => ({ id: p.id, transports: p.transports })),
+      authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
+    })
+    const challengeId = await saveChallenge(tx, 'passkey-register', user.id, options.challenge, ctx.clock.now())
+    return { challengeId, options }
   })
-  const challengeId = await saveChallenge(tx, 'passkey-register', user.id, options.challenge, ctx.clock.now())
-  return { challengeId, options }
 }
 
-export async function finishRegistration(
-  tx: Queryable,
+export function finishRegistration(
+  db: Db,
   ctx: HostContext,
   c: Context,
   user: User,
   o: { challengeId: string; response: RegistrationResponseJSON; name: string },
 ): Promise<Passkey> {
-  const expectedChallenge = await takeChallenge(tx, o.challengeId, 'passkey-register', user.id, ctx.clock.now())
-  const { rpID, origin } = relyingParty(ctx, c)
-  const result = await verifyRegistrationResponse({ response: o.response, expectedChallenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false }).catch(
-    () => ({ verified: false as const }),
-  )
-  if (!result.verified) throw invalid()
-  const cred = result.registrationInfo.credential
-  const rows = await tx.query<PasskeyRow>(
-    `insert into passkeys (id, user_id, public_key, counter, transports, name) values ($1, $2, $3, $4, $5, $6)
-     on conflict (id) do nothing returning *`,
-    [cred.id, user.id, Buffer.from(cred.publicKey), cred.counter, JSON.stringify(cred.transports ?? []), o.name.trim().slice(0, 100) || 'Passkey'],
-  )
-  if (!rows[0]) throw new ApiError(409, 'PASSKEY_EXISTS', 'this passkey is registered already')
-  return toPasskey(rows[0])
+  return db.transaction(async (tx) => {
+    const expectedChallenge = await takeChallenge(tx, o.challengeId, 'passkey-register', user.id, ctx.clock.now())
+    const { rpID, origin } = relyingParty(ctx, c)
+    const result = await verifyRegistrationResponse({ response: o.response, expectedChallenge, expectedOrigin: origin, expectedRPID: rpID, requireUserVerification: false }).catch(
+      () => ({ verified: false as const }),
+    )
+    if (!result.verified) throw invalid()
+    const cred = result.registrationInfo.credential
+    const rows = await tx.query<PasskeyRow>(
+      `insert into passkeys (id, user_id, public_key, counter, transports, name) values ($1, $2, $3, $4, $5, $6)
+       on conflict (id) do nothing returning *`,
+      [cred.id, user.id, Buffer.from(cred.publicKey), cred.counter, JSON.stringify(cred.transports ?? []), o.name.trim().slice(0, 100) || 'Passkey'],
+    )
+    if (!rows[0]) throw new ApiError(409, 'PASSKEY_EXISTS', 'this passkey is registered already')
+    return toPasskey(rows[0])
+  })
 }
 
 /**
@@ -135,19 +139,21 @@ export async function finishRegistration(
  * account): the same answer whether or not the account exists or has passkeys, and a challenge only
  * an assertion of `userId`'s passkeys can answer (none when userId is null).
  */
-export async function authenticationOptions(tx: Queryable, ctx: HostContext, c: Context, userId: string | null, o: { listCredentials?: boolean; binding?: string } = {}) {
-  const { rpID } = relyingParty(ctx, c)
-  const list = o.listCredentials ?? true
-  const mine = userId && list ? await tx.query<PasskeyRow>('select id, transports from passkeys where user_id = $1', [userId]) : []
-  if (userId && list && !mine.length) throw new ApiError(409, 'NO_PASSKEY', 'this account has no passkey')
-  const options = await generateAuthenticationOptions({
-    rpID,
-    userVerification: 'preferred',
-    ...(userId && list && { allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })) }),
+export function authenticationOptions(db: Db, ctx: HostContext, c: Context, userId: string | null, o: { listCredentials?: boolean; binding?: string } = {}) {
+  return db.transaction(async (tx) => {
+    const { rpID } = relyingParty(ctx, c)
+    const list = o.listCredentials ?? true
+    const mine = userId && list ? await tx.query<PasskeyRow>('select id, transports from passkeys where user_id = $1', [userId]) : []
+    if (userId && list && !mine.length) throw new ApiError(409, 'NO_PASSKEY', 'this account has no passkey')
+    const options = await generateAuthenticationOptions({
+      rpID,
+      userVerification: 'preferred',
+      ...(userId && list && { allowCredentials: mine.map((p) => ({ id: p.id, transports: p.transports })) }),
+    })
+    const ceremony = userId || !list ? 'passkey-second-factor' : 'passkey-sign-in'
+    const challengeId = await saveChallenge(tx, ceremony, userId, options.challenge, ctx.clock.now(), o.binding ?? null)
+    return { challengeId, options }
   })
-  const ceremony = userId || !list ? 'passkey-second-factor' : 'passkey-sign-in'
-  const challengeId = await saveChallenge(tx, ceremony, userId, options.challenge, ctx.clock.now(), o.binding ?? null)
-  return { challengeId, options }
 }
 
 /** The account a passkey assertion proves (one of `userId`'s when given); 400 PASSKEY_INVALID otherwise. */

@@ -1,10 +1,11 @@
 /**
  * A team's people and settings, as its admins run them: members and their roles (the last admin
- * stays), a new team, the name, usage, and the activity log. Each change records its activity entry
- * in the same transaction.
+ * stays), a new team, the name, usage, and the activity log. Each change opens its transaction and
+ * records its activity entry in it.
  */
 import { CHANNELS } from '../cache.js'
-import type { Queryable } from '../db/index.js'
+import { setSessionTeam } from '../auth/sessions.js'
+import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
 import { createTeam } from '../domain/teams.js'
 import { FREE_PLAN_DOCUMENTS_PER_MONTH, usageMonth } from '../domain/plans.js'
@@ -39,46 +40,57 @@ async function lockedMember(tx: Queryable, teamId: string, userId: string): Prom
 
 const lastAdmin = () => new ApiError(409, 'LAST_ADMIN', 'a team keeps at least one admin: make another member an admin first')
 
-export async function changeRole(tx: Queryable, o: { teamId: string; userId: string; role: Role; by: string | null }): Promise<void> {
-  const member = await lockedMember(tx, o.teamId, o.userId)
-  if (member.role === o.role) return
-  if (member.role === 'ADMIN' && member.admins <= 1) throw lastAdmin()
-  await tx.query('update team_members set role = $3 where team_id = $1 and user_id = $2', [o.teamId, o.userId, o.role])
-  // The member's tokens are bounded by their role now: cached ones are dropped (auth/api-tokens.ts).
-  await tx.notify(CHANNELS.apiTokens, o.userId)
-  await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.role_changed', target: o.userId, details: { from: member.role, to: o.role } })
+export function changeRole(db: Db, o: { teamId: string; userId: string; role: Role; by: string | null }): Promise<void> {
+  return db.transaction(async (tx) => {
+    const member = await lockedMember(tx, o.teamId, o.userId)
+    if (member.role === o.role) return
+    if (member.role === 'ADMIN' && member.admins <= 1) throw lastAdmin()
+    await tx.query('update team_members set role = $3 where team_id = $1 and user_id = $2', [o.teamId, o.userId, o.role])
+    // The member's tokens are bounded by their role now: cached ones are dropped (auth/api-tokens.ts).
+    await tx.notify(CHANNELS.apiTokens, o.userId)
+    await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.role_changed', target: o.userId, details: { from: member.role, to: o.role } })
+  })
 }
 
 /** Removes a member (or lets one leave); their sessions in this team move to no team. */
-export async function removeMember(tx: Queryable, o: { teamId: string; userId: string; by: string | null }): Promise<void> {
-  const member = await lockedMember(tx, o.teamId, o.userId)
-  if (member.role === 'ADMIN' && member.admins <= 1) throw lastAdmin()
-  await tx.query('delete from team_members where team_id = $1 and user_id = $2', [o.teamId, o.userId])
-  await tx.query('update user_sessions set team_id = null where user_id = $1 and team_id = $2', [o.userId, o.teamId])
-  // Their tokens die with their membership: cached ones are dropped (auth/api-tokens.ts).
-  await tx.notify(CHANNELS.apiTokens, o.userId)
-  await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.removed', target: o.userId, details: { role: member.role, left: o.by === o.userId } })
+export function removeMember(db: Db, o: { teamId: string; userId: string; by: string | null }): Promise<void> {
+  return db.transaction(async (tx) => {
+    const member = await lockedMember(tx, o.teamId, o.userId)
+    if (member.role === 'ADMIN' && member.admins <= 1) throw lastAdmin()
+    await tx.query('delete from team_members where team_id = $1 and user_id = $2', [o.teamId, o.userId])
+    await tx.query('update user_sessions set team_id = null where user_id = $1 and team_id = $2', [o.userId, o.teamId])
+    // Their tokens die with their membership: cached ones are dropped (auth/api-tokens.ts).
+    await tx.notify(CHANNELS.apiTokens, o.userId)
+    await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'member.removed', target: o.userId, details: { role: member.role, left: o.by === o.userId } })
+  })
 }
 
 /**
- * A new team on the free plan, with its creator as admin. With invite-only sign-up, only someone an
- * invitation (or the operator) let into a team may found one: an account a signing page made for a
- * recipient holds no team, and must not turn the instance into an open one.
+ * A new team on the free plan, with its creator as admin, and the session they made it from
+ * switched to it. With invite-only sign-up, only someone an invitation (or the operator) let into a
+ * team may found one: an account a signing page made for a recipient holds no team, and must not
+ * turn the instance into an open one.
  */
-export async function createTeamFor(tx: Queryable, userId: string, name: string, signup: 'invite' | 'open'): Promise<{ id: string }> {
-  if (signup === 'invite' && !(await tx.query('select 1 from team_members where user_id = $1 limit 1', [userId])).length) {
-    throw new ApiError(403, 'SIGNUP_CLOSED', 'this service takes new teams from members of a team only: ask a team admin to invite you')
-  }
-  const team = await createTeam(tx, { name, plan: 'free' })
-  await addMember(tx, { teamId: team.id, userId, role: 'ADMIN' })
-  await recordActivity(tx, { teamId: team.id, userId, action: 'team.updated', details: { created: true, name } })
-  return team
+export function createTeamFor(db: Db, o: { userId: string; sessionId: string; name: string; signup: 'invite' | 'open' }): Promise<{ id: string }> {
+  const { userId, name } = o
+  return db.transaction(async (tx) => {
+    if (o.signup === 'invite' && !(await tx.query('select 1 from team_members where user_id = $1 limit 1', [userId])).length) {
+      throw new ApiError(403, 'SIGNUP_CLOSED', 'this service takes new teams from members of a team only: ask a team admin to invite you')
+    }
+    const team = await createTeam(tx, { name, plan: 'free' })
+    await addMember(tx, { teamId: team.id, userId, role: 'ADMIN' })
+    await recordActivity(tx, { teamId: team.id, userId, action: 'team.updated', details: { created: true, name } })
+    await setSessionTeam(tx, o.sessionId, team.id)
+    return team
+  })
 }
 
-export async function renameTeam(tx: Queryable, o: { teamId: string; name: string; by: string | null }): Promise<void> {
-  const [before] = await tx.query<{ name: string }>('select name from teams where id = $1', [o.teamId])
-  await tx.query('update teams set name = $2 where id = $1', [o.teamId, o.name])
-  await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'team.updated', details: { name: o.name, from: { name: before?.name ?? null } } })
+export function renameTeam(db: Db, o: { teamId: string; name: string; by: string | null }): Promise<void> {
+  return db.transaction(async (tx) => {
+    const [before] = await tx.query<{ name: string }>('select name from teams where id = $1', [o.teamId])
+    await tx.query('update teams set name = $2 where id = $1', [o.teamId, o.name])
+    await recordActivity(tx, { teamId: o.teamId, userId: o.by, action: 'team.updated', details: { name: o.name, from: { name: before?.name ?? null } } })
+  })
 }
 
 /** The plan and this month's documents against its limit (null: no limit). */

@@ -74,6 +74,11 @@ export async function replaceRecoveryCodes(tx: Queryable, userId: string): Promi
   return codes
 }
 
+/** The account page's new recovery codes: replaceRecoveryCodes in one transaction. */
+export function renewRecoveryCodes(db: Db, userId: string): Promise<string[]> {
+  return db.transaction((tx) => replaceRecoveryCodes(tx, userId))
+}
+
 /** Uses a recovery code once; false when it is unknown or was used. */
 export async function useRecoveryCode(tx: Queryable, userId: string, code: string): Promise<boolean> {
   if (normaliseRecovery(code).length !== 16) return false
@@ -90,9 +95,11 @@ export async function recoveryCodesLeft(db: Queryable, userId: string): Promise<
 }
 
 /** Two-factor off: secret, step and recovery codes gone. */
-export async function disableTotp(tx: Queryable, userId: string): Promise<void> {
-  await tx.query('update users set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = $1', [userId])
-  await tx.query('delete from recovery_codes where user_id = $1', [userId])
+export function disableTotp(db: Db, userId: string): Promise<void> {
+  return db.transaction(async (tx) => {
+    await tx.query('update users set totp_secret = null, totp_enabled_at = null, totp_last_step = null where id = $1', [userId])
+    await tx.query('delete from recovery_codes where user_id = $1', [userId])
+  })
 }
 
 /** A new secret for the user, not yet on: they keep signing in as before until a code confirms it. */

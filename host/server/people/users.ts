@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.js'
-import type { Queryable } from '../db/index.js'
+import { revokeOtherSessions } from '../auth/sessions.js'
+import type { Db, Queryable } from '../db/index.js'
 import { newId } from '../domain/ids.js'
 import { isEmail, normaliseEmail } from './emails.js'
 import { hashPassword, passwordProblem } from './passwords.js'
@@ -81,6 +82,14 @@ export async function setPassword(tx: Queryable, userId: string, password: strin
   const problem = passwordProblem(password)
   if (problem) throw new ApiError(400, 'INVALID_REQUEST', problem)
   await tx.query('update users set password_hash = $2 where id = $1', [userId, await hashPassword(password)])
+}
+
+/** A new password (given with the current one, or in a freshly proven session), in one transaction with the end of the user's other sessions. */
+export function changePassword(db: Db, o: { userId: string; keepSession: string; password: string }): Promise<void> {
+  return db.transaction(async (tx) => {
+    await setPassword(tx, o.userId, o.password)
+    await revokeOtherSessions(tx, o.userId, o.keepSession)
+  })
 }
 
 /**

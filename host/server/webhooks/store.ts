@@ -228,13 +228,15 @@ export async function recordEvent(tx: Queryable, teamId: string, event: EventNam
  * A test delivery to one webhook (from the console's "send test event"): its first event, with a
  * payload that says it is a test, through the same queue, signing and call log as real events.
  */
-export async function sendTestEvent(tx: Queryable, who: WebhookCaller, id: string): Promise<void> {
-  const hook = await findRow(tx, who, id)
-  const [ev] = await tx.query<{ id: number }>(
-    `insert into events (team_id, event, envelope_id, payload) values ($1, $2, '', $3) returning id`,
-    [who.teamId, hook.events[0], JSON.stringify({ test: true, message: 'A test event sent from the team console' })],
-  )
-  await enqueue(tx, { kind: 'webhook', payload: { webhookId: id, eventId: ev!.id, resent: true } })
+export function sendTestEvent(db: Db, who: WebhookCaller, id: string): Promise<void> {
+  return db.transaction(async (tx) => {
+    const hook = await findRow(tx, who, id)
+    const [ev] = await tx.query<{ id: number }>(
+      `insert into events (team_id, event, envelope_id, payload) values ($1, $2, '', $3) returning id`,
+      [who.teamId, hook.events[0], JSON.stringify({ test: true, message: 'A test event sent from the team console' })],
+    )
+    await enqueue(tx, { kind: 'webhook', payload: { webhookId: id, eventId: ev!.id, resent: true } })
+  })
 }
 
 interface CallRow {
@@ -286,15 +288,17 @@ export async function webhookCalls(db: Queryable, who: WebhookCaller, id: string
  * Sends a logged call's event again to its webhook, outside the envelope's order (it is a repeat),
  * if the webhook may still be told about the envelope.
  */
-export async function resendCall(tx: Queryable, who: WebhookCaller, callId: string): Promise<void> {
-  const params: unknown[] = [callId, who.teamId]
-  const [call] = await tx.query<{ webhook_id: string; event_id: number }>(
-    `select c.webhook_id, c.event_id from webhook_calls c join webhooks w on w.id = c.webhook_id join events ev on ev.id = c.event_id
-     where c.id = $1 and w.team_id = $2 and ${manages(who, params)} and ${receives('ev.envelope_id')}`,
-    params,
-  )
-  if (!call) throw notFound('webhook call')
-  await enqueue(tx, { kind: 'webhook', payload: { webhookId: call.webhook_id, eventId: call.event_id, resent: true } })
+export function resendCall(db: Db, who: WebhookCaller, callId: string): Promise<void> {
+  return db.transaction(async (tx) => {
+    const params: unknown[] = [callId, who.teamId]
+    const [call] = await tx.query<{ webhook_id: string; event_id: number }>(
+      `select c.webhook_id, c.event_id from webhook_calls c join webhooks w on w.id = c.webhook_id join events ev on ev.id = c.event_id
+       where c.id = $1 and w.team_id = $2 and ${manages(who, params)} and ${receives('ev.envelope_id')}`,
+      params,
+    )
+    if (!call) throw notFound('webhook call')
+    await enqueue(tx, { kind: 'webhook', payload: { webhookId: call.webhook_id, eventId: call.event_id, resent: true } })
+  })
 }
 
 /** The operator's webhook commands (CLI and admin endpoints): on a team, the default one when none is named. */

@@ -39,3 +39,11 @@ const SQL = /(?<!\breq)\.query\s*(?:<[^()]*?>)?\s*\(|\b(?:db|tx)\.exec\s*\(/
 export function sqlProblems(sources: ReadonlyMap<string, string>): string[] {
   return [...sources].filter(([file, text]) => DOOR.test(file) && SQL.test(text)).map(([file]) => `SQL in a door (move it into a domain operation): ${file}`)
 }
+
+/** A transaction opened: `db.transaction(`, `ctx.db.transaction (`... */
+const TRANSACTION = /\.transaction\s*\(/
+
+/** Doors that open a transaction rather than calling the operation that opens its own, one line each. */
+export function transactionProblems(sources: ReadonlyMap<string, string>): string[] {
+  return [...sources].filter(([file, text]) => DOOR.test(file) && TRANSACTION.test(text)).map(([file]) => `a transaction opened in a door (the operation it calls opens it): ${file}`)
+}
