@@ -172,7 +172,9 @@ describe(`the team console`, () => {
     await shots(page, 'template')
     const direct = await stack.api<any>('GET', `/envelope/${template.id}`)
     expect(direct.directLink.enabled).toBe(false)
-    await page.getByLabel('E-mail address').fill('new.signer@example.com')
+    // The box follows the template at once: the link's placeholder recipient is its second now.
+    await page.getByRole('group', { name: 'Recipient 2 (Signs)' }).waitFor()
+    await page.getByRole('group', { name: 'Recipient 1 (Signs)' }).getByLabel('E-mail address').fill('new.signer@example.com')
     await page.getByRole('button', { name: 'Create document' }).click()
     // The new document's own title (the page previews name its file, nda.pdf).
     await page.getByRole('heading', { name: 'NDA', exact: true, level: 1 }).waitFor()
