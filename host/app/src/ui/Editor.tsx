@@ -12,7 +12,7 @@ import type { Session } from '../session.js'
 import { FieldsStep } from './FieldsStep.js'
 import { FilesStep } from './FilesStep.js'
 import { Icon } from './icons.js'
-import { focusInView, keepClearOf, reveal } from '../viewport.js'
+import { focusInView, reveal } from '../viewport.js'
 import { RecipientsStep } from './RecipientsStep.js'
 import { SettingsStep } from './SettingsStep.js'
 import type { SetDraft, StepProps } from './steps.js'
@@ -105,8 +105,6 @@ export function Editor(props: {
   const [pageCounts, setPageCounts] = useState<Record<string, number>>({})
   const onPages = useCallback((itemKey: string, count: number) => setPageCounts((c) => (c[itemKey] === count ? c : { ...c, [itemKey]: count })), [])
   const headingRef = useRef<HTMLHeadingElement>(null)
-  const barRef = useRef<HTMLElement>(null)
-  useEffect(() => keepClearOf(barRef.current!), [])
   const alertRef = useRef<HTMLDivElement>(null)
   const firstRender = useRef(true)
 
@@ -236,7 +234,7 @@ export function Editor(props: {
 
   return (
     <div className="editor">
-      <header className="topbar" ref={barRef}>
+      <header className="topbar">
         <div className="topbar-title">
           <span className="badge">{t(draft.type === 'TEMPLATE' ? 'app.template' : 'app.document')}</span>
           <div>
