@@ -319,7 +319,7 @@ const REFUSAL_WORDS = {
 } as const
 
 function refusalOf(err: unknown, env: Envelope): Refusal {
-  const words = err instanceof ApiFailure && (err.code === 'MISSING_SIGNATURE_FIELD' || err.code === 'RECIPIENT_WITHOUT_ADDRESS') ? REFUSAL_WORDS[err.code] : null
+  const words = err instanceof ApiFailure ? REFUSAL_WORDS[err.code as keyof typeof REFUSAL_WORDS] : undefined
   if (err instanceof ApiFailure && words) {
     // Issue paths are `recipients.N` (or `recipients.N.email`), N counting the recipients in the order they were added.
     const added = [...env.recipients].sort((a, b) => a.id - b.id)
