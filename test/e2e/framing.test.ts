@@ -36,15 +36,20 @@ describe('frame-ancestors per team', () => {
   test('not listed: the browser refuses both pages; each embed reports NOT_A_SIGNING_SERVICE, never ready', async () => {
     await stack.api('POST', '/team/update', { embedOrigins: ['https://app.example.com'] })
     const doc = await sendDocument(stack, { title: 'NDA', recipients: [{ email: 'g@example.com', name: 'G', role: 'SIGNER', fields: [sig(10, 80)] }] })
-    const signPage = await mount(stack, 'EmbedSignDocument', { token: doc.recipient('g@example.com').token, timeout: 4000 })
-    expect((await callback(signPage.page, 'onError')).code).toBe('NOT_A_SIGNING_SERVICE')
+    // The timeout runs from the mount: long enough for a busy machine to show Chromium's error
+    // page first (before its load the answer would be TIMEOUT). Both embeds wait side by side.
+    const [signPage, editor] = await Promise.all([
+      mount(stack, 'EmbedSignDocument', { token: doc.recipient('g@example.com').token, timeout: 15_000 }),
+      stack.presign().then((presignToken) => mount(stack, 'EmbedCreateEnvelope', { presignToken, type: 'DOCUMENT', timeout: 15_000 })),
+    ])
+    const [signError, editorError] = await Promise.all([callback(signPage.page, 'onError'), callback(editor.page, 'onError')])
+    expect(signError.code).toBe('NOT_A_SIGNING_SERVICE')
     expect((await events(signPage.page)).map((e) => e.name)).not.toContain('onDocumentReady')
     expect(signPage.page.frames().some((f) => f.url().startsWith('chrome-error://'))).toBe(true)
     await signPage.page.close()
 
     // The editor is refused the same way: Chromium's error page loads in the frame, and a load is no readiness.
-    const editor = await mount(stack, 'EmbedCreateEnvelope', { presignToken: await stack.presign(), type: 'DOCUMENT', timeout: 4000 })
-    expect((await callback(editor.page, 'onError')).code).toBe('NOT_A_SIGNING_SERVICE')
+    expect(editorError.code).toBe('NOT_A_SIGNING_SERVICE')
     expect(editor.page.frames().some((f) => f.url().startsWith('chrome-error://'))).toBe(true)
     expect(await editor.frame.locator('#root').count()).toBe(0)
     expect((await events(editor.page)).map((e) => e.name)).not.toContain('onReady')

@@ -15,6 +15,16 @@ const axeSource = () => (source ??= readFile(createRequire(import.meta.url).reso
 
 type Target = Page | Frame | FrameLocator
 
+/**
+ * Which of the WCAG rules run: all by default; `only` these (a sweep that checks one property,
+ * such as contrast in the dark theme), or all but `skip` (a property another sweep already checks
+ * on the same screens).
+ */
+export interface AxeRules {
+  only?: readonly string[]
+  skip?: readonly string[]
+}
+
 async function frameOf(target: Target): Promise<Page | Frame> {
   if ('evaluate' in target) return target
   const frame = await (await target.owner().elementHandle())?.contentFrame()
@@ -27,7 +37,7 @@ async function frameOf(target: Target): Promise<Page | Frame> {
  * element ("rule (impact) selector: what to fix"); [] when there are none. `exclude`: selectors
  * of nodes to leave out, each a known false positive the caller explains.
  */
-export async function axeViolations(target: Target, exclude: string[] = []): Promise<string[]> {
+export async function axeViolations(target: Target, exclude: string[] = [], rules: AxeRules = {}): Promise<string[]> {
   const frame = await frameOf(target)
   if (!(await frame.evaluate(() => 'axe' in window))) await frame.evaluate(await axeSource())
   // Colours are read as painted: a button caught in its 0.12 s change of colour (a node React
@@ -35,10 +45,12 @@ export async function axeViolations(target: Target, exclude: string[] = []): Pro
   // spinner) never do and are left running.
   await frame.evaluate(() => Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => null))))
   const violations = await frame.evaluate(
-    async ({ tags, exclude }) => {
+    async ({ tags, exclude, only, skip }) => {
       const axe = (window as any).axe
+      const runOnly = only ? { type: 'rule', values: only } : { type: 'tag', values: tags }
+      const off = Object.fromEntries(skip.map((id: string) => [id, { enabled: false }]))
       // Other frames (a PDF viewer, an embed) are checked on their own: axe stays in this one.
-      const result = await axe.run({ exclude: exclude.map((s: string) => [s]) }, { runOnly: { type: 'tag', values: tags }, iframes: false, resultTypes: ['violations'] })
+      const result = await axe.run({ exclude: exclude.map((s: string) => [s]) }, { runOnly, rules: off, iframes: false, resultTypes: ['violations'] })
       return result.violations.map((v: any) => ({
         id: v.id,
         impact: v.impact,
@@ -46,7 +58,7 @@ export async function axeViolations(target: Target, exclude: string[] = []): Pro
         nodes: v.nodes.map((n: any) => ({ target: n.target.join(' '), impact: n.impact, summary: n.failureSummary })),
       }))
     },
-    { tags: TAGS, exclude },
+    { tags: TAGS, exclude, only: rules.only ? [...rules.only] : undefined, skip: [...(rules.skip ?? [])] },
   )
   return violations.flatMap((v: any) =>
     v.nodes

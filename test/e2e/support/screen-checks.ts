@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path'
 import type { BrowserContext, Page } from 'playwright-core'
-import { axeReport, axeViolations } from './axe.js'
+import { axeReport, axeViolations, type AxeRules } from './axe.js'
 import { SCREENSHOTS } from './stack.js'
 
 /** One screen to check: where it is, when it is ready, and the states it opens. */
@@ -20,11 +20,12 @@ export interface Visit {
   allow?: RegExp
 }
 
-/** How a sweep looks: at which widths, screenshots named with `tag`, with the keyboard walk or not. */
+/** How a sweep looks: at which widths, screenshots named with `tag`, with the keyboard walk or not, which axe rules. */
 export interface Pass {
   tag: string
   sizes: readonly (readonly [number, number])[]
   keyboard: boolean
+  rules?: AxeRules
 }
 
 export const BOTH_WIDTHS: Pass = {
@@ -49,7 +50,7 @@ async function inspect(page: Page, name: string, pass: Pass): Promise<string[]> 
     // A modal covers the viewport: the shot shows what a person sees then, not the page behind at full length.
     const modal = await page.evaluate(() => document.querySelector('dialog[open]') !== null)
     await page.screenshot({ path: join(SCREENSHOTS, `console-a11y-${name}${pass.tag}-${width}.png`), fullPage: !modal })
-    const report = axeReport(label, await axeViolations(page))
+    const report = axeReport(label, await axeViolations(page, [], pass.rules))
     if (report) found.push(report)
     const wide = await page.evaluate(() => {
       const inner = innerWidth
