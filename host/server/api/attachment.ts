@@ -5,6 +5,7 @@ import { jsonBody, parse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId } from './schemas.js'
 import { searchText } from './search-text.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 /** Links only: http(s) URIs (a javascript: link would be a script in every viewer). */
 export const AttachmentData = z
@@ -23,24 +24,24 @@ export function attachmentRoutes(ctx: HostContext) {
   /** `token`, when given, must be a recipient token of the envelope (a recipient's view of it). */
   r.get('/envelope/attachment', async (c) => {
     const q = parse(FindQuery, c.req.query())
-    return c.json({ data: await listAttachments(ctx.db, principal(c), q.envelopeId, q.token) })
+    return c.json({ data: await listAttachments(ctx.db, principal(c), q.envelopeId, q.token) } satisfies V2Answer<'GET /envelope/attachment'>)
   })
 
   r.post('/envelope/attachment/create', async (c) => {
     const body = await jsonBody(c, CreateBody)
-    return c.json({ id: await createAttachment(ctx.db, principal(c), body.envelopeId, body.data) })
+    return c.json({ id: await createAttachment(ctx.db, principal(c), body.envelopeId, body.data) } satisfies V2Answer<'POST /envelope/attachment/create'>)
   })
 
   r.post('/envelope/attachment/update', async (c) => {
     const body = await jsonBody(c, UpdateBody)
     await updateAttachment(ctx.db, principal(c), body.id, body.data)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /envelope/attachment/update'>)
   })
 
   r.post('/envelope/attachment/delete', async (c) => {
     const { id } = await jsonBody(c, DeleteBody)
     await deleteAttachment(ctx.db, principal(c), id)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /envelope/attachment/delete'>)
   })
 
   return r

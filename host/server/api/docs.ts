@@ -10,6 +10,7 @@ import { Hono } from 'hono'
 import type { AppEnv } from '../context.js'
 import { openApiDocument } from './openapi.js'
 import { DOCS_POLICY } from '../security-headers.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 /** Relative links: the same page works under /api/v2 and /api/v2-beta. */
 const PAGE = `<!doctype html>
@@ -64,7 +65,7 @@ const HEADERS = { 'Content-Security-Policy': DOCS_POLICY, 'Referrer-Policy': 'no
 /** GET /openapi.json, /docs and /docs/assets/*: mounted inside the API router, before its gate. */
 export function docsRoutes() {
   const r = new Hono<AppEnv>()
-  r.get('/openapi.json', (c) => c.json(openApiDocument()))
+  r.get('/openapi.json', (c) => c.json(openApiDocument() satisfies V2Answer<'GET /openapi.json'>))
   r.get('/docs', (c) => c.body(PAGE, 200, { ...HEADERS, 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' }))
   r.get('/docs/assets/:file', async (c) => {
     const name = c.req.param('file')

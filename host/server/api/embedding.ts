@@ -8,6 +8,7 @@ import { assertEmbeddingAllowed } from '../domain/plans.js'
 import { publicOrigin, jsonBody, parse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { assertParentAllowed, Origin } from './team.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 export const SessionQuery = z.object({ parentOrigin: Origin.optional() })
 
@@ -37,7 +38,7 @@ export function embeddingRoutes(ctx: HostContext) {
     if (p.kind !== 'api') throw new ApiError(403, 'FORBIDDEN', 'minting presign tokens requires an API token')
     assertEmbeddingAllowed(p.plan)
     const body = await jsonBody(c, PresignBody)
-    return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: p.tokenId, expiresInMinutes: body.expiresIn, scope: body.scope }))
+    return c.json(mintPresignToken(ctx.presignSecret, { teamId: p.teamId, tokenId: p.tokenId, expiresInMinutes: body.expiresIn, scope: body.scope }) satisfies V2Answer<'POST /embedding/create-presign-token'>)
   })
 
   /**
@@ -49,7 +50,7 @@ export function embeddingRoutes(ctx: HostContext) {
     if (p.kind !== 'presign') throw new ApiError(403, 'FORBIDDEN', 'this endpoint takes a presign token, not an API token')
     const { parentOrigin } = parse(SessionQuery, c.req.query())
     await assertParentAllowed(ctx, p.teamId, parentOrigin, publicOrigin(ctx, c))
-    return c.json(sessionAnswer(p))
+    return c.json(sessionAnswer(p) satisfies V2Answer<'GET /embedding/session'>)
   })
 
   return r

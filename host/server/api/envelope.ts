@@ -13,6 +13,7 @@ import { teamActor } from '../domain/audit.js'
 import { EnvelopeAuthInput } from '../domain/recipient-auth.js'
 import { CreatePayloadField, EnvelopeId, RecipientInput, VISIBILITIES } from './schemas.js'
 import { SearchQuery } from './search-text.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 export const CreatePayload = z.object({
   type: z.enum(['DOCUMENT', 'TEMPLATE']),
@@ -64,31 +65,31 @@ export function envelopeRoutes(ctx: HostContext) {
     assertMayCreate(p)
     const { payload, files } = await multipartBody(c, CreatePayload, undefined, { authAt: AUTH_AT.envelopeCreate })
     const id = await createEnvelope(ctx.db, p, teamActor(p, clientOf(c)), payload, files)
-    return c.json({ id })
+    return c.json({ id } satisfies V2Answer<'POST /envelope/create'>)
   })
 
   r.get('/envelope', async (c) => {
     const q = parse(ListQuery, c.req.query())
     const { data, count } = await listEnvelopes(ctx.db, principal(c), q)
-    return c.json({ data, count, currentPage: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage) })
+    return c.json({ data, count, currentPage: q.page, perPage: q.perPage, totalPages: Math.ceil(count / q.perPage) } satisfies V2Answer<'GET /envelope'>)
   })
 
   r.post('/envelope/get-many', async (c) => {
     const { ids } = await jsonBody(c, GetManyBody)
-    return c.json({ data: await getManyEnvelopes(ctx.db, principal(c), ids) })
+    return c.json({ data: await getManyEnvelopes(ctx.db, principal(c), ids) } satisfies V2Answer<'POST /envelope/get-many'>)
   })
 
   r.post('/envelope/update', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, UpdateBody, { authAt: AUTH_AT.envelopeUpdate })
-    return c.json(await updateEnvelope(ctx.db, p, teamActor(p, clientOf(c)), body))
+    return c.json(await updateEnvelope(ctx.db, p, teamActor(p, clientOf(c)), body) satisfies V2Answer<'POST /envelope/update'>)
   })
 
   r.post('/envelope/delete', async (c) => {
     const p = principal(c)
     const { envelopeId } = await jsonBody(c, DeleteBody)
     await deleteEnvelope(ctx.db, p, teamActor(p, clientOf(c)), envelopeId)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /envelope/delete'>)
   })
 
   // Last: `/envelope/:id` would otherwise swallow the fixed paths above and in other modules.

@@ -8,6 +8,7 @@ import type { AppEnv, HostContext } from '../context.js'
 import { numericParam } from './recipient.js'
 import { FIELD_TYPES } from '../../../src/protocol/index.js'
 import { CoordinateField, EnvelopeId, FieldMeta, ItemId, NumericId, PlaceholderField } from './schemas.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 export const CreateMany = z.object({ envelopeId: EnvelopeId, data: z.array(z.unknown()).min(1).max(500) })
 
@@ -50,24 +51,24 @@ export function fieldRoutes(ctx: HostContext) {
   r.post('/envelope/field/create-many', async (c) => {
     const body = await jsonBody(c, CreateMany)
     const rows = await createFields(ctx.db, principal(c), body.envelopeId, parseFieldEntries(body.data))
-    return c.json({ data: rows.map(toField) })
+    return c.json({ data: rows.map(toField) } satisfies V2Answer<'POST /envelope/field/create-many'>)
   })
 
   r.post('/envelope/field/update-many', async (c) => {
     const body = await jsonBody(c, UpdateMany)
     const rows = await updateFields(ctx.db, principal(c), body.envelopeId, body.data)
-    return c.json({ data: rows.map(toField) })
+    return c.json({ data: rows.map(toField) } satisfies V2Answer<'POST /envelope/field/update-many'>)
   })
 
   r.post('/envelope/field/delete', async (c) => {
     const { fieldId } = await jsonBody(c, DeleteBody)
     await deleteField(ctx.db, principal(c), fieldId)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /envelope/field/delete'>)
   })
 
   r.get('/envelope/field/:id', async (c) => {
     const { field } = await getField(ctx.db, principal(c), numericParam(c.req.param('id'), 'field'))
-    return c.json(toField(field))
+    return c.json(toField(field) satisfies V2Answer<'GET /envelope/field/:fieldId'>)
   })
 
   return r

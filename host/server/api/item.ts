@@ -7,6 +7,7 @@ import { findParent, toItem } from '../domain/resources.js'
 import { jsonBody, multipartBody, parse, storedPdfResponse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, ItemId, stringParam } from './schemas.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 export const CreateManyPayload = z.object({ envelopeId: EnvelopeId })
 export const UpdateMany = z.object({
@@ -35,20 +36,20 @@ export function itemRoutes(ctx: HostContext) {
     const p = principal(c)
     const { payload, files } = await multipartBody(c, CreateManyPayload)
     if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
-    return c.json({ data: (await createItems(ctx.db, p, payload.envelopeId, files)).map(toItem) })
+    return c.json({ data: (await createItems(ctx.db, p, payload.envelopeId, files)).map(toItem) } satisfies V2Answer<'POST /envelope/item/create-many'>)
   })
 
   r.post('/envelope/item/update-many', async (c) => {
     const p = principal(c)
     const body = await jsonBody(c, UpdateMany)
-    return c.json({ data: (await updateItems(ctx.db, p, body.envelopeId, body.data)).map(toItem) })
+    return c.json({ data: (await updateItems(ctx.db, p, body.envelopeId, body.data)).map(toItem) } satisfies V2Answer<'POST /envelope/item/update-many'>)
   })
 
   /** Extension: removes an item and the fields placed on it; an envelope keeps at least one item. */
   r.post('/envelope/item/delete', async (c) => {
     const { envelopeItemId } = await jsonBody(c, DeleteBody)
     await deleteItem(ctx.db, principal(c), envelopeItemId)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /envelope/item/delete'>)
   })
 
   r.get('/envelope/item/:id/download', async (c) => {

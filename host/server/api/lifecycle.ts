@@ -17,6 +17,7 @@ import { clientOf, jsonBody, parse, pdfResponse, principal, publicOrigin, type C
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId } from './schemas.js'
 import type { SentRecipientAnswer } from '../contract/answers.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 // The deployed service's clients also send these e-mail settings; accepted and not used.
 export const DistributeMeta = DocumentMetaPatchSchema.extend({ emailId: z.string().nullish(), emailReplyTo: z.string().nullish() })
@@ -53,7 +54,7 @@ export function lifecycleRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
   const actor = (c: Ctx) => teamActor(principal(c), clientOf(c))
   const sent = (c: Ctx, out: { envelope: EnvelopeRow; recipients: RecipientRow[] }) =>
-    c.json({ success: true, id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x, tokenView(principal(c), out.envelope))) })
+    c.json({ success: true, id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x, tokenView(principal(c), out.envelope))) } satisfies V2Answer<'POST /envelope/distribute' | 'POST /envelope/redistribute'>)
 
   r.post('/envelope/distribute', async (c) => {
     const { envelopeId, meta } = await jsonBody(c, DistributeBody)
@@ -69,7 +70,7 @@ export function lifecycleRoutes(ctx: HostContext) {
   r.post('/envelope/cancel', async (c) => {
     const body = await jsonBody(c, CancelBody)
     await cancel(ctx.db, principal(c), actor(c), body)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /envelope/cancel'>)
   })
 
   r.post('/envelope/recipient/:id/reject', async (c) => {
@@ -77,7 +78,7 @@ export function lifecycleRoutes(ctx: HostContext) {
     const body = await jsonBody(c, RejectBody)
     const p = principal(c)
     const { recipient, envelope } = await rejectForRecipient(ctx.db, p, actor(c), { recipientId, ...body })
-    return c.json(toRecipient(recipient, envelope, tokenView(p, envelope)))
+    return c.json(toRecipient(recipient, envelope, tokenView(p, envelope)) satisfies V2Answer<'POST /envelope/recipient/:recipientId/reject'>)
   })
 
   r.get('/envelope/:id/audit-log', async (c) => {
@@ -85,7 +86,7 @@ export function lifecycleRoutes(ctx: HostContext) {
     const q = parse(AuditQuery, c.req.query())
     const page = await auditPage(ctx.db, e.id, { page: q.page, perPage: q.perPage, desc: q.orderByDirection === 'desc', except: q.include === 'all' ? [] : HOST_AUDIT_TYPES })
     // The hash of the newest entry, whichever page this is: what the evidence PDFs name.
-    return c.json({ ...page, chainHead: await auditChainHead(ctx.db, e.id) })
+    return c.json({ ...page, chainHead: await auditChainHead(ctx.db, e.id) } satisfies V2Answer<'GET /envelope/:envelopeId/audit-log'>)
   })
 
   r.get('/envelope/:id/audit-log/download', async (c) => {
@@ -100,7 +101,7 @@ export function lifecycleRoutes(ctx: HostContext) {
     const id = parse(EnvelopeId, c.req.param('id'))
     const { format } = parse(EvidenceQuery, c.req.query())
     const evidence = await envelopeEvidence(ctx.db, principal(c), id, ctx.clock.now())
-    if (format === 'json') return c.json(evidence)
+    if (format === 'json') return c.json(evidence satisfies V2Answer<'GET /envelope/:envelopeId/evidence'>)
     const name = `${evidence.envelope.title} - evidence.jws`
     return c.body(signJws(evidence, await ctx.sealingKey()), 200, {
       'Content-Type': 'application/jose',

@@ -9,7 +9,7 @@ import { toField } from '../domain/resources.js'
 import { clientOf, jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId, RecipientInput } from './schemas.js'
-import type { RecipientWithFieldsAnswer } from '../contract/answers.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 /** One recipient change (update-many's entries). */
 export const RecipientPatch = z
@@ -39,25 +39,25 @@ export function recipientRoutes(ctx: HostContext) {
 
   r.post('/envelope/recipient/create-many', async (c) => {
     const body = await jsonBody(c, CreateMany, { authAt: AUTH_AT.recipients })
-    return c.json({ data: await createRecipients(ctx.db, principal(c), body.envelopeId, body.data) })
+    return c.json({ data: await createRecipients(ctx.db, principal(c), body.envelopeId, body.data) } satisfies V2Answer<'POST /envelope/recipient/create-many'>)
   })
 
   r.post('/envelope/recipient/update-many', async (c) => {
     const body = await jsonBody(c, UpdateMany, { authAt: AUTH_AT.recipients })
-    return c.json({ data: await updateRecipients(ctx.db, principal(c), body.envelopeId, body.data, undefined, { client: clientOf(c), now: ctx.clock.now() }) })
+    return c.json({ data: await updateRecipients(ctx.db, principal(c), body.envelopeId, body.data, undefined, { client: clientOf(c), now: ctx.clock.now() }) } satisfies V2Answer<'POST /envelope/recipient/update-many'>)
   })
 
   r.post('/envelope/recipient/delete', async (c) => {
     const { recipientId } = await jsonBody(c, DeleteBody)
     await deleteRecipient(ctx.db, principal(c), recipientId)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /envelope/recipient/delete'>)
   })
 
   r.get('/envelope/recipient/:id', async (c) => {
     const recipient = await getRecipient(ctx.db, principal(c), numericParam(c.req.param('id'), 'recipient'))
     // With the recipient's fields, as the deployed clients expect.
     const fields = await fieldsOfRecipient(ctx.db, recipient.id)
-    return c.json({ ...recipient, fields: fields.map(toField) } satisfies RecipientWithFieldsAnswer)
+    return c.json({ ...recipient, fields: fields.map(toField) } satisfies V2Answer<'GET /envelope/recipient/:recipientId'>)
   })
 
   return r

@@ -8,6 +8,7 @@ import { assertTeamRole } from '../auth/principal.js'
 import { currentDisclosure, DISCLOSURE_MAX, setDisclosure } from '../domain/consent.js'
 import { jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 export const DisclosureBody = z.object({
   /** The disclosure signers agree to before signing electronically; null or blank: the default one, in the signer's language. */
@@ -25,13 +26,13 @@ export function teamConsentRoutes(ctx: HostContext) {
   r.get('/team/consent-disclosure', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'reading team settings', 'MEMBER')
-    return c.json(await currentDisclosure(ctx.db, p.teamId))
+    return c.json(await currentDisclosure(ctx.db, p.teamId) satisfies V2Answer<'GET /team/consent-disclosure'>)
   })
   r.post('/team/consent-disclosure', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'changing team settings', 'ADMIN')
     const body = await jsonBody(c, DisclosureBody)
-    return c.json(await setDisclosure(ctx.db, p, body.text))
+    return c.json(await setDisclosure(ctx.db, p, body.text) satisfies V2Answer<'POST /team/consent-disclosure'>)
   })
   return r
 }

@@ -12,6 +12,7 @@ import { teamConsentRoutes } from './team-consent.js'
 import { ApiError } from '../errors.js'
 import { jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 /** `https://app.example.com` or `http://localhost:3000`: a scheme, a host, a port; nothing else. */
 export const Origin = z
@@ -55,14 +56,14 @@ export function teamRoutes(ctx: HostContext) {
   r.get('/team', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'reading team settings', 'MEMBER')
-    return c.json(await teamSettings(ctx.db, p.teamId, ctx.clock.now()))
+    return c.json(await teamSettings(ctx.db, p.teamId, ctx.clock.now()) satisfies V2Answer<'GET /team'>)
   })
 
   r.post('/team/update', async (c) => {
     const p = principal(c)
     assertTeamRole(p, 'changing team settings', 'ADMIN')
     const body = await jsonBody(c, TeamUpdateBody)
-    return c.json(await updateTeamSettings(ctx.db, p, body, ctx.clock.now()))
+    return c.json(await updateTeamSettings(ctx.db, p, body, ctx.clock.now()) satisfies V2Answer<'POST /team/update'>)
   })
 
   r.route('/', teamConsentRoutes(ctx))

@@ -8,6 +8,7 @@ import type { AppEnv, HostContext } from '../context.js'
 import { sentRecipient } from './lifecycle.js'
 import { tokenView } from '../domain/link-holders.js'
 import { EnvelopeId, ItemId, NumericId } from './schemas.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 export const DuplicateBody = z.object({
   envelopeId: EnvelopeId,
@@ -47,7 +48,7 @@ export function templateRoutes(ctx: HostContext) {
     const p = principal(c)
     assertMayCreate(p)
     const body = await jsonBody(c, DuplicateBody)
-    return c.json({ id: await duplicate(ctx.db, p, teamActor(p, clientOf(c)), body) })
+    return c.json({ id: await duplicate(ctx.db, p, teamActor(p, clientOf(c)), body) } satisfies V2Answer<'POST /envelope/duplicate'>)
   })
 
   r.post('/envelope/use', async (c) => {
@@ -55,7 +56,7 @@ export function templateRoutes(ctx: HostContext) {
     assertMayCreate(p)
     const { payload, files } = await multipartBody(c, UsePayload)
     const out = await documentFromTemplate(ctx.db, p, teamActor(p, clientOf(c)), payload, files, ctx.clock.now())
-    return c.json({ id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x, tokenView(p, out.envelope))) })
+    return c.json({ id: out.envelope.id, recipients: out.recipients.map((x) => sentRecipient(ctx, c, x, tokenView(p, out.envelope))) } satisfies V2Answer<'POST /envelope/use'>)
   })
 
   return r

@@ -15,46 +15,18 @@
  */
 import { Hono, type Context } from 'hono'
 import { sha256Hex } from '../domain/files.js'
-import { sealedDocumentAndLog, type AuditLogState, type SealedDocument } from '../domain/sealed-documents.js'
+import { sealedDocumentAndLog } from '../domain/sealed-documents.js'
 import { evidenceCheck, type EvidenceCheck } from '../domain/evidence.js'
 import { badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
-import { onlyValidationAfter, timestampChain, type SignatureReport, type TimestampLink } from '../pdf/signature-report.js'
+import { onlyValidationAfter, timestampChain } from '../pdf/signature-report.js'
 import { runVerify } from '../workers/verify-lane.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { addressKey, RateLimiter } from './rate-limit.js'
 import { EVIDENCE_MAX_BYTES, tooLarge } from './body-budget.js'
 import { readForm } from './multipart.js'
-
-/** A signature's report, and whether its certificate is one this service seals with. */
-export type CheckedSignature = SignatureReport & {
-  /** The certificate is one of this host's sealing certificates (by SHA-256 fingerprint, never by name). */
-  sealOfThisService: boolean
-}
-
-export interface VerifyResult {
-  sha256: string
-  pageCount: number
-  signatures: CheckedSignature[]
-  /**
-   * At least one signature; every one intact; and nothing after any of them but what long-term
-   * validation adds (updatesAfter 'none' or 'validation'): 'changes' and 'unrecognized' make it false.
-   */
-  valid: boolean
-  /** Valid, and an intact signature is this service's own seal (sealOfThisService). */
-  sealedByThisService: boolean
-  /**
-   * The document timestamps, in the order of the file, each with whether it covers the one before:
-   * an archive kept verifiable gets a new one before the last one's authority certificate ends.
-   */
-  timestamps: TimestampLink[]
-  /** The completed document of this service whose sealed file has exactly these bytes. */
-  document: SealedDocument | null
-  /** Whether the audit log of that document's envelope is unbroken (and its head); null with no document. */
-  auditLog: AuditLogState | null
-  /** With an evidence file (a JWS of GET /envelope/{id}/evidence?format=jws): what it proves. */
-  evidence?: EvidenceCheck
-}
+import type { V2Answer } from '../contract/api-v2.js'
+import type { CheckedSignature, VerifyResult } from '../contract/verify-answer.js'
 
 export function verifyRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
@@ -63,9 +35,9 @@ export function verifyRoutes(ctx: HostContext) {
   r.post('/verify', async (c) => {
     limiter.hit(c, addressKey(c))
     const { pdf, evidence } = await filesOf(c)
-    if (!pdf) return c.json({ evidence: await checkEvidence(ctx, evidence!, null) })
+    if (!pdf) return c.json({ evidence: await checkEvidence(ctx, evidence!, null) } satisfies V2Answer<'POST /verify'>)
     const result = await verifyUpload(ctx, pdf)
-    return c.json(evidence === null ? result : { ...result, evidence: await checkEvidence(ctx, evidence, result.sha256) })
+    return c.json(evidence === null ? result : { ...result, evidence: await checkEvidence(ctx, evidence, result.sha256) } satisfies V2Answer<'POST /verify'>)
   })
   return r
 }

@@ -7,6 +7,7 @@ import { addTeamWebhook, changeTeamWebhook, removeTeamWebhook, rotateTeamWebhook
 import { jsonBody, parse, principal, type Ctx } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { stringParam } from './schemas.js'
+import type { V2Answer } from '../contract/api-v2.js'
 
 export const WebhookId = z.string().regex(/^webhook_[a-z0-9]+$/, 'Expected a webhook id (webhook_...)')
 export const Fields = z.object({
@@ -39,30 +40,30 @@ export function webhookRoutes(ctx: HostContext) {
   r.post('/webhook/create', async (c) => {
     const who = team(c)
     const body = await jsonBody(c, CreateBody)
-    return c.json(await addTeamWebhook(ctx.db, principal(c), who, body, allowPrivate))
+    return c.json(await addTeamWebhook(ctx.db, principal(c), who, body, allowPrivate) satisfies V2Answer<'POST /webhook/create'>)
   })
-  r.get('/webhook', async (c) => c.json({ data: await listWebhooks(ctx.db, team(c)) }))
+  r.get('/webhook', async (c) => c.json({ data: await listWebhooks(ctx.db, team(c)) } satisfies V2Answer<'GET /webhook'>))
   r.post('/webhook/update', async (c) => {
     const who = team(c)
     const { id, ...patch } = await jsonBody(c, UpdateBody)
-    return c.json(await changeTeamWebhook(ctx.db, principal(c), who, id, patch, allowPrivate))
+    return c.json(await changeTeamWebhook(ctx.db, principal(c), who, id, patch, allowPrivate) satisfies V2Answer<'POST /webhook/update'>)
   })
   r.post('/webhook/delete', async (c) => {
     const who = team(c)
     const { id } = await jsonBody(c, DeleteBody)
     await removeTeamWebhook(ctx.db, principal(c), who, id)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /webhook/delete'>)
   })
   r.post('/webhook/call/:callId/resend', async (c) => {
     const who = team(c)
     await resendCall(ctx.db, who, stringParam(c.req.param('callId'), 'webhook call'))
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /webhook/call/:callId/resend'>)
   })
   // A rotation answers the webhook with what it made, shown this once, and logs what changed (never the values).
   const rotation = (path: string, what: Parameters<typeof rotateTeamWebhook>[4]) =>
     r.post(path, async (c) => {
       const who = team(c)
-      return c.json(await rotateTeamWebhook(ctx.db, principal(c), who, parse(WebhookId, c.req.param('id')), what))
+      return c.json(await rotateTeamWebhook(ctx.db, principal(c), who, parse(WebhookId, c.req.param('id')), what) satisfies V2Answer<'POST /webhook/:webhookId/rotate-secret' | 'POST /webhook/:webhookId/rotate-signing-key'>)
     })
   rotation('/webhook/:id/rotate-secret', 'secret')
   rotation('/webhook/:id/rotate-signing-key', 'signingKey')
@@ -70,12 +71,12 @@ export function webhookRoutes(ctx: HostContext) {
     const who = team(c)
     const id = parse(WebhookId, c.req.param('id'))
     await sendTestEvent(ctx.db, who, id)
-    return c.json({ success: true })
+    return c.json({ success: true } satisfies V2Answer<'POST /webhook/:webhookId/test'>)
   })
   r.get('/webhook/:id/calls', async (c) => {
     const who = team(c)
-    return c.json(await webhookCalls(ctx.db, who, parse(WebhookId, c.req.param('id')), parse(CallsQuery, c.req.query())))
+    return c.json(await webhookCalls(ctx.db, who, parse(WebhookId, c.req.param('id')), parse(CallsQuery, c.req.query())) satisfies V2Answer<'GET /webhook/:webhookId/calls'>)
   })
-  r.get('/webhook/:id', async (c) => c.json(await getWebhook(ctx.db, team(c), parse(WebhookId, c.req.param('id')))))
+  r.get('/webhook/:id', async (c) => c.json(await getWebhook(ctx.db, team(c), parse(WebhookId, c.req.param('id'))) satisfies V2Answer<'GET /webhook/:webhookId'>))
   return r
 }

@@ -198,6 +198,7 @@ export type AttachmentAnswer = z.output<typeof AttachmentAnswer>
 export type EnvelopeAnswer = z.output<typeof EnvelopeAnswer>
 export type SentRecipientAnswer = z.output<typeof SentRecipientAnswer>
 export type AuditLogEntryAnswer = z.output<typeof AuditLogEntryAnswer>
+export type SentAnswer = z.output<typeof SentAnswer>
 
 /** The registered answers as OpenAPI components: JSON Schema 2020-12, references between them by name. */
 export function answerComponents(): Record<string, Record<string, unknown>> {
