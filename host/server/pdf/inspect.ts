@@ -2,6 +2,7 @@ import { PDFArray, PDFDict, PDFStream, type PDFDocument, type PDFObject } from '
 import { ApiError } from '../errors.js'
 import { runHeavy } from '../workers/heavy.js'
 import { stripActiveContent } from './active-content.js'
+import { formFieldsOf } from './form-fields.js'
 import { decodeEveryStream, InflateBudgetExceeded, withInflateBudget } from './inflate-budget.js'
 import type { InspectedPdf } from './inspected-pdf.js'
 import { readPdf, type ReadPdf } from './reading.js'
@@ -25,8 +26,9 @@ export async function inspectPdf(bytes: Uint8Array, name: string): Promise<Inspe
 export async function inspectHere(bytes: Uint8Array, name: string): Promise<InspectedPdf> {
   return checkedPdf(bytes, name, async ({ doc }, pageCount) => {
     const removed = stripActiveContent(doc)
+    const formFields = formFieldsOf(doc)
     // Without object streams: every dictionary of the stored file stays readable as it is.
-    return { pageCount, removed, bytes: removed.length ? await doc.save({ updateFieldAppearances: false, useObjectStreams: false }) : bytes }
+    return { pageCount, removed, formFields, bytes: removed.length ? await doc.save({ updateFieldAppearances: false, useObjectStreams: false }) : bytes }
   })
 }
 

@@ -1,0 +1,147 @@
+/**
+ * The form fields (AcroForm) a PDF already holds, as envelope fields could take them: each field's
+ * type, its name as the label, its options, whether the form requires it, and its place on its
+ * page in percent of the page as it is shown (rotation and crop box applied). Read on the upload's
+ * one parse (inspect.ts), within its budget; a field this cannot read is left out, never fatal.
+ */
+import {
+  PDFCheckBox,
+  PDFDict,
+  PDFDropdown,
+  PDFName,
+  PDFOptionList,
+  PDFRadioGroup,
+  PDFRef,
+  PDFSignature,
+  PDFTextField,
+  type PDFDocument,
+  type PDFField,
+  type PDFPage,
+  type PDFWidgetAnnotation,
+} from '@cantoo/pdf-lib'
+
+/** A form may hold more; past these the rest is left out (an envelope takes 500 fields at a time). */
+export const MAX_FORM_FIELDS = 500
+const MAX_OPTIONS = 100
+const MAX_LABEL = 255
+
+export type FormFieldType = 'TEXT' | 'CHECKBOX' | 'RADIO' | 'DROPDOWN' | 'SIGNATURE'
+
+/** A form field found, placed as envelope fields are: page from 1, box in percent of the page. */
+export interface FormField {
+  name: string
+  type: FormFieldType
+  page: number
+  positionX: number
+  positionY: number
+  width: number
+  height: number
+  required: boolean
+  /** RADIO, DROPDOWN: the choices; CHECKBOX: its one option (the field's name). */
+  options?: string[]
+  /** The value the form holds already (a text, the chosen option), if any. */
+  value?: string
+  /** TEXT: the longest text the form allows. */
+  maxLength?: number
+}
+
+type Box = { x: number; y: number; width: number; height: number }
+
+const round = (n: number) => Math.round(n * 100) / 100
+const clamp = (n: number) => Math.min(100, Math.max(0, n))
+const cut = (s: string) => s.replace(/[\u0000-\u001f]/g, ' ').trim().slice(0, MAX_LABEL)
+
+/** `rect` (PDF user space) in percent of the page as a viewer shows it: rotated, within its crop box. */
+export function placeOnPage(rect: Box, crop: Box, rotation: number): Pick<FormField, 'positionX' | 'positionY' | 'width' | 'height'> {
+  // Fractions of the crop box, measured from its lower left corner, y up.
+  const left = (rect.x - crop.x) / crop.width
+  const right = (rect.x + rect.width - crop.x) / crop.width
+  const bottom = (rect.y - crop.y) / crop.height
+  const top = (rect.y + rect.height - crop.y) / crop.height
+  // Then as shown: from the top left corner, y down, after the page's clockwise rotation.
+  const [x0, y0, x1, y1] =
+    rotation === 90 ? [bottom, left, top, right] : rotation === 180 ? [1 - right, bottom, 1 - left, top] : rotation === 270 ? [1 - top, 1 - right, 1 - bottom, 1 - left] : [left, 1 - top, right, 1 - bottom]
+  const x = clamp(Math.min(x0, x1) * 100)
+  const y = clamp(Math.min(y0, y1) * 100)
+  return { positionX: round(x), positionY: round(y), width: round(clamp(Math.abs(x1 - x0) * 100)), height: round(clamp(Math.abs(y1 - y0) * 100)) }
+}
+
+/** The smallest box holding every box of `boxes`. */
+function union(boxes: Box[]): Box {
+  const x = Math.min(...boxes.map((b) => b.x))
+  const y = Math.min(...boxes.map((b) => b.y))
+  return { x, y, width: Math.max(...boxes.map((b) => b.x + b.width)) - x, height: Math.max(...boxes.map((b) => b.y + b.height)) - y }
+}
+
+function kindOf(field: PDFField): Pick<FormField, 'type' | 'options' | 'value' | 'maxLength'> | null {
+  if (field instanceof PDFTextField) {
+    const value = field.getText()
+    const maxLength = field.getMaxLength()
+    return { type: 'TEXT', ...(value ? { value: value.slice(0, 1000) } : {}), ...(maxLength ? { maxLength } : {}) }
+  }
+  if (field instanceof PDFCheckBox) return { type: 'CHECKBOX', options: [cut(field.getName())], ...(field.isChecked() ? { value: cut(field.getName()) } : {}) }
+  if (field instanceof PDFRadioGroup) {
+    const value = field.getSelected()
+    return { type: 'RADIO', options: field.getOptions().slice(0, MAX_OPTIONS).map(cut), ...(value ? { value: cut(value) } : {}) }
+  }
+  if (field instanceof PDFDropdown || field instanceof PDFOptionList) {
+    const [value] = field.getSelected()
+    return { type: 'DROPDOWN', options: field.getOptions().slice(0, MAX_OPTIONS).map(cut), ...(value ? { value: cut(value) } : {}) }
+  }
+  if (field instanceof PDFSignature) return { type: 'SIGNATURE' }
+  return null // a push button: nothing to fill
+}
+
+/** The form fields of `doc` in the order of the form, at most MAX_FORM_FIELDS. */
+export function formFieldsOf(doc: PDFDocument): FormField[] {
+  if (!doc.catalog.has(PDFName.of('AcroForm'))) return []
+  const pages = doc.getPages()
+  // Which page holds each widget: the pages' /Annots, as viewers read them (a widget's /P is optional).
+  const pageOf = new Map<PDFRef | PDFDict, number>()
+  pages.forEach((page, i) => {
+    for (const annot of page.node.Annots()?.asArray() ?? []) pageOf.set(annot as PDFRef, i)
+  })
+  const found: FormField[] = []
+  let fields: PDFField[]
+  try {
+    fields = doc.getForm().getFields()
+  } catch {
+    return []
+  }
+  for (const field of fields) {
+    if (found.length >= MAX_FORM_FIELDS) break
+    try {
+      const kind = kindOf(field)
+      if (!kind) continue
+      const widgets = field.acroField.getWidgets()
+      const placed = widgets.map((w) => ({ w, page: widgetPage(doc, w, pageOf) })).filter((p): p is { w: PDFWidgetAnnotation; page: number } => p.page !== null)
+      const first = placed[0]
+      if (!first) continue
+      // A radio group's buttons on the first one's page make one field, the box around them.
+      const rects = placed.filter((p) => p.page === first.page).map((p) => p.w.getRectangle())
+      const page = pages[first.page]!
+      const place = placeOnPage(union(rects), cropOf(page), ((page.getRotation().angle % 360) + 360) % 360)
+      if (place.width <= 0 || place.height <= 0) continue
+      found.push({ name: cut(field.getName()), ...kind, page: first.page + 1, ...place, required: field.isRequired() })
+    } catch {
+      // A field this cannot read (a broken widget, an odd value) is left out.
+    }
+  }
+  return found
+}
+
+function widgetPage(doc: PDFDocument, widget: PDFWidgetAnnotation, pageOf: Map<PDFRef | PDFDict, number>): number | null {
+  const ref = doc.context.getObjectRef(widget.dict)
+  if (ref && pageOf.has(ref)) return pageOf.get(ref)!
+  const p = widget.P()
+  if (p instanceof PDFRef) {
+    const i = doc.getPages().findIndex((page) => page.ref === p)
+    if (i >= 0) return i
+  }
+  return null
+}
+
+function cropOf(page: PDFPage): Box {
+  const box = page.getCropBox()
+  return box.width > 0 && box.height > 0 ? box : page.getMediaBox()
+}
