@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises'
 import path from 'node:path'
 import { PDFDocument, PDFName, PDFString, degrees } from '@cantoo/pdf-lib'
 import { describe, expect, it } from 'vitest'
-import { formFieldsOf, MAX_FORM_FIELDS, placeOnPage } from '../../host/server/pdf/form-fields.js'
+import { flattenForm, formFieldsOf, MAX_FORM_FIELDS, placeOnPage } from '../../host/server/pdf/form-fields.js'
 import { inspectHere } from '../../host/server/pdf/inspect.js'
 
 const LETTER = [612, 792] as const
@@ -105,5 +105,16 @@ describe('form fields', () => {
     const found = formFieldsOf(await PDFDocument.load(await doc.save()))
     expect(found).toHaveLength(MAX_FORM_FIELDS)
     expect(found.some((f) => f.name === 'nowhere')).toBe(false)
+  })
+
+  it('draws every form into its pages and leaves no field or widget: ours and LibreOffice\'s', async () => {
+    for (const bytes of [await everyKind(), await readFile(path.join(import.meta.dirname, 'form-files/supplier-libreoffice.pdf'))]) {
+      const doc = await PDFDocument.load(bytes)
+      expect(flattenForm(doc)).toBeGreaterThan(3)
+      const saved = await PDFDocument.load(await doc.save())
+      expect(saved.catalog.has(PDFName.of('AcroForm'))).toBe(false)
+      expect(Buffer.from(await saved.save({ useObjectStreams: false })).toString('latin1')).not.toContain('/Widget')
+      expect(formFieldsOf(saved)).toEqual([])
+    }
   })
 })

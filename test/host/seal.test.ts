@@ -173,19 +173,30 @@ describe('sealEnvelope', () => {
     expect(acroForm.get(PDFName.of('SigFlags'))?.toString()).toBe('3')
   })
 
-  it("puts the signature's widget beside a file's own form fields and annotations, in the same /Annots and /AcroForm", async () => {
+  it("draws a file's own form into its pages: its values stay, no field stays editable, the signature's widget is the one in /Annots and /AcroForm", async () => {
     const original = await PDFDocument.create()
-    original.getForm().createTextField('customer').addToPage(original.addPage([612, 792]), { x: 72, y: 600 })
+    const page = original.addPage([612, 792])
+    const form = original.getForm()
+    const customer = form.createTextField('customer')
+    customer.setText('Globex Corporation')
+    customer.addToPage(page, { x: 72, y: 600 })
+    const agreed = form.createCheckBox('agreed')
+    agreed.check()
+    agreed.addToPage(page, { x: 72, y: 500 })
+    // A link annotation is not part of the form: it stays.
+    page.node.set(PDFName.of('Annots'), original.context.obj([...(page.node.Annots()?.asArray() ?? []), original.context.register(original.context.obj({ Type: 'Annot', Subtype: 'Link', Rect: [72, 400, 200, 420], A: { S: 'URI', URI: PDFString.of('https://example.com') } }))]))
     const [sealed] = await sealEnvelope(input([{ id: 'item_1', title: 'Formular', pdf: await original.save() }], [field({ customText: 'x' })]), key)
     expect(verifyPdfSignature(sealed!.pdf)).toMatchObject({ signed: true, digestOk: true, signatureOk: true })
     const doc = await PDFDocument.load(sealed!.pdf)
     const fields = doc.catalog.lookup(PDFName.of('AcroForm'), PDFDict).lookup(PDFName.of('Fields'), PDFArray)
     const kinds = fields.asArray().map((ref) => doc.context.lookup(ref, PDFDict).get(PDFName.of('FT'))?.toString())
-    expect(kinds).toEqual(['/Tx', '/Sig'])
-    // The page's annotations: the text field's widget, then the signature's (field and widget in one).
-    const annotations = doc.getPage(0).node.lookup(PDFName.of('Annots'), PDFArray).asArray().map(String)
-    expect(annotations).toHaveLength(2)
-    expect(annotations[1]).toBe(String(fields.get(1)))
+    expect(kinds).toEqual(['/Sig'])
+    // The page's annotations: the link, then the signature's widget (field and widget in one).
+    const annotations = doc.getPage(0).node.lookup(PDFName.of('Annots'), PDFArray).asArray()
+    expect(annotations.map((a) => doc.context.lookup(a, PDFDict).get(PDFName.of('Subtype'))?.toString())).toEqual(['/Link', '/Widget'])
+    expect(String(annotations[1])).toBe(String(fields.get(0)))
+    // What the form showed is now the page's own content.
+    expect((await pdfText(sealed!.pdf))[0]).toContain('Globex Corporation')
     // One key of each: a second /Annots or /AcroForm would hide the first from readers.
     const text = Buffer.from(sealed!.pdf).toString('latin1')
     expect(text.match(/\/AcroForm /g)).toHaveLength(1)

@@ -145,3 +145,35 @@ function cropOf(page: PDFPage): Box {
   const box = page.getCropBox()
   return box.width > 0 && box.height > 0 ? box : page.getMediaBox()
 }
+
+/**
+ * Draws the form's fields into their pages as they look now and removes the form, in place: a
+ * sealed copy keeps what the form showed and has no field a viewer could still change. A form
+ * whose appearances cannot be drawn loses its widgets all the same. Returns how many fields it held.
+ */
+export function flattenForm(doc: PDFDocument): number {
+  if (!doc.catalog.has(PDFName.of('AcroForm'))) return 0
+  const form = doc.getForm()
+  const count = form.getFields().length
+  // Appearances drawn anew where the form left it to the viewer (a value with no appearance);
+  // where that fails (a value Helvetica cannot write), as stored; where that fails too, the
+  // widgets go without being drawn.
+  const flattened = [true, false].some((updateFieldAppearances) => {
+    try {
+      form.flatten({ updateFieldAppearances })
+      return true
+    } catch {
+      return false
+    }
+  })
+  if (!flattened) {
+    for (const page of doc.getPages()) {
+      const annots = page.node.Annots()
+      if (!annots) continue
+      const kept = annots.asArray().filter((a) => doc.context.lookupMaybe(a, PDFDict)?.get(PDFName.of('Subtype'))?.toString() !== '/Widget')
+      page.node.set(PDFName.of('Annots'), doc.context.obj(kept))
+    }
+  }
+  doc.catalog.delete(PDFName.of('AcroForm'))
+  return count
+}

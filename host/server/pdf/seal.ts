@@ -1,6 +1,7 @@
 import { PDFDocument } from '@cantoo/pdf-lib'
 import { runHeavy } from '../workers/heavy.js'
 import { stripActiveContent } from './active-content.js'
+import { flattenForm } from './form-fields.js'
 import { certificateDocument } from './certificate.js'
 import { appendEvidence } from './evidence-pages.js'
 import { withInflateBudget } from './inflate-budget.js'
@@ -35,6 +36,8 @@ export async function sealHere(input: SealInput, key: SealingKey, options: SealO
     const doc = await withInflateBudget(() => PDFDocument.load(item.pdf, { updateMetadata: false }))
     // Files stored before uploads were cleaned may still carry scripts: a sealed copy never does.
     stripActiveContent(doc)
+    // The file's own form is drawn into its pages: nothing in a sealed copy stays editable.
+    flattenForm(doc)
     const fields = input.fields.filter((f) => f.envelopeItemId === item.id)
     // What this file will draw: its fields' values, then the certificate's and audit log's text.
     const font = await embedTextFont(doc, input.meta?.language, [fields, input.envelope, input.items.map((i) => i.title), input.recipients, input.auditLog])
