@@ -1,3 +1,5 @@
+import type { PluralForm } from '../../../shared/i18n.js'
+
 /** English, the reference dictionary: every other language has exactly these keys. */
 const en = {
   'app.loading': 'Loading editor…',
@@ -435,4 +437,6 @@ const en = {
 
 export default en
 export type MessageKey = keyof typeof en
-export type Messages = Record<MessageKey, string>
+type Counted<K> = K extends `${infer Base}.other` ? Base : never
+/** Every key English has; a counted key (`x.one`, `x.other`) also with the plural forms its language uses (`x.few`, `x.many`, `x.two`). */
+export type Messages = Record<MessageKey, string> & Partial<Record<`${Counted<MessageKey>}.${PluralForm}`, string>>
