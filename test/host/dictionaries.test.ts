@@ -12,7 +12,7 @@ import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { VERIFY_DICTIONARIES } from '../../host/app/src/verify/dictionaries.js'
 import { MAIL_STRINGS } from '../../host/server/mail/i18n.js'
-import { evidenceText } from '../../host/server/pdf/evidence-text.js'
+import { EVIDENCE_WORDS } from '../../host/server/pdf/evidence-text.js'
 import { pluralFormsOf, pluralKeys, type PluralForm } from '../../host/shared/i18n.js'
 import { DOCUMENT_LANGUAGES, LANGUAGES, languageOf, type Language } from '../../host/shared/languages.js'
 
@@ -80,7 +80,7 @@ async function dictionaries(code: Language): Promise<Record<string, Words>> {
     console: await load(`console/i18n/${code}`),
     verify: VERIFY_DICTIONARIES[code],
     mail: MAIL_STRINGS[code],
-    'certificate and audit log': evidenceText(code),
+    'certificate and audit log': EVIDENCE_WORDS[code],
   }
 }
 
