@@ -11,7 +11,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { VERIFY_DICTIONARIES } from '../../host/app/src/verify/dictionaries.js'
-import { MAIL_STRINGS } from '../../host/server/mail/i18n.js'
+import { MAIL_WORDS } from '../../host/server/mail/i18n.js'
 import { EVIDENCE_WORDS } from '../../host/server/pdf/evidence-text.js'
 import { pluralFormsOf, pluralKeys, type PluralForm } from '../../host/shared/i18n.js'
 import { DOCUMENT_LANGUAGES, LANGUAGES, languageOf, type Language } from '../../host/shared/languages.js'
@@ -79,7 +79,7 @@ async function dictionaries(code: Language): Promise<Record<string, Words>> {
     ...Object.fromEntries(await Promise.all(consoleAreas.map(async (d) => [`console ${d.name}`, await load(`console/i18n/${d.name}/${code}`)]))),
     console: await load(`console/i18n/${code}`),
     verify: VERIFY_DICTIONARIES[code],
-    mail: MAIL_STRINGS[code],
+    mail: MAIL_WORDS[code],
     'certificate and audit log': EVIDENCE_WORDS[code],
   }
 }
