@@ -77,7 +77,6 @@ async function dictionaries(code: Language): Promise<Record<string, Words>> {
   return {
     pages: await load(`i18n/${code}`),
     ...Object.fromEntries(await Promise.all(consoleAreas.map(async (d) => [`console ${d.name}`, await load(`console/i18n/${d.name}/${code}`)]))),
-    console: await load(`console/i18n/${code}`),
     verify: VERIFY_DICTIONARIES[code],
     mail: MAIL_WORDS[code],
     'certificate and audit log': EVIDENCE_WORDS[code],

@@ -1,27 +1,19 @@
 import { useSyncExternalStore } from 'react'
-import { format, type Params } from '../../../shared/i18n.js'
-import { directionOf, languageOf, spokenLanguage, type Language } from '../../../shared/languages.js'
+import { byLanguage, format, type Params } from '../../../shared/i18n.js'
+import { LANGUAGE_CODES, directionOf, languageOf, spokenLanguage, type Language } from '../../../shared/languages.js'
 import en, { type MessageKey, type Messages } from './en.js'
 
 export type { MessageKey }
 
 /**
- * English is built in (it is also every missing key's fallback); the other dictionaries are
- * loaded on demand, so neither page carries the languages it does not show in its first chunk.
+ * English is built in (it is also every missing key's fallback); the other dictionaries
+ * (<lang>.ts, one per language of LANGUAGES) are loaded on demand, so neither page carries the
+ * languages it does not show in its first chunk.
  */
-const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages }>> = {
-  de: () => import('./de.js'),
-  fr: () => import('./fr.js'),
-  es: () => import('./es.js'),
-  it: () => import('./it.js'),
-  nl: () => import('./nl.js'),
-  'pt-BR': () => import('./pt-BR.js'),
-  pl: () => import('./pl.js'),
-  he: () => import('./he.js'),
-  ja: () => import('./ja.js'),
-  ko: () => import('./ko.js'),
-  zh: () => import('./zh.js'),
-}
+const LOADERS: Record<Language, () => Promise<{ default: Messages }>> = byLanguage(
+  import.meta.glob<{ default: Messages }>(['./*.ts', '!./index.ts', '!./en.ts']),
+  LANGUAGE_CODES.filter((code) => code !== 'en'),
+)
 const loaded: Partial<Record<Language, Messages>> = { en }
 
 let messages: Messages = en
