@@ -15,6 +15,7 @@ import { MAIL_WORDS } from '../../host/server/mail/i18n.js'
 import { EVIDENCE_WORDS } from '../../host/server/pdf/evidence-text.js'
 import { pluralFormsOf, pluralKeys, type PluralForm } from '../../host/shared/i18n.js'
 import { DOCUMENT_LANGUAGES, LANGUAGES, languageOf, type Language } from '../../host/shared/languages.js'
+import { languageCodes, registries } from '../../scripts/language-registries.js'
 
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
@@ -116,6 +117,19 @@ describe('the languages the service speaks', () => {
       .filter((f) => !/(^|\/)(dist|node_modules)\//.test(f) && f !== 'host/shared/languages.ts')
     const listing = /['"]en['"]\s*[,|]\s*['"]de['"]|['"]de['"]\s*[,|]\s*['"]fr['"]/
     expect(files.filter((f) => listing.test(readFileSync(path.join(ROOT, f), 'utf8')))).toEqual([])
+  })
+
+  it('are gathered from that one list: the server\'s registries are written from it, no other file imports each language\'s words', () => {
+    expect(languageCodes()).toEqual(LANGUAGES.map((l) => l.code))
+    const written = registries()
+    for (const { file, text } of written) expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file}: run npx tsx scripts/language-registries.ts`).toBe(text)
+    // The pages' word sets are gathered by their bundler (import.meta.glob), the server's by the written registries.
+    const byHand = readdirSync(path.join(ROOT, 'host'), { withFileTypes: true, recursive: true })
+      .filter((f) => f.isFile() && /\.tsx?$/.test(f.name))
+      .map((f) => path.relative(ROOT, path.join(f.parentPath, f.name)))
+      .filter((f) => !/(^|\/)(dist|node_modules)\//.test(f) && !written.some((w) => w.file === f))
+      .filter((f) => /^import \w+ from '[./\w-]*\/(de|fr)\.js'/m.test(readFileSync(path.join(ROOT, f), 'utf8')))
+    expect(byHand).toEqual([])
   })
 
   it('leave no words in the pages\' own markup: every text a reader sees comes from a dictionary', () => {

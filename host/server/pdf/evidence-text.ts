@@ -7,23 +7,13 @@
 import { format, type Params } from '../../shared/i18n.js'
 import { languageOf, type Language } from '../../shared/languages.js'
 import { formatSigningDate } from '../domain/signing-date.js'
-import de from './evidence-words/de.js'
+import { WORDS } from './evidence-words/index.js'
 import en, { type EvidenceKey, type EvidenceWords } from './evidence-words/en.js'
-import es from './evidence-words/es.js'
-import fr from './evidence-words/fr.js'
-import it from './evidence-words/it.js'
-import nl from './evidence-words/nl.js'
-import pl from './evidence-words/pl.js'
-import ptBR from './evidence-words/pt-BR.js'
-import he from './evidence-words/he.js'
-import ja from './evidence-words/ja.js'
-import ko from './evidence-words/ko.js'
-import zh from './evidence-words/zh.js'
 
 export type { EvidenceKey, EvidenceWords }
 
 /** Every language's dictionary, flat (host/shared/i18n.ts): what the parity test compares. */
-export const EVIDENCE_WORDS: Record<Language, EvidenceWords> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he, ja, ko, zh }
+export const EVIDENCE_WORDS: Record<Language, EvidenceWords> = WORDS
 
 type Phrase = 'consented' | 'page' | 'verificationFailed' | 'locked' | 'laterCorrected'
 type Plain = Exclude<EvidenceKey, `${string}.${string}` | Phrase>
