@@ -50,6 +50,7 @@ describe('consent to sign electronically on pglite', () => {
     // The service sends the default words: in the document's language, else in the one asked for.
     expect(before.disclosure.default).toEqual({ edition: 1, language: 'de', text: de, sha256: sha(de) })
     expect((await s.get('/consent?language=fr-CA')).body.disclosure.default).toMatchObject({ language: 'fr', text: defaultDisclosure('fr').text })
+    expect((await s.get(`/consent?language=${'x'.repeat(100)}`)).body.disclosure.default.language).toBe('en')
     // A page that shows other words than the service's is refused: the hash must be of the text shown.
     const other = await s.post('/consent', { version: 0, language: 'de', sha256: sha(en) })
     expect([other.status, other.body.code]).toEqual([409, 'DISCLOSURE_CHANGED'])

@@ -20,7 +20,6 @@ export const defaultDisclosureText = (language: unknown): string => defaultDiscl
  * and (optionally) the SHA-256 of the text shown, refused when it is not the text recorded.
  */
 export const ConsentBody = z.object({ version: z.int().min(0), language: z.string().max(35).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
-const StateQuery = z.object({ language: z.string().max(35).optional() })
 const WithdrawBody = z.object({ reason: z.string().trim().min(1).max(500).optional() })
 
 /** The rejection reason of a withdrawal when the page gives none. */
@@ -42,8 +41,9 @@ export function consentInput(e: Pick<EnvelopeRow, 'document_meta'>, body: z.infe
 async function stateWithText(ctx: HostContext, e: Pick<EnvelopeRow, 'id' | 'team_id' | 'document_meta'>, r: RecipientContext['r'] | null, c: Context) {
   const state = await consentState(ctx.db, e, r)
   if (state.disclosure.text !== null) return state
-  const { language } = StateQuery.parse({ language: c.req.query('language') || undefined })
-  return { ...state, disclosure: { ...state.disclosure, default: defaultDisclosure(languageFor(e, language)) } }
+  // Any tag: one not spoken reads in English (languageOf).
+  const asked = c.req.query('language')?.slice(0, 35) || undefined
+  return { ...state, disclosure: { ...state.disclosure, default: defaultDisclosure(languageFor(e, asked)) } }
 }
 
 /** /consent of the recipient's token: `allowed` passes the access check their authentication asks for. */
