@@ -6,11 +6,14 @@ const UPPER = /^host\/(server\/(api|console)\/|app\/)/
 /** The server, all of it, and the pages: the server never imports the pages (their words included). */
 const SERVER = /^host\/server\//
 const PAGES = /^host\/app\//
+/** What the server and the pages share (languages, the words core): it imports neither. */
+const SHARED = /^host\/shared\//
+const SIDES = /^host\/(app|server)\//
 
 /**
  * What breaks the layers, one readable line each: an import on a cycle that `allowed` does not list
  * (printed as the whole loop), an allowed import that no longer closes a cycle (so the list only
- * shrinks), a file of the server importing the pages, and a lower folder of the server importing
+ * shrinks), a file of the server importing the pages, a shared file importing either side, and a lower folder of the server importing
  * an upper one.
  */
 export function layerProblems(graph: Graph, allowed: readonly string[]): string[] {
@@ -26,7 +29,8 @@ export function layerProblems(graph: Graph, allowed: readonly string[]): string[
   for (const edge of allowed) if (!current.has(edge)) problems.push(`no longer on a cycle, delete it from the allowed list: ${edge}`)
   for (const [from, targets] of graph) {
     for (const to of targets) {
-      if (SERVER.test(from) && PAGES.test(to)) problems.push(`layer: ${from} -> ${to} (the server never imports host/app: what both need lives in host/shared)`)
+      if (SHARED.test(from) && SIDES.test(to)) problems.push(`layer: ${from} -> ${to} (host/shared imports neither the server nor the pages)`)
+      else if (SERVER.test(from) && PAGES.test(to)) problems.push(`layer: ${from} -> ${to} (the server never imports host/app: what both need lives in host/shared)`)
       else if (LOWER.test(from) && UPPER.test(to)) problems.push(`layer: ${from} -> ${to} (the folders below the doors never import api/, console/ or the pages)`)
     }
   }
