@@ -28,7 +28,7 @@ export interface EvidenceProof {
 
 export interface EvidenceConsent {
   at: string
-  /** The disclosure's version as recorded (the team's disclosure number; 0 is the signing page's own text). */
+  /** The disclosure's version as recorded (the team's disclosure number; 0 is the service's default text). */
   disclosureVersion: number | string | null
   disclosureHash: string | null
 }

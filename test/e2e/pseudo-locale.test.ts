@@ -28,7 +28,8 @@ async function bare(frame: import('playwright-core').Frame | import('playwright-
     const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT)
     for (let n = walker.nextNode(); n; n = walker.nextNode()) {
       const el = n.parentElement
-      if (!el || el.closest('select, option, script, style') || !shown(el)) continue
+      // The consent disclosure is the service's text, sent by the server in the page's language (docs/consent.md).
+      if (!el || el.closest('select, option, script, style, .consent-text') || !shown(el)) continue
       out.push(n.textContent ?? '')
     }
     for (const el of document.querySelectorAll('[aria-label], [title], [placeholder], [alt]')) {

@@ -4,13 +4,14 @@
  * Database: the embedded one (API rules), on the worker's shared host, in a team of its own.
  */
 import { createHash } from 'node:crypto'
-import de from '../../host/app/src/i18n/de.js'
-import en from '../../host/app/src/i18n/en.js'
+import { defaultDisclosure } from '../../host/server/consent/disclosure-text.js'
 import { pdfText } from '../support/pdf-signature.js'
 import { describe, expect, newTeam, test } from './fixtures.js'
 import { api, createEnvelope, sealed, SIGNATURE, type Api, type TestHost } from './support.js'
 
 const sha = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex')
+const de = defaultDisclosure('de').text
+const en = defaultDisclosure('en').text
 const box = { page: 1, positionX: 10, positionY: 70, width: 30, height: 8 }
 
 describe('consent to sign electronically on pglite', () => {
@@ -46,17 +47,24 @@ describe('consent to sign electronically on pglite', () => {
 
     const before = (await s.get('/consent')).body
     expect(before).toMatchObject({ given: false, disclosure: { version: 0, text: null } })
+    // The service sends the default words: in the document's language, else in the one asked for.
+    expect(before.disclosure.default).toEqual({ edition: 1, language: 'de', text: de, sha256: sha(de) })
+    expect((await s.get('/consent?language=fr-CA')).body.disclosure.default).toMatchObject({ language: 'fr', text: defaultDisclosure('fr').text })
+    expect((await s.get(`/consent?language=${'x'.repeat(100)}`)).body.disclosure.default.language).toBe('en')
+    // A page that shows other words than the service's is refused: the hash must be of the text shown.
+    const other = await s.post('/consent', { version: 0, language: 'de', sha256: sha(en) })
+    expect([other.status, other.body.code]).toEqual([409, 'DISCLOSURE_CHANGED'])
     // The page shows the default in its own language: the hash is that text's.
-    const given = await s.post('/consent', { version: 0, language: 'de' }, { 'User-Agent': 'ConsentBrowser/1.0' })
+    const given = await s.post('/consent', { version: 0, language: 'de', sha256: sha(de) }, { 'User-Agent': 'ConsentBrowser/1.0' })
     expect(given.status).toBe(200)
-    expect(given.body.consent).toMatchObject({ disclosureVersion: 0, disclosureHash: sha(de['consent.disclosure']) })
-    expect(sha(de['consent.disclosure'])).not.toBe(sha(en['consent.disclosure']))
+    expect(given.body.consent).toMatchObject({ disclosureVersion: 0, disclosureHash: sha(de) })
+    expect(sha(de)).not.toBe(sha(en))
     // Asked again (another tab), nothing new is written; the page is told it was given.
     expect((await s.post('/consent', { version: 0, language: 'en' })).status).toBe(200)
     expect((await s.get('/consent')).body).toMatchObject({ given: true, consent: { disclosureVersion: 0 } })
     const rows = await consents(e.id)
     expect(rows).toHaveLength(1)
-    expect(rows[0]).toMatchObject({ recipient_id: recipientId, user_agent: 'ConsentBrowser/1.0', data: { recipientId, disclosureVersion: 0, disclosureHash: sha(de['consent.disclosure']) } })
+    expect(rows[0]).toMatchObject({ recipient_id: recipientId, user_agent: 'ConsentBrowser/1.0', data: { recipientId, disclosureVersion: 0, disclosureHash: sha(de) } })
     expect(rows[0]!.ip_address).toBeTruthy()
 
     expect((await s.post('/complete', { fields })).status).toBe(200)
@@ -78,6 +86,7 @@ describe('consent to sign electronically on pglite', () => {
     const stale = await first.s.post('/consent', { version: 0 })
     expect([stale.status, stale.body.code]).toEqual([409, 'DISCLOSURE_CHANGED'])
     expect((await first.s.get('/consent')).body).toMatchObject({ given: false, disclosure: { version: 1, text: 'Our terms for signing electronically, version one.' } })
+    expect((await first.s.get('/consent')).body.disclosure.default).toBeUndefined()
     expect((await first.s.post('/consent', { version: 1 })).body.consent).toMatchObject({ disclosureVersion: 1, disclosureHash: sha('Our terms for signing electronically, version one.') })
 
     const v2 = await client.post('/team/consent-disclosure', { text: 'Version two.' })
@@ -89,7 +98,7 @@ describe('consent to sign electronically on pglite', () => {
     const v3 = await client.post('/team/consent-disclosure', { text: null })
     expect(v3.body).toMatchObject({ version: 3, text: null, sha256: null })
     const third = await sent()
-    expect((await third.s.post('/consent', { version: 3, language: 'en' })).body.consent).toMatchObject({ disclosureVersion: 3, disclosureHash: sha(en['consent.disclosure']) })
+    expect((await third.s.post('/consent', { version: 3, language: 'en' })).body.consent).toMatchObject({ disclosureVersion: 3, disclosureHash: sha(en) })
     // Once consented, the recipient is not asked again, even after a change.
     await client.post('/team/consent-disclosure', { text: 'Version four.' })
     expect((await first.s.get('/consent')).body.given).toBe(true)
@@ -137,7 +146,7 @@ describe('consent to sign electronically on pglite', () => {
     const done = await d.post('/direct/complete', { ...body, consent: { version, language: 'en' } })
     expect(done.status).toBe(200)
     const [row] = await consents(done.body.envelopeId)
-    expect(row).toMatchObject({ recipient_id: done.body.recipientId, data: { disclosureVersion: version, disclosureHash: sha(en['consent.disclosure']) } })
+    expect(row).toMatchObject({ recipient_id: done.body.recipientId, data: { disclosureVersion: version, disclosureHash: sha(en) } })
   })
 
   test('the signing certificate names each consent with its time, version and hash', async () => {

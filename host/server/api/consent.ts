@@ -4,19 +4,7 @@
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import de from '../../app/src/i18n/de.js'
-import en from '../../app/src/i18n/en.js'
-import es from '../../app/src/i18n/es.js'
-import fr from '../../app/src/i18n/fr.js'
-import he from '../../app/src/i18n/he.js'
-import it from '../../app/src/i18n/it.js'
-import ja from '../../app/src/i18n/ja.js'
-import ko from '../../app/src/i18n/ko.js'
-import nl from '../../app/src/i18n/nl.js'
-import pl from '../../app/src/i18n/pl.js'
-import ptBR from '../../app/src/i18n/pt-BR.js'
-import zh from '../../app/src/i18n/zh.js'
-import { languageOf, type Language } from '../../shared/languages.js'
+import { defaultDisclosure } from '../consent/disclosure-text.js'
 import { consentState, type ConsentInput } from '../domain/consent.js'
 import { DEFAULT_DOCUMENT_META } from '../domain/document-meta.js'
 import { consentByToken, rejectByToken, type RecipientContext } from '../domain/lifecycle.js'
@@ -24,24 +12,38 @@ import type { EnvelopeRow } from '../domain/resources.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { clientOf, jsonBody } from './http.js'
 
-/** The default disclosure (version 0) is the signing page's own, in the language it shows (every language's: a missing one is a type error). */
-const DEFAULTS: Record<Language, string> = Object.fromEntries(
-  Object.entries({ en, de, fr, es, it, nl, pl, 'pt-BR': ptBR, he, ja, ko, zh } satisfies Record<Language, { 'consent.disclosure': string }>).map(([code, words]) => [code, words['consent.disclosure']]),
-) as Record<Language, string>
+/** The default disclosure's current words in a language (host/server/consent/disclosure-text.ts). */
+export const defaultDisclosureText = (language: unknown): string => defaultDisclosure(language).text
 
-export const defaultDisclosureText = (language: unknown): string => DEFAULTS[languageOf(language)]
-
-/** What the recipient agreed to: the disclosure version shown, and the language the page showed it in. */
-export const ConsentBody = z.object({ version: z.int().min(0), language: z.string().max(35).optional() })
+/**
+ * What the recipient agreed to: the disclosure version shown, the language the page showed it in,
+ * and (optionally) the SHA-256 of the text shown, refused when it is not the text recorded.
+ */
+export const ConsentBody = z.object({ version: z.int().min(0), language: z.string().max(35).optional(), sha256: z.string().regex(/^[0-9a-f]{64}$/).optional() })
 const WithdrawBody = z.object({ reason: z.string().trim().min(1).max(500).optional() })
 
 /** The rejection reason of a withdrawal when the page gives none. */
 export const WITHDRAWN_REASON = 'Consent to sign electronically withdrawn'
 
+/** The language the default disclosure is in: the page's, else the document's. */
+const languageFor = (e: Pick<EnvelopeRow, 'document_meta'>, language: string | undefined) => language ?? { ...DEFAULT_DOCUMENT_META, ...e.document_meta }.language
+
 /** The consent the domain records, from what the page sent (its language or else the document's). */
 export function consentInput(e: Pick<EnvelopeRow, 'document_meta'>, body: z.infer<typeof ConsentBody>): ConsentInput {
-  const language = body.language ?? { ...DEFAULT_DOCUMENT_META, ...e.document_meta }.language
-  return { version: body.version, defaultText: defaultDisclosureText(language) }
+  return { version: body.version, defaultText: defaultDisclosureText(languageFor(e, body.language)), ...(body.sha256 ? { shownHash: body.sha256 } : {}) }
+}
+
+/**
+ * What a signing page shows before asking: the consent state, and when the team has no text of its
+ * own, the default disclosure in the language asked for (`?language=`, else the document's), with
+ * its edition and hash. The page shows these words: they are the ones whose hash is recorded.
+ */
+async function stateWithText(ctx: HostContext, e: Pick<EnvelopeRow, 'id' | 'team_id' | 'document_meta'>, r: RecipientContext['r'] | null, c: Context) {
+  const state = await consentState(ctx.db, e, r)
+  if (state.disclosure.text !== null) return state
+  // Any tag: one not spoken reads in English (languageOf).
+  const asked = c.req.query('language')?.slice(0, 35) || undefined
+  return { ...state, disclosure: { ...state.disclosure, default: defaultDisclosure(languageFor(e, asked)) } }
 }
 
 /** /consent of the recipient's token: `allowed` passes the access check their authentication asks for. */
@@ -49,7 +51,7 @@ export function consentRoutes(ctx: HostContext, allowed: (c: Context) => Promise
   const r = new Hono<AppEnv>()
   r.get('/', async (c) => {
     const { rc } = await allowed(c)
-    return c.json(await consentState(ctx.db, rc.e, rc.r))
+    return c.json(await stateWithText(ctx, rc.e, rc.r, c))
   })
   r.post('/', async (c) => {
     const { rc, token } = await allowed(c)
@@ -69,6 +71,6 @@ export function consentRoutes(ctx: HostContext, allowed: (c: Context) => Promise
 }
 
 /** A direct link's visitor: the disclosure to show; their consent is recorded with the document they sign. */
-export async function directConsentState(ctx: HostContext, e: Pick<EnvelopeRow, 'id' | 'team_id'>) {
-  return consentState(ctx.db, e, null)
+export async function directConsentState(ctx: HostContext, e: Pick<EnvelopeRow, 'id' | 'team_id' | 'document_meta'>, c: Context) {
+  return stateWithText(ctx, e, null, c)
 }

@@ -105,7 +105,7 @@ export function signingRoutes(ctx: HostContext) {
   })
   r.get('/direct/item/:id', async (c) => item(c, (await byDirectToken(ctx.db, tokenOf(c))).e, 'original'))
   r.route('/direct/auth', directAuthRoutes(ctx, (c) => byDirectToken(ctx.db, tokenOf(c))))
-  r.get('/direct/consent', async (c) => c.json(await directConsentState(ctx, (await byDirectToken(ctx.db, tokenOf(c))).e)))
+  r.get('/direct/consent', async (c) => c.json(await directConsentState(ctx, (await byDirectToken(ctx.db, tokenOf(c))).e, c)))
   r.post('/direct/complete', async (c) => {
     const token = tokenOf(c)
     const { access, auth, consent, ...body } = await normalizePictures(await jsonBody(c, DirectCompleteBody))

@@ -1,8 +1,9 @@
 /**
  * Consent to sign electronically (docs/consent.md): a team's disclosure, versioned, and each
  * recipient's consent to it, recorded in the audit trail (RECIPIENT_CONSENT_GIVEN) before they may
- * complete. Version 0 is the default disclosure, whose words are the signing page's in its
- * language; the door that records a consent passes the default text the page showed.
+ * complete. Version 0 is the default disclosure, whose words are the server's
+ * (consent/disclosure-text.ts) in the page's language; the door that records a consent passes the
+ * default text the page showed.
  */
 import { createHash } from 'node:crypto'
 import { actingUser, type Principal } from '../auth/principal.js'
@@ -94,6 +95,8 @@ export interface ConsentInput {
   version: number
   /** The default disclosure in the language the page showed it. */
   defaultText: string
+  /** The SHA-256 of the text the page showed, when it says: a consent to other words is refused. */
+  shownHash?: string
 }
 
 /**
@@ -109,6 +112,9 @@ export async function giveConsent(tx: Queryable, e: EnvelopeRow, r: RecipientRow
     throw new ApiError(409, 'DISCLOSURE_CHANGED', `the disclosure is now version ${current.version}, not ${input.version}: show it and ask again`)
   }
   const hash = current.text !== null ? current.sha256! : disclosureHash(input.defaultText)
+  if (input.shownHash !== undefined && input.shownHash !== hash) {
+    throw new ApiError(409, 'DISCLOSURE_CHANGED', 'the disclosure shown is not the current text: show it and ask again')
+  }
   await audit(tx, e, 'RECIPIENT_CONSENT_GIVEN', recipientActor(r, client), {
     recipientId: r.id,
     disclosureVersion: current.version,

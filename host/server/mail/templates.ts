@@ -239,7 +239,7 @@ function request(d: RequestData, s: MailStrings, lang: MailLanguage, reminder: b
   const title = displayTitle(d)
   const defaultSubject = s.request.subject[role](title)
   const custom = d.subject ? oneLine(d.subject) : ''
-  const subject = (reminder ? s.reminder.prefix : '') + (custom || defaultSubject)
+  const subject = reminder ? s.reminder.subject(custom || defaultSubject) : custom || defaultSubject
   const intro = (reminder ? s.reminder.intro : s.request.intro)[role](team, title)
   const message = d.message?.trim() ? d.message : null
   const blocks: Block[] = [{ kind: 'p', text: s.greeting(d.recipientName?.trim() || null) }]
@@ -305,7 +305,7 @@ function teamCompleted(d: TeamCompletedData, s: MailStrings, lang: MailLanguage)
   const blocks: Block[] = [{ kind: 'p', text: s.greeting(d.recipientName?.trim() || null) }, { kind: 'p', text: body }]
   if (d.recipients.length) {
     const did = (role: string) => (role === 'CC' ? s.did.CC : s.did[actingRole(role)])
-    const items = d.recipients.map((r) => `${oneLine(r.name) ? `${oneLine(r.name)} <${r.email}>` : r.email} – ${did(r.role)}`)
+    const items = d.recipients.map((r) => s.teamCompleted.item(oneLine(r.name) ? `${oneLine(r.name)} <${r.email}>` : r.email, did(r.role)))
     blocks.push({ kind: 'list', label: s.teamCompleted.who, items })
   }
   return { lang, s, subject, preheader: body, teamName: team, heading: subject, blocks, footer: s.footer(team) }

@@ -5,7 +5,7 @@
 import { PageSizes, PDFDocument } from '@cantoo/pdf-lib'
 import type { SealingKey } from './sealing-key.js'
 import { signDocument, type SealOptions } from './sign-document.js'
-import { evidenceText, evidenceTime, type EvidenceLocale } from './evidence-text.js'
+import { evidenceText, evidenceTime, type EvidenceKey, type EvidenceLocale, type EvidenceText } from './evidence-text.js'
 import { INK, MUTED, PageWriter, RULE } from './page-writer.js'
 import { embedTextFont, type TextFont } from './text-font.js'
 import { describeClient } from './user-agent.js'
@@ -28,7 +28,7 @@ export interface AuditLogContent {
 /** Appends the audit-log pages to `doc`. */
 export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font: TextFont, size: [number, number] = [...PageSizes.A4]): void {
   const t = evidenceText(content.locale.language)
-  const w = new PageWriter(doc, font, size, `${t.auditLog} · ${content.envelope.title} · ${content.envelope.id}`, directionOf(languageOf(content.locale.language)))
+  const w = new PageWriter(doc, font, size, t.say('auditLogHeader', { title: content.envelope.title, id: content.envelope.id }), directionOf(languageOf(content.locale.language)))
   w.heading(t.auditLog, [
     [t.title, content.envelope.title],
     [t.envelopeId, content.envelope.id],
@@ -44,7 +44,7 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
     w.room(16)
     w.gap(12)
     w.text(t.time, 0, w.y, 8, MUTED)
-    w.text(`${t.event} · ${t.by} · ${t.details}`, timeWidth, w.y, 8, MUTED)
+    w.text(t.columns, timeWidth, w.y, 8, MUTED)
     w.gap(5)
     w.rule(INK, 0.6)
   }
@@ -52,9 +52,9 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
   let pageOfHeader = w.page
   for (const entry of content.entries) {
     const title = t.events[entry.type === 'EMAIL_SENT' && entry.data.emailType === 'REMINDER' ? 'REMINDER' : entry.type] ?? entry.type
-    const by = [entry.name, entry.email ? `<${entry.email}>` : null].filter(Boolean).join(' ') || 'Service'
-    const from = [entry.ipAddress, describeClient(entry.userAgent, t)].filter(Boolean).join(' · ')
-    const details = describeData(entry)
+    const by = [entry.name, entry.email ? `<${entry.email}>` : null].filter(Boolean).join(' ') || t.service
+    const from = [entry.ipAddress, describeClient(entry.userAgent, t)].filter(Boolean).join(t.detailSeparator)
+    const details = describeData(entry, t)
     const when = wrap(evidenceTime(entry.createdAt, content.locale), font, 8, timeWidth - 8)
     const titleRows = wrap(title, font, 9, w.textWidth - timeWidth)
     const rows = Math.max(when.length, titleRows.length + 1 + (from ? w.rowsOf(from, 7.5, w.textWidth - timeWidth) : 0) + (details ? w.rowsOf(details, 7.5, w.textWidth - timeWidth) : 0))
@@ -81,32 +81,36 @@ export function appendAuditLog(doc: PDFDocument, content: AuditLogContent, font:
 /** The audit log alone, as its own document (unsaved, so it can still be sealed). */
 export async function auditLogDocument(content: AuditLogContent): Promise<PDFDocument> {
   const doc = await PDFDocument.create({ updateMetadata: false })
-  doc.setTitle(`${evidenceText(content.locale.language).auditLog}: ${content.envelope.title}`)
+  doc.setTitle(evidenceText(content.locale.language).say('auditLogTitle', { title: content.envelope.title }))
   doc.setProducer('envelope-embed host')
   appendAuditLog(doc, content, await embedTextFont(doc, content.locale.language, content))
   return doc
 }
 
-/** What an entry's data says, in one line: the fields people read, never raw JSON. */
-function describeData(entry: SealAuditEntry): string {
+/** The data fields people read in an entry's details, each under its label (`detail.<key>`). */
+const DETAIL_KEYS = ['reason', 'error', 'from', 'to', 'title', 'expiresAt', 'type', 'transactionId', 'disclosureVersion', 'disclosureHash', 'consentWithdrawn', 'purpose', 'stage', 'method', 'until'] as const
+
+/** What an entry's data says, in one line in the reader's language: the fields people read, never raw JSON. */
+function describeData(entry: SealAuditEntry, t: EvidenceText): string {
   const d = entry.data ?? {}
   const parts: string[] = []
-  const text = (v: unknown) => (typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean' ? String(v) : null)
-  if (entry.type === 'EMAIL_SENT') parts.push(`${text(d.emailType) ?? ''} → ${text(d.recipientEmail) ?? ''}`.trim())
-  if (entry.type === 'RECIPIENT_AUTH_CODE_SENT') parts.push(`→ ${text(d.recipientEmail) ?? ''}`.trim())
+  const text = (v: unknown) => (typeof v === 'boolean' ? (v ? t.yes : t.no) : typeof v === 'string' || typeof v === 'number' ? String(v) : null)
+  const labelled = (key: EvidenceKey, value: string) => t.say('detail', { label: t.say(key), value })
+  if (entry.type === 'EMAIL_SENT') parts.push(t.say('emailTo', { type: text(d.emailType) ?? '', email: text(d.recipientEmail) ?? '' }).trim())
+  if (entry.type === 'RECIPIENT_AUTH_CODE_SENT') parts.push(t.say('codeTo', { email: text(d.recipientEmail) ?? '' }).trim())
   if (Array.isArray(d.documents)) {
-    for (const doc of d.documents as { title?: string; sha256?: string }[]) parts.push(`${doc.title ?? ''} SHA-256 ${doc.sha256 ?? ''}`.trim())
+    for (const doc of d.documents as { title?: string; sha256?: string }[]) parts.push(t.say('documentHash', { title: doc.title ?? '', sha256: doc.sha256 ?? '' }).trim())
   }
   if (Array.isArray(d.changes)) {
-    for (const c of d.changes as { type?: string; from?: unknown; to?: unknown }[]) parts.push(`${c.type}: ${text(c.from) ?? '—'} → ${text(c.to) ?? '—'}`)
+    for (const c of d.changes as { type?: string; from?: unknown; to?: unknown }[]) parts.push(t.say('change', { field: String(c.type), from: text(c.from) ?? t.none, to: text(c.to) ?? t.none }))
   }
-  for (const key of ['reason', 'error', 'from', 'to', 'title', 'expiresAt', 'type', 'transactionId', 'disclosureVersion', 'disclosureHash', 'consentWithdrawn', 'purpose', 'stage', 'method', 'until'] as const) {
+  for (const key of DETAIL_KEYS) {
     const v = text(d[key])
-    if (v !== null && !(entry.type === 'EMAIL_SENT' && key === 'type')) parts.push(`${key}: ${v}`)
+    if (v !== null && !(entry.type === 'EMAIL_SENT' && key === 'type')) parts.push(labelled(`detail.${key}`, v))
   }
-  const auth = [...((d.accessAuth as unknown[]) ?? []), ...((d.actionAuth as unknown[]) ?? [])].map(text).filter(Boolean)
-  if (auth.length) parts.push(`auth: ${auth.join(', ')}`)
-  return parts.join(' · ')
+  const auth = [...((d.accessAuth as unknown[]) ?? []), ...((d.actionAuth as unknown[]) ?? [])].map(text).filter((m): m is string => !!m)
+  if (auth.length) parts.push(labelled('detail.auth', auth.map((m) => t.methods[m] ?? m).join(t.listSeparator)))
+  return parts.join(t.detailSeparator)
 }
 
 /** The audit log as a PDF file, sealed like the documents when a key is given. */

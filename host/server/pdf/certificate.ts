@@ -49,7 +49,7 @@ export function certificatePageSize(doc: PDFDocument): [number, number] {
 export async function appendCertificate(doc: PDFDocument, content: CertificateContent, font: TextFont, size: [number, number] = [...PageSizes.A4]): Promise<void> {
   const t = evidenceText(content.locale.language)
   const time = (iso: string | null | undefined) => evidenceTime(iso, content.locale)
-  const w = new PageWriter(doc, font, size, `${t.certificate} · ${content.envelope.title} · ${content.envelope.id}`, directionOf(languageOf(content.locale.language)))
+  const w = new PageWriter(doc, font, size, t.say('certificateHeader', { title: content.envelope.title, id: content.envelope.id }), directionOf(languageOf(content.locale.language)))
   w.heading(t.certificate, [
     [t.title, content.envelope.title],
     [t.envelopeId, content.envelope.id],
@@ -121,7 +121,7 @@ export async function appendCertificate(doc: PDFDocument, content: CertificateCo
     w.gap(6)
     w.rule()
   }
-  w.finish(`${t.sealNote} ${content.envelope.id}`, t.page)
+  w.finish(t.say('sealNote', { id: content.envelope.id }), t.page)
 }
 
 /** Width of the signature's column at the right of a recipient's details, and the height it takes. */
@@ -152,7 +152,7 @@ function trailOf(steps: readonly EvidenceStep[], t: EvidenceText, time: (iso: st
       case 'OPENED':
         return t.events.DOCUMENT_OPENED!
       case 'VERIFIED':
-        return `${s.stage === 'access' ? t.verifiedToOpen : t.verifiedToAct} ${s.method}`
+        return t.say(s.stage === 'access' ? 'verifiedToOpen' : 'verifiedToAct', { methods: s.method ?? t.none })
       case 'VERIFICATION_FAILED':
         return t.verificationFailed(method(s.method))
       case 'LOCKED':
@@ -160,11 +160,11 @@ function trailOf(steps: readonly EvidenceStep[], t: EvidenceText, time: (iso: st
       case 'CONSENTED':
         return t.events.RECIPIENT_CONSENT_GIVEN!
       case 'CORRECTED':
-        return s.changes.map((c) => `${c.field === 'EMAIL' ? t.emailCorrected : t.nameCorrected}: ${c.from || t.none} ${t.arrow} ${c.to || t.none}`).join('; ')
+        return s.changes.map((c) => t.say(c.field === 'EMAIL' ? 'emailCorrected' : 'nameCorrected', { from: c.from || t.none, to: c.to || t.none })).join(t.clauseSeparator)
       case 'COMPLETED':
         return t.events[s.action] ?? s.action
       case 'REJECTED':
-        return `${t.events.DOCUMENT_RECIPIENT_REJECTED}${s.reason ? `. ${t.reason}: ${s.reason}` : ''}`
+        return s.reason ? t.say('rejectedBecause', { reason: s.reason }) : t.events.DOCUMENT_RECIPIENT_REJECTED!
       case 'EXPIRED':
         return t.events.DOCUMENT_RECIPIENT_EXPIRED!
     }
@@ -173,7 +173,7 @@ function trailOf(steps: readonly EvidenceStep[], t: EvidenceText, time: (iso: st
   const joined: EvidenceStep[] = []
   for (const s of steps) {
     const before = joined.at(-1)
-    if (s.kind === 'VERIFIED' && before?.kind === 'VERIFIED' && before.at === s.at && before.stage === s.stage) before.method += `, ${method(s.method)}`
+    if (s.kind === 'VERIFIED' && before?.kind === 'VERIFIED' && before.at === s.at && before.stage === s.stage) before.method += `${t.listSeparator}${method(s.method)}`
     else joined.push(s.kind === 'VERIFIED' ? { ...s, method: method(s.method) } : s)
   }
   return joined.map((s) => ({ at: s.at, what: words(s) }))
@@ -184,8 +184,8 @@ function verification(r: SealRecipient, t: EvidenceText, unmailed: boolean): str
   // A copy's recipient opened nothing that needed them to be verified.
   if (r.action === 'CC') return t.none
   const channel = r.direct ? t.directLink : unmailed ? t.linkFromSender : t.emailLink
-  const words = (list: string[] | undefined) => (list ?? []).map((m) => t.methods[m] ?? m).join(', ')
-  return [channel, r.accessAuth?.length && `${t.openedAfter} ${words(r.accessAuth)}`, r.actionAuth?.length && `${t.confirmedWith} ${words(r.actionAuth)}`].filter(Boolean).join('; ')
+  const words = (list: string[] | undefined) => (list ?? []).map((m) => t.methods[m] ?? m).join(t.listSeparator)
+  return [channel, r.accessAuth?.length && t.say('openedAfter', { methods: words(r.accessAuth) }), r.actionAuth?.length && t.say('confirmedWith', { methods: words(r.actionAuth) })].filter(Boolean).join(t.clauseSeparator)
 }
 
 async function signatureImage(doc: PDFDocument, dataUrl: string | null | undefined): Promise<PDFImage | null> {
@@ -202,9 +202,9 @@ async function signatureImage(doc: PDFDocument, dataUrl: string | null | undefin
 /** The certificate alone, as its own document (unsaved, so it can still be sealed). */
 export async function certificateDocument(input: SealInput, demonstration = false): Promise<PDFDocument> {
   const doc = await PDFDocument.create({ updateMetadata: false })
-  doc.setTitle(`Signing certificate: ${input.envelope.title}`)
-  doc.setProducer('envelope-embed host')
   const content = certificateContent(input, demonstration)
+  doc.setTitle(evidenceText(content.locale.language).say('certificateTitle', { title: input.envelope.title }))
+  doc.setProducer('envelope-embed host')
   await appendCertificate(doc, content, await embedTextFont(doc, content.locale.language, content))
   return doc
 }

@@ -1,8 +1,10 @@
+import { fill } from '../../shared/i18n.js'
+
 /**
  * A short, readable client for people ("Chrome 124 on Windows"); the full string stays in the audit
  * log. `words` put it in the reader's language ("Chrome 124 unter Windows").
  */
-export function describeClient(userAgent: string | null | undefined, words = { clientOn: 'on', unknownBrowser: 'Unknown browser' }): string | null {
+export function describeClient(userAgent: string | null | undefined, words = { clientOn: '{browser} on {system}', unknownBrowser: 'Unknown browser' }): string | null {
   if (!userAgent) return null
   const ua = userAgent.slice(0, 1000)
   const browser = firstMatch(ua, [
@@ -27,7 +29,7 @@ export function describeClient(userAgent: string | null | undefined, words = { c
     [/Linux/, 'Linux'],
   ])
   if (!browser && !system) return ua.length > 60 ? `${ua.slice(0, 60)}…` : ua
-  return [browser ?? words.unknownBrowser, system].filter(Boolean).join(` ${words.clientOn} `)
+  return system ? fill(words.clientOn, { browser: browser ?? words.unknownBrowser, system }) : browser
 }
 
 function firstMatch(ua: string, rules: [RegExp, string][]): string | null {

@@ -3,11 +3,18 @@ import { cyclicEdges, loopThrough, type Graph } from './graph.js'
 /** Folders of host/server below the doors: they never reach up into the API, the console or the pages. */
 const LOWER = /^host\/server\/(domain|auth|people|pdf|db|jobs|workers|webhooks|events|storage|images|mail)\//
 const UPPER = /^host\/(server\/(api|console)\/|app\/)/
+/** The server, all of it, and the pages: the server never imports the pages (their words included). */
+const SERVER = /^host\/server\//
+const PAGES = /^host\/app\//
+/** What the server and the pages share (languages, the words core): it imports neither. */
+const SHARED = /^host\/shared\//
+const SIDES = /^host\/(app|server)\//
 
 /**
  * What breaks the layers, one readable line each: an import on a cycle that `allowed` does not list
  * (printed as the whole loop), an allowed import that no longer closes a cycle (so the list only
- * shrinks), and a lower folder of the server importing an upper one.
+ * shrinks), a file of the server importing the pages, a shared file importing either side, and a lower folder of the server importing
+ * an upper one.
  */
 export function layerProblems(graph: Graph, allowed: readonly string[]): string[] {
   const problems: string[] = []
@@ -21,10 +28,10 @@ export function layerProblems(graph: Graph, allowed: readonly string[]): string[
   const current = new Set(onCycle)
   for (const edge of allowed) if (!current.has(edge)) problems.push(`no longer on a cycle, delete it from the allowed list: ${edge}`)
   for (const [from, targets] of graph) {
-    if (!LOWER.test(from)) continue
     for (const to of targets) {
-      if (!UPPER.test(to)) continue
-      problems.push(`layer: ${from} -> ${to} (the folders below the doors never import api/, console/ or the pages)`)
+      if (SHARED.test(from) && SIDES.test(to)) problems.push(`layer: ${from} -> ${to} (host/shared imports neither the server nor the pages)`)
+      else if (SERVER.test(from) && PAGES.test(to)) problems.push(`layer: ${from} -> ${to} (the server never imports host/app: what both need lives in host/shared)`)
+      else if (LOWER.test(from) && UPPER.test(to)) problems.push(`layer: ${from} -> ${to} (the folders below the doors never import api/, console/ or the pages)`)
     }
   }
   return problems

@@ -1,3 +1,5 @@
+import type { PluralForm } from '../../../shared/i18n.js'
+
 /** English, the reference dictionary: every other language has exactly these keys. */
 const en = {
   'app.loading': 'Loading editor…',
@@ -421,7 +423,6 @@ const en = {
   'consent.title': 'Consent to sign electronically',
   'consent.summary': 'Before you fill in or sign this document, read how signing electronically works and agree to it.',
   'consent.read': 'Read the disclosure',
-  'consent.disclosure': 'By agreeing, you consent to receive and sign this document, and the records that come with it (notices, the signing certificate, the completed copy), electronically instead of on paper. Your consent covers this document and its signing only.\n\nYou have the right to receive a paper copy of this document. To ask for one, contact the sender; asking for a paper copy does not withdraw your consent.\n\nYou may withdraw your consent at any time before you sign, with "Withdraw consent" on this page. Withdrawing declines the document: the sender is told and it can no longer be signed electronically; the sender may then arrange to complete it on paper. It does not affect anything you signed before.\n\nTo access and keep these records you need a device with an internet connection, a current web browser (Chrome, Edge, Firefox or Safari), an e-mail address, software that opens PDF files, and storage space or a printer to keep a copy.\n\nOnce everyone has signed, you receive the signed document as a PDF by e-mail, and you can download it from this page. If your e-mail address changes or you need another copy, contact the sender.',
   'consent.agree': 'I agree to sign electronically',
   'consent.agreed': 'You agreed to sign electronically.',
   'consent.needed': 'First agree to sign electronically: read the disclosure above.',
@@ -436,4 +437,6 @@ const en = {
 
 export default en
 export type MessageKey = keyof typeof en
-export type Messages = Record<MessageKey, string>
+type Counted<K> = K extends `${infer Base}.other` ? Base : never
+/** Every key English has; a counted key (`x.one`, `x.other`) also with the plural forms its language uses (`x.few`, `x.many`, `x.two`). */
+export type Messages = Record<MessageKey, string> & Partial<Record<`${Counted<MessageKey>}.${PluralForm}`, string>>

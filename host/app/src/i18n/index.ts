@@ -1,26 +1,19 @@
 import { useSyncExternalStore } from 'react'
-import { directionOf, languageOf, spokenLanguage, type Language } from '../../../shared/languages.js'
+import { byLanguage, format, type Params } from '../../../shared/i18n.js'
+import { LANGUAGE_CODES, directionOf, languageOf, spokenLanguage, type Language } from '../../../shared/languages.js'
 import en, { type MessageKey, type Messages } from './en.js'
 
 export type { MessageKey }
 
 /**
- * English is built in (it is also every missing key's fallback); the other dictionaries are
- * loaded on demand, so neither page carries the languages it does not show in its first chunk.
+ * English is built in (it is also every missing key's fallback); the other dictionaries
+ * (<lang>.ts, one per language of LANGUAGES) are loaded on demand, so neither page carries the
+ * languages it does not show in its first chunk.
  */
-const LOADERS: Record<Exclude<Language, 'en'>, () => Promise<{ default: Messages }>> = {
-  de: () => import('./de.js'),
-  fr: () => import('./fr.js'),
-  es: () => import('./es.js'),
-  it: () => import('./it.js'),
-  nl: () => import('./nl.js'),
-  'pt-BR': () => import('./pt-BR.js'),
-  pl: () => import('./pl.js'),
-  he: () => import('./he.js'),
-  ja: () => import('./ja.js'),
-  ko: () => import('./ko.js'),
-  zh: () => import('./zh.js'),
-}
+const LOADERS: Record<Language, () => Promise<{ default: Messages }>> = byLanguage(
+  import.meta.glob<{ default: Messages }>(['./*.ts', '!./index.ts', '!./en.ts']),
+  LANGUAGE_CODES.filter((code) => code !== 'en'),
+)
 const loaded: Partial<Record<Language, Messages>> = { en }
 
 let messages: Messages = en
@@ -75,21 +68,20 @@ export function browserLanguage(preferred: readonly string[] = navigator.languag
 
 /** A wait in the page's words ("in 30 seconds", "in 12 minutes"): seconds under two minutes, then minutes. */
 export function inTime(seconds: number): string {
-  const format = new Intl.RelativeTimeFormat(loaded[lang] ? lang : 'en', { numeric: 'auto' })
-  return seconds < 120 ? format.format(Math.max(1, Math.ceil(seconds)), 'second') : format.format(Math.ceil(seconds / 60), 'minute')
+  const relative = new Intl.RelativeTimeFormat(loaded[lang] ? lang : 'en', { numeric: 'auto' })
+  return seconds < 120 ? relative.format(Math.max(1, Math.ceil(seconds)), 'second') : relative.format(Math.ceil(seconds / 60), 'minute')
 }
 
-export function t(key: MessageKey, vars?: Record<string, string | number>): string {
-  const text = messages[key] ?? en[key]
-  return vars ? text.replace(/\{(\w+)\}/g, (m, name: string) => (name in vars ? String(vars[name]) : m)) : text
+/** The text of `key` in the page's language (English for a key it lacks), `{name}` placeholders filled from `vars` (host/shared/i18n.ts). */
+export function t(key: MessageKey, vars?: Params): string {
+  return format(messages, key, vars, messages === en ? 'en' : lang, en)
 }
 
 type WithoutOne<K> = K extends `${infer Base}.one` ? (`${Base}.other` extends MessageKey ? Base : never) : never
 /** The keys that have `.one` and `.other` forms, named without the form (`files.pages`). */
 export type CountedKey = WithoutOne<MessageKey>
 
-/** For keys with `.one` / `.other` forms. */
-export function tn(key: CountedKey, count: number, vars?: Record<string, string | number>): string {
-  const form = new Intl.PluralRules(lang).select(count) === 'one' ? 'one' : 'other'
-  return t(`${key}.${form}`, { count, ...vars })
+/** For counted keys: the plural form the language uses for `count` (`.one`, `.few`, `.many`, `.other`, ...). */
+export function tn(key: CountedKey, count: number, vars?: Params): string {
+  return format(messages, key, { ...vars, count }, messages === en ? 'en' : lang, en)
 }

@@ -1,7 +1,7 @@
 import type { Messages } from './en.js'
 
-// Polish counts have more forms than one/other: the "other" texts name the count after a colon,
-// which reads right for every number.
+// Polish counts take the forms one, few and many (host/shared/i18n.ts picks them); "other", for a
+// count that is not a whole number, names the count after a colon.
 const pl: Messages = {
   'app.loading': 'Wczytywanie edytora…',
   'app.newDocument': 'Nowy dokument',
@@ -40,11 +40,15 @@ const pl: Messages = {
   'files.name': 'Nazwa pliku',
   'files.pages.one': '{count} strona',
   'files.pages.other': 'Strony: {count}',
+  'files.pages.few': '{count} strony',
+  'files.pages.many': '{count} stron',
   'files.moveUp': 'Przenieś „{name}” wyżej',
   'files.moveDown': 'Przenieś „{name}” niżej',
   'files.remove': 'Usuń „{name}”',
   'files.added.one': 'Dodano {count} plik.',
   'files.added.other': 'Dodane pliki: {count}.',
+  'files.added.few': 'Dodano {count} pliki.',
+  'files.added.many': 'Dodano {count} plików.',
 
   'recipients.intro': 'Dodaj osoby, które biorą udział. W następnym kroku przypiszesz im pola.',
   'recipients.order': 'Kolejność podpisywania',
@@ -95,6 +99,8 @@ const pl: Messages = {
   'fields.pageLoading': 'Wczytywanie strony…',
   'fields.count.one': '{count} pole',
   'fields.count.other': 'Pola: {count}',
+  'fields.count.few': '{count} pola',
+  'fields.count.many': '{count} pól',
   'fields.boxLabel': '{type} dla: {recipient}, strona {page}',
   'fields.boxHelp': 'Strzałki przesuwają pole, Shift ze strzałką przesuwa je dalej, Alt ze strzałką zmienia jego rozmiar, Delete je usuwa.',
   'fields.selected': 'Wybrane pole',
@@ -185,8 +191,12 @@ const pl: Messages = {
   'done.summary': '„{title}” zapisano z: {files}, {recipients}, {fields}.',
   'done.files.one': '{count} plik',
   'done.files.other': 'pliki: {count}',
+  'done.files.few': '{count} pliki',
+  'done.files.many': '{count} plików',
   'done.recipients.one': '{count} odbiorca',
   'done.recipients.other': 'odbiorcy: {count}',
+  'done.recipients.few': '{count} odbiorcy',
+  'done.recipients.many': '{count} odbiorców',
   'done.another.DOCUMENT': 'Utwórz kolejny dokument',
   'done.another.TEMPLATE': 'Utwórz kolejny szablon',
   'done.keepEditing': 'Edytuj dalej',
@@ -214,6 +224,8 @@ const pl: Messages = {
   'sign.zoomLevel': 'Powiększenie {percent}%',
   'sign.remaining.one': 'Zostało: {count}',
   'sign.remaining.other': 'Zostało: {count}',
+  'sign.remaining.few': 'Zostały {count}',
+  'sign.remaining.many': 'Zostało {count}',
   'sign.next.title': 'Co dalej',
   'sign.next.complete': 'Każdy odbiorca otrzyma e-mailem podpisany dokument ze wszystkimi podpisami zapieczętowanymi w środku.',
   'sign.next.pending': 'Pozostałe osoby muszą jeszcze działać. Gdy wszyscy skończą, otrzymasz podpisany dokument e-mailem.',
@@ -242,6 +254,8 @@ const pl: Messages = {
   'sign.nextField': 'Następne pole',
   'sign.notice.missing.one': 'Najpierw wypełnij jeszcze {count} wymagane pole.',
   'sign.notice.missing.other': 'Najpierw wypełnij pozostałe wymagane pola (do wypełnienia: {count}).',
+  'sign.notice.missing.few': 'Najpierw wypełnij jeszcze {count} wymagane pola.',
+  'sign.notice.missing.many': 'Najpierw wypełnij jeszcze {count} wymaganych pól.',
   'sign.notice.invalid': 'Sprawdź wartość pola „{field}”.',
   'sign.notice.signatureAdded': 'Podpis dodany.',
   'sign.notice.initialsAdded': 'Inicjały dodane.',
@@ -424,7 +438,6 @@ const pl: Messages = {
   'consent.title': 'Zgoda na podpis elektroniczny',
   'consent.summary': 'Zanim wypełnisz lub podpiszesz ten dokument, przeczytaj, jak działa podpisywanie elektroniczne, i wyraź na nie zgodę.',
   'consent.read': 'Przeczytaj informacje',
-  'consent.disclosure': 'Wyrażając zgodę, zgadzasz się otrzymać i podpisać ten dokument oraz towarzyszące mu zapisy (powiadomienia, certyfikat podpisu, ukończony egzemplarz) elektronicznie zamiast na papierze. Zgoda dotyczy wyłącznie tego dokumentu i jego podpisania.\n\nMasz prawo otrzymać papierowy egzemplarz tego dokumentu. Aby go zamówić, skontaktuj się z nadawcą; prośba o egzemplarz papierowy nie jest wycofaniem zgody.\n\nZgodę możesz wycofać w każdej chwili przed podpisaniem przyciskiem „Wycofaj zgodę” na tej stronie. Wycofanie oznacza odrzucenie dokumentu: nadawca zostaje o tym powiadomiony, a dokumentu nie można już podpisać elektronicznie; nadawca może wtedy dokończyć go na papierze. Nie dotyczy to niczego, co podpisano wcześniej.\n\nAby otwierać i przechowywać te zapisy, potrzebujesz urządzenia z dostępem do internetu, aktualnej przeglądarki (Chrome, Edge, Firefox lub Safari), adresu e-mail, programu otwierającego pliki PDF oraz miejsca na dysku lub drukarki, aby zachować kopię.\n\nGdy wszyscy podpiszą, otrzymasz podpisany dokument w formacie PDF e-mailem i możesz go pobrać z tej strony. Jeśli zmieni się Twój adres e-mail lub potrzebujesz kolejnej kopii, skontaktuj się z nadawcą.',
   'consent.agree': 'Zgadzam się na podpis elektroniczny',
   'consent.agreed': 'Wyrażono zgodę na podpis elektroniczny.',
   'consent.needed': 'Najpierw wyraź zgodę na podpis elektroniczny: przeczytaj informacje powyżej.',

@@ -6,25 +6,32 @@
  */
 import { useCallback, useEffect, useState } from 'react'
 import { ApiError, type Api } from '../api.js'
-import { language, t } from '../i18n/index.js'
+import { language, t, useLanguage } from '../i18n/index.js'
 import { announceFailure } from './auth-info.js'
 import { DeclineButtons, DeclineError, useDecline, type DeclineProps } from './decline.js'
 import { Dialog } from './Dialog.js'
 import { apiMessage } from './refusals.js'
 
-/** The disclosure as the service gives it: text null is the default, the page's own words. */
+/**
+ * The disclosure as the service gives it: the team's own text, or (text null) the service's default
+ * words in the language asked for, with their hash. The page shows the service's words only: their
+ * hash is what the consent records.
+ */
 interface ConsentState {
   given: boolean
-  disclosure: { version: number; text: string | null }
+  disclosure: { version: number; text: string | null; sha256: string | null; default?: { language: string; text: string; sha256: string } }
 }
 
 /** What the recipient agreed to: sent with a direct link's signature. */
 export interface ConsentGiven {
   version: number
   language: string
+  /** The SHA-256 of the words shown: the service refuses a consent to other words. */
+  sha256?: string
 }
 
-export type Consent = { status: 'loading' } | { status: 'needed'; version: number; text: string | null } | { status: 'agreed'; given: ConsentGiven }
+/** `text` null while the words could not be had from the service: nothing to agree to yet. */
+export type Consent = { status: 'loading' } | { status: 'needed'; version: number; text: string | null; language: string; sha256?: string } | { status: 'agreed'; given: ConsentGiven }
 
 /** The recipient's consent: asked of the service once per page, given with `agree`. */
 export function useConsent(api: Api, direct: boolean, needed: boolean) {
@@ -32,18 +39,31 @@ export function useConsent(api: Api, direct: boolean, needed: boolean) {
   const [error, setError] = useState<string | null>(null)
   const [busy, setBusy] = useState(false)
 
+  // The words come in the page's language: a picker's choice asks for them again.
+  const shownLanguage = useLanguage()
   const load = useCallback(async () => {
-    const state = await api.get<ConsentState>('/consent').catch(() => null)
-    const d = state?.disclosure ?? { version: 0, text: null }
-    setConsent(state?.given ? { status: 'agreed', given: { version: d.version, language: language() } } : { status: 'needed', version: d.version, text: d.text })
+    const asked = language()
+    let state: ConsentState
+    try {
+      state = await api.get<ConsentState>(`/consent?language=${encodeURIComponent(asked)}`)
+    } catch (e) {
+      setError(t('consent.failed', { message: apiMessage(e) }))
+      return setConsent((c) => (c.status === 'agreed' ? c : { status: 'needed', version: 0, text: null, language: asked }))
+    }
+    const d = state.disclosure
+    const shown = d.text !== null ? { text: d.text, language: asked, ...(d.sha256 ? { sha256: d.sha256 } : {}) } : d.default ? { text: d.default.text, language: d.default.language, sha256: d.default.sha256 } : { text: null, language: asked }
+    setError(null)
+    setConsent(state.given ? { status: 'agreed', given: { version: d.version, language: shown.language } } : { status: 'needed', version: d.version, ...shown })
   }, [api])
   useEffect(() => {
-    if (needed) void load()
-  }, [load, needed])
+    if (needed && consent.status !== 'agreed') void load()
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- asked again on the language, not on each state
+  }, [load, needed, shownLanguage])
 
   const agree = useCallback(async () => {
     if (consent.status !== 'needed' || busy) return
-    const given = { version: consent.version, language: language() }
+    if (consent.text === null) return void load()
+    const given: ConsentGiven = { version: consent.version, language: consent.language, ...(consent.sha256 ? { sha256: consent.sha256 } : {}) }
     // A direct link's visitor has no document yet: the consent goes with the signature.
     if (direct) return setConsent({ status: 'agreed', given })
     setBusy(true)
@@ -78,7 +98,9 @@ export function ConsentNotice(props: { consent: Consent; onAgree: () => void; er
       <details className="consent-disclosure" data-testid="consent-disclosure">
         <summary>{t('consent.read')}</summary>
         {/* One text, as its hash was taken: its line breaks (blank lines between paragraphs) kept. */}
-        <div className="consent-text">{consent.text ?? t('consent.disclosure')}</div>
+        <div className="consent-text" lang={consent.language}>
+          {consent.text}
+        </div>
       </details>
       <div className="consent-actions">
         <button type="button" className="btn btn-primary" id="consent-agree" onClick={props.onAgree} disabled={props.busy} data-testid="consent-agree">

@@ -135,7 +135,7 @@ export function SignDocument(props: {
     if (todo) {
       const count = progress.missing.length
       setNotice({
-        text: count ? t(count === 1 ? 'sign.notice.missing.one' : 'sign.notice.missing.other', { count }) : t('sign.notice.invalid', { field: fieldName(todo) }),
+        text: count ? tn('sign.notice.missing', count) : t('sign.notice.invalid', { field: fieldName(todo) }),
         tone: 'error',
       })
       goTo(nextField(ordered, progress, null) ?? todo)

@@ -1,18 +1,14 @@
-/** The verification page's words in every language the service speaks, one file per language. */
-import type { Language } from '../../../shared/languages.js'
-import de from './words/de.js'
-import en from './words/en.js'
-import es from './words/es.js'
-import fr from './words/fr.js'
-import it from './words/it.js'
-import nl from './words/nl.js'
-import pl from './words/pl.js'
-import ptBR from './words/pt-BR.js'
-import he from './words/he.js'
-import ja from './words/ja.js'
-import ko from './words/ko.js'
-import zh from './words/zh.js'
+/**
+ * The verification page's words in every language the service speaks, one file per language
+ * (words/<language>.ts, eager: the page is small); the list of languages is LANGUAGES alone.
+ */
+import { byLanguage } from '../../../shared/i18n.js'
+import { LANGUAGE_CODES, type Language } from '../../../shared/languages.js'
+import type en from './words/en.js'
 
 export type VerifyWord = keyof typeof en
 
-export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = { en, de, fr, es, it, nl, 'pt-BR': ptBR, pl, he, ja, ko, zh }
+export const VERIFY_DICTIONARIES: Record<Language, Record<VerifyWord, string>> = byLanguage(
+  import.meta.glob<Record<VerifyWord, string>>('./words/*.ts', { eager: true, import: 'default' }),
+  LANGUAGE_CODES,
+)

@@ -1,81 +1,90 @@
 /**
- * The e-mails' words in English: its shape is every language's (MailStrings). Every value is plain
- * text: the templates escape it. Titles are quoted the way each language quotes.
+ * The e-mails' words in English: these keys are the ones every language has. Flat keys, `{name}`
+ * placeholders and plural forms (host/shared/i18n.ts); every value is plain text: the templates
+ * escape it. Titles are quoted the way each language quotes. A text with a value that may be
+ * missing has a variant without it (`greeting.noName`, `account.invite.body.neither`).
  */
 const en = {
-  /** The title as quoted in running text. */
-  quote: (t: string) => `“${t}”`,
-  greeting: (name: string | null) => (name ? `Hello ${name},` : 'Hello,'),
-  request: {
-    subject: {
-      SIGNER: (t: string) => `Please sign “${t}”`,
-      APPROVER: (t: string) => `Please approve “${t}”`,
-      VIEWER: (t: string) => `Please review “${t}”`,
-      ASSISTANT: (t: string) => `Please fill in “${t}”`,
-    },
-    intro: {
-      SIGNER: (team: string, t: string) => `${team} has sent you “${t}” to sign.`,
-      APPROVER: (team: string, t: string) => `${team} has sent you “${t}” to approve.`,
-      VIEWER: (team: string, t: string) => `${team} has sent you “${t}” to review.`,
-      ASSISTANT: (team: string, t: string) => `${team} asks you to fill in “${t}”.`,
-    },
-    button: { SIGNER: 'Sign the document', APPROVER: 'Approve the document', VIEWER: 'Review the document', ASSISTANT: 'Fill in the document' },
-  },
-  reminder: {
-    /** Put before the subject, custom or default. */
-    prefix: 'Reminder: ',
-    intro: {
-      SIGNER: (team: string, t: string) => `This is a reminder: ${team} is still waiting for you to sign “${t}”.`,
-      APPROVER: (team: string, t: string) => `This is a reminder: ${team} is still waiting for you to approve “${t}”.`,
-      VIEWER: (team: string, t: string) => `This is a reminder: ${team} is still waiting for you to review “${t}”.`,
-      ASSISTANT: (team: string, t: string) => `This is a reminder: ${team} is still waiting for you to fill in “${t}”.`,
-    },
-  },
-  /** Above the team's own words (documentMeta.message). */
-  messageFrom: (team: string) => `${team} writes:`,
+  quote: '“{title}”',
+  greeting: 'Hello {name},',
+  'greeting.noName': 'Hello,',
+  'request.subject.SIGNER': 'Please sign “{title}”',
+  'request.subject.APPROVER': 'Please approve “{title}”',
+  'request.subject.VIEWER': 'Please review “{title}”',
+  'request.subject.ASSISTANT': 'Please fill in “{title}”',
+  'request.intro.SIGNER': '{team} has sent you “{title}” to sign.',
+  'request.intro.APPROVER': '{team} has sent you “{title}” to approve.',
+  'request.intro.VIEWER': '{team} has sent you “{title}” to review.',
+  'request.intro.ASSISTANT': '{team} asks you to fill in “{title}”.',
+  'request.button.SIGNER': 'Sign the document',
+  'request.button.APPROVER': 'Approve the document',
+  'request.button.VIEWER': 'Review the document',
+  'request.button.ASSISTANT': 'Fill in the document',
+  'reminder.subject': 'Reminder: {subject}',
+  'reminder.intro.SIGNER': 'This is a reminder: {team} is still waiting for you to sign “{title}”.',
+  'reminder.intro.APPROVER': 'This is a reminder: {team} is still waiting for you to approve “{title}”.',
+  'reminder.intro.VIEWER': 'This is a reminder: {team} is still waiting for you to review “{title}”.',
+  'reminder.intro.ASSISTANT': 'This is a reminder: {team} is still waiting for you to fill in “{title}”.',
+  messageFrom: '{team} writes:',
   linkFallback: 'If the button does not work, open this link:',
   personalLink: 'This link is personal to you: please do not forward this e-mail.',
-  completed: {
-    subject: (t: string) => `“${t}” is complete`,
-    /** `n`: how many signed files are attached. */
-    body: (t: string, n: number) =>
-      `Everyone has completed “${t}”.` + (n === 0 ? '' : n === 1 ? ' The signed document is attached.' : ' The signed documents are attached.'),
-    again: 'You can download it again at any time from this link:',
-    button: 'Open the document',
-  },
-  rejected: {
-    subject: (name: string, t: string) => `${name} rejected “${t}”`,
-    body: (name: string, t: string) => `${name} rejected “${t}”. The document can no longer be signed.`,
-  },
-  cancelled: {
-    subject: (t: string) => `“${t}” was cancelled`,
-    body: (team: string, t: string) => `${team} cancelled “${t}”. It can no longer be signed, and nothing more is needed from you.`,
-  },
-  teamCompleted: {
-    subject: (t: string) => `“${t}” was completed by everyone`,
-    body: (t: string, n: number) =>
-      `Everyone has completed “${t}”.` + (n === 0 ? '' : n === 1 ? ' The signed document is attached.' : ' The signed documents are attached.'),
-    who: 'Recipients:',
-  },
+  'completed.subject': '“{title}” is complete',
+  'completed.body': 'Everyone has completed “{title}”.',
+  'completed.attached.one': 'Everyone has completed “{title}”. The signed document is attached.',
+  'completed.attached.other': 'Everyone has completed “{title}”. The signed documents are attached.',
+  'completed.again': 'You can download it again at any time from this link:',
+  'completed.button': 'Open the document',
+  'rejected.subject': '{name} rejected “{title}”',
+  'rejected.body': '{name} rejected “{title}”. The document can no longer be signed.',
+  'cancelled.subject': '“{title}” was cancelled',
+  'cancelled.body': '{team} cancelled “{title}”. It can no longer be signed, and nothing more is needed from you.',
+  'teamCompleted.subject': '“{title}” was completed by everyone',
+  'teamCompleted.body': 'Everyone has completed “{title}”.',
+  'teamCompleted.attached.one': 'Everyone has completed “{title}”. The signed document is attached.',
+  'teamCompleted.attached.other': 'Everyone has completed “{title}”. The signed documents are attached.',
+  'teamCompleted.who': 'Recipients:',
   reason: 'Reason:',
-  /** What each role did, in the team's completion notice. */
-  did: { SIGNER: 'signed', APPROVER: 'approved', VIEWER: 'viewed', ASSISTANT: 'filled in', CC: 'received a copy' },
-  footer: (team: string) => `Sent on behalf of ${team}.`,
-  /** Before a bare link in the text part ("Sign the document:"). */
+  'did.SIGNER': 'signed',
+  'did.APPROVER': 'approved',
+  'did.VIEWER': 'viewed',
+  'did.ASSISTANT': 'filled in',
+  'did.CC': 'received a copy',
+  footer: 'Sent on behalf of {team}.',
   colon: ':',
-  /** The one-time code a recipient asks for on the signing page. */
-  code: {
-    subject: 'Your signing code',
-    body: (t: string) => `Enter this code on the signing page of "${t}":`,
-    note: 'The code works once, for 10 minutes. If you did not ask for it, ignore this message.',
-  },
-  /** The account e-mails by the link's purpose; `p` names the team and who invited, for invitations. */
-  account: (p: { teamName?: string | undefined; inviter?: string | undefined }) => ({
-    verify: { subject: 'Confirm your e-mail address', heading: 'Confirm your e-mail address', body: 'Confirm that this address is yours to finish setting up your account.', button: 'Confirm address', note: 'The link works once, for 24 hours. If you did not create an account, ignore this message.' },
-    reset: { subject: 'Reset your password', heading: 'Reset your password', body: 'Someone asked to reset the password of the account with this address. Choose a new password with the link below.', button: 'Choose a new password', note: 'The link works once, for one hour. If you did not ask for it, ignore this message: your password stays as it is.' },
-    signin: { subject: 'Your sign-in link', heading: 'Sign in', body: 'Use the link below to sign in to your account.', button: 'Sign in', note: 'The link works once, for 15 minutes. If you did not ask for it, ignore this message.' },
-    invite: { subject: `Join ${p.teamName ?? 'a team'}`, heading: `Join ${p.teamName ?? 'a team'}`, body: `${p.inviter ?? 'A team member'} invited you to join ${p.teamName ?? 'their team'}.`, button: 'Accept the invitation', note: 'The invitation is valid for 7 days.' },
-  }),
+  'code.subject': 'Your signing code',
+  'code.body': 'Enter this code on the signing page of "{title}":',
+  'code.note': 'The code works once, for 10 minutes. If you did not ask for it, ignore this message.',
+  'account.verify.subject': 'Confirm your e-mail address',
+  'account.verify.heading': 'Confirm your e-mail address',
+  'account.verify.body': 'Confirm that this address is yours to finish setting up your account.',
+  'account.verify.button': 'Confirm address',
+  'account.verify.note': 'The link works once, for 24 hours. If you did not create an account, ignore this message.',
+  'account.reset.subject': 'Reset your password',
+  'account.reset.heading': 'Reset your password',
+  'account.reset.body': 'Someone asked to reset the password of the account with this address. Choose a new password with the link below.',
+  'account.reset.button': 'Choose a new password',
+  'account.reset.note': 'The link works once, for one hour. If you did not ask for it, ignore this message: your password stays as it is.',
+  'account.signin.subject': 'Your sign-in link',
+  'account.signin.heading': 'Sign in',
+  'account.signin.body': 'Use the link below to sign in to your account.',
+  'account.signin.button': 'Sign in',
+  'account.signin.note': 'The link works once, for 15 minutes. If you did not ask for it, ignore this message.',
+  'account.invite.subject': 'Join {team}',
+  'account.invite.subject.noInviter': 'Join {team}',
+  'account.invite.subject.noTeam': 'Join a team',
+  'account.invite.subject.neither': 'Join a team',
+  'account.invite.heading': 'Join {team}',
+  'account.invite.heading.noInviter': 'Join {team}',
+  'account.invite.heading.noTeam': 'Join a team',
+  'account.invite.heading.neither': 'Join a team',
+  'account.invite.body': '{inviter} invited you to join {team}.',
+  'account.invite.body.noInviter': 'A team member invited you to join {team}.',
+  'account.invite.body.noTeam': '{inviter} invited you to join their team.',
+  'account.invite.body.neither': 'A team member invited you to join their team.',
+  'account.invite.button': 'Accept the invitation',
+  'account.invite.note': 'The invitation is valid for 7 days.',
+  'teamCompleted.item': '{who} – {did}',
 }
 export default en
-export type MailStrings = typeof en
+export type MailKey = keyof typeof en
+export type MailWords = Record<MailKey, string> & Partial<Record<`${'completed' | 'teamCompleted'}.attached.${'two' | 'few' | 'many'}`, string>>
