@@ -1,12 +1,12 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
-import { teamActor } from '../domain/audit.js'
-import { documentFromTemplate, duplicate } from '../domain/templates.js'
+import { teamActor } from '../domain/evidence/audit.js'
+import { documentFromTemplate, duplicate } from '../domain/template/templates.js'
 import { clientOf, jsonBody, multipartBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { sentRecipient } from './lifecycle.js'
-import { tokenView } from '../domain/link-holders.js'
+import { tokenView } from '../domain/recipient/link-holders.js'
 import { EnvelopeId, ItemId, NumericId } from './schemas.js'
 
 export const DuplicateBody = z.object({

@@ -4,7 +4,7 @@
  * Dates are formatted with the document's own settings.
  */
 import { languageOf, type Language } from '../../shared/languages.js'
-import { formatSigningDate } from '../domain/signing-date.js'
+import { formatSigningDate } from '../domain/signing/date.js'
 import de from './evidence-words/de.js'
 import en, { type EvidenceWords } from './evidence-words/en.js'
 import es from './evidence-words/es.js'
