@@ -13,8 +13,8 @@ import { build } from 'esbuild'
  */
 export const BUDGET = 3740
 export const TARGET = 3300
-/** `EmbedCreateEnvelope` alone. */
-export const ONE_BUDGET = 2640
+/** `EmbedCreateEnvelope` alone (the frame's session apart from useFrame, a function of its own: 12 B). */
+export const ONE_BUDGET = 2650
 export const ONE_TARGET = 2200
 
 const entry = fileURLToPath(new URL('../src/index.ts', import.meta.url))

@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util'
 import { TOKEN_EXPIRIES, type ApiTokenInfo, type TokenExpiry } from './auth/api-tokens.js'
 import { configFromEnv, type HostConfig } from './config.js'
 import { openDb } from './db/index.js'
-import { PLANS, type Plan } from './domain/plans.js'
+import { PLANS, type Plan } from './domain/team/plans.js'
 import { ADMIN_SECRET_HEADER, DataDirBusy, lockDataDir, readLock } from './lock.js'
 import { EVENT_NAMES, type EventName } from './events/index.js'
 import type { Webhook, WebhookCall } from './webhooks/store.js'
@@ -11,9 +11,9 @@ import { isRole, type Role } from './people/roles.js'
 import { bufferLog } from './log.js'
 import { loadPresignSecret } from './auth/presign.js'
 import { accountLinkKey, personOrigin } from './people/sign-in-link.js'
-import type { AuditChainCheck } from './domain/audit-chain.js'
-import type { ArchiveDue } from './domain/archive-renewal.js'
-import type { DueEnvelope, PurgedEnvelope } from './domain/retention.js'
+import type { AuditChainCheck } from './domain/evidence/audit-chain.js'
+import type { ArchiveDue } from './domain/evidence/archive-renewal.js'
+import type { DueEnvelope, PurgedEnvelope } from './domain/retention/retention.js'
 
 const USAGE = `usage: npm run host -- <command>
   serve                                     start the host (PORT, HOST, DATA_DIR, DATABASE_URL, PUBLIC_URL, MAX_UPLOAD_BYTES)
@@ -137,8 +137,9 @@ async function withOps<T>(config: HostConfig, fn: (ops: Ops) => Promise<T>): Pro
   }
 }
 
-async function main(argv: string[]): Promise<void> {
-  const { values, positionals } = parseArgs({
+/** The command line: the command and its words, and the flags of every command. */
+function parseCommandLine(argv: string[]) {
+  return parseArgs({
     args: argv,
     allowPositionals: true,
     options: {
@@ -160,32 +161,43 @@ async function main(argv: string[]): Promise<void> {
       help: { type: 'boolean', short: 'h' },
     },
   })
-  const [cmd, sub, arg] = positionals
-  const config = configFromEnv()
-  if (values.help || !cmd) {
-    console.log(USAGE)
-    return
-  }
-  if (cmd === 'serve') {
-    const { startHost } = await import('./start.js')
-    bufferLog()
-    // Without HOST, the host is reached by name: passkeys refuse an IP address such as 127.0.0.1.
-    const host = await startHost(process.env.HOST ? config : { ...config, hostname: 'localhost' })
-    console.log(`listening on ${host.config.publicUrl ? `http://${config.hostname}:${host.config.port}` : host.url}`)
-    // Nobody becomes an administrator by signing up first: the operator names the first.
-    const { hasUsers } = await import('./people/users.js')
-    if (!(await hasUsers(host.db))) console.error('no account yet: make the first administrator with `user create --email EMAIL --admin` (a sign-in link is e-mailed)')
-    else console.error('a fresh sign-in link for an account: `npm run host -- user link EMAIL`')
-    const stop = () => void host.close().then(() => process.exit(0))
-    process.once('SIGINT', stop)
-    process.once('SIGTERM', stop)
-    return
-  }
-  const need = (v: string | undefined, flag: string) => {
-    if (!v) throw new CliError(`${flag} is required\n${USAGE}`)
-    return v
-  }
-  if (cmd === 'token' && sub === 'create') {
+}
+
+/** One command as given: its second and third words, its flags, and the host's configuration. */
+interface Command {
+  sub: string | undefined
+  arg: string | undefined
+  values: ReturnType<typeof parseCommandLine>['values']
+  config: HostConfig
+}
+
+/** A group of commands (token, webhook, ...): false when it has none of this name. */
+type CommandGroup = (c: Command) => Promise<boolean>
+
+const need = (v: string | undefined, flag: string) => {
+  if (!v) throw new CliError(`${flag} is required\n${USAGE}`)
+  return v
+}
+
+/** `serve`: starts the host and tells the operator how to sign in; it runs until SIGINT or SIGTERM. */
+async function serve(config: HostConfig): Promise<void> {
+  const { startHost } = await import('./start.js')
+  bufferLog()
+  // Without HOST, the host is reached by name: passkeys refuse an IP address such as 127.0.0.1.
+  const host = await startHost(process.env.HOST ? config : { ...config, hostname: 'localhost' })
+  console.log(`listening on ${host.config.publicUrl ? `http://${config.hostname}:${host.config.port}` : host.url}`)
+  // Nobody becomes an administrator by signing up first: the operator names the first.
+  const { hasUsers } = await import('./people/users.js')
+  if (!(await hasUsers(host.db))) console.error('no account yet: make the first administrator with `user create --email EMAIL --admin` (a sign-in link is e-mailed)')
+  else console.error('a fresh sign-in link for an account: `npm run host -- user link EMAIL`')
+  const stop = () => void host.close().then(() => process.exit(0))
+  process.once('SIGINT', stop)
+  process.once('SIGTERM', stop)
+}
+
+/** `token create|list|revoke`: the team's API tokens. */
+async function tokenCommands({ sub, arg, values, config }: Command): Promise<boolean> {
+  if (sub === 'create') {
     const expires = (values.expires ?? 'never') as TokenExpiry
     if (!TOKEN_EXPIRIES.includes(expires)) throw new CliError(`--expires must be one of ${TOKEN_EXPIRIES.join(', ')}`)
     const t = await withOps(config, (ops) =>
@@ -193,23 +205,28 @@ async function main(argv: string[]): Promise<void> {
     )
     console.error(`API token ${t.id} for team ${t.teamId}, expires ${t.expiresAt ?? 'never'}. It is shown only this once:`)
     console.log(t.token)
-    return
+    return true
   }
-  if (cmd === 'token' && sub === 'list') {
+  if (sub === 'list') {
     const tokens = await withOps(config, (ops) => ops.listTokens())
     if (!tokens.length) console.error('no API tokens')
     for (const t of tokens) {
       console.log([t.id, t.teamId, t.expired ? 'expired' : `expires ${t.expiresAt ?? 'never'}`, JSON.stringify(t.name)].join('\t'))
     }
-    return
+    return true
   }
-  if (cmd === 'token' && sub === 'revoke') {
+  if (sub === 'revoke') {
     const id = need(arg, 'the token id')
     await withOps(config, (ops) => ops.revokeToken(id))
     console.log(`revoked ${id}`)
-    return
+    return true
   }
-  if (cmd === 'webhook' && sub === 'create') {
+  return false
+}
+
+/** `webhook create|list|calls`: the team's webhooks and their latest deliveries. */
+async function webhookCommands({ sub, arg, values, config }: Command): Promise<boolean> {
+  if (sub === 'create') {
     const list = need(values.events, '--events')
     const events = (list === 'all' ? [...EVENT_NAMES] : list.split(',').map((x) => x.trim().toUpperCase())) as EventName[]
     const unknown = events.filter((x) => !EVENT_NAMES.includes(x))
@@ -218,113 +235,166 @@ async function main(argv: string[]): Promise<void> {
     // The key its calls are signed with, shown this once; the id last, for scripts.
     console.log(`signing key (shown once): ${hook.signingKey}`)
     console.log(hook.id)
-    return
+    return true
   }
-  if (cmd === 'webhook' && sub === 'list') {
+  if (sub === 'list') {
     const hooks = await withOps(config, (ops) => ops.listWebhooks(values.team))
     if (!hooks.length) console.error('no webhooks')
     for (const h of hooks) console.log([h.id, h.enabled ? 'enabled' : 'disabled', h.events.join(','), h.url].join('\t'))
-    return
+    return true
   }
-  if (cmd === 'webhook' && sub === 'calls') {
+  if (sub === 'calls') {
     const id = need(arg, 'the webhook id')
     const calls = await withOps(config, (ops) => ops.webhookCalls(id, values.team))
     if (!calls.length) console.error('no deliveries yet')
     for (const c of calls) {
       console.log([c.createdAt, c.event, `attempt ${c.attempt}`, c.responseStatus ?? c.error ?? '', `${c.durationMs} ms`].join('\t'))
     }
-    return
+    return true
   }
-  if (cmd === 'user' && sub === 'create') {
+  return false
+}
+
+/** `user create|link|list`: accounts, their teams and roles, and their one-time sign-in links. */
+async function userCommands({ sub, arg, values, config }: Command): Promise<boolean> {
+  if (sub === 'create') {
     const role = (values.admin ? 'ADMIN' : values.role?.toUpperCase()) as Role | undefined
     if (role && !isRole(role)) throw new CliError('--role must be ADMIN, MANAGER or MEMBER')
     const email = need(values.email, '--email')
     const out = await withOps(config, (ops) => ops.createUser({ email, ...(values.name && { name: values.name }), ...(values.team && { teamId: values.team }), ...(role && { role }) }))
     console.error(`${out.created ? 'created' : 'found'} ${email}; a one-time sign-in link is e-mailed to it (sent by the host's queue, through SMTP or to the local mailbox)`)
     console.log(out.userId)
-    return
+    return true
   }
-  if (cmd === 'user' && sub === 'link') {
+  if (sub === 'link') {
     const email = need(arg ?? values.email, 'the e-mail address')
     const link = await withOps(config, (ops) => ops.signInLink(email))
     console.error(`a one-time sign-in link for ${link.email}, good until ${link.expiresAt} (it replaces the earlier ones):`)
     console.log(link.url)
-    return
+    return true
   }
-  if (cmd === 'user' && sub === 'list') {
+  if (sub === 'list') {
     const users = await withOps(config, (ops) => ops.listUsers())
     if (!users.length) console.error('no accounts')
     for (const u of users) console.log([u.id, u.email, u.verified ? 'verified' : 'unverified', u.teams.map((t) => `${t.teamId}:${t.role}`).join(',')].join('\t'))
-    return
+    return true
   }
-  if (cmd === 'jobs' && !sub) {
+  return false
+}
+
+/** `jobs [retry]`: the queue by kind and state, and failed jobs run again. */
+async function jobsCommands({ sub, values, config }: Command): Promise<boolean> {
+  if (!sub) {
     const counts = await withOps(config, (ops) => ops.listJobs())
     if (!counts.length) console.error('no jobs')
     for (const j of counts) console.log([j.kind, j.status, j.count, j.next ?? ''].join('\t'))
-    return
+    return true
   }
-  if (cmd === 'jobs' && sub === 'retry') {
+  if (sub === 'retry') {
     const n = await withOps(config, (ops) => ops.retryJobs(values.kind))
     console.log(`${n} failed job(s) queued again`)
-    return
+    return true
   }
-  if (cmd === 'audit' && sub === 'check') {
-    const checks = await withOps(config, (ops) => ops.checkAudit(values.envelope))
-    if (!checks.length) console.error(values.envelope ? `no audit entries for envelope ${values.envelope}` : 'no audit entries')
-    for (const c of checks) {
-      console.log(c.ok ? [c.envelopeId, 'ok', `${c.entries} entries`, `head ${c.head}`, ...(c.redacted ? [`${c.redacted} redacted by its purge`] : [])].join('\t') : [c.envelopeId, 'BROKEN', `entry ${c.broken.id}`, c.broken.reason].join('\t'))
-    }
-    // A break is the operator's to look into: scripts see it in the exit code.
-    if (checks.some((c) => !c.ok)) process.exitCode = 1
-    return
+  return false
+}
+
+/** `audit check`: the audit log's hash chain recomputed; a break sets the exit code. */
+async function auditCommands({ sub, values, config }: Command): Promise<boolean> {
+  if (sub !== 'check') return false
+  const checks = await withOps(config, (ops) => ops.checkAudit(values.envelope))
+  if (!checks.length) console.error(values.envelope ? `no audit entries for envelope ${values.envelope}` : 'no audit entries')
+  for (const c of checks) {
+    console.log(c.ok ? [c.envelopeId, 'ok', `${c.entries} entries`, `head ${c.head}`, ...(c.redacted ? [`${c.redacted} redacted by its purge`] : [])].join('\t') : [c.envelopeId, 'BROKEN', `entry ${c.broken.id}`, c.broken.reason].join('\t'))
   }
-  if (cmd === 'retention' && sub === 'due') {
+  // A break is the operator's to look into: scripts see it in the exit code.
+  if (checks.some((c) => !c.ok)) process.exitCode = 1
+  return true
+}
+
+/** `retention due|run`: the finished envelopes past their team's retention, and their purge. */
+async function retentionCommands({ sub, values, config }: Command): Promise<boolean> {
+  if (sub === 'due') {
     const days = values.days === undefined ? 0 : Number(values.days)
     if (!Number.isInteger(days) || days < 0 || days > 36500) throw new CliError('--days must be a whole number of days from 0 to 36500')
     const due = await withOps(config, (ops) => ops.retentionDue({ teamId: values.team, days }))
     for (const d of due) console.log([d.envelopeId, d.teamId, d.status, `finished ${d.finishedAt}`, `due ${d.dueAt}`].join('\t'))
     console.log(`${due.length} envelope(s) due${days ? ` within ${days} day(s)` : ''}`)
-    return
+    return true
   }
-  if (cmd === 'retention' && sub === 'run') {
+  if (sub === 'run') {
     const purged = await withOps(config, (ops) => ops.retentionRun(values.team))
     for (const p of purged) console.log([p.envelopeId, p.teamId, `purged ${p.purgedAt}`, `${p.files} file(s) deleted`, `${p.auditEntries} audit entries redacted`, `copies: ${Object.entries(p.copies).map(([k, n]) => `${k} ${n}`).join(', ')}`].join('\t'))
     console.log(`${purged.length} envelope(s) purged`)
+    return true
+  }
+  return false
+}
+
+/** `archive due`: the sealed B-LTA files and when each gets its next document timestamp. */
+async function archiveCommands({ sub, config }: Command): Promise<boolean> {
+  if (sub !== 'due') return false
+  const archives = await withOps(config, (ops) => ops.archiveDue())
+  for (const a of archives) {
+    console.log([a.itemId, a.envelopeId, a.title, `timestamped ${a.timestampAt}`, `authority until ${a.tsaValidTo}`, `${a.due ? 'due now' : 'due'} ${a.dueAt}`].join('\t'))
+  }
+  console.log(`${archives.filter((a) => a.due).length} of ${archives.length} B-LTA file(s) due now`)
+  return true
+}
+
+/** `move`: the embedded database and its files to PostgreSQL (and an S3-compatible bucket). */
+async function moveCommand({ values, config }: Command): Promise<boolean> {
+  if (config.databaseUrl) throw new CliError('move: DATABASE_URL is set; the source is the embedded database in DATA_DIR (give the target as --to-database)')
+  // The data directory stays locked for the whole move: no server may change it meanwhile.
+  const lock = await lockDataDir(config.dataDir)
+  try {
+    const { moveInstance } = await import('./db/move.js')
+    const report = await moveInstance({
+      dataDir: config.dataDir,
+      databaseUrl: need(values['to-database'], '--to-database'),
+      storageUrl: values['to-storage'],
+      log: (line) => console.error(line),
+    })
+    console.log(`moved ${Object.values(report.tables).reduce((a, b) => a + b, 0)} rows and ${report.files} files (${report.bytes} bytes); start the hosts with DATABASE_URL${values['to-storage'] ? ' and STORAGE_URL' : ''} set to the target`)
+  } finally {
+    await lock.release()
+  }
+  return true
+}
+
+/** `team create`: a team on a plan; prints its id. */
+async function teamCommands({ sub, values, config }: Command): Promise<boolean> {
+  if (sub !== 'create') return false
+  const plan = need(values.plan, '--plan') as Plan
+  if (!PLANS.includes(plan)) throw new CliError(`--plan must be one of ${PLANS.join(', ')}`)
+  const team = await withOps(config, (ops) => ops.createTeam({ name: need(values.name, '--name'), plan }))
+  console.log(team.id)
+  return true
+}
+
+/** Each command's first word and the group that runs it. */
+const COMMANDS: Record<string, CommandGroup> = {
+  token: tokenCommands,
+  webhook: webhookCommands,
+  user: userCommands,
+  jobs: jobsCommands,
+  audit: auditCommands,
+  retention: retentionCommands,
+  archive: archiveCommands,
+  move: moveCommand,
+  team: teamCommands,
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parseCommandLine(argv)
+  const [cmd, sub, arg] = positionals
+  const config = configFromEnv()
+  if (values.help || !cmd) {
+    console.log(USAGE)
     return
   }
-  if (cmd === 'archive' && sub === 'due') {
-    const archives = await withOps(config, (ops) => ops.archiveDue())
-    for (const a of archives) {
-      console.log([a.itemId, a.envelopeId, a.title, `timestamped ${a.timestampAt}`, `authority until ${a.tsaValidTo}`, `${a.due ? 'due now' : 'due'} ${a.dueAt}`].join('\t'))
-    }
-    console.log(`${archives.filter((a) => a.due).length} of ${archives.length} B-LTA file(s) due now`)
-    return
-  }
-  if (cmd === 'move') {
-    if (config.databaseUrl) throw new CliError('move: DATABASE_URL is set; the source is the embedded database in DATA_DIR (give the target as --to-database)')
-    // The data directory stays locked for the whole move: no server may change it meanwhile.
-    const lock = await lockDataDir(config.dataDir)
-    try {
-      const { moveInstance } = await import('./db/move.js')
-      const report = await moveInstance({
-        dataDir: config.dataDir,
-        databaseUrl: need(values['to-database'], '--to-database'),
-        storageUrl: values['to-storage'],
-        log: (line) => console.error(line),
-      })
-      console.log(`moved ${Object.values(report.tables).reduce((a, b) => a + b, 0)} rows and ${report.files} files (${report.bytes} bytes); start the hosts with DATABASE_URL${values['to-storage'] ? ' and STORAGE_URL' : ''} set to the target`)
-    } finally {
-      await lock.release()
-    }
-    return
-  }
-  if (cmd === 'team' && sub === 'create') {
-    const plan = need(values.plan, '--plan') as Plan
-    if (!PLANS.includes(plan)) throw new CliError(`--plan must be one of ${PLANS.join(', ')}`)
-    const team = await withOps(config, (ops) => ops.createTeam({ name: need(values.name, '--name'), plan }))
-    console.log(team.id)
-    return
-  }
+  if (cmd === 'serve') return serve(config)
+  const group = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined
+  if (group && (await group({ sub, arg, values, config }))) return
   throw new CliError(`unknown command: ${positionals.join(' ')}\n${USAGE}`)
 }
 

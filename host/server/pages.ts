@@ -7,7 +7,7 @@ import { authenticate } from './auth/principal.js'
 import { tokenOrNull } from './api/schemas.js'
 import { verifyPresignToken } from './auth/presign.js'
 import { sessionAnswer } from './api/embedding.js'
-import { teamEmbedding, teamOfDirectLinkToken, teamOfRecipientToken } from './domain/teams.js'
+import { teamEmbedding, teamOfDirectLinkToken, teamOfRecipientToken } from './domain/team/teams.js'
 import { newNonce, pagePolicy } from './security-headers.js'
 
 const TYPES: Record<string, string> = {

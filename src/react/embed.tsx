@@ -96,6 +96,96 @@ export function component<P, H>(render: (props: P, ref: Ref<H>) => ReactElement)
 }
 
 /**
+ * One session of the frame at one URL: the TIMEOUT timer, its load event and its messages to the
+ * newest callbacks, the commands' readiness and answers, auto-height. Returns its end.
+ */
+function openSession<P extends EmbedFrameProps>(
+  el: HTMLIFrameElement,
+  origin: string,
+  spec: FrameSpec<P>,
+  latest: { current: P },
+  commands: { current: string[] | null },
+  waiting: Set<() => void>,
+  answers: Map<number, (a: Answer) => void>,
+  setHeight: (height: number) => void,
+): () => void {
+  const { timeout = 15000, extensions = true } = latest.current
+  let ready = false
+  // The page's commands, from its embed-ready (that comes before any other readiness).
+  let announced: string[] = []
+  const onReady = () => {
+    if (!ready) latest.current.onReady?.()
+    ready = true
+    commands.current = announced
+    waiting.forEach((send) => send())
+    waiting.clear()
+  }
+  // Nothing from the frame within `timeout`: after its load, a page that is not the service's
+  // (a browser error page for a host not reached, another web server, a login wall); before, a hang.
+  let loaded: boolean | undefined
+  const timer =
+    timeout > 0
+      ? setTimeout(() => latest.current.onError?.({ code: loaded ? 'NOT_A_SIGNING_SERVICE' : 'TIMEOUT', message: `nothing came from ${origin} in ${timeout} ms` }), timeout)
+      : undefined
+  // A load says nothing of what the frame holds (browser error pages and other sites load too),
+  // except on a host known to speak no extensions: there it ends the wait, and an authoring page's
+  // load is its readiness (a signing page announces its own).
+  const onLoad = () => {
+    loaded = true
+    if (extensions) return
+    clearTimeout(timer)
+    spec.announcesReady || onReady()
+  }
+  // Auto-height: the frame's own viewport is all of it, so tell it where the parent's viewport
+  // lies over it (embed-viewport), once per animation frame after a scroll, resize or message.
+  // A frame removed before its animation frame has no window left to post to.
+  let raf = 0
+  const view = () =>
+    latest.current.autoHeight &&
+    (raf ||= requestAnimationFrame(() => {
+      raf = 0
+      el.contentWindow?.postMessage({ type: 'embed-viewport', top: -el.getBoundingClientRect().top, height: innerHeight }, origin)
+    }))
+  // Anything from this frame ends the wait: the service's pages post embed-loading as they start.
+  const onMessage = ({ source, origin: from, data }: MessageEvent) => {
+    if (source !== el.contentWindow || from !== origin) return
+    clearTimeout(timer)
+    const m = parseMessage(data)
+    const p = latest.current
+    if (m?.type === 'embed-ready') {
+      announced = m.commands ?? []
+      onReady()
+    } else if (m?.type === 'embed-answer') answers.get(m.id)?.(m)
+    else if (m?.type === 'embed-event') (p[callbackOf(m.event) as keyof P] as ((data: unknown) => void) | undefined)?.(m.data)
+    else if (m?.type === 'embed-error') p.onError?.({ code: m.code, message: m.message })
+    else if (m?.type === 'embed-resize') {
+      if (p.autoHeight) setHeight(m.height)
+    } else if (m?.type === 'embed-scroll') {
+      // The band's margins make it the part scrolled into view, through any scrolling ancestor.
+      const s = el.style
+      s.scrollMargin = `${-m.top}px 0 ${m.top + m.height - el.offsetHeight}px`
+      el.scrollIntoView({ block: 'nearest' })
+      s.scrollMargin = ''
+    } else return void (spec.receive(p, data, m) && onReady())
+    view()
+  }
+  el.addEventListener('load', onLoad)
+  addEventListener('message', onMessage)
+  addEventListener('scroll', view, true)
+  addEventListener('resize', view)
+  return () => {
+    // Commands wait for the next page; those sent to this one are not answered.
+    commands.current = null
+    answers.forEach((end) => end({ error: { code: 'NOT_READY', message: 'page replaced' } }))
+    clearTimeout(timer)
+    el.removeEventListener('load', onLoad)
+    removeEventListener('message', onMessage)
+    removeEventListener('scroll', view, true)
+    removeEventListener('resize', view)
+  }
+}
+
+/**
  * The one machine behind every component: props -> URL -> iframe -> guarded messages -> newest
  * callbacks, and the handle's commands -> requests with an id -> the page's answers.
  */
@@ -169,82 +259,7 @@ export function useFrame<P extends EmbedFrameProps>(own: P, spec: FrameSpec<P>, 
   // One session per URL (the iframe is keyed by it): TIMEOUT timer, load event, messages.
   useCommitEffect(() => {
     // The iframe is rendered with every src, so it is there whenever src is.
-    const el = frame.current!
-    if (!src) return
-    const { timeout = 15000, extensions = true } = latest.current
-    let ready = false
-    // The page's commands, from its embed-ready (that comes before any other readiness).
-    let announced: string[] = []
-    const onReady = () => {
-      if (!ready) latest.current.onReady?.()
-      ready = true
-      commands.current = announced
-      waiting.forEach((send) => send())
-      waiting.clear()
-    }
-    // Nothing from the frame within `timeout`: after its load, a page that is not the service's
-    // (a browser error page for a host not reached, another web server, a login wall); before, a hang.
-    let loaded: boolean | undefined
-    const timer =
-      timeout > 0
-        ? setTimeout(() => latest.current.onError?.({ code: loaded ? 'NOT_A_SIGNING_SERVICE' : 'TIMEOUT', message: `nothing came from ${origin} in ${timeout} ms` }), timeout)
-        : undefined
-    // A load says nothing of what the frame holds (browser error pages and other sites load too),
-    // except on a host known to speak no extensions: there it ends the wait, and an authoring page's
-    // load is its readiness (a signing page announces its own).
-    const onLoad = () => {
-      loaded = true
-      if (extensions) return
-      clearTimeout(timer)
-      spec.announcesReady || onReady()
-    }
-    // Auto-height: the frame's own viewport is all of it, so tell it where the parent's viewport
-    // lies over it (embed-viewport), once per animation frame after a scroll, resize or message.
-    // A frame removed before its animation frame has no window left to post to.
-    let raf = 0
-    const view = () =>
-      latest.current.autoHeight &&
-      (raf ||= requestAnimationFrame(() => {
-        raf = 0
-        el.contentWindow?.postMessage({ type: 'embed-viewport', top: -el.getBoundingClientRect().top, height: innerHeight }, origin)
-      }))
-    // Anything from this frame ends the wait: the service's pages post embed-loading as they start.
-    const onMessage = ({ source, origin: from, data }: MessageEvent) => {
-      if (source !== el.contentWindow || from !== origin) return
-      clearTimeout(timer)
-      const m = parseMessage(data)
-      const p = latest.current
-      if (m?.type === 'embed-ready') {
-        announced = m.commands ?? []
-        onReady()
-      } else if (m?.type === 'embed-answer') answers.get(m.id)?.(m)
-      else if (m?.type === 'embed-event') (p[callbackOf(m.event) as keyof P] as ((data: unknown) => void) | undefined)?.(m.data)
-      else if (m?.type === 'embed-error') p.onError?.({ code: m.code, message: m.message })
-      else if (m?.type === 'embed-resize') {
-        if (p.autoHeight) setHeight(m.height)
-      } else if (m?.type === 'embed-scroll') {
-        // The band's margins make it the part scrolled into view, through any scrolling ancestor.
-        const s = el.style
-        s.scrollMargin = `${-m.top}px 0 ${m.top + m.height - el.offsetHeight}px`
-        el.scrollIntoView({ block: 'nearest' })
-        s.scrollMargin = ''
-      } else return void (spec.receive(p, data, m) && onReady())
-      view()
-    }
-    el.addEventListener('load', onLoad)
-    addEventListener('message', onMessage)
-    addEventListener('scroll', view, true)
-    addEventListener('resize', view)
-    return () => {
-      // Commands wait for the next page; those sent to this one are not answered.
-      commands.current = null
-      answers.forEach((end) => end({ error: { code: 'NOT_READY', message: 'page replaced' } }))
-      clearTimeout(timer)
-      el.removeEventListener('load', onLoad)
-      removeEventListener('message', onMessage)
-      removeEventListener('scroll', view, true)
-      removeEventListener('resize', view)
-    }
+    if (src) return openSession(frame.current!, origin, spec, latest, commands, waiting, answers, setHeight)
   }, [src])
 
   return (

@@ -9,9 +9,9 @@
  */
 import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkAuditChain } from '../../host/server/domain/audit-chain.js'
-import { purgeEnvelope } from '../../host/server/domain/retention.js'
-import { createTeam } from '../../host/server/domain/teams.js'
+import { checkAuditChain } from '../../host/server/domain/evidence/audit-chain.js'
+import { purgeEnvelope } from '../../host/server/domain/retention/retention.js'
+import { createTeam } from '../../host/server/domain/team/teams.js'
 import { api, completeOneSigner, createEnvelope, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')

@@ -77,7 +77,7 @@ for (const variant of ['pglite', 'postgres'] as Variant[]) {
       expect(await host.db.query('select 1 from users')).toEqual([])
       // The operator's way in (`user create --admin`): an account in the default team, and a sign-in link.
       const { mailOperatorSignIn } = await import('../../host/server/people/operator.js')
-      const { defaultTeamId } = await import('../../host/server/domain/teams.js')
+      const { defaultTeamId } = await import('../../host/server/domain/team/teams.js')
       await host.db.transaction(async (tx) => mailOperatorSignIn(tx, { email: 'First@Example.com', name: 'First', teamId: await defaultTeamId(tx), role: 'ADMIN' }))
       const signin = await lastMail(host, 'first@example.com', 'signin')
       const opened = await post(host, '/auth/link/complete', { link: signin!.link })

@@ -1,7 +1,7 @@
 /**
  * Ending rights, as one mechanism (docs/security.md, "Who ends a document"): every way a document
  * ends for the team (cancel, delete, reject on a recipient's behalf, purge) goes through
- * assertMayEnd (domain/ownership.ts). The routes that reach an ending operation are read from
+ * assertMayEnd (domain/envelope/ownership.ts). The routes that reach an ending operation are read from
  * the route table: a new one fails here until it is listed in DOORS, and each door listed is tried
  * as a MEMBER on another's document (403 NOT_CREATOR, nothing changes).
  * Database: the embedded one (ownership is an API rule; the SQL is the same on both).
@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { Principal } from '../../host/server/auth/principal.js'
-import { purgeEnvelope } from '../../host/server/domain/retention.js'
+import { purgeEnvelope } from '../../host/server/domain/retention/retention.js'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
 import { routeHandlerSources } from './routes.js'
 import { makePdf, startTestHost, VARIANTS, type TestHost } from './support.js'
@@ -20,12 +20,12 @@ const read = (file: string) => readFileSync(join(repo, file), 'utf8')
 
 /** The domain operations that end a document for the whole team, where each lives. */
 const ENDING_OPERATIONS: Record<string, string> = {
-  cancel: 'host/server/domain/lifecycle.ts',
-  rejectForRecipient: 'host/server/domain/lifecycle.ts',
-  deleteEnvelope: 'host/server/domain/envelopes.ts',
-  purgeEnvelope: 'host/server/domain/retention.ts',
+  cancel: 'host/server/domain/signing/lifecycle.ts',
+  rejectForRecipient: 'host/server/domain/signing/lifecycle.ts',
+  deleteEnvelope: 'host/server/domain/envelope/envelopes.ts',
+  purgeEnvelope: 'host/server/domain/retention/retention.ts',
   // Purges every due envelope, one purgeEnvelope each: how the doors reach purgeEnvelope.
-  purgeDue: 'host/server/domain/retention.ts',
+  purgeDue: 'host/server/domain/retention/retention.ts',
 }
 /** The operator's commands (people/operator-ops.ts, as the admin routes call them) that run an ending operation. */
 const OPERATOR_ENDINGS: Record<string, string> = { retentionRun: 'purgeDue' }
@@ -102,14 +102,14 @@ describe('the doors that end a document', () => {
     }
     expect([...new Set(writers)].sort()).toEqual(
       [
-        'host/server/domain/envelopes.ts deleteEnvelope',
-        'host/server/domain/lifecycle.ts cancel',
+        'host/server/domain/envelope/envelopes.ts deleteEnvelope',
+        'host/server/domain/signing/lifecycle.ts cancel',
         // One recipient declines: through their own link (rejectByToken, the signer's right) or for them (rejectForRecipient, checked).
-        'host/server/domain/lifecycle.ts reject',
-        'host/server/domain/retention.ts purgeEnvelope',
+        'host/server/domain/signing/lifecycle.ts reject',
+        'host/server/domain/retention/retention.ts purgeEnvelope',
       ].sort(),
     )
-    const lifecycle = read('host/server/domain/lifecycle.ts')
+    const lifecycle = read('host/server/domain/signing/lifecycle.ts')
     const callers = [...lifecycle.matchAll(/\breturn reject\(|\bawait reject\(/g)].map((m) => [...lifecycle.slice(0, m.index).matchAll(/function (\w+)\(/g)].pop()?.[1])
     expect(callers.sort()).toEqual(['rejectByToken', 'rejectForRecipient'])
   })

@@ -15,7 +15,7 @@
 import { randomBytes } from 'node:crypto'
 import { test as base } from 'vitest'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'
-import type { Plan } from '../../host/server/domain/plans.js'
+import type { Plan } from '../../host/server/domain/team/plans.js'
 import type { Role } from '../../host/server/people/roles.js'
 import { api, createEnvelope, pgReason, startTestHost, type Api, type TestHost, type Variant } from './support.js'
 

@@ -1,5 +1,5 @@
 /**
- * Proof binding, as one class (domain/proof-binding.ts): every proof about a
+ * Proof binding, as one class (domain/signing/proof-binding.ts): every proof about a
  * recipient names the recipient's id, address, token and the proof's purpose, and no proof
  * survives a change of any of them, whichever door made the change.
  *
@@ -17,7 +17,7 @@
  * Database: the embedded one (API rules). A host of its own: a driven clock.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { CODE_RESEND_MS, passkeyBinding, recipientSubject } from '../../host/server/domain/proof-binding.js'
+import { CODE_RESEND_MS, passkeyBinding, recipientSubject } from '../../host/server/domain/signing/proof-binding.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { userByEmail } from '../../host/server/people/users.js'
 import { makeUser, signInAs, type ConsoleClient } from '../support/console-client.js'

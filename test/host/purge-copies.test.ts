@@ -1,6 +1,6 @@
 /**
  * A retention purge leaves no copy of the personal data it covers (docs/operations.md, "Retention
- * and purge"; domain/purge-copies.ts): after a signing with an e-mailed code, a wrong attempt, a
+ * and purge"; domain/retention/purge-copies.ts): after a signing with an e-mailed code, a wrong attempt, a
  * webhook that logged every call (its receiver echoing what it got) and the mails, the recipient's
  * name, address and signing token are in the delivery log, the jobs, the mailbox, the outbox, the
  * failure counts (and, on a shared PostgreSQL, the rate-limit counts); after the purge, no column
@@ -13,8 +13,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { createHash } from 'node:crypto'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { purgeEnvelope } from '../../host/server/domain/retention.js'
-import { createTeam } from '../../host/server/domain/teams.js'
+import { purgeEnvelope } from '../../host/server/domain/retention/retention.js'
+import { createTeam } from '../../host/server/domain/team/teams.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { api, createEnvelope, mailed, sealed, SIGNATURE, startTestHost, until, VARIANTS, type TestHost } from './support.js'
 

@@ -10,7 +10,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { drivenClock } from '../../host/server/jobs/clock.js'
-import { CODE_RESEND_MS, CODES_PER_RECIPIENT } from '../../host/server/domain/proof-binding.js'
+import { CODE_RESEND_MS, CODES_PER_RECIPIENT } from '../../host/server/domain/signing/proof-binding.js'
 import { createUser } from '../../host/server/people/users.js'
 import { makeUser, TEST_PASSWORD } from '../support/console-client.js'
 import { api, createEnvelope, SIGNATURE, startTestHost, until, VARIANTS, type Api, type TestHost } from './support.js'

@@ -1,5 +1,5 @@
 /**
- * Correcting a recipient of a sent document before they act (domain/recipient-corrections.ts),
+ * Correcting a recipient of a sent document before they act (domain/recipient/corrections.ts),
  * through API v2's update-many (and the deprecated door): a name alone keeps the link; a new address
  * gets a new link (the old one is refused), its own signing request, and must consent again; the
  * audit log keeps old -> new. Anything beyond a name or e-mail, or a recipient who has acted, is

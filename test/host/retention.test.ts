@@ -7,9 +7,9 @@
  * a driven clock, its own bucket.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { checkAuditChain } from '../../host/server/domain/audit-chain.js'
-import { purgeDue, purgeEnvelope, retentionDue } from '../../host/server/domain/retention.js'
-import { createTeam } from '../../host/server/domain/teams.js'
+import { checkAuditChain } from '../../host/server/domain/evidence/audit-chain.js'
+import { purgeDue, purgeEnvelope, retentionDue } from '../../host/server/domain/retention/retention.js'
+import { createTeam } from '../../host/server/domain/team/teams.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { maintain } from '../../host/server/jobs/maintenance.js'
 import { startS3Server, type S3Server } from '../support/s3-server.js'

@@ -5,7 +5,7 @@ import path from 'node:path'
 import pg from 'pg'
 import { PDFDocument, StandardFonts } from '@cantoo/pdf-lib'
 import { startHost, type Host, type StartHostOptions } from '../../host/server/start.js'
-import { CODE_RESEND_MS } from '../../host/server/domain/proof-binding.js'
+import { CODE_RESEND_MS } from '../../host/server/domain/signing/proof-binding.js'
 
 export const DATABASE_TEST_URL = process.env.DATABASE_TEST_URL || 'postgres://postgres@127.0.0.1:5432/test'
 

@@ -5,7 +5,7 @@
 import type { Db } from '../../host/server/db/index.js'
 import { addMember } from '../../host/server/people/members.js'
 import type { Role } from '../../host/server/people/roles.js'
-import { defaultTeamId } from '../../host/server/domain/teams.js'
+import { defaultTeamId } from '../../host/server/domain/team/teams.js'
 import { createUser, hasUsers } from '../../host/server/people/users.js'
 
 export interface ConsoleClient {

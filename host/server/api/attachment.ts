@@ -1,6 +1,6 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
-import { createAttachment, deleteAttachment, listAttachments, updateAttachment } from '../domain/attachments.js'
+import { createAttachment, deleteAttachment, listAttachments, updateAttachment } from '../domain/envelope/attachments.js'
 import { jsonBody, parse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId } from './schemas.js'

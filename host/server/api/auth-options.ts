@@ -3,7 +3,7 @@ import { ApiError, issue, type ApiIssue } from '../errors.js'
 /**
  * Recipient authentication (the deployed service's `accessAuth` / `actionAuth` per recipient,
  * `globalAccessAuth` / `globalActionAuth` per envelope, bare or inside `authOptions`) is taken
- * where a route says so (`accepted`: the paths its schema reads them at; domain/recipient-auth.ts
+ * where a route says so (`accepted`: the paths its schema reads them at; domain/recipient/auth.ts
  * enforces them). Anywhere else a sender who asks for a verified signer must hear that this door
  * does not take it rather than get an unverified one: such a body is refused. Asking for nothing
  * passes everywhere: absent, null, [] or only `EXPLICIT_NONE`.

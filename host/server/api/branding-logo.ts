@@ -5,7 +5,7 @@
  */
 import { Hono } from 'hono'
 import type { HostContext } from '../context.js'
-import { logoFile } from '../domain/branding.js'
+import { logoFile } from '../domain/team/branding.js'
 import { ApiError } from '../errors.js'
 
 export function brandingLogoRoutes(ctx: HostContext) {

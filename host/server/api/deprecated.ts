@@ -8,13 +8,13 @@ import { AUTH_AT } from './auth-options.js'
 import { Hono, type MiddlewareHandler } from 'hono'
 import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
-import { teamActor } from '../domain/audit.js'
-import { createEnvelope, deleteEnvelope, updateEnvelope } from '../domain/envelopes.js'
-import { itemPdf, itemsOf } from '../domain/items.js'
-import { distributeEnvelope, redistribute } from '../domain/lifecycle.js'
-import { findEnvelope, getManyEnvelopes, listEnvelopes, loadEnvelope } from '../domain/resources.js'
-import { documentFromTemplate, duplicate } from '../domain/templates.js'
-import { createDirectLink, deleteDirectLink, toggleDirectLink } from '../domain/direct-links.js'
+import { teamActor } from '../domain/evidence/audit.js'
+import { createEnvelope, deleteEnvelope, updateEnvelope } from '../domain/envelope/envelopes.js'
+import { itemPdf, itemsOf } from '../domain/item/items.js'
+import { distributeEnvelope, redistribute } from '../domain/signing/lifecycle.js'
+import { findEnvelope, getManyEnvelopes, listEnvelopes, loadEnvelope } from '../domain/envelope/lookup.js'
+import { documentFromTemplate, duplicate } from '../domain/template/templates.js'
+import { createDirectLink, deleteDirectLink, toggleDirectLink } from '../domain/template/direct-links.js'
 import { badRequest, issue, notFound } from '../errors.js'
 import { ID_KEY, TYPE, deprecatedView, newFieldNames, resolve, type Kind } from './deprecated-shared.js'
 import { partRoutes } from './deprecated-parts.js'
@@ -147,10 +147,12 @@ export const getManyLegacy = (kind: Kind) => {
   return { key, schema: z.object({ [key]: z.array(NumericId).max(100) }) }
 }
 
-function kindRoutes(ctx: HostContext, kind: Kind) {
-  const r = new Hono<AppEnv>()
+/** The team acting through its API token, as the audit trail records it. */
+const actor = (c: Ctx) => teamActor(principal(c), clientOf(c))
+
+/** The routes both kinds have: list, get-many, create, update, delete and duplicate. */
+function sharedRoutes(r: Hono<AppEnv>, ctx: HostContext, kind: Kind) {
   const type = TYPE[kind]
-  const actor = (c: Ctx) => teamActor(principal(c), clientOf(c))
   const base = `/${kind}`
 
   r.get(base, async (c) => {
@@ -202,93 +204,107 @@ function kindRoutes(ctx: HostContext, kind: Kind) {
     if (kind === 'template') return c.json(deprecatedView(await loadEnvelope(ctx.db, p, id)))
     return c.json({ id, [ID_KEY[kind]]: (await findEnvelope(ctx.db, p, id)).secondary_number })
   })
+}
 
-  if (kind === 'document') {
-    r.post('/document/distribute', async (c) => {
-      const p = principal(c)
-      const body = await jsonBody(c, DistributeLegacy)
-      const e = await resolve(ctx.db, p, kind, numberIn(kind, body))
-      const { emailId: _i, emailReplyTo: _r, ...meta } = body.meta ?? {}
-      await distributeEnvelope(ctx.db, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
-      return c.json(deprecatedView(await loadEnvelope(ctx.db, p, e.id)))
-    })
+/** A document's own routes: distribute, redistribute, and its PDF's download. */
+function documentRoutes(r: Hono<AppEnv>, ctx: HostContext) {
+  const kind: Kind = 'document'
+  r.post('/document/distribute', async (c) => {
+    const p = principal(c)
+    const body = await jsonBody(c, DistributeLegacy)
+    const e = await resolve(ctx.db, p, kind, numberIn(kind, body))
+    const { emailId: _i, emailReplyTo: _r, ...meta } = body.meta ?? {}
+    await distributeEnvelope(ctx.db, p, actor(c), { envelopeId: e.id, meta }, ctx.clock.now())
+    return c.json(deprecatedView(await loadEnvelope(ctx.db, p, e.id)))
+  })
 
-    r.post('/document/redistribute', async (c) => {
-      const p = principal(c)
-      const body = await jsonBody(c, RedistributeLegacy)
-      const e = await resolve(ctx.db, p, kind, numberIn(kind, body))
-      await redistribute(ctx.db, p, actor(c), { envelopeId: e.id, recipients: body.recipients }, ctx.clock.now())
-      return c.json({ success: true })
-    })
+  r.post('/document/redistribute', async (c) => {
+    const p = principal(c)
+    const body = await jsonBody(c, RedistributeLegacy)
+    const e = await resolve(ctx.db, p, kind, numberIn(kind, body))
+    await redistribute(ctx.db, p, actor(c), { envelopeId: e.id, recipients: body.recipients }, ctx.clock.now())
+    return c.json({ success: true })
+  })
 
-    // The first item's PDF: legacy documents have one file.
-    const firstItem = async (c: Ctx) => {
-      const e = await resolve(ctx.db, principal(c), kind, numericParam(c.req.param('id') ?? '', kind))
-      const [item] = await itemsOf(ctx.db, e.id)
-      if (!item) throw notFound('document file')
-      return item
-    }
-    r.get('/document/:id{[0-9]+}/download', async (c) => {
-      const { version } = parse(DownloadQuery, c.req.query())
-      const item = await firstItem(c)
-      const { title, file } = await itemPdf(ctx.db, item.id, version)
-      return storedPdfResponse(c, ctx, file, title)
-    })
-    r.get('/document/:id{[0-9]+}/download-beta', async (c) => {
-      const { version } = parse(DownloadQuery, c.req.query())
-      const item = await firstItem(c)
-      const prefix = /^\/api\/v2(?:-beta)?/.exec(c.req.path)![0]
-      const { title } = await itemPdf(ctx.db, item.id, version)
-      return c.json({
-        downloadUrl: `${publicOrigin(ctx, c)}${prefix}/envelope/item/${item.id}/download${version ? `?version=${version}` : ''}`,
-        filename: /\.pdf$/i.test(title) ? title : `${title}.pdf`,
-        contentType: 'application/pdf',
-      })
-    })
-  } else {
-    r.post('/template/use', async (c) => {
-      const p = principal(c)
-      assertMayCreate(p)
-      const body = await jsonBody(c, UseLegacy)
-      const t = await resolve(ctx.db, p, kind, body.templateId)
-      const input = {
-        envelopeId: t.id,
-        title: body.override?.title,
-        externalId: body.externalId,
-        recipients: body.recipients,
-        prefillFields: body.prefillFields,
-        distributeDocument: body.distributeDocument,
-      }
-      const out = await documentFromTemplate(ctx.db, p, actor(c), input, [], ctx.clock.now())
-      return c.json(deprecatedView(await loadEnvelope(ctx.db, p, out.envelope.id)))
-    })
-
-    // Direct links: deprecated, and API v2 names no replacement yet.
-    r.post('/template/direct/create', async (c) => {
-      const p = principal(c)
-      const body = await jsonBody(c, DirectCreateLegacy)
-      const t = await resolve(ctx.db, p, kind, body.templateId)
-      return c.json(await createDirectLink(ctx.db, p, { envelopeId: t.id, recipientId: body.directRecipientId }))
-    })
-    r.post('/template/direct/toggle', async (c) => {
-      const p = principal(c)
-      const body = await jsonBody(c, DirectToggleLegacy)
-      const t = await resolve(ctx.db, p, kind, body.templateId)
-      return c.json(await toggleDirectLink(ctx.db, p, { envelopeId: t.id, enabled: body.enabled }))
-    })
-    r.post('/template/direct/delete', async (c) => {
-      const p = principal(c)
-      const body = await jsonBody(c, DirectDeleteLegacy)
-      const t = await resolve(ctx.db, p, kind, body.templateId)
-      await deleteDirectLink(ctx.db, p, { envelopeId: t.id })
-      return c.json({ success: true })
-    })
+  // The first item's PDF: legacy documents have one file.
+  const firstItem = async (c: Ctx) => {
+    const e = await resolve(ctx.db, principal(c), kind, numericParam(c.req.param('id') ?? '', kind))
+    const [item] = await itemsOf(ctx.db, e.id)
+    if (!item) throw notFound('document file')
+    return item
   }
+  r.get('/document/:id{[0-9]+}/download', async (c) => {
+    const { version } = parse(DownloadQuery, c.req.query())
+    const item = await firstItem(c)
+    const { title, file } = await itemPdf(ctx.db, item.id, version)
+    return storedPdfResponse(c, ctx, file, title)
+  })
+  r.get('/document/:id{[0-9]+}/download-beta', async (c) => {
+    const { version } = parse(DownloadQuery, c.req.query())
+    const item = await firstItem(c)
+    const prefix = /^\/api\/v2(?:-beta)?/.exec(c.req.path)![0]
+    const { title } = await itemPdf(ctx.db, item.id, version)
+    return c.json({
+      downloadUrl: `${publicOrigin(ctx, c)}${prefix}/envelope/item/${item.id}/download${version ? `?version=${version}` : ''}`,
+      filename: /\.pdf$/i.test(title) ? title : `${title}.pdf`,
+      contentType: 'application/pdf',
+    })
+  })
+}
+
+/** A template's own routes: use, and its direct link's create, toggle and delete. */
+function templateRoutes(r: Hono<AppEnv>, ctx: HostContext) {
+  const kind: Kind = 'template'
+  r.post('/template/use', async (c) => {
+    const p = principal(c)
+    assertMayCreate(p)
+    const body = await jsonBody(c, UseLegacy)
+    const t = await resolve(ctx.db, p, kind, body.templateId)
+    const input = {
+      envelopeId: t.id,
+      title: body.override?.title,
+      externalId: body.externalId,
+      recipients: body.recipients,
+      prefillFields: body.prefillFields,
+      distributeDocument: body.distributeDocument,
+    }
+    const out = await documentFromTemplate(ctx.db, p, actor(c), input, [], ctx.clock.now())
+    return c.json(deprecatedView(await loadEnvelope(ctx.db, p, out.envelope.id)))
+  })
+
+  // Direct links: deprecated, and API v2 names no replacement yet.
+  r.post('/template/direct/create', async (c) => {
+    const p = principal(c)
+    const body = await jsonBody(c, DirectCreateLegacy)
+    const t = await resolve(ctx.db, p, kind, body.templateId)
+    return c.json(await createDirectLink(ctx.db, p, { envelopeId: t.id, recipientId: body.directRecipientId }))
+  })
+  r.post('/template/direct/toggle', async (c) => {
+    const p = principal(c)
+    const body = await jsonBody(c, DirectToggleLegacy)
+    const t = await resolve(ctx.db, p, kind, body.templateId)
+    return c.json(await toggleDirectLink(ctx.db, p, { envelopeId: t.id, enabled: body.enabled }))
+  })
+  r.post('/template/direct/delete', async (c) => {
+    const p = principal(c)
+    const body = await jsonBody(c, DirectDeleteLegacy)
+    const t = await resolve(ctx.db, p, kind, body.templateId)
+    await deleteDirectLink(ctx.db, p, { envelopeId: t.id })
+    return c.json({ success: true })
+  })
+}
+
+/** One kind's routes, in the order they match: its own, its parts', then one by its number. */
+function kindRoutes(ctx: HostContext, kind: Kind) {
+  const r = new Hono<AppEnv>()
+  sharedRoutes(r, ctx, kind)
+  if (kind === 'document') documentRoutes(r, ctx)
+  else templateRoutes(r, ctx)
 
   r.route('/', partRoutes(ctx, kind))
 
   // Last: after the fixed paths above and in partRoutes.
-  r.get(`${base}/:id{[0-9]+}`, async (c) => {
+  r.get(`/${kind}/:id{[0-9]+}`, async (c) => {
     const p = principal(c)
     const e = await resolve(ctx.db, p, kind, numericParam(c.req.param('id') ?? '', kind))
     return c.json(deprecatedView(await loadEnvelope(ctx.db, p, e.id)))

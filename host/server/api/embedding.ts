@@ -4,7 +4,7 @@ import { PRESIGN_EXPIRES_IN, parsePresignScope } from '../../../src/protocol/ind
 import { assertApiToken, type Principal } from '../auth/principal.js'
 import { mintPresignToken } from '../auth/presign.js'
 import { ApiError } from '../errors.js'
-import { assertEmbeddingAllowed } from '../domain/plans.js'
+import { assertEmbeddingAllowed } from '../domain/team/plans.js'
 import { publicOrigin, jsonBody, parse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { assertParentAllowed, Origin } from './team.js'

@@ -1,13 +1,13 @@
 import type { Context } from 'hono'
 import type { z } from 'zod'
-import type { FileRef, UploadedPdf } from '../domain/files.js'
+import type { FileRef, UploadedPdf } from '../domain/item/files.js'
 import { refuseAuthOptions } from './auth-options.js'
 import { badRequest, fromZod, issue } from '../errors.js'
 import { inspectPdf } from '../pdf/inspect.js'
 import { parseJsonBytes, PARSE_ON_LOOP_MAX } from './json-text.js'
 import { readForm } from './multipart.js'
 import { getConnInfo } from '@hono/node-server/conninfo'
-import type { Client } from '../domain/audit.js'
+import type { Client } from '../domain/evidence/audit.js'
 import type { AppEnv, HostContext } from '../context.js'
 
 export type Ctx = Context<AppEnv>

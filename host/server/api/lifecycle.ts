@@ -1,15 +1,16 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { signPath } from '../../../src/protocol/index.js'
-import { auditPage, HOST_AUDIT_TYPES, teamActor } from '../domain/audit.js'
-import { auditChainHead } from '../domain/audit-chain.js'
-import { envelopeEvidence } from '../domain/evidence.js'
+import { auditPage, HOST_AUDIT_TYPES, teamActor } from '../domain/evidence/audit.js'
+import { auditChainHead } from '../domain/evidence/audit-chain.js'
+import { envelopeEvidence } from '../domain/evidence/evidence.js'
 import { signJws } from '../pdf/jws.js'
-import { sealInput } from '../domain/completion.js'
-import { DocumentMetaPatchSchema } from '../domain/document-meta.js'
-import { cancel, distributeEnvelope, redistribute, rejectForRecipient } from '../domain/lifecycle.js'
-import { findEnvelope, toRecipient, type EnvelopeRow, type RecipientRow, type TokenView } from '../domain/resources.js'
-import { tokenView, WITHHELD_LINK } from '../domain/link-holders.js'
+import { sealInput } from '../domain/evidence/completion.js'
+import { DocumentMetaPatchSchema } from '../domain/envelope/document-meta.js'
+import { cancel, distributeEnvelope, redistribute, rejectForRecipient } from '../domain/signing/lifecycle.js'
+import { toRecipient, type EnvelopeRow, type RecipientRow, type TokenView } from '../domain/common/rows.js'
+import { findEnvelope } from '../domain/envelope/lookup.js'
+import { tokenView, WITHHELD_LINK } from '../domain/recipient/link-holders.js'
 import { auditLogPdf } from '../pdf/audit-log-pdf.js'
 import { certificatePdf } from '../pdf/seal.js'
 import { numericParam } from './recipient.js'
@@ -35,7 +36,7 @@ export const AuditQuery = z.object({
 /** `format=jws`: the summary signed with the sealing key, as a compact JWS download (application/jose). */
 export const EvidenceQuery = z.object({ format: z.enum(['json', 'jws']).default('json') })
 
-/** A sent recipient as distribute and redistribute answer: with the link that signs, for who may hold it (link-holders.ts). */
+/** A sent recipient as distribute and redistribute answer: with the link that signs, for who may hold it (domain/recipient/link-holders.ts). */
 export function sentRecipient(ctx: HostContext, c: Ctx, r: RecipientRow, view: TokenView): SentRecipientAnswer {
   const token = view(r.token)
   return {

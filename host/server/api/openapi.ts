@@ -112,7 +112,7 @@ const EVIDENCE = {
   },
   required: ['version', 'generatedAt', 'envelope', 'documents', 'recipients', 'seal', 'auditLog'],
 }
-/** The `evidence` of POST /verify's answer (domain/evidence.ts EvidenceCheck). */
+/** The `evidence` of POST /verify's answer (domain/evidence/evidence.ts EvidenceCheck). */
 const EVIDENCE_CHECK = {
   type: 'object',
   description: 'With an evidence file: whether this service signed it, whether the PDF is one of its documents, whether the audit log still holds its head',

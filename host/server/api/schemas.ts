@@ -1,11 +1,11 @@
 import { z } from 'zod'
 import { FIELD_TYPES } from '../../../src/protocol/index.js'
 import { notFound } from '../errors.js'
-import { FieldGeometry, FieldMeta, StringId } from '../domain/inputs.js'
+import { FieldGeometry, FieldMeta, StringId } from '../domain/common/inputs.js'
 
 /** Request schemas shared by several resources (types flow from these). */
 export { VISIBILITIES } from '../people/roles.js'
-export { CoordinateField, FieldGeometry, FieldMeta, ItemId, NumericId, PlaceholderField, RecipientInput, StringId } from '../domain/inputs.js'
+export { CoordinateField, FieldGeometry, FieldMeta, ItemId, NumericId, PlaceholderField, RecipientInput, StringId } from '../domain/common/inputs.js'
 
 export const EnvelopeId = z.string().regex(/^envelope_[a-z0-9]+$/, 'Expected an envelope id (envelope_...)')
 

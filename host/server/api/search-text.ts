@@ -5,7 +5,7 @@
  * INVALID_REQUEST naming the parameter) and never a database error. Refused: a NUL or an unpaired
  * surrogate (PostgreSQL's text cannot hold them), and any other control character (a search has
  * no use for one, and it would reach the full-text query as it is). Wildcards and punctuation
- * stay: the search treats them as text (domain/resources.ts, searchCondition).
+ * stay: the search treats them as text (domain/envelope/lookup.ts, searchCondition).
  */
 import { z } from 'zod'
 import { UNSTORABLE } from './http.js'

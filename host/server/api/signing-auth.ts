@@ -1,14 +1,14 @@
 /**
  * The signing pages' authentication steps, mounted at /api/signing/auth beside the signing API:
  * what a recipient is asked for, codes by e-mail, the access check, an account made with a code,
- * and passkeys (signing-passkeys.ts). The checks themselves are the domain's (domain/recipient-proofs.ts).
+ * and passkeys (signing-passkeys.ts). The checks themselves are the domain's (domain/signing/proofs.ts).
  */
 import { Hono, type Context } from 'hono'
 import { z } from 'zod'
-import type { DirectContext } from '../domain/direct-links.js'
-import type { RecipientContext } from '../domain/lifecycle.js'
-import { grantMethods, issueGrant, recipientSubject, sendCode, visitorSubject, type ProofSubject } from '../domain/proof-binding.js'
-import { maskEmail, requiredAuth } from '../domain/recipient-auth.js'
+import type { DirectContext } from '../domain/template/direct-links.js'
+import type { RecipientContext } from '../domain/signing/lifecycle.js'
+import { grantMethods, issueGrant, recipientSubject, sendCode, visitorSubject, type ProofSubject } from '../domain/signing/proof-binding.js'
+import { maskEmail, requiredAuth } from '../domain/recipient/auth.js'
 import {
   AccessProof,
   accountOf,
@@ -19,7 +19,7 @@ import {
   proveAccess,
   Secret,
   type ProofRequest,
-} from '../domain/recipient-proofs.js'
+} from '../domain/signing/proofs.js'
 import { ApiError } from '../errors.js'
 import { hasPasskeys } from '../people/passkeys.js'
 import { totpState } from '../people/totp.js'

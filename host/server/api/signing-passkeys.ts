@@ -2,15 +2,15 @@
  * The passkey steps of the signing pages, one set for both doors: a recipient's page, and a
  * direct link's visitor at the address they typed. A challenge to use a passkey of that address's
  * account, and a passkey of this device added to the account by someone signed in to it on this
- * page. The proof is checked when they act (domain/recipient-proofs.ts proveAction), under the
+ * page. The proof is checked when they act (domain/signing/proofs.ts proveAction), under the
  * binding of the same subject, so a passkey never counts for another address or link.
  */
 import { Hono, type Context } from 'hono'
 import type { AppEnv, HostContext } from '../context.js'
-import type { RecipientContext } from '../domain/lifecycle.js'
-import { passkeyBinding, type ProofSubject } from '../domain/proof-binding.js'
-import { requiredAuth } from '../domain/recipient-auth.js'
-import { accountOf, authRequired, Passkey } from '../domain/recipient-proofs.js'
+import type { RecipientContext } from '../domain/signing/lifecycle.js'
+import { passkeyBinding, type ProofSubject } from '../domain/signing/proof-binding.js'
+import { requiredAuth } from '../domain/recipient/auth.js'
+import { accountOf, authRequired, Passkey } from '../domain/signing/proofs.js'
 import { ApiError } from '../errors.js'
 import { authenticationOptions, finishRegistration, registrationOptions } from '../people/passkeys.js'
 import { spend } from '../people/throttle.js'

@@ -5,7 +5,7 @@
 import { Hono } from 'hono'
 import { z } from 'zod'
 import { assertTeamRole } from '../auth/principal.js'
-import { currentDisclosure, DISCLOSURE_MAX, setDisclosure } from '../domain/consent.js'
+import { currentDisclosure, DISCLOSURE_MAX, setDisclosure } from '../domain/signing/consent.js'
 import { jsonBody, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import type { V2Answer } from '../contract/api-v2.js'

@@ -8,8 +8,8 @@ import { signPath } from '../../../src/protocol/index.js'
 import type { Principal } from '../auth/principal.js'
 import type { Queryable } from '../db/index.js'
 import { notFound } from '../errors.js'
-import { WITHHELD_LINK } from '../domain/link-holders.js'
-import type { Envelope, EnvelopeRow } from '../domain/resources.js'
+import { WITHHELD_LINK } from '../domain/recipient/link-holders.js'
+import type { Envelope, EnvelopeRow } from '../domain/common/rows.js'
 import { legacyEnvelope, newFieldNames, resolve, type Kind } from './deprecated-shared.js'
 import { publicOrigin, type Ctx } from './http.js'
 import type { HostContext } from '../context.js'
@@ -60,7 +60,7 @@ export function v1Envelope(env: Envelope) {
   return view.fields ? { ...view, fields: view.fields.map((f: LegacyFieldView) => v1Field(f)) } : view
 }
 
-/** A recipient with its signing link, as v1's create answers (none where the token is withheld: link-holders.ts). */
+/** A recipient with its signing link, as v1's create answers (none where the token is withheld: domain/recipient/link-holders.ts). */
 export const withSigningUrl = <R extends { id: number; token: string }>(ctx: HostContext, c: Ctx, r: R) => ({
   ...r,
   recipientId: r.id,

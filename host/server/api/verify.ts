@@ -7,16 +7,16 @@
  * signature is this service's seal when its certificate's fingerprint is one of the host's
  * sealing certificates, whatever names it carries. When the file is one this service sealed, the
  * answer names that document's title, completion time and recipients, and nothing else, and says
- * whether the document's audit log still holds (its hash chain, domain/audit-chain.ts). An
+ * whether the document's audit log still holds (its hash chain, domain/evidence/audit-chain.ts). An
  * evidence file (the JWS of GET /envelope/{id}/evidence?format=jws) may come with the PDF (the
  * `evidence` part of the form) or alone (Content-Type: application/jose): the answer's `evidence`
  * says whether this host's sealing key signed it, whether the PDF is one of its documents, and
- * whether the audit log still holds the head it names (domain/evidence.ts).
+ * whether the audit log still holds the head it names (domain/evidence/evidence.ts).
  */
 import { Hono, type Context } from 'hono'
-import { sha256Hex } from '../domain/files.js'
-import { sealedDocumentAndLog } from '../domain/sealed-documents.js'
-import { evidenceCheck, type EvidenceCheck } from '../domain/evidence.js'
+import { sha256Hex } from '../domain/item/files.js'
+import { sealedDocumentAndLog } from '../domain/evidence/sealed-documents.js'
+import { evidenceCheck, type EvidenceCheck } from '../domain/evidence/evidence.js'
 import { badRequest, issue } from '../errors.js'
 import { sealingFingerprints, type SealingKey } from '../pdf/sealing-key.js'
 import { onlyValidationAfter, timestampChain } from '../pdf/signature-report.js'

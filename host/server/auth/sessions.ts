@@ -1,6 +1,6 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto'
 import type { Db, Queryable } from '../db/index.js'
-import { newId } from '../domain/ids.js'
+import { newId } from '../domain/common/ids.js'
 
 /**
  * A signed-in browser: a random token in an HttpOnly cookie, of which the database keeps the

@@ -33,12 +33,22 @@ const RegisterBody = z.object({ challengeId: z.string().max(100), response: z.re
 
 const ConfirmBody = z.object({ password: z.string().max(MAX_PASSWORD_LENGTH).optional(), code: z.string().max(64).optional() })
 
+/** 403 FRESH_PROOF_REQUIRED unless the session was proven in the last minutes. */
+function assertFresh(ctx: HostContext, session: Session): void {
+  if (!freshlyProven(session, ctx.clock.now())) throw new ApiError(403, 'FRESH_PROOF_REQUIRED', 'confirm it is you first: give your password or a code again')
+}
+
 export function accountRoutes(ctx: HostContext) {
   const r = new Hono<ConsoleEnv>()
+  profileRoutes(r, ctx)
+  twoFactorRoutes(r, ctx)
+  passkeyRoutes(r, ctx)
+  return r
+}
+
+/** The proof given again, the account and its sessions, its name and its password. */
+function profileRoutes(r: Hono<ConsoleEnv>, ctx: HostContext) {
   const now = () => ctx.clock.now()
-  const assertFresh = (session: Session) => {
-    if (!freshlyProven(session, now())) throw new ApiError(403, 'FRESH_PROOF_REQUIRED', 'confirm it is you first: give your password or a code again')
-  }
 
   /**
    * The password, or a code of the authenticator app (or a recovery code), given again: the
@@ -95,7 +105,7 @@ export function accountRoutes(ctx: HostContext) {
     const stored = await userByEmail(ctx.db, user.email)
     // Accounts made by link or passkey may have no password yet: they set one without a current one,
     // in a freshly proven session.
-    if (!stored?.passwordHash) assertFresh(session)
+    if (!stored?.passwordHash) assertFresh(ctx, session)
     else {
       const ok = await throttled(ctx.db, throttleKeys(c, user.email), now(), () => verifyPassword(body.current, stored.passwordHash))
       if (!ok) throw new ApiError(401, 'INVALID_CREDENTIALS', 'the current password is wrong')
@@ -116,11 +126,16 @@ export function accountRoutes(ctx: HostContext) {
     await revokeOtherSessions(ctx.db, user.id, session.id)
     return c.json({ revoked: true } satisfies Answer<'POST /account/sessions/revoke-others'>)
   })
+}
+
+/** Two-factor authentication: the authenticator app's secret, its confirmation, turning it off, and recovery codes. */
+function twoFactorRoutes(r: Hono<ConsoleEnv>, ctx: HostContext) {
+  const now = () => ctx.clock.now()
 
   /** A new secret, not yet on: the account keeps signing in as before until a code confirms it. */
   r.post('/account/totp/setup', async (c) => {
     const { user, session } = c.get('caller')
-    assertFresh(session)
+    assertFresh(ctx, session)
     if (user.totpEnabled) throw new ApiError(409, 'TOTP_ENABLED', 'two-factor authentication is on already')
     const secret = await beginTotpSetup(ctx.db, user.id)
     return c.json({ secret, uri: totpUri(secret, user.email, 'Envelope') } satisfies Answer<'POST /account/totp/setup'>)
@@ -155,18 +170,21 @@ export function accountRoutes(ctx: HostContext) {
 
   r.post('/account/recovery-codes', async (c) => {
     const { user, session } = c.get('caller')
-    assertFresh(session)
+    assertFresh(ctx, session)
     if (!user.totpEnabled) throw new ApiError(409, 'TOTP_NOT_ENABLED', 'two-factor authentication is off')
     return c.json({ recoveryCodes: await renewRecoveryCodes(ctx.db, user.id) } satisfies Answer<'POST /account/recovery-codes'>)
   })
+}
 
+/** The account's passkeys: registering one (in a freshly proven session), renaming and deleting them. */
+function passkeyRoutes(r: Hono<ConsoleEnv>, ctx: HostContext) {
   r.post('/account/passkeys/options', async (c) => {
-    assertFresh(c.get('caller').session)
+    assertFresh(ctx, c.get('caller').session)
     return c.json((await registrationOptions(ctx.db, ctx, c, c.get('caller').user)) satisfies Answer<'POST /account/passkeys/options'>)
   })
 
   r.post('/account/passkeys', async (c) => {
-    assertFresh(c.get('caller').session)
+    assertFresh(ctx, c.get('caller').session)
     const body = await consoleBody(c, RegisterBody)
     const passkey = await finishRegistration(ctx.db, ctx, c, c.get('caller').user, {
       challengeId: body.challengeId,
@@ -185,6 +203,4 @@ export function accountRoutes(ctx: HostContext) {
     await deletePasskey(ctx.db, c.get('caller').user.id, c.req.param('id'))
     return c.json({ deleted: true } satisfies Answer<'DELETE /account/passkeys/:id'>)
   })
-
-  return r
 }

@@ -1,5 +1,5 @@
 /**
- * API v2's answers, declared once: the mappers that make them (domain/rows.ts) are typed by these
+ * API v2's answers, declared once: the mappers that make them (domain/common/rows.ts) are typed by these
  * schemas, the OpenAPI document's components are generated from them (api/openapi.ts), each is tied
  * to the library's type of the same resource (src/protocol/api.ts) by test/host/answers.test.ts,
  * and that test parses real answers with them: a key the schema does not declare fails it.

@@ -9,9 +9,9 @@
 import type { Evidence } from '../../../src/protocol/evidence.js'
 import type { PresignTokenResponse } from '../../../src/protocol/presign.js'
 import type { VerifyResult } from './verify-answer.js'
-import type { Disclosure } from '../domain/consent.js'
-import type { EvidenceCheck } from '../domain/evidence.js'
-import type { TeamSettings } from '../domain/team-settings.js'
+import type { Disclosure } from '../domain/signing/consent.js'
+import type { EvidenceCheck } from '../domain/evidence/evidence.js'
+import type { TeamSettings } from '../domain/team/settings.js'
 import type {
   AttachmentAnswer,
   AuditLogEntryAnswer,

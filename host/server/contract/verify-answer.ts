@@ -1,6 +1,6 @@
 /** POST /verify's answer (api/verify.ts): each signature checked, and what this service knows of the file. */
-import type { AuditLogState, SealedDocument } from '../domain/sealed-documents.js'
-import type { EvidenceCheck } from '../domain/evidence.js'
+import type { AuditLogState, SealedDocument } from '../domain/evidence/sealed-documents.js'
+import type { EvidenceCheck } from '../domain/evidence/evidence.js'
 import type { SignatureReport, TimestampLink } from '../pdf/signature-report.js'
 
 /** A signature's report, and whether its certificate is one this service seals with. */

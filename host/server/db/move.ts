@@ -7,7 +7,7 @@
  */
 import type { Db, Queryable, Row } from './index.js'
 import { openDb, valuesList } from './index.js'
-import { fileBytes, sha256Hex } from '../domain/files.js'
+import { fileBytes, sha256Hex } from '../domain/item/files.js'
 
 export interface MoveOptions {
   /** The embedded database's directory (held under the data directory's lock by the caller). */

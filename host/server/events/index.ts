@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/index.js'
-import type { Envelope } from '../domain/resources.js'
+import type { Envelope } from '../domain/common/rows.js'
 import { recordEvent } from '../webhooks/store.js'
 
 import { EVENT_NAMES, type EventName } from '../../../src/protocol/index.js'

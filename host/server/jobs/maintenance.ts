@@ -1,12 +1,12 @@
 /**
  * The housekeeping job: one at a time across every process (it reschedules itself), it removes
  * finished jobs and webhook calls past their retention, purges the envelopes past their team's
- * retention (domain/retention.ts) and sweeps objects no file names.
+ * retention (domain/retention/retention.ts) and sweeps objects no file names.
  */
 import type { Db } from '../db/index.js'
 import type { Retention } from '../config.js'
 import type { FileStore } from '../storage/file-store.js'
-import { purgeDue } from '../domain/retention.js'
+import { purgeDue } from '../domain/retention/retention.js'
 import { sweepFiles } from '../storage/sweep.js'
 import type { Clock } from './clock.js'
 import { enqueue, type JobHandler } from './queue.js'

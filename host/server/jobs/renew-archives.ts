@@ -1,11 +1,11 @@
 /**
  * The archive renewal job: one at a time across every process (it reschedules itself), it gives
- * each sealed B-LTA file whose last timestamp is due (domain/archive-renewal.ts) a new document
+ * each sealed B-LTA file whose last timestamp is due (domain/evidence/archive-renewal.ts) a new document
  * timestamp. Its settings: ARCHIVE_RENEW_DAYS, ARCHIVE_RETIRED_DIGESTS, ARCHIVE_RENEW_EVERY_HOURS.
  */
 import type { ArchiveRenewal } from '../config.js'
 import type { Db, Queryable } from '../db/index.js'
-import { renewDueArchives } from '../domain/archive-renewal.js'
+import { renewDueArchives } from '../domain/evidence/archive-renewal.js'
 import type { Clock } from './clock.js'
 import { enqueue, type JobHandler } from './queue.js'
 

@@ -1,5 +1,5 @@
 /**
- * The one-time code a recipient asks for on the signing page (domain/proof-binding.ts), sent
+ * The one-time code a recipient asks for on the signing page (domain/signing/proof-binding.ts), sent
  * by a job on the one queue in the document's language. The job carries the code row's id; the
  * code is derived here with the host's key, so it is in no job payload, table or log. A code
  * used, expired or replaced before the job runs is not sent. A code to a document's recipient that
@@ -8,8 +8,8 @@
  */
 import type { KeyObject } from 'node:crypto'
 import type { Db } from '../db/index.js'
-import { aboutRecipient, auditRow } from '../domain/audit.js'
-import { codeValue } from '../domain/proof-binding.js'
+import { aboutRecipient, auditRow } from '../domain/evidence/audit.js'
+import { codeValue } from '../domain/signing/proof-binding.js'
 import type { JobHandler } from '../jobs/queue.js'
 import { MAIL_STRINGS, mailLanguage } from './i18n.js'
 import { layout, oneLine } from './templates.js'
@@ -65,7 +65,7 @@ export function recipientCodeJob(deps: { db: Db; transport: MailTransport; linkK
     })
     // From the same sender, in the same look, as the signing request, whom the recipient knows. No
     // team or envelope is named on the message: nothing files the code where the team's people read.
-    // Its recipient is, so that a retention purge finds the stored copy (domain/purge-copies.ts).
+    // Its recipient is, so that a retention purge finds the stored copy (domain/retention/purge-copies.ts).
     await deps.transport.send({ to: row.email, ...rendered, ...look.sender, template: 'recipient-code', recipientId: row.recipient_id })
     if (row.visitor || row.envelope_type !== 'DOCUMENT') return
     const r = { id: row.recipient_id, name: row.name, email: row.email, role: row.role }

@@ -9,7 +9,7 @@
  */
 import { downloadName, signPath } from '../../../src/protocol/index.js'
 import type { Db } from '../db/index.js'
-import { auditRow, emailSent, emailTypeOf } from '../domain/audit.js'
+import { auditRow, emailSent, emailTypeOf } from '../domain/evidence/audit.js'
 import type { Job, JobHandler } from '../jobs/queue.js'
 import { MAIL_TEMPLATES, render as renderMail, type MailData, type MailTemplate, type RenderedMail } from './templates.js'
 import type { MailAttachmentRef, MailMessage, MailTransport } from './transport.js'
@@ -94,7 +94,7 @@ async function prepare(db: Db, p: MailJobPayload, origin: string): Promise<{ mai
         !recipient.deleted_at &&
         recipient.send_status === 'SENT' &&
         recipient.signing_status === 'NOT_SIGNED' &&
-        // An address corrected since (domain/recipient-corrections.ts): the old one never gets the new link.
+        // An address corrected since (domain/recipient/corrections.ts): the old one never gets the new link.
         recipient.email === p.to
       if (!due || !link) return null
       break

@@ -15,7 +15,7 @@ import { Hono, type Context } from 'hono'
 import { iso, type Queryable } from '../db/index.js'
 import { escapeHtml as esc } from './templates.js'
 import { MAILBOX_POLICY } from '../security-headers.js'
-import { readFile } from '../domain/files.js'
+import { readFile } from '../domain/item/files.js'
 
 const LIST_LIMIT = 500
 

@@ -16,9 +16,9 @@
  * notices go to `teams.email` when it is set.
  */
 import type { Queryable } from '../db/index.js'
-import { DEFAULT_DOCUMENT_META, type DocumentMeta } from '../domain/document-meta.js'
-import { mustAct, waitingBefore } from '../domain/turns.js'
-import type { RecipientRow } from '../domain/resources.js'
+import { DEFAULT_DOCUMENT_META, type DocumentMeta } from '../domain/envelope/document-meta.js'
+import { mustAct, waitingBefore } from '../domain/signing/turns.js'
+import type { RecipientRow } from '../domain/common/rows.js'
 import { enqueue } from '../jobs/queue.js'
 import type { MailTemplate } from './templates.js'
 

@@ -6,7 +6,7 @@
  * Account e-mails about a user's own account (sign-in link, verification, password) never call it.
  */
 import type { Queryable } from '../db/index.js'
-import { logoPath, mailBranding } from '../domain/branding.js'
+import { logoPath, mailBranding } from '../domain/team/branding.js'
 import type { MailBrand } from './templates.js'
 import type { InlineImage, MailMessage } from './transport.js'
 

@@ -10,7 +10,7 @@ import nodemailer from 'nodemailer'
 import addressparser from 'nodemailer/lib/addressparser'
 import type { Queryable } from '../db/index.js'
 import { oneLine } from './templates.js'
-import { readFile } from '../domain/files.js'
+import { readFile } from '../domain/item/files.js'
 import { DEFAULT_MAIL_FROM } from '../config.js'
 import { addressShape } from '../../shared/sender-name.js'
 

@@ -21,7 +21,7 @@ export interface AuditLogContent {
   entries: SealAuditEntry[]
   /** When the PDF is made (ISO); shown in its header. */
   generatedAt: string
-  /** The hash of the newest entry (domain/audit-chain.ts), shown in the header when given. */
+  /** The hash of the newest entry (domain/evidence/audit-chain.ts), shown in the header when given. */
   chainHead?: string | null | undefined
 }
 

@@ -6,7 +6,7 @@
  */
 import { format, type Params } from '../../shared/i18n.js'
 import { languageOf, type Language } from '../../shared/languages.js'
-import { formatSigningDate } from '../domain/signing-date.js'
+import { formatSigningDate } from '../domain/signing/date.js'
 import { WORDS } from './evidence-words/index.js'
 import en, { type EvidenceKey, type EvidenceWords } from './evidence-words/en.js'
 

@@ -1,9 +1,9 @@
 import type { Queryable } from '../db/index.js'
 import { ApiError, issue, type ApiIssue } from '../errors.js'
 import { runHeavy } from '../workers/heavy.js'
-import type { FieldPlacement } from '../domain/inputs.js'
-import { readFile, replaceItemFile } from '../domain/files.js'
-import type { ItemRow } from '../domain/resources.js'
+import type { FieldPlacement } from '../domain/common/inputs.js'
+import { readFile, replaceItemFile } from '../domain/item/files.js'
+import type { ItemRow } from '../domain/common/rows.js'
 import { findTexts, type Hit } from './text.js'
 
 export interface PlaceholderEntry {

@@ -59,6 +59,6 @@ export interface SealInput {
   meta?: EvidenceLocale & { includeSigningCertificate?: boolean; includeAuditLog?: boolean }
   /** The envelope's audit log, oldest first: the recipients' histories and the audit-log pages. */
   auditLog?: SealAuditEntry[]
-  /** The hash of the newest entry of that log (domain/audit-chain.ts): the evidence pages name it. */
+  /** The hash of the newest entry of that log (domain/evidence/audit-chain.ts): the evidence pages name it. */
   auditChainHead?: string | null
 }

@@ -6,7 +6,7 @@
 import type { KeyObject } from 'node:crypto'
 import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
-import { newId } from '../domain/ids.js'
+import { newId } from '../domain/common/ids.js'
 import type { MailLanguage } from '../mail/i18n.js'
 import { recordActivity } from './activity.js'
 import { isEmail, normaliseEmail } from './emails.js'

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual, type KeyObject } from 'node:crypto'
 import { ApiError } from '../errors.js'
 import type { Queryable } from '../db/index.js'
-import { newId } from '../domain/ids.js'
+import { newId } from '../domain/common/ids.js'
 import { normaliseEmail } from './emails.js'
 
 /**

@@ -1,6 +1,6 @@
 import type { Db, Queryable } from '../db/index.js'
 import { ApiError } from '../errors.js'
-import { defaultTeamId, teamExists } from '../domain/teams.js'
+import { defaultTeamId, teamExists } from '../domain/team/teams.js'
 import { createLink } from './links.js'
 import { sendAccountMail } from './mail.js'
 import { addMember } from './members.js'

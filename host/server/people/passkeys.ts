@@ -15,7 +15,7 @@ import {
 import type { Context } from 'hono'
 import type { HostContext } from '../context.js'
 import type { Db, Queryable } from '../db/index.js'
-import { newId } from '../domain/ids.js'
+import { newId } from '../domain/common/ids.js'
 import { ApiError } from '../errors.js'
 import type { User } from './users.js'
 
@@ -36,7 +36,7 @@ export function relyingParty(ctx: HostContext, c: Context): { rpID: string; orig
 }
 
 /**
- * `binding`: a signing page's challenge names the recipient it was asked for (domain/proof-binding.ts);
+ * `binding`: a signing page's challenge names the recipient it was asked for (domain/signing/proof-binding.ts);
  * it is answered only under the same binding, and a console challenge (null) only in the console.
  */
 async function saveChallenge(tx: Queryable, purpose: PasskeyCeremony, userId: string | null, challenge: string, now: Date, binding: string | null = null): Promise<string> {

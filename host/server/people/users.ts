@@ -1,7 +1,7 @@
 import { ApiError } from '../errors.js'
 import { revokeOtherSessions } from '../auth/sessions.js'
 import type { Db, Queryable } from '../db/index.js'
-import { newId } from '../domain/ids.js'
+import { newId } from '../domain/common/ids.js'
 import { isEmail, normaliseEmail } from './emails.js'
 import { hashPassword, passwordProblem } from './passwords.js'
 

@@ -8,10 +8,10 @@ import {
   WEBHOOK_TIMESTAMP_HEADER,
 } from '../../../src/protocol/webhook-signature.js'
 import type { JobHandler } from '../jobs/enqueue.js'
-import { newId } from '../domain/ids.js'
+import { newId } from '../domain/common/ids.js'
 import { postJson } from './post.js'
 import { receives } from './store.js'
-import { holdsLinksSql, withheldPayload } from '../domain/link-holders.js'
+import { holdsLinksSql, withheldPayload } from '../domain/recipient/link-holders.js'
 import { signingKeys, type SigningColumns } from './signing-keys.js'
 
 /** The webhook header names: the deployed service's, with its name replaced by the word Service (docs/delivery.md, "Webhooks"). */
@@ -41,7 +41,7 @@ interface Delivery extends SigningColumns {
   event: string
   payload: unknown
   created_at: Date
-  /** Whether the webhook's maker may hold the envelope's signing links (domain/link-holders.ts). */
+  /** Whether the webhook's maker may hold the envelope's signing links (domain/recipient/link-holders.ts). */
   holds_links: boolean
 }
 

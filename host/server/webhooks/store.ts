@@ -1,10 +1,10 @@
 /** A team's webhook endpoints, their delivery log, and the deliveries an event causes. */
 import type { WebhookAnswer, WebhookCallAnswer } from '../contract/answers.js'
 import { iso, type Db, type Queryable } from '../db/index.js'
-import { defaultTeamId } from '../domain/teams.js'
+import { defaultTeamId } from '../domain/team/teams.js'
 import { ApiError, notFound } from '../errors.js'
 import type { EventName } from '../../../src/protocol/index.js'
-import { newId } from '../domain/ids.js'
+import { newId } from '../domain/common/ids.js'
 import { enqueue, JOBS_CHANNEL } from '../jobs/enqueue.js'
 import { urlRefusal } from './addresses.js'
 import type { Bound } from '../auth/api-tokens.js'

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto'
 import { jsonShapeRefusal, parseJsonText } from './json-parse.js'
-import { evidenceFactsHere } from '../domain/evidence-facts.js'
+import { evidenceFactsHere } from '../domain/evidence/facts.js'
 import { LogoRefused, normalizeLogo, type Logo } from '../images/logo.js'
 import { normalizeSignature } from '../images/signature.js'
 import { inspectHere } from '../pdf/inspect.js'

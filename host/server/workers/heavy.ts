@@ -1,6 +1,6 @@
 import { availableParallelism } from 'node:os'
 import type { ParsedJson } from './json-parse.js'
-import type { EvidenceFacts } from '../domain/evidence-facts.js'
+import type { EvidenceFacts } from '../domain/evidence/facts.js'
 import type { Logo, LogoRefused } from '../images/logo.js'
 import type { InspectedPdf } from '../pdf/inspected-pdf.js'
 import type { SealInput } from '../pdf/seal-input.js'
@@ -26,7 +26,7 @@ export interface HeavyTasks {
   certificate(args: { input: SealInput; key: SealingKey | undefined; options: SealOptions }): Promise<Answer<Uint8Array>>
   /** Run by the verify lane (verify-lane.ts), not the heavy-work pool. */
   verify(args: { bytes: Uint8Array }): Promise<Answer<{ pageCount: number; signatures: SignatureReport[] }>>
-  /** Run by the verify lane: an evidence file's facts, or why it is refused (domain/evidence-facts.ts). */
+  /** Run by the verify lane: an evidence file's facts, or why it is refused (domain/evidence/facts.ts). */
   evidence(args: { jws: string; trusted: string[] }): Promise<Answer<{ facts: EvidenceFacts } | { reason: string }>>
   /** A large JSON body parsed (api/json-text.ts). */
   json(args: { bytes: Uint8Array }): Promise<Answer<ParsedJson>>

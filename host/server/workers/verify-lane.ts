@@ -1,5 +1,5 @@
 import { ApiError } from '../errors.js'
-import type { EvidenceFacts } from '../domain/evidence-facts.js'
+import type { EvidenceFacts } from '../domain/evidence/facts.js'
 import type { SignatureReport } from '../pdf/signature-report.js'
 import { WorkerPool, type PoolLimits } from './pool.js'
 
@@ -21,7 +21,7 @@ export function runVerify(bytes: Uint8Array): Promise<{ pageCount: number; signa
   return lane().run({ task: 'verify', args: { bytes } })
 }
 
-/** An evidence file's signature and facts, in the verify lane (domain/evidence-facts.ts). */
+/** An evidence file's signature and facts, in the verify lane (domain/evidence/facts.ts). */
 export function runEvidenceCheck(jws: string, trusted: readonly string[]): Promise<{ facts: EvidenceFacts } | { reason: string }> {
   const failure = (why: string) => new ApiError(400, 'INVALID_EVIDENCE', `the evidence file cannot be checked: ${why}`)
   return lane().run({ task: 'evidence', args: { jws, trusted: [...trusted] } }, { failure })

@@ -1,10 +1,10 @@
 export default `
 -- Envelope-wide recipient authentication ({globalAccessAuth, globalActionAuth}); a recipient's
--- own (recipients.auth_options) overrides it (domain/recipient-auth.ts).
+-- own (recipients.auth_options) overrides it (domain/recipient/auth.ts).
 alter table envelopes add column auth_options jsonb;
 
 -- One-time codes sent to a recipient's address. The code is not stored: it is derived from the
--- row's id with the host's key (recipient-auth.ts), so the mail job can send it and nothing else
+-- row's id with the host's key (domain/recipient/auth.ts), so the mail job can send it and nothing else
 -- can read it.
 create table recipient_auth_codes (
   id text primary key,

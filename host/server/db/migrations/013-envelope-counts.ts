@@ -1,6 +1,6 @@
 export default `
 -- Each team's live (not deleted) envelopes, counted as they are written, so that a list's total
--- costs the same at 10 envelopes and at 10 million (domain/resources.ts listEnvelopes). Kept by
+-- costs the same at 10 envelopes and at 10 million (domain/envelope/lookup.ts listEnvelopes). Kept by
 -- the trigger below in the transaction that writes the envelope: exact, never estimated.
 create table envelope_counts (
   team_id text not null,

@@ -1,5 +1,5 @@
 export default `
--- A stored file is shared only within its team (domain/files.ts): whether another team stored the
+-- A stored file is shared only within its team (domain/item/files.ts): whether another team stored the
 -- same bytes must not show in a file's id. Files stored so far have no team and are never found
 -- again by an upload; the object store still keeps one object per hash underneath.
 alter table document_data add column team_id text;

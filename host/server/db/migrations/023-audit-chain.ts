@@ -17,7 +17,7 @@ create function audit_field_hash(salt text, value text) returns text language sq
 $$;
 
 -- An entry's hash: SHA-256 of the JSON array (no spaces) of its chained fields, all strings or
--- null, in this order. host/server/domain/audit-chain.ts computes the same to check it.
+-- null, in this order. host/server/domain/evidence/audit-chain.ts computes the same to check it.
 create function audit_entry_hash(a audit_logs) returns text language sql stable as $$
   select encode(sha256(convert_to('[' || concat_ws(',',
     '"audit-chain/1"',

@@ -1,6 +1,6 @@
 export default `
 -- Full-text search over an envelope's title, external id and its recipients' names and e-mail
--- addresses (GET /envelope?query=, domain/resources.ts listEnvelopes), so that a search reads its
+-- addresses (GET /envelope?query=, domain/envelope/lookup.ts listEnvelopes), so that a search reads its
 -- matches through an index rather than every envelope of the team. Words are what lies between
 -- ASCII spaces and punctuation, lowercased in ASCII (as ILIKE did under the C collation), and used
 -- as lexemes as they are: no stemming, no stop words, no language, the same on PGlite and on a

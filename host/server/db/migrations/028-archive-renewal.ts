@@ -29,7 +29,7 @@ create index archive_renewals_old on archive_renewals (old_sha256);
 
 -- A renewal names the item's served file as the old one, and a longer new one that begins with the
 -- old one's bytes exactly (checked here when both rows hold their bytes; files in an object store
--- are checked by the host before it writes, domain/archive-renewal.ts).
+-- are checked by the host before it writes, domain/evidence/archive-renewal.ts).
 create function archive_renewal_extends() returns trigger language plpgsql as $$
 declare
   o record;

@@ -1,5 +1,5 @@
 export default `
--- Every proof about a recipient names what it proves (domain/proof-binding.ts): a digest of the
+-- Every proof about a recipient names what it proves (domain/signing/proof-binding.ts): a digest of the
 -- recipient's id, address and token generation, and the proof's purpose. A code or a passkey
 -- challenge counts only while the digest it was issued with is the recipient's digest now; rows
 -- from before this migration have none and count for nothing (they live minutes).

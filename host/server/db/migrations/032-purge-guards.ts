@@ -1,5 +1,5 @@
 export default `
--- An audit entry is redacted only as its envelope is purged (domain/retention.ts): the redaction
+-- An audit entry is redacted only as its envelope is purged (domain/retention/retention.ts): the redaction
 -- form (personal values set to null, data replaced by {"redacted": true}, every hash kept) passes
 -- only once the envelope is marked purged, so a live envelope's entries cannot be emptied quietly.
 -- An update that changes nothing is no change.
@@ -40,7 +40,7 @@ create trigger envelopes_purged_once before update of purged_at on envelopes
 -- A webhook call logged after its event went (its envelope was purged while the delivery was under
 -- way) keeps no body, as the purge leaves the calls already logged: the event, that it was
 -- redacted, and the document it was about. The event row is locked while looked at, so a purge
--- deleting it meanwhile is waited for (domain/purge-copies.ts deletes the events before it
+-- deleting it meanwhile is waited for (domain/retention/purge-copies.ts deletes the events before it
 -- redacts the calls already logged).
 create function webhook_calls_of_purged() returns trigger language plpgsql as $$
 declare
