@@ -88,10 +88,12 @@ export function reveal(el: Element, o: { block?: 'center' | 'nearest'; smooth?: 
     askScroll(top + r.height / 2 - want / 2, want)
     return
   }
-  // Sticky bars cover the band's edges: the element's scroll margins say by how much.
+  // Sticky bars cover the band's edges: the page's scroll padding (the bar the page always has) and
+  // the element's scroll margins say by how much, as they do where the page scrolls itself.
   const style = getComputedStyle(el)
-  const above = parseFloat(style.scrollMarginTop) || margin
-  const below = parseFloat(style.scrollMarginBottom) || margin
+  const pad = getComputedStyle(document.documentElement)
+  const above = (parseFloat(pad.scrollPaddingTop) || 0) + (parseFloat(style.scrollMarginTop) || margin)
+  const below = (parseFloat(pad.scrollPaddingBottom) || 0) + (parseFloat(style.scrollMarginBottom) || margin)
   if (top - above >= band.top && top + r.height + below <= band.top + band.height) return
   askScroll(top - above, r.height + above + below)
 }
@@ -117,6 +119,31 @@ export function makeRoom(height: number, anchor: Element | null): void {
   const both = bottom - top + height + 16
   if (both > band.viewport) return askScroll(Math.max(0, Math.min(top - 8, page - height)), Math.min(height, band.viewport))
   askScroll(page - bottom >= height + 8 ? top - 8 : top - height - 8, both)
+}
+
+/**
+ * Keeps `--bar-height` (the page's scroll padding, and where the bars below it stick: styles.css)
+ * equal to the sticky bar's height as it changes (a wrapped title, a larger font). Where the page
+ * scrolls itself the browser then keeps what it scrolls to (focus, anchors) clear of the bar. In
+ * an auto-height frame the browser counts a focused element under the bar as on screen (or
+ * scrolls one from above only to the viewport's edge): such an element is revealed here.
+ * Returns the undoing.
+ */
+export function keepClearOf(bar: HTMLElement): () => void {
+  const root = document.documentElement
+  const sized = new ResizeObserver(() => root.style.setProperty('--bar-height', `${bar.offsetHeight}px`))
+  sized.observe(bar, { box: 'border-box' })
+  const focused = (e: FocusEvent) => {
+    const el = e.target
+    if (!band || !(el instanceof HTMLElement) || bar.contains(el)) return
+    if (el.getBoundingClientRect().top + window.scrollY < band.top + bar.offsetHeight) reveal(el)
+  }
+  document.addEventListener('focusin', focused)
+  return () => {
+    sized.disconnect()
+    document.removeEventListener('focusin', focused)
+    root.style.removeProperty('--bar-height')
+  }
 }
 
 /** Focuses an element without the browser's own scroll (which would move the customer's page), then reveals it. */

@@ -12,7 +12,7 @@ import type { Session } from '../session.js'
 import { FieldsStep } from './FieldsStep.js'
 import { FilesStep } from './FilesStep.js'
 import { Icon } from './icons.js'
-import { focusInView, reveal } from '../viewport.js'
+import { focusInView, keepClearOf, reveal } from '../viewport.js'
 import { RecipientsStep } from './RecipientsStep.js'
 import { SettingsStep } from './SettingsStep.js'
 import type { SetDraft, StepProps } from './steps.js'
@@ -105,6 +105,8 @@ export function Editor(props: {
   const [pageCounts, setPageCounts] = useState<Record<string, number>>({})
   const onPages = useCallback((itemKey: string, count: number) => setPageCounts((c) => (c[itemKey] === count ? c : { ...c, [itemKey]: count })), [])
   const headingRef = useRef<HTMLHeadingElement>(null)
+  const barRef = useRef<HTMLElement>(null)
+  useEffect(() => keepClearOf(barRef.current!), [])
   const alertRef = useRef<HTMLDivElement>(null)
   const firstRender = useRef(true)
 
@@ -234,7 +236,7 @@ export function Editor(props: {
 
   return (
     <div className="editor">
-      <header className="topbar">
+      <header className="topbar" ref={barRef}>
         <div className="topbar-title">
           <span className="badge">{t(draft.type === 'TEMPLATE' ? 'app.template' : 'app.document')}</span>
           <div>

@@ -2,6 +2,7 @@ import { memo, useEffect, useRef, type KeyboardEvent, type PointerEvent } from '
 import { clampGeometry, type DraftField } from '../draft/model.js'
 import { t } from '../i18n/index.js'
 import { Icon } from './icons.js'
+import { focusInView } from '../viewport.js'
 
 type Geometry = { x: number; y: number; w: number; h: number }
 
@@ -24,15 +25,18 @@ export const FieldBox = memo(function FieldBox(props: {
   const ref = useRef<HTMLDivElement>(null)
   const drag = useRef<{ mode: 'move' | 'resize'; sx: number; sy: number; g: Geometry; pw: number; ph: number; gx: number; gy: number } | null>(null)
 
+  // A field just placed or moved to another page is brought whole into view, its handle too: through
+  // the parent in an auto-height frame (the browser's own focus scroll would stop at the edge).
   useEffect(() => {
-    if (props.autoFocus) ref.current?.focus()
+    if (props.autoFocus) focusInView(ref.current)
   }, [props.autoFocus])
 
   function begin(e: PointerEvent, mode: 'move' | 'resize') {
     if (e.button !== 0) return
     e.stopPropagation()
     e.preventDefault()
-    ref.current?.focus()
+    // Under the pointer already: scrolling it into view would move it from under the pointer.
+    ref.current?.focus({ preventScroll: true })
     onSelect(f.key)
     const page = ref.current!.parentElement!.getBoundingClientRect()
     const box = ref.current!.getBoundingClientRect()

@@ -14,14 +14,17 @@ type PageRef = { itemKey: string; page: number }
 /** Where the tools stick above the page and the inspector is a sheet below it (styles.css). */
 const NARROW = '(max-width: 639px)'
 
-/** Brings a field into the part of the view that neither the sticky bars nor the inspector's sheet cover. */
+/**
+ * Brings a field into the part of the view that neither the sticky bars nor the inspector's sheet
+ * cover: the page's scroll padding clears the top bar, the field's margin the tools stuck below it.
+ */
 function revealBetweenBars(field: HTMLElement) {
   const tools = document.querySelector<HTMLElement>('.tools')
-  const topbar = document.querySelector<HTMLElement>('.topbar')
   const sheet = document.querySelector<HTMLElement>('.inspector:not(.inspector-empty)')
   const viewTop = visibleBand()?.top ?? 0
   const toolsEnd = tools ? parseFloat(getComputedStyle(tools).top) - viewTop + tools.offsetHeight : 0
-  field.style.scrollMarginTop = `${Math.max(toolsEnd, topbar?.offsetHeight ?? 0) + 8}px`
+  const padding = parseFloat(getComputedStyle(document.documentElement).scrollPaddingTop) || 0
+  field.style.scrollMarginTop = `${Math.max(toolsEnd - padding, 0) + 8}px`
   field.style.scrollMarginBottom = `${(sheet?.offsetHeight ?? 0) + 8}px`
   reveal(field)
 }
