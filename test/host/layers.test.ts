@@ -1,7 +1,7 @@
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { appCycles, serverCycles } from './layers/allowed.js'
-import { cycles, importGraph, sourceTexts, specifiers, type Graph } from './layers/graph.js'
+import { cycles, importGraph, sourceTexts, specifiers, styleTexts, type Graph } from './layers/graph.js'
 import { layerProblems, sqlProblems, transactionProblems } from './layers/rules.js'
 
 // The import graph of the library, the server and the pages, read from the sources (type imports
@@ -80,8 +80,11 @@ describe('the layers of the repository', () => {
     expect(layerProblems(graph, [...serverCycles, ...appCycles]).join('\n')).toBe('')
   })
 
-  it('keep every source file of the library, the server and the pages within 500 lines', () => {
-    const long = [...sourceTexts(repo, ['src', 'host/server', 'host/app/src'])].filter(([, text]) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 500).map(([file]) => file)
+  it('keep every source file and style sheet of the library, the server and the pages within 500 lines', () => {
+    const roots = ['src', 'host/server', 'host/app/src']
+    const files = [...sourceTexts(repo, roots), ...styleTexts(repo, roots)]
+    expect(files.some(([file]) => file.endsWith('.css'))).toBe(true)
+    const long = files.filter(([, text]) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 500).map(([file]) => file)
     expect(long).toEqual([])
   })
 

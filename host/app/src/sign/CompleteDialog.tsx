@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { SigningResult, SignOptions } from '../../../../src/protocol/index.js'
-import { ApiError, type Api } from '../api.js'
+import { ApiError, type Api } from '../page/api.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { announceFailure, type Prove } from './auth-info.js'
 import type { ConsentGiven } from './ConsentNotice.js'

@@ -1,8 +1,8 @@
 import { memo, useEffect, useRef, type KeyboardEvent, type PointerEvent } from 'react'
-import { clampGeometry, type DraftField } from '../draft/model.js'
+import { clampGeometry, type DraftField } from './draft/model.js'
 import { t } from '../i18n/index.js'
-import { Icon } from './icons.js'
-import { focusInView } from '../viewport.js'
+import { Icon } from '../page/icons.js'
+import { focusInView } from '../page/viewport.js'
 
 type Geometry = { x: number; y: number; w: number; h: number }
 

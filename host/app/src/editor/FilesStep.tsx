@@ -1,11 +1,11 @@
 import { useRef, useState, type DragEvent } from 'react'
-import { moveInList, newKey, removeItem, type DraftItem } from '../draft/model.js'
+import { moveInList, newKey, removeItem, type DraftItem } from './draft/model.js'
 import { t, tn } from '../i18n/index.js'
 import { looksLikePdf } from '../pdf/pdf.js'
 import { recipientColor, type StepProps } from './steps.js'
-import { Icon } from './icons.js'
-import { PageThumb, type ThumbField } from './PageThumb.js'
-import { usePdf } from './usePdf.js'
+import { Icon } from '../page/icons.js'
+import { PageThumb, type ThumbField } from '../page/PageThumb.js'
+import { usePdf } from '../page/usePdf.js'
 
 const titleOf = (name: string) => name.replace(/\.pdf$/i, '').trim() || name
 

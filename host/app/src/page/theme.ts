@@ -1,6 +1,6 @@
-import { cssVarName, type EmbedOptions } from '../../../src/protocol/index.js'
-import { safeCss, safeCssValue } from '../../../src/protocol/css.js'
-import { brandPalette, HEX_COLOUR } from '../../shared/brand-colour.js'
+import { cssVarName, type EmbedOptions } from '../../../../src/protocol/index.js'
+import { safeCss, safeCssValue } from '../../../../src/protocol/css.js'
+import { brandPalette, HEX_COLOUR } from '../../../shared/brand-colour.js'
 
 /**
  * White label: the customer's cssVars override the custom properties every colour, radius
@@ -24,7 +24,7 @@ export function applyTheme(options: EmbedOptions, doc: Document = document): voi
   }
 }
 
-/** The page behind the primary colour in each scheme (styles.css's --background). */
+/** The page behind the primary colour in each scheme (page/base.css's --background). */
 const LIGHT_PAGE = '#ffffff'
 const DARK_PAGE = '#0c111b'
 /** The theme variables a team's brand colour sets: an embed that sets any of them keeps its own. */

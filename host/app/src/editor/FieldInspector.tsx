@@ -1,7 +1,7 @@
-import { clampGeometry, optionsFor, type Draft, type DraftField } from '../draft/model.js'
+import { clampGeometry, optionsFor, type Draft, type DraftField } from './draft/model.js'
 import { t } from '../i18n/index.js'
-import { FIELD_TYPES, OPTION_FIELD_TYPES, type FieldType } from '../types.js'
-import { Icon } from './icons.js'
+import { FIELD_TYPES, OPTION_FIELD_TYPES, type FieldType } from '../page/types.js'
+import { Icon } from '../page/icons.js'
 
 /** Properties of the selected field: recipient, type, label, required, options, geometry. */
 export function FieldInspector(props: {

@@ -1,4 +1,4 @@
-import { DIRECT_ROUTES, EMBED_ROUTES, MULTISIGN_ROUTE, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../src/protocol/index.js'
+import { DIRECT_ROUTES, EMBED_ROUTES, MULTISIGN_ROUTE, SIGN_ROUTES, decodeOptions, type EmbedOptions, type EmbedRoute, type SignOptions } from '../../../../src/protocol/index.js'
 import { parseFeatures } from './features.js'
 
 /** What the page learns from its own URL before talking to anyone. */

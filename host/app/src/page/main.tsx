@@ -1,13 +1,16 @@
+// The styles every page shares, first: each page's own come after them (its module imports them).
+import './base.css'
+import './controls.css'
+import './screens.css'
 import { createRoot, type Root } from 'react-dom/client'
 import { isMultiSign, matchSignRoute, readLaunch, LaunchError, type Launch } from './boot.js'
 import { post, setParentOrigin, setPosting, watchHeight } from './bridge.js'
 import { watchViewport } from './viewport.js'
 import { applyTheme } from './theme.js'
-import { loadLanguage, setLanguage, t } from './i18n/index.js'
-import { loadSession, sessionInPage } from './session.js'
-import { App } from './ui/App.js'
-import { ErrorScreen } from './ui/ErrorScreen.js'
-import './styles.css'
+import { loadLanguage, setLanguage, t } from '../i18n/index.js'
+import { loadSession, sessionInPage } from '../editor/session.js'
+import { App } from '../editor/App.js'
+import { ErrorScreen } from './ErrorScreen.js'
 
 const root = createRoot(document.getElementById('root')!)
 /** The public page that checks a PDF's seal (its own chunk; host/server/pages.ts serves it). */
@@ -18,8 +21,8 @@ const CONSOLE_PATH = '/console'
 // Two kinds of page, one app: the recipient's signing page is its own chunk, loaded only on
 // its routes, so the authoring page's first chunk carries none of it.
 const sign = isMultiSign(location.pathname) ? { embedded: true } : matchSignRoute(location.pathname)
-if (location.pathname === VERIFY_PATH) void import('./verify/index.js').then((m) => m.mount(root))
-else if (location.pathname === CONSOLE_PATH || location.pathname.startsWith(`${CONSOLE_PATH}/`)) void import('./console/index.js').then((m) => m.mount(root))
+if (location.pathname === VERIFY_PATH) void import('../verify/index.js').then((m) => m.mount(root))
+else if (location.pathname === CONSOLE_PATH || location.pathname.startsWith(`${CONSOLE_PATH}/`)) void import('../console/index.js').then((m) => m.mount(root))
 else if (sign) startSigning(root, sign.embedded)
 else startAuthoring(root)
 // Before the load event, which any page has: the parent knows from this that the frame holds ours.
@@ -29,7 +32,7 @@ watchViewport()
 
 function startSigning(root: Root, embedded: boolean) {
   setPosting(embedded)
-  import('./sign/index.js').then(
+  import('../sign/index.js').then(
     (m) => m.mount(root),
     (e: unknown) => {
       // The chunk did not arrive (network, or a deploy replaced it): say so in the visitor's language.

@@ -2,9 +2,9 @@
  * The editor's working copy of an envelope. Pure data and pure functions: the UI keeps one
  * Draft in state, the save code compares it with the Draft it started from.
  */
-import type { EnvelopeType } from '../../../../src/protocol/index.js'
+import type { EnvelopeType } from '../../../../../src/protocol/index.js'
 import { browserDateFormat, browserTimeZone } from './browser-defaults.js'
-import { DEFAULT_DOCUMENT_META, type Attachment, type DocumentMeta, type Envelope, type FieldMeta, type FieldType, type RecipientRole } from '../types.js'
+import { DEFAULT_DOCUMENT_META, type Attachment, type DocumentMeta, type Envelope, type FieldMeta, type FieldType, type RecipientRole } from '../../page/types.js'
 
 export interface DraftItem {
   key: string

@@ -1,6 +1,6 @@
 /** Turns a Draft into API calls: one create request, or the minimal set of changes on edit. */
-import type { Api } from '../api.js'
-import type { Envelope, EnvelopeItem, Field, Recipient } from '../types.js'
+import type { Api } from '../../page/api.js'
+import type { Envelope, EnvelopeItem, Field, Recipient } from '../../page/types.js'
 import { fieldMeta, type Draft, type DraftField, type DraftSettings } from './model.js'
 
 export function metaOf(s: DraftSettings) {

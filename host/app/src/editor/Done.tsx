@@ -1,8 +1,8 @@
-import { isEditRoute } from '../boot.js'
-import type { Draft } from '../draft/model.js'
+import { isEditRoute } from '../page/boot.js'
+import type { Draft } from './draft/model.js'
 import { t, tn } from '../i18n/index.js'
-import type { Session } from '../session.js'
-import { Icon } from './icons.js'
+import type { Session } from './session.js'
+import { Icon } from '../page/icons.js'
 
 /** Shown once the envelope is stored and the parent has been told. */
 export function Done({ session, draft, onAgain }: { session: Session; draft: Draft; onAgain: () => void }) {

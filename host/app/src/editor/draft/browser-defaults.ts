@@ -3,7 +3,7 @@
  * date format of its locale among those the Settings step offers. They are saved like any other
  * choice, so the document says explicitly which zone and format its signing dates are written in.
  */
-import { DATE_FORMATS as SHARED_DATE_FORMATS } from '../../../shared/date-formats.js'
+import { DATE_FORMATS as SHARED_DATE_FORMATS } from '../../../../shared/date-formats.js'
 
 /** The date formats the Settings step offers (date-fns patterns, as the service formats with). */
 export const DATE_FORMATS: string[] = [...SHARED_DATE_FORMATS]

@@ -6,7 +6,7 @@
  * it would otherwise scroll itself. Without those messages (no auto-height, or not framed) nothing
  * changes: the properties fall back to the page's own viewport and the page scrolls itself.
  */
-import { parseViewportMessage } from '../../../src/protocol/index.js'
+import { parseViewportMessage } from '../../../../src/protocol/index.js'
 import { parentOrigin, post } from './bridge.js'
 
 export interface Band {
@@ -122,7 +122,7 @@ export function makeRoom(height: number, anchor: Element | null): void {
 }
 
 /**
- * Keeps `--bar-height` (the page's scroll padding, and where the bars below it stick: styles.css)
+ * Keeps `--bar-height` (the page's scroll padding, and where the bars below it stick: editor/shell.css, editor/fields.css)
  * equal to the sticky bar's height as it changes (a wrapped title, a larger font). Where the page
  * scrolls itself the browser then keeps what it scrolls to (focus, anchors) clear of the bar. In
  * an auto-height frame the browser counts a focused element under the bar as on screen (or

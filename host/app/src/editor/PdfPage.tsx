@@ -1,9 +1,9 @@
 import type { KeyboardEvent, MouseEvent } from 'react'
-import type { DraftField, DraftItem } from '../draft/model.js'
+import type { DraftField, DraftItem } from './draft/model.js'
 import { t } from '../i18n/index.js'
 import type { PDFDocumentProxy } from '../pdf/pdf.js'
 import { FieldBox } from './FieldBox.js'
-import { usePageCanvas } from './usePdf.js'
+import { usePageCanvas } from '../page/usePdf.js'
 
 export interface PageHandlers {
   /** Place the armed field type at (cx, cy) percent of this page; null when nothing is armed. */

@@ -9,8 +9,8 @@
  * Keys without a counterpart in this editor (preview step, sidebar, expiration, e-mail sender
  * and reply-to, replacing a file) are ignored, as are keys nobody knows.
  */
-import type { EmbedFeatures, EnvelopeEditorFeatures } from '../../../src/protocol/index.js'
-import { FEATURE_KEYS } from '../../../src/protocol/index.js'
+import type { EmbedFeatures, EnvelopeEditorFeatures } from '../../../../src/protocol/index.js'
+import { FEATURE_KEYS } from '../../../../src/protocol/index.js'
 import { RECIPIENT_ROLES, type RecipientRole } from './types.js'
 
 /** The nested vocabulary: each group's known keys, and whether the group may be `null`. */

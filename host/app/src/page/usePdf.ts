@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react'
-import type { Api } from '../api.js'
-import type { DraftItem } from '../draft/model.js'
+import type { Api } from './api.js'
+import type { DraftItem } from '../editor/draft/model.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
 
 /** The opened PDF of an item: the uploaded file, or the stored one downloaded with the token. */

@@ -1,15 +1,15 @@
 import { useCallback, useEffect, useRef, useState } from 'react'
 import type { EmbedMessage, EmbedProblem } from '../../../../src/protocol/index.js'
-import { ApiError } from '../api.js'
-import { isEditRoute, type Launch } from '../boot.js'
-import { CommandRefusal, onCommand, post } from '../bridge.js'
-import { emptyDraft, type Draft, type StepId } from '../draft/model.js'
+import { ApiError } from '../page/api.js'
+import { isEditRoute, type Launch } from '../page/boot.js'
+import { CommandRefusal, onCommand, post } from '../page/bridge.js'
+import { emptyDraft, type Draft, type StepId } from './draft/model.js'
 import { language, t } from '../i18n/index.js'
-import { loadSession, type Session } from '../session.js'
-import { legacyId, type Envelope } from '../types.js'
+import { loadSession, type Session } from './session.js'
+import { legacyId, type Envelope } from '../page/types.js'
 import { Done, Sent } from './Done.js'
 import { Editor, type EditorControl } from './Editor.js'
-import { ErrorScreen } from './ErrorScreen.js'
+import { ErrorScreen } from '../page/ErrorScreen.js'
 
 type State =
   | { kind: 'loading' }

@@ -1,6 +1,6 @@
-import type { Problem, Draft, StepId } from '../draft/model.js'
-import type { EditorFeatures } from '../features.js'
-import type { Session } from '../session.js'
+import type { Problem, Draft, StepId } from './draft/model.js'
+import type { EditorFeatures } from '../page/features.js'
+import type { Session } from './session.js'
 
 export type SetDraft = (update: (d: Draft) => Draft) => void
 

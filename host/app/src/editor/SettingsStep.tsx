@@ -1,11 +1,11 @@
 import { useMemo, useState, type ReactNode } from 'react'
 import { DOCUMENT_LANGUAGES } from '../../../shared/languages.js'
-import { DATE_FORMATS } from '../draft/browser-defaults.js'
-import { isUrl, newKey, type DraftSettings } from '../draft/model.js'
-import type { SettingId } from '../features.js'
+import { DATE_FORMATS } from './draft/browser-defaults.js'
+import { isUrl, newKey, type DraftSettings } from './draft/model.js'
+import type { SettingId } from '../page/features.js'
 import { t } from '../i18n/index.js'
 import type { StepProps } from './steps.js'
-import { Icon } from './icons.js'
+import { Icon } from '../page/icons.js'
 
 function timeZones(): string[] {
   const all = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : []

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from 'react'
-import { isRole, moveInList, newKey, recipientProblem, removeRecipient, type Draft, type DraftRecipient } from '../draft/model.js'
+import { isRole, moveInList, newKey, recipientProblem, removeRecipient, type Draft, type DraftRecipient } from './draft/model.js'
 import { t, type MessageKey } from '../i18n/index.js'
-import { RECIPIENT_ROLES } from '../types.js'
+import { RECIPIENT_ROLES } from '../page/types.js'
 import { recipientColor, type StepProps } from './steps.js'
-import { Icon } from './icons.js'
+import { Icon } from '../page/icons.js'
 
 export function RecipientsStep({ features, draft, setDraft, problems }: StepProps) {
   const allowed = features.recipients

@@ -1,10 +1,10 @@
 /** The API resources the authoring pages read (src/protocol/api.ts), and the editor's palettes. */
-import type { FieldType } from '../../../src/protocol/index.js'
+import type { FieldType } from '../../../../src/protocol/index.js'
 
 export type {
   Attachment, DocumentMeta, EmbeddingSession, Envelope, EnvelopeItem, Field, FieldType, Recipient, RecipientRole,
-} from '../../../src/protocol/index.js'
-export { DEFAULT_DOCUMENT_META, legacyId } from '../../../src/protocol/index.js'
+} from '../../../../src/protocol/index.js'
+export { DEFAULT_DOCUMENT_META, legacyId } from '../../../../src/protocol/index.js'
 
 /** Roles in the order the editor offers them: the common ones first. */
 export const RECIPIENT_ROLES = ['SIGNER', 'APPROVER', 'VIEWER', 'ASSISTANT', 'CC'] as const

@@ -1,17 +1,17 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type PointerEvent as ReactPointerEvent } from 'react'
-import { makeField, signersWithoutSignature, updateField, type DraftField, type DraftItem } from '../draft/model.js'
+import { makeField, signersWithoutSignature, updateField, type DraftField, type DraftItem } from './draft/model.js'
 import { t, tn } from '../i18n/index.js'
-import { FIELD_TYPES, type FieldType } from '../types.js'
+import { FIELD_TYPES, type FieldType } from '../page/types.js'
 import { recipientColor, type StepProps } from './steps.js'
 import { FieldInspector } from './FieldInspector.js'
-import { Icon } from './icons.js'
+import { Icon } from '../page/icons.js'
 import { PdfPage, type PageHandlers } from './PdfPage.js'
-import { usePdf } from './usePdf.js'
-import { reveal, visibleBand } from '../viewport.js'
+import { usePdf } from '../page/usePdf.js'
+import { reveal, visibleBand } from '../page/viewport.js'
 
 type PageRef = { itemKey: string; page: number }
 
-/** Where the tools stick above the page and the inspector is a sheet below it (styles.css). */
+/** Where the tools stick above the page and the inspector is a sheet below it (fields.css). */
 const NARROW = '(max-width: 639px)'
 
 /**

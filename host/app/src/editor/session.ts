@@ -1,9 +1,9 @@
-import { ApiError, createApi, type Api } from './api.js'
-import { framingOrigin } from './bridge.js'
-import { isEditRoute, isLegacyRoute, type Launch } from './boot.js'
+import { ApiError, createApi, type Api } from '../page/api.js'
+import { framingOrigin } from '../page/bridge.js'
+import { isEditRoute, isLegacyRoute, type Launch } from '../page/boot.js'
 import { draftFromEnvelope, emptyDraft, type Draft } from './draft/model.js'
-import { language } from './i18n/index.js'
-import type { Attachment, EmbeddingSession, Envelope } from './types.js'
+import { language } from '../i18n/index.js'
+import type { Attachment, EmbeddingSession, Envelope } from '../page/types.js'
 
 /** What an open page works with: how it was launched, the API, the stored envelope and the draft. */
 export interface Session {

@@ -1,6 +1,6 @@
 import {
   parseCommandMessage, type AllDocumentsCompleted, type EmbedEvents, type EmbedLoadingMessage, type EmbedMessage, type EmbedProblem, type SignMessage,
-} from '../../../src/protocol/index.js'
+} from '../../../../src/protocol/index.js'
 
 /**
  * Everything a page says to its parent goes through here: the authoring pages' `{type, …}`
