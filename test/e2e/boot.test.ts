@@ -1,7 +1,7 @@
 // What the authoring page reads from its own URL, before it talks to anyone.
 import { describe, expect, test } from 'vitest'
 import { encodeOptions } from '../../src/protocol/index.js'
-import { LaunchError, matchRoute, matchSignRoute, parseOptions, parseSignOptions, readLaunch, readSignLaunch } from '../../host/app/src/boot.js'
+import { LaunchError, matchRoute, matchSignRoute, parseOptions, parseSignOptions, readLaunch, readSignLaunch } from '../../host/app/src/page/boot.js'
 
 describe('routes', () => {
   test('each of the six pages, with its id', () => {

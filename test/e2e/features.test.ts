@@ -2,8 +2,8 @@
 // nested groups) as parseOptions checks them and editorFeatures resolves them for the steps.
 import { describe, expect, test } from 'vitest'
 import { encodeOptions } from '../../src/protocol/index.js'
-import { LaunchError, parseOptions } from '../../host/app/src/boot.js'
-import { editorFeatures } from '../../host/app/src/features.js'
+import { LaunchError, parseOptions } from '../../host/app/src/page/boot.js'
+import { editorFeatures } from '../../host/app/src/page/features.js'
 
 const hash = (features: unknown) => '#' + encodeOptions({ features } as never)
 

@@ -17,7 +17,7 @@ import { test } from './support/fixtures.js'
 import { consoleSignIn } from './support/ui.js'
 
 const PAGES = 80
-/** The editor's first two recipient colours (styles.css --recipient1, --recipient2). */
+/** The editor's first two recipient colours (host/app/src/page/base.css --recipient1, --recipient2). */
 const BLUE = 'rgb(59, 108, 246)'
 const ORANGE = 'rgb(232, 89, 12)'
 

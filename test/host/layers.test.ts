@@ -1,8 +1,9 @@
 import { resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { appCycles, serverCycles } from './layers/allowed.js'
-import { cycles, importGraph, sourceTexts, specifiers, type Graph } from './layers/graph.js'
-import { layerProblems, sqlProblems, transactionProblems } from './layers/rules.js'
+import { appCycles, longFunctionsToSplit, serverCycles } from './layers/allowed.js'
+import { cycles, importGraph, sourceTexts, specifiers, styleTexts, type Graph } from './layers/graph.js'
+import ts from 'typescript'
+import { layerProblems, longFunctions, sqlProblems, transactionProblems } from './layers/rules.js'
 
 // The import graph of the library, the server and the pages, read from the sources (type imports
 // included: a cycle of types still ties the files' layers together).
@@ -77,6 +78,24 @@ describe('the check itself', () => {
       'a transaction opened in a door (the operation it calls opens it): host/server/cli.ts',
     ])
   })
+  it('measures every kind of function and names each offender by where it is declared', () => {
+    const body = (n: number) => Array.from({ length: n }, (_, i) => `  const v${i} = ${i}`).join('\n')
+    const source = [
+      // 150 lines: within the rule.
+      `export function declared() {\n${body(148)}\n}`,
+      `export const arrow = () => {\n${body(150)}\n}`,
+      `const handed = useMemo(() => {\n${body(3)}\n}, [])`,
+      `export const wrapped = memo(function Named() {\n${body(151)}\n})`,
+      `class Box {\n  method() {\n${body(160)}\n  }\n  short() {}\n}`,
+      `const o = { prop: function () {\n${body(150)}\n} }`,
+    ].join('\n')
+    expect(longFunctions(ts, new Map([['host/app/src/x.tsx', source]]))).toEqual([
+      'host/app/src/x.tsx:151 arrow (152 lines)',
+      'host/app/src/x.tsx:308 Named (153 lines)',
+      'host/app/src/x.tsx:462 method (162 lines)',
+      'host/app/src/x.tsx:626 prop (152 lines)',
+    ])
+  })
 })
 
 describe('the layers of the repository', () => {
@@ -87,9 +106,23 @@ describe('the layers of the repository', () => {
     expect(layerProblems(graph, [...serverCycles, ...appCycles]).join('\n')).toBe('')
   })
 
-  it('keep every source file of the library, the server and the pages within 500 lines', () => {
-    const long = [...sourceTexts(repo, ['src', 'host/server', 'host/app/src'])].filter(([, text]) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 500).map(([file]) => file)
+  it('keep every source file and style sheet of the library, the server and the pages within 500 lines', () => {
+    const roots = ['src', 'host/server', 'host/app/src']
+    const files = [...sourceTexts(repo, roots), ...styleTexts(repo, roots)]
+    expect(files.some(([file]) => file.endsWith('.css'))).toBe(true)
+    const long = files.filter(([, text]) => text.split('\n').length - (text.endsWith('\n') ? 1 : 0) > 500).map(([file]) => file)
     expect(long).toEqual([])
+  })
+
+  it('have no function over 150 lines in the library, the server and the pages: each offender as path:line name (N lines)', () => {
+    const found = longFunctions(ts, sourceTexts(repo, ['src', 'host/server', 'host/app/src']))
+    const named = (offender: string) => offender.replace(/:\d+ /, ' ').replace(/ \(\d+ lines\)$/, '')
+    const listed = new Set(longFunctionsToSplit)
+    const problems = [
+      ...found.filter((offender) => !listed.has(named(offender))),
+      ...longFunctionsToSplit.filter((entry) => !found.some((offender) => named(offender) === entry)).map((entry) => `no longer over 150 lines, delete it from longFunctionsToSplit: ${entry}`),
+    ]
+    expect(problems.join('\n')).toBe('')
   })
 
   it('have no SQL in the doors (API, console, pages, landing, health, start, CLI): they call operations of the lower folders', () => {

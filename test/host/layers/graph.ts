@@ -5,13 +5,14 @@ import { dirname, join, relative, resolve } from 'node:path'
 export type Graph = Map<string, Set<string>>
 
 const SOURCE = /\.tsx?$/
+const STYLE = /\.css$/
 
-function sourceFiles(dir: string): string[] {
+function sourceFiles(dir: string, kind = SOURCE): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name)
     if (name === 'node_modules' || name === 'dist') return []
-    if (statSync(path).isDirectory()) return sourceFiles(path)
-    return SOURCE.test(name) && !name.endsWith('.d.ts') ? [path] : []
+    if (statSync(path).isDirectory()) return sourceFiles(path, kind)
+    return kind.test(name) && !name.endsWith('.d.ts') ? [path] : []
   })
 }
 
@@ -39,6 +40,11 @@ export function specifiers(source: string): string[] {
 /** The text of every source file under `roots` (folders relative to `repo`), by repo-relative path. */
 export function sourceTexts(repo: string, roots: string[]): Map<string, string> {
   return new Map(roots.flatMap((root) => sourceFiles(join(repo, root))).map((file) => [relative(repo, file), readFileSync(file, 'utf8')]))
+}
+
+/** The text of every style sheet (.css) under `roots`, by repo-relative path. */
+export function styleTexts(repo: string, roots: string[]): Map<string, string> {
+  return new Map(roots.flatMap((root) => sourceFiles(join(repo, root), STYLE)).map((file) => [relative(repo, file), readFileSync(file, 'utf8')]))
 }
 
 /** The import graph of the files under `roots` (folders relative to `repo`); imports leaving them are dropped. */

@@ -54,3 +54,41 @@ const TRANSACTION = /\.transaction\s*\(/
 export function transactionProblems(sources: ReadonlyMap<string, string>): string[] {
   return [...sources].filter(([file, text]) => DOOR.test(file) && TRANSACTION.test(text)).map(([file]) => `a transaction opened in a door (the operation it calls opens it): ${file}`)
 }
+
+/** The longest a function may be, in lines from its first to its last: a longer one is split into parts that name what they do. */
+export const MAX_FUNCTION_LINES = 150
+
+/** What a function is called where it is declared: its own name, the variable, property or method it is, else the call it is handed to. */
+function functionName(ts: typeof import('typescript'), node: import('typescript').SignatureDeclaration, source: import('typescript').SourceFile): string {
+  if (node.name) return node.name.getText(source)
+  const parent = node.parent
+  if ((ts.isVariableDeclaration(parent) || ts.isPropertyAssignment(parent) || ts.isPropertyDeclaration(parent)) && parent.name) return parent.name.getText(source)
+  if (ts.isCallExpression(parent)) return `${parent.expression.getText(source)}(…)`
+  if (ts.isExportAssignment(parent)) return 'default'
+  return '(anonymous)'
+}
+
+/**
+ * Functions (declarations, function expressions, arrow functions, methods, accessors,
+ * constructors) over `max` lines, measured with the TypeScript parser, one line each:
+ * `path:line name (N lines)`.
+ */
+export function longFunctions(ts: typeof import('typescript'), sources: ReadonlyMap<string, string>, max = MAX_FUNCTION_LINES): string[] {
+  const out: string[] = []
+  for (const [file, text] of sources) {
+    // A file shorter than the limit holds no function longer than it: no need to parse it.
+    if (text.split('\n').length <= max) continue
+    const source = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, file.endsWith('.tsx') ? ts.ScriptKind.TSX : ts.ScriptKind.TS)
+    const visit = (node: import('typescript').Node): void => {
+      if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+        const first = source.getLineAndCharacterOfPosition(node.getStart(source)).line
+        const last = source.getLineAndCharacterOfPosition(node.getEnd()).line
+        const lines = last - first + 1
+        if (lines > max) out.push(`${file}:${first + 1} ${functionName(ts, node, source)} (${lines} lines)`)
+      }
+      ts.forEachChild(node, visit)
+    }
+    visit(source)
+  }
+  return out
+}

@@ -1,6 +1,6 @@
 /** The forms the authentication steps are made of: a code, an account, the choice of method. */
 import { useEffect, useId, useState, type FormEvent } from 'react'
-import { ApiError, type Api } from '../api.js'
+import { ApiError, type Api } from '../page/api.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { isAuthFailure, messageOf, type AuthInfo } from './auth-info.js'
 import { rememberCode, rememberedCode, scopeOf } from './proof-store.js'

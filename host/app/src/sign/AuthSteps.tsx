@@ -5,7 +5,7 @@
  * a customer's frame where the browser blocks third-party cookies.
  */
 import { useId, useState } from 'react'
-import type { Api } from '../api.js'
+import type { Api } from '../page/api.js'
 import { t } from '../i18n/index.js'
 import { GRANT_HEADER, messageOf, useAnnounce, type ActionProof, type AuthInfo } from './auth-info.js'
 import { AccountStep, CodeStep, MethodTabs } from './AuthForms.js'

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react'
 import type { SigningResult, SignOptions } from '../../../../src/protocol/index.js'
-import { ApiError, type Api } from '../api.js'
+import { ApiError, type Api } from '../page/api.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { announceFailure, type Prove } from './auth-info.js'
 import type { ConsentGiven } from './ConsentNotice.js'
@@ -96,34 +96,15 @@ export function CompleteDialog(props: {
       }
     >
       {signer && (
-        <fieldset className="next-signer stack-sm" data-testid="direct-signer">
-          <legend className="label">{t('sign.direct.you')}</legend>
-          <p className="muted small">{t('sign.direct.help')}</p>
-          {(['name', 'email'] as const).map((key) => (
-            <div className="form-field" key={key}>
-              <label className="label-sm" htmlFor={`${ids}-signer-${key}`}>
-                {t(key === 'name' ? 'recipients.name' : 'recipients.email')}
-              </label>
-              <input
-                id={`${ids}-signer-${key}`}
-                className="input"
-                type={key === 'email' ? 'email' : 'text'}
-                autoComplete={key}
-                value={signer[key]}
-                readOnly={key === 'name' ? signer.lockName : signer.lockEmail}
-                aria-invalid={signerError === key || undefined}
-                aria-describedby={`${ids}-signer-${key}-error`}
-                onChange={(e) => {
-                  setSigner({ ...signer, [key]: e.target.value })
-                  setSignerError(null)
-                }}
-              />
-              <p id={`${ids}-signer-${key}-error`} className="field-error">
-                {signerError === key ? t(key === 'email' ? 'recipients.invalidEmail' : 'sign.invalid.required') : ''}
-              </p>
-            </div>
-          ))}
-        </fieldset>
+        <SignerFields
+          ids={ids}
+          signer={signer}
+          error={signerError}
+          onChange={(changed) => {
+            setSigner(changed)
+            setSignerError(null)
+          }}
+        />
       )}
       {roles.length > 0 && (
         <DirectRoles
@@ -138,41 +119,88 @@ export function CompleteDialog(props: {
         />
       )}
       {next && (
-        <fieldset className="next-signer stack-sm" data-testid="next-signer">
-          <legend className="label">{t('sign.nextSigner.title')}</legend>
-          <p className="muted small">{t('sign.nextSigner.help')}</p>
-          <div className="form-field">
-            <label className="label-sm" htmlFor={`${ids}-next-name`}>
-              {t('recipients.name')}
-            </label>
-            <input id={`${ids}-next-name`} className="input" value={next.name} autoComplete="off" onChange={(e) => setNext({ ...next, name: e.target.value })} />
-          </div>
-          <div className="form-field">
-            <label className="label-sm" htmlFor={`${ids}-next-email`}>
-              {t('recipients.email')}
-            </label>
-            <input
-              id={`${ids}-next-email`}
-              className="input"
-              type="email"
-              autoComplete="off"
-              value={next.email}
-              aria-invalid={emailError || undefined}
-              aria-describedby={`${ids}-next-error`}
-              onChange={(e) => {
-                setNext({ ...next, email: e.target.value })
-                setEmailError(false)
-              }}
-            />
-            <p id={`${ids}-next-error`} className="field-error">
-              {emailError ? t('recipients.invalidEmail') : ''}
-            </p>
-          </div>
-        </fieldset>
+        <NextSignerFields
+          ids={ids}
+          next={next}
+          emailError={emailError}
+          onChange={(changed, email) => {
+            setNext(changed)
+            if (email) setEmailError(false)
+          }}
+        />
       )}
       <p className="field-error" role="alert" data-testid="complete-error">
         {error}
       </p>
     </Dialog>
+  )
+}
+
+type Signer = NonNullable<ReturnType<typeof knownSigner>>
+
+/** A direct link's visitor: their name and address (either given by the link is read-only). */
+function SignerFields(props: { ids: string; signer: Signer; error: 'name' | 'email' | null; onChange: (signer: Signer) => void }) {
+  const { ids, signer } = props
+  return (
+    <fieldset className="next-signer stack-sm" data-testid="direct-signer">
+      <legend className="label">{t('sign.direct.you')}</legend>
+      <p className="muted small">{t('sign.direct.help')}</p>
+      {(['name', 'email'] as const).map((key) => (
+        <div className="form-field" key={key}>
+          <label className="label-sm" htmlFor={`${ids}-signer-${key}`}>
+            {t(key === 'name' ? 'recipients.name' : 'recipients.email')}
+          </label>
+          <input
+            id={`${ids}-signer-${key}`}
+            className="input"
+            type={key === 'email' ? 'email' : 'text'}
+            autoComplete={key}
+            value={signer[key]}
+            readOnly={key === 'name' ? signer.lockName : signer.lockEmail}
+            aria-invalid={props.error === key || undefined}
+            aria-describedby={`${ids}-signer-${key}-error`}
+            onChange={(e) => props.onChange({ ...signer, [key]: e.target.value })}
+          />
+          <p id={`${ids}-signer-${key}-error`} className="field-error">
+            {props.error === key ? t(key === 'email' ? 'recipients.invalidEmail' : 'sign.invalid.required') : ''}
+          </p>
+        </div>
+      ))}
+    </fieldset>
+  )
+}
+
+/** The next signer of a sequential envelope, whom this signer may name. */
+function NextSignerFields(props: { ids: string; next: { name: string; email: string }; emailError: boolean; onChange: (next: { name: string; email: string }, email: boolean) => void }) {
+  const { ids, next } = props
+  return (
+    <fieldset className="next-signer stack-sm" data-testid="next-signer">
+      <legend className="label">{t('sign.nextSigner.title')}</legend>
+      <p className="muted small">{t('sign.nextSigner.help')}</p>
+      <div className="form-field">
+        <label className="label-sm" htmlFor={`${ids}-next-name`}>
+          {t('recipients.name')}
+        </label>
+        <input id={`${ids}-next-name`} className="input" value={next.name} autoComplete="off" onChange={(e) => props.onChange({ ...next, name: e.target.value }, false)} />
+      </div>
+      <div className="form-field">
+        <label className="label-sm" htmlFor={`${ids}-next-email`}>
+          {t('recipients.email')}
+        </label>
+        <input
+          id={`${ids}-next-email`}
+          className="input"
+          type="email"
+          autoComplete="off"
+          value={next.email}
+          aria-invalid={props.emailError || undefined}
+          aria-describedby={`${ids}-next-error`}
+          onChange={(e) => props.onChange({ ...next, email: e.target.value }, true)}
+        />
+        <p id={`${ids}-next-error`} className="field-error">
+          {props.emailError ? t('recipients.invalidEmail') : ''}
+        </p>
+      </div>
+    </fieldset>
   )
 }

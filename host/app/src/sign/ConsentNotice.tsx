@@ -5,7 +5,7 @@
  * goes with the document they sign.
  */
 import { useCallback, useEffect, useState } from 'react'
-import { ApiError, type Api } from '../api.js'
+import { ApiError, type Api } from '../page/api.js'
 import { language, t, useLanguage } from '../i18n/index.js'
 import { announceFailure } from './auth-info.js'
 import { DeclineButtons, DeclineError, useDecline, type DeclineProps } from './decline.js'

@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, type ReactNode } from 'react'
 import { t } from '../i18n/index.js'
-import { Icon } from '../ui/icons.js'
-import { makeRoom, onBandChange, visibleBand } from '../viewport.js'
+import { Icon } from '../page/icons.js'
+import { makeRoom, onBandChange, visibleBand } from '../page/viewport.js'
 
 /**
  * A modal on the native <dialog>: the browser keeps focus inside and makes the page behind
@@ -28,7 +28,7 @@ export function Dialog(props: {
   useEffect(() => {
     const dialog = ref.current!
     const opener = document.activeElement as HTMLElement | null
-    // The dialog sits in the part of the page the user sees (styles.css, viewport.ts), beside the
+    // The dialog sits in the part of the page the user sees (page/screens.css, page/viewport.ts), beside the
     // control that opened it when there is room; when that part is too short for both, the parent
     // scrolls to make room, keeping the control in view.
     dialog.showModal()

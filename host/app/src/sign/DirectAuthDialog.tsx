@@ -1,5 +1,5 @@
 import { useId, useState } from 'react'
-import type { Api } from '../api.js'
+import type { Api } from '../page/api.js'
 import { t } from '../i18n/index.js'
 import { directActionStep, GRANT_HEADER, messageOf, useAnnounce, type AccessProof, type ActionProof, type AuthInfo, type DirectAuthInfo } from './auth-info.js'
 import { AccountStep, CodeStep } from './AuthForms.js'

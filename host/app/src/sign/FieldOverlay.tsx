@@ -1,7 +1,7 @@
 import { forwardRef, memo, type Ref } from 'react'
 import type { SigningFieldValue } from '../../../../src/protocol/index.js'
 import { t, type MessageKey } from '../i18n/index.js'
-import { Icon } from '../ui/icons.js'
+import { Icon } from '../page/icons.js'
 import { isSignatureType, rulesOf, type SigningField } from './session.js'
 
 export const fieldName = (f: SigningField) => rulesOf(f).label ?? t(`field.${f.type}` as MessageKey)

@@ -5,13 +5,13 @@
  */
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react'
 import type { AllDocumentsCompleted } from '../../../../src/protocol/index.js'
-import type { SignLaunch } from '../boot.js'
-import { post } from '../bridge.js'
+import type { SignLaunch } from '../page/boot.js'
+import { post } from '../page/bridge.js'
 import { t, type MessageKey } from '../i18n/index.js'
-import { Icon } from '../ui/icons.js'
+import { Icon } from '../page/icons.js'
 import { FailureScreen, Loading } from './Screens.js'
 import { SignApp, type Outcome } from './SignApp.js'
-import { ApiError } from '../api.js'
+import { ApiError } from '../page/api.js'
 import { embedCode, loadFailure, loadSigningSession, signedData, signingApi, type LoadFailure, type SigningSession } from './session.js'
 
 /** `locked`: the sender asks this recipient to prove who they are first; nothing of it is shown before (its page asks). */

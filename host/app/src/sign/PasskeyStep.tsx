@@ -4,7 +4,7 @@
  * this device, the person signs in to the account of the address (or makes it), adds one, uses it.
  */
 import { useState } from 'react'
-import { ApiError, type Api } from '../api.js'
+import { ApiError, type Api } from '../page/api.js'
 import { t } from '../i18n/index.js'
 import { GRANT_HEADER, messageOf, type ActionProof, type AuthInfo } from './auth-info.js'
 import { AccountStep } from './AuthForms.js'

@@ -1,8 +1,8 @@
 import { useEffect, useRef, useState, type ReactNode } from 'react'
 import type { SigningResult } from '../../../../src/protocol/index.js'
-import { ApiError, type Api } from '../api.js'
+import { ApiError, type Api } from '../page/api.js'
 import { language, t, type MessageKey } from '../i18n/index.js'
-import { Icon, type IconName } from '../ui/icons.js'
+import { Icon, type IconName } from '../page/icons.js'
 import { downloadItem, type LoadFailure, type SigningSession } from './session.js'
 
 type Tone = 'success' | 'error' | 'info' | 'wait'

@@ -1,9 +1,9 @@
 import { useEffect, useId, useState, type ReactNode } from 'react'
-import type { Api } from '../api.js'
+import type { Api } from '../page/api.js'
 import { t } from '../i18n/index.js'
 import { openPdf, type PDFDocumentProxy } from '../pdf/pdf.js'
-import { Icon } from '../ui/icons.js'
-import { usePageCanvas } from '../ui/usePdf.js'
+import { Icon } from '../page/icons.js'
+import { usePageCanvas } from '../page/usePdf.js'
 import { downloadItem, type SigningSession } from './session.js'
 
 type Item = SigningSession['envelope']['items'][number]

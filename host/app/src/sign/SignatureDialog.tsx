@@ -1,7 +1,7 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent } from 'react'
 import type { DocumentMeta } from '../../../../src/protocol/index.js'
 import { t } from '../i18n/index.js'
-import { Icon } from '../ui/icons.js'
+import { Icon } from '../page/icons.js'
 import { Dialog } from './Dialog.js'
 import { PAD_LINE, SignaturePad } from './SignaturePad.js'
 import { imageToPng, loadSignatureFont, strokesToPng, typedToPng, UPLOAD_TYPES, type OutputSize, type Stroke } from './signature.js'

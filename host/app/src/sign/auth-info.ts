@@ -1,7 +1,7 @@
 /** What the recipient's authentication steps know and send (host/server/api/signing-auth.ts). */
 import { useEffect, useRef } from 'react'
-import { ApiError, type Api } from '../api.js'
-import { post } from '../bridge.js'
+import { ApiError, type Api } from '../page/api.js'
+import { post } from '../page/bridge.js'
 import { inTime, t } from '../i18n/index.js'
 
 export interface AuthInfo {

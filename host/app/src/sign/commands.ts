@@ -6,8 +6,8 @@
  */
 import { useEffect } from 'react'
 import { downloadName, type SigningFieldTarget } from '../../../../src/protocol/index.js'
-import type { Api } from '../api.js'
-import { CommandRefusal, onCommand } from '../bridge.js'
+import type { Api } from '../page/api.js'
+import { CommandRefusal, onCommand } from '../page/bridge.js'
 import { downloadItem, type SigningSession } from './session.js'
 
 /** What the document screen lends the commands while it is shown (SignDocument). */

@@ -3,7 +3,7 @@
  * rejection): the request, its busy state and failure, and the dialog's two buttons.
  */
 import { useState } from 'react'
-import { ApiError, type Api } from '../api.js'
+import { ApiError, type Api } from '../page/api.js'
 import { t } from '../i18n/index.js'
 import { announceFailure } from './auth-info.js'
 import { apiMessage, STALE } from './refusals.js'

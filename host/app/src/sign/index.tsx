@@ -4,10 +4,12 @@
  * languages, message bridge, PDF rendering.
  */
 import type { Root } from 'react-dom/client'
-import { LaunchError, readSignLaunch, type SignLaunch } from '../boot.js'
-import { post, setParentOrigin } from '../bridge.js'
+import './page.css'
+import './dialogs.css'
+import { LaunchError, readSignLaunch, type SignLaunch } from '../page/boot.js'
+import { post, setParentOrigin } from '../page/bridge.js'
 import { browserLanguage, loadLanguage, t } from '../i18n/index.js'
-import { applyTheme } from '../theme.js'
+import { applyTheme } from '../page/theme.js'
 import { FailureScreen } from './Screens.js'
 import { registerSigningCommands } from './commands.js'
 import { MultiSignApp } from './MultiSignApp.js'

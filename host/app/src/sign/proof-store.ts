@@ -7,7 +7,7 @@
  * under a digest of the link's token. The service stays the judge: a grant it no longer takes
  * only means the check is asked again. Nothing is kept where the browser refuses storage.
  */
-import type { Api } from '../api.js'
+import type { Api } from '../page/api.js'
 import { GRANT_HEADER } from './auth-info.js'
 
 const PREFIX = 'envelope-embed.proof.'

@@ -1,4 +1,4 @@
-import { ApiError } from '../api.js'
+import { ApiError } from '../page/api.js'
 import { t } from '../i18n/index.js'
 
 /** Codes that mean the session changed under the page: show its new state. */

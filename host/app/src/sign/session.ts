@@ -12,8 +12,8 @@ import {
   type SigningSession,
   type SignOptions,
 } from '../../../../src/protocol/index.js'
-import { ApiError, createApi, type Api } from '../api.js'
-import type { SignLaunch } from '../boot.js'
+import { ApiError, createApi, type Api } from '../page/api.js'
+import type { SignLaunch } from '../page/boot.js'
 import type { MessageKey } from '../i18n/index.js'
 import { keepingProofs } from './proof-store.js'
 

@@ -1,6 +1,6 @@
 import { useId, useRef, useState } from 'react'
 import type { EvidenceCheck } from '../../../../src/protocol/evidence.js'
-import { Icon } from '../ui/icons.js'
+import { Icon } from '../page/icons.js'
 import { verifyLanguage, vt, type VerifyWord } from './words.js'
 
 const roleWord = (role: string) => (`role_${role}` in ROLE_KEYS ? vt(`role_${role}` as VerifyWord) : role.toLowerCase())

@@ -1,18 +1,14 @@
 import { useEffect, useRef, useState, type FormEvent } from 'react'
 import type { DocumentList, Member } from '../../../../shared/console-contract.js'
 import { consoleApi } from '../api.js'
-import { ct, formatDateTime, type ConsoleKey } from '../i18n/index.js'
+import { ct } from '../i18n/index.js'
 import { useMe } from '../me.js'
 import { ErrorAlert, messageOf } from '../parts.js'
-import { linkProps, navigate, useSearch } from '../router.js'
+import { navigate, useSearch } from '../router.js'
+import { EnvelopeTable, KEYS, ListFilters, STATUSES, StatusTabs, type ListKey } from './EnvelopeListParts.js'
 import { NewEnvelope, NewEnvelopeButton } from './NewEnvelope.js'
 
-const STATUSES = ['DRAFT', 'PENDING', 'COMPLETED', 'REJECTED', 'CANCELLED'] as const
-const PERIODS = ['7d', '30d', '90d', '12m'] as const
-const SORTS = ['created', 'title', 'updated'] as const
 const PER_PAGE = 20
-/** What the list's address may carry; everything else is dropped. */
-const KEYS = ['query', 'status', 'period', 'sender', 'owner', 'sort', 'page'] as const
 
 /**
  * `/console/documents` and `/console/templates`: the team's envelopes the member may see, searched,
@@ -23,7 +19,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
   const { me } = useMe()
   const base = type === 'DOCUMENT' ? '/console/documents' : '/console/templates'
   const url = useSearch()
-  const get = (k: (typeof KEYS)[number]) => url.get(k) ?? ''
+  const get = (k: ListKey) => url.get(k) ?? ''
   const query = get('query')
   const status = type === 'DOCUMENT' ? get('status') : ''
   const page = Math.max(1, Number(get('page')) || 1)
@@ -61,7 +57,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
   }, [type, key, me.team?.teamId])
 
   /** A new address for the list: the changes over the current choices, back to page 1 unless a page is given. */
-  const hrefWith = (changes: Partial<Record<(typeof KEYS)[number], string>>) => {
+  const hrefWith = (changes: Partial<Record<ListKey, string>>) => {
     const next = new URLSearchParams()
     for (const k of KEYS) {
       const v = k in changes ? changes[k] : k === 'page' ? '' : get(k)
@@ -70,7 +66,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
     const search = next.toString()
     return `${base}${search ? `?${search}` : ''}`
   }
-  const go = (changes: Partial<Record<(typeof KEYS)[number], string>>) => navigate(hrefWith(changes))
+  const go = (changes: Partial<Record<ListKey, string>>) => navigate(hrefWith(changes))
   const search = (e: FormEvent) => {
     e.preventDefault()
     go({ query: typed.trim() })
@@ -90,77 +86,8 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
         <NewEnvelopeButton type={type} open={creating} onToggle={toggleNew} controls="docs-new" />
       </div>
       {creating && <NewEnvelope type={type} id="docs-new" onClose={() => (setCreating(false), heading.current?.focus())} />}
-      {type === 'DOCUMENT' && (
-        <nav className="docs-tabs" aria-label={ct('documents.status')}>
-          {(['', ...STATUSES] as const).map((s) => (
-            <a
-              key={s || 'all'}
-              className="docs-tab"
-              aria-current={status === s ? 'page' : undefined}
-              {...linkProps(hrefWith({ status: s }))}
-            >
-              {s ? ct(`documents.status.${s}`) : ct('documents.status.all')}{' '}
-              <span className="docs-tab-count">{data ? (s ? data.statusCounts[s] : total) : '…'}</span>
-            </a>
-          ))}
-        </nav>
-      )}
-      <form className="docs-filters" role="search" onSubmit={search}>
-        <label className="form-field docs-search">
-          <span className="label">{ct('documents.search')}</span>
-          <input className="input" type="search" name="query" value={typed} onChange={(e) => setTyped(e.target.value)} placeholder={ct('documents.searchHint')} />
-        </label>
-        <button className="btn btn-primary" type="submit">
-          {ct('documents.searchButton')}
-        </button>
-      </form>
-      <div className="docs-filters">
-        <label className="form-field">
-          <span className="label">{ct('documents.period')}</span>
-          <select className="input" name="period" value={get('period')} onChange={(e) => go({ period: e.target.value })}>
-            <option value="">{ct('documents.period.any')}</option>
-            {PERIODS.map((p) => (
-              <option key={p} value={p}>
-                {ct(`documents.period.${p}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="form-field">
-          <span className="label">{ct('documents.sender')}</span>
-          <select className="input" name="sender" value={get('sender')} onChange={(e) => go({ sender: e.target.value })}>
-            <option value="">{ct('documents.sender.any')}</option>
-            {members.map((m) => (
-              <option key={m.userId} value={m.userId}>
-                {m.name || m.email}
-              </option>
-            ))}
-          </select>
-        </label>
-        <label className="form-field">
-          <span className="label">{ct('documents.owner')}</span>
-          <select className="input" name="owner" value={get('owner')} onChange={(e) => go({ owner: e.target.value })}>
-            <option value="">{ct('documents.owner.any')}</option>
-            <option value="me">{ct('documents.owner.me')}</option>
-            <option value="api">{ct('documents.owner.api')}</option>
-          </select>
-        </label>
-        <label className="form-field">
-          <span className="label">{ct('documents.sort')}</span>
-          <select className="input" name="sort" value={get('sort') || 'created'} onChange={(e) => go({ sort: e.target.value })}>
-            {SORTS.map((s) => (
-              <option key={s} value={s}>
-                {ct(`documents.sort.${s}`)}
-              </option>
-            ))}
-          </select>
-        </label>
-        {filtered && (
-          <button className="btn btn-secondary" type="button" onClick={() => navigate(base)}>
-            {ct('documents.clear')}
-          </button>
-        )}
-      </div>
+      {type === 'DOCUMENT' && <StatusTabs status={status} data={data} total={total} hrefWith={hrefWith} />}
+      <ListFilters typed={typed} onType={setTyped} onSearch={search} get={get} go={go} members={members} filtered={filtered} onClear={() => navigate(base)} />
       <ErrorAlert error={error} />
       {!data ? (
         <p role="status">{ct('shell.loading')}</p>
@@ -178,43 +105,7 @@ export function EnvelopeList({ type }: { type: 'DOCUMENT' | 'TEMPLATE' }) {
           <p className="muted small" role="status">
             {ct('documents.range', { from, to, count: data.count })}
           </p>
-          <table className="console-table">
-            <thead>
-              <tr>
-                <th scope="col">{ct('documents.col.title')}</th>
-                {type === 'DOCUMENT' && <th scope="col">{ct('documents.status')}</th>}
-                <th scope="col">{ct('documents.col.recipients')}</th>
-                <th scope="col">{ct('documents.col.created')}</th>
-              </tr>
-            </thead>
-            <tbody>
-              {data.data.map((e) => (
-                <tr key={e.id}>
-                  <td>
-                    <a {...linkProps(`${base}/${e.id}`)}>{e.title}</a>
-                  </td>
-                  {type === 'DOCUMENT' && (
-                    <td data-label={ct('documents.status')}>
-                      <span className={`badge docs-status docs-status-${e.status.toLowerCase()}`}>{ct(`documents.status.${e.status}` as ConsoleKey)}</span>
-                    </td>
-                  )}
-                  <td data-label={ct('documents.col.recipients')}>{e.recipients.map((r) => r.name || r.email).join(', ') || '—'}</td>
-                  <td data-label={ct('documents.col.created')}>{formatDateTime(e.createdAt)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-          {data.totalPages > 1 && (
-            <nav className="docs-pager" aria-label={ct('documents.pages')}>
-              <button className="btn btn-sm btn-secondary" type="button" disabled={page <= 1} onClick={() => go({ page: String(page - 1) })}>
-                {ct('documents.previous')}
-              </button>
-              <span className="muted small">{ct('documents.pageOf', { page, pages: data.totalPages })}</span>
-              <button className="btn btn-sm btn-secondary" type="button" disabled={page >= data.totalPages} onClick={() => go({ page: String(page + 1) })}>
-                {ct('documents.next')}
-              </button>
-            </nav>
-          )}
+          <EnvelopeTable type={type} base={base} data={data} page={page} go={go} />
         </>
       )}
     </div>

@@ -11,7 +11,7 @@ import './branding.css'
 
 /** As the server takes it (host/server/images/logo.ts): checked here first so a wrong file is named at once. */
 const MAX_LOGO_BYTES = 256 * 1024
-/** The service's own primary colour (styles.css), shown in the picker while the team has none. */
+/** The service's own primary colour (page/base.css), shown in the picker while the team has none. */
 const SERVICE_PRIMARY = '#3355e0'
 
 /**

@@ -123,49 +123,7 @@ export function Members() {
             <TableHead columns={[ct('team.members.person'), ct('team.members.role'), ct('team.members.joined')]} actions />
             <tbody>
               {members.map((m) => (
-                <tr key={m.userId}>
-                  <PersonCell name={m.name} email={m.email} />
-                  <td data-label={ct('team.members.role')}>
-                    {admin && m.userId !== me.user.id ? (
-                      <select
-                        className="input"
-                        aria-label={ct('team.members.roleOf', { who: nameOf(m) })}
-                        value={m.role}
-                        disabled={action.busy}
-                        // Nothing changes until the dialog is confirmed: the list keeps the current role meanwhile.
-                        onChange={(e) => setPending({ kind: 'role', member: m, to: e.target.value as Role })}
-                      >
-                        {ROLES.map((r) => (
-                          <option key={r} value={r}>
-                            {ct(`team.role.${r}`)}
-                          </option>
-                        ))}
-                      </select>
-                    ) : (
-                      <span className="badge">{ct(`team.role.${m.role}`)}</span>
-                    )}
-                  </td>
-                  <td data-label={ct('team.members.joined')}>{formatDate(m.joinedAt)}</td>
-                  <td>
-                    {m.userId === me.user.id ? (
-                      <button className="btn btn-sm btn-danger-outline" type="button" onClick={() => setPending({ kind: 'leave' })} disabled={action.busy}>
-                        {ct('team.members.leave')}
-                      </button>
-                    ) : (
-                      admin && (
-                        <button
-                          className="btn btn-sm btn-danger-outline"
-                          type="button"
-                          disabled={action.busy}
-                          aria-label={ct('team.members.removeNamed', { who: nameOf(m) })}
-                          onClick={() => setPending({ kind: 'remove', member: m })}
-                        >
-                          {ct('team.members.remove')}
-                        </button>
-                      )
-                    )}
-                  </td>
-                </tr>
+                <MemberRow key={m.userId} member={m} admin={admin} self={m.userId === me.user.id} busy={action.busy} onPending={setPending} />
               ))}
             </tbody>
           </table>
@@ -186,27 +144,15 @@ export function Members() {
               <TableHead columns={[ct('team.members.email'), ct('team.members.role'), ct('team.invitations.expires')]} actions />
               <tbody>
                 {invitations.map((i) => (
-                  <tr key={i.id}>
-                    <td>{i.email}</td>
-                    <td data-label={ct('team.members.role')}>{ct(`team.role.${i.role}`)}</td>
-                    <td data-label={ct('team.invitations.expires')}>{formatDateTime(i.expiresAt)}</td>
-                    <td>
-                      <div className="team-actions">
-                          <button className="btn btn-sm btn-secondary" type="button" disabled={action.busy || !admin} aria-describedby={admin ? undefined : `${why}-invitations`} onClick={() => act(() => consoleApi('/team/invitations/resend', { body: { id: i.id, language: consoleLanguage() } }), ct('team.invitations.resent', { email: i.email }))}>
-                            {ct('team.invitations.resend')}
-                          </button>
-                          <button
-                            className="btn btn-sm btn-danger-outline"
-                            type="button"
-                            disabled={action.busy || !admin}
-                            aria-describedby={admin ? undefined : `${why}-invitations`}
-                            onClick={() => act(() => consoleApi('/team/invitations/revoke', { body: { id: i.id } }))}
-                          >
-                            {ct('team.invitations.revoke')}
-                          </button>
-                        </div>
-                    </td>
-                  </tr>
+                  <InvitationRow
+                    key={i.id}
+                    invitation={i}
+                    admin={admin}
+                    busy={action.busy}
+                    describedBy={admin ? undefined : `${why}-invitations`}
+                    onResend={() => act(() => consoleApi('/team/invitations/resend', { body: { id: i.id, language: consoleLanguage() } }), ct('team.invitations.resent', { email: i.email }))}
+                    onRevoke={() => act(() => consoleApi('/team/invitations/revoke', { body: { id: i.id } }))}
+                  />
                 ))}
               </tbody>
             </table>
@@ -214,6 +160,78 @@ export function Members() {
         </section>
       )}
     </SettingsLayout>
+  )
+}
+
+/** One member: their role (a choice for an admin, confirmed before it changes), when they joined, and leave or remove. */
+function MemberRow(props: { member: Member; admin: boolean; self: boolean; busy: boolean; onPending: (p: Pending) => void }) {
+  const { member: m, admin, self, busy, onPending } = props
+  return (
+    <tr>
+      <PersonCell name={m.name} email={m.email} />
+      <td data-label={ct('team.members.role')}>
+        {admin && !self ? (
+          <select
+            className="input"
+            aria-label={ct('team.members.roleOf', { who: nameOf(m) })}
+            value={m.role}
+            disabled={busy}
+            // Nothing changes until the dialog is confirmed: the list keeps the current role meanwhile.
+            onChange={(e) => onPending({ kind: 'role', member: m, to: e.target.value as Role })}
+          >
+            {ROLES.map((r) => (
+              <option key={r} value={r}>
+                {ct(`team.role.${r}`)}
+              </option>
+            ))}
+          </select>
+        ) : (
+          <span className="badge">{ct(`team.role.${m.role}`)}</span>
+        )}
+      </td>
+      <td data-label={ct('team.members.joined')}>{formatDate(m.joinedAt)}</td>
+      <td>
+        {self ? (
+          <button className="btn btn-sm btn-danger-outline" type="button" onClick={() => onPending({ kind: 'leave' })} disabled={busy}>
+            {ct('team.members.leave')}
+          </button>
+        ) : (
+          admin && (
+            <button
+              className="btn btn-sm btn-danger-outline"
+              type="button"
+              disabled={busy}
+              aria-label={ct('team.members.removeNamed', { who: nameOf(m) })}
+              onClick={() => onPending({ kind: 'remove', member: m })}
+            >
+              {ct('team.members.remove')}
+            </button>
+          )
+        )}
+      </td>
+    </tr>
+  )
+}
+
+/** One invitation not yet taken: its address, role and end, with resend and revoke (an admin's). */
+function InvitationRow(props: { invitation: Invitation; admin: boolean; busy: boolean; describedBy: string | undefined; onResend: () => void; onRevoke: () => void }) {
+  const { invitation: i, admin, busy } = props
+  return (
+    <tr>
+      <td>{i.email}</td>
+      <td data-label={ct('team.members.role')}>{ct(`team.role.${i.role}`)}</td>
+      <td data-label={ct('team.invitations.expires')}>{formatDateTime(i.expiresAt)}</td>
+      <td>
+        <div className="team-actions">
+          <button className="btn btn-sm btn-secondary" type="button" disabled={busy || !admin} aria-describedby={props.describedBy} onClick={props.onResend}>
+            {ct('team.invitations.resend')}
+          </button>
+          <button className="btn btn-sm btn-danger-outline" type="button" disabled={busy || !admin} aria-describedby={props.describedBy} onClick={props.onRevoke}>
+            {ct('team.invitations.revoke')}
+          </button>
+        </div>
+      </td>
+    </tr>
   )
 }
 
