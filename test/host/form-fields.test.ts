@@ -65,6 +65,7 @@ describe('form fields', () => {
     expect(placeOnPage(rect, page, 270)).toEqual({ positionX: 10, positionY: 70, width: 20, height: 20 })
     // A crop box: measured from its corner, and a part outside it is cut at its edge.
     expect(placeOnPage({ x: 10, y: 60, width: 40, height: 20 }, { x: 10, y: 0, width: 100, height: 100 }, 0)).toEqual({ positionX: 0, positionY: 20, width: 40, height: 20 })
+    expect(placeOnPage({ x: 0, y: 60, width: 40, height: 20 }, { x: 10, y: 0, width: 100, height: 100 }, 0)).toEqual({ positionX: 0, positionY: 20, width: 30, height: 20 })
   })
 
   it('reads a form LibreOffice exported', async () => {

@@ -23,6 +23,8 @@ import {
 /** A form may hold more; past these the rest is left out (an envelope takes 500 fields at a time). */
 export const MAX_FORM_FIELDS = 500
 const MAX_OPTIONS = 100
+/** A field's widgets read (a radio group's buttons): no more than it may have options. */
+const MAX_WIDGETS = MAX_OPTIONS
 const MAX_LABEL = 255
 
 export type FormFieldType = 'TEXT' | 'CHECKBOX' | 'RADIO' | 'DROPDOWN' | 'SIGNATURE'
@@ -61,9 +63,10 @@ export function placeOnPage(rect: Box, crop: Box, rotation: number): Pick<FormFi
   // Then as shown: from the top left corner, y down, after the page's clockwise rotation.
   const [x0, y0, x1, y1] =
     rotation === 90 ? [bottom, left, top, right] : rotation === 180 ? [1 - right, bottom, 1 - left, top] : rotation === 270 ? [1 - top, 1 - right, 1 - bottom, 1 - left] : [left, 1 - top, right, 1 - bottom]
-  const x = clamp(Math.min(x0, x1) * 100)
-  const y = clamp(Math.min(y0, y1) * 100)
-  return { positionX: round(x), positionY: round(y), width: round(clamp(Math.abs(x1 - x0) * 100)), height: round(clamp(Math.abs(y1 - y0) * 100)) }
+  // Cut at the page's edges: a part outside the crop box is not shown.
+  const [xa, xb] = [clamp(Math.min(x0, x1) * 100), clamp(Math.max(x0, x1) * 100)]
+  const [ya, yb] = [clamp(Math.min(y0, y1) * 100), clamp(Math.max(y0, y1) * 100)]
+  return { positionX: round(xa), positionY: round(ya), width: round(xb - xa), height: round(yb - ya) }
 }
 
 /** The smallest box holding every box of `boxes`. */
@@ -96,11 +99,18 @@ function kindOf(field: PDFField): Pick<FormField, 'type' | 'options' | 'value' |
 export function formFieldsOf(doc: PDFDocument): FormField[] {
   if (!doc.catalog.has(PDFName.of('AcroForm'))) return []
   const pages = doc.getPages()
-  // Which page holds each widget: the pages' /Annots, as viewers read them (a widget's /P is optional).
-  const pageOf = new Map<PDFRef | PDFDict, number>()
+  // Which page holds each widget: the pages' /Annots, as viewers read them; else its /P.
+  const inAnnots = new Map<PDFRef, number>()
+  const byRef = new Map<PDFRef, number>()
   pages.forEach((page, i) => {
-    for (const annot of page.node.Annots()?.asArray() ?? []) pageOf.set(annot as PDFRef, i)
+    byRef.set(page.ref, i)
+    for (const annot of page.node.Annots()?.asArray() ?? []) if (annot instanceof PDFRef) inAnnots.set(annot, i)
   })
+  const pageOf = (widget: PDFWidgetAnnotation): number | null => {
+    const ref = doc.context.getObjectRef(widget.dict)
+    const p = widget.P()
+    return (ref && inAnnots.get(ref)) ?? (p instanceof PDFRef ? byRef.get(p) : undefined) ?? null
+  }
   const found: FormField[] = []
   let fields: PDFField[]
   try {
@@ -113,8 +123,8 @@ export function formFieldsOf(doc: PDFDocument): FormField[] {
     try {
       const kind = kindOf(field)
       if (!kind) continue
-      const widgets = field.acroField.getWidgets()
-      const placed = widgets.map((w) => ({ w, page: widgetPage(doc, w, pageOf) })).filter((p): p is { w: PDFWidgetAnnotation; page: number } => p.page !== null)
+      const widgets = field.acroField.getWidgets().slice(0, MAX_WIDGETS)
+      const placed = widgets.map((w) => ({ w, page: pageOf(w) })).filter((p): p is { w: PDFWidgetAnnotation; page: number } => p.page !== null)
       const first = placed[0]
       if (!first) continue
       // A radio group's buttons on the first one's page make one field, the box around them.
@@ -128,17 +138,6 @@ export function formFieldsOf(doc: PDFDocument): FormField[] {
     }
   }
   return found
-}
-
-function widgetPage(doc: PDFDocument, widget: PDFWidgetAnnotation, pageOf: Map<PDFRef | PDFDict, number>): number | null {
-  const ref = doc.context.getObjectRef(widget.dict)
-  if (ref && pageOf.has(ref)) return pageOf.get(ref)!
-  const p = widget.P()
-  if (p instanceof PDFRef) {
-    const i = doc.getPages().findIndex((page) => page.ref === p)
-    if (i >= 0) return i
-  }
-  return null
 }
 
 function cropOf(page: PDFPage): Box {
