@@ -9,8 +9,8 @@
  * in an audit trail still names the text it was taken of (`defaultDisclosureOf`).
  * test/host/disclosure-text.test.ts pins each released edition's hashes.
  */
-import { createHash } from 'node:crypto'
 import { languageOf, type Language } from '../../shared/languages.js'
+import { disclosureHash } from '../domain/signing/consent.js'
 
 export interface DefaultDisclosureEdition {
   /** Counted from 1; the last one is the text shown now. */
@@ -50,9 +50,7 @@ export interface DefaultDisclosure {
   sha256: string
 }
 
-const sha256 = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex')
-
-const shown = (e: DefaultDisclosureEdition, language: Language): DefaultDisclosure => ({ edition: e.edition, language, text: e.text[language], sha256: sha256(e.text[language]) })
+const shown = (e: DefaultDisclosureEdition, language: Language): DefaultDisclosure => ({ edition: e.edition, language, text: e.text[language], sha256: disclosureHash(e.text[language]) })
 
 /** The current edition of the default disclosure in a language (a tag such as `de-CH`; English for one not spoken). */
 export function defaultDisclosure(language: unknown): DefaultDisclosure {
@@ -62,7 +60,7 @@ export function defaultDisclosure(language: unknown): DefaultDisclosure {
 /** The edition and language of a default disclosure by the hash a consent recorded, any edition; null for none (a team's own text). */
 export function defaultDisclosureOf(hash: string): DefaultDisclosure | null {
   for (const e of DEFAULT_DISCLOSURE_EDITIONS) {
-    for (const language of Object.keys(e.text) as Language[]) if (sha256(e.text[language]) === hash) return shown(e, language)
+    for (const language of Object.keys(e.text) as Language[]) if (disclosureHash(e.text[language]) === hash) return shown(e, language)
   }
   return null
 }
