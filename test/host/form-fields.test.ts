@@ -5,42 +5,11 @@
  * No database.
  */
 import { readFile } from 'node:fs/promises'
-import path from 'node:path'
 import { PDFDocument, PDFName, PDFString, degrees } from '@cantoo/pdf-lib'
 import { describe, expect, it } from 'vitest'
 import { flattenForm, formFieldsOf, MAX_FORM_FIELDS, placeOnPage } from '../../host/server/pdf/form-fields.js'
 import { inspectHere } from '../../host/server/pdf/inspect.js'
-
-const LETTER = [612, 792] as const
-
-/** Widgets drawn without a border: their boxes are exactly the ones given. */
-async function everyKind(): Promise<Uint8Array> {
-  const doc = await PDFDocument.create()
-  const first = doc.addPage([...LETTER])
-  const second = doc.addPage([...LETTER])
-  const form = doc.getForm()
-  const company = form.createTextField('Company name')
-  company.setMaxLength(40)
-  company.setText('Acme')
-  company.enableRequired()
-  company.addToPage(first, { x: 61.2, y: 712.8, width: 306, height: 39.6, borderWidth: 0 })
-  const agree = form.createCheckBox('I agree')
-  agree.check()
-  agree.addToPage(first, { x: 61.2, y: 600, width: 20, height: 20, borderWidth: 0 })
-  const size = form.createRadioGroup('Size')
-  size.addOptionToPage('Small', second, { x: 100, y: 400, width: 20, height: 20, borderWidth: 0 })
-  size.addOptionToPage('Large', second, { x: 200, y: 380, width: 20, height: 20, borderWidth: 0 })
-  size.select('Large')
-  const country = form.createDropdown('Country')
-  country.addOptions(['France', 'Germany'])
-  country.select('Germany')
-  country.addToPage(second, { x: 100, y: 300, width: 150, height: 24, borderWidth: 0 })
-  const colours = form.createOptionList('Colours')
-  colours.addOptions(['Red', 'Blue'])
-  colours.addToPage(second, { x: 100, y: 200, width: 150, height: 60, borderWidth: 0 })
-  form.createButton('Print').addToPage('Print', second, { x: 400, y: 100, width: 80, height: 24, borderWidth: 0 })
-  return doc.save()
-}
+import { everyKind, LETTER, LIBREOFFICE_FORM } from './form-files/forms.js'
 
 describe('form fields', () => {
   it('reads every kind of field a pdf-lib form holds: type, name, options, value, requirement and place', async () => {
@@ -69,7 +38,7 @@ describe('form fields', () => {
   })
 
   it('reads a form LibreOffice exported', async () => {
-    const bytes = await readFile(path.join(import.meta.dirname, 'form-files/supplier-libreoffice.pdf'))
+    const bytes = await readFile(LIBREOFFICE_FORM)
     const found = formFieldsOf(await PDFDocument.load(bytes))
     expect(found.map(({ name, type, options, page }) => ({ name, type, options, page }))).toEqual([
       { name: 'Company', type: 'TEXT', options: undefined, page: 2 },
@@ -109,7 +78,7 @@ describe('form fields', () => {
   })
 
   it('draws every form into its pages and leaves no field or widget: ours and LibreOffice\'s', async () => {
-    for (const bytes of [await everyKind(), await readFile(path.join(import.meta.dirname, 'form-files/supplier-libreoffice.pdf'))]) {
+    for (const bytes of [await everyKind(), await readFile(LIBREOFFICE_FORM)]) {
       const doc = await PDFDocument.load(bytes)
       expect(flattenForm(doc)).toBeGreaterThan(3)
       const saved = await PDFDocument.load(await doc.save())

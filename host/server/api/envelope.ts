@@ -22,6 +22,8 @@ export const CreatePayload = z.object({
   visibility: z.enum(VISIBILITIES).optional(),
   meta: DocumentMetaPatchSchema.optional(),
   recipients: z.array(RecipientInput.extend({ fields: z.array(CreatePayloadField).max(500).optional() })).max(100).optional(),
+  /** Extension: every file's own form fields become fields of the recipient at this index of `recipients`. */
+  importFormFields: z.object({ recipient: z.int().min(0).max(99) }).strict().optional(),
   ...EnvelopeAuthInput,
 })
 

@@ -42,14 +42,15 @@ export async function multipartBody<S extends z.ZodType>(
   schema: S,
   /** The names of the file parts (the deprecated create routes also take the old single `file`). */
   fileParts: string[] = ['files', 'files[]'],
-  options: { authAt?: RegExp } = {},
+  /** `optionalPayload`: a request with files alone is read as if its payload were `{}`. */
+  options: { authAt?: RegExp; optionalPayload?: boolean } = {},
 ): Promise<{ payload: z.infer<S>; files: UploadedPdf[] }> {
   if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
     throw badRequest('the request must be multipart/form-data with a payload part and files parts')
   }
   // The payload and the files, and a few parts more (a client's own) at most.
   const form = await readForm(c, MAX_FILES + 4)
-  const raw = form.get('payload')
+  const raw = form.get('payload') ?? (options.optionalPayload ? '{}' : null)
   if (raw === null) throw badRequest('the payload part is missing', [issue(['payload'], 'Required')])
   const json = await parseJsonBytes(typeof raw === 'string' ? new TextEncoder().encode(raw) : new Uint8Array(await raw.arrayBuffer()))
   if ('error' in json) {

@@ -3,14 +3,20 @@ import { z } from 'zod'
 import { badRequest, issue } from '../errors.js'
 import { createItems, deleteItem, updateItems } from '../domain/item/edits.js'
 import { itemPdf } from '../domain/item/items.js'
+import { fieldsFromForm } from '../domain/field/form-import.js'
 import { toItem } from '../domain/common/rows.js'
 import { findParent } from '../domain/envelope/lookup.js'
 import { jsonBody, multipartBody, parse, storedPdfResponse, principal } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
-import { EnvelopeId, ItemId, stringParam } from './schemas.js'
+import { EnvelopeId, ItemId, NumericId, stringParam } from './schemas.js'
 import type { V2Answer } from '../contract/api-v2.js'
 
-export const CreateManyPayload = z.object({ envelopeId: EnvelopeId })
+export const CreateManyPayload = z.object({
+  envelopeId: EnvelopeId,
+  /** Extension: each file's own form fields become fields of this recipient of the envelope. */
+  importFormFields: z.object({ recipientId: NumericId }).strict().optional(),
+})
+export const FormFieldsPayload = z.object({})
 export const UpdateMany = z.object({
   envelopeId: EnvelopeId,
   data: z
@@ -37,7 +43,15 @@ export function itemRoutes(ctx: HostContext) {
     const p = principal(c)
     const { payload, files } = await multipartBody(c, CreateManyPayload)
     if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
-    return c.json({ data: (await createItems(ctx.db, p, payload.envelopeId, files)).map(toItem) } satisfies V2Answer<'POST /envelope/item/create-many'>)
+    return c.json({ data: (await createItems(ctx.db, p, payload.envelopeId, files, payload.importFormFields)).map(toItem) } satisfies V2Answer<'POST /envelope/item/create-many'>)
+  })
+
+  /** Extension: the form fields of PDFs not stored (the editor's question before it places them). */
+  r.post('/pdf/form-fields', async (c) => {
+    const { files } = await multipartBody(c, FormFieldsPayload, undefined, { optionalPayload: true })
+    if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
+    const data = files.map((f) => ({ name: f.name, pageCount: f.pageCount, fields: fieldsFromForm(f) }))
+    return c.json({ data } satisfies V2Answer<'POST /pdf/form-fields'>)
   })
 
   r.post('/envelope/item/update-many', async (c) => {

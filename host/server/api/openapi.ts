@@ -160,6 +160,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/use', tag: 'Templates', summary: 'Generate a document from a template', multipart: template.UsePayload, response: { description: 'The new document and its recipients', schema: { type: 'object', properties: { id: { type: 'string' }, recipients: { type: 'array', items: ref('SentRecipient') } }, required: ['id', 'recipients'] } } },
   // ---- items
   { method: 'post', path: '/envelope/item/create-many', tag: 'Items', summary: 'Add PDF files to an envelope', multipart: item.CreateManyPayload, response: { description: 'The new items', schema: dataOf('Item') } },
+  { method: 'post', path: '/pdf/form-fields', tag: 'Items', summary: "Read the form fields PDFs hold, as envelope fields would take them (nothing is stored; the payload part may be left out)", multipart: item.FormFieldsPayload, response: { description: 'Each file with its form fields', schema: dataOf('PdfFormFields') } },
   { method: 'post', path: '/envelope/item/update-many', tag: 'Items', summary: 'Rename or reorder items', body: item.UpdateMany, response: { description: 'The items', schema: dataOf('Item') } },
   { method: 'post', path: '/envelope/item/delete', tag: 'Items', summary: 'Delete an item and its fields', body: item.DeleteBody, response: SUCCESS },
   { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed; 410 DOCUMENT_PURGED once purged)", query: item.DownloadQuery, response: 'pdf', errors: [409, 410] },

@@ -74,6 +74,19 @@ export const FieldAnswer = z
   })
   .register(answers, { id: 'Field' })
 
+/** POST /pdf/form-fields: each file's own form fields, as envelope fields would take them. */
+export const PdfFormFieldsAnswer = z
+  .object({
+    name: z.string().describe("the file part's name"),
+    pageCount: int,
+    fields: z.array(
+      FieldAnswer.pick({ type: true, page: true, positionX: true, positionY: true, width: true, height: true }).extend({
+        fieldMeta: z.record(z.string(), z.unknown()).describe('{type, label, required, options?}: the form\'s description or name as the label'),
+      }),
+    ),
+  })
+  .register(answers, { id: 'PdfFormFields' })
+
 /** GET /envelope/recipient/{id}: the recipient with its fields, as the deployed clients expect. */
 export const RecipientWithFieldsAnswer = RecipientAnswer.extend({ fields: z.array(FieldAnswer) }).register(answers, { id: 'RecipientWithFields' })
 
@@ -193,6 +206,7 @@ export type DirectLinkAnswer = z.output<typeof DirectLinkAnswer>
 export type ItemAnswer = z.output<typeof ItemAnswer>
 export type RecipientAnswer = z.output<typeof RecipientAnswer>
 export type FieldAnswer = z.output<typeof FieldAnswer>
+export type PdfFormFieldsAnswer = z.output<typeof PdfFormFieldsAnswer>
 export type RecipientWithFieldsAnswer = z.output<typeof RecipientWithFieldsAnswer>
 export type AttachmentAnswer = z.output<typeof AttachmentAnswer>
 export type EnvelopeAnswer = z.output<typeof EnvelopeAnswer>

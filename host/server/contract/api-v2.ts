@@ -18,6 +18,7 @@ import type {
   EnvelopeAnswer,
   FieldAnswer,
   ItemAnswer,
+  PdfFormFieldsAnswer,
   RecipientAnswer,
   RecipientWithFieldsAnswer,
   SentAnswer,
@@ -52,6 +53,7 @@ export interface ApiV2Routes {
   'POST /envelope/item/update-many': { answer: Data<ItemAnswer> }
   'POST /envelope/item/delete': { answer: Success }
   'GET /envelope/item/:envelopeItemId/download': { answer: Pdf }
+  'POST /pdf/form-fields': { answer: Data<PdfFormFieldsAnswer> }
   'POST /envelope/recipient/create-many': { answer: Data<RecipientAnswer> }
   'GET /envelope/recipient/:recipientId': { answer: RecipientWithFieldsAnswer }
   'POST /envelope/recipient/update-many': { answer: Data<RecipientAnswer> }

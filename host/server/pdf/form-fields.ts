@@ -8,11 +8,13 @@ import {
   PDFCheckBox,
   PDFDict,
   PDFDropdown,
+  PDFHexString,
   PDFName,
   PDFOptionList,
   PDFRadioGroup,
   PDFRef,
   PDFSignature,
+  PDFString,
   PDFTextField,
   type PDFDocument,
   type PDFField,
@@ -31,7 +33,10 @@ export type FormFieldType = 'TEXT' | 'CHECKBOX' | 'RADIO' | 'DROPDOWN' | 'SIGNAT
 
 /** A form field found, placed as envelope fields are: page from 1, box in percent of the page. */
 export interface FormField {
+  /** The form's name for it (fully qualified: `parent.child`). */
   name: string
+  /** Its description for people, when the form gives one (the field's /TU, a viewer's tooltip). */
+  label?: string
   type: FormFieldType
   page: number
   positionX: number
@@ -95,9 +100,10 @@ function kindOf(field: PDFField): Pick<FormField, 'type' | 'options' | 'value' |
   return null // a push button: nothing to fill
 }
 
-/** The form fields of `doc` in the order of the form, at most MAX_FORM_FIELDS. */
-export function formFieldsOf(doc: PDFDocument): FormField[] {
-  if (!doc.catalog.has(PDFName.of('AcroForm'))) return []
+type Placement = Pick<FormField, 'page' | 'positionX' | 'positionY' | 'width' | 'height'>
+
+/** Where each field of `doc` is shown: page from 1, box in percent; null for one on no page or of no size. */
+function placer(doc: PDFDocument): (field: PDFField) => Placement | null {
   const pages = doc.getPages()
   // Which page holds each widget: the pages' /Annots, as viewers read them; else its /P.
   const inAnnots = new Map<PDFRef, number>()
@@ -111,33 +117,60 @@ export function formFieldsOf(doc: PDFDocument): FormField[] {
     const p = widget.P()
     return (ref && inAnnots.get(ref)) ?? (p instanceof PDFRef ? byRef.get(p) : undefined) ?? null
   }
-  const found: FormField[] = []
-  let fields: PDFField[]
+  return (field) => {
+    const widgets = field.acroField.getWidgets().slice(0, MAX_WIDGETS)
+    const placed = widgets.map((w) => ({ w, page: pageOf(w) })).filter((p): p is { w: PDFWidgetAnnotation; page: number } => p.page !== null)
+    const first = placed[0]
+    if (!first) return null
+    // A radio group's buttons on the first one's page make one field, the box around them.
+    const rects = placed.filter((p) => p.page === first.page).map((p) => p.w.getRectangle())
+    const page = pages[first.page]!
+    const place = placeOnPage(union(rects), cropOf(page), ((page.getRotation().angle % 360) + 360) % 360)
+    return place.width > 0 && place.height > 0 ? { page: first.page + 1, ...place } : null
+  }
+}
+
+/** The form's fields, or none when it cannot be read. */
+function fieldsOf(doc: PDFDocument): PDFField[] {
+  if (!doc.catalog.has(PDFName.of('AcroForm'))) return []
   try {
-    fields = doc.getForm().getFields()
+    return doc.getForm().getFields()
   } catch {
     return []
   }
-  for (const field of fields) {
+}
+
+/** The form fields of `doc` in the order of the form, at most MAX_FORM_FIELDS. */
+export function formFieldsOf(doc: PDFDocument): FormField[] {
+  const placeOf = placer(doc)
+  const found: FormField[] = []
+  for (const field of fieldsOf(doc)) {
     if (found.length >= MAX_FORM_FIELDS) break
     try {
       const kind = kindOf(field)
-      if (!kind) continue
-      const widgets = field.acroField.getWidgets().slice(0, MAX_WIDGETS)
-      const placed = widgets.map((w) => ({ w, page: pageOf(w) })).filter((p): p is { w: PDFWidgetAnnotation; page: number } => p.page !== null)
-      const first = placed[0]
-      if (!first) continue
-      // A radio group's buttons on the first one's page make one field, the box around them.
-      const rects = placed.filter((p) => p.page === first.page).map((p) => p.w.getRectangle())
-      const page = pages[first.page]!
-      const place = placeOnPage(union(rects), cropOf(page), ((page.getRotation().angle % 360) + 360) % 360)
-      if (place.width <= 0 || place.height <= 0) continue
-      found.push({ name: cut(field.getName()), ...kind, page: first.page + 1, ...place, required: field.isRequired() })
+      const place = kind && placeOf(field)
+      if (!kind || !place) continue
+      const label = tooltipOf(field)
+      found.push({ name: cut(field.getName()), ...(label ? { label } : {}), ...kind, ...place, required: field.isRequired() })
     } catch {
       // A field this cannot read (a broken widget, an odd value) is left out.
     }
   }
   return found
+}
+
+/** Whether most of `a` lies under `b` (boxes in percent of one page). */
+function mostlyUnder(a: Placement, b: Placement): boolean {
+  const w = Math.min(a.positionX + a.width, b.positionX + b.width) - Math.max(a.positionX, b.positionX)
+  const h = Math.min(a.positionY + a.height, b.positionY + b.height) - Math.max(a.positionY, b.positionY)
+  return w > 0 && h > 0 && w * h >= (a.width * a.height) / 2
+}
+
+/** The field's /TU (alternate name), shown by viewers as its tooltip: the form's words for people. */
+function tooltipOf(field: PDFField): string | undefined {
+  const tu = field.acroField.dict.get(PDFName.of('TU'))
+  const text = tu instanceof PDFString || tu instanceof PDFHexString ? cut(tu.decodeText()) : ''
+  return text || undefined
 }
 
 function cropOf(page: PDFPage): Box {
@@ -148,12 +181,25 @@ function cropOf(page: PDFPage): Box {
 /**
  * Draws the form's fields into their pages as they look now and removes the form, in place: a
  * sealed copy keeps what the form showed and has no field a viewer could still change. A form
- * whose appearances cannot be drawn loses its widgets all the same. Returns how many fields it held.
+ * field mostly under one of `replacedBy` (the envelope's fields on this file, as a form's fields
+ * become when imported) goes undrawn: that field's value is stamped in its place. A form whose
+ * appearances cannot be drawn loses its widgets all the same. Returns how many fields it held.
  */
-export function flattenForm(doc: PDFDocument): number {
+export function flattenForm(doc: PDFDocument, replacedBy: Placement[] = []): number {
   if (!doc.catalog.has(PDFName.of('AcroForm'))) return 0
   const form = doc.getForm()
   const count = form.getFields().length
+  if (replacedBy.length) {
+    const placeOf = placer(doc)
+    for (const field of fieldsOf(doc)) {
+      try {
+        const place = placeOf(field)
+        if (place && replacedBy.some((f) => f.page === place.page && mostlyUnder(place, f))) form.removeField(field)
+      } catch {
+        // Left to be drawn with the rest.
+      }
+    }
+  }
   // Appearances drawn anew where the form left it to the viewer (a value with no appearance);
   // where that fails (a value Helvetica cannot write), as stored; where that fails too, the
   // widgets go without being drawn.

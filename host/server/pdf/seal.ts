@@ -36,9 +36,10 @@ export async function sealHere(input: SealInput, key: SealingKey, options: SealO
     const doc = await withInflateBudget(() => PDFDocument.load(item.pdf, { updateMetadata: false }))
     // Files stored before uploads were cleaned may still carry scripts: a sealed copy never does.
     stripActiveContent(doc)
-    // The file's own form is drawn into its pages: nothing in a sealed copy stays editable.
-    flattenForm(doc)
     const fields = input.fields.filter((f) => f.envelopeItemId === item.id)
+    // The file's own form is drawn into its pages (nothing in a sealed copy stays editable), but
+    // for the form fields the envelope's own replace: their values are stamped there instead.
+    flattenForm(doc, fields)
     // What this file will draw: its fields' values, then the certificate's and audit log's text.
     const font = await embedTextFont(doc, input.meta?.language, [fields, input.envelope, input.items.map((i) => i.title), input.recipients, input.auditLog])
     await stampFields(doc, fields, font)

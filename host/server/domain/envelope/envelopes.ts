@@ -12,6 +12,7 @@ import { envelopeDefaults, withTeamDefaults } from '../team/branding.js'
 import { recordChange } from './changes.js'
 import { DEFAULT_DOCUMENT_META, type DocumentMeta } from './document-meta.js'
 import { insertFields, placementIssues, throwIfIssues } from '../field/fields.js'
+import { fieldsFromForm } from '../field/form-import.js'
 import type { FieldPlacement } from '../common/inputs.js'
 import { newId } from '../common/ids.js'
 import { assertMayEnd } from './ownership.js'
@@ -129,6 +130,8 @@ export type CreateEnvelopeInput = EnvelopeAuthGiven & {
   visibility?: string | undefined
   meta?: Partial<DocumentMeta> | undefined
   recipients?: (RecipientInput & { fields?: CreateFieldInput[] | undefined })[] | undefined
+  /** Every file's own form fields become fields of this recipient (its index in `recipients`). */
+  importFormFields?: { recipient: number } | undefined
 }
 
 /**
@@ -164,6 +167,11 @@ export function createEnvelope(
         const { identifier: _i, ...placement } = f
         pending.push({ recipient: ri, field: placement, file })
       }
+    }
+    const formOwner = payload.importFormFields?.recipient
+    if (formOwner !== undefined) {
+      if (formOwner >= (payload.recipients?.length ?? 0)) issues.push(issue(['payload', 'importFormFields', 'recipient'], 'No recipient at this index: form fields need a recipient to fill them'))
+      else files.forEach((f, file) => pending.push(...fieldsFromForm(f).map((field) => ({ recipient: formOwner, field, file }))))
     }
     throwIfIssues(issues)
 

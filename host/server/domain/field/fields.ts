@@ -96,7 +96,8 @@ export interface FieldPatch {
   fieldMeta?: Record<string, unknown> | null | undefined
 }
 
-const recipientIdsOf = async (tx: Queryable, envelopeId: string) =>
+/** The ids of an envelope's recipients, to check the ones a request names. */
+export const recipientIdsOf = async (tx: Queryable, envelopeId: string) =>
   new Set((await tx.query<{ id: number }>('select id from recipients where envelope_id = $1', [envelopeId])).map((x) => x.id))
 
 /** Places fields on a draft (by coordinates, or where placeholder text occurs); stored in request order. */

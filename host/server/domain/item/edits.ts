@@ -2,14 +2,28 @@ import type { Principal } from '../../auth/principal.js'
 import type { Db } from '../../db/index.js'
 import { ApiError, issue } from '../../errors.js'
 import { editEnvelope } from '../envelope/changes.js'
-import { dropFilesOf, type ItemFileIds } from './files.js'
-import { throwIfIssues } from '../field/fields.js'
+import { dropFilesOf, type ItemFileIds, type UploadedPdf } from './files.js'
+import { insertFields, recipientIdsOf, throwIfIssues } from '../field/fields.js'
+import { fieldsFromForm } from '../field/form-import.js'
 import { insertItems, itemsOf, type NewItem } from './items.js'
 import type { ItemRow } from '../common/rows.js'
 
-/** Appends checked PDFs to a draft as new items, after its existing ones. */
-export function createItems(db: Db, p: Principal, envelopeId: string, files: NewItem[]): Promise<ItemRow[]> {
-  return editEnvelope(db, p, { envelopeId }, (tx, e) => insertItems(tx, e.id, files))
+/**
+ * Appends checked PDFs to a draft as new items, after its existing ones; with `importFormFields`,
+ * each file's own form fields become fields of that recipient of the draft.
+ */
+export function createItems(db: Db, p: Principal, envelopeId: string, files: (NewItem & Pick<UploadedPdf, 'formFields'>)[], importFormFields?: { recipientId: number }): Promise<ItemRow[]> {
+  return editEnvelope(db, p, { envelopeId }, async (tx, e) => {
+    const owner = importFormFields?.recipientId
+    if (owner !== undefined && !(await recipientIdsOf(tx, e.id)).has(owner)) {
+      throwIfIssues([issue(['payload', 'importFormFields', 'recipientId'], 'Recipient not found in this envelope')])
+    }
+    const items = await insertItems(tx, e.id, files)
+    if (owner !== undefined) {
+      await insertFields(tx, e.id, files.flatMap((f, i) => fieldsFromForm(f).map((field) => ({ ...field, recipientId: owner, envelopeItemId: items[i]!.id }))))
+    }
+    return items
+  })
 }
 
 export interface ItemPatch {

@@ -9,6 +9,7 @@
 import { createHash } from 'node:crypto'
 import type { Queryable } from '../../db/index.js'
 import { newId } from '../common/ids.js'
+import type { FormField } from '../../pdf/form-fields.js'
 
 export const sha256Hex = (bytes: Uint8Array): string => createHash('sha256').update(bytes).digest('hex')
 
@@ -83,6 +84,8 @@ export interface UploadedPdf {
   name: string
   bytes: Uint8Array
   pageCount: number
+  /** The form fields it holds, as read when it was checked (absent for a file that was not). */
+  formFields?: FormField[] | undefined
 }
 
 export interface FileRef {
