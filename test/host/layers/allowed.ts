@@ -15,7 +15,4 @@ export const longFunctionsToSplit: readonly string[] = [
   'host/app/src/console/documents/EnvelopePage.tsx EnvelopePage',
   'host/app/src/console/documents/SendReview.tsx SendReview',
   'host/app/src/console/team/Webhooks.tsx Webhooks',
-  'host/app/src/sign/SignApp.tsx SignApp',
-  'host/app/src/sign/SignDocument.tsx SignDocument',
-  'host/app/src/sign/SignatureDialog.tsx SignatureDialog',
 ]
