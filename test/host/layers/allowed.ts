@@ -12,7 +12,6 @@ export const appCycles: readonly string[] = []
  * fails on any other, and on a listed one that is no longer too long. Delete lines; never add them.
  */
 export const longFunctionsToSplit: readonly string[] = [
-  'host/app/src/console/team/Webhooks.tsx Webhooks',
   'host/app/src/sign/SignApp.tsx SignApp',
   'host/app/src/sign/SignDocument.tsx SignDocument',
   'host/app/src/sign/SignatureDialog.tsx SignatureDialog',
