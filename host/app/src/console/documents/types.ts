@@ -23,3 +23,6 @@ export const numberOf = (e: Pick<Envelope, 'secondaryId'>) => Number(e.secondary
 export function ownerRights(role: Role | undefined, sender: EnvelopeSender | null): { manage: boolean } {
   return { manage: atLeast(role, 'MANAGER') || sender?.mine === true }
 }
+
+/** A recipient by name, or by address when they have none. */
+export const nameOf = (r: Pick<EnvelopeRecipient, 'name' | 'email'> | undefined) => r?.name || r?.email || ''
