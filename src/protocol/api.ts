@@ -107,6 +107,19 @@ export interface Field {
   secondaryId?: string
 }
 
+/** A PDF's own form field as an envelope field would take it (`POST /pdf/form-fields`, a host extension). */
+export type FormFieldOffer = Pick<Field, 'type' | 'page' | 'positionX' | 'positionY' | 'width' | 'height'> & {
+  /** `{type, label, required, options?}`: the form's description or name as the label. */
+  fieldMeta: Record<string, unknown>
+}
+
+/** One file's answer of `POST /pdf/form-fields`. */
+export interface PdfFormFields {
+  name: string
+  pageCount: number
+  fields: FormFieldOffer[]
+}
+
 /** An envelope as listed (GET /envelope, get-many): everything but its fields. */
 export interface EnvelopeSummary {
   id: string

@@ -3,6 +3,7 @@ import { signersWithoutSignature, type DraftField, type DraftItem } from './draf
 import { t, tn } from '../i18n/index.js'
 import { recipientColor, type StepProps } from './steps.js'
 import { FieldInspector } from './FieldInspector.js'
+import { FormFieldsOffer } from './FormFieldsOffer.js'
 import { FieldPalette, RecipientPicker } from './FieldTools.js'
 import { Icon } from '../page/icons.js'
 import { PdfPage, type PageHandlers } from './PdfPage.js'
@@ -62,6 +63,7 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
         <p id="field-help" className="sr-only">
           {t('fields.boxHelp')}
         </p>
+        <FormFieldsOffer draft={draft} setDraft={setDraft} announce={announce} recipient={recipient} nameOf={nameOf} />
         {draft.items.map((item) => (
           <ItemPages
             key={item.key}

@@ -1,5 +1,6 @@
 import { useRef, useState, type DragEvent } from 'react'
 import { moveInList, newKey, removeItem, type DraftItem } from './draft/model.js'
+import { formFieldsOf, offerFormFields } from './draft/form-fields.js'
 import { t, tn } from '../i18n/index.js'
 import { looksLikePdf } from '../pdf/pdf.js'
 import { recipientColor, type StepProps } from './steps.js'
@@ -30,6 +31,9 @@ export function FilesStep({ session, features, draft, setDraft, announce }: Step
       settings: d.settings.title.trim() ? d.settings : { ...d.settings, title: items[0]!.title },
     }))
     announce(tn('files.added', items.length))
+    // Each file's own form fields, offered in the fields step (when there is one to place them).
+    if (features.steps.fields)
+      for (const item of items) void formFieldsOf(session.api, item.file!).then((fields) => setDraft((d) => offerFormFields(d, item.key, fields)))
   }
 
   function onDrop(e: DragEvent) {

@@ -2,7 +2,7 @@
 import type { FieldType } from '../../../../src/protocol/index.js'
 
 export type {
-  Attachment, DocumentMeta, EmbeddingSession, Envelope, EnvelopeItem, Field, FieldType, Recipient, RecipientRole,
+  Attachment, DocumentMeta, EmbeddingSession, Envelope, EnvelopeItem, Field, FieldType, FormFieldOffer, PdfFormFields, Recipient, RecipientRole,
 } from '../../../../src/protocol/index.js'
 export { DEFAULT_DOCUMENT_META, legacyId } from '../../../../src/protocol/index.js'
 

@@ -4,7 +4,7 @@
  */
 import type { EnvelopeType } from '../../../../../src/protocol/index.js'
 import { browserDateFormat, browserTimeZone } from './browser-defaults.js'
-import { DEFAULT_DOCUMENT_META, type Attachment, type DocumentMeta, type Envelope, type FieldMeta, type FieldType, type RecipientRole } from '../../page/types.js'
+import { DEFAULT_DOCUMENT_META, type Attachment, type DocumentMeta, type Envelope, type FieldMeta, type FieldType, type FormFieldOffer, type RecipientRole } from '../../page/types.js'
 
 export interface DraftItem {
   key: string
@@ -13,6 +13,8 @@ export interface DraftItem {
   title: string
   /** The uploaded file (new items only); stored items are downloaded to be shown. */
   file: File | null
+  /** The file's own form fields, found on upload and offered until the author uses or ignores them (form-fields.ts). */
+  formFields?: FormFieldOffer[] | undefined
   /** Server order, kept to know whether it changed. */
   order: number | null
 }
@@ -108,6 +110,12 @@ export function emptyDraft(type: EnvelopeType, language = 'en'): Draft {
 export const byEditorOrder = (a: { signingOrder: number | null; id: number }, b: { signingOrder: number | null; id: number }) =>
   (a.signingOrder ?? Infinity) - (b.signingOrder ?? Infinity) || a.id - b.id
 
+/** The fieldMeta keys this editor edits, read from a stored field's; the rest carried through. */
+export function editedMeta(meta: FieldMeta | null | undefined): Pick<DraftField, 'label' | 'required' | 'options' | 'extraMeta'> {
+  const { label, required, options, ...extraMeta } = meta ?? {}
+  return { label: typeof label === 'string' ? label : '', required: required === true, options: Array.isArray(options) ? options.map(String) : [], extraMeta }
+}
+
 export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Draft {
   const meta = { ...DEFAULT_DOCUMENT_META, ...env.documentMeta }
   const items = [...env.envelopeItems]
@@ -133,12 +141,9 @@ export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Dra
     const ik = itemKey.get(f.envelopeItemId) ?? items[0]?.key
     const rk = recipientKey.get(f.recipientId)
     if (!ik || !rk) return []
-    const { label, required, options, ...extraMeta } = f.fieldMeta ?? {}
     return [{
       key: newKey('f'), id: f.id, itemKey: ik, recipientKey: rk, type: f.type, page: f.page,
-      x: f.positionX, y: f.positionY, w: f.width, h: f.height,
-      label: typeof label === 'string' ? label : '', required: required === true,
-      options: Array.isArray(options) ? options.map(String) : [], extraMeta,
+      x: f.positionX, y: f.positionY, w: f.width, h: f.height, ...editedMeta(f.fieldMeta),
     }]
   })
   return {
