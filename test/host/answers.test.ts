@@ -11,6 +11,10 @@ import type { AddressInfo } from 'node:net'
 import { expectTypeOf } from 'vitest'
 import type { z } from 'zod'
 import type { Attachment, AuditLogEntry, DistributeResponse, Envelope, EnvelopeItem, EnvelopeSummary, Field, Recipient, Webhook, WebhookCall } from '../../src/protocol/index.js'
+import type { Evidence, EvidenceCheck } from '../../src/protocol/evidence.js'
+import type { V2Answer } from '../../host/server/contract/api-v2.js'
+import type { CheckedSignature, VerifyResult } from '../../host/server/contract/verify-answer.js'
+import { EvidenceAnswer, EvidenceCheckAnswer, VerifiedSignatureAnswer, VerifyAnswer, VerifyResultAnswer } from '../../host/server/contract/record-answers.js'
 import {
   AttachmentAnswer,
   AuditLogEntryAnswer,
@@ -24,7 +28,7 @@ import {
   WebhookCallAnswer,
 } from '../../host/server/contract/answers.js'
 import { describe, expect, newTeam, test } from './fixtures.js'
-import { createEnvelope, until } from './support.js'
+import { api, completeOneSigner, createEnvelope, until } from './support.js'
 
 /** The answer, parsed with its declaration: equal only when every key is declared and of its type. */
 const declared = (schema: z.ZodType, answer: unknown) => expect(schema.parse(answer)).toEqual(answer)
@@ -41,6 +45,40 @@ describe('the answers of API v2, declared once', () => {
     expectTypeOf<z.output<typeof AuditLogEntryAnswer>>().toExtend<AuditLogEntry>()
     expectTypeOf<z.output<typeof WebhookAnswer>>().toExtend<Webhook>()
     expectTypeOf<z.output<typeof WebhookCallAnswer>>().toExtend<WebhookCall>()
+  })
+
+  test("the record's declarations are the types the host makes its answers as, both ways", () => {
+    expectTypeOf<z.output<typeof VerifiedSignatureAnswer>>().toExtend<CheckedSignature>()
+    expectTypeOf<CheckedSignature>().toExtend<z.output<typeof VerifiedSignatureAnswer>>()
+    expectTypeOf<z.output<typeof EvidenceAnswer>>().toExtend<Evidence>()
+    expectTypeOf<Evidence>().toExtend<z.output<typeof EvidenceAnswer>>()
+    expectTypeOf<z.output<typeof EvidenceCheckAnswer>>().toExtend<EvidenceCheck>()
+    expectTypeOf<EvidenceCheck>().toExtend<z.output<typeof EvidenceCheckAnswer>>()
+    expectTypeOf<z.output<typeof VerifyResultAnswer>>().toExtend<VerifyResult>()
+    expectTypeOf<VerifyResult>().toExtend<z.output<typeof VerifyResultAnswer>>()
+    expectTypeOf<z.output<typeof VerifyAnswer>>().toExtend<V2Answer<'POST /verify'>>()
+    expectTypeOf<V2Answer<'POST /verify'>>().toExtend<z.output<typeof VerifyAnswer>>()
+  })
+
+  test('a completed envelope\'s evidence summary and /verify\'s answers are exactly what the declarations say', { timeout: 120_000 }, async ({ hosts }) => {
+    const host = await hosts.on('pglite')
+    const { client } = await newTeam(host)
+    const { id, itemId } = await completeOneSigner(host, client, { title: 'Record' })
+    const evidence = (await client.get(`/envelope/${id}/evidence`)).body
+    expect(evidence.recipients[0].history.map((s: { kind: string }) => s.kind)).toContain('COMPLETED')
+    declared(EvidenceAnswer, evidence)
+
+    const jws = new TextDecoder().decode((await client.get(`/envelope/${id}/evidence?format=jws`)).body)
+    const both = new FormData()
+    both.append('file', new Blob([(await client.get(`/envelope/item/${itemId}/download`)).body as BlobPart], { type: 'application/pdf' }), 'sealed.pdf')
+    both.append('evidence', new Blob([jws], { type: 'application/jose' }), 'evidence.jws')
+    const verified = (await api(host.apiUrl).post('/verify', both)).body
+    expect(verified).toMatchObject({ sealedByThisService: true, evidence: { valid: true, pdf: { matches: true, as: 'sealed' } } })
+    declared(VerifyResultAnswer, verified)
+    declared(VerifyAnswer, verified)
+    const alone = (await api(host.apiUrl).post('/verify', jws, { 'content-type': 'application/jose' })).body
+    expect(alone).toMatchObject({ evidence: { valid: true, pdf: null } })
+    declared(VerifyAnswer, alone)
   })
 
   test('real answers are exactly what the declarations say', async ({ hosts }) => {

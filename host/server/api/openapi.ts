@@ -21,109 +21,6 @@ import * as webhook from './webhook.js'
 import type { JsonSchema, RouteDoc } from './route-doc.js'
 import { answerComponents } from '../contract/answers.js'
 
-/** One signature of POST /verify's answer (pdf/verify.ts SignatureReport). */
-const VERIFIED_SIGNATURE = {
-  type: 'object',
-  properties: {
-    kind: { type: 'string', enum: ['signature', 'document-timestamp'] },
-    subFilter: { type: ['string', 'null'], description: 'ETSI.CAdES.detached (PAdES), adbe.pkcs7.detached, ETSI.RFC3161 (a document timestamp), ...' },
-    intact: { type: 'boolean', description: 'The bytes it covers are the bytes signed, and the signature is its certificate\'s' },
-    coversWholeDocument: { type: 'boolean', description: 'It ends where the file ends' },
-    updatesAfter: {
-      type: 'string',
-      enum: ['none', 'validation', 'changes', 'unrecognized'],
-      description:
-        "What the file holds after it. none: nothing (it covers the whole file). validation: only long-term validation data (a DSS with certificates, CRLs and OCSP answers; document timestamps in invisible signature fields); the document reads as signed. changes: incremental updates that change the document (a page, content, an annotation, a form field, another signature) or that readers would resolve differently. unrecognized: bytes that are not validation data and that readers do not show as a change (data after the last %%EOF, comments, objects nothing refers to, a DSS holding anything else). Only none and validation leave the file as it was signed: changes and unrecognized make valid false",
-    },
-    level: { type: ['string', 'null'], enum: ['B-B', 'B-T', 'B-LT', 'B-LTA', null], description: 'The PAdES baseline level of a PAdES signature in this file' },
-    signedAt: { type: ['string', 'null'], format: 'date-time' },
-    timestamp: { type: ['object', 'null'], properties: { time: { type: 'string' }, intact: { type: 'boolean' }, authority: { type: ['string', 'null'] } } },
-    certificate: { type: ['object', 'null'], properties: { subject: { type: 'string' }, issuer: { type: 'string' }, serialNumber: { type: 'string' }, validFrom: { type: 'string' }, validTo: { type: 'string' }, selfSigned: { type: 'boolean' }, sha256Fingerprint: { type: 'string' } } },
-    problem: { type: 'string', description: 'Why it is not intact' },
-    sealOfThisService: { type: 'boolean', description: "Its certificate is one this service seals with (by SHA-256 fingerprint, never by name)" },
-  },
-  required: ['kind', 'subFilter', 'intact', 'coversWholeDocument', 'updatesAfter', 'level', 'signedAt', 'timestamp', 'certificate', 'sealOfThisService'],
-}
-
-const orNull = (type: string) => ({ type: [type, 'null'] })
-/** GET /envelope/{envelopeId}/evidence (src/protocol/evidence.ts Evidence). */
-const EVIDENCE = {
-  type: 'object',
-  properties: {
-    version: { type: 'string', const: 'evidence/1' },
-    generatedAt: { type: 'string', format: 'date-time' },
-    envelope: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, status: { type: 'string' }, createdAt: { type: 'string' }, completedAt: orNull('string') } },
-    documents: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, title: { type: 'string' }, originalSha256: { type: 'string', description: 'SHA-256 (hex) of the PDF as sent' }, sealedSha256: { ...orNull('string'), description: 'SHA-256 (hex) of the sealed PDF as served; null until sealed' } } } },
-    recipients: {
-      type: 'array',
-      items: {
-        type: 'object',
-        properties: {
-          id: { type: 'integer' }, name: { type: 'string' }, email: { type: 'string' }, role: { type: 'string' },
-          sentAt: orNull('string'), firstOpenedAt: orNull('string'),
-          proofs: { type: 'array', items: { type: 'object', properties: { stage: { type: 'string', enum: ['access', 'action'] }, method: { type: 'string' }, at: { type: 'string' } } } },
-          consent: { type: ['object', 'null'], properties: { at: { type: 'string' }, disclosureVersion: orNull('string'), disclosureHash: orNull('string') } },
-          ipAddress: orNull('string'), userAgent: orNull('string'),
-          outcome: { type: ['object', 'null'], properties: { status: { type: 'string', enum: ['SIGNED', 'REJECTED'] }, at: { type: 'string' }, reason: orNull('string') } },
-          history: {
-            type: 'array',
-            description: "Every step of the recipient's record, oldest first, as the signing certificate's history says it (src/protocol/evidence.ts EvidenceStep)",
-            items: {
-              type: 'object',
-              properties: {
-                at: { type: 'string' },
-                kind: { type: 'string', enum: ['LINK_CREATED', 'EMAIL_SENT', 'OPENED', 'CODE_SENT', 'VERIFIED', 'VERIFICATION_FAILED', 'LOCKED', 'CONSENTED', 'CORRECTED', 'COMPLETED', 'REJECTED', 'EXPIRED'] },
-                email: { type: 'string', enum: ['REQUEST', 'REMINDER', 'COMPLETED'], description: 'EMAIL_SENT: which message' },
-                to: { ...orNull('string'), description: 'EMAIL_SENT, CODE_SENT: the address it went to' },
-                correctedTo: { type: 'string', description: 'EMAIL_SENT, CODE_SENT: the address that address was corrected to afterwards' },
-                purpose: orNull('string'),
-                stage: orNull('string'),
-                method: orNull('string'),
-                until: orNull('string'),
-                disclosureVersion: orNull('string'),
-                disclosureHash: orNull('string'),
-                changes: { type: 'array', items: { type: 'object', properties: { field: { type: 'string', enum: ['NAME', 'EMAIL'] }, from: orNull('string'), to: orNull('string') } } },
-                action: { type: 'string', enum: ['SIGNED', 'APPROVED', 'VIEWED', 'ASSISTED'] },
-                reason: orNull('string'),
-              },
-              required: ['at', 'kind'],
-            },
-          },
-          redacted: {
-            type: 'array',
-            items: { type: 'string', enum: ['name', 'email', 'ipAddress', 'userAgent', 'proofs', 'consent', 'reason', 'history'] },
-            description: 'Only when a redaction emptied some of the fields above: which (a purge; on any other envelope auditLog.intact is false)',
-          },
-        },
-      },
-    },
-    seal: { type: ['object', 'null'], properties: { level: orNull('string'), certificateFingerprint: orNull('string'), signedAt: orNull('string'), timestamps: { type: 'array', items: { type: 'string' } } } },
-    auditLog: {
-      type: 'object',
-      properties: {
-        intact: { type: 'boolean' },
-        head: orNull('string'),
-        entries: { type: 'integer' },
-        redacted: { type: 'integer', description: 'Only when some entries have redacted personal values: how many' },
-      },
-    },
-    redacted: { type: 'boolean', const: true, description: "Only once the envelope was purged at the end of its team's retention: files gone, personal data redacted" },
-    purgedAt: { type: 'string', format: 'date-time', description: 'Only once purged: when' },
-  },
-  required: ['version', 'generatedAt', 'envelope', 'documents', 'recipients', 'seal', 'auditLog'],
-}
-/** The `evidence` of POST /verify's answer (domain/evidence/evidence.ts EvidenceCheck). */
-const EVIDENCE_CHECK = {
-  type: 'object',
-  description: 'With an evidence file: whether this service signed it, whether the PDF is one of its documents, whether the audit log still holds its head',
-  properties: {
-    valid: { type: 'boolean' }, reason: { type: 'string' }, envelopeId: orNull('string'), generatedAt: orNull('string'),
-    pdf: { type: ['object', 'null'], properties: { matches: { type: 'boolean' }, as: { type: ['string', 'null'], enum: ['original', 'sealed', null] } } },
-    auditLog: { type: ['object', 'null'], properties: { intact: { type: 'boolean' }, headMatches: { type: 'boolean' }, entriesSince: { type: 'integer' } } },
-  },
-  required: ['valid', 'envelopeId', 'generatedAt', 'pdf', 'auditLog'],
-}
-
 const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` })
 const dataOf = (name: string): JsonSchema => ({ type: 'object', properties: { data: { type: 'array', items: ref(name) } }, required: ['data'] })
 const SUCCESS = { description: 'Done', schema: ref('Success') }
@@ -187,7 +84,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'get', path: '/envelope/{envelopeId}/audit-log', tag: 'Records', summary: 'The audit log of an envelope', query: lifecycle.AuditQuery, paramChecked: true, response: { description: 'A page of audit-log entries', schema: page('AuditLogEntry') } },
   { method: 'get', path: '/envelope/{envelopeId}/certificate/download', tag: 'Records', summary: 'Download the signing certificate (sealed PDF)', paramChecked: true, response: 'pdf', errors: [410] },
   { method: 'get', path: '/envelope/{envelopeId}/audit-log/download', tag: 'Records', summary: 'Download the audit log as a sealed PDF', paramChecked: true, response: 'pdf', errors: [410] },
-  { method: 'get', path: '/envelope/{envelopeId}/evidence', tag: 'Records', summary: 'The evidence summary of an envelope (JSON, or with `format=jws` a JWS signed with the sealing key)', description: 'Any status; documents\' sealed hashes and the seal are null until sealed. `format=jws` answers the same JSON as a compact JWS (RS256 or ES256, the certificate chain in `x5c`), as an `application/jose` download.', query: lifecycle.EvidenceQuery, paramChecked: true, joseResponse: true, response: { description: 'The evidence summary', schema: EVIDENCE } },
+  { method: 'get', path: '/envelope/{envelopeId}/evidence', tag: 'Records', summary: 'The evidence summary of an envelope (JSON, or with `format=jws` a JWS signed with the sealing key)', description: 'Any status; documents\' sealed hashes and the seal are null until sealed. `format=jws` answers the same JSON as a compact JWS (RS256 or ES256, the certificate chain in `x5c`), as an `application/jose` download.', query: lifecycle.EvidenceQuery, paramChecked: true, joseResponse: true, response: { description: 'The evidence summary', schema: ref('Evidence') } },
   // ---- webhooks
   { method: 'post', path: '/webhook/create', tag: 'Webhooks', summary: 'Create a webhook, with a generated signing key (shown in this answer only)', body: webhook.CreateBody, response: { description: 'The webhook, with its `signingKey`', schema: ref('Webhook') } },
   { method: 'get', path: '/webhook', tag: 'Webhooks', summary: "List the team's webhooks", response: { description: 'The webhooks', schema: dataOf('Webhook') } },
@@ -200,7 +97,7 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/webhook/{webhookId}/rotate-signing-key', tag: 'Webhooks', summary: 'Give the webhook a new signing key (shown in this answer only), its secret kept; what signed its calls until now signs beside the new key for 24 hours', paramChecked: true, response: { description: 'The webhook, with its new `signingKey`', schema: ref('Webhook') } },
   { method: 'post', path: '/webhook/{webhookId}/test', tag: 'Webhooks', summary: 'Send a test delivery of the webhook\'s first event (payload `{test: true}`), logged like any call', paramChecked: true, response: SUCCESS },
   // ---- this document
-  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, joseBody: true, errors: [400, 413, 429, 503], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any; with an evidence file, `evidence` (alone: only `evidence`)', schema: { anyOf: [{ type: 'object', properties: { evidence: EVIDENCE_CHECK, sha256: { type: 'string' }, pageCount: { type: 'integer' }, valid: { type: 'boolean', description: 'At least one signature, every one intact, and nothing after any of them but validation data (updatesAfter none or validation)' }, sealedByThisService: { type: 'boolean', description: "Valid, and an intact signature is this service's own seal" }, signatures: { type: 'array', items: VERIFIED_SIGNATURE }, timestamps: { type: 'array', description: 'The document timestamps in the order of the file, each with whether it covers the signature or timestamp before it', items: { type: 'object', properties: { time: { type: ['string', 'null'] }, authority: { type: ['string', 'null'] }, intact: { type: 'boolean' }, coversPrevious: { type: 'boolean' } }, required: ['time', 'authority', 'intact', 'coversPrevious'] } }, document: { type: ['object', 'null'] }, auditLog: { type: ['object', 'null'], description: "With a document: `{intact: true, head}` while its audit log's hash chain holds, `{intact: false}` once an entry was changed" } }, required: ['sha256', 'pageCount', 'valid', 'sealedByThisService', 'signatures', 'document', 'auditLog'] }, { type: 'object', properties: { evidence: EVIDENCE_CHECK }, required: ['evidence'], description: 'An evidence file alone' }] } } },
+  { method: 'post', path: '/verify', tag: 'Records', summary: "Check a PDF's signatures (no token; limited per address; the file is not kept)", public: true, pdfBody: true, joseBody: true, errors: [400, 413, 429, 503], response: { description: 'Each signature, and the sealed document of this service with these bytes, if any; with an evidence file, `evidence` (alone: only `evidence`)', schema: ref('VerifyAnswer') } },
   { method: 'get', path: '/openapi.json', tag: 'Reference', summary: 'This OpenAPI document', public: true, response: { description: 'The OpenAPI 3.1 document', schema: { type: 'object' } } },
   ...DEPRECATED_ROUTES,
 ]

@@ -2,11 +2,14 @@
  * API v2's answers, declared once: the mappers that make them (domain/common/rows.ts) are typed by these
  * schemas, the OpenAPI document's components are generated from them (api/openapi.ts), each is tied
  * to the library's type of the same resource (src/protocol/api.ts) by test/host/answers.test.ts,
- * and that test parses real answers with them: a key the schema does not declare fails it.
+ * and that test parses real answers with them: a key the schema does not declare fails it. The
+ * answers about an envelope's record (the evidence summary, POST /verify's) are declared in
+ * record-answers.ts and registered here.
  * Nothing validates answers at run time; the schemas are the declaration.
  */
 import { z } from 'zod'
 import { FIELD_TYPES, RECIPIENT_ROLES, type DocumentMeta } from '../../../src/protocol/index.js'
+import { EvidenceAnswer, EvidenceCheckAnswer, VerifiedSignatureAnswer, VerifyAnswer, VerifyResultAnswer } from './record-answers.js'
 
 /** Every answer schema by its component name (`#/components/schemas/{id}`). */
 export const answers = z.registry<{ id: string; description?: string }>()
@@ -199,6 +202,14 @@ export const WebhookCallAnswer = z
     createdAt: date,
   })
   .register(answers, { id: 'WebhookCall' })
+
+// The answers about an envelope's record (record-answers.ts).
+answers
+  .add(VerifiedSignatureAnswer, { id: 'VerifiedSignature' })
+  .add(EvidenceAnswer, { id: 'Evidence' })
+  .add(EvidenceCheckAnswer, { id: 'EvidenceCheck' })
+  .add(VerifyResultAnswer, { id: 'VerifyResult' })
+  .add(VerifyAnswer, { id: 'VerifyAnswer' })
 
 export type WebhookAnswer = z.output<typeof WebhookAnswer>
 export type WebhookCallAnswer = z.output<typeof WebhookCallAnswer>
