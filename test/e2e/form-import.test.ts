@@ -31,7 +31,7 @@ describe('form fields in the editor', () => {
       await expect.poll(() => frame.getByTestId('file-row').count()).toBe(2)
       await frame.getByRole('button', { name: 'Continue' }).click()
       await ui.addRecipient('Alice Example', 'alice@example.com')
-      await ui.addRecipient('Bob Example', 'bob@example.com')
+      await ui.addRecipient('Bob Example', 'bob@example.com', 'APPROVER')
       await frame.getByRole('button', { name: 'Continue' }).click()
 
       // The first file's question, for the recipient fields are placed for.
@@ -47,15 +47,14 @@ describe('form fields in the editor', () => {
       await expect.poll(() => frame.getByRole('region', { name: /form fields? of its own/ }).count()).toBe(0)
       expect(await frame.getByTestId('field-box').count()).toBe(5)
 
-      // The text field goes to Bob; Alice signs.
-      await frame.getByRole('button', { name: /^Text for Alice Example, page 1/ }).click()
+      // The text field goes to Bob, who approves; Alice signs.
+      await frame.getByRole('button', { name: /^Company name for Alice Example, page 1/ }).click()
       await frame.getByLabel('Recipient').selectOption({ label: 'Bob Example' })
-      await expect.poll(() => frame.getByRole('button', { name: /^Text for Bob Example, page 1/ }).count()).toBe(1)
+      await expect.poll(() => frame.getByRole('button', { name: /^Company name for Bob Example, page 1/ }).count()).toBe(1)
       await ui.fieldsFor('Alice Example')
       await ui.placeByClick('Signature', 0, 1, 0.5, 0.6)
       await frameShot(page, `form-import-02-used-${viewport.width}`)
 
-      await frame.getByRole('button', { name: 'Continue' }).click()
       await frame.getByRole('button', { name: 'Create document' }).first().click()
       const { envelopeId } = await callback(page, 'onEnvelopeCreated')
       const env = await stack.api('GET', `/envelope/${envelopeId}`)
