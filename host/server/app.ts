@@ -22,6 +22,7 @@ import { recipientRoutes } from './api/recipient.js'
 import { lifecycleRoutes } from './api/lifecycle.js'
 import { webhookRoutes } from './api/webhook.js'
 import { templateRoutes } from './api/template.js'
+import { bulkSendRoutes } from './api/bulk-send.js'
 import { teamRoutes } from './api/team.js'
 import { signingRoutes } from './api/signing.js'
 import { pageRoutes } from './pages.js'
@@ -92,6 +93,7 @@ function api(ctx: HostContext) {
   r.route('/', lifecycleRoutes(ctx))
   r.route('/', webhookRoutes(ctx))
   r.route('/', templateRoutes(ctx))
+  r.route('/', bulkSendRoutes(ctx))
   r.route('/', itemRoutes(ctx))
   r.route('/', recipientRoutes(ctx))
   r.route('/', fieldRoutes(ctx))

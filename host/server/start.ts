@@ -28,6 +28,7 @@ import { webhookJob } from './webhooks/deliver.js'
 import { expiryJob, reminderJob, type DeadlineHooks } from './domain/signing/deadlines.js'
 import { emitFor } from './domain/envelope/emit.js'
 import { SEAL_JOB, sealJob } from './domain/evidence/completion.js'
+import { BULK_SEND_JOB, bulkSendJob } from './domain/template/bulk-send.js'
 import { mailJob } from './mail/job.js'
 import { ACCOUNT_MAIL_JOB, accountMailJob } from './people/mail.js'
 import type { KeyObject } from 'node:crypto'
@@ -199,6 +200,7 @@ async function startQueue(
       [RENEW_ARCHIVES_JOB]: renewArchivesJob(db, clock, { archive: config.archive, tsaUrls: config.sealing.tsaUrls, budgetMs: config.queueLeaseMs / 2 }),
       expiry: expiryJob(db, clock, deadlineHooks),
       reminder: reminderJob(db, clock, deadlineHooks),
+      [BULK_SEND_JOB]: bulkSendJob(db, clock),
     },
     {
       concurrency: config.queueConcurrency,

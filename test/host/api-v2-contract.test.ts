@@ -33,7 +33,7 @@ describe('the API v2 route table', () => {
       .map((f) => readFileSync(path.join(apiDir, f), 'utf8'))
       .join('\n')
     const checked = new Set([...sources.matchAll(/V2Answer<([^>]+)>/g)].flatMap((m) => [...m[1]!.matchAll(/'([^']+)'/g)].map((k) => k[1]!)))
-    const unchecked = routes.filter((r) => r.answer !== 'Pdf' && !STORED_TEXT.has(r.key) && !checked.has(r.key)).map((r) => r.key)
+    const unchecked = routes.filter((r) => r.answer !== 'Pdf' && r.answer !== 'Csv' && !STORED_TEXT.has(r.key) && !checked.has(r.key)).map((r) => r.key)
     expect(unchecked, 'handlers answering without `satisfies V2Answer<…>`').toEqual([])
     expect([...checked].filter((k) => !routes.some((r) => r.key === k)), 'checks against routes the table does not hold').toEqual([])
   })

@@ -3,44 +3,16 @@
  * processes on one PostgreSQL, each envelope's in order.
  * Databases: the embedded one for the crash, PostgreSQL for two processes sharing the job queue.
  */
-import { spawn, type ChildProcess } from 'node:child_process'
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { mkdtemp, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
-import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
 import { api, DATABASE_TEST_URL, form, makePdf, pgReason, until } from './support.js'
+import { killed, serve, tokenFor } from './host-process.js'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
-
-/** A host as its own process (`npm run host -- serve`), so that it can be killed with SIGKILL. */
-function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'serve'], {
-      cwd: ROOT,
-      env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_URLS: '1', QUEUE_RETRY: 'short', QUEUE_POLL_MS: '100', ...env },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    })
-    let err = ''
-    child.stderr!.on('data', (d) => (err += d))
-    child.on('exit', (code) => reject(new Error(`host exited (${code}): ${err}`)))
-    createInterface({ input: child.stdout! }).on('line', (line) => {
-      const m = /^listening on (http:\/\/\S+)/.exec(line)
-      if (m) resolve({ child, url: m[1]! })
-    })
-  })
-}
-
-const killed = (child: ChildProcess, signal: NodeJS.Signals) =>
-  new Promise<void>((resolve) => {
-    if (child.exitCode !== null || child.signalCode !== null) return resolve()
-    child.removeAllListeners('exit')
-    child.once('exit', () => resolve())
-    child.kill(signal)
-  })
 
 /** Counts each event id it acknowledges, and keeps their titles in the order they came; `mode` says how it answers now. */
 async function receiver() {
@@ -82,18 +54,6 @@ describe('deliveries survive crashes and share the work', { timeout: 240_000 }, 
   afterAll(async () => {
     for (const fn of cleanup.reverse()) await fn().catch(() => {})
   })
-
-  /** An API token of the default team, made by the CLI (through the running server when it holds the data). */
-  async function tokenFor(env: Record<string, string>) {
-    const run = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'token', 'create', '--name', 'delivery'], {
-      cwd: ROOT,
-      env: { ...process.env, ...env },
-    })
-    let out = ''
-    run.stdout.on('data', (d) => (out += d))
-    await new Promise((r) => run.on('close', r))
-    return out.trim().split('\n').at(-1)!
-  }
 
   it('delivers, after a kill -9 and a restart, every event that was pending or under way', async () => {
     const dir = await mkdtemp(path.join(tmpdir(), 'delivery-kill-'))

@@ -45,6 +45,23 @@ export async function multipartBody<S extends z.ZodType>(
   /** `optionalPayload`: a request with files alone is read as if its payload were `{}`. */
   options: { authAt?: RegExp; optionalPayload?: boolean } = {},
 ): Promise<{ payload: z.infer<S>; files: UploadedPdf[] }> {
+  const { payload, form } = await multipartPayload(c, schema, options)
+  // `files[]` is how some clients (the deployed service's SDK among them) name the repeated part.
+  const parts = fileParts.flatMap((name) => form.getAll(name))
+  if (parts.length > MAX_FILES) throw badRequest(`at most ${MAX_FILES} files per request`, [issue(['files'], `At most ${MAX_FILES} files`)])
+  const files: UploadedPdf[] = []
+  for (const [i, part] of parts.entries()) {
+    if (typeof part === 'string') throw badRequest(`files part ${i} is not a file`, [issue(['files', i], 'Expected a file')])
+    const bytes = new Uint8Array(await part.arrayBuffer())
+    const name = part.name || `document-${i + 1}.pdf`
+    // The checked file: what is stored (active content removed).
+    files.push({ name, ...(await inspectPdf(bytes, name)) })
+  }
+  return { payload, files }
+}
+
+/** A multipart request's `payload` part as JSON (validated), and the whole form for its other parts. */
+export async function multipartPayload<S extends z.ZodType>(c: Ctx, schema: S, options: { authAt?: RegExp; optionalPayload?: boolean } = {}): Promise<{ payload: z.infer<S>; form: FormData }> {
   if (!/^multipart\/form-data\b/i.test(c.req.header('content-type') ?? '')) {
     throw badRequest('the request must be multipart/form-data with a payload part and files parts')
   }
@@ -59,19 +76,7 @@ export async function multipartBody<S extends z.ZodType>(
       : badRequest(`the payload part is refused: ${json.error}`, [issue(['payload'], json.error)])
   }
   refuseAuthOptions(json.value, ['payload'], options.authAt)
-  const parsed = parse(schema, json.value, ['payload'])
-  // `files[]` is how some clients (the deployed service's SDK among them) name the repeated part.
-  const parts = fileParts.flatMap((name) => form.getAll(name))
-  if (parts.length > MAX_FILES) throw badRequest(`at most ${MAX_FILES} files per request`, [issue(['files'], `At most ${MAX_FILES} files`)])
-  const files: UploadedPdf[] = []
-  for (const [i, part] of parts.entries()) {
-    if (typeof part === 'string') throw badRequest(`files part ${i} is not a file`, [issue(['files', i], 'Expected a file')])
-    const bytes = new Uint8Array(await part.arrayBuffer())
-    const name = part.name || `document-${i + 1}.pdf`
-    // The checked file: what is stored (active content removed).
-    files.push({ name, ...(await inspectPdf(bytes, name)) })
-  }
-  return { payload: parsed, files }
+  return { payload: parse(schema, json.value, ['payload']), form }
 }
 
 export const principal = (c: Ctx) => c.get('principal')

@@ -6,6 +6,7 @@
  */
 import { z } from 'zod'
 import * as attachment from './attachment.js'
+import * as bulkSend from './bulk-send.js'
 import { DEPRECATED_ROUTES } from './openapi-deprecated.js'
 import * as embedding from './embedding.js'
 import * as team from './team.js'
@@ -54,6 +55,9 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/delete', tag: 'Envelopes', summary: 'Delete an envelope', body: envelope.DeleteBody, response: SUCCESS },
   // ---- templates
   { method: 'post', path: '/envelope/duplicate', tag: 'Templates', summary: 'Duplicate an envelope (410 DOCUMENT_PURGED once purged)', body: template.DuplicateBody, response: ID, errors: [410] },
+  { method: 'post', path: '/envelope/bulk-send', tag: 'Templates', summary: 'Send a template to many: one document per row of a CSV table (with `dryRun`, only check it and answer what would be sent)', description: 'The mapping names the columns that give each role its address (and name), fields filled in ahead, and the title. A row with a bad address, or the same as an earlier row, is refused and the others go; more rows to send than the plan allows refuse the whole send (400 BULK_OVER_PLAN). The documents are made and sent in the background; read the progress and the report below.', multipart: bulkSend.BulkSendPayload, tableFile: true, response: { description: 'With dryRun, the preview; else the bulk send started', schema: { anyOf: [ref('BulkSendPreview'), ref('BulkSendStarted')] } }, errors: [413] },
+  { method: 'get', path: '/envelope/bulk-send/{bulkSendId}', tag: 'Templates', summary: "A bulk send's progress", response: { description: 'The bulk send', schema: ref('BulkSend') } },
+  { method: 'get', path: '/envelope/bulk-send/{bulkSendId}/report', tag: 'Templates', summary: 'What became of each row: its document, or why it was refused (CSV; a value that would start a spreadsheet formula is made text)', response: 'csv' },
   { method: 'post', path: '/envelope/use', tag: 'Templates', summary: 'Generate a document from a template', multipart: template.UsePayload, response: { description: 'The new document and its recipients', schema: { type: 'object', properties: { id: { type: 'string' }, recipients: { type: 'array', items: ref('SentRecipient') } }, required: ['id', 'recipients'] } } },
   // ---- items
   { method: 'post', path: '/envelope/item/create-many', tag: 'Items', summary: 'Add PDF files to an envelope', multipart: item.CreateManyPayload, response: { description: 'The new items', schema: dataOf('Item') } },
@@ -157,7 +161,10 @@ function operation(r: RouteDoc) {
   let requestBody: JsonSchema | undefined
   if (r.body) requestBody = { required: true, content: { 'application/json': { schema: jsonSchema(r.body) } } }
   if (r.multipart) {
-    const files = r.fileParts ?? 'files'
+    const files = r.tableFile ? 'file' : (r.fileParts ?? 'files')
+    const filePart = r.tableFile
+      ? { type: 'string', contentMediaType: 'text/csv', description: 'The table: CSV (`,` or `;`), the first row naming the columns; UTF-8 (a byte-order mark is fine) or Windows-1252; 5 MiB at most' }
+      : { type: 'array', items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'PDF files (at most 20), one part each' }
     requestBody = {
       required: true,
       content: {
@@ -166,11 +173,11 @@ function operation(r: RouteDoc) {
             type: 'object',
             properties: {
               payload: { ...jsonSchema(r.multipart), description: 'JSON, as the part `payload`' },
-              [files]: { type: 'array', items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'PDF files (at most 20), one part each' },
+              [files]: filePart,
             },
-            required: ['payload'],
+            required: r.tableFile ? ['payload', files] : ['payload'],
           },
-          encoding: { payload: { contentType: 'application/json' }, [files]: { contentType: 'application/pdf' } },
+          encoding: { payload: { contentType: 'application/json' }, [files]: { contentType: r.tableFile ? 'text/csv' : 'application/pdf' } },
         },
       },
     }
@@ -193,7 +200,9 @@ function operation(r: RouteDoc) {
   const ok =
     r.response === 'pdf'
       ? { description: 'The PDF', content: { 'application/pdf': { schema: { type: 'string', contentMediaType: 'application/pdf' } } } }
-      : {
+      : r.response === 'csv'
+        ? { description: 'The CSV', content: { 'text/csv': { schema: { type: 'string', contentMediaType: 'text/csv' } } } }
+        : {
           description: r.response.description,
           ...(r.response.schema
             ? { content: { 'application/json': { schema: r.response.schema }, ...(r.joseResponse ? { 'application/jose': { schema: { type: 'string', description: 'A compact JWS (RFC 7515)' } } } : {}) } }

@@ -18,10 +18,12 @@ export interface RouteDoc {
   multipart?: z.ZodType
   /** The file parts' name of a multipart route (default `files`). */
   fileParts?: string
+  /** The multipart's file part is one CSV table (`file`), not PDFs. */
+  tableFile?: boolean
   /** Query, validated with parse(query, c.req.query()). */
   query?: z.ZodObject
-  /** The 200 answer: a JSON schema (or $ref), or 'pdf' for a PDF download. */
-  response: { description: string; schema?: JsonSchema } | 'pdf'
+  /** The 200 answer: a JSON schema (or $ref), or 'pdf' / 'csv' for a download of one. */
+  response: { description: string; schema?: JsonSchema } | 'pdf' | 'csv'
   /** 4xx statuses besides the default ones (401, 403, 404, and 400 when the route takes input). */
   errors?: number[]
   /** A path parameter validated with a schema (a bad value is 400 rather than 404). */

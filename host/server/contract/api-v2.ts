@@ -14,6 +14,9 @@ import type { EvidenceCheck } from '../domain/evidence/evidence.js'
 import type { TeamSettings } from '../domain/team/settings.js'
 import type {
   AttachmentAnswer,
+  BulkSendAnswer,
+  BulkSendPreviewAnswer,
+  BulkSendStartedAnswer,
   AuditLogEntryAnswer,
   EnvelopeAnswer,
   FieldAnswer,
@@ -33,6 +36,8 @@ type Data<T> = { data: T[] }
 type Page<T> = Data<T> & { count: number; currentPage: number; perPage: number; totalPages: number }
 /** A PDF download (`application/pdf`), not JSON. */
 type Pdf = { pdf: true }
+/** A CSV download (`text/csv`), not JSON. */
+type Csv = { csv: true }
 
 export interface ApiV2Routes {
   'GET /team': { answer: TeamSettings }
@@ -48,6 +53,9 @@ export interface ApiV2Routes {
   'POST /envelope/update': { answer: EnvelopeAnswer }
   'POST /envelope/delete': { answer: Success }
   'POST /envelope/duplicate': { answer: Created }
+  'POST /envelope/bulk-send': { answer: BulkSendPreviewAnswer | BulkSendStartedAnswer }
+  'GET /envelope/bulk-send/:bulkSendId': { answer: BulkSendAnswer }
+  'GET /envelope/bulk-send/:bulkSendId/report': { answer: Csv }
   'POST /envelope/use': { answer: Created & { recipients: SentRecipientAnswer[] } }
   'POST /envelope/item/create-many': { answer: Data<ItemAnswer> }
   'POST /envelope/item/update-many': { answer: Data<ItemAnswer> }

@@ -31,6 +31,7 @@ import m030 from './030-webhook-signing-keys.js'
 import m031 from './031-proof-binding.js'
 import m032 from './032-purge-guards.js'
 import m033 from './033-language-chosen.js'
+import m034 from './034-bulk-sends.js'
 
 /**
  * Ordered, append-only: a new migration is a new file here, listed last. Each runs once, in its
@@ -70,6 +71,7 @@ export const MIGRATIONS: { version: number; sql: string }[] = [
   { version: 31, sql: m031 },
   { version: 32, sql: m032 },
   { version: 33, sql: m033 },
+  { version: 34, sql: m034 },
 ]
 
 export async function migrate(db: Db): Promise<void> {

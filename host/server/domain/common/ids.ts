@@ -18,6 +18,7 @@ export const newId = {
   attachment: () => `attachment_${randomId()}`,
   webhook: () => `webhook_${randomId()}`,
   webhookCall: () => `webhook_call_${randomId()}`,
+  bulkSend: () => `bulk_send_${randomId()}`,
   user: () => `user_${randomId()}`,
   session: () => `session_${randomId()}`,
   invitation: () => `invitation_${randomId()}`,
