@@ -110,6 +110,7 @@ export const ROUTES: RouteDoc[] = [
 const PARAMS: Record<string, { schema: JsonSchema; example: string | number; description: string }> = {
   envelopeId: { schema: jsonSchema(EnvelopeId), example: 'envelope_0000000000000000', description: 'Envelope id' },
   envelopeItemId: { schema: { type: 'string' }, example: 'envelope_item_0000000000000000', description: 'Envelope item id' },
+  bulkSendId: { schema: { type: 'string' }, example: 'bulk_send_0000000000000000', description: 'Bulk send id' },
   recipientId: { schema: { type: 'integer', minimum: 1 }, example: 1, description: 'Recipient id' },
   fieldId: { schema: { type: 'integer', minimum: 1 }, example: 1, description: 'Field id' },
   webhookId: { schema: jsonSchema(webhook.WebhookId), example: 'webhook_0000000000000000', description: 'Webhook id' },

@@ -459,6 +459,29 @@ CREATE TABLE auth_throttle (
     failures integer NOT NULL
 );
 
+CREATE TABLE bulk_send_rows (
+    bulk_send_id text NOT NULL,
+    row_number integer NOT NULL,
+    input jsonb NOT NULL,
+    status text DEFAULT 'PENDING'::text NOT NULL,
+    envelope_id text,
+    reason text,
+    CONSTRAINT bulk_send_rows_status_check CHECK ((status = ANY (ARRAY['PENDING'::text, 'SENT'::text, 'REFUSED'::text])))
+);
+
+CREATE TABLE bulk_sends (
+    id text NOT NULL,
+    team_id text NOT NULL,
+    template_id text NOT NULL,
+    actor jsonb NOT NULL,
+    token_id text NOT NULL,
+    status text DEFAULT 'RUNNING'::text NOT NULL,
+    total integer NOT NULL,
+    created_at timestamp with time zone DEFAULT now() NOT NULL,
+    finished_at timestamp with time zone,
+    CONSTRAINT bulk_sends_status_check CHECK ((status = ANY (ARRAY['RUNNING'::text, 'DONE'::text])))
+);
+
 CREATE TABLE consent_disclosures (
     team_id text NOT NULL,
     version integer NOT NULL,
@@ -913,6 +936,12 @@ ALTER TABLE ONLY auth_challenges
 ALTER TABLE ONLY auth_throttle
     ADD CONSTRAINT auth_throttle_pkey PRIMARY KEY (key);
 
+ALTER TABLE ONLY bulk_send_rows
+    ADD CONSTRAINT bulk_send_rows_pkey PRIMARY KEY (bulk_send_id, row_number);
+
+ALTER TABLE ONLY bulk_sends
+    ADD CONSTRAINT bulk_sends_pkey PRIMARY KEY (id);
+
 ALTER TABLE ONLY consent_disclosures
     ADD CONSTRAINT consent_disclosures_pkey PRIMARY KEY (team_id, version);
 
@@ -1035,6 +1064,10 @@ CREATE INDEX audit_logs_envelope ON audit_logs USING btree (envelope_id, id);
 
 CREATE INDEX auth_challenges_expiry ON auth_challenges USING btree (expires_at);
 
+CREATE INDEX bulk_send_rows_pending ON bulk_send_rows USING btree (bulk_send_id, row_number) WHERE (status = 'PENDING'::text);
+
+CREATE INDEX bulk_sends_team ON bulk_sends USING btree (team_id, created_at DESC);
+
 CREATE INDEX document_data_sha256 ON document_data USING btree (sha256);
 
 CREATE INDEX document_data_team_sha256 ON document_data USING btree (team_id, sha256);
@@ -1142,6 +1175,18 @@ ALTER TABLE ONLY attachments
 
 ALTER TABLE ONLY auth_challenges
     ADD CONSTRAINT auth_challenges_user_id_fkey FOREIGN KEY (user_id) REFERENCES users(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY bulk_send_rows
+    ADD CONSTRAINT bulk_send_rows_bulk_send_id_fkey FOREIGN KEY (bulk_send_id) REFERENCES bulk_sends(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY bulk_send_rows
+    ADD CONSTRAINT bulk_send_rows_envelope_id_fkey FOREIGN KEY (envelope_id) REFERENCES envelopes(id) ON DELETE SET NULL;
+
+ALTER TABLE ONLY bulk_sends
+    ADD CONSTRAINT bulk_sends_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
+
+ALTER TABLE ONLY bulk_sends
+    ADD CONSTRAINT bulk_sends_template_id_fkey FOREIGN KEY (template_id) REFERENCES envelopes(id) ON DELETE CASCADE;
 
 ALTER TABLE ONLY consent_disclosures
     ADD CONSTRAINT consent_disclosures_team_id_fkey FOREIGN KEY (team_id) REFERENCES teams(id) ON DELETE CASCADE;
