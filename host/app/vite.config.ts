@@ -20,6 +20,16 @@ export default defineConfig({
     manifest: true,
     // The PDF renderer is a separate, lazily loaded chunk; size warnings are about the app.
     chunkSizeWarningLimit: 1600,
+    rolldownOptions: {
+      output: {
+        // A language's words (host/shared/words/<lang>/<set>.ts), loaded when the language is
+        // chosen: their chunks are named by both (de-pages, de-console-team).
+        chunkFileNames: (chunk) => {
+          const words = /\/shared\/words\/([^/]+)\/([^/]+)\.ts$/.exec(chunk.facadeModuleId ?? '')
+          return words ? `assets/${words[1]}-${words[2]}-[hash].js` : 'assets/[name]-[hash].js'
+        },
+      },
+    },
   },
   server: {
     proxy: process.env.HOST_URL ? { '/api': process.env.HOST_URL } : undefined,

@@ -81,12 +81,13 @@ export function pluralKeys(dict: Dictionary): Map<string, PluralForm[]> {
 
 /**
  * A word set's dictionaries (or their loaders) by language, from the files a bundler's glob found
- * (`import.meta.glob('./words/*.ts')`: `./words/de.ts` -> de). Every language of LANGUAGES is
- * there: a language without its file is an error that names the file, a file of no language is
- * left out. A new language is one line in languages.ts and one file in each word set's folder.
+ * in the languages' folders (a glob of `words/<lang>/verify.ts`: `.../words/de/verify.ts` -> de).
+ * Every language of LANGUAGES is there: a language without its file is an error that names the
+ * file, a folder of no language is left out. A new language is one line in languages.ts and one
+ * folder, host/shared/words/<lang>/ (docs/development.md, "Words and languages").
  */
 export function byLanguage<T>(files: Readonly<Record<string, T>>, codes: readonly Language[]): Record<Language, T> {
-  const named = new Map(Object.entries(files).map(([file, value]) => [/([^/]+)\.[jt]sx?$/.exec(file)?.[1], value]))
+  const named = new Map(Object.entries(files).map(([file, value]) => [/([^/]+)\/[^/]+\.[jt]sx?$/.exec(file)?.[1], value]))
   const missing = codes.filter((code) => !named.has(code))
   if (missing.length) throw new Error(`no dictionary for ${missing.join(', ')} among ${Object.keys(files).join(', ') || 'no files'}`)
   return Object.fromEntries(codes.map((code) => [code, named.get(code)!])) as Record<Language, T>

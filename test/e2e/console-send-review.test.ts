@@ -192,7 +192,7 @@ describe('the review before sending', () => {
   // Hebrew reads right to left; German has long words. The e-mail itself is in the document's language (English here).
   for (const language of ['he', 'de'] as const) {
     test(`in ${language}, on a phone: the review in the console's language, nothing spills over`, async () => {
-      const words = (await import(`../../host/app/src/console/i18n/send/${language}.ts`)).default as Record<string, string>
+      const words = (await import(`../../host/shared/words/${language}/console-send.ts`)).default as Record<string, string>
       const { context, page, errors } = await signIn(language)
       await page.setViewportSize({ width: 390, height: 844 })
       await page.goto(`${stack.host.url}/console/documents/${sublease}`)

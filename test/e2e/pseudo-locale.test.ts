@@ -3,7 +3,7 @@
 // reader reads) is then wrapped, or is the user's own data; a word written into the markup, or a
 // text that bypasses the dictionary, shows bare.
 import { afterAll, expect } from 'vitest'
-import en from '../../host/app/src/i18n/en.js'
+import en from '../../host/shared/words/en/pages.js'
 import { pdfFile } from './support/pdf.js'
 import { sendDocument, sig } from './support/sign.js'
 import { callback, SAFETY_NET, type Stack, startStack } from './support/stack.js'

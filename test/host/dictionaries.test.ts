@@ -19,6 +19,7 @@ import { languageCodes, registries } from '../../scripts/language-registries.js'
 
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
+const WORDS = path.join(ROOT, 'host/shared/words')
 type Words = Record<string, unknown>
 
 const placeholders = (text: string) => [...new Set(text.match(/\{\w+\}/g) ?? [])].sort().join(' ')
@@ -71,13 +72,13 @@ function differences(english: Words, words: Words, lang = 'en', at = ''): string
   return problems
 }
 
-/** Every dictionary, by where it is shown, in one language. */
+/** Every dictionary, by where it is shown, in one language: the files of its folder, host/shared/words/<lang>/. */
 async function dictionaries(code: Language): Promise<Record<string, Words>> {
-  const load = async (file: string) => ((await import(/* @vite-ignore */ path.join(ROOT, 'host/app/src', `${file}.ts`))) as { default: Words }).default
-  const consoleAreas = readdirSync(path.join(ROOT, 'host/app/src/console/i18n'), { withFileTypes: true }).filter((d) => d.isDirectory())
+  const load = async (set: string) => ((await import(/* @vite-ignore */ path.join(WORDS, code, `${set}.ts`))) as { default: Words }).default
+  const consoleAreas = readdirSync(path.join(WORDS, 'en')).flatMap((f) => /^console-(.+)\.ts$/.exec(f)?.[1] ?? [])
   return {
-    pages: await load(`i18n/${code}`),
-    ...Object.fromEntries(await Promise.all(consoleAreas.map(async (d) => [`console ${d.name}`, await load(`console/i18n/${d.name}/${code}`)]))),
+    pages: await load('pages'),
+    ...Object.fromEntries(await Promise.all(consoleAreas.map(async (area) => [`console ${area}`, await load(`console-${area}`)]))),
     verify: VERIFY_DICTIONARIES[code],
     mail: MAIL_WORDS[code],
     'certificate and audit log': EVIDENCE_WORDS[code],
@@ -121,6 +122,11 @@ describe('the languages the service speaks', () => {
 
   it('are gathered from that one list: the server\'s registries are written from it, no other file imports each language\'s words', () => {
     expect(languageCodes()).toEqual(LANGUAGES.map((l) => l.code))
+    // One folder of words per language, each with the files English's has.
+    const folders = readdirSync(WORDS, { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name)
+    expect(folders.sort()).toEqual(LANGUAGES.map((l) => l.code).sort())
+    const files = (code: string) => readdirSync(path.join(WORDS, code)).sort()
+    for (const code of folders) expect(files(code), code).toEqual(files('en'))
     const written = registries()
     for (const { file, text } of written) expect(readFileSync(path.join(ROOT, file), 'utf8'), `${file}: run npx tsx scripts/language-registries.ts`).toBe(text)
     // The pages' word sets are gathered by their bundler (import.meta.glob), the server's by the written registries.
@@ -128,7 +134,7 @@ describe('the languages the service speaks', () => {
       .filter((f) => f.isFile() && /\.tsx?$/.test(f.name))
       .map((f) => path.relative(ROOT, path.join(f.parentPath, f.name)))
       .filter((f) => !/(^|\/)(dist|node_modules)\//.test(f) && !written.some((w) => w.file === f))
-      .filter((f) => /^import \w+ from '[./\w-]*\/(de|fr)\.js'/m.test(readFileSync(path.join(ROOT, f), 'utf8')))
+      .filter((f) => /^import \w+ from '[./\w-]*\/(de|fr)(\/[\w-]+)?\.js'/m.test(readFileSync(path.join(ROOT, f), 'utf8')))
     expect(byHand).toEqual([])
   })
 

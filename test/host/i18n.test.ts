@@ -36,8 +36,8 @@ describe('the words core', () => {
   })
 
   it('gathers a word set by the languages listed, naming a missing file', () => {
-    expect(byLanguage({ './words/en.ts': 1, './words/de.ts': 2, './words/README.ts': 3 }, ['en', 'de'])).toEqual({ en: 1, de: 2 })
-    expect(() => byLanguage({ './words/en.ts': 1 }, ['en', 'de', 'fr'])).toThrow('no dictionary for de, fr among ./words/en.ts')
+    expect(byLanguage({ './words/en/verify.ts': 1, './words/de/verify.ts': 2, './words/README/verify.ts': 3 }, ['en', 'de'])).toEqual({ en: 1, de: 2 })
+    expect(() => byLanguage({ './words/en/verify.ts': 1 }, ['en', 'de', 'fr'])).toThrow('no dictionary for de, fr among ./words/en/verify.ts')
   })
 
   it('tells the counted keys of a dictionary by their forms', () => {

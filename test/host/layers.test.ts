@@ -32,9 +32,9 @@ describe('the check itself', () => {
       'host/server/domain/c.ts': ['host/server/domain/a.ts'],
       'host/server/api/http.ts': [],
       'src/x.ts': ['src/x.ts'],
-      'host/server/api/consent.ts': ['host/app/src/i18n/en.ts', 'host/shared/languages.ts'],
+      'host/server/api/consent.ts': ['host/app/src/i18n/index.ts', 'host/shared/languages.ts'],
       'host/server/pdf/words.ts': ['host/app/src/verify/words.ts'],
-      'host/app/src/i18n/en.ts': [],
+      'host/app/src/i18n/index.ts': [],
       'host/shared/i18n.ts': ['host/shared/languages.ts', 'host/server/mail/i18n.ts'],
     })
     expect(cycles(graph)).toEqual([
@@ -48,7 +48,7 @@ describe('the check itself', () => {
       'import cycle: src/x.ts -> src/x.ts',
       'no longer on a cycle, delete it from the allowed list: host/server/domain/b.ts -> host/server/domain/a.ts',
       'layer: host/server/domain/a.ts -> host/server/api/http.ts (the folders below the doors never import api/, console/ or the pages)',
-      'layer: host/server/api/consent.ts -> host/app/src/i18n/en.ts (the server never imports host/app: what both need lives in host/shared)',
+      'layer: host/server/api/consent.ts -> host/app/src/i18n/index.ts (the server never imports host/app: what both need lives in host/shared)',
       'layer: host/server/pdf/words.ts -> host/app/src/verify/words.ts (the server never imports host/app: what both need lives in host/shared)',
       'layer: host/shared/i18n.ts -> host/server/mail/i18n.ts (host/shared imports neither the server nor the pages)',
     ])

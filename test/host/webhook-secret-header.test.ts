@@ -6,10 +6,10 @@
 import { readdirSync, readFileSync } from 'node:fs'
 import path from 'node:path'
 import { describe, expect, it } from 'vitest'
-import teamDe from '../../host/app/src/console/i18n/team/de.js'
-import teamEn from '../../host/app/src/console/i18n/team/en.js'
-import teamFr from '../../host/app/src/console/i18n/team/fr.js'
 import { SECRET_HEADER } from '../../host/server/webhooks/deliver.js'
+import teamDe from '../../host/shared/words/de/console-team.js'
+import teamEn from '../../host/shared/words/en/console-team.js'
+import teamFr from '../../host/shared/words/fr/console-team.js'
 import { WEBHOOK_SECRET_HEADER } from '../../src/server/webhooks/verify.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')

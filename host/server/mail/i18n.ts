@@ -1,12 +1,13 @@
 /**
  * The words of the service's e-mails in every language it speaks, one file per language
- * (words/<language>.ts): flat keys on the words core (host/shared/i18n.ts), English's keys every
- * language's. The templates read them through MailStrings, one object per language.
+ * (host/shared/words/<language>/mail.ts): flat keys on the words core (host/shared/i18n.ts),
+ * English's keys every language's. The templates read them through MailStrings, one object per
+ * language.
  */
 import { format, type Params } from '../../shared/i18n.js'
 import { languageOf, type Language } from '../../shared/languages.js'
-import { WORDS } from './words/index.js'
-import en, { type MailKey, type MailWords } from './words/en.js'
+import en, { type MailKey, type MailWords } from '../../shared/words/en/mail.js'
+import { WORDS } from './words.js'
 
 export type { MailKey, MailWords }
 export type MailLanguage = Language

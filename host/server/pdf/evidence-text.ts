@@ -1,14 +1,14 @@
 /**
  * The words of the evidence documents (certificate and audit log) in every language the service
- * speaks, one file per language (evidence-words/<language>.ts), on the words core
+ * speaks, one file per language (host/shared/words/<language>/evidence.ts), on the words core
  * (host/shared/i18n.ts); any other language reads in English.
  * Dates are formatted with the document's own settings.
  */
 import { format, type Params } from '../../shared/i18n.js'
 import { languageOf, type Language } from '../../shared/languages.js'
+import en, { type EvidenceKey, type EvidenceWords } from '../../shared/words/en/evidence.js'
 import { formatSigningDate } from '../domain/signing/date.js'
-import { WORDS } from './evidence-words/index.js'
-import en, { type EvidenceKey, type EvidenceWords } from './evidence-words/en.js'
+import { WORDS } from './evidence-words.js'
 
 export type { EvidenceKey, EvidenceWords }
 

@@ -1,17 +1,17 @@
 import { useSyncExternalStore } from 'react'
 import { byLanguage, format, type Params } from '../../../shared/i18n.js'
 import { LANGUAGE_CODES, directionOf, languageOf, spokenLanguage, type Language } from '../../../shared/languages.js'
-import en, { type MessageKey, type Messages } from './en.js'
+import en, { type MessageKey, type Messages } from '../../../shared/words/en/pages.js'
 
 export type { MessageKey }
 
 /**
  * English is built in (it is also every missing key's fallback); the other dictionaries
- * (<lang>.ts, one per language of LANGUAGES) are loaded on demand, so neither page carries the
- * languages it does not show in its first chunk.
+ * (host/shared/words/<lang>/pages.ts, one per language of LANGUAGES) are loaded on demand, so
+ * neither page carries the languages it does not show in its first chunk.
  */
 const LOADERS: Record<Language, () => Promise<{ default: Messages }>> = byLanguage(
-  import.meta.glob<{ default: Messages }>(['./*.ts', '!./index.ts', '!./en.ts']),
+  import.meta.glob<{ default: Messages }>(['./*/pages.ts', '!./en/pages.ts'], { base: '../../../shared/words' }),
   LANGUAGE_CODES.filter((code) => code !== 'en'),
 )
 const loaded: Partial<Record<Language, Messages>> = { en }

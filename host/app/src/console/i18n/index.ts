@@ -1,25 +1,38 @@
 /**
  * The console's words in the reader's language: the browser's unless the person picked one (kept
- * in localStorage). Each area (shell, account, team, documents, ...) keeps one file per language
- * (<area>/<lang>.ts); English (en.ts) defines the keys and is built in, every other language is
- * typed against it and its areas loaded when chosen, so the console's chunk carries no language it
- * does not show. The languages are LANGUAGES' alone: a new one is a file in each area's folder.
+ * in localStorage). Each area (shell, account, team, documents, ...) keeps one file in each
+ * language's folder (host/shared/words/<lang>/console-<area>.ts); English's define the keys and are
+ * built in, every other language's are typed against them and loaded when it is chosen, so the
+ * console's chunk carries no language it does not show. The languages are LANGUAGES' alone.
  */
 import { format, type Params } from '../../../../shared/i18n.js'
 import { LANGUAGE_CODES, directionOf, languageOf, type Language } from '../../../../shared/languages.js'
-import en, { type ConsoleKey, type ConsoleWords } from './en.js'
+import account from '../../../../shared/words/en/console-account.js'
+import branding from '../../../../shared/words/en/console-branding.js'
+import documents from '../../../../shared/words/en/console-documents.js'
+import errors from '../../../../shared/words/en/console-errors.js'
+import send from '../../../../shared/words/en/console-send.js'
+import shell from '../../../../shared/words/en/console-shell.js'
+import team from '../../../../shared/words/en/console-team.js'
 
-export type { ConsoleKey }
+/** The console's words in English, every area's: these keys are the ones every language has. */
+const en = { ...shell, ...account, ...team, ...documents, ...send, ...branding, ...errors }
+export type ConsoleKey = keyof typeof en
+export type ConsoleWords = Record<ConsoleKey, string>
 export const CONSOLE_LANGUAGES = LANGUAGE_CODES
 export type ConsoleLanguage = Language
 
-/** Every area's file of every language but English, by path (`./team/de.ts`). */
-const AREA_FILES = import.meta.glob<{ default: Partial<ConsoleWords> }>(['./*/*.ts', '!./*/en.ts'])
-const AREAS = [...new Set(Object.keys(AREA_FILES).map((file) => file.split('/')[1]!))]
+/** Every area's file of every language but English, by language and area (`de/console-team`). */
+const AREA_FILES = new Map(
+  Object.entries(import.meta.glob<{ default: Partial<ConsoleWords> }>(['./*/console-*.ts', '!./en/*.ts'], { base: '../../../../shared/words' })).map(
+    ([file, load]) => [file.slice(2, -3), load],
+  ),
+)
+const AREAS = [...new Set([...AREA_FILES.keys()].map((name) => name.split('/')[1]!))]
 
 /** A language's loader: all its areas' files, merged; a missing one rejects, naming it (the console then reads in English). */
 const loaderOf = (code: Language) => async (): Promise<ConsoleWords> => {
-  const areas = await Promise.all(AREAS.map((area) => AREA_FILES[`./${area}/${code}.ts`]?.() ?? Promise.reject(new Error(`no console words ${area}/${code}.ts`))))
+  const areas = await Promise.all(AREAS.map((area) => AREA_FILES.get(`${code}/${area}`)?.() ?? Promise.reject(new Error(`no console words ${code}/${area}.ts`))))
   return Object.assign({}, ...areas.map((m) => m.default)) as ConsoleWords
 }
 const LOADERS = Object.fromEntries(LANGUAGE_CODES.map((code) => [code, loaderOf(code)])) as Record<Language, () => Promise<ConsoleWords>>

@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in German. */
+const de: Record<keyof typeof en, string> = {
+  "send.title": "Prüfen und senden: „{title}“",
+  "send.intro": "Prüfen Sie, wer was erhält, und senden Sie dann. Erst mit „Senden“ wird etwas verschickt.",
+  "send.recipients": "Empfänger",
+  "send.order.SEQUENTIAL": "In dieser Reihenfolge: Jeder erhält die Anfrage, sobald der vorherige fertig ist.",
+  "send.order.PARALLEL": "Alle erhalten die Anfrage gleichzeitig.",
+  "send.ccNote": "Wer eine Kopie erhält, bekommt das unterschriebene Dokument, sobald alle fertig sind.",
+  "send.mail": "Die E-Mail",
+  "send.from": "Von",
+  "send.replyTo": "Antworten gehen an",
+  "send.previewFor": "E-Mail anzeigen für",
+  "send.subject": "Betreff",
+  "send.subjectHint": "Leer lassen für den Standardbetreff.",
+  "send.message": "Nachricht",
+  "send.messageHint": "Ihr Text ersetzt den Standardtext; leer lassen, um ihn zu behalten.",
+  "send.preview": "Was {name} erhält",
+  "send.previewLoading": "Vorschau wird erstellt …",
+  "send.noMail": "Es wird keine E-Mail verschickt: Nach dem Senden geben Sie jedem Empfänger seinen Unterschriftslink selbst weiter.",
+  "send.deadlines": "Ablauf und Erinnerungen",
+  "send.expiry": "Unterschriftslinks",
+  "send.expiry.after": "Laufen {period} nach dem Senden ab",
+  "send.expiry.never": "Laufen nicht ab",
+  "send.reminders": "Erinnerungen",
+  "send.reminders.repeat": "{after} nach der Anfrage, dann alle {every}",
+  "send.reminders.once": "Einmal, {after} nach der Anfrage",
+  "send.reminders.none": "Keine",
+  "send.confirm": "Senden",
+  "send.refused": "Nicht gesendet",
+  "send.noSignature": "Jeder Unterzeichner braucht ein Unterschriftsfeld. Platzieren Sie im Editor eines für {names} und senden Sie dann erneut.",
+  "send.noSignatureRow": "Noch kein Unterschriftsfeld",
+  "send.noAddress": "Jeder Empfänger braucht eine E-Mail-Adresse. Tragen Sie im Editor eine für {names} ein und senden Sie dann erneut.",
+  "send.noAddressRow": "Noch keine E-Mail-Adresse",
+}
+export default de

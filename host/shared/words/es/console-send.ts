@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Spanish. */
+const es: Record<keyof typeof en, string> = {
+  "send.title": "Revisar y enviar «{title}»",
+  "send.intro": "Compruebe quién recibe qué y después envíe. No se envía nada hasta que pulse Enviar.",
+  "send.recipients": "Destinatarios",
+  "send.order.SEQUENTIAL": "En este orden: cada uno recibe la solicitud cuando el anterior ha terminado.",
+  "send.order.PARALLEL": "Todos reciben la solicitud a la vez.",
+  "send.ccNote": "Quien recibe una copia obtiene el documento firmado cuando todos han terminado.",
+  "send.mail": "El correo",
+  "send.from": "De",
+  "send.replyTo": "Las respuestas van a",
+  "send.previewFor": "Mostrar el correo para",
+  "send.subject": "Asunto",
+  "send.subjectHint": "Déjelo vacío para usar el asunto estándar.",
+  "send.message": "Mensaje",
+  "send.messageHint": "Su texto sustituye al texto estándar; déjelo vacío para conservarlo.",
+  "send.preview": "Lo que recibe {name}",
+  "send.previewLoading": "Preparando la vista previa…",
+  "send.noMail": "No se envía ningún correo: una vez enviado el documento, usted comparte el enlace de firma de cada destinatario.",
+  "send.deadlines": "Caducidad y recordatorios",
+  "send.expiry": "Enlaces de firma",
+  "send.expiry.after": "Caducan {period} después del envío",
+  "send.expiry.never": "No caducan",
+  "send.reminders": "Recordatorios",
+  "send.reminders.repeat": "{after} después de la solicitud y luego cada {every}",
+  "send.reminders.once": "Uno solo, {after} después de la solicitud",
+  "send.reminders.none": "Ninguno",
+  "send.confirm": "Enviar",
+  "send.refused": "No enviado",
+  "send.noSignature": "Cada firmante necesita un campo de firma. Coloque uno para {names} en el editor y vuelva a enviar.",
+  "send.noSignatureRow": "Aún sin campo de firma",
+  "send.noAddress": "Cada destinatario necesita una dirección de correo. Añada una para {names} en el editor y vuelva a enviar.",
+  "send.noAddressRow": "Aún sin dirección de correo",
+}
+export default es

@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in French. */
+const fr: Record<keyof typeof en, string> = {
+  "send.title": "Vérifier et envoyer « {title} »",
+  "send.intro": "Vérifiez qui reçoit quoi, puis envoyez. Rien n’est envoyé tant que vous n’appuyez pas sur Envoyer.",
+  "send.recipients": "Destinataires",
+  "send.order.SEQUENTIAL": "Dans cet ordre : chacun reçoit la demande une fois que le précédent a terminé.",
+  "send.order.PARALLEL": "Tous reçoivent la demande en même temps.",
+  "send.ccNote": "Qui reçoit une copie obtient le document signé une fois que tous ont terminé.",
+  "send.mail": "L’e-mail",
+  "send.from": "De",
+  "send.replyTo": "Les réponses vont à",
+  "send.previewFor": "Afficher l’e-mail destiné à",
+  "send.subject": "Objet",
+  "send.subjectHint": "Laissez-le vide pour l’objet standard.",
+  "send.message": "Message",
+  "send.messageHint": "Votre texte remplace le texte standard ; laissez-le vide pour le garder.",
+  "send.preview": "Ce que reçoit {name}",
+  "send.previewLoading": "Préparation de l’aperçu…",
+  "send.noMail": "Aucun e-mail n’est envoyé : une fois le document envoyé, vous transmettez vous-même à chaque destinataire son lien de signature.",
+  "send.deadlines": "Expiration et rappels",
+  "send.expiry": "Liens de signature",
+  "send.expiry.after": "Expirent {period} après l’envoi",
+  "send.expiry.never": "N’expirent pas",
+  "send.reminders": "Rappels",
+  "send.reminders.repeat": "{after} après la demande, puis à chaque fois {every} plus tard",
+  "send.reminders.once": "Un seul, {after} après la demande",
+  "send.reminders.none": "Aucun",
+  "send.confirm": "Envoyer",
+  "send.refused": "Non envoyé",
+  "send.noSignature": "Chaque signataire a besoin d’un champ de signature. Placez-en un pour {names} dans l’éditeur, puis envoyez de nouveau.",
+  "send.noSignatureRow": "Pas encore de champ de signature",
+  "send.noAddress": "Chaque destinataire a besoin d'une adresse e-mail. Ajoutez-en une pour {names} dans l'éditeur, puis renvoyez.",
+  "send.noAddressRow": "Pas encore d'adresse e-mail",
+}
+export default fr

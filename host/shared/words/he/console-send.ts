@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Hebrew. */
+const he: Record<keyof typeof en, string> = {
+  "send.title": "בדיקה ושליחה של „{title}”",
+  "send.intro": "בדקו מי מקבל מה, ואז שלחו. דבר לא נשלח עד שתלחצו על ״שליחה״.",
+  "send.recipients": "נמענים",
+  "send.order.SEQUENTIAL": "לפי הסדר הזה: כל נמען מקבל את הבקשה כשהקודם לו סיים.",
+  "send.order.PARALLEL": "כולם מקבלים את הבקשה בו־זמנית.",
+  "send.ccNote": "מי שמקבל עותק יקבל את המסמך החתום כשכולם יסיימו.",
+  "send.mail": "הדוא״ל",
+  "send.from": "מאת",
+  "send.replyTo": "תשובות נשלחות אל",
+  "send.previewFor": "הצגת הדוא״ל אל",
+  "send.subject": "נושא",
+  "send.subjectHint": "השאירו ריק לנושא הרגיל.",
+  "send.message": "הודעה",
+  "send.messageHint": "הטקסט שלכם מחליף את הטקסט הרגיל; השאירו ריק כדי לשמור עליו.",
+  "send.preview": "ההודעה אל {name}",
+  "send.previewLoading": "מכינים תצוגה מקדימה…",
+  "send.noMail": "לא נשלח דוא״ל: לאחר שליחת המסמך, אתם משתפים עם כל נמען את קישור החתימה שלו.",
+  "send.deadlines": "תפוגה ותזכורות",
+  "send.expiry": "קישורי חתימה",
+  "send.expiry.after": "פגים {period} לאחר השליחה",
+  "send.expiry.never": "אינם פגים",
+  "send.reminders": "תזכורות",
+  "send.reminders.repeat": "{after} לאחר הבקשה, ואז כל {every}",
+  "send.reminders.once": "תזכורת אחת, {after} לאחר הבקשה",
+  "send.reminders.none": "אין",
+  "send.confirm": "שליחה",
+  "send.refused": "לא נשלח",
+  "send.noSignature": "כל חותם צריך שדה חתימה. הוסיפו בעורך שדה חתימה עבור {names}, ואז שלחו שוב.",
+  "send.noSignatureRow": "עדיין אין שדה חתימה",
+  "send.noAddress": "כל נמען צריך כתובת דוא״ל. הוסיפו כתובת עבור {names} בעורך ושלחו שוב.",
+  "send.noAddressRow": "עדיין אין כתובת דוא״ל",
+}
+export default he

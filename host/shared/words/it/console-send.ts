@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Italian. */
+const it: Record<keyof typeof en, string> = {
+  "send.title": "Controlla e invia «{title}»",
+  "send.intro": "Controlla chi riceve cosa, poi invia. Non viene inviato nulla finché non premi Invia.",
+  "send.recipients": "Destinatari",
+  "send.order.SEQUENTIAL": "In quest’ordine: ciascuno riceve la richiesta quando il precedente ha finito.",
+  "send.order.PARALLEL": "Tutti ricevono la richiesta contemporaneamente.",
+  "send.ccNote": "Chi riceve una copia ottiene il documento firmato quando tutti hanno finito.",
+  "send.mail": "L’e-mail",
+  "send.from": "Da",
+  "send.replyTo": "Le risposte vanno a",
+  "send.previewFor": "Mostra l’e-mail per",
+  "send.subject": "Oggetto",
+  "send.subjectHint": "Lascialo vuoto per l’oggetto standard.",
+  "send.message": "Messaggio",
+  "send.messageHint": "Il tuo testo sostituisce quello standard; lascialo vuoto per mantenerlo.",
+  "send.preview": "Cosa riceve {name}",
+  "send.previewLoading": "Preparazione dell’anteprima…",
+  "send.noMail": "Non viene inviata alcuna e-mail: una volta inviato il documento, condividi tu il link di firma di ciascun destinatario.",
+  "send.deadlines": "Scadenza e promemoria",
+  "send.expiry": "Link di firma",
+  "send.expiry.after": "Scadono {period} dopo l’invio",
+  "send.expiry.never": "Non scadono",
+  "send.reminders": "Promemoria",
+  "send.reminders.repeat": "{after} dopo la richiesta, poi ogni {every}",
+  "send.reminders.once": "Uno solo, {after} dopo la richiesta",
+  "send.reminders.none": "Nessuno",
+  "send.confirm": "Invia",
+  "send.refused": "Non inviato",
+  "send.noSignature": "Ogni firmatario ha bisogno di un campo firma. Posizionane uno per {names} nell’editor, poi invia di nuovo.",
+  "send.noSignatureRow": "Ancora nessun campo firma",
+  "send.noAddress": "Ogni destinatario ha bisogno di un indirizzo e-mail. Aggiungetene uno per {names} nell'editor, poi inviate di nuovo.",
+  "send.noAddressRow": "Ancora nessun indirizzo e-mail",
+}
+export default it

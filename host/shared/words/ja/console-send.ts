@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Japanese. */
+const ja: Record<keyof typeof en, string> = {
+  "send.title": "「{title}」を確認して送信",
+  "send.intro": "誰に何が届くかを確認してから送信してください。「送信」を押すまで何も送信されません。",
+  "send.recipients": "受信者",
+  "send.order.SEQUENTIAL": "この順序で届きます。前の人が完了すると、次の人に依頼が届きます。",
+  "send.order.PARALLEL": "全員に同時に依頼が届きます。",
+  "send.ccNote": "写しを受け取る人には、全員の完了後に署名済みの文書が届きます。",
+  "send.mail": "メール",
+  "send.from": "差出人",
+  "send.replyTo": "返信先",
+  "send.previewFor": "表示するメールの宛先",
+  "send.subject": "件名",
+  "send.subjectHint": "空欄にすると標準の件名になります。",
+  "send.message": "メッセージ",
+  "send.messageHint": "入力した文章が標準の文章の代わりになります。空欄なら標準の文章のままです。",
+  "send.preview": "{name}さんに届く内容",
+  "send.previewLoading": "プレビューを準備しています…",
+  "send.noMail": "メールは送信されません。文書の送信後、各受信者の署名リンクはご自身で共有してください。",
+  "send.deadlines": "有効期限とリマインダー",
+  "send.expiry": "署名リンク",
+  "send.expiry.after": "送信から{period}後に失効",
+  "send.expiry.never": "失効しない",
+  "send.reminders": "リマインダー",
+  "send.reminders.repeat": "依頼から{after}後、その後は{every}ごと",
+  "send.reminders.once": "1回のみ（依頼から{after}後）",
+  "send.reminders.none": "なし",
+  "send.confirm": "送信",
+  "send.refused": "送信されませんでした",
+  "send.noSignature": "署名者にはそれぞれ署名欄が必要です。エディターで{names}の署名欄を配置してから、もう一度送信してください。",
+  "send.noSignatureRow": "署名欄がまだありません",
+  "send.noAddress": "すべての受信者にメールアドレスが必要です。エディターで {names} のアドレスを追加してから、もう一度送信してください。",
+  "send.noAddressRow": "メールアドレス未設定",
+}
+export default ja

@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Korean. */
+const ko: Record<keyof typeof en, string> = {
+  "send.title": "“{title}” 검토 후 발송",
+  "send.intro": "누가 무엇을 받는지 확인한 후 발송하십시오. 발송을 누르기 전에는 아무것도 발송되지 않습니다.",
+  "send.recipients": "수신자",
+  "send.order.SEQUENTIAL": "이 순서대로: 앞 사람이 마치면 다음 사람에게 요청이 전달됩니다.",
+  "send.order.PARALLEL": "모두에게 동시에 요청이 전달됩니다.",
+  "send.ccNote": "사본을 받는 사람에게는 모두가 마친 후 서명된 문서가 전달됩니다.",
+  "send.mail": "이메일",
+  "send.from": "보낸 사람",
+  "send.replyTo": "회신 주소",
+  "send.previewFor": "이메일 보기 대상",
+  "send.subject": "제목",
+  "send.subjectHint": "비워 두면 기본 제목이 사용됩니다.",
+  "send.message": "메시지",
+  "send.messageHint": "입력한 내용이 기본 문구를 대신합니다. 비워 두면 기본 문구가 유지됩니다.",
+  "send.preview": "{name} 님이 받는 내용",
+  "send.previewLoading": "미리 보기를 준비하는 중…",
+  "send.noMail": "이메일이 발송되지 않습니다. 문서를 발송한 후 각 수신자의 서명 링크를 직접 공유하십시오.",
+  "send.deadlines": "만료 및 알림",
+  "send.expiry": "서명 링크",
+  "send.expiry.after": "발송 {period} 후 만료",
+  "send.expiry.never": "만료되지 않음",
+  "send.reminders": "알림",
+  "send.reminders.repeat": "요청 {after} 후, 이후 {every}마다",
+  "send.reminders.once": "한 번, 요청 {after} 후",
+  "send.reminders.none": "없음",
+  "send.confirm": "발송",
+  "send.refused": "발송되지 않았습니다",
+  "send.noSignature": "모든 서명자에게는 서명 필드가 필요합니다. 편집기에서 {names}의 서명 필드를 배치한 후 다시 발송하십시오.",
+  "send.noSignatureRow": "아직 서명 필드가 없음",
+  "send.noAddress": "모든 수신자에게 이메일 주소가 필요합니다. 편집기에서 {names}의 주소를 추가한 다음 다시 보내세요.",
+  "send.noAddressRow": "아직 이메일 주소 없음",
+}
+export default ko

@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Dutch. */
+const nl: Record<keyof typeof en, string> = {
+  "send.title": "Controleren en versturen: ‘{title}’",
+  "send.intro": "Controleer wie wat ontvangt en verstuur dan. Er wordt niets verstuurd tot u op Versturen drukt.",
+  "send.recipients": "Ontvangers",
+  "send.order.SEQUENTIAL": "In deze volgorde: ieder ontvangt het verzoek zodra de vorige klaar is.",
+  "send.order.PARALLEL": "Iedereen ontvangt het verzoek tegelijk.",
+  "send.ccNote": "Wie een kopie krijgt, ontvangt het ondertekende document zodra iedereen klaar is.",
+  "send.mail": "De e-mail",
+  "send.from": "Van",
+  "send.replyTo": "Antwoorden gaan naar",
+  "send.previewFor": "E-mail tonen voor",
+  "send.subject": "Onderwerp",
+  "send.subjectHint": "Laat leeg voor het standaardonderwerp.",
+  "send.message": "Bericht",
+  "send.messageHint": "Uw tekst vervangt de standaardtekst; laat leeg om die te houden.",
+  "send.preview": "Wat {name} ontvangt",
+  "send.previewLoading": "Voorbeeld wordt voorbereid…",
+  "send.noMail": "Er wordt geen e-mail verstuurd: zodra het document verstuurd is, deelt u de ondertekeningslink van elke ontvanger zelf.",
+  "send.deadlines": "Verloop en herinneringen",
+  "send.expiry": "Ondertekeningslinks",
+  "send.expiry.after": "Verlopen {period} na het versturen",
+  "send.expiry.never": "Verlopen niet",
+  "send.reminders": "Herinneringen",
+  "send.reminders.repeat": "{after} na het verzoek, daarna om de {every}",
+  "send.reminders.once": "Eén keer, {after} na het verzoek",
+  "send.reminders.none": "Geen",
+  "send.confirm": "Versturen",
+  "send.refused": "Niet verstuurd",
+  "send.noSignature": "Elke ondertekenaar heeft een handtekeningveld nodig. Plaats er een voor {names} in de editor en verstuur opnieuw.",
+  "send.noSignatureRow": "Nog geen handtekeningveld",
+  "send.noAddress": "Elke ontvanger heeft een e-mailadres nodig. Voeg er in de editor een toe voor {names} en verstuur opnieuw.",
+  "send.noAddressRow": "Nog geen e-mailadres",
+}
+export default nl

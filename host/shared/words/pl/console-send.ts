@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Polish. */
+const pl: Record<keyof typeof en, string> = {
+  "send.title": "Sprawdź i wyślij „{title}”",
+  "send.intro": "Sprawdź, kto co otrzyma, a potem wyślij. Nic nie zostanie wysłane, dopóki nie naciśniesz Wyślij.",
+  "send.recipients": "Odbiorcy",
+  "send.order.SEQUENTIAL": "W tej kolejności: każdy otrzymuje prośbę, gdy poprzednia osoba skończy.",
+  "send.order.PARALLEL": "Wszyscy otrzymują prośbę jednocześnie.",
+  "send.ccNote": "Osoba otrzymująca kopię dostanie podpisany dokument, gdy wszyscy skończą.",
+  "send.mail": "E-mail",
+  "send.from": "Od",
+  "send.replyTo": "Odpowiedzi trafiają do",
+  "send.previewFor": "Pokaż e-mail do",
+  "send.subject": "Temat",
+  "send.subjectHint": "Zostaw puste, aby użyć standardowego tematu.",
+  "send.message": "Wiadomość",
+  "send.messageHint": "Twój tekst zastępuje standardowy; zostaw puste, aby go zachować.",
+  "send.preview": "Co otrzyma {name}",
+  "send.previewLoading": "Przygotowywanie podglądu…",
+  "send.noMail": "Żaden e-mail nie zostanie wysłany: po wysłaniu dokumentu sam przekazujesz każdemu odbiorcy jego link do podpisu.",
+  "send.deadlines": "Wygaśnięcie i przypomnienia",
+  "send.expiry": "Linki do podpisu",
+  "send.expiry.after": "Wygasają {period} po wysłaniu",
+  "send.expiry.never": "Nie wygasają",
+  "send.reminders": "Przypomnienia",
+  "send.reminders.repeat": "{after} po prośbie, potem co {every}",
+  "send.reminders.once": "Jedno, {after} po prośbie",
+  "send.reminders.none": "Brak",
+  "send.confirm": "Wyślij",
+  "send.refused": "Nie wysłano",
+  "send.noSignature": "Każdy podpisujący potrzebuje pola podpisu. Umieść je w edytorze dla: {names}, a potem wyślij ponownie.",
+  "send.noSignatureRow": "Brak pola podpisu",
+  "send.noAddress": "Każdy odbiorca potrzebuje adresu e-mail. Dodaj go dla: {names} w edytorze, a potem wyślij ponownie.",
+  "send.noAddressRow": "Brak jeszcze adresu e-mail",
+}
+export default pl

@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Brazilian Portuguese. */
+const ptBR: Record<keyof typeof en, string> = {
+  "send.title": "Revisar e enviar “{title}”",
+  "send.intro": "Confira quem recebe o quê e depois envie. Nada é enviado até você clicar em Enviar.",
+  "send.recipients": "Destinatários",
+  "send.order.SEQUENTIAL": "Nesta ordem: cada um recebe a solicitação quando o anterior terminar.",
+  "send.order.PARALLEL": "Todos recebem a solicitação ao mesmo tempo.",
+  "send.ccNote": "Quem recebe uma cópia recebe o documento assinado quando todos terminarem.",
+  "send.mail": "O e-mail",
+  "send.from": "De",
+  "send.replyTo": "As respostas vão para",
+  "send.previewFor": "Mostrar o e-mail para",
+  "send.subject": "Assunto",
+  "send.subjectHint": "Deixe vazio para usar o assunto padrão.",
+  "send.message": "Mensagem",
+  "send.messageHint": "Seu texto substitui o texto padrão; deixe vazio para mantê-lo.",
+  "send.preview": "O que {name} recebe",
+  "send.previewLoading": "Preparando a prévia…",
+  "send.noMail": "Nenhum e-mail é enviado: depois de enviar o documento, você compartilha o link de assinatura de cada destinatário.",
+  "send.deadlines": "Validade e lembretes",
+  "send.expiry": "Links de assinatura",
+  "send.expiry.after": "Expiram {period} após o envio",
+  "send.expiry.never": "Não expiram",
+  "send.reminders": "Lembretes",
+  "send.reminders.repeat": "{after} após a solicitação, depois a cada {every}",
+  "send.reminders.once": "Um só, {after} após a solicitação",
+  "send.reminders.none": "Nenhum",
+  "send.confirm": "Enviar",
+  "send.refused": "Não enviado",
+  "send.noSignature": "Cada signatário precisa de um campo de assinatura. Posicione um para {names} no editor e envie de novo.",
+  "send.noSignatureRow": "Ainda sem campo de assinatura",
+  "send.noAddress": "Cada destinatário precisa de um endereço de e-mail. Adicione um para {names} no editor e envie de novo.",
+  "send.noAddressRow": "Ainda sem endereço de e-mail",
+}
+export default ptBR

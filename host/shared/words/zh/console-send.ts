@@ -1,0 +1,37 @@
+import type en from '../en/console-send.js'
+
+/** The review before sending's words, in Chinese. */
+const zh: Record<keyof typeof en, string> = {
+  "send.title": "检查并发送“{title}”",
+  "send.intro": "请确认谁会收到什么，然后再发送。按下“发送”之前不会发送任何内容。",
+  "send.recipients": "收件人",
+  "send.order.SEQUENTIAL": "按此顺序：前一位完成后，下一位才会收到请求。",
+  "send.order.PARALLEL": "所有人同时收到请求。",
+  "send.ccNote": "接收副本的人会在所有人完成后收到已签署的文件。",
+  "send.mail": "电子邮件",
+  "send.from": "发件人",
+  "send.replyTo": "回复发送至",
+  "send.previewFor": "查看发给以下收件人的邮件",
+  "send.subject": "主题",
+  "send.subjectHint": "留空则使用标准主题。",
+  "send.message": "消息",
+  "send.messageHint": "您的文字将替换标准文字；留空则保留标准文字。",
+  "send.preview": "{name}收到的内容",
+  "send.previewLoading": "正在准备预览…",
+  "send.noMail": "不会发送电子邮件：文件发送后，请由您将各收件人的签署链接分享给他们。",
+  "send.deadlines": "有效期和提醒",
+  "send.expiry": "签署链接",
+  "send.expiry.after": "发送{period}后失效",
+  "send.expiry.never": "不会失效",
+  "send.reminders": "提醒",
+  "send.reminders.repeat": "请求发出{after}后，之后每{every}一次",
+  "send.reminders.once": "仅一次，请求发出{after}后",
+  "send.reminders.none": "无",
+  "send.confirm": "发送",
+  "send.refused": "未发送",
+  "send.noSignature": "每位签署人都需要一个签名字段。请在编辑器中为{names}放置签名字段，然后重新发送。",
+  "send.noSignatureRow": "尚无签名字段",
+  "send.noAddress": "每位收件人都需要电子邮件地址。请在编辑器中为 {names} 添加地址，然后重新发送。",
+  "send.noAddressRow": "尚无电子邮件地址",
+}
+export default zh
