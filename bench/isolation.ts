@@ -9,14 +9,15 @@
  *   3. while anonymous clients post hostile evidence files to /verify: 20 MiB of base64url JSON
  *      with many short keys (alone and beside a PDF), and forged ones under the evidence cap that
  *      claim this host's certificate, their payloads 1 MiB of many short keys,
- *   4. while team A's 16 webhooks point at a receiver that never answers, with events to deliver.
+ *   4. while team A's 16 webhooks point at a receiver that never answers, with events to deliver,
+ *   5. while team C sends a template to 1,000 people (bulk send: 1,000 documents and e-mails).
  * Prints each p99 and e-mail latency beside its idle figure, measured in this one run: phase 1
- * beside team B's reads alone, phases 2 to 4 beside team B's reads and e-mails together (its own
+ * beside team B's reads alone, phases 2 to 5 beside team B's reads and e-mails together (its own
  * work, with no other team's). The anonymous clients run in a thread of their own, so the time
  * they spend sending files is not counted in team B's latency by this process's own event loop.
  * Targets: busy p99 <= 2x idle p99; busy e-mail latency (median) <= 2x idle.
  *   npx tsx bench/isolation.ts      Env: ISOLATION_PAGES (default 100000), ISOLATION_IDLE_S (5),
- *                                   ISOLATION_PHASE_S (8, phases 2 to 4)
+ *                                   ISOLATION_PHASE_S (8, phases 2 to 4), ISOLATION_BULK_ROWS (1000)
  */
 import { createServer, type ServerResponse } from 'node:http'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
@@ -28,6 +29,7 @@ import { deflateSync } from 'node:zlib'
 import { PDFDocument } from '@cantoo/pdf-lib'
 import { SMTPServer } from 'smtp-server'
 import { startHost } from '../host/server/start.js'
+import { bulkDone, client, startBulk } from './support/bulk.js'
 import { spawnHost } from './support/host-process.js'
 
 const PAGES = Number(process.env.ISOLATION_PAGES || 100_000)
@@ -42,6 +44,8 @@ const EVIDENCE_BOMB_BYTES = 20 * 1024 * 1024
 const FORGED_PAYLOAD_BYTES = 700 * 1024
 /** Team A's webhooks, all to a receiver that never answers. */
 const SILENT_WEBHOOKS = 16
+/** Team A's bulk send: one document per row, each sent to its signer. */
+const BULK_ROWS = Number(process.env.ISOLATION_BULK_ROWS || 1000)
 
 /** A PDF of `pages` letter pages sharing one small content stream, written directly (pdf-lib would take minutes). */
 function manyPages(pages: number): Uint8Array {
@@ -220,6 +224,9 @@ async function main() {
   const b = await setup.createTeam({ name: 'Quiet', plan: 'enterprise' })
   const tokenA = (await setup.createApiToken({ name: 'a', teamId: a.id })).token
   const tokenB = (await setup.createApiToken({ name: 'b', teamId: b.id })).token
+  // Team C sends to many; a team of its own, so team A's silent webhooks do not hold its slots.
+  const c = await setup.createTeam({ name: 'Many', plan: 'enterprise' })
+  const tokenC = (await setup.createApiToken({ name: 'c', teamId: c.id })).token
   await setup.close()
   const smtp = await smtpArrivals()
   const silent = await silentReceiver()
@@ -415,6 +422,15 @@ async function main() {
     const duringWebhooks = await measure(() => Date.now() < webhookEnd)
     const held = silent.calls()
 
+    // Team C sends a template to 1,000 people: rows, documents and e-mails on the same queue.
+    const bulkId = await startBulk(client(base, tokenC), onePage, BULK_ROWS, 'bulk')
+    let bulkRunning = true
+    const bulkEnd = bulkDone(client(base, tokenC), bulkId).finally(() => (bulkRunning = false))
+    const bulkT0 = performance.now()
+    const duringBulk = await measure(() => bulkRunning)
+    const bulk = await bulkEnd
+    const bulkSeconds = (performance.now() - bulkT0) / 1000
+
     const fmt = (ms: number) => `${ms.toFixed(1)} ms`
     const verdict = (ratio: number) => `${ratio.toFixed(2)} (target <= ${TARGET_RATIO}: ${ratio <= TARGET_RATIO ? 'met' : 'NOT MET'})`
     const ratio = percentile(busy, 99) / percentile(idle, 99)
@@ -436,6 +452,7 @@ async function main() {
         duringEvidence,
       ],
       [`team A's ${SILENT_WEBHOOKS} webhooks to a receiver that never answers (${held} deliveries held open)`, duringWebhooks],
+      [`team C's bulk send of ${BULK_ROWS.toLocaleString('en')} rows (${bulk.sent} sent in ${bulkSeconds.toFixed(1)} s)`, duringBulk],
     ]
     for (const [what, m] of phases) {
       console.log(`while ${what}${cpu(m)}:`)

@@ -11,6 +11,7 @@ const BENCHES = {
   seal: ['npx', 'tsx', 'bench/seal.ts'],
   delivery: ['npx', 'tsx', 'bench/delivery.ts'],
   load: ['npx', 'tsx', 'bench/load.ts'],
+  'bulk-send': ['npx', 'tsx', 'bench/bulk-send.ts'],
   isolation: ['npx', 'tsx', 'bench/isolation.ts'],
   'console-list': ['npx', 'tsx', 'bench/console-list.ts'],
 }
