@@ -1,5 +1,6 @@
 import type { FrameLocator, Locator, Page } from 'playwright-core'
-import { TEST_PASSWORD } from '../../support/console-client.js'
+import { makeUser, TEST_PASSWORD } from '../../support/console-client.js'
+import type { Stack } from './stack.js'
 
 /** Drops files on `zone` the way a browser does when files are dragged from the desktop (dragenter, dragover, drop). */
 export async function dropFiles(zone: Locator, files: { name: string; mimeType: string; buffer: Buffer }[]) {
@@ -100,4 +101,17 @@ export async function consoleSignIn(page: Page, hostUrl: string, email: string, 
   await page.getByRole('heading', { name: 'Documents' }).waitFor()
   const teams = page.getByRole('combobox', { name: 'Team' })
   if (await teams.count()) await teams.selectOption({ label: team })
+}
+
+/**
+ * A new admin of the stack's team E2E, signed in to the console in a page of its own (1280 px
+ * wide); the page's errors are gathered into `errors`.
+ */
+export async function consoleAdmin(stack: Stack, email: string, errors: string[]): Promise<Page> {
+  const teamId = (await stack.host.db.query<{ id: string }>(`select id from teams where name = 'E2E'`))[0]!.id
+  await makeUser(stack.host.db, email, { teamId, role: 'ADMIN' })
+  const page = await (await stack.browser.newContext({ viewport: { width: 1280, height: 900 } })).newPage()
+  page.on('pageerror', (e) => errors.push(e.message))
+  await consoleSignIn(page, stack.host.url, email, 'E2E')
+  return page
 }

@@ -3,6 +3,7 @@ import { ct, formatDate, formatDateTime, type ConsoleKey } from '../i18n/index.j
 import { useMe } from '../me.js'
 import { ErrorAlert, Notice, useAction } from '../parts.js'
 import { linkProps } from '../router.js'
+import { BulkSend } from './BulkSend.js'
 import { Downloads } from './Downloads.js'
 import { Editor } from './Editor.js'
 import { EnvelopeActions, EnvelopeDialogs, type Asking } from './EnvelopeActions.js'
@@ -95,6 +96,7 @@ export function EnvelopePage({ id }: { id: string }) {
       {editing && <Editor key={env.status} envelopeId={env.id} onSaved={() => void load()} saver={saveEditor} />}
       {/* Starts over whenever a save changed the template's recipients, so the box shows them at once. */}
       {env.type === 'TEMPLATE' && <TemplateTools key={env.recipients.map((r) => `${r.id}:${r.role}:${r.name}:${r.email}`).join('|')} template={env} onChanged={load} />}
+      {env.type === 'TEMPLATE' && <BulkSend key={env.recipients.map((r) => `${r.id}:${r.name}:${r.email}`).join('|')} template={env} />}
 
       <RecipientsPanel env={env} audit={audit} canSeeLinks={manage} busy={action.busy} run={run} />
       <Downloads env={env} purgedReason={purgedReason} run={run} onPurged={() => void load()} />

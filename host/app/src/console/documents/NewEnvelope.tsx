@@ -1,8 +1,9 @@
-import { useEffect, useId, useRef, useState, type DragEvent, type FormEvent } from 'react'
+import { useEffect, useRef, useState, type FormEvent } from 'react'
 import { ApiFailure, v2Form } from '../api.js'
 import { consoleLanguage, ct } from '../i18n/index.js'
 import { messageOf } from '../parts.js'
 import { navigate } from '../router.js'
+import { DropZone } from './DropZone.js'
 import { MAX_FILES, problemOf, titleOf } from './pdf-check.js'
 import './new-envelope.css'
 
@@ -29,11 +30,8 @@ export function NewEnvelope({ type, id, onClose }: { type: Kind; id: string; onC
   const [title, setTitle] = useState('')
   const [titled, setTitled] = useState(false)
   const [problems, setProblems] = useState<string[]>([])
-  const [over, setOver] = useState(false)
   const [busy, setBusy] = useState(false)
   const heading = useRef<HTMLHeadingElement>(null)
-  const input = useId()
-  const hint = useId()
   useEffect(() => heading.current?.focus(), [])
 
   const add = async (chosen: File[]) => {
@@ -55,11 +53,6 @@ export function NewEnvelope({ type, id, onClose }: { type: Kind; id: string; onC
     const next = files.filter((_, i) => i !== n)
     setFiles(next)
     if (!titled) setTitle(next[0] ? titleOf(next[0].name) : '')
-  }
-  const drop = (e: DragEvent) => {
-    e.preventDefault()
-    setOver(false)
-    void add([...e.dataTransfer.files])
   }
 
   const create = async (e: FormEvent) => {
@@ -84,39 +77,15 @@ export function NewEnvelope({ type, id, onClose }: { type: Kind; id: string; onC
       <h2 id={`${id}-heading`} ref={heading} tabIndex={-1}>
         {type === 'DOCUMENT' ? ct('documents.new') : ct('templates.new')}
       </h2>
-      <div
-        className="docs-new-drop"
-        data-over={over || undefined}
-        data-testid="drop-zone"
-        onDragOver={(e) => {
-          e.preventDefault()
-          setOver(true)
-        }}
-        onDragLeave={() => setOver(false)}
-        onDrop={drop}
-      >
-        <p className="docs-new-drop-title" aria-hidden="true">
-          {ct('documents.new.drop')}
-        </p>
-        <input
-          id={input}
-          className="sr-only docs-new-input"
-          type="file"
-          accept="application/pdf,.pdf"
-          multiple
-          aria-describedby={hint}
-          onChange={(e) => {
-            void add([...(e.target.files ?? [])])
-            e.target.value = ''
-          }}
-        />
-        <label htmlFor={input} className="btn btn-secondary docs-new-choose">
-          {ct('documents.new.choose')}
-        </label>
-        <p id={hint} className="muted small">
-          {ct('documents.new.hint', { max: MAX_FILES })}
-        </p>
-      </div>
+      <DropZone
+        title={ct('documents.new.drop')}
+        choose={ct('documents.new.choose')}
+        hint={ct('documents.new.hint', { max: MAX_FILES })}
+        accept="application/pdf,.pdf"
+        multiple
+        testId="drop-zone"
+        onFiles={(chosen) => void add(chosen)}
+      />
       {problems.length > 0 && (
         <div className="alert alert-error" role="alert">
           {problems.map((p) => (

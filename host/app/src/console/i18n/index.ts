@@ -9,6 +9,7 @@ import { format, type Params } from '../../../../shared/i18n.js'
 import { LANGUAGE_CODES, directionOf, languageOf, type Language } from '../../../../shared/languages.js'
 import account from '../../../../shared/words/en/console-account.js'
 import branding from '../../../../shared/words/en/console-branding.js'
+import bulk from '../../../../shared/words/en/console-bulk.js'
 import documents from '../../../../shared/words/en/console-documents.js'
 import errors from '../../../../shared/words/en/console-errors.js'
 import send from '../../../../shared/words/en/console-send.js'
@@ -16,7 +17,7 @@ import shell from '../../../../shared/words/en/console-shell.js'
 import team from '../../../../shared/words/en/console-team.js'
 
 /** The console's words in English, every area's: these keys are the ones every language has. */
-const en = { ...shell, ...account, ...team, ...documents, ...send, ...branding, ...errors }
+const en = { ...shell, ...account, ...team, ...documents, ...bulk, ...send, ...branding, ...errors }
 export type ConsoleKey = keyof typeof en
 export type ConsoleWords = Record<ConsoleKey, string>
 export const CONSOLE_LANGUAGES = LANGUAGE_CODES

@@ -1,0 +1,62 @@
+/** Send to many (one document per row of a table) on a template's page, in English: these keys are the ones every language has. */
+import type { PluralForm } from '../../i18n.js'
+
+const en = {
+  "bulk.title": "Send to many",
+  "bulk.intro": "One document per row of a table. Choose a CSV file whose first line names its columns, say which column gives what, check the preview, then send.",
+  "bulk.drop": "Drop a CSV file here",
+  "bulk.choose": "Choose a CSV file",
+  "bulk.hint": "Columns separated by commas or semicolons, up to 10,000 rows.",
+  "bulk.file": "Table: {name}",
+  "bulk.notCsv": "{name} is not a CSV file.",
+  "bulk.noColumns": "{name} has no columns: its first line must name them.",
+  "bulk.mapping": "Which column gives what",
+  "bulk.mappingHelp": "Suggested from the names of the columns: change any choice.",
+  "bulk.role": "Role: {role}",
+  "bulk.roleEmail": "E-mail address of {role}",
+  "bulk.roleName": "Name of {role} (optional)",
+  "bulk.fixed": "{name} receives every document at their own address.",
+  "bulk.fields": "Fields filled in ahead (optional)",
+  "bulk.docTitle": "Title of each document (optional)",
+  "bulk.chooseColumn": "Choose a column",
+  "bulk.noColumn": "None",
+  "bulk.previewButton": "Preview",
+  "bulk.otherFile": "Choose another file",
+  "bulk.preview": "Preview",
+  "bulk.checking": "Checking the table…",
+  "bulk.count.total": "Rows",
+  "bulk.count.sendable": "To send",
+  "bulk.count.refused": "Refused",
+  "bulk.count.sent": "Sent",
+  "bulk.overPlan": "Your plan allows {allowed} documents in this send and {sendable} rows would go: the send would be refused. Remove rows, or send the table in parts.",
+  "bulk.windows1252": "The file was not UTF-8 and was read as Windows-1252: check that accented letters look right.",
+  "bulk.rowsCaption": "The first rows, as they would be sent",
+  "bulk.col.row": "Row",
+  "bulk.col.email": "{role}: e-mail",
+  "bulk.col.name": "{role}: name",
+  "bulk.col.check": "Check",
+  "bulk.ready": "Ready",
+  "bulk.problems": "Rows that will not be sent",
+  "bulk.problemRow": "Row {row}: {problems}",
+  "bulk.noProblems": "Every row can be sent.",
+  "bulk.back": "Change the mapping",
+  "bulk.send.one": "Send {count} document",
+  "bulk.send.other": "Send {count} documents",
+  "bulk.confirmTitle": "Send the documents now?",
+  "bulk.confirmText": "A document is made from “{title}” for each row that can be sent, and sent to its recipients at once. The refused rows are left out. This cannot be undone.",
+  "bulk.sending": "Sending…",
+  "bulk.progressLabel": "Rows done",
+  "bulk.progress": "{done} of {total} rows done",
+  "bulk.done": "Done: {sent} sent, {refused} refused.",
+  "bulk.report": "Download the report",
+  "bulk.documents": "Go to the documents",
+  "bulk.again": "Send another table",
+  "error.BULK_OVER_PLAN": "Your plan does not allow this many documents in one send. Nothing was sent.",
+  "error.INVALID_TABLE": "The file was refused ({detail}).",
+}
+
+export default en
+type Key = keyof typeof en
+type Counted<K> = K extends `${infer Base}.other` ? Base : never
+/** Every key English has; a counted key also with the plural forms its language uses (`x.few`, `x.many`, `x.two`). */
+export type BulkWords = Record<Key, string> & Partial<Record<`${Counted<Key>}.${PluralForm}`, string>>
