@@ -70,7 +70,7 @@ export function bulkSendRoutes(ctx: HostContext) {
     const csv = await bulkSendReport(ctx.db, principal(c), id)
     return c.body(csv, 200, {
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="${id}-report.csv"`,
+      'Content-Disposition': `attachment; filename="${id}-report.csv"; filename*=UTF-8''${id}-report.csv`,
       'Cache-Control': 'private, no-store',
     })
   })
