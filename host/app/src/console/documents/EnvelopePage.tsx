@@ -94,9 +94,10 @@ export function EnvelopePage({ id }: { id: string }) {
 
       {/* Reloaded once sent: the editor then shows the envelope as sent, with nothing to save. */}
       {editing && <Editor key={env.status} envelopeId={env.id} onSaved={() => void load()} saver={saveEditor} />}
-      {/* Starts over whenever a save changed the template's recipients, so the box shows them at once. */}
-      {env.type === 'TEMPLATE' && <TemplateTools key={env.recipients.map((r) => `${r.id}:${r.role}:${r.name}:${r.email}`).join('|')} template={env} onChanged={load} />}
-      {env.type === 'TEMPLATE' && <BulkSend key={env.recipients.map((r) => `${r.id}:${r.name}:${r.email}`).join('|')} template={env} />}
+      {/* Each starts over whenever a save changed the template's recipients, so it shows them at once
+          (keys told apart: siblings with one key, as two with no recipients would have, are mixed up). */}
+      {env.type === 'TEMPLATE' && <TemplateTools key={`use ${env.recipients.map((r) => `${r.id}:${r.role}:${r.name}:${r.email}`).join('|')}`} template={env} onChanged={load} />}
+      {env.type === 'TEMPLATE' && <BulkSend key={`bulk ${env.recipients.map((r) => `${r.id}:${r.name}:${r.email}`).join('|')}`} template={env} />}
 
       <RecipientsPanel env={env} audit={audit} canSeeLinks={manage} busy={action.busy} run={run} />
       <Downloads env={env} purgedReason={purgedReason} run={run} onPurged={() => void load()} />
