@@ -1,3 +1,4 @@
+import { expect } from 'vitest'
 import type { FrameLocator, Locator, Page } from 'playwright-core'
 import { makeUser, TEST_PASSWORD } from '../../support/console-client.js'
 import type { Stack } from './stack.js'
@@ -42,12 +43,15 @@ export function editor(page: Page, frame: FrameLocator) {
     page(itemIndex: number, n: number) {
       return frame.locator('.item-pages').nth(itemIndex).getByTestId('page').nth(n - 1)
     },
-    /** Arms `type` and clicks the page at (px, py) fractions of its size. */
+    /** Arms `type`, clicks the page at (px, py) fractions of its size, and waits for the field to be placed. */
     async placeByClick(type: string, itemIndex: number, pageNumber: number, px: number, py: number) {
+      const placed = await frame.getByTestId('field-box').count()
       await frame.getByRole('button', { name: type, exact: true }).click()
       const target = this.page(itemIndex, pageNumber)
+      await target.waitFor()
       const box = (await target.boundingBox())!
       await target.click({ position: { x: box.width * px, y: box.height * py } })
+      await expect.poll(() => frame.getByTestId('field-box').count()).toBeGreaterThan(placed)
     },
     /** Drags `type` from the palette onto the page at (px, py). */
     async placeByDrag(type: string, itemIndex: number, pageNumber: number, px: number, py: number) {
