@@ -4,13 +4,13 @@
  * they open (cells that would start a formula made text). No database.
  */
 import { describe, expect, it } from 'vitest'
-import { csvCell, readBulkTable } from '../../host/server/domain/template/bulk-table.js'
+import { csvCell, readBulkTableHere } from '../../host/server/domain/template/bulk-table.js'
 
 const bytes = (text: string) => new TextEncoder().encode(text)
 
 describe('a bulk send table', () => {
   it('reads what spreadsheets write: `;`, quoted cells with line breaks and quotes, a byte-order mark, blank lines', () => {
-    const table = readBulkTable(bytes('\ufeffName;E-mail;Note\r\n"Doe; Jane";jane@example.com;"two\r\nlines, ""quoted"""\r\n\r\n;;\r\nBob;bob@example.com\r\n'))
+    const table = readBulkTableHere(bytes('\ufeffName;E-mail;Note\r\n"Doe; Jane";jane@example.com;"two\r\nlines, ""quoted"""\r\n\r\n;;\r\nBob;bob@example.com\r\n'))
     expect(table.columns).toEqual(['Name', 'E-mail', 'Note'])
     expect(table.encoding).toBe('utf-8')
     expect(table.rows).toEqual([
@@ -26,7 +26,7 @@ describe('a bulk send table', () => {
       ['Name,Name\nA,B\n', 'two columns are named "Name"'],
       ['Name,E-mail\n"Jane,jane@example.com\n', ''],
     ] as const) {
-      expect(() => readBulkTable(bytes(text))).toThrow(expect.objectContaining({ status: 400, code: 'INVALID_TABLE', message: expect.stringContaining(why) }))
+      expect(() => readBulkTableHere(bytes(text))).toThrow(expect.objectContaining({ status: 400, code: 'INVALID_TABLE', message: expect.stringContaining(why) }))
     }
   })
 

@@ -4,8 +4,7 @@ import { z } from 'zod'
 import { assertMayCreate } from '../auth/principal.js'
 import { badRequest, issue } from '../errors.js'
 import { teamActor } from '../domain/evidence/audit.js'
-import { bulkSendReport, bulkSendStatus, previewBulkSend, startBulkSend } from '../domain/template/bulk-send.js'
-import { readBulkTable } from '../domain/template/bulk-table.js'
+import { bulkSendReport, bulkSendStatus, previewBulkSend, readTable, startBulkSend } from '../domain/template/bulk-send.js'
 import { clientOf, multipartPayload, principal, type Ctx } from './http.js'
 import type { AppEnv, HostContext } from '../context.js'
 import { EnvelopeId, NumericId, stringParam } from './schemas.js'
@@ -34,7 +33,7 @@ async function bulkRequest(c: Ctx) {
   const { payload, form } = await multipartPayload(c, BulkSendPayload)
   const file = form.get('file')
   if (!file || typeof file === 'string') throw badRequest('the table is missing: send it as the file part (CSV)', [issue(['file'], 'Required')])
-  return { payload, table: readBulkTable(new Uint8Array(await file.arrayBuffer())) }
+  return { payload, table: await readTable(new Uint8Array(await file.arrayBuffer())) }
 }
 
 export function bulkSendRoutes(ctx: HostContext) {

@@ -9,6 +9,7 @@ import { certificateHere, sealHere, type SealInput, type SealOptions } from '../
 import type { SealingKey } from '../pdf/sealing-key.js'
 import { verifyHere } from '../pdf/verify.js'
 import { whiteOutHere, type Box } from '../pdf/white-out.js'
+import { readBulkTableHere } from '../domain/template/bulk-table.js'
 import type { HeavyTasks } from './heavy.js'
 
 /** A fresh buffer of its own, safe to transfer (Buffers may share a pooled one). */
@@ -52,6 +53,9 @@ export const heavyTasks = {
   async json({ bytes }: { bytes: Uint8Array }) {
     const refused = jsonShapeRefusal(bytes)
     return { result: refused ? { error: refused } : parseJsonText(new TextDecoder().decode(bytes), true) }
+  },
+  async table({ bytes }: { bytes: Uint8Array }) {
+    return { result: readBulkTableHere(bytes) }
   },
   async whiteOut({ bytes, boxes }: { bytes: Uint8Array; boxes: Box[] }) {
     const result = own(await whiteOutHere(bytes, boxes))

@@ -8,6 +8,7 @@ import type { SealingKey } from '../pdf/sealing-key.js'
 import type { SealOptions } from '../pdf/sign-document.js'
 import type { SignatureReport } from '../pdf/signature-report.js'
 import type { Box } from '../pdf/white-out.js'
+import type { BulkTable } from '../domain/template/bulk-table.js'
 import { WorkerPool } from './pool.js'
 
 /** A task's answer: its result, and the buffers moved (not copied) to the caller's thread. */
@@ -31,6 +32,8 @@ export interface HeavyTasks {
   /** A large JSON body parsed (api/json-text.ts). */
   json(args: { bytes: Uint8Array }): Promise<Answer<ParsedJson>>
   whiteOut(args: { bytes: Uint8Array; boxes: Box[] }): Promise<Answer<Uint8Array>>
+  /** A bulk send's table read (domain/template/bulk-table.ts). */
+  table(args: { bytes: Uint8Array }): Promise<Answer<BulkTable>>
   /** The normalized signature, or why it is refused (a message for its sender). */
   signature(args: { png: Uint8Array }): Promise<Answer<{ png: Uint8Array } | { refused: string }>>
   /** A team's logo as stored (images/logo.ts), or why it is refused. */

@@ -17,8 +17,10 @@ import { newId } from '../common/ids.js'
 import type { FieldRow, RecipientRow } from '../common/rows.js'
 import { findEnvelope } from '../envelope/lookup.js'
 import { FREE_PLAN_DOCUMENTS_PER_MONTH, usageMonth } from '../team/plans.js'
-import { csvCell, type BulkTable } from './bulk-table.js'
-import { useTemplate, type UseInput } from './templates.js'
+import { RecipientEmail } from '../common/inputs.js'
+import { runHeavy } from '../../workers/heavy.js'
+import { BULK_MAX_BYTES, csvCell, type BulkTable } from './bulk-table.js'
+import { PREFILL_TYPES, useTemplate } from './templates.js'
 
 export const BULK_SEND_JOB = 'bulk-send'
 /** Rows one job sends before it hands the rest to the next: other teams' jobs run between. */
@@ -27,7 +29,8 @@ const ROWS_PER_JOB = 10
 const EMBEDDED_PAUSE = 2
 /** Rows one bulk send may have, by plan (the free plan: what is left of its month's documents). */
 const PLAN_ROWS: Record<string, number> = { individual: 100, team: 1000, enterprise: 10_000 }
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
+/** A row's address is taken as `/envelope/use` takes one. */
+const isAddress = (email: string) => RecipientEmail.safeParse(email).success && email !== ''
 
 /** Which column gives what: each role's address (and name), fields filled in ahead, the title. */
 export interface BulkMapping {
@@ -49,7 +52,8 @@ export interface PlannedRow {
   problems: string[]
 }
 
-const PREFILL_NAMES: Record<string, string> = { TEXT: 'text', NUMBER: 'number', CHECKBOX: 'checkbox', RADIO: 'radio', DROPDOWN: 'dropdown', DATE: 'date' }
+/** The prefill name (PREFILL_TYPES') of each field type that can be filled in ahead. */
+const PREFILL_NAMES: Record<string, string> = Object.fromEntries(Object.entries(PREFILL_TYPES).map(([name, type]) => [type, name]))
 
 /** The mapping checked against the template and the table's columns: 400 naming what does not fit. */
 function checkMapping(mapping: BulkMapping, table: BulkTable, recipients: RecipientRow[], fields: FieldRow[]): void {
@@ -81,7 +85,7 @@ function planRows(mapping: BulkMapping, table: BulkTable, fields: FieldRow[]): P
     const problems: string[] = []
     const recipients = mapping.recipients.map((m) => {
       const email = cells[m.email]!.trim().toLowerCase()
-      if (!EMAIL.test(email)) problems.push(email ? `"${email}" in ${m.email} is not an e-mail address` : `${m.email} is empty`)
+      if (!isAddress(email)) problems.push(email ? `"${email}" in ${m.email} is not an e-mail address` : `${m.email} is empty`)
       return { id: m.recipientId, email, ...(m.name ? { name: cells[m.name]! } : {}) }
     })
     const prefillFields = (mapping.prefill ?? []).flatMap((m) => {
@@ -98,6 +102,15 @@ function planRows(mapping: BulkMapping, table: BulkTable, fields: FieldRow[]): P
     else seen.set(key, row)
     return { row, input, problems }
   })
+}
+
+/**
+ * The table in `bytes` (bulk-table.ts), read in a heavy-work thread: a wide 5 MiB table takes a
+ * few hundred milliseconds, which no other request waits for. Its size is checked before.
+ */
+export async function readTable(bytes: Uint8Array): Promise<BulkTable> {
+  if (bytes.byteLength > BULK_MAX_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `the table is larger than ${BULK_MAX_BYTES} bytes`)
+  return runHeavy('table', { bytes }, { failure: (why) => new ApiError(400, 'INVALID_TABLE', `the table cannot be read: ${why}`) })
 }
 
 /** How many documents this bulk send may make: the plan's rows, or what is left of the free plan's month. */
@@ -155,11 +168,12 @@ export interface BulkSendStatus {
 /** A bulk send of the caller's team, with its counts. */
 export async function bulkSendStatus(db: Queryable, p: Principal, id: string): Promise<BulkSendStatus> {
   const [row] = await db.query<BulkSendStatus & { created_at: Date; finished_at: Date | null }>(
-    `select b.id, b.template_id as "templateId", b.status, b.total, b.created_at, b.finished_at,
-       (select count(*)::int from bulk_send_rows r where r.bulk_send_id = b.id and r.status = 'SENT') as sent,
-       (select count(*)::int from bulk_send_rows r where r.bulk_send_id = b.id and r.status = 'REFUSED') as refused,
-       (select count(*)::int from bulk_send_rows r where r.bulk_send_id = b.id and r.status = 'PENDING') as pending
-     from bulk_sends b where b.id = $1 and b.team_id = $2`,
+    `select b.id, b.template_id as "templateId", b.status, b.total, b.created_at, b.finished_at, c.sent, c.refused, c.pending
+     from bulk_sends b,
+       lateral (select count(*) filter (where r.status = 'SENT')::int as sent, count(*) filter (where r.status = 'REFUSED')::int as refused,
+                  count(*) filter (where r.status = 'PENDING')::int as pending
+                from bulk_send_rows r where r.bulk_send_id = b.id) c
+     where b.id = $1 and b.team_id = $2`,
     [id, p.teamId],
   )
   if (!row) throw notFound('bulk send')
@@ -169,8 +183,9 @@ export async function bulkSendStatus(db: Queryable, p: Principal, id: string): P
 
 /** The report: a row per row of the table, what became of it, as CSV a spreadsheet opens safely. */
 export async function bulkSendReport(db: Queryable, p: Principal, id: string): Promise<string> {
-  await bulkSendStatus(db, p, id)
-  const rows = await db.query<{ row_number: number; input: PlannedRow['input']; status: string; envelope_id: string | null; reason: string | null }>(
+  const [own] = await db.query('select 1 from bulk_sends where id = $1 and team_id = $2', [id, p.teamId])
+  if (!own) throw notFound('bulk send')
+  const rows = await db.query<{ row_number: number; input: RowInput; status: string; envelope_id: string | null; reason: string | null }>(
     'select row_number, input, status, envelope_id, reason from bulk_send_rows where bulk_send_id = $1 order by row_number',
     [id],
   )
@@ -202,36 +217,37 @@ export function bulkSendJob(db: Db, clock: Clock) {
   }
 }
 
+/** A row the template refused as it was sent: its transaction is undone and the row says why. */
+class RowRefused extends Error {
+  constructor(
+    readonly row: number,
+    reason: string,
+  ) {
+    super(reason)
+  }
+}
+
 /** Sends the first pending row, marking it in the same transaction; false when none is left. */
 async function sendNextRow(db: Db, p: Principal, bulk: { template_id: string; actor: Actor }, id: string, now: Date): Promise<boolean> {
-  let refused: { row: number; reason: string } | null = null
-  const found = await db
-    .transaction(async (tx) => {
+  try {
+    return await db.transaction(async (tx) => {
       const [row] = await tx.query<{ row_number: number; input: RowInput }>(
         "select row_number, input from bulk_send_rows where bulk_send_id = $1 and status = 'PENDING' order by row_number limit 1 for update skip locked",
         [id],
       )
       if (!row) return false
-      try {
-        const sent = await useTemplate(tx, p, bulk.actor, { ...row.input, envelopeId: bulk.template_id, distributeDocument: true }, [], now)
-        await tx.query("update bulk_send_rows set status = 'SENT', envelope_id = $3 where bulk_send_id = $1 and row_number = $2", [id, row.row_number, sent.envelope.id])
-        return true
-      } catch (err) {
-        // A refusal (a prefilled value that is not an option, the template gone): the row says why, the others go on.
-        if (!(err instanceof ApiError)) throw err
-        refused = { row: row.row_number, reason: err.message }
-        throw err
-      }
+      const sent = await useTemplate(tx, p, bulk.actor, { ...row.input, envelopeId: bulk.template_id, distributeDocument: true }, [], now).catch((err: unknown) => {
+        // A refusal (a prefilled value that is not an option, the template gone): the others go on.
+        throw err instanceof ApiError ? new RowRefused(row.row_number, err.message) : err
+      })
+      await tx.query("update bulk_send_rows set status = 'SENT', envelope_id = $3 where bulk_send_id = $1 and row_number = $2", [id, row.row_number, sent.envelope.id])
+      return true
     })
-    .catch((err) => {
-      if (refused) return 'refused' as const
-      throw err
-    })
-  if (found === 'refused' && refused) {
-    const { row, reason } = refused
-    await db.query("update bulk_send_rows set status = 'REFUSED', reason = $3 where bulk_send_id = $1 and row_number = $2 and status = 'PENDING'", [id, row, reason])
+  } catch (err) {
+    if (!(err instanceof RowRefused)) throw err
+    await db.query("update bulk_send_rows set status = 'REFUSED', reason = $3 where bulk_send_id = $1 and row_number = $2 and status = 'PENDING'", [id, err.row, err.message])
+    return true
   }
-  return found !== false
 }
 
 async function finish(db: Db, id: string): Promise<void> {

@@ -36,8 +36,11 @@ const delimiterOf = (text: string) => {
   return (first.match(/;/g)?.length ?? 0) > (first.match(/,/g)?.length ?? 0) ? ';' : ','
 }
 
-/** The table in `bytes`, or 400 `INVALID_TABLE` saying what is wrong (413 past BULK_MAX_BYTES). */
-export function readBulkTable(bytes: Uint8Array): BulkTable {
+/**
+ * The table in `bytes`, or 400 `INVALID_TABLE` saying what is wrong (413 past BULK_MAX_BYTES), in
+ * this thread: readTable (bulk-send.ts) runs it in a heavy-work thread.
+ */
+export function readBulkTableHere(bytes: Uint8Array): BulkTable {
   if (bytes.byteLength > BULK_MAX_BYTES) throw new ApiError(413, 'PAYLOAD_TOO_LARGE', `the table is larger than ${BULK_MAX_BYTES} bytes`)
   const { text, encoding } = decode(bytes)
   const refuse = (why: string) => new ApiError(400, 'INVALID_TABLE', `the table cannot be read: ${why}`, [issue(['file'], why)])

@@ -154,7 +154,8 @@ export interface UseInput {
   distributeDocument?: boolean | undefined
 }
 
-const PREFILL_TYPES: Record<string, string> = { text: 'TEXT', number: 'NUMBER', checkbox: 'CHECKBOX', radio: 'RADIO', dropdown: 'DROPDOWN', date: 'DATE' }
+/** A prefilled field's `type` as API v2 names it, and the field type it must be. */
+export const PREFILL_TYPES: Record<string, string> = { text: 'TEXT', number: 'NUMBER', checkbox: 'CHECKBOX', radio: 'RADIO', dropdown: 'DROPDOWN', date: 'DATE' }
 
 /**
  * A document from a template: its items (or the uploaded replacements), recipients (with the
