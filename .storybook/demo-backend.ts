@@ -60,7 +60,10 @@ export function demoBackend(): Plugin {
         // so the events of what this request does are delivered here.
         const handle = path === '/demo/webhook' ? route(call) : webhookFor(settings, req).then(() => route(call))
         handle.catch((error: unknown) => {
-          if (!res.headersSent) sendError(res, 500, 'INTERNAL', error instanceof Error ? error.message : String(error))
+          // fetch's own message ("fetch failed") hides why: the cause (a refused or reset connection) says it.
+          const cause = (error as { cause?: { code?: string; message?: string } }).cause
+          const why = cause ? ` (${cause.code ?? cause.message})` : ''
+          if (!res.headersSent) sendError(res, 500, 'INTERNAL', `${error instanceof Error ? error.message : String(error)}${why}`)
         })
       })
     },
