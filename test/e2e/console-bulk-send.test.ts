@@ -3,9 +3,9 @@
  * a Reference field; a CSV of 50 rows chosen in the console, three of them bad (an address that is
  * not one, an empty witness address, a row the same as an earlier one). The mapping is suggested
  * from the columns' names; the host's preview says 47 go and 3 are refused, and why, before
- * anything is sent; the send is confirmed, its progress followed until the end (47 sent, 3
+ * anything is sent (a workbook, XLSX, chosen first, has its columns offered the same way); the send is confirmed, its progress followed until the end (47 sent, 3
  * refused), the report downloaded (a line per row and its header), and API v2 lists 47 documents.
- * A table the host cannot read is refused in words, nothing started.
+ * A table the host cannot read is refused in words as it is chosen, nothing started.
  * On both databases. axe-core on the mapping, the preview and the end at 1280 px and on the
  * preview at 390 px; screenshots of each state (SCREENSHOTS=1).
  */
@@ -19,6 +19,7 @@ import { sig, text } from './support/sign.js'
 import { createEnvelope, SAFETY_NET, SCREENSHOTS, type Stack, startStackOn } from './support/stack.js'
 import { test } from './support/fixtures.js'
 import { consoleAdmin } from './support/ui.js'
+import { inlineRow, workbook } from '../host/tables/workbooks.js'
 
 const HEADER = 'Client e-mail,Client name,Witness e-mail,Witness name,Reference,Title'
 
@@ -76,16 +77,21 @@ describe.each(['pglite', 'postgres'] as const)('send to many in the console (%s)
     await page.goto(`${stack.host.url}/console/templates/${templateId}`)
     const section = page.getByRole('region', { name: 'Send to many' })
     await section.waitFor()
-    const chooser = section.getByLabel('Choose a CSV file')
-    expect(await chooser.getAttribute('accept')).toBe('.csv,text/csv')
+    const chooser = section.getByLabel('Choose a CSV or XLSX file')
+    expect(await chooser.getAttribute('accept')).toBe('.csv,.xlsx,text/csv,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet')
     if (shots) await page.screenshot({ path: join(SCREENSHOTS, 'console-bulk-send-choose-1280.png'), fullPage: true })
 
-    // A table the host cannot read (a quote never closed): refused in words, nothing started.
+    // A table the host cannot read (a quote never closed): refused in words as it is chosen, nothing started.
     await chooser.setInputFiles(csv('broken.csv', `${HEADER}\r\nclient@example.com,"Client,w@example.com,Witness,R,T\r\n`))
-    await section.getByRole('button', { name: 'Preview' }).click()
     await section.getByRole('alert').getByText(/^The file was refused \(the table cannot be read/).waitFor()
     expect(Number((await stack.host.db.query<{ n: string }>('select count(*)::text as n from bulk_sends'))[0]!.n)).toBe(0)
     await check('refused')
+
+    // A workbook: its columns, read by the host, offered and suggested as a CSV's are.
+    const sheet = [HEADER.split(','), ['client1@example.com', 'Client 1', 'witness1@example.com', 'Witness 1', 'REF-1', 'Agreement 1']].map((cells, i) => inlineRow(i + 1, cells)).join('')
+    await chooser.setInputFiles({ name: 'people.xlsx', mimeType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet', buffer: Buffer.from(workbook({ sheet })) })
+    await section.getByText('Table: people.xlsx').waitFor()
+    expect(await section.getByRole('form', { name: 'Which column gives what' }).getByLabel('E-mail address of Witness', { exact: true }).inputValue()).toBe('Witness e-mail')
 
     // The real table: each choice suggested from the columns' names.
     await section.getByLabel('Choose another file').setInputFiles(csv('people.csv', table()))

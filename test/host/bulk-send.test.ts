@@ -1,5 +1,5 @@
 /**
- * Bulk send through API v2: a template with two roles, a CSV table mapped to them; the preview,
+ * Bulk send through API v2: a template with two roles, a CSV table (and an XLSX one) mapped to them; the preview,
  * every refusal (a missing column, a malformed or oversized file, a role left unmapped, more rows
  * than the plan allows: nothing starts), the sending on the durable queue with each bad row refused
  * and the others sent once, the report safe to open in a spreadsheet. Both databases for the
@@ -7,11 +7,12 @@
  */
 import { expectTypeOf } from 'vitest'
 import type { BulkSendAnswer } from '../../host/server/contract/answers.js'
-import { BulkSendAnswer as BulkSendSchema, BulkSendPreviewAnswer } from '../../host/server/contract/bulk-answers.js'
+import { BulkSendAnswer as BulkSendSchema, BulkSendPreviewAnswer, BulkTableAnswer } from '../../host/server/contract/bulk-answers.js'
 import type { BulkSendStatus } from '../../host/server/domain/template/bulk-send.js'
 import { BULK_MAX_BYTES } from '../../host/server/domain/template/bulk-table.js'
 import { describe, expect, newTeam, test, type Team } from './fixtures.js'
 import { createEnvelope, until, type TestHost } from './support.js'
+import { inlineRow, LIBREOFFICE_WORKBOOK, markedEncrypted, workbook } from './tables/workbooks.js'
 
 /** A template on roles: Client signs and has a reference to fill in ahead; Witness signs. */
 async function template(team: Team) {
@@ -93,6 +94,33 @@ describe('bulk send', () => {
     const read = await bulk(team, { templateId: t.id, mapping: t.mapping, dryRun: true }, latin)
     expect(read.body.encoding).toBe('windows-1252')
     expect(read.body.rows[0].recipients[0].name).toBe('Jana Müller')
+  })
+
+  test('an XLSX workbook: its columns asked before a mapping, then previewed as a CSV would be; a workbook that cannot be read refused', async ({ team }) => {
+    const t = await template(team)
+    const sheet = [HEADER.split(','), ...[1, 2].map((i) => row(i).split(','))].map((cells, i) => inlineRow(i + 1, cells)).join('')
+    const file = (bytes: Uint8Array) => {
+      const fd = new FormData()
+      fd.set('file', new Blob([bytes as Uint8Array<ArrayBuffer>], { type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' }), 'people.xlsx')
+      return fd
+    }
+    const columns = await team.client.post('/envelope/bulk-send/columns', file(workbook({ sheet })))
+    expect(columns.status, JSON.stringify(columns.body)).toBe(200)
+    expect(BulkTableAnswer.parse(columns.body)).toEqual({ columns: HEADER.split(','), format: 'xlsx', encoding: 'utf-8', total: 2 })
+    const csvColumns = await team.client.post('/envelope/bulk-send/columns', file(new TextEncoder().encode(`${HEADER}\n${row(1)}\n`)))
+    expect(csvColumns.body).toEqual({ columns: HEADER.split(','), format: 'csv', encoding: 'utf-8', total: 1 })
+
+    const preview = await bulk(team, { templateId: t.id, mapping: t.mapping, dryRun: true }, workbook({ sheet }))
+    expect(preview.status, JSON.stringify(preview.body)).toBe(200)
+    expect(preview.body).toMatchObject({ format: 'xlsx', total: 2, sendable: 2, problems: [] })
+    expect(preview.body.rows[1]).toMatchObject({ row: 3, title: 'Lease 2', recipients: [{ email: 'client2@example.com', name: 'Client 2' }, { email: 'witness2@example.com' }] })
+
+    for (const bad of [markedEncrypted(workbook({ sheet })), LIBREOFFICE_WORKBOOK.subarray(0, 2000)]) {
+      const refused = await team.client.post('/envelope/bulk-send/columns', file(bad))
+      expect(refused.status).toBe(400)
+      expect(refused.body).toMatchObject({ code: 'INVALID_TABLE', issues: [{ path: 'file' }] })
+    }
+    expect(await documents(team)).toBe(0)
   })
 
   test('refused before anything starts: a missing column, a malformed or oversized file, a role left unmapped, more rows than the plan allows', async ({ team, host }) => {

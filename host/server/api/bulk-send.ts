@@ -28,25 +28,35 @@ export const BulkSendPayload = z.object({
 /** Rows of a preview shown in full: enough to see that the columns are right. */
 const PREVIEW_ROWS = 20
 
+/** Nothing but the table: its columns are asked before a mapping is chosen. */
+export const ColumnsPayload = z.object({}).strict()
+
 /** The request's payload and its table (the `file` part). */
-async function bulkRequest(c: Ctx) {
-  const { payload, form } = await multipartPayload(c, BulkSendPayload)
+async function bulkRequest<S extends z.ZodType>(c: Ctx, schema: S, options: { optionalPayload?: boolean } = {}) {
+  const { payload, form } = await multipartPayload(c, schema, options)
   const file = form.get('file')
-  if (!file || typeof file === 'string') throw badRequest('the table is missing: send it as the file part (CSV)', [issue(['file'], 'Required')])
+  if (!file || typeof file === 'string') throw badRequest('the table is missing: send it as the file part (CSV or XLSX)', [issue(['file'], 'Required')])
   return { payload, table: await readTable(new Uint8Array(await file.arrayBuffer())) }
 }
 
 export function bulkSendRoutes(ctx: HostContext) {
   const r = new Hono<AppEnv>()
 
+  r.post('/envelope/bulk-send/columns', async (c) => {
+    assertMayCreate(principal(c))
+    const { table } = await bulkRequest(c, ColumnsPayload, { optionalPayload: true })
+    return c.json({ columns: table.columns, format: table.format, encoding: table.encoding, total: table.rows.length } satisfies V2Answer<'POST /envelope/bulk-send/columns'>)
+  })
+
   r.post('/envelope/bulk-send', async (c) => {
     const p = principal(c)
     assertMayCreate(p)
-    const { payload, table } = await bulkRequest(c)
+    const { payload, table } = await bulkRequest(c, BulkSendPayload)
     if (payload.dryRun) {
       const { rows, allowed } = await previewBulkSend(ctx.db, p, payload.templateId, payload.mapping, table)
       const answer = {
         columns: table.columns,
+        format: table.format,
         encoding: table.encoding,
         total: rows.length,
         sendable: rows.filter((x) => !x.problems.length).length,
@@ -57,7 +67,7 @@ export function bulkSendRoutes(ctx: HostContext) {
       return c.json(answer satisfies V2Answer<'POST /envelope/bulk-send'>)
     }
     const status = await startBulkSend(ctx.db, p, teamActor(p, clientOf(c)), payload.templateId, payload.mapping, table)
-    return c.json({ ...status, encoding: table.encoding } satisfies V2Answer<'POST /envelope/bulk-send'>)
+    return c.json({ ...status, format: table.format, encoding: table.encoding } satisfies V2Answer<'POST /envelope/bulk-send'>)
   })
 
   r.get('/envelope/bulk-send/:id', async (c) => {

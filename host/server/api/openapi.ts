@@ -55,13 +55,14 @@ export const ROUTES: RouteDoc[] = [
   { method: 'post', path: '/envelope/delete', tag: 'Envelopes', summary: 'Delete an envelope', body: envelope.DeleteBody, response: SUCCESS },
   // ---- templates
   { method: 'post', path: '/envelope/duplicate', tag: 'Templates', summary: 'Duplicate an envelope (410 DOCUMENT_PURGED once purged)', body: template.DuplicateBody, response: ID, errors: [410] },
-  { method: 'post', path: '/envelope/bulk-send', tag: 'Templates', summary: 'Send a template to many: one document per row of a CSV table (with `dryRun`, only check it and answer what would be sent)', description: 'The mapping names the columns that give each role its address (and name), fields filled in ahead, and the title. A row with a bad address, or the same as an earlier row, is refused and the others go; more rows to send than the plan allows refuse the whole send (400 BULK_OVER_PLAN). The documents are made and sent in the background; read the progress and the report below.', multipart: bulkSend.BulkSendPayload, tableFile: true, response: { description: 'With dryRun, the preview; else the bulk send started', schema: { anyOf: [ref('BulkSendPreview'), ref('BulkSendStarted')] } }, errors: [413] },
+  { method: 'post', path: '/envelope/bulk-send/columns', tag: 'Templates', summary: "A table's columns and rows, read as a bulk send reads it, before a mapping is chosen (nothing is stored; the payload part may be left out)", multipart: bulkSend.ColumnsPayload, tableFile: true, payloadOptional: true, response: { description: 'The columns', schema: ref('BulkTable') }, errors: [413] },
+  { method: 'post', path: '/envelope/bulk-send', tag: 'Templates', summary: 'Send a template to many: one document per row of a table (CSV or XLSX) (with `dryRun`, only check it and answer what would be sent)', description: 'The mapping names the columns that give each role its address (and name), fields filled in ahead, and the title. A row with a bad address, or the same as an earlier row, is refused and the others go; more rows to send than the plan allows refuse the whole send (400 BULK_OVER_PLAN). The documents are made and sent in the background; read the progress and the report below.', multipart: bulkSend.BulkSendPayload, tableFile: true, response: { description: 'With dryRun, the preview; else the bulk send started', schema: { anyOf: [ref('BulkSendPreview'), ref('BulkSendStarted')] } }, errors: [413] },
   { method: 'get', path: '/envelope/bulk-send/{bulkSendId}', tag: 'Templates', summary: "A bulk send's progress", response: { description: 'The bulk send', schema: ref('BulkSend') } },
   { method: 'get', path: '/envelope/bulk-send/{bulkSendId}/report', tag: 'Templates', summary: 'What became of each row: its document, or why it was refused (CSV; a value that would start a spreadsheet formula is made text)', response: 'csv' },
   { method: 'post', path: '/envelope/use', tag: 'Templates', summary: 'Generate a document from a template', multipart: template.UsePayload, response: { description: 'The new document and its recipients', schema: { type: 'object', properties: { id: { type: 'string' }, recipients: { type: 'array', items: ref('SentRecipient') } }, required: ['id', 'recipients'] } } },
   // ---- items
   { method: 'post', path: '/envelope/item/create-many', tag: 'Items', summary: 'Add PDF files to an envelope', multipart: item.CreateManyPayload, response: { description: 'The new items', schema: dataOf('Item') } },
-  { method: 'post', path: '/pdf/form-fields', tag: 'Items', summary: "Read the form fields PDFs hold, as envelope fields would take them (nothing is stored; the payload part may be left out)", multipart: item.FormFieldsPayload, response: { description: 'Each file with its form fields', schema: dataOf('PdfFormFields') } },
+  { method: 'post', path: '/pdf/form-fields', tag: 'Items', summary: "Read the form fields PDFs hold, as envelope fields would take them (nothing is stored; the payload part may be left out)", multipart: item.FormFieldsPayload, payloadOptional: true, response: { description: 'Each file with its form fields', schema: dataOf('PdfFormFields') } },
   { method: 'post', path: '/envelope/item/update-many', tag: 'Items', summary: 'Rename or reorder items', body: item.UpdateMany, response: { description: 'The items', schema: dataOf('Item') } },
   { method: 'post', path: '/envelope/item/delete', tag: 'Items', summary: 'Delete an item and its fields', body: item.DeleteBody, response: SUCCESS },
   { method: 'get', path: '/envelope/item/{envelopeItemId}/download', tag: 'Items', summary: "Download an item's PDF (sealed once completed; 410 DOCUMENT_PURGED once purged)", query: item.DownloadQuery, response: 'pdf', errors: [409, 410] },
@@ -164,7 +165,7 @@ function operation(r: RouteDoc) {
   if (r.multipart) {
     const files = r.tableFile ? 'file' : (r.fileParts ?? 'files')
     const filePart = r.tableFile
-      ? { type: 'string', contentMediaType: 'text/csv', description: 'The table: CSV (`,` or `;`), the first row naming the columns; UTF-8 (a byte-order mark is fine) or Windows-1252; 5 MiB at most' }
+      ? { type: 'string', description: 'The table: an XLSX workbook (its first sheet) or CSV (`,` or `;`; UTF-8, a byte-order mark is fine, or Windows-1252), the first row naming the columns; 5 MiB at most' }
       : { type: 'array', items: { type: 'string', contentMediaType: 'application/pdf' }, description: 'PDF files (at most 20), one part each' }
     requestBody = {
       required: true,
@@ -176,9 +177,9 @@ function operation(r: RouteDoc) {
               payload: { ...jsonSchema(r.multipart), description: 'JSON, as the part `payload`' },
               [files]: filePart,
             },
-            required: r.tableFile ? ['payload', files] : ['payload'],
+            required: [...(r.payloadOptional ? [] : ['payload']), ...(r.tableFile ? [files] : [])],
           },
-          encoding: { payload: { contentType: 'application/json' }, [files]: { contentType: r.tableFile ? 'text/csv' : 'application/pdf' } },
+          encoding: { payload: { contentType: 'application/json' }, [files]: { contentType: r.tableFile ? 'text/csv, application/vnd.openxmlformats-officedocument.spreadsheetml.sheet' : 'application/pdf' } },
         },
       },
     }

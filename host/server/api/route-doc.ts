@@ -18,8 +18,10 @@ export interface RouteDoc {
   multipart?: z.ZodType
   /** The file parts' name of a multipart route (default `files`). */
   fileParts?: string
-  /** The multipart's file part is one CSV table (`file`), not PDFs. */
+  /** The multipart's file part is one table (`file`, CSV or XLSX), not PDFs. */
   tableFile?: boolean
+  /** The multipart's `payload` part may be left out (the files alone are the request). */
+  payloadOptional?: boolean
   /** Query, validated with parse(query, c.req.query()). */
   query?: z.ZodObject
   /** The 200 answer: a JSON schema (or $ref), or 'pdf' / 'csv' for a download of one. */

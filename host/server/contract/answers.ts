@@ -9,7 +9,7 @@
  */
 import { z } from 'zod'
 import { FIELD_TYPES, RECIPIENT_ROLES, type DocumentMeta } from '../../../src/protocol/index.js'
-import { BulkSendAnswer, BulkSendPreviewAnswer, BulkSendStartedAnswer } from './bulk-answers.js'
+import { BulkSendAnswer, BulkSendPreviewAnswer, BulkSendStartedAnswer, BulkTableAnswer } from './bulk-answers.js'
 import { EvidenceAnswer, EvidenceCheckAnswer, VerifiedSignatureAnswer, VerifyAnswer, VerifyResultAnswer } from './record-answers.js'
 
 /** Every answer schema by its component name (`#/components/schemas/{id}`). */
@@ -214,6 +214,7 @@ answers
 
 // Bulk send's answers (bulk-answers.ts).
 answers
+  .add(BulkTableAnswer, { id: 'BulkTable' })
   .add(BulkSendPreviewAnswer, { id: 'BulkSendPreview' })
   .add(BulkSendAnswer, { id: 'BulkSend' })
   .add(BulkSendStartedAnswer, { id: 'BulkSendStarted' })
@@ -231,7 +232,7 @@ export type EnvelopeAnswer = z.output<typeof EnvelopeAnswer>
 export type SentRecipientAnswer = z.output<typeof SentRecipientAnswer>
 export type AuditLogEntryAnswer = z.output<typeof AuditLogEntryAnswer>
 export type SentAnswer = z.output<typeof SentAnswer>
-export type { BulkSendAnswer, BulkSendPreviewAnswer, BulkSendStartedAnswer } from './bulk-answers.js'
+export type { BulkSendAnswer, BulkSendPreviewAnswer, BulkSendStartedAnswer, BulkTableAnswer } from './bulk-answers.js'
 
 /** The registered answers as OpenAPI components: JSON Schema 2020-12, references between them by name. */
 export function answerComponents(): Record<string, Record<string, unknown>> {

@@ -17,6 +17,7 @@ import type {
   BulkSendAnswer,
   BulkSendPreviewAnswer,
   BulkSendStartedAnswer,
+  BulkTableAnswer,
   AuditLogEntryAnswer,
   EnvelopeAnswer,
   FieldAnswer,
@@ -53,6 +54,7 @@ export interface ApiV2Routes {
   'POST /envelope/update': { answer: EnvelopeAnswer }
   'POST /envelope/delete': { answer: Success }
   'POST /envelope/duplicate': { answer: Created }
+  'POST /envelope/bulk-send/columns': { answer: BulkTableAnswer }
   'POST /envelope/bulk-send': { answer: BulkSendPreviewAnswer | BulkSendStartedAnswer }
   'GET /envelope/bulk-send/:bulkSendId': { answer: BulkSendAnswer }
   'GET /envelope/bulk-send/:bulkSendId/report': { answer: Csv }

@@ -6,7 +6,16 @@ import { z } from 'zod'
 
 const int = z.int()
 const date = z.iso.datetime({ offset: true })
-const encoding = z.enum(['utf-8', 'windows-1252']).describe('How the table was read: UTF-8, or Windows-1252 when it was not valid UTF-8')
+const encoding = z.enum(['utf-8', 'windows-1252']).describe('How a CSV table was read: UTF-8, or Windows-1252 when it was not valid UTF-8 (an XLSX workbook: utf-8)')
+const format = z.enum(['csv', 'xlsx']).describe("The table's format: an XLSX workbook (its first sheet) or CSV")
+
+/** A table's columns, read before any mapping is chosen. */
+export const BulkTableAnswer = z.object({
+  columns: z.array(z.string()).describe('the names in the first row, in order (an empty one reads "Column N")'),
+  format,
+  encoding,
+  total: int.describe('rows under the header, empty rows left out'),
+})
 
 /** A row as it would be sent: the template's input. */
 const PlannedRow = z.object({
@@ -19,6 +28,7 @@ const PlannedRow = z.object({
 
 export const BulkSendPreviewAnswer = z.object({
   columns: z.array(z.string()),
+  format,
   encoding,
   total: int,
   sendable: int.describe('rows without problems'),
@@ -39,8 +49,9 @@ export const BulkSendAnswer = z.object({
   finishedAt: date.nullable(),
 })
 
-export const BulkSendStartedAnswer = BulkSendAnswer.extend({ encoding })
+export const BulkSendStartedAnswer = BulkSendAnswer.extend({ format, encoding })
 
+export type BulkTableAnswer = z.output<typeof BulkTableAnswer>
 export type BulkSendPreviewAnswer = z.output<typeof BulkSendPreviewAnswer>
 export type BulkSendAnswer = z.output<typeof BulkSendAnswer>
 export type BulkSendStartedAnswer = z.output<typeof BulkSendStartedAnswer>

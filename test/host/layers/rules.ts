@@ -1,7 +1,7 @@
 import { cyclicEdges, loopThrough, type Graph } from './graph.js'
 
 /** Folders of host/server below the doors: they never reach up into the API, the console or the pages. */
-const LOWER = /^host\/server\/(domain|auth|people|pdf|db|jobs|workers|webhooks|events|storage|images|mail)\//
+const LOWER = /^host\/server\/(domain|auth|people|pdf|db|jobs|workers|webhooks|events|storage|images|mail|tables)\//
 const UPPER = /^host\/(server\/(api|console)\/|app\/)/
 /** The server, all of it, and the pages: the server never imports the pages (their words included). */
 const SERVER = /^host\/server\//

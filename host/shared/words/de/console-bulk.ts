@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in German. */
 const de: BulkWords = {
   "bulk.title": "An viele senden",
-  "bulk.intro": "Ein Dokument pro Zeile einer Tabelle. Wählen Sie eine CSV-Datei, deren erste Zeile die Spalten benennt, legen Sie fest, welche Spalte was liefert, prüfen Sie die Vorschau und senden Sie dann.",
-  "bulk.drop": "CSV-Datei hier ablegen",
-  "bulk.choose": "CSV-Datei auswählen",
-  "bulk.hint": "Spalten durch Kommas oder Semikolons getrennt, bis zu 10.000 Zeilen.",
+  "bulk.intro": "Ein Dokument pro Zeile einer Tabelle. Wählen Sie eine CSV- oder XLSX-Datei, deren erste Zeile die Spalten benennt, legen Sie fest, welche Spalte was liefert, prüfen Sie die Vorschau und senden Sie dann.",
+  "bulk.drop": "CSV- oder XLSX-Datei hier ablegen",
+  "bulk.choose": "CSV- oder XLSX-Datei auswählen",
+  "bulk.hint": "Das erste Blatt einer Arbeitsmappe oder CSV mit Kommas oder Semikolons; bis zu 10.000 Zeilen.",
   "bulk.file": "Tabelle: {name}",
-  "bulk.notCsv": "{name} ist keine CSV-Datei.",
-  "bulk.noColumns": "{name} hat keine Spalten: Die erste Zeile muss sie benennen.",
+  "bulk.notTable": "{name} ist keine CSV- oder XLSX-Datei.",
   "bulk.mapping": "Welche Spalte liefert was",
   "bulk.mappingHelp": "Aus den Spaltennamen vorgeschlagen: Sie können jede Auswahl ändern.",
   "bulk.role": "Rolle: {role}",

@@ -3,13 +3,12 @@ import type { PluralForm } from '../../i18n.js'
 
 const en = {
   "bulk.title": "Send to many",
-  "bulk.intro": "One document per row of a table. Choose a CSV file whose first line names its columns, say which column gives what, check the preview, then send.",
-  "bulk.drop": "Drop a CSV file here",
-  "bulk.choose": "Choose a CSV file",
-  "bulk.hint": "Columns separated by commas or semicolons, up to 10,000 rows.",
+  "bulk.intro": "One document per row of a table. Choose a CSV or XLSX file whose first row names its columns, say which column gives what, check the preview, then send.",
+  "bulk.drop": "Drop a CSV or XLSX file here",
+  "bulk.choose": "Choose a CSV or XLSX file",
+  "bulk.hint": "A workbook's first sheet, or CSV with commas or semicolons; up to 10,000 rows.",
   "bulk.file": "Table: {name}",
-  "bulk.notCsv": "{name} is not a CSV file.",
-  "bulk.noColumns": "{name} has no columns: its first line must name them.",
+  "bulk.notTable": "{name} is not a CSV or XLSX file.",
   "bulk.mapping": "Which column gives what",
   "bulk.mappingHelp": "Suggested from the names of the columns: change any choice.",
   "bulk.role": "Role: {role}",

@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Spanish. */
 const es: BulkWords = {
   "bulk.title": "Enviar a muchos",
-  "bulk.intro": "Un documento por cada fila de una tabla. Elija un archivo CSV cuya primera línea nombre sus columnas, indique qué columna aporta cada dato, revise la vista previa y envíe.",
-  "bulk.drop": "Suelte aquí un archivo CSV",
-  "bulk.choose": "Elegir un archivo CSV",
-  "bulk.hint": "Columnas separadas por comas o puntos y coma, hasta 10.000 filas.",
+  "bulk.intro": "Un documento por cada fila de una tabla. Elija un archivo CSV o XLSX cuya primera fila nombre sus columnas, indique qué columna aporta cada dato, revise la vista previa y envíe.",
+  "bulk.drop": "Suelte aquí un archivo CSV o XLSX",
+  "bulk.choose": "Elegir un archivo CSV o XLSX",
+  "bulk.hint": "La primera hoja de un libro, o CSV con comas o puntos y coma; hasta 10.000 filas.",
   "bulk.file": "Tabla: {name}",
-  "bulk.notCsv": "{name} no es un archivo CSV.",
-  "bulk.noColumns": "{name} no tiene columnas: su primera línea debe nombrarlas.",
+  "bulk.notTable": "{name} no es un archivo CSV ni XLSX.",
   "bulk.mapping": "Qué columna aporta cada dato",
   "bulk.mappingHelp": "Sugerido a partir de los nombres de las columnas: puede cambiar cualquier elección.",
   "bulk.role": "Rol: {role}",

@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in French. */
 const fr: BulkWords = {
   "bulk.title": "Envoyer à plusieurs",
-  "bulk.intro": "Un document par ligne d’un tableau. Choisissez un fichier CSV dont la première ligne nomme les colonnes, indiquez quelle colonne donne quoi, vérifiez l’aperçu, puis envoyez.",
-  "bulk.drop": "Déposez un fichier CSV ici",
-  "bulk.choose": "Choisir un fichier CSV",
-  "bulk.hint": "Colonnes séparées par des virgules ou des points-virgules, jusqu’à 10 000 lignes.",
+  "bulk.intro": "Un document par ligne d’un tableau. Choisissez un fichier CSV ou XLSX dont la première ligne nomme les colonnes, indiquez quelle colonne donne quoi, vérifiez l’aperçu, puis envoyez.",
+  "bulk.drop": "Déposez un fichier CSV ou XLSX ici",
+  "bulk.choose": "Choisir un fichier CSV ou XLSX",
+  "bulk.hint": "La première feuille d’un classeur, ou un CSV séparé par des virgules ou des points-virgules ; jusqu’à 10 000 lignes.",
   "bulk.file": "Tableau : {name}",
-  "bulk.notCsv": "{name} n’est pas un fichier CSV.",
-  "bulk.noColumns": "{name} n’a pas de colonnes : sa première ligne doit les nommer.",
+  "bulk.notTable": "{name} n’est ni un fichier CSV ni un fichier XLSX.",
   "bulk.mapping": "Quelle colonne donne quoi",
   "bulk.mappingHelp": "Proposé d’après les noms des colonnes : chaque choix peut être modifié.",
   "bulk.role": "Rôle : {role}",

@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Italian. */
 const it: BulkWords = {
   "bulk.title": "Invia a molti",
-  "bulk.intro": "Un documento per ogni riga di una tabella. Scegli un file CSV la cui prima riga nomina le colonne, indica quale colonna fornisce cosa, controlla l’anteprima e poi invia.",
-  "bulk.drop": "Trascina qui un file CSV",
-  "bulk.choose": "Scegli un file CSV",
-  "bulk.hint": "Colonne separate da virgole o punti e virgola, fino a 10.000 righe.",
+  "bulk.intro": "Un documento per ogni riga di una tabella. Scegli un file CSV o XLSX la cui prima riga nomina le colonne, indica quale colonna fornisce cosa, controlla l’anteprima e poi invia.",
+  "bulk.drop": "Trascina qui un file CSV o XLSX",
+  "bulk.choose": "Scegli un file CSV o XLSX",
+  "bulk.hint": "Il primo foglio di una cartella di lavoro, o un CSV con virgole o punti e virgola; fino a 10.000 righe.",
   "bulk.file": "Tabella: {name}",
-  "bulk.notCsv": "{name} non è un file CSV.",
-  "bulk.noColumns": "{name} non ha colonne: la prima riga deve nominarle.",
+  "bulk.notTable": "{name} non è un file CSV o XLSX.",
   "bulk.mapping": "Quale colonna fornisce cosa",
   "bulk.mappingHelp": "Suggerito dai nomi delle colonne: puoi cambiare ogni scelta.",
   "bulk.role": "Ruolo: {role}",

@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Japanese. */
 const ja: BulkWords = {
   "bulk.title": "一括送信",
-  "bulk.intro": "表の1行ごとに1つの文書を作成します。1行目に列名があるCSVファイルを選び、どの列が何に当たるかを指定し、プレビューを確認してから送信してください。",
-  "bulk.drop": "ここにCSVファイルをドロップ",
-  "bulk.choose": "CSVファイルを選択",
-  "bulk.hint": "列はカンマまたはセミコロン区切り、最大10,000行。",
+  "bulk.intro": "表の1行ごとに1つの文書を作成します。1行目に列名があるCSVまたはXLSXファイルを選び、どの列が何に当たるかを指定し、プレビューを確認してから送信してください。",
+  "bulk.drop": "ここにCSVまたはXLSXファイルをドロップ",
+  "bulk.choose": "CSVまたはXLSXファイルを選択",
+  "bulk.hint": "ブックの最初のシート、またはカンマかセミコロン区切りのCSV。最大10,000行。",
   "bulk.file": "表: {name}",
-  "bulk.notCsv": "{name} はCSVファイルではありません。",
-  "bulk.noColumns": "{name} には列がありません。1行目に列名が必要です。",
+  "bulk.notTable": "{name} はCSVまたはXLSXファイルではありません。",
   "bulk.mapping": "列の割り当て",
   "bulk.mappingHelp": "列名から提案しています。どの選択も変更できます。",
   "bulk.role": "役割: {role}",

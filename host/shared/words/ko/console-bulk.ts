@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Korean. */
 const ko: BulkWords = {
   "bulk.title": "여러 명에게 보내기",
-  "bulk.intro": "표의 행마다 문서 하나를 만듭니다. 첫 줄에 열 이름이 있는 CSV 파일을 선택하고, 어떤 열이 무엇인지 지정하고, 미리보기를 확인한 뒤 보내세요.",
-  "bulk.drop": "여기에 CSV 파일을 놓으세요",
-  "bulk.choose": "CSV 파일 선택",
-  "bulk.hint": "쉼표나 세미콜론으로 구분된 열, 최대 10,000행.",
+  "bulk.intro": "표의 행마다 문서 하나를 만듭니다. 첫 행에 열 이름이 있는 CSV 또는 XLSX 파일을 선택하고, 어떤 열이 무엇인지 지정하고, 미리보기를 확인한 뒤 보내세요.",
+  "bulk.drop": "여기에 CSV 또는 XLSX 파일을 놓으세요",
+  "bulk.choose": "CSV 또는 XLSX 파일 선택",
+  "bulk.hint": "통합 문서의 첫 번째 시트, 또는 쉼표나 세미콜론으로 구분된 CSV. 최대 10,000행.",
   "bulk.file": "표: {name}",
-  "bulk.notCsv": "{name}은(는) CSV 파일이 아닙니다.",
-  "bulk.noColumns": "{name}에 열이 없습니다. 첫 줄에 열 이름이 있어야 합니다.",
+  "bulk.notTable": "{name}은(는) CSV 또는 XLSX 파일이 아닙니다.",
   "bulk.mapping": "열 지정",
   "bulk.mappingHelp": "열 이름을 보고 제안했습니다. 어떤 선택이든 바꿀 수 있습니다.",
   "bulk.role": "역할: {role}",

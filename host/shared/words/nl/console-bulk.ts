@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Dutch. */
 const nl: BulkWords = {
   "bulk.title": "Naar velen sturen",
-  "bulk.intro": "Eén document per rij van een tabel. Kies een CSV-bestand waarvan de eerste regel de kolommen benoemt, geef aan welke kolom wat levert, controleer het voorbeeld en verstuur.",
-  "bulk.drop": "Zet hier een CSV-bestand neer",
-  "bulk.choose": "Een CSV-bestand kiezen",
-  "bulk.hint": "Kolommen gescheiden door komma’s of puntkomma’s, tot 10.000 rijen.",
+  "bulk.intro": "Eén document per rij van een tabel. Kies een CSV- of XLSX-bestand waarvan de eerste rij de kolommen benoemt, geef aan welke kolom wat levert, controleer het voorbeeld en verstuur.",
+  "bulk.drop": "Zet hier een CSV- of XLSX-bestand neer",
+  "bulk.choose": "Een CSV- of XLSX-bestand kiezen",
+  "bulk.hint": "Het eerste blad van een werkmap, of CSV met komma’s of puntkomma’s; tot 10.000 rijen.",
   "bulk.file": "Tabel: {name}",
-  "bulk.notCsv": "{name} is geen CSV-bestand.",
-  "bulk.noColumns": "{name} heeft geen kolommen: de eerste regel moet ze benoemen.",
+  "bulk.notTable": "{name} is geen CSV- of XLSX-bestand.",
   "bulk.mapping": "Welke kolom levert wat",
   "bulk.mappingHelp": "Voorgesteld op basis van de kolomnamen: u kunt elke keuze wijzigen.",
   "bulk.role": "Rol: {role}",

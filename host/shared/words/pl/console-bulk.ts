@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Polish. */
 const pl: BulkWords = {
   "bulk.title": "Wyślij do wielu",
-  "bulk.intro": "Jeden dokument na każdy wiersz tabeli. Wybierz plik CSV, którego pierwszy wiersz nazywa kolumny, wskaż, która kolumna co zawiera, sprawdź podgląd i wyślij.",
-  "bulk.drop": "Upuść tutaj plik CSV",
-  "bulk.choose": "Wybierz plik CSV",
-  "bulk.hint": "Kolumny rozdzielone przecinkami lub średnikami, do 10 000 wierszy.",
+  "bulk.intro": "Jeden dokument na każdy wiersz tabeli. Wybierz plik CSV lub XLSX, którego pierwszy wiersz nazywa kolumny, wskaż, która kolumna co zawiera, sprawdź podgląd i wyślij.",
+  "bulk.drop": "Upuść tutaj plik CSV lub XLSX",
+  "bulk.choose": "Wybierz plik CSV lub XLSX",
+  "bulk.hint": "Pierwszy arkusz skoroszytu albo CSV rozdzielany przecinkami lub średnikami; do 10 000 wierszy.",
   "bulk.file": "Tabela: {name}",
-  "bulk.notCsv": "{name} nie jest plikiem CSV.",
-  "bulk.noColumns": "{name} nie ma kolumn: pierwszy wiersz musi je nazywać.",
+  "bulk.notTable": "{name} nie jest plikiem CSV ani XLSX.",
   "bulk.mapping": "Która kolumna co zawiera",
   "bulk.mappingHelp": "Zaproponowano na podstawie nazw kolumn: każdy wybór można zmienić.",
   "bulk.role": "Rola: {role}",

@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Brazilian Portuguese. */
 const ptBR: BulkWords = {
   "bulk.title": "Enviar para muitos",
-  "bulk.intro": "Um documento por linha de uma tabela. Escolha um arquivo CSV cuja primeira linha nomeia as colunas, diga qual coluna fornece cada dado, confira a prévia e envie.",
-  "bulk.drop": "Solte um arquivo CSV aqui",
-  "bulk.choose": "Escolher um arquivo CSV",
-  "bulk.hint": "Colunas separadas por vírgulas ou ponto e vírgula, até 10.000 linhas.",
+  "bulk.intro": "Um documento por linha de uma tabela. Escolha um arquivo CSV ou XLSX cuja primeira linha nomeia as colunas, diga qual coluna fornece cada dado, confira a prévia e envie.",
+  "bulk.drop": "Solte um arquivo CSV ou XLSX aqui",
+  "bulk.choose": "Escolher um arquivo CSV ou XLSX",
+  "bulk.hint": "A primeira planilha de uma pasta de trabalho, ou CSV com vírgulas ou ponto e vírgula; até 10.000 linhas.",
   "bulk.file": "Tabela: {name}",
-  "bulk.notCsv": "{name} não é um arquivo CSV.",
-  "bulk.noColumns": "{name} não tem colunas: a primeira linha deve nomeá-las.",
+  "bulk.notTable": "{name} não é um arquivo CSV nem XLSX.",
   "bulk.mapping": "Qual coluna fornece cada dado",
   "bulk.mappingHelp": "Sugerido pelos nomes das colunas: você pode mudar qualquer escolha.",
   "bulk.role": "Papel: {role}",

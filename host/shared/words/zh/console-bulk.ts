@@ -3,13 +3,12 @@ import type { BulkWords } from '../en/console-bulk.js'
 /** Send to many, in Chinese. */
 const zh: BulkWords = {
   "bulk.title": "批量发送",
-  "bulk.intro": "表格的每一行生成一份文档。请选择第一行为列名的 CSV 文件，指定各列对应的内容，检查预览后再发送。",
-  "bulk.drop": "将 CSV 文件拖放到此处",
-  "bulk.choose": "选择 CSV 文件",
-  "bulk.hint": "列以逗号或分号分隔，最多 10,000 行。",
+  "bulk.intro": "表格的每一行生成一份文档。请选择第一行为列名的 CSV 或 XLSX 文件，指定各列对应的内容，检查预览后再发送。",
+  "bulk.drop": "将 CSV 或 XLSX 文件拖放到此处",
+  "bulk.choose": "选择 CSV 或 XLSX 文件",
+  "bulk.hint": "工作簿的第一个工作表，或以逗号或分号分隔的 CSV；最多 10,000 行。",
   "bulk.file": "表格：{name}",
-  "bulk.notCsv": "{name} 不是 CSV 文件。",
-  "bulk.noColumns": "{name} 没有列：第一行必须为各列命名。",
+  "bulk.notTable": "{name} 不是 CSV 或 XLSX 文件。",
   "bulk.mapping": "各列对应的内容",
   "bulk.mappingHelp": "根据列名给出的建议：每项选择都可以更改。",
   "bulk.role": "角色：{role}",

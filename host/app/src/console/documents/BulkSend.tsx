@@ -4,7 +4,7 @@ import { download, v2, v2Form } from '../api.js'
 import { ConfirmDialog } from '../ConfirmDialog.js'
 import { ct } from '../i18n/index.js'
 import { ErrorAlert, useAction } from '../parts.js'
-import { columnsOf, mappingPayload, suggestMapping, type BulkPreviewAnswer, type BulkStatus, type Mapping } from './bulk-mapping.js'
+import { mappingPayload, suggestMapping, TABLE_NAME, TABLE_TYPES, type BulkPreviewAnswer, type BulkStatus, type BulkTableAnswer, type Mapping } from './bulk-mapping.js'
 import { BulkDone, BulkPreview, BulkProgress, ChooseTable, MappingForm, sendLabel } from './BulkSendParts.js'
 import type { Envelope } from './types.js'
 import './bulk-send.css'
@@ -13,7 +13,7 @@ import './bulk-send.css'
 const POLL_MS = 1000
 
 /**
- * Send to many on a template's page: a CSV table chosen, its columns mapped to the template's
+ * Send to many on a template's page: a table (CSV or XLSX) chosen, its columns mapped to the template's
  * roles, fields and title, the host's preview (what goes, what is refused and why), then one
  * document per row sent on the host's queue, its progress followed until the end and its report.
  */
@@ -34,17 +34,21 @@ export function BulkSend({ template }: { template: Envelope & { fields?: Field[]
     form.set('file', file!, file!.name)
     return form
   }
-  const choose = async (chosen: File | undefined) => {
+  // The host reads the table (CSV or XLSX) and answers its columns: a file it cannot read is said at once.
+  const choose = (chosen: File | undefined) => {
     if (!chosen) return
     setProblem(null)
     action.setError(null)
     setPreview(null)
-    if (!/\.csv$/i.test(chosen.name) && chosen.type !== 'text/csv') return setProblem(ct('bulk.notCsv', { name: chosen.name }))
-    const found = await columnsOf(chosen)
-    if (!found.length) return setProblem(ct('bulk.noColumns', { name: chosen.name }))
-    setFile(chosen)
-    setColumns(found)
-    setMapping(suggestMapping(template, found))
+    if (!TABLE_NAME.test(chosen.name) && !TABLE_TYPES.includes(chosen.type)) return setProblem(ct('bulk.notTable', { name: chosen.name }))
+    void action.run(async () => {
+      const form = new FormData()
+      form.set('file', chosen, chosen.name)
+      const table = await v2Form<BulkTableAnswer>('/envelope/bulk-send/columns', form)
+      setFile(chosen)
+      setColumns(table.columns)
+      setMapping(suggestMapping(template, table.columns))
+    })
   }
   const check = () =>
     void action.run(async () => {
@@ -93,7 +97,7 @@ export function BulkSend({ template }: { template: Envelope & { fields?: Field[]
         {ct('bulk.title')}
       </h2>
       {!status && <p className="muted">{ct('bulk.intro')}</p>}
-      {!status && !preview && <ChooseTable file={file} problem={problem} onChoose={(f) => void choose(f)} />}
+      {!status && !preview && <ChooseTable file={file} problem={problem} onChoose={choose} />}
       <ErrorAlert error={action.error} />
       {mapping && !preview && !status && (
         <MappingForm

@@ -4,7 +4,7 @@ import { ct, type ConsoleKey } from '../i18n/index.js'
 import { Notice } from '../parts.js'
 import { linkProps } from '../router.js'
 import { DropZone } from './DropZone.js'
-import { fieldLabel, rolesOf, type BulkPreviewAnswer, type BulkStatus, type Mapping } from './bulk-mapping.js'
+import { fieldLabel, rolesOf, TABLE_TYPES, type BulkPreviewAnswer, type BulkStatus, type Mapping } from './bulk-mapping.js'
 import { prefillable } from './PrefillFields.js'
 import type { Envelope } from './types.js'
 
@@ -13,7 +13,7 @@ type Template = Envelope & { fields?: Field[] }
 /** "Send 47 documents", its plural form the language's (`bulk.send.one`, `.few`, `.other`, ...). */
 export const sendLabel = (count: number) => ct('bulk.send' as ConsoleKey, { count })
 
-/** The table to send from: dropped on the zone or chosen; a file that is not CSV is said at once. */
+/** The table to send from: dropped on the zone or chosen; a file that is not CSV or XLSX is said at once. */
 export function ChooseTable({ file, problem, onChoose }: { file: File | null; problem: string | null; onChoose: (f: File | undefined) => void }) {
   return (
     <>
@@ -21,7 +21,7 @@ export function ChooseTable({ file, problem, onChoose }: { file: File | null; pr
         title={ct('bulk.drop')}
         choose={file ? ct('bulk.otherFile') : ct('bulk.choose')}
         hint={file ? ct('bulk.file', { name: file.name }) : ct('bulk.hint')}
-        accept=".csv,text/csv"
+        accept={['.csv', '.xlsx', ...TABLE_TYPES].join(',')}
         testId="bulk-drop"
         onFiles={(files) => onChoose(files[0])}
       />

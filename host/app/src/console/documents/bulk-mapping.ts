@@ -1,11 +1,14 @@
 /**
- * Send to many: the columns of the chosen table, read in the browser from its first line only to
- * offer them (the host reads the whole table and its preview is the truth), and which column gives
- * what, suggested from the columns' names and changed by the person.
+ * Send to many: which column of the chosen table (its columns as the host read them) gives what,
+ * suggested from the columns' names and changed by the person.
  */
 import type { Field } from '../../../../../src/protocol/index.js'
 import { prefillable } from './PrefillFields.js'
 import type { Envelope } from './types.js'
+
+/** What a table may be: CSV or an XLSX workbook (by name, or by type when the name says nothing). */
+export const TABLE_NAME = /\.(csv|xlsx)$/i
+export const TABLE_TYPES = ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet']
 
 /** Which column gives what; '' is "none". By recipient id and by field id. */
 export interface Mapping {
@@ -14,9 +17,18 @@ export interface Mapping {
   title: string
 }
 
+/** A table's columns as the host reads it (CSV or XLSX), before any mapping. */
+export interface BulkTableAnswer {
+  columns: string[]
+  format: 'csv' | 'xlsx'
+  encoding: 'utf-8' | 'windows-1252'
+  total: number
+}
+
 /** The host's preview of a bulk send (dryRun): nothing sent yet. */
 export interface BulkPreviewAnswer {
   columns: string[]
+  format: 'csv' | 'xlsx'
   encoding: 'utf-8' | 'windows-1252'
   total: number
   sendable: number
@@ -41,48 +53,6 @@ export const rolesOf = (template: Envelope) => template.recipients.filter((r) =>
 const metaLabel = (f: Field) => {
   const label = (f.fieldMeta as { label?: unknown } | null)?.label
   return typeof label === 'string' ? label.trim() : ''
-}
-
-/** The bytes as the host reads them: UTF-8 (its byte-order mark dropped), else Windows-1252. */
-function decode(bytes: ArrayBuffer): string {
-  try {
-    return new TextDecoder('utf-8', { fatal: true }).decode(bytes)
-  } catch {
-    return new TextDecoder('windows-1252').decode(bytes)
-  }
-}
-
-/** The first record of a CSV text: its cells, quoted ones unquoted, `,` or `;` as the host chooses. */
-export function headerOf(text: string): string[] {
-  const line = text.slice(0, text.search(/\r?\n|$/))
-  const delimiter = (line.match(/;/g)?.length ?? 0) > (line.match(/,/g)?.length ?? 0) ? ';' : ','
-  const cells: string[] = []
-  let cell = ''
-  let quoted = false
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i]!
-    if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') {
-        cell += '"'
-        i++
-      } else if (ch === '"') quoted = false
-      else cell += ch
-    } else if (ch === '"') quoted = true
-    else if (ch === delimiter) {
-      cells.push(cell)
-      cell = ''
-    } else if (ch === '\n' || ch === '\r') break
-    else cell += ch
-  }
-  cells.push(cell)
-  return cells.map((c, i) => c.trim() || `Column ${i + 1}`)
-}
-
-/** The columns of a chosen file (its first line); [] when it has none. */
-export async function columnsOf(file: Blob): Promise<string[]> {
-  // The header is within the first bytes: no need to read a large table whole.
-  const text = decode(await file.slice(0, 64 * 1024).arrayBuffer())
-  return text.trim() ? headerOf(text).filter((c, i, all) => all.indexOf(c) === i) : []
 }
 
 /**
