@@ -4,13 +4,9 @@
  * process of its own, on both databases: the embedded one runs the job left running again at
  * start; on PostgreSQL it runs again once its lease (cut to 2 s here) has run out.
  */
-import { mkdtemp, rm } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import path from 'node:path'
-import pg from 'pg'
 import { afterAll, describe, expect, it } from 'vitest'
-import { killed, serve, tokenFor } from './host-process.js'
-import { api, DATABASE_TEST_URL, form, makePdf, pgReason, until } from './support.js'
+import { killed, processDatabase, serve, tokenFor } from './host-process.js'
+import { api, form, makePdf, pgReason, until } from './support.js'
 
 describe('bulk send and a crash', { timeout: 300_000 }, () => {
   const cleanup: (() => Promise<unknown>)[] = []
@@ -18,28 +14,11 @@ describe('bulk send and a crash', { timeout: 300_000 }, () => {
     for (const fn of cleanup.reverse()) await fn().catch(() => {})
   })
 
-  /** The host's settings on `variant`: a data dir of its own, or a schema of its own. */
-  async function database(variant: 'pglite' | 'postgres'): Promise<Record<string, string>> {
-    if (variant === 'pglite') {
-      const dir = await mkdtemp(path.join(tmpdir(), 'bulk-kill-'))
-      cleanup.push(() => rm(dir, { recursive: true, force: true }))
-      return { DATA_DIR: path.join(dir, 'data') }
-    }
-    const schema = `bulk_kill_${Date.now().toString(36)}`
-    const url = new URL(DATABASE_TEST_URL)
-    url.searchParams.set('schema', schema)
-    cleanup.push(async () => {
-      const c = new pg.Client({ connectionString: DATABASE_TEST_URL })
-      await c.connect()
-      await c.query(`drop schema if exists ${schema} cascade`)
-      await c.end()
-    })
-    return { DATABASE_URL: url.toString(), QUEUE_LEASE_MS: '2000' }
-  }
-
   it.for(['pglite', 'postgres'] as const)('on %s: killed halfway and started again, no row lost, none sent twice', async (variant, { skip }) => {
     if (variant === 'postgres' && pgReason) skip(pgReason)
-    const env = { ...(await database(variant)), QUEUE_CONCURRENCY: '2' }
+    const database = await processDatabase(variant, 'bulk-kill')
+    cleanup.push(database.remove)
+    const env = { ...database.env, QUEUE_CONCURRENCY: '2' }
     let host = await serve(env)
     cleanup.push(() => killed(host.child, 'SIGKILL'))
     const token = await tokenFor(env)

@@ -1,7 +1,11 @@
 /** A host as a process of its own, for the tests that kill one (SIGKILL) and start it again. */
 import { spawn, type ChildProcess } from 'node:child_process'
+import { mkdtemp, rm } from 'node:fs/promises'
+import { createServer, type AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import { freshSchema, runProcess, type Variant } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
@@ -31,14 +35,38 @@ export const killed = (child: ChildProcess, signal: NodeJS.Signals) =>
     child.kill(signal)
   })
 
-/** An API token of the default team, made by the CLI (through the running server when it holds the data). */
-export async function tokenFor(env: Record<string, string>) {
-  const run = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'token', 'create', '--name', 'delivery'], {
-    cwd: ROOT,
-    env: { ...process.env, ...env },
-  })
-  let out = ''
-  run.stdout.on('data', (d) => (out += d))
-  await new Promise((r) => run.on('close', r))
-  return out.trim().split('\n').at(-1)!
+/**
+ * A host process's database on `variant`, and its removal: a data dir of its own (embedded), or a
+ * schema of its own on the test PostgreSQL with the queue's lease cut to 2 s (a killed process's
+ * job runs again once its lease has run out).
+ */
+export async function processDatabase(variant: Variant, prefix: string): Promise<{ env: Record<string, string>; remove(): Promise<void> }> {
+  if (variant === 'pglite') {
+    const dir = await mkdtemp(path.join(tmpdir(), `${prefix}-`))
+    return { env: { DATA_DIR: path.join(dir, 'data') }, remove: () => rm(dir, { recursive: true, force: true }) }
+  }
+  const schema = freshSchema(prefix.replace(/\W/g, '_'))
+  return { env: { DATABASE_URL: schema.url, QUEUE_LEASE_MS: '2000' }, remove: schema.drop }
 }
+
+/** A port nothing listens on: one the system just gave out and took back (a host started twice on it). */
+export async function freePort(): Promise<number> {
+  const server = createServer()
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r))
+  const { port } = server.address() as AddressInfo
+  await new Promise((r) => server.close(r))
+  return port
+}
+
+/**
+ * The CLI as the operator runs it (`npm run host -- ...args`) on `env`'s data, through the running
+ * server when it holds the data: the last line it prints. Throws when it fails.
+ */
+export async function cli(env: Record<string, string>, ...args: string[]): Promise<string> {
+  const run = await runProcess(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+  if (run.code !== 0) throw new Error(`\`${args.join(' ')}\` failed (${run.code}): ${run.stderr}`)
+  return run.stdout.trim().split('\n').at(-1)!
+}
+
+/** An API token of the default team, made by the CLI (through the running server when it holds the data). */
+export const tokenFor = (env: Record<string, string>) => cli(env, 'token', 'create', '--name', 'delivery')

@@ -56,7 +56,7 @@ export interface StackBrowser {
  * Contexts of the shared `browser` that report the policy violations of all their frames into
  * `into`; each is closed by `closeAll` (a page of a file never outlives its stack).
  */
-function watchedContexts(browser: Browser, into: string[]): StackBrowser & { closeAll(): Promise<void> } {
+export function watchedContexts(browser: Browser, into: string[]): StackBrowser & { closeAll(): Promise<void> } {
   const open = new Set<BrowserContext>()
   const newContext = async (options?: BrowserContextOptions): Promise<BrowserContext> => {
     const context = await browser.newContext(options)
