@@ -71,7 +71,7 @@ describe('send to many in the console while its host is killed and started again
     // Mapped, previewed, confirmed.
     await page.goto(`${origin}/console/templates/${templateId}`)
     const section = page.getByRole('region', { name: 'Send to many' })
-    await section.getByLabel('Choose a CSV file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(table()) })
+    await section.getByLabel('Choose a CSV or XLSX file').setInputFiles({ name: 'people.csv', mimeType: 'text/csv', buffer: Buffer.from(table()) })
     const mapping = section.getByRole('form', { name: 'Which column gives what' })
     await mapping.getByLabel('E-mail address of Client', { exact: true }).selectOption('Client e-mail')
     await mapping.getByLabel('Name of Client (optional)', { exact: true }).selectOption('Client name')
