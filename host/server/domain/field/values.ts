@@ -4,6 +4,7 @@ import { MAX_PNG_PIXELS, readPngHeader } from '../../images/png.js'
 import { MAX_SIGNATURE_BYTES } from '../../images/signature.js'
 import { runHeavy } from '../../workers/heavy.js'
 import { throwIfIssues } from './fields.js'
+import { baseRequired } from '../../../shared/field-logic/index.js'
 import type { FieldRow } from '../common/rows.js'
 
 const PNG_URL = /^data:image\/png;base64,([A-Za-z0-9+/]+={0,2})$/
@@ -17,10 +18,7 @@ export const isAutoFilled = (type: string) => type === 'DATE'
  * Whether a recipient must fill a field before completing: signatures, initials, name, e-mail and
  * date always; the other types when their fieldMeta says `required: true`.
  */
-export function isRequired(f: Pick<FieldRow, 'type' | 'field_meta'>): boolean {
-  if (['SIGNATURE', 'FREE_SIGNATURE', 'INITIALS', 'NAME', 'EMAIL', 'DATE'].includes(f.type)) return true
-  return f.field_meta?.required === true
-}
+export const isRequired = (f: Pick<FieldRow, 'type' | 'field_meta'>): boolean => baseRequired(f.type, f.field_meta)
 
 const optionsOf = (f: Pick<FieldRow, 'field_meta'>): string[] =>
   Array.isArray(f.field_meta?.options) ? (f.field_meta.options as unknown[]).filter((o): o is string => typeof o === 'string') : []
