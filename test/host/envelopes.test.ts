@@ -208,7 +208,8 @@ describe.each(VARIANTS)('envelopes on $variant', ({ variant, skip }) => {
       signers.flatMap((r: { id: number; name: string }) => {
         const i = names.indexOf(r.name)
         return [
-          [r.id, 'TEXT', i + 0.125, { ...meta, label: r.name }],
+          // As given, with the `type` the deployed clients need added.
+          [r.id, 'TEXT', i + 0.125, { type: 'text', ...meta, label: r.name }],
           [r.id, 'SIGNATURE', i, null],
         ]
       }),

@@ -159,6 +159,13 @@ export const toRecipient = (r: RecipientRow, e: Pick<EnvelopeRow, 'type' | 'seco
   authOptions: r.auth_options ?? { accessAuth: [], actionAuth: [] },
 })
 
+/** fieldMeta's `type` as the deployed clients read it: they refuse a fieldMeta without one. */
+const META_TYPES: Record<string, string> = { FREE_SIGNATURE: 'signature' }
+
+/** A stored fieldMeta as answered: as given, with `type` (the field's, lower case) when it has none. */
+const answeredMeta = (r: FieldRow): FieldAnswer['fieldMeta'] =>
+  r.field_meta && typeof r.field_meta === 'object' && !('type' in r.field_meta) ? { type: META_TYPES[r.type] ?? r.type.toLowerCase(), ...r.field_meta } : r.field_meta
+
 export const toField = (r: FieldRow): FieldAnswer => ({
   id: r.id,
   envelopeId: r.envelope_id,
@@ -170,7 +177,7 @@ export const toField = (r: FieldRow): FieldAnswer => ({
   positionY: r.position_y,
   width: r.width,
   height: r.height,
-  fieldMeta: r.field_meta,
+  fieldMeta: answeredMeta(r),
   inserted: r.inserted,
   customText: r.custom_text ?? '',
   /** The deployed clients require a string secondary id on fields; ours is derived from the id. */

@@ -7,6 +7,7 @@ import type { EnvelopeRow } from '../common/rows.js'
 import { findEnvelope, findParent } from './lookup.js'
 import { assertEditable, type EnvelopeType } from '../common/status.js'
 import { notFound } from '../../errors.js'
+import { checkStoredLogic } from '../field/logic.js'
 
 /**
  * After any change to an envelope or its parts: bump updatedAt and emit its type's update event,
@@ -27,6 +28,8 @@ export type EditTarget = (
 ) & {
   /** Only an envelope of this type qualifies; another is 404 (the deprecated document/template routes). */
   type?: EnvelopeType | undefined
+  /** Where each field the work wrote came in the request, for the issues of the logic check (by field id). */
+  fieldPaths?: Map<number, (string | number)[]> | undefined
   /** A pending document qualifies too: the work applies its own, narrower rule (recipients' corrections). */
   pending?: boolean | undefined
 }
@@ -49,6 +52,8 @@ export function editEnvelope<T>(
     if (target.type && e.type !== target.type) throw notFound('envelopeId' in target ? 'envelope' : target.what)
     if (!(target.pending && e.type === 'DOCUMENT' && e.status === 'PENDING')) assertEditable(e)
     const result = await work(tx, e)
+    // Whatever the edit changed (a field, a label, a recipient and its fields), the conditions and formulas still hold.
+    await checkStoredLogic(tx, e.id, (id) => target.fieldPaths?.get(id))
     await recordChange(tx, p, e)
     return result
   })

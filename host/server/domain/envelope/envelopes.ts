@@ -26,6 +26,7 @@ import { insertRecipients } from '../recipient/recipients.js'
 import { toEnvelope, type Envelope, type EnvelopeRow, type TeamInfo } from '../common/rows.js'
 import { findEnvelope, loadEnvelope } from './lookup.js'
 import { assertEditable, deletionKind, type EnvelopeType } from '../common/status.js'
+import { checkLogic } from '../field/logic.js'
 
 export interface NewEnvelope {
   type: EnvelopeType
@@ -152,7 +153,7 @@ export function createEnvelope(
     if (!files.length) throw badRequest('at least one PDF is required in the files parts', [issue(['files'], 'At least one file is required')])
     // Resolve each field's file before writing anything.
     const issues: ApiIssue[] = []
-    const pending: { recipient: number; field: Omit<FieldPlacement, 'recipientId' | 'envelopeItemId'>; file: number }[] = []
+    const pending: { recipient: number; field: Omit<FieldPlacement, 'recipientId' | 'envelopeItemId'>; file: number; path?: (string | number)[] }[] = []
     for (const [ri, rec] of (payload.recipients ?? []).entries()) {
       for (const [fi, f] of (rec.fields ?? []).entries()) {
         const path = ['payload', 'recipients', ri, 'fields', fi]
@@ -165,7 +166,7 @@ export function createEnvelope(
         const pseudoItems = [{ id: String(file), page_count: files[file]!.pageCount }]
         issues.push(...placementIssues({ ...f, recipientId: 0, envelopeItemId: String(file) }, path, pseudoItems, null))
         const { identifier: _i, ...placement } = f
-        pending.push({ recipient: ri, field: placement, file })
+        pending.push({ recipient: ri, field: placement, file, path })
       }
     }
     const formOwner = payload.importFormFields?.recipient
@@ -174,6 +175,11 @@ export function createEnvelope(
       else files.forEach((f, file) => pending.push(...fieldsFromForm(f).map((field) => ({ recipient: formOwner, field, file }))))
     }
     throwIfIssues(issues)
+    // Conditions and formulas checked before anything is written (a pending field's id: its index).
+    checkLogic(
+      pending.map((f, n) => ({ id: n, type: f.field.type, fieldMeta: f.field.fieldMeta })),
+      (n) => pending[n]!.path,
+    )
 
     const envelope = await insertEnvelope(tx, p, {
       type: payload.type,

@@ -19,6 +19,7 @@ import { assertNotPurged } from '../retention/retention.js'
 import { emitFor } from '../envelope/emit.js'
 import { HEAVY_LIMITS } from '../../workers/heavy.js'
 import { toField, type EnvelopeRow, type FieldRow, type RecipientRow } from '../common/rows.js'
+import { visibleAtSeal } from '../field/logic.js'
 
 export const SEAL_JOB = 'seal'
 
@@ -82,7 +83,7 @@ export async function sealInput(tx: Queryable, e: EnvelopeRow): Promise<SealInpu
     },
     auditLog,
     auditChainHead: await auditChainHead(tx, e.id),
-    fields: fields.map((f) => ({ ...toField(f), customText: f.custom_text })),
+    fields: visibleAtSeal(fields).map((f) => ({ ...toField(f), customText: f.custom_text })),
     recipients: recipients.map((r) => ({
       name: r.name,
       email: r.email,

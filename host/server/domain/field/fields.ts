@@ -102,7 +102,8 @@ export const recipientIdsOf = async (tx: Queryable, envelopeId: string) =>
 
 /** Places fields on a draft (by coordinates, or where placeholder text occurs); stored in request order. */
 export function createFields(db: Db, p: Principal, envelopeId: string, entries: FieldEntries, type?: EnvelopeType): Promise<FieldRow[]> {
-  return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => {
+  const fieldPaths = new Map<number, (string | number)[]>()
+  return editEnvelope(db, p, { envelopeId, type, fieldPaths }, async (tx, e) => {
     const items = await itemsOf(tx, e.id)
     const recipients = await recipientIdsOf(tx, e.id)
     const placed: { index: number; field: FieldPlacement }[] = []
@@ -123,13 +124,16 @@ export function createFields(db: Db, p: Principal, envelopeId: string, entries: 
     throwIfIssues(issues)
     // Stored in request order, however each entry was placed.
     placed.sort((a, b) => a.index - b.index)
-    return insertFields(tx, e.id, placed.map((x) => x.field))
+    const rows = await insertFields(tx, e.id, placed.map((x) => x.field))
+    rows.forEach((row, n) => fieldPaths.set(row.id, ['data', placed[n]!.index]))
+    return rows
   })
 }
 
 /** Changes fields of a draft: each patch merged onto the stored field, then checked like a new one. */
 export function updateFields(db: Db, p: Principal, envelopeId: string, data: FieldPatch[], type?: EnvelopeType): Promise<FieldRow[]> {
-  return editEnvelope(db, p, { envelopeId, type }, async (tx, e) => {
+  const fieldPaths = new Map(data.map((d, i) => [d.id, ['data', i] as (string | number)[]]))
+  return editEnvelope(db, p, { envelopeId, type, fieldPaths }, async (tx, e) => {
     const items = await itemsOf(tx, e.id)
     const recipients = await recipientIdsOf(tx, e.id)
     const existing = new Map((await tx.query<FieldRow>('select * from fields where envelope_id = $1', [e.id])).map((f) => [f.id, f]))

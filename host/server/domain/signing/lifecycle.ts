@@ -25,6 +25,7 @@ import { scheduleSealing } from '../evidence/completion.js'
 import { emitFor, teamPrincipal } from '../envelope/emit.js'
 import { throwIfIssues } from '../field/fields.js'
 import { giveConsent, requireConsent, type ConsentGiven, type ConsentInput } from './consent.js'
+import { holdToLogic } from '../field/logic.js'
 
 const recipientsOf = (tx: Queryable, envelopeId: string) =>
   tx.query<RecipientRow>('select * from recipients where envelope_id = $1 order by id for update', [envelopeId])
@@ -235,10 +236,12 @@ export async function complete(
   await requireConsent(tx, ctx.e, ctx.r)
   const { e, r, all } = ctx
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
-  const fields = await tx.query<FieldRow>('select * from fields where recipient_id = $1 order by id', [r.id])
+  const allFields = await tx.query<FieldRow>('select * from fields where envelope_id = $1 order by id', [e.id])
+  const fields = allFields.filter((f) => f.recipient_id === r.id)
   const waiting = whoseTurn(e, all)
 
-  const values = new Map<number, string>()
+  const submitted = new Map<number, string>()
+  const paths = new Map<number, (string | number)[]>()
   const issues: ApiIssue[] = []
   for (const [i, v] of input.fields.entries()) {
     const f = fields.find((x) => x.id === v.id)
@@ -247,14 +250,19 @@ export async function complete(
     else if (!f.inserted && !isAutoFilled(f.type)) {
       const stored = storedValue(f, v.value, ['fields', i, 'value'])
       if (typeof stored === 'string') {
-        if (stored !== '' && stored !== '[]') values.set(f.id, stored)
+        if (stored !== '' && stored !== '[]') submitted.set(f.id, stored)
+        paths.set(f.id, ['fields', i, 'value'])
       } else issues.push(stored)
     }
   }
+  // Conditions and formulas decided here, from the stored and submitted values, whatever the page said.
+  const held = holdToLogic(allFields, fields.filter((f) => !f.inserted && !isAutoFilled(f.type)), submitted, paths)
+  const values = held ? held.values : submitted
+  if (held) issues.push(...held.issues)
   for (const f of fields) {
-    if (f.inserted) continue
+    if (f.inserted || (held && !held.shown(f))) continue
     if (isAutoFilled(f.type)) values.set(f.id, formatSigningDate(now, meta.dateFormat, meta.timezone, meta.language))
-    else if (isRequired(f) && !values.has(f.id)) issues.push(issue(['fields'], `Field ${f.id} (${f.type.toLowerCase()}) is required`))
+    else if ((held ? held.required(f) : isRequired(f)) && !values.has(f.id)) issues.push(issue(['fields'], `Field ${f.id} (${f.type.toLowerCase()}) is required`))
   }
   let next: RecipientRow | null = null
   if (input.nextSigner) {

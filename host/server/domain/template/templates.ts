@@ -19,6 +19,13 @@ import { distribute } from '../signing/lifecycle.js'
 import { inSigningOrder } from '../signing/turns.js'
 import type { AttachmentRow, EnvelopeRow, FieldRow, ItemRow, RecipientRow } from '../common/rows.js'
 import { findEnvelope, loadEnvelope } from '../envelope/lookup.js'
+import { logicFieldOf } from '../../../shared/field-logic/index.js'
+
+/** A field whose value its formula gives. */
+const isComputed = (f: FieldRow) => {
+  const { formula } = logicFieldOf({ id: f.id, type: f.type, fieldMeta: f.field_meta })
+  return typeof formula === 'string' && formula.trim() !== ''
+}
 
 interface CopyOptions {
   recipients: boolean
@@ -205,6 +212,7 @@ export async function useTemplate(
     const field = fields.find((x) => x.id === f.id)
     if (!field) issues.push(issue([...path, 'id'], `Field ${f.id} is not on this template`))
     else if (PREFILL_TYPES[f.type] !== field.type) issues.push(issue([...path, 'type'], `Field ${f.id} is a ${field.type.toLowerCase()} field, not ${f.type}`))
+    else if (isComputed(field)) issues.push(issue([...path, 'id'], `Field ${f.id} is computed by its formula: it cannot be filled in ahead`))
     else if (field.type === 'DATE') {
       if (typeof f.value !== 'string' || Number.isNaN(Date.parse(f.value))) issues.push(issue([...path, 'value'], 'Expected a date'))
       else prefill.set(field.id, f.value)
