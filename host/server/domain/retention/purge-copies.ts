@@ -4,7 +4,8 @@
  * bodies name the recipients and carry their signing tokens), the job rows (mail payloads name
  * them; webhook, reminder, expiry and code jobs point at them), the stored e-mails (the local
  * mailbox, codes included), the events outbox, the e-mailed codes, the failure counts keyed by a
- * recipient's address and the rate-limit counts keyed by a recipient's token.
+ * recipient's address, the rate-limit counts keyed by a recipient's token, and the bulk-send rows
+ * that copied its table.
  * Each count says how many rows went or were redacted: the purge's audit entry records them.
  */
 import type { Queryable } from '../../db/index.js'
@@ -26,6 +27,8 @@ export interface PurgedCopies {
   throttleKeys: number
   /** Rate-limit counts of the recipients' tokens deleted. */
   rateLimitKeys: number
+  /** Bulk-send rows redacted: the document's own, and the refused rows of its bulk send (as old as it). */
+  bulkRows: number
 }
 
 /** What a redacted delivery log entry keeps: the event and which document it was about. */
@@ -71,6 +74,14 @@ export async function purgeCopies(tx: Queryable, e: { id: string; title: string 
     new Date(now.getTime() - THROTTLE_WINDOW_MS),
   ])
   const rateLimitKeys = await tx.query('delete from rate_limit_counts where key = any($1::text[]) returning 1', [recipients.map((r) => storedRecipientRateKey(r.token))])
+  // A refused row's reason may quote its address: it goes with the row's input.
+  const bulkRows = await tx.query(
+    `update bulk_send_rows set input = '{"redacted": true}'::jsonb, reason = case when status = 'REFUSED' then null else reason end
+     where (envelope_id = $1 or (status = 'REFUSED' and bulk_send_id in (select bulk_send_id from bulk_send_rows where envelope_id = $1)))
+       and input <> '{"redacted": true}'::jsonb
+     returning 1`,
+    [e.id],
+  )
   return {
     webhookCalls: webhookCalls.length,
     jobs: deletedJobs.length + runningJobs.length,
@@ -79,5 +90,6 @@ export async function purgeCopies(tx: Queryable, e: { id: string; title: string 
     codes: deletedCodes.length,
     throttleKeys: throttleKeys.length,
     rateLimitKeys: rateLimitKeys.length,
+    bulkRows: bulkRows.length,
   }
 }
