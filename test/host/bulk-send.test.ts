@@ -84,8 +84,8 @@ describe('bulk send', () => {
       problems: [],
     })
     expect(res.body.problems).toEqual([
-      { row: 3, problems: ['"not-an-address" in Client e-mail is not an e-mail address'] },
-      { row: 4, problems: ['the same as row 2'] },
+      { row: 3, problems: [{ code: 'NOT_AN_ADDRESS', column: 'Client e-mail', value: 'not-an-address', message: '"not-an-address" in Client e-mail is not an e-mail address' }] },
+      { row: 4, problems: [{ code: 'SAME_AS_ROW', row: 2, message: 'the same as row 2' }] },
     ])
     expect(await documents(team)).toBe(0)
 

@@ -17,13 +17,20 @@ export const BulkTableAnswer = z.object({
   total: int.describe('rows under the header, empty rows left out'),
 })
 
+/** Why a row would be refused: a code, what it names, and the sentence in English. */
+const RowProblem = z.discriminatedUnion('code', [
+  z.object({ code: z.literal('NOT_AN_ADDRESS'), column: z.string(), value: z.string(), message: z.string() }),
+  z.object({ code: z.literal('NO_ADDRESS'), column: z.string(), message: z.string() }),
+  z.object({ code: z.literal('SAME_AS_ROW'), row: int.describe('the earlier row it repeats'), message: z.string() }),
+])
+
 /** A row as it would be sent: the template's input. */
 const PlannedRow = z.object({
   row: int.describe('the row as a spreadsheet shows it (the header is row 1)'),
   recipients: z.array(z.object({ id: int, email: z.string(), name: z.string().optional() })).optional(),
   prefillFields: z.array(z.object({ id: int, type: z.string(), value: z.union([z.string(), z.array(z.string())]) })).optional(),
   title: z.string().optional(),
-  problems: z.array(z.string()).describe('why the row would be refused; empty when it goes'),
+  problems: z.array(RowProblem).describe('why the row would be refused; empty when it goes'),
 })
 
 export const BulkSendPreviewAnswer = z.object({
@@ -34,7 +41,7 @@ export const BulkSendPreviewAnswer = z.object({
   sendable: int.describe('rows without problems'),
   allowed: int.describe('how many documents the plan allows this bulk send'),
   rows: z.array(PlannedRow).describe('the first 20 rows'),
-  problems: z.array(z.object({ row: int, problems: z.array(z.string()) })).describe('every row with problems'),
+  problems: z.array(z.object({ row: int, problems: z.array(RowProblem) })).describe('every row with problems'),
 })
 
 export const BulkSendAnswer = z.object({

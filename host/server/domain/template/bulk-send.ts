@@ -46,10 +46,16 @@ export interface RowInput {
   title?: string
 }
 
+/** Why a row would be refused: a code the console words in its language, what it names, and the sentence in English. */
+export type RowProblem =
+  | { code: 'NOT_AN_ADDRESS'; column: string; value: string; message: string }
+  | { code: 'NO_ADDRESS'; column: string; message: string }
+  | { code: 'SAME_AS_ROW'; row: number; message: string }
+
 export interface PlannedRow {
   row: number
   input: RowInput
-  problems: string[]
+  problems: RowProblem[]
 }
 
 /** The prefill name (PREFILL_TYPES') of each field type that can be filled in ahead. */
@@ -78,14 +84,22 @@ function checkMapping(mapping: BulkMapping, table: BulkTable, recipients: Recipi
   if (issues.length) throw badRequest(`the mapping does not fit: ${issues[0]!.message}`, issues)
 }
 
+/** A row's problems in one English sentence (the report's reason). */
+const sentence = (problems: RowProblem[]) => problems.map((x) => x.message).join('; ')
+
 /** Each row as useTemplate will take it, with what is wrong with it (an address, a row given twice). */
 function planRows(mapping: BulkMapping, table: BulkTable, fields: FieldRow[]): PlannedRow[] {
   const seen = new Map<string, number>()
   return table.rows.map(({ row, cells }) => {
-    const problems: string[] = []
+    const problems: RowProblem[] = []
     const recipients = mapping.recipients.map((m) => {
       const email = cells[m.email]!.trim().toLowerCase()
-      if (!isAddress(email)) problems.push(email ? `"${email}" in ${m.email} is not an e-mail address` : `${m.email} is empty`)
+      if (!isAddress(email))
+        problems.push(
+          email
+            ? { code: 'NOT_AN_ADDRESS', column: m.email, value: email, message: `"${email}" in ${m.email} is not an e-mail address` }
+            : { code: 'NO_ADDRESS', column: m.email, message: `${m.email} is empty` },
+        )
       return { id: m.recipientId, email, ...(m.name ? { name: cells[m.name]! } : {}) }
     })
     const prefillFields = (mapping.prefill ?? []).flatMap((m) => {
@@ -98,7 +112,7 @@ function planRows(mapping: BulkMapping, table: BulkTable, fields: FieldRow[]): P
     const input: RowInput = { recipients, ...(prefillFields.length ? { prefillFields } : {}), ...(title ? { title: title.slice(0, 255) } : {}) }
     const key = JSON.stringify(input)
     const first = seen.get(key)
-    if (first !== undefined) problems.push(`the same as row ${first}`)
+    if (first !== undefined) problems.push({ code: 'SAME_AS_ROW', row: first, message: `the same as row ${first}` })
     else seen.set(key, row)
     return { row, input, problems }
   })
@@ -138,7 +152,7 @@ export function startBulkSend(db: Db, p: Principal, actor: Actor, templateId: st
   return db.transaction(async (tx) => {
     const { rows, allowed } = await previewBulkSend(tx, p, templateId, mapping, table)
     const sending = rows.filter((r) => !r.problems.length).length
-    if (!sending) throw badRequest('no row can be sent: each has a problem', rows.slice(0, 20).map((r) => issue(['file', r.row], r.problems.join('; '))))
+    if (!sending) throw badRequest('no row can be sent: each has a problem', rows.slice(0, 20).map((r) => issue(['file', r.row], sentence(r.problems))))
     if (sending > allowed) throw new ApiError(400, 'BULK_OVER_PLAN', `the ${p.plan} plan allows ${allowed} documents in this bulk send and the table has ${sending} rows to send`)
     const id = newId.bulkSend()
     await tx.query('insert into bulk_sends (id, team_id, template_id, actor, token_id, total) values ($1, $2, $3, $4, $5, $6)', [id, p.teamId, templateId, JSON.stringify(actor), p.tokenId, rows.length])
@@ -146,7 +160,7 @@ export function startBulkSend(db: Db, p: Principal, actor: Actor, templateId: st
       `insert into bulk_send_rows (bulk_send_id, row_number, input, status, reason)
        select $1, r.n, r.input, case when r.reason is null then 'PENDING' else 'REFUSED' end, r.reason
        from unnest($2::int[], $3::jsonb[], $4::text[]) as r (n, input, reason)`,
-      [id, rows.map((r) => r.row), rows.map((r) => JSON.stringify(r.input)), rows.map((r) => (r.problems.length ? r.problems.join('; ') : null))],
+      [id, rows.map((r) => r.row), rows.map((r) => JSON.stringify(r.input)), rows.map((r) => (r.problems.length ? sentence(r.problems) : null))],
     )
     await enqueue(tx, { kind: BULK_SEND_JOB, payload: { teamId: p.teamId, bulkSendId: id }, orderingKey: `bulk-send:${id}` })
     return bulkSendStatus(tx, p, id)

@@ -4,11 +4,21 @@ import { ct, type ConsoleKey } from '../i18n/index.js'
 import { Notice } from '../parts.js'
 import { linkProps } from '../router.js'
 import { DropZone } from './DropZone.js'
-import { fieldLabel, rolesOf, TABLE_TYPES, type BulkPreviewAnswer, type BulkStatus, type Mapping } from './bulk-mapping.js'
+import { fieldLabel, rolesOf, TABLE_TYPES, type BulkPreviewAnswer, type BulkStatus, type Mapping, type RowProblem } from './bulk-mapping.js'
 import { prefillable } from './PrefillFields.js'
 import type { Envelope } from './types.js'
 
 type Template = Envelope & { fields?: Field[] }
+
+/** A row's problems in the reader's language (the host's sentence for a code the console does not know). */
+const problemText = (problems: RowProblem[]) =>
+  problems
+    .map((x) => {
+      const key = `bulk.problem.${x.code}` as ConsoleKey
+      const words = ct(key, { column: x.column ?? '', value: x.value ?? '', row: x.row ?? '' })
+      return words === key ? x.message : words
+    })
+    .join('; ')
 
 /** "Send 47 documents", its plural form the language's (`bulk.send.one`, `.few`, `.other`, ...). */
 export const sendLabel = (count: number) => ct('bulk.send' as ConsoleKey, { count })
@@ -184,7 +194,7 @@ export function BulkPreview(props: { template: Template; preview: BulkPreviewAns
                   ]
                 })}
                 <td data-label={ct('bulk.col.check')} className={row.problems.length ? 'bulk-problem' : undefined}>
-                  {row.problems.length ? row.problems.join('; ') : ct('bulk.ready')}
+                  {row.problems.length ? problemText(row.problems) : ct('bulk.ready')}
                 </td>
               </tr>
             ))}
@@ -195,7 +205,7 @@ export function BulkPreview(props: { template: Template; preview: BulkPreviewAns
       {p.problems.length ? (
         <ul className="bulk-problems" data-testid="bulk-problems">
           {p.problems.map((x) => (
-            <li key={x.row}>{ct('bulk.problemRow', { row: x.row, problems: x.problems.join('; ') })}</li>
+            <li key={x.row}>{ct('bulk.problemRow', { row: x.row, problems: problemText(x.problems) })}</li>
           ))}
         </ul>
       ) : (

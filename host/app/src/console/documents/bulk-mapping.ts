@@ -25,6 +25,9 @@ export interface BulkTableAnswer {
   total: number
 }
 
+/** Why the host would refuse a row: a code, what it names, and the host's English sentence. */
+export type RowProblem = { code: string; message: string; column?: string; value?: string; row?: number }
+
 /** The host's preview of a bulk send (dryRun): nothing sent yet. */
 export interface BulkPreviewAnswer {
   columns: string[]
@@ -33,8 +36,8 @@ export interface BulkPreviewAnswer {
   total: number
   sendable: number
   allowed: number
-  rows: { row: number; recipients?: { id: number; email: string; name?: string }[]; problems: string[] }[]
-  problems: { row: number; problems: string[] }[]
+  rows: { row: number; recipients?: { id: number; email: string; name?: string }[]; problems: RowProblem[] }[]
+  problems: { row: number; problems: RowProblem[] }[]
 }
 
 /** A bulk send under way or done. */
