@@ -12,7 +12,7 @@ import { draftKey, forgetDraft, keepDraft, storedDraft, type StoredDraft } from 
 import { t } from '../i18n/index.js'
 import type { Envelope } from '../page/types.js'
 import type { Session } from './session.js'
-import { DraftOffer, EditorTopBar, SaveAlert, StepFooter, StepNav } from './EditorParts.js'
+import { DraftOffer, EditorTopBar, problemText, SaveAlert, StepFooter, StepNav } from './EditorParts.js'
 import { FieldsStep } from './FieldsStep.js'
 import { FilesStep } from './FilesStep.js'
 import { focusInView, keepClearOf, reveal } from '../page/viewport.js'
@@ -118,7 +118,7 @@ export function Editor(props: {
     document.title = `${heading} · ${docTitle}`
   }, [heading, docTitle])
   const primaryLabel = isCreate ? t(`app.create.${draft.type}`) : t('app.save')
-  const problemMessages = [...new Set(visibleProblems.map((p) => p.message))]
+  const problemMessages = [...new Set(visibleProblems.map(problemText))]
   const save = () => void submit()
 
   return (

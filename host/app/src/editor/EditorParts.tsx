@@ -69,8 +69,15 @@ export function DraftOffer(props: { offer: StoredDraft; onRestore: () => void; o
   )
 }
 
+/** A field as a problem names it: its label, else its type and page. */
+export const fieldName = (f: { label: string; type: string; page: number }) =>
+  f.label.trim() ? `“${f.label.trim()}”` : t('logic.unlabelled', { type: t(`field.${f.type}` as MessageKey), page: f.page })
+
+/** What a problem says, in the user's language; a condition's or formula's names its field. */
+export const problemText = (p: Problem) => (p.logic ? t('logic.problem', { field: fieldName(p.logic), message: p.logic.text }) : t(p.message))
+
 /** What stopped Create or Save: the service's refusal, or the problems found in the draft. */
-export function SaveAlert(props: { alertRef: Ref<HTMLDivElement>; saveError: { text: string; issues: string[] } | null; problemMessages: Problem['message'][] }) {
+export function SaveAlert(props: { alertRef: Ref<HTMLDivElement>; saveError: { text: string; issues: string[] } | null; problemMessages: string[] }) {
   const { saveError } = props
   return (
     <div className="alert alert-error" role="alert" tabIndex={-1} ref={props.alertRef}>
@@ -90,7 +97,7 @@ export function SaveAlert(props: { alertRef: Ref<HTMLDivElement>; saveError: { t
           <p>{t('app.problems')}</p>
           <ul>
             {props.problemMessages.map((m) => (
-              <li key={m}>{t(m)}</li>
+              <li key={m}>{m}</li>
             ))}
           </ul>
         </>
