@@ -10,6 +10,7 @@ type Other = { label: string; type: string; options: string[] }
 export function FieldCondition(props: { condition: Condition; others: Other[]; issues: DraftLogicIssue[]; onChange: (next: Condition | undefined) => void }) {
   const { condition: c, others, onChange } = props
   const id = useId()
+  const canAdd = others.length !== 0 && c.rules.length < MAX_RULES
   const setRule = (n: number, rule: Rule) => onChange({ ...c, rules: c.rules.map((r, i) => (i === n ? rule : r)) })
   return (
     <div className="logic-condition" role="group" aria-labelledby={`${id}-heading`}>
@@ -46,7 +47,7 @@ export function FieldCondition(props: { condition: Condition; others: Other[]; i
         ))}
       </ol>
       <div className="logic-actions">
-        {others.length > 0 && c.rules.length < MAX_RULES && (
+        {canAdd && (
           <button type="button" className="btn btn-sm" onClick={() => onChange({ ...c, rules: [...c.rules, newRule(others[0]!)] })}>
             <Icon name="plus" />
             {t('logic.addRule')}
