@@ -77,74 +77,76 @@ function RuleRow(props: { n: number; rule: Rule; others: Other[]; issues: DraftL
   const errorId = `${id}-error`
   const described = invalid ? errorId : undefined
   return (
-    <li className="logic-rule" role="group" aria-labelledby={`${id}-title`}>
-      <div className="logic-rule-head">
-        <span className="label-sm" id={`${id}-title`}>
-          {t('logic.ruleN', { n })}
-        </span>
-        <button type="button" className="btn-icon" aria-label={t('logic.removeRule', { n })} onClick={props.onRemove}>
-          <Icon name="x" />
-        </button>
-      </div>
-      <select
-        className="input"
-        aria-label={t('logic.ruleField', { n })}
-        aria-invalid={!other || undefined}
-        aria-describedby={described}
-        value={label}
-        onChange={(e) => {
-          const next = others.find((o) => o.label === e.target.value)
-          props.onChange(adjustRule(rule, next, { field: e.target.value }))
-        }}
-      >
-        {!other && <option value={label}>{label ? t('logic.missingField', { label }) : t('logic.pickField')}</option>}
-        {others.map((o) => (
-          <option key={o.label} value={o.label}>
-            {o.label}
-          </option>
-        ))}
-      </select>
-      <select className="input" aria-label={t('logic.ruleTest', { n })} aria-describedby={described} value={rule.test} onChange={(e) => props.onChange(adjustRule(rule, other, { test: e.target.value as RuleTest }))}>
-        {tests.map((test) => (
-          <option key={test} value={test}>
-            {t(`logic.test.${test}` as MessageKey)}
-          </option>
-        ))}
-      </select>
-      {need !== 'forbidden' &&
-        (choices ? (
-          <select
-            className="input"
-            aria-label={t('logic.ruleValue', { n })}
-            aria-describedby={described}
-            value={value}
-            onChange={(e) => props.onChange(adjustRule(rule, other, e.target.value === '' && need === 'optional' ? { value: undefined } : { value: e.target.value }))}
-          >
-            {need === 'optional' && <option value="">{t('logic.anyOption')}</option>}
-            {value !== '' && !choices.includes(value) && <option value={value}>{value}</option>}
-            {choices.map((o) => (
-              <option key={o} value={o}>
-                {o}
-              </option>
-            ))}
-          </select>
-        ) : (
-          <input
-            className="input"
-            aria-label={t('logic.ruleValue', { n })}
-            aria-describedby={described}
-            inputMode={other?.type === 'NUMBER' || /^(greaterThan|lessThan|atLeast|atMost)$/.test(rule.test) ? 'decimal' : undefined}
-            value={value}
-            onChange={(e) => props.onChange({ ...rule, value: e.target.value })}
-          />
-        ))}
-      {invalid && (
-        <ul className="field-error logic-issues" id={errorId}>
-          {issues.map((i, k) => (
-            <li key={k}>{i.message}</li>
+    <li>
+      <div className="logic-rule" role="group" aria-labelledby={`${id}-title`}>
+        <div className="logic-rule-head">
+          <span className="label-sm" id={`${id}-title`}>
+            {t('logic.ruleN', { n })}
+          </span>
+          <button type="button" className="btn-icon" aria-label={t('logic.removeRule', { n })} onClick={props.onRemove}>
+            <Icon name="x" />
+          </button>
+        </div>
+        <select
+          className="input"
+          aria-label={t('logic.ruleField', { n })}
+          aria-invalid={!other || undefined}
+          aria-describedby={described}
+          value={label}
+          onChange={(e) => {
+            const next = others.find((o) => o.label === e.target.value)
+            props.onChange(adjustRule(rule, next, { field: e.target.value }))
+          }}
+        >
+          {!other && <option value={label}>{label ? t('logic.missingField', { label }) : t('logic.pickField')}</option>}
+          {others.map((o) => (
+            <option key={o.label} value={o.label}>
+              {o.label}
+            </option>
           ))}
-        </ul>
-      )}
+        </select>
+        <select className="input" aria-label={t('logic.ruleTest', { n })} aria-describedby={described} value={rule.test} onChange={(e) => props.onChange(adjustRule(rule, other, { test: e.target.value as RuleTest }))}>
+          {tests.map((test) => (
+            <option key={test} value={test}>
+              {t(`logic.test.${test}` as MessageKey)}
+            </option>
+          ))}
+        </select>
+        {need !== 'forbidden' &&
+          (choices ? (
+            <select
+              className="input"
+              aria-label={t('logic.ruleValue', { n })}
+              aria-describedby={described}
+              value={value}
+              onChange={(e) => props.onChange(adjustRule(rule, other, e.target.value === '' && need === 'optional' ? { value: undefined } : { value: e.target.value }))}
+            >
+              {need === 'optional' && <option value="">{t('logic.anyOption')}</option>}
+              {value !== '' && !choices.includes(value) && <option value={value}>{value}</option>}
+              {choices.map((o) => (
+                <option key={o} value={o}>
+                  {o}
+                </option>
+              ))}
+            </select>
+          ) : (
+            <input
+              className="input"
+              aria-label={t('logic.ruleValue', { n })}
+              aria-describedby={described}
+              inputMode={other?.type === 'NUMBER' || /^(greaterThan|lessThan|atLeast|atMost)$/.test(rule.test) ? 'decimal' : undefined}
+              value={value}
+              onChange={(e) => props.onChange({ ...rule, value: e.target.value })}
+            />
+          ))}
+        {invalid && (
+          <ul className="field-error logic-issues" id={errorId}>
+            {issues.map((i, k) => (
+              <li key={k}>{i.message}</li>
+            ))}
+          </ul>
+        )}
+      </div>
     </li>
   )
 }
