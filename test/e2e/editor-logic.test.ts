@@ -60,7 +60,8 @@ describe('conditions and formulas in the editor', () => {
     await openLogic()
     await logic.getByRole('button', { name: 'Add a condition' }).click()
     await logic.getByLabel('What the condition does').selectOption({ label: 'Show this field' })
-    await logic.getByLabel('When', { exact: true }).selectOption({ label: 'when all of these are true' })
+    await logic.getByRole('radio', { name: 'when any of these is true' }).check()
+    await logic.getByRole('radio', { name: 'when all of these are true' }).check()
     await logic.getByLabel('Rule 1: field').selectOption('Company')
     // Only the tests that fit a checkbox.
     const checkboxTests = await logic.getByLabel('Rule 1: test').locator('option').allTextContents()

@@ -25,14 +25,16 @@ export function FieldCondition(props: { condition: Condition; others: Other[]; i
             </option>
           ))}
         </select>
-        <select className="input" aria-label={t('logic.match')} value={c.match} onChange={(e) => onChange({ ...c, match: e.target.value as Condition['match'] })}>
-          {MATCHES.map((match) => (
-            <option key={match} value={match}>
-              {t(`logic.match.${match}`)}
-            </option>
-          ))}
-        </select>
       </div>
+      <fieldset className="logic-match">
+        <legend className="sr-only">{t('logic.match')}</legend>
+        {MATCHES.map((match) => (
+          <label key={match} className="choice">
+            <input type="radio" name={`${id}-match`} value={match} checked={c.match === match} onChange={() => onChange({ ...c, match })} />
+            {t(`logic.match.${match}`)}
+          </label>
+        ))}
+      </fieldset>
       <ol className="logic-rules">
         {c.rules.map((rule, n) => (
           <RuleRow
