@@ -8,7 +8,8 @@
  */
 import { afterAll, describe, expect } from 'vitest'
 import { axeReport, axeViolations } from './support/axe.js'
-import { callback, frameShot, mount, startStack, type Stack } from './support/stack.js'
+import { join } from 'node:path'
+import { callback, frameShot, mount, SCREENSHOTS, SHOTS, startStack, type Stack } from './support/stack.js'
 import { test } from './support/fixtures.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
@@ -105,6 +106,13 @@ describe('conditions and formulas in the editor', () => {
     await select('Company name')
     await openLogic()
     await frameShot(page, 'editor-logic-01-condition-1280')
+    // The whole inspector, its rules below the fold of the frame.
+    if (SHOTS) {
+      const tools = frame.locator('.tools')
+      await tools.evaluate((el) => ((el as HTMLElement).style.maxHeight = 'none'))
+      await frame.locator('.inspector').screenshot({ path: join(SCREENSHOTS, 'editor-logic-01b-inspector-1280.png') })
+      await tools.evaluate((el) => ((el as HTMLElement).style.maxHeight = ''))
+    }
     expect(axeReport('the Logic section at 1280', await axeViolations(frame))).toBe('')
     await page.setViewportSize({ width: 390, height: 844 })
     await logic.scrollIntoViewIfNeeded()
