@@ -8,8 +8,7 @@
  */
 import { afterAll, describe, expect } from 'vitest'
 import { axeReport, axeViolations } from './support/axe.js'
-import { join } from 'node:path'
-import { callback, frameShot, mount, SCREENSHOTS, SHOTS, startStack, type Stack } from './support/stack.js'
+import { callback, frameShot, mount, SHOTS, startStack, tallShot, type Stack } from './support/stack.js'
 import { test } from './support/fixtures.js'
 import { pdfFile } from './support/pdf.js'
 import { editor } from './support/ui.js'
@@ -110,7 +109,7 @@ describe('conditions and formulas in the editor', () => {
     if (SHOTS) {
       const tools = frame.locator('.tools')
       await tools.evaluate((el) => ((el as HTMLElement).style.maxHeight = 'none'))
-      await frame.locator('.inspector').screenshot({ path: join(SCREENSHOTS, 'editor-logic-01b-inspector-1280.png') })
+      await tallShot(page, 'editor-logic-01b-inspector-1280')
       await tools.evaluate((el) => ((el as HTMLElement).style.maxHeight = ''))
     }
     expect(axeReport('the Logic section at 1280', await axeViolations(frame))).toBe('')

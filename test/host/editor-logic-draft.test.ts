@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { adjustRule, followRename, logicIssues, renameInFormula } from '../../host/app/src/editor/draft/logic.js'
+import { logicMessage } from '../../host/app/src/editor/logicWords.js'
 import { fieldMeta, makeField, updateField, type Draft, type DraftField } from '../../host/app/src/editor/draft/model.js'
 
 const field = (type: DraftField['type'], label: string, more: Partial<DraftField> = {}): DraftField => ({
@@ -55,5 +56,19 @@ describe('the draft of conditions and formulas', () => {
     const b = field('TEXT', 'Name', { condition: { effect: 'show', match: 'all', rules: [{ field: 'Gone', test: 'notEmpty' }] } })
     expect(logicIssues([field('TEXT', 'A'), b])).toEqual([{ fieldKey: b.key, path: ['condition', 'rules', 0, 'field'], message: 'No field is labelled "Gone"' }])
     expect(logicIssues([field('TEXT', 'A')])).toEqual([])
+  })
+
+  it('says the usual messages of the check and the parser through the dictionary, the same in English, others as they are', () => {
+    for (const message of [
+      'No field is labelled "Note"',
+      '2 fields are labelled "Price": give them different labels',
+      'Circular reference: "A" → "B" → "A"',
+      '"Huge" is not one of the options of "Size"',
+      'The formula ends too early (at character 13)',
+      'Unexpected ")" (at character 4)',
+      'Unknown function "avg"',
+      'The formula nests deeper than 32 levels',
+    ]) expect(logicMessage(message)).toBe(message)
+    expect(logicMessage('The test "greaterThan" compares numbers: "abc" is not a number')).toBe('"abc" is not a number')
   })
 })

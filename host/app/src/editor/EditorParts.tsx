@@ -3,6 +3,7 @@ import type { Draft, Problem, StepId } from './draft/model.js'
 import type { StoredDraft } from './draft/stored.js'
 import { language, t, type MessageKey } from '../i18n/index.js'
 import { Icon } from '../page/icons.js'
+import { logicMessage } from './logicWords.js'
 
 /** The sticky bar: what is edited, and Create or Save. */
 export function EditorTopBar(props: { barRef: Ref<HTMLElement>; draft: Draft; heading: string; docTitle: string; saving: boolean; primaryLabel: string; onSave: () => void }) {
@@ -74,7 +75,7 @@ export const fieldName = (f: { label: string; type: string; page: number }) =>
   f.label.trim() ? `“${f.label.trim()}”` : t('logic.unlabelled', { type: t(`field.${f.type}` as MessageKey), page: f.page })
 
 /** What a problem says, in the user's language; a condition's or formula's names its field. */
-export const problemText = (p: Problem) => (p.logic ? t('logic.problem', { field: fieldName(p.logic), message: p.logic.text }) : t(p.message))
+export const problemText = (p: Problem) => (p.logic ? t('logic.problem', { field: fieldName(p.logic), message: logicMessage(p.logic.text) }) : t(p.message))
 
 /** What stopped Create or Save: the service's refusal, or the problems found in the draft. */
 export function SaveAlert(props: { alertRef: Ref<HTMLDivElement>; saveError: { text: string; issues: string[] } | null; problemMessages: string[] }) {

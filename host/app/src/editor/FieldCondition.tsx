@@ -3,6 +3,7 @@ import { adjustRule, newRule, onRule, testsFor, type Condition, type DraftLogicI
 import { EFFECTS, MATCHES, MAX_RULES, valueNeed } from '../../../shared/field-logic/index.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { Icon } from '../page/icons.js'
+import { logicMessage } from './logicWords.js'
 
 type Other = { label: string; type: string; options: string[] }
 
@@ -144,7 +145,7 @@ function RuleRow(props: { n: number; rule: Rule; others: Other[]; issues: DraftL
         {invalid && (
           <ul className="field-error logic-issues" id={errorId}>
             {issues.map((i, k) => (
-              <li key={k}>{i.message}</li>
+              <li key={k}>{logicMessage(i.message)}</li>
             ))}
           </ul>
         )}

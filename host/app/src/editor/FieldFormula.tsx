@@ -3,6 +3,7 @@ import type { DraftField } from './draft/model.js'
 import type { DraftLogicIssue } from './draft/logic.js'
 import { parseFormula } from '../../../shared/field-logic/index.js'
 import { t } from '../i18n/index.js'
+import { logicMessage } from './logicWords.js'
 
 /**
  * A NUMBER field's formula: computed from other fields as the recipient fills them. Whether it
@@ -13,7 +14,7 @@ export function FieldFormula(props: { field: DraftField; issues: DraftLogicIssue
   const id = useId()
   const formula = props.field.formula ?? ''
   const parsed = formula.trim() ? parseFormula(formula) : null
-  const errors = parsed && 'error' in parsed ? [t('logic.formulaError', { message: parsed.error, at: parsed.at + 1 })] : props.issues.map((i) => i.message)
+  const errors = parsed && 'error' in parsed ? [t('logic.formulaError', { message: logicMessage(parsed.error), at: parsed.at + 1 })] : props.issues.map((i) => logicMessage(i.message))
   const helpId = `${id}-help`
   const errorId = `${id}-error`
   return (

@@ -5,6 +5,7 @@ import { t } from '../i18n/index.js'
 import { FieldCondition } from './FieldCondition.js'
 import { FieldFormula } from './FieldFormula.js'
 import { Icon } from '../page/icons.js'
+import { logicMessage } from './logicWords.js'
 
 /**
  * The selected field's logic: a condition (when it is shown, hidden, required or optional) and, for
@@ -52,7 +53,7 @@ export function FieldLogic(props: { field: DraftField; draft: Draft; onChange: (
         {general.length > 0 && (
           <ul className="field-error logic-issues">
             {general.map((i, n) => (
-              <li key={n}>{i.message}</li>
+              <li key={n}>{logicMessage(i.message)}</li>
             ))}
           </ul>
         )}
