@@ -72,7 +72,7 @@ export function DraftOffer(props: { offer: StoredDraft; onRestore: () => void; o
 
 /** A field as a problem names it: its label, else its type and page. */
 export const fieldName = (f: { label: string; type: string; page: number }) =>
-  f.label.trim() ? `“${f.label.trim()}”` : t('logic.unlabelled', { type: t(`field.${f.type}` as MessageKey), page: f.page })
+  f.label.trim() ? t('logic.named', { label: f.label.trim() }) : t('logic.unlabelled', { type: t(`field.${f.type}` as MessageKey), page: f.page })
 
 /** What a problem says, in the user's language; a condition's or formula's names its field. */
 export const problemText = (p: Problem) => (p.logic ? t('logic.problem', { field: fieldName(p.logic), message: logicMessage(p.logic.text) }) : t(p.message))

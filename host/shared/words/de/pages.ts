@@ -160,6 +160,7 @@ const de: Messages = {
   'logic.formulaHelp': 'Aus anderen Feldern berechnet: + − * / und ( ), round(x, 2), min, max und sum; ein Feld wird über seine Beschriftung in geschweiften Klammern angegeben, etwa {example}.',
   'logic.formulaError': '{message} (bei Zeichen {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '„{label}“',
   'logic.unlabelled': '{type}-Feld auf Seite {page}',
   'logic.issue.missing': 'Kein Feld hat die Beschriftung „{label}“',
   'logic.issue.ambiguous': '{count} Felder haben die Beschriftung „{label}“: Geben Sie ihnen unterschiedliche Beschriftungen',

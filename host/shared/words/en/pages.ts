@@ -161,6 +161,7 @@ const en = {
   'logic.formulaHelp': 'Computed from other fields: + − * / and ( ), round(x, 2), min, max and sum; name a field by its label in braces, such as {example}.',
   'logic.formulaError': '{message} (at character {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '“{label}”',
   'logic.unlabelled': '{type} field on page {page}',
   'logic.issue.missing': 'No field is labelled "{label}"',
   'logic.issue.ambiguous': '{count} fields are labelled "{label}": give them different labels',

@@ -160,6 +160,7 @@ const es: Messages = {
   'logic.formulaHelp': 'Calculado a partir de otros campos: + − * / y ( ), round(x, 2), min, max y sum; nombre un campo por su etiqueta entre llaves, por ejemplo {example}.',
   'logic.formulaError': '{message} (en el carácter {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '«{label}»',
   'logic.unlabelled': 'Campo {type} en la página {page}',
   'logic.issue.missing': 'Ningún campo tiene la etiqueta «{label}»',
   'logic.issue.ambiguous': '{count} campos tienen la etiqueta «{label}»: deles etiquetas distintas',

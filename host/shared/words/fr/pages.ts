@@ -160,6 +160,7 @@ const fr: Messages = {
   'logic.formulaHelp': 'Calculé à partir d’autres champs : + − * / et ( ), round(x, 2), min, max et sum ; désignez un champ par son libellé entre accolades, par exemple {example}.',
   'logic.formulaError': '{message} (au caractère {at})',
   'logic.problem': '{field} : {message}',
+  'logic.named': '« {label} »',
   'logic.unlabelled': 'Champ {type} en page {page}',
   'logic.issue.missing': 'Aucun champ n’a le libellé « {label} »',
   'logic.issue.ambiguous': '{count} champs ont le libellé « {label} » : donnez-leur des libellés différents',

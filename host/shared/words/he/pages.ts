@@ -165,6 +165,7 @@ const he: Messages = {
   'logic.formulaHelp': 'מחושב משדות אחרים: + − * / ו‑( ), round(x, 2), min, max ו‑sum; מפנים לשדה לפי התווית שלו בסוגריים מסולסלים, למשל {example}.',
   'logic.formulaError': '{message} (בתו {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '"{label}"',
   'logic.unlabelled': 'שדה {type} בעמוד {page}',
   'logic.issue.missing': 'אין שדה עם התווית "{label}"',
   'logic.issue.ambiguous': 'ל‑{count} שדות יש התווית "{label}": תנו להם תוויות שונות',

@@ -160,6 +160,7 @@ const it: Messages = {
   'logic.formulaHelp': 'Calcolato da altri campi: + − * / e ( ), round(x, 2), min, max e sum; indica un campo con la sua etichetta tra parentesi graffe, ad esempio {example}.',
   'logic.formulaError': '{message} (al carattere {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '«{label}»',
   'logic.unlabelled': 'Campo {type} a pagina {page}',
   'logic.issue.missing': 'Nessun campo ha l’etichetta «{label}»',
   'logic.issue.ambiguous': '{count} campi hanno l’etichetta «{label}»: assegna loro etichette diverse',

@@ -160,6 +160,7 @@ const ja: Messages = {
   'logic.formulaHelp': '他のフィールドから計算します: + − * / と ( )、round(x, 2)、min、max、sum。フィールドは波かっこで囲んだラベルで指定します（例: {example}）。',
   'logic.formulaError': '{message}（{at} 文字目）',
   'logic.problem': '{field}: {message}',
+  'logic.named': '「{label}」',
   'logic.unlabelled': '{page} ページの{type}フィールド',
   'logic.issue.missing': 'ラベルが「{label}」のフィールドはありません',
   'logic.issue.ambiguous': 'ラベルが「{label}」のフィールドが {count} 個あります。別々のラベルを付けてください',

@@ -160,6 +160,7 @@ const ko: Messages = {
   'logic.formulaHelp': '다른 필드에서 계산합니다: + − * / 및 ( ), round(x, 2), min, max, sum. 필드는 중괄호로 감싼 레이블로 지정합니다(예: {example}).',
   'logic.formulaError': '{message} ({at}번째 문자)',
   'logic.problem': '{field}: {message}',
+  'logic.named': '"{label}"',
   'logic.unlabelled': '{page}페이지의 {type} 필드',
   'logic.issue.missing': '레이블이 "{label}"인 필드가 없습니다',
   'logic.issue.ambiguous': '레이블이 "{label}"인 필드가 {count}개 있습니다. 서로 다른 레이블을 지정하세요',

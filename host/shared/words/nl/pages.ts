@@ -160,6 +160,7 @@ const nl: Messages = {
   'logic.formulaHelp': 'Berekend uit andere velden: + − * / en ( ), round(x, 2), min, max en sum; noem een veld bij zijn label tussen accolades, zoals {example}.',
   'logic.formulaError': '{message} (bij teken {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '‘{label}’',
   'logic.unlabelled': '{type}-veld op pagina {page}',
   'logic.issue.missing': 'Geen veld heeft het label ‘{label}’',
   'logic.issue.ambiguous': '{count} velden hebben het label ‘{label}’: geef ze verschillende labels',

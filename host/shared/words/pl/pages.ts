@@ -172,6 +172,7 @@ const pl: Messages = {
   'logic.formulaHelp': 'Obliczane z innych pól: + − * / oraz ( ), round(x, 2), min, max i sum; pole wskazuje się etykietą w nawiasach klamrowych, np. {example}.',
   'logic.formulaError': '{message} (przy znaku {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '„{label}”',
   'logic.unlabelled': 'Pole {type} na stronie {page}',
   'logic.issue.missing': 'Żadne pole nie ma etykiety „{label}”',
   'logic.issue.ambiguous': 'Etykietę „{label}” ma więcej niż jedno pole ({count}): nadaj im różne etykiety',

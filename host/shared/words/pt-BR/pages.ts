@@ -160,6 +160,7 @@ const ptBR: Messages = {
   'logic.formulaHelp': 'Calculado a partir de outros campos: + − * / e ( ), round(x, 2), min, max e sum; indique um campo pelo rótulo entre chaves, por exemplo {example}.',
   'logic.formulaError': '{message} (no caractere {at})',
   'logic.problem': '{field}: {message}',
+  'logic.named': '"{label}"',
   'logic.unlabelled': 'Campo {type} na página {page}',
   'logic.issue.missing': 'Nenhum campo tem o rótulo "{label}"',
   'logic.issue.ambiguous': '{count} campos têm o rótulo "{label}": dê a eles rótulos diferentes',

@@ -160,6 +160,7 @@ const zh: Messages = {
   'logic.formulaHelp': '由其他字段计算：+ − * / 和 ( )、round(x, 2)、min、max 和 sum；用花括号括起字段标签来引用字段，例如 {example}。',
   'logic.formulaError': '{message}（第 {at} 个字符）',
   'logic.problem': '{field}：{message}',
+  'logic.named': '“{label}”',
   'logic.unlabelled': '第 {page} 页的{type}字段',
   'logic.issue.missing': '没有标签为“{label}”的字段',
   'logic.issue.ambiguous': '有 {count} 个字段的标签为“{label}”：请为它们设置不同的标签',
