@@ -41,7 +41,12 @@ describe('conditions and formulas in the editor', () => {
       await expect.poll(() => frame.getByLabel('Label', { exact: true }).inputValue()).toBe(label)
     }
     const openLogic = async () => {
-      if ((await logic.getAttribute('open')) === null) await logic.locator('summary').click()
+      // With the keyboard: the section's summary opens it.
+      if ((await logic.getAttribute('open')) === null) {
+        await logic.locator('summary').focus()
+        await page.keyboard.press('Enter')
+      }
+      await expect.poll(() => logic.getAttribute('open')).toBe('')
     }
 
     // Alone, the first field has nothing to refer to: the section says so.
