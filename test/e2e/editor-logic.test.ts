@@ -4,7 +4,8 @@
  * NUMBER total computed from two others, the formula's parse error said as it is typed, a rule on
  * a deleted field stopping Create with a problem naming the field; what API v2 stores is exactly
  * the condition and the formula. axe-core and screenshots of the inspector's Logic section at 1280
- * and 390 px.
+ * and 390 px. Then the same envelope in EmbedUpdateEnvelope: its logic shown as stored, a renamed
+ * field followed by the formula that reads it, saved.
  */
 import { afterAll, describe, expect } from 'vitest'
 import { axeReport, axeViolations } from './support/axe.js'
@@ -18,6 +19,9 @@ test.beforeAll(async ({ browser }) => {
   stack = await startStack(browser)
 })
 afterAll(() => stack?.close())
+
+/** The envelope the first test creates, edited by the second. */
+let created = ''
 
 describe('conditions and formulas in the editor', () => {
   test('a field shown by a checkbox, a computed total, problems before Create, exactly what is stored', async () => {
@@ -153,6 +157,7 @@ describe('conditions and formulas in the editor', () => {
 
     await frame.getByRole('button', { name: 'Create document' }).first().click()
     const { envelopeId } = await callback(page, 'onEnvelopeCreated')
+    created = envelopeId
     const env = await stack.api('GET', `/envelope/${envelopeId}`)
     const meta = Object.fromEntries(env.fields.filter((f: any) => f.fieldMeta?.label).map((f: any) => [f.fieldMeta.label, f.fieldMeta]))
     expect(meta['Company name'].condition).toEqual({ effect: 'show', match: 'all', rules: [{ field: 'For a company', test: 'checked' }] })
@@ -160,5 +165,30 @@ describe('conditions and formulas in the editor', () => {
     // Fields without logic carry no empty keys.
     for (const label of ['For a company', 'Quantity', 'Price', 'Total']) expect(meta[label]).not.toHaveProperty('condition')
     for (const label of ['For a company', 'Company name', 'Quantity', 'Price']) expect(meta[label]).not.toHaveProperty('formula')
+    await page.close()
+  })
+
+  test('edited later: the stored condition and formula are shown, a renamed field is followed by the formula that reads it', async () => {
+    const env = await stack.api('GET', `/envelope/${created}`)
+    const token = await stack.presign({ scope: { kind: 'envelopeId', id: env.id } })
+    const { page, frame } = await mount(stack, 'EmbedUpdateEnvelope', { presignToken: token, envelopeId: env.id, onlyEditFields: true, style: { height: '860px' } })
+    await callback(page, 'onReady')
+    const logic = frame.getByTestId('field-logic')
+    await frame.getByRole('button', { name: /^Company name for Alice Example, page 1/ }).click()
+    // A field with logic opens on it.
+    await expect.poll(() => logic.getAttribute('open')).toBe('')
+    expect(await logic.getByLabel('Rule 1: field').inputValue()).toBe('For a company')
+    expect(await logic.getByLabel('What the condition does').inputValue()).toBe('show')
+    await frame.getByRole('button', { name: /^Quantity for Alice Example, page 1/ }).click()
+    await frame.getByLabel('Label', { exact: true }).fill('Qty')
+    await frame.getByRole('button', { name: /^Total for Alice Example, page 1/ }).click()
+    expect(await logic.getByLabel('Formula').inputValue()).toBe('{Qty} * {Price}')
+    await frame.getByRole('button', { name: 'Save changes' }).click()
+    expect(await callback(page, 'onEnvelopeUpdated')).toEqual({ envelopeId: env.id })
+    const after = await stack.api('GET', `/envelope/${env.id}`)
+    const meta = Object.fromEntries(after.fields.filter((f: any) => f.fieldMeta?.label).map((f: any) => [f.fieldMeta.label, f.fieldMeta]))
+    expect(meta['Total'].formula).toBe('{Qty} * {Price}')
+    expect(meta['Company name'].condition).toEqual({ effect: 'show', match: 'all', rules: [{ field: 'For a company', test: 'checked' }] })
+    await page.close()
   })
 })
