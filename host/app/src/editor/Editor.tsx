@@ -3,6 +3,7 @@ import './shell.css'
 import './files.css'
 import './fields.css'
 import './settings.css'
+import './logic.css'
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject, type RefObject } from 'react'
 import type { EmbedProblem } from '../../../../src/protocol/index.js'
 import { report } from '../page/bridge.js'
@@ -12,7 +13,7 @@ import { draftKey, forgetDraft, keepDraft, storedDraft, type StoredDraft } from 
 import { t } from '../i18n/index.js'
 import type { Envelope } from '../page/types.js'
 import type { Session } from './session.js'
-import { DraftOffer, EditorTopBar, SaveAlert, StepFooter, StepNav } from './EditorParts.js'
+import { DraftOffer, EditorTopBar, problemText, SaveAlert, StepFooter, StepNav } from './EditorParts.js'
 import { FieldsStep } from './FieldsStep.js'
 import { FilesStep } from './FilesStep.js'
 import { focusInView, keepClearOf, reveal } from '../page/viewport.js'
@@ -118,7 +119,7 @@ export function Editor(props: {
     document.title = `${heading} · ${docTitle}`
   }, [heading, docTitle])
   const primaryLabel = isCreate ? t(`app.create.${draft.type}`) : t('app.save')
-  const problemMessages = [...new Set(visibleProblems.map((p) => p.message))]
+  const problemMessages = [...new Set(visibleProblems.map(problemText))]
   const save = () => void submit()
 
   return (

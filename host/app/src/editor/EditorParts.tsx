@@ -3,6 +3,7 @@ import type { Draft, Problem, StepId } from './draft/model.js'
 import type { StoredDraft } from './draft/stored.js'
 import { language, t, type MessageKey } from '../i18n/index.js'
 import { Icon } from '../page/icons.js'
+import { logicMessage } from './logicWords.js'
 
 /** The sticky bar: what is edited, and Create or Save. */
 export function EditorTopBar(props: { barRef: Ref<HTMLElement>; draft: Draft; heading: string; docTitle: string; saving: boolean; primaryLabel: string; onSave: () => void }) {
@@ -69,8 +70,15 @@ export function DraftOffer(props: { offer: StoredDraft; onRestore: () => void; o
   )
 }
 
+/** A field as a problem names it: its label, else its type and page. */
+export const fieldName = (f: { label: string; type: string; page: number }) =>
+  f.label.trim() ? t('logic.named', { label: f.label.trim() }) : t('logic.unlabelled', { type: t(`field.${f.type}` as MessageKey), page: f.page })
+
+/** What a problem says, in the user's language; a condition's or formula's names its field. */
+export const problemText = (p: Problem) => (p.logic ? t('logic.problem', { field: fieldName(p.logic), message: logicMessage(p.logic.text) }) : t(p.message))
+
 /** What stopped Create or Save: the service's refusal, or the problems found in the draft. */
-export function SaveAlert(props: { alertRef: Ref<HTMLDivElement>; saveError: { text: string; issues: string[] } | null; problemMessages: Problem['message'][] }) {
+export function SaveAlert(props: { alertRef: Ref<HTMLDivElement>; saveError: { text: string; issues: string[] } | null; problemMessages: string[] }) {
   const { saveError } = props
   return (
     <div className="alert alert-error" role="alert" tabIndex={-1} ref={props.alertRef}>
@@ -90,7 +98,7 @@ export function SaveAlert(props: { alertRef: Ref<HTMLDivElement>; saveError: { t
           <p>{t('app.problems')}</p>
           <ul>
             {props.problemMessages.map((m) => (
-              <li key={m}>{t(m)}</li>
+              <li key={m}>{m}</li>
             ))}
           </ul>
         </>

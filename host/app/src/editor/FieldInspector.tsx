@@ -2,8 +2,9 @@ import { clampGeometry, optionsFor, type Draft, type DraftField } from './draft/
 import { t } from '../i18n/index.js'
 import { FIELD_TYPES, OPTION_FIELD_TYPES, type FieldType } from '../page/types.js'
 import { Icon } from '../page/icons.js'
+import { FieldLogic } from './FieldLogic.js'
 
-/** Properties of the selected field: recipient, type, label, required, options, geometry. */
+/** Properties of the selected field: recipient, type, label, required, options, logic, geometry. */
 export function FieldInspector(props: {
   field: DraftField | null
   draft: Draft
@@ -51,7 +52,8 @@ export function FieldInspector(props: {
           value={f.type}
           onChange={(e) => {
             const type = e.target.value as FieldType
-            onChange({ type, options: f.options.length ? f.options : optionsFor(type) })
+            // Only a NUMBER field computes: a formula does not outlive the type.
+            onChange({ type, options: f.options.length ? f.options : optionsFor(type), ...(type !== 'NUMBER' && { formula: undefined }) })
           }}
         >
           {[...FIELD_TYPES, ...(f.type === 'FREE_SIGNATURE' ? ['FREE_SIGNATURE' as const] : [])].map((type) => (
@@ -113,6 +115,7 @@ export function FieldInspector(props: {
           </button>
         </fieldset>
       )}
+      <FieldLogic key={f.key} field={f} draft={props.draft} onChange={onChange} />
       <fieldset className="geometry">
         <legend className="label-sm">{t('fields.position')}</legend>
         {(['x', 'y', 'w', 'h'] as const).map((key) => (

@@ -52,7 +52,7 @@ export function FieldsStep(props: StepProps & { locked: boolean }) {
         <FieldInspector
           field={selectedField}
           draft={draft}
-          invalid={!!selectedField && problems.some((p) => p.target === selectedField.key)}
+          invalid={!!selectedField && problems.some((p) => p.target === selectedField.key && p.message === 'problem.fieldOptions')}
           pages={draft.items.map((i) => ({ itemKey: i.key, title: i.title, count: pageCounts[i.key] ?? 0 }))}
           onChange={(patch) => selectedField && handlers.onChange(selectedField.key, patch)}
           onDelete={() => selectedField && handlers.onDelete(selectedField.key)}

@@ -8,6 +8,7 @@ import { t } from '../i18n/index.js'
 import { createEnvelope, saveEnvelope } from './draft/save.js'
 import { validate, type Draft, type Problem, type StepId } from './draft/model.js'
 import { forgetDraft } from './draft/stored.js'
+import { problemText } from './EditorParts.js'
 import type { Session } from './session.js'
 
 /** The step where the user fixes what an API issue's path names (`recipients.0.email`, `title`, …). */
@@ -80,7 +81,7 @@ export function useSave(o: {
     setRefused([])
     if (found.length) {
       o.setStep(found[0]!.step)
-      return found.map((p) => ({ step: p.step, code: p.message.replace('problem.', ''), message: t(p.message) }))
+      return found.map((p) => ({ step: p.step, code: p.logic ? 'logic' : p.message.replace('problem.', ''), message: problemText(p) }))
     }
     setSaving(true)
     try {

@@ -4,6 +4,7 @@
  */
 import type { EnvelopeType } from '../../../../../src/protocol/index.js'
 import { browserDateFormat, browserTimeZone } from './browser-defaults.js'
+import { followRename, logicIssues, logicMeta, type Condition } from './logic.js'
 import { DEFAULT_DOCUMENT_META, type Attachment, type DocumentMeta, type Envelope, type FieldMeta, type FieldType, type FormFieldOffer, type RecipientRole } from '../../page/types.js'
 
 export interface DraftItem {
@@ -47,6 +48,10 @@ export interface DraftField {
   label: string
   required: boolean
   options: string[]
+  /** When the field is shown, hidden, required or optional (fieldMeta.condition); none when absent. */
+  condition?: Condition | undefined
+  /** A NUMBER field's formula (fieldMeta.formula); none when absent. */
+  formula?: string | undefined
   /** fieldMeta keys this editor does not edit, carried through unchanged. */
   extraMeta: FieldMeta
 }
@@ -111,9 +116,17 @@ export const byEditorOrder = (a: { signingOrder: number | null; id: number }, b:
   (a.signingOrder ?? Infinity) - (b.signingOrder ?? Infinity) || a.id - b.id
 
 /** The fieldMeta keys this editor edits, read from a stored field's; the rest carried through. */
-export function editedMeta(meta: FieldMeta | null | undefined): Pick<DraftField, 'label' | 'required' | 'options' | 'extraMeta'> {
-  const { label, required, options, ...extraMeta } = meta ?? {}
-  return { label: typeof label === 'string' ? label : '', required: required === true, options: Array.isArray(options) ? options.map(String) : [], extraMeta }
+export function editedMeta(meta: FieldMeta | null | undefined): Pick<DraftField, 'label' | 'required' | 'options' | 'condition' | 'formula' | 'extraMeta'> {
+  const { label, required, options, condition, formula, ...extraMeta } = meta ?? {}
+  return {
+    label: typeof label === 'string' ? label : '',
+    required: required === true,
+    options: Array.isArray(options) ? options.map(String) : [],
+    // As stored, even malformed: the check says what is wrong, the inspector lets it be removed.
+    ...(condition != null ? { condition: condition as Condition } : {}),
+    ...(formula != null ? { formula: typeof formula === 'string' ? formula : String(formula) } : {}),
+    extraMeta,
+  }
 }
 
 export function draftFromEnvelope(env: Envelope, attachments: Attachment[]): Draft {
@@ -202,6 +215,7 @@ export function fieldMeta(f: DraftField): FieldMeta {
     label: f.label,
     required: f.required,
     ...(f.options.length || f.extraMeta.options ? { options: f.options } : {}),
+    ...logicMeta(f),
   }
 }
 
@@ -223,8 +237,12 @@ export function removeRecipient(d: Draft, key: string): Draft {
   return { ...d, recipients: d.recipients.filter((r) => r.key !== key), fields: d.fields.filter((f) => f.recipientKey !== key) }
 }
 
+/** Changes field `key`; a new label is followed by the conditions and formulas that named the old one. */
 export function updateField(d: Draft, key: string, patch: Partial<DraftField>): Draft {
-  return { ...d, fields: d.fields.map((f) => (f.key === key ? { ...f, ...patch } : f)) }
+  const before = d.fields.find((f) => f.key === key)
+  const fields = d.fields.map((f) => (f.key === key ? { ...f, ...patch } : f))
+  const relabelled = before && patch.label !== undefined && patch.label.trim() !== before.label.trim()
+  return { ...d, fields: relabelled ? followRename(fields, key, before.label, patch.label!) : fields }
 }
 
 // ---- validation --------------------------------------------------------------------------
@@ -245,6 +263,9 @@ export interface Problem {
     | 'problem.attachment'
     | 'problem.signatureField'
     | 'problem.fieldPage'
+    | 'logic.problem'
+  /** A condition's or formula's issue (message 'logic.problem'): the field it is on and what is wrong, as the check says it. */
+  logic?: { label: string; type: DraftField['type']; page: number; text: string }
   /** The key of the offending item, recipient, field or attachment. */
   target?: string
   /**
@@ -300,6 +321,10 @@ export function validate(d: Draft, pageCounts: Record<string, number> = {}): Pro
   for (const f of d.fields)
     if ((f.type === 'RADIO' || f.type === 'DROPDOWN' || f.type === 'CHECKBOX') && !f.options.some((o) => o.trim()))
       out.push({ step: 'fields', message: 'problem.fieldOptions', target: f.key })
+  for (const issue of logicIssues(d.fields)) {
+    const f = d.fields.find((x) => x.key === issue.fieldKey)!
+    out.push({ step: 'fields', message: 'logic.problem', target: f.key, logic: { label: f.label.trim(), type: f.type, page: f.page, text: issue.message } })
+  }
   const s = d.settings
   if (!s.title.trim()) out.push({ step: 'settings', message: 'problem.title' })
   if (!s.typedSignatureEnabled && !s.uploadSignatureEnabled && !s.drawSignatureEnabled)
