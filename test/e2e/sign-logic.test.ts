@@ -1,0 +1,208 @@
+// Conditional fields and formulas on the signing pages (host/shared/field-logic): fields a tick
+// shows and makes required, a total computed live and stored, and a condition that reads what an
+// earlier signer stored (the session's logicFields). Only the page and what API v2 stores are
+// asserted here.
+import { afterAll, describe, expect } from 'vitest'
+import type { Page } from 'playwright-core'
+import { axeReport, axeViolations } from './support/axe.js'
+import { checkbox, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot, text, type FieldIn } from './support/sign.js'
+import { startStack, type Stack } from './support/stack.js'
+import { test } from './support/fixtures.js'
+
+let stack: Stack
+test.beforeAll(async ({ browser }) => {
+  stack = await startStack(browser)
+})
+afterAll(() => stack?.close())
+
+const number = (label: string, x: number, y: number, extra: Record<string, unknown> = {}): FieldIn => ({
+  type: 'NUMBER', page: 1, positionX: x, positionY: y, width: 25, height: 4, fieldMeta: { type: 'number', label, required: true, ...extra },
+})
+const shownWhenChecked = (label: string) => ({ effect: 'show', match: 'all', rules: [{ field: label, test: 'checked' }] })
+const withMeta = (f: FieldIn, meta: Record<string, unknown>): FieldIn => ({ ...f, fieldMeta: { ...f.fieldMeta, ...meta } })
+
+const progress = (page: Page) => page.getByTestId('progress').textContent()
+const total = (page: Page) => page.getByRole('note', { name: /^Total, calculated automatically: / })
+
+/** Opens a checkbox field and sets its options to exactly these. */
+async function tick(s: ReturnType<typeof signing>, page: Page, label: string, on: boolean) {
+  await s.field(label).click()
+  const dialog = page.getByRole('dialog', { name: label })
+  await dialog.getByRole('checkbox', { name: 'Yes' }).setChecked(on)
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await dialog.waitFor({ state: 'detached' })
+}
+
+async function typeNumber(s: ReturnType<typeof signing>, page: Page, label: string, value: string) {
+  await s.field(label).click()
+  const dialog = page.getByRole('dialog', { name: label })
+  await dialog.getByRole('textbox', { name: label }).fill(value)
+  await dialog.getByRole('button', { name: 'Save' }).click()
+  await dialog.waitFor({ state: 'detached' })
+}
+
+function companyOrder() {
+  return sendDocument(stack, {
+    title: 'Order with logic',
+    recipients: [{
+      email: 'cora@example.com', name: 'Cora Customer', role: 'SIGNER',
+      fields: [
+        checkbox('For a company', ['Yes'], 10, 12),
+        withMeta(text('Company name', 50, 12), { condition: shownWhenChecked('For a company') }),
+        number('Quantity', 10, 30),
+        number('Price', 40, 30),
+        number('Total', 70, 30, { required: false, formula: '{Quantity} * {Price}' }),
+        number('Per item', 70, 40, { required: false, formula: '{Total} / {Quantity}' }),
+        sig(10, 80),
+      ],
+    }],
+  })
+}
+
+describe('conditions and formulas on the signing page', () => {
+  test('a tick shows a required field and unticking hides it; the total follows the quantities and is stored', async () => {
+    const doc = await companyOrder()
+    const { page, context, errors } = await openPage(stack, doc.recipient('cora@example.com').signingUrl)
+    const s = signing(page)
+    await s.ready()
+
+    // Before the tick: no company name on the page, nor in the count; the total reads 0, the
+    // average cannot be computed (division by zero) and says so.
+    expect(await page.locator('[data-field]').count()).toBe(6)
+    expect(await s.field('Company name').count()).toBe(0)
+    expect(await progress(page)).toBe('Required fields: 0 of 3')
+    expect(await total(page).textContent()).toBe('0')
+    const perItem = page.getByRole('note', { name: /^Per item, calculated automatically: / })
+    expect(await perItem.getAttribute('aria-label')).toBe('Per item, calculated automatically: Cannot divide by zero')
+    expect(await perItem.getAttribute('data-computed')).toBe('error')
+
+    await tick(s, page, 'For a company', true)
+    await expect.poll(() => s.field('Company name').count()).toBe(1)
+    expect(await s.field('Company name').getAttribute('aria-label')).toBe('Company name, required, not filled in')
+    expect(await progress(page)).toBe('Required fields: 0 of 4')
+    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is now shown and required.')
+    expect(await s.action('Complete signing').textContent()).toContain('4 left')
+    await signShot(page, 'sign-logic-company-shown')
+    expect(axeReport('a field a condition showed (1280)', await axeViolations(page))).toBe('')
+
+    // Unticked: it goes again, and the count with it; ticked again, it comes back empty-handed.
+    await tick(s, page, 'For a company', false)
+    await expect.poll(() => s.field('Company name').count()).toBe(0)
+    expect(await progress(page)).toBe('Required fields: 0 of 3')
+    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is no longer needed.')
+    await tick(s, page, 'For a company', true)
+    await expect.poll(() => progress(page)).toBe('Required fields: 0 of 4')
+
+    // The formula follows the quantities as they change; it is never opened for typing.
+    await typeNumber(s, page, 'Quantity', '2')
+    await typeNumber(s, page, 'Price', '2,5')
+    await expect.poll(() => total(page).textContent()).toBe('5')
+    await typeNumber(s, page, 'Quantity', '3')
+    await expect.poll(() => total(page).textContent()).toBe('7.5')
+    expect(await perItem.textContent()).toBe('2.5')
+    await total(page).click()
+    expect(await page.getByRole('dialog').count()).toBe(0)
+    expect(await page.getByRole('button', { name: /^Total, / }).count()).toBe(0)
+
+    // The signature and the company are still to come: Complete leads to them rather than to the confirmation.
+    await (await s.drawSignature()).adopt()
+    expect(await progress(page)).toBe('Required fields: 3 of 4')
+    await s.action('Complete signing').click()
+    await expect.poll(() => page.getByTestId('notice').textContent()).toBe('Fill in 1 more required field first.')
+    expect(await page.getByRole('dialog').count()).toBe(0)
+    await s.typeText('Company name', 'Acme Ltd')
+    await expect.poll(() => progress(page)).toBe('All required fields are filled')
+    await signShot(page, 'sign-logic-filled')
+
+    await s.complete()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Order with logic”')
+
+    const after = await stack.api('GET', `/envelope/${doc.id}`)
+    const stored = Object.fromEntries(after.fields.map((f: any) => [f.fieldMeta?.label ?? f.type, f]))
+    expect(stored.Total).toMatchObject({ inserted: true, customText: '7.5' })
+    expect(stored['Per item']).toMatchObject({ inserted: true, customText: '2.5' })
+    expect(stored['Company name']).toMatchObject({ inserted: true, customText: 'Acme Ltd' })
+    expect(stored.Quantity.customText).toBe('3')
+    expect(JSON.parse(stored['For a company'].customText)).toEqual(['Yes'])
+
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  test('on a phone: the shown field and the total fit, and axe finds nothing', async () => {
+    const doc = await companyOrder()
+    const { page, context, errors } = await openPage(stack, doc.recipient('cora@example.com').signingUrl, PHONE)
+    const s = signing(page)
+    await s.ready()
+    await tick(s, page, 'For a company', true)
+    await expect.poll(() => s.field('Company name').count()).toBe(1)
+    await typeNumber(s, page, 'Quantity', '3')
+    await typeNumber(s, page, 'Price', '2.5')
+    await expect.poll(() => total(page).textContent()).toBe('7.5')
+    await s.field('Company name').scrollIntoViewIfNeeded()
+    await signShot(page, 'sign-logic-phone')
+    expect(axeReport('a field a condition showed (390)', await axeViolations(page))).toBe('')
+    // Nothing wider than the phone.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(PHONE.width)
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  test("a second signer's field follows what the first one stored, and learns nothing else of theirs", async () => {
+    const doc = await sendDocument(stack, {
+      title: 'Shipping form',
+      meta: { signingOrder: 'SEQUENTIAL' },
+      recipients: [
+        {
+          email: 'ana@example.com', name: 'Ana First', role: 'SIGNER', signingOrder: 1,
+          fields: [checkbox('Ship abroad', ['Yes'], 10, 12), text('Private note', 50, 12), sig(10, 80)],
+        },
+        {
+          email: 'ben@example.com', name: 'Ben Second', role: 'SIGNER', signingOrder: 2,
+          fields: [
+            withMeta(text('Customs number', 10, 30), { condition: shownWhenChecked('Ship abroad') }),
+            withMeta(text('Local depot', 50, 30, false), { condition: { effect: 'hide', match: 'all', rules: [{ field: 'Ship abroad', test: 'checked' }] } }),
+            sig(10, 60),
+          ],
+        },
+      ],
+    })
+    const ana = doc.recipient('ana@example.com')
+    const ben = doc.recipient('ben@example.com')
+    const checkboxId = doc.envelope.fields.find((f: any) => f.fieldMeta?.label === 'Ship abroad').id
+
+    const first = await openPage(stack, ana.signingUrl)
+    const a = signing(first.page)
+    await a.ready()
+    await tick(a, first.page, 'Ship abroad', true)
+    await a.typeText('Private note', 'Only for the sender')
+    await (await a.drawSignature()).adopt()
+    await a.complete()
+    await expect.poll(() => a.heading().textContent()).toBe('You signed “Shipping form”')
+    await first.context.close()
+
+    // The second signer's session carries the first one's checkbox, and only it.
+    const session = await (await fetch(`${stack.host.url}/api/signing/session`, { headers: { Authorization: `Bearer ${ben.token}` } })).json()
+    expect(session.logicFields).toEqual([{ id: checkboxId, type: 'CHECKBOX', fieldMeta: { label: 'Ship abroad', options: ['Yes'] }, value: '["Yes"]' }])
+    expect(JSON.stringify(session)).not.toContain('Only for the sender')
+
+    const second = await openPage(stack, ben.signingUrl, DESKTOP)
+    const b = signing(second.page)
+    await b.ready()
+    expect(await b.field('Customs number').getAttribute('aria-label')).toBe('Customs number, required, not filled in')
+    expect(await b.field('Local depot').count()).toBe(0)
+    expect(await progress(second.page)).toBe('Required fields: 0 of 2')
+    await b.typeText('Customs number', 'CU-778')
+    await (await b.drawSignature()).adopt()
+    await signShot(second.page, 'sign-logic-second-signer')
+    await b.complete()
+    await expect.poll(() => b.heading().textContent()).toBe('You signed “Shipping form”')
+
+    const after = await stack.api('GET', `/envelope/${doc.id}`)
+    const byLabel = Object.fromEntries(after.fields.map((f: any) => [f.fieldMeta?.label ?? f.type, f]))
+    expect(byLabel['Customs number']).toMatchObject({ inserted: true, customText: 'CU-778' })
+    expect(byLabel['Local depot'].inserted).toBe(false)
+    expect(second.errors).toEqual([])
+    await second.context.close()
+  })
+})
