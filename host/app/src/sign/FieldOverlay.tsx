@@ -54,7 +54,10 @@ export const FieldOverlay = memo(
           title={failed ?? undefined}
         >
           {failed === null ? (
-            <span className="sign-field-text">{shown}</span>
+            <span className="sign-field-text">
+              <span className="sign-field-equals" aria-hidden="true">=</span>
+              {shown}
+            </span>
           ) : (
             <span className="sign-field-text sign-field-hint">
               <Icon name="alert" size={12} />
