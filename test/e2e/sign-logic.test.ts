@@ -3,10 +3,11 @@
 // earlier signer stored (the session's logicFields). Only the page and what API v2 stores are
 // asserted here.
 import { afterAll, describe, expect } from 'vitest'
-import type { Page } from 'playwright-core'
+import type { FrameLocator, Page } from 'playwright-core'
 import { axeReport, axeViolations } from './support/axe.js'
 import { checkbox, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot, text, type FieldIn } from './support/sign.js'
-import { startStack, type Stack } from './support/stack.js'
+import { callback, mountDeployed, startStack, type Stack } from './support/stack.js'
+import { makePdf } from './support/pdf.js'
 import { test } from './support/fixtures.js'
 
 let stack: Stack
@@ -22,22 +23,22 @@ const shownWhenChecked = (label: string) => ({ effect: 'show', match: 'all', rul
 const withMeta = (f: FieldIn, meta: Record<string, unknown>): FieldIn => ({ ...f, fieldMeta: { ...f.fieldMeta, ...meta } })
 
 const progress = (page: Page) => page.getByTestId('progress').textContent()
-const total = (page: Page) => page.getByRole('note', { name: /^Total, calculated automatically: / })
+const total = (page: Page | FrameLocator) => page.getByRole('note', { name: /^Total, calculated automatically: / })
 /** What the total shows ("= 7.5" on the page, "7.5" to a screen reader). */
-const totalShown = async (page: Page) => (await total(page).textContent())?.replace(/^=/, '')
+const totalShown = async (page: Page | FrameLocator) => (await total(page).textContent())?.replace(/^=/, '')
 
 /** Opens a checkbox field and sets its options to exactly these. */
-async function tick(s: ReturnType<typeof signing>, page: Page, label: string, on: boolean) {
+async function tick(s: ReturnType<typeof signing>, label: string, on: boolean) {
   await s.field(label).click()
-  const dialog = page.getByRole('dialog', { name: label })
+  const dialog = s.scope.getByRole('dialog', { name: label })
   await dialog.getByRole('checkbox', { name: 'Yes' }).setChecked(on)
   await dialog.getByRole('button', { name: 'Save' }).click()
   await dialog.waitFor({ state: 'detached' })
 }
 
-async function typeNumber(s: ReturnType<typeof signing>, page: Page, label: string, value: string) {
+async function typeNumber(s: ReturnType<typeof signing>, label: string, value: string) {
   await s.field(label).click()
-  const dialog = page.getByRole('dialog', { name: label })
+  const dialog = s.scope.getByRole('dialog', { name: label })
   await dialog.getByRole('textbox', { name: label }).fill(value)
   await dialog.getByRole('button', { name: 'Save' }).click()
   await dialog.waitFor({ state: 'detached' })
@@ -79,7 +80,7 @@ describe('conditions and formulas on the signing page', () => {
     expect(await perItem.getAttribute('aria-label')).toBe('Per item, calculated automatically: Cannot divide by zero')
     expect(await perItem.getAttribute('data-computed')).toBe('error')
 
-    await tick(s, page, 'For a company', true)
+    await tick(s, 'For a company', true)
     await expect.poll(() => s.field('Company name').count()).toBe(1)
     expect(await s.field('Company name').getAttribute('aria-label')).toBe('Company name, required, not filled in')
     expect(await progress(page)).toBe('Required fields: 0 of 4')
@@ -89,18 +90,18 @@ describe('conditions and formulas on the signing page', () => {
     expect(axeReport('a field a condition showed (1280)', await axeViolations(page))).toBe('')
 
     // Unticked: it goes again, and the count with it; ticked again, it comes back empty-handed.
-    await tick(s, page, 'For a company', false)
+    await tick(s, 'For a company', false)
     await expect.poll(() => s.field('Company name').count()).toBe(0)
     expect(await progress(page)).toBe('Required fields: 0 of 3')
     expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is no longer needed.')
-    await tick(s, page, 'For a company', true)
+    await tick(s, 'For a company', true)
     await expect.poll(() => progress(page)).toBe('Required fields: 0 of 4')
 
     // The formula follows the quantities as they change; it is never opened for typing.
-    await typeNumber(s, page, 'Quantity', '2')
-    await typeNumber(s, page, 'Price', '2,5')
+    await typeNumber(s, 'Quantity', '2')
+    await typeNumber(s, 'Price', '2,5')
     await expect.poll(() => totalShown(page)).toBe('5')
-    await typeNumber(s, page, 'Quantity', '3')
+    await typeNumber(s, 'Quantity', '3')
     await expect.poll(() => totalShown(page)).toBe('7.5')
     expect(await perItem.getAttribute('aria-label')).toBe('Per item, calculated automatically: 2.5')
     await total(page).click()
@@ -137,10 +138,10 @@ describe('conditions and formulas on the signing page', () => {
     const { page, context, errors } = await openPage(stack, doc.recipient('cora@example.com').signingUrl, PHONE)
     const s = signing(page)
     await s.ready()
-    await tick(s, page, 'For a company', true)
+    await tick(s, 'For a company', true)
     await expect.poll(() => s.field('Company name').count()).toBe(1)
-    await typeNumber(s, page, 'Quantity', '3')
-    await typeNumber(s, page, 'Price', '2.5')
+    await typeNumber(s, 'Quantity', '3')
+    await typeNumber(s, 'Price', '2.5')
     await expect.poll(() => totalShown(page)).toBe('7.5')
     await s.field('Company name').scrollIntoViewIfNeeded()
     await signShot(page, 'sign-logic-phone')
@@ -177,7 +178,7 @@ describe('conditions and formulas on the signing page', () => {
     const first = await openPage(stack, ana.signingUrl)
     const a = signing(first.page)
     await a.ready()
-    await tick(a, first.page, 'Ship abroad', true)
+    await tick(a, 'Ship abroad', true)
     await a.typeText('Private note', 'Only for the sender')
     await (await a.drawSignature()).adopt()
     await a.complete()
@@ -207,5 +208,86 @@ describe('conditions and formulas on the signing page', () => {
     expect(byLabel['Local depot'].inserted).toBe(false)
     expect(second.errors).toEqual([])
     await second.context.close()
+  })
+
+  test('a direct link: the visitor sees the same logic, and the made document stores the computed fee', async () => {
+    const form = new FormData()
+    form.append('payload', JSON.stringify({
+      type: 'TEMPLATE',
+      title: 'Club dinner',
+      meta: { signingOrder: 'SEQUENTIAL' },
+      recipients: [
+        { email: 'host@example.com', name: 'Host', role: 'SIGNER', signingOrder: 2, fields: [number('Discount', 10, 60, { required: false }), sig(55, 80)] },
+        {
+          email: 'guest@example.com', name: 'Guest', role: 'SIGNER', signingOrder: 1,
+          fields: [
+            checkbox('Bring guests', ['Yes'], 10, 12),
+            withMeta(number('Guests', 50, 12), { condition: shownWhenChecked('Bring guests') }),
+            number('Total', 10, 30, { required: false, formula: '{Guests} * 10 - {Discount}' }),
+            sig(10, 80),
+          ],
+        },
+      ],
+    }))
+    form.append('files', new Blob([new Uint8Array(await makePdf('Club dinner', 1))], { type: 'application/pdf' }), 'Club dinner.pdf')
+    const { id } = await stack.api<{ id: string }>('POST', '/envelope/create', form)
+    const template = await stack.api('GET', `/envelope/${id}`)
+    const guest = template.recipients.find((r: any) => r.email === 'guest@example.com')
+    const link = await stack.api('POST', '/template/direct/create', { templateId: Number(template.secondaryId.split('_')[1]), directRecipientId: guest.id })
+
+    // The other recipient's field the formula reads comes along, with no value yet.
+    const session = await (await fetch(`${stack.host.url}/api/signing/direct/session`, { headers: { Authorization: `Bearer ${link.token}` } })).json()
+    const discountId = template.fields.find((f: any) => f.fieldMeta?.label === 'Discount').id
+    expect(session.logicFields).toEqual([{ id: discountId, type: 'NUMBER', fieldMeta: { label: 'Discount' }, value: null }])
+
+    const { page, context, errors } = await openPage(stack, `${stack.host.url}/d/${link.token}`)
+    const s = signing(page)
+    await s.ready()
+    expect(await s.field('Guests').count()).toBe(0)
+    await tick(s, 'Bring guests', true)
+    await expect.poll(() => s.field('Guests').count()).toBe(1)
+    await typeNumber(s, 'Guests', '2')
+    await expect.poll(() => totalShown(page)).toBe('20')
+    await (await s.drawSignature()).adopt()
+    await s.action('Complete signing').click()
+    const dialog = page.getByRole('dialog', { name: 'Sign the document?' })
+    await dialog.getByRole('textbox', { name: 'Name' }).fill('Gina Guest')
+    await dialog.getByRole('textbox', { name: 'E-mail' }).fill('gina@example.com')
+    await dialog.getByRole('button', { name: 'Complete signing', exact: true }).click()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Club dinner”')
+
+    const docs = await stack.api('GET', '/envelope?perPage=100')
+    const made = docs.data.find((d: any) => d.source === 'TEMPLATE_DIRECT_LINK' && d.recipients.some((r: any) => r.email === 'gina@example.com'))
+    const doc = await stack.api('GET', `/envelope/${made.id}`)
+    const byLabel = Object.fromEntries(doc.fields.map((f: any) => [f.fieldMeta?.label ?? f.type, f]))
+    expect(byLabel.Total).toMatchObject({ inserted: true, customText: '20' })
+    expect(byLabel.Guests).toMatchObject({ inserted: true, customText: '2' })
+    expect(errors).toEqual([])
+    await context.close()
+  })
+
+  test('the multi-sign embed: the same page in its frame', async () => {
+    const doc = await companyOrder()
+    const { page, frame } = await mountDeployed(stack, 'unstable_EmbedMultiSignDocument', { tokens: [doc.recipient('cora@example.com').token], name: 'Cora Customer' })
+    const list = frame.getByTestId('multi-list')
+    await list.waitFor()
+    await list.getByRole('button', { name: 'Sign' }).click()
+    const s = signing(page, frame)
+    await s.ready()
+    expect(await s.field('Company name').count()).toBe(0)
+    await tick(s, 'For a company', true)
+    await expect.poll(() => s.field('Company name').count()).toBe(1)
+    await s.typeText('Company name', 'Beta GmbH')
+    await typeNumber(s, 'Quantity', '4')
+    await typeNumber(s, 'Price', '1.25')
+    await expect.poll(() => totalShown(frame)).toBe('5')
+    await (await s.drawSignature()).adopt()
+    await s.complete()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Order with logic”')
+    await callback(page, 'onDocumentCompleted')
+    const after = await stack.api('GET', `/envelope/${doc.id}`)
+    const byLabel = Object.fromEntries(after.fields.map((f: any) => [f.fieldMeta?.label ?? f.type, f]))
+    expect(byLabel.Total).toMatchObject({ inserted: true, customText: '5' })
+    expect(byLabel['Company name']).toMatchObject({ inserted: true, customText: 'Beta GmbH' })
   })
 })
