@@ -5,7 +5,7 @@ import { t, tn } from '../i18n/index.js'
 import { reveal } from '../page/viewport.js'
 import { fieldName } from './FieldOverlay.js'
 import { outputSize, type OutputSize } from './signature.js'
-import { computedOf, imageKind, initialValues, isFilled, isHidden, isSignatureType, nextField, orderFields, progressOf, type SigningField, type SigningSession, type Values } from './session.js'
+import { computedOf, imageKind, initialValues, isFilled, isHidden, isSignatureType, nextField, orderFields, progressOf, type Decided, type SigningField, type SigningSession, type Values } from './session.js'
 import { useFieldLogic } from './useFieldLogic.js'
 
 /** The dialog open over the document, if any. */
@@ -50,7 +50,7 @@ export function useSigningFields(session: SigningSession, options: SignOptions, 
     setValues((v) => ({ ...v, [id]: value }))
   }, [])
 
-  useFieldMessages(session.fields, values)
+  useFieldMessages(session.fields, values, decided)
 
   const goTo = useCallback((f: SigningField) => {
     setCurrentId(f.id)
@@ -112,18 +112,21 @@ export function useSigningFields(session: SigningSession, options: SignOptions, 
   const openFieldObj = open && (open.kind === 'field' || open.kind === 'signature') ? ordered.find((f) => f.id === open.id) : undefined
   const next = nextField(ordered, progress, currentId)
 
-  return { ordered, values, draft, decided, news, setValue, open, setOpen, openFieldObj, currentId, notice, refs, progress, next, goTo, openField, onAction, adoptImage }
+  return { ordered, values, decided, news, setValue, open, setOpen, openFieldObj, currentId, notice, refs, progress, next, goTo, openField, onAction, adoptImage }
 }
 
-/** The parent hears each field that gets or loses a value (field-signed, field-unsigned). */
-function useFieldMessages(fields: SigningField[], values: Values) {
+/**
+ * The parent hears each field that gets or loses a value (field-signed, field-unsigned): the
+ * signer's doing, so not a formula's result; a filled field a condition hides loses its value.
+ */
+function useFieldMessages(fields: SigningField[], values: Values, decided: Decided) {
   const filled = useRef<Set<number> | null>(null)
   useEffect(() => {
-    const now = new Set(fields.filter((f) => f.type !== 'DATE' && isFilled(f, values[f.id])).map((f) => f.id))
+    const now = new Set(fields.filter((f) => f.type !== 'DATE' && !computedOf(f, decided) && isFilled(f, values[f.id])).map((f) => f.id))
     const before = filled.current
     filled.current = now
     if (!before) return
     for (const id of now) if (!before.has(id)) post({ action: 'field-signed' })
     for (const id of before) if (!now.has(id)) post({ action: 'field-unsigned' })
-  }, [values, fields])
+  }, [values, fields, decided])
 }
