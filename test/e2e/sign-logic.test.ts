@@ -56,6 +56,7 @@ function companyOrder() {
         number('Price', 40, 30),
         number('Total', 70, 30, { required: false, formula: '{Quantity} * {Price}' }),
         number('Per item', 70, 40, { required: false, formula: '{Total} / {Quantity}' }),
+        withMeta(text('Private reference', 10, 50, false), { condition: { effect: 'hide', match: 'all', rules: [{ field: 'For a company', test: 'checked' }] } }),
         sig(10, 80),
       ],
     }],
@@ -70,8 +71,8 @@ describe('conditions and formulas on the signing page', () => {
     await s.ready()
 
     // Before the tick: no company name on the page, nor in the count; the total reads 0, the
-    // average cannot be computed (division by zero) and says so.
-    expect(await page.locator('[data-field]').count()).toBe(6)
+    // average cannot be computed (division by zero) and says so. A private reference is typed.
+    expect(await page.locator('[data-field]').count()).toBe(7)
     expect(await s.field('Company name').count()).toBe(0)
     expect(await progress(page)).toBe('Required fields: 0 of 3')
     expect(await totalShown(page)).toBe('0')
@@ -80,11 +81,14 @@ describe('conditions and formulas on the signing page', () => {
     expect(await perItem.getAttribute('aria-label')).toBe('Per item, calculated automatically: Cannot divide by zero')
     expect(await perItem.getAttribute('data-computed')).toBe('error')
 
+    await s.typeText('Private reference', 'REF-9')
+
     await tick(s, 'For a company', true)
     await expect.poll(() => s.field('Company name').count()).toBe(1)
     expect(await s.field('Company name').getAttribute('aria-label')).toBe('Company name, required, not filled in')
+    expect(await s.field('Private reference').count()).toBe(0)
     expect(await progress(page)).toBe('Required fields: 0 of 4')
-    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is now shown and required.')
+    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is now shown and required. Private reference is no longer needed.')
     expect(await s.action('Complete signing').textContent()).toContain('4 left')
     await signShot(page, 'sign-logic-company-shown')
     expect(axeReport('a field a condition showed (1280)', await axeViolations(page))).toBe('')
@@ -93,7 +97,9 @@ describe('conditions and formulas on the signing page', () => {
     await tick(s, 'For a company', false)
     await expect.poll(() => s.field('Company name').count()).toBe(0)
     expect(await progress(page)).toBe('Required fields: 0 of 3')
-    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is no longer needed.')
+    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is no longer needed. Private reference is now shown.')
+    // What was typed in it is still there; hidden again, it is not sent.
+    expect(await s.field('Private reference').getAttribute('aria-label')).toBe('Private reference, optional, filled in: REF-9')
     await tick(s, 'For a company', true)
     await expect.poll(() => progress(page)).toBe('Required fields: 0 of 4')
 
@@ -128,6 +134,7 @@ describe('conditions and formulas on the signing page', () => {
     expect(stored['Company name']).toMatchObject({ inserted: true, customText: 'Acme Ltd' })
     expect(stored.Quantity.customText).toBe('3')
     expect(JSON.parse(stored['For a company'].customText)).toEqual(['Yes'])
+    expect(stored['Private reference']).toMatchObject({ inserted: false, customText: '' })
 
     expect(errors).toEqual([])
     await context.close()
