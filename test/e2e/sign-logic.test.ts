@@ -205,6 +205,7 @@ describe('conditions and formulas on the signing page', () => {
     expect(await progress(second.page)).toBe('Required fields: 0 of 2')
     await b.typeText('Customs number', 'CU-778')
     await (await b.drawSignature()).adopt()
+    await b.field('Customs number').scrollIntoViewIfNeeded()
     await signShot(second.page, 'sign-logic-second-signer')
     await b.complete()
     await expect.poll(() => b.heading().textContent()).toBe('You signed “Shipping form”')

@@ -51,7 +51,8 @@ export const FieldOverlay = memo(
           data-computed={failed === null ? 'value' : 'error'}
           role="note"
           aria-label={`${name}, ${t('sign.logic.computed')}: ${shown}`}
-          title={failed ?? undefined}
+          // Not in the tab order (there is nothing to do in it), but the guide can lead to one a required total waits on.
+          tabIndex={-1}
         >
           {failed === null ? (
             <span className="sign-field-text">

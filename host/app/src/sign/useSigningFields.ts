@@ -23,9 +23,10 @@ export type Notice = { text: string; tone: 'info' | 'error' }
 /**
  * The recipient's fields on the READY screen: their values, the one they are at, the dialog open
  * for one, and the notice that tells what happened or what is missing. Conditions hide fields
- * (`ordered` holds only those shown) and make them required; formulas fill theirs (`values` holds
- * what would be sent: no hidden field's, each formula's result; `draft` what the signer entered). Until the recipient agreed
- * to sign electronically (`agreed`), opening a field or the action leads to the consent instead.
+ * (`ordered` holds only those shown) and make them required; formulas fill theirs. `values` is
+ * what would be sent: no hidden field's value (its draft is kept for when it shows again), each
+ * formula's result. Until the recipient agreed to sign electronically (`agreed`), opening a field
+ * or the action leads to the consent instead.
  */
 export function useSigningFields(session: SigningSession, options: SignOptions, agreed: boolean) {
   const { envelope } = session
@@ -64,7 +65,7 @@ export function useSigningFields(session: SigningSession, options: SignOptions, 
   const openField = useCallback(
     (f: SigningField) => {
       if (!agreed) return askConsent()
-      // A formula's field is filled by the page, never typed in.
+      // A hidden field is not there to open; a formula's field is filled by the page, never typed in.
       if (isHidden(f, decided) || computedOf(f, decided)) return
       setCurrentId(f.id)
       setNotice(null)
