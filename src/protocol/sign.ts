@@ -222,6 +222,22 @@ export interface SigningSession {
    * ("Witness"); the visitor names the person of each (`DirectCompleteRequest.roles`).
    */
   roles?: { id: number; name: string; role: RecipientRole }[]
+  /**
+   * Only when the envelope's fields carry conditions or formulas (`fieldMeta.condition`,
+   * `fieldMeta.formula`): the other recipients' fields that this recipient's fields' conditions and
+   * formulas read, by label, transitively. Of each only what the logic needs: its label, options,
+   * condition and formula, and `value`, its stored text once inserted (a CHECKBOX's: the JSON array
+   * of its checked options), else null. No other field of theirs is listed.
+   */
+  logicFields?: SigningLogicField[]
+}
+
+/** Another recipient's field as a signing page's conditions and formulas read it (`SigningSession.logicFields`). */
+export interface SigningLogicField {
+  id: number
+  type: FieldType
+  fieldMeta: { label: string; options?: string[]; condition?: unknown; formula?: unknown }
+  value: string | null
 }
 
 /**

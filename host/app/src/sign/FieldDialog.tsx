@@ -9,11 +9,14 @@ import { problemOf, rulesOf, type SigningField } from './session.js'
 export function FieldDialog(props: {
   field: SigningField
   value: SigningFieldValue | undefined
+  /** Whether it must be filled now (its conditions decide); else as its fieldMeta says. */
+  required?: boolean
   onSave: (value: SigningFieldValue | undefined) => void
   onClose: () => void
 }) {
   const { field: f } = props
   const rules = rulesOf(f)
+  const required = props.required ?? rules.required
   const [value, setValue] = useState<SigningFieldValue | undefined>(props.value ?? (f.type === 'CHECKBOX' ? [] : ''))
   const [error, setError] = useState<string | null>(null)
   const ids = useId()
@@ -21,7 +24,7 @@ export function FieldDialog(props: {
 
   function save(e?: FormEvent) {
     e?.preventDefault()
-    const problem = problemOf(f, value)
+    const problem = problemOf(f, value, required)
     if (problem) {
       setError(t(problem.key, problem.vars))
       return
@@ -41,7 +44,7 @@ export function FieldDialog(props: {
         <fieldset className="stack-sm" aria-describedby={errorId} aria-invalid={invalid}>
           <legend className="label">
             {label}
-            {rules.required && <span className="required-mark"> {t('sign.field.requiredMark')}</span>}
+            {required && <span className="required-mark"> {t('sign.field.requiredMark')}</span>}
           </legend>
           {rules.options.map((o, i) => (
             <label key={i} className="choice choice-large">
@@ -60,7 +63,7 @@ export function FieldDialog(props: {
     case 'DROPDOWN':
       control = (
         <>
-          <FieldLabel id={`${ids}-input`} label={label} required={rules.required} />
+          <FieldLabel id={`${ids}-input`} label={label} required={required} />
           <select id={`${ids}-input`} className="input" value={typeof value === 'string' ? value : ''} onChange={(e) => setValue(e.target.value)} aria-invalid={invalid} aria-describedby={described}>
             <option value="">{t('sign.field.choose')}</option>
             {rules.options.map((o, i) => (
@@ -75,7 +78,7 @@ export function FieldDialog(props: {
     default:
       control = (
         <>
-          <FieldLabel id={`${ids}-input`} label={label} required={rules.required} />
+          <FieldLabel id={`${ids}-input`} label={label} required={required} />
           <input
             id={`${ids}-input`}
             className="input"

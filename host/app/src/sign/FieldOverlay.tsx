@@ -1,5 +1,6 @@
 import { forwardRef, memo, type Ref } from 'react'
 import type { SigningFieldValue } from '../../../../src/protocol/index.js'
+import type { FieldState } from '../../../shared/field-logic/index.js'
 import { t, type MessageKey } from '../i18n/index.js'
 import { Icon } from '../page/icons.js'
 import { isSignatureType, rulesOf, type SigningField } from './session.js'
@@ -18,20 +19,54 @@ export const FieldOverlay = memo(
     value: SigningFieldValue | undefined
     filled: boolean
     invalid: boolean
+    /** Whether it must be filled now (its conditions decide). */
+    required: boolean
+    /** A formula's field: its result or why there is none; the page fills it, the signer never types in it. */
+    computed?: FieldState['computed']
     locked: boolean
     /** The guide's current field. */
     current: boolean
     onOpen: (field: SigningField) => void
-  }>(function FieldOverlay({ field: f, value, filled, invalid, locked, current, onOpen }, ref) {
-    const rules = rulesOf(f)
+  }>(function FieldOverlay({ field: f, value, filled, invalid, required, computed, locked, current, onOpen }, ref) {
     const style = { left: `${f.positionX}%`, top: `${f.positionY}%`, width: `${f.width}%`, height: `${f.height}%` }
     const name = fieldName(f)
     const data = {
       'data-field': f.id,
       'data-type': f.type,
       'data-state': f.type === 'DATE' ? 'auto' : !filled ? 'empty' : invalid ? 'invalid' : 'filled',
-      'data-required': rules.required || undefined,
+      'data-required': required || undefined,
       'data-current': current || undefined,
+    }
+
+    if (computed) {
+      const failed = 'error' in computed ? computed.error : null
+      const why = failed === null ? '' : failed === 'Division by zero' ? t('sign.logic.divisionByZero') : t('sign.logic.cannotCompute')
+      const shown = failed === null ? display(value) : why
+      return (
+        <div
+          ref={ref as Ref<HTMLDivElement>}
+          className="sign-field"
+          style={style}
+          {...data}
+          data-computed={failed === null ? 'value' : 'error'}
+          role="note"
+          aria-label={`${name}, ${t('sign.logic.computed')}: ${shown}`}
+          // Not in the tab order (there is nothing to do in it), but the guide can lead to one a required total waits on.
+          tabIndex={-1}
+        >
+          {failed === null ? (
+            <span className="sign-field-text">
+              <span className="sign-field-equals" aria-hidden="true">=</span>
+              {shown}
+            </span>
+          ) : (
+            <span className="sign-field-text sign-field-hint">
+              <Icon name="alert" size={12} />
+              <span className="sign-field-label">{shown}</span>
+            </span>
+          )}
+        </div>
+      )
     }
 
     if (f.type === 'DATE') {
@@ -55,7 +90,7 @@ export const FieldOverlay = memo(
       : isSignatureType(f)
         ? hint
         : t('sign.field.empty')
-    const label = `${name}, ${rules.required ? t('sign.field.required') : t('sign.field.optional')}, ${status}${invalid && filled ? ', ' + t('sign.field.invalid') : ''}`
+    const label = `${name}, ${required ? t('sign.field.required') : t('sign.field.optional')}, ${status}${invalid && filled ? ', ' + t('sign.field.invalid') : ''}`
     const content = image ? (
       <img src={value as string} alt="" className="sign-field-image" />
     ) : filled ? (
@@ -64,7 +99,7 @@ export const FieldOverlay = memo(
       <span className="sign-field-text sign-field-hint">
         <Icon name={f.type} size={12} />
         <span className="sign-field-label">{hint}</span>
-        {rules.required && <span aria-hidden="true">*</span>}
+        {required && <span aria-hidden="true">*</span>}
       </span>
     )
 

@@ -4,7 +4,16 @@ import type { Progress, Role, SigningField } from './session.js'
 import type { Notice } from './useSigningFields.js'
 
 /** The bar under the document: how far the recipient is, the way to the next field, the action and its notice. */
-export function SignBar(props: { role: Role; progress: Progress; next: SigningField | null; onNext: (f: SigningField) => void; onAction: () => void; notice: Notice | null }) {
+export function SignBar(props: {
+  role: Role
+  progress: Progress
+  next: SigningField | null
+  onNext: (f: SigningField) => void
+  onAction: () => void
+  notice: Notice | null
+  /** Fields the conditions just showed, hid or made required: said politely (each change is a new line, so a repeat is said again). */
+  news?: { text: string; n: number }
+}) {
   const { progress, next, notice } = props
   const remaining = progress.required.length - progress.done
   return (
@@ -32,6 +41,9 @@ export function SignBar(props: { role: Role; progress: Progress; next: SigningFi
       {/* What only confirms (a signature added) is for screen readers; what asks for action is for everyone. */}
       <p id="sign-notice" className={'sign-notice' + (notice?.tone === 'error' ? ' text-error' : ' sr-only')} role={notice?.tone === 'error' ? 'alert' : 'status'} data-testid="notice">
         {notice?.text}
+      </p>
+      <p className="sr-only" aria-live="polite" data-testid="logic-news">
+        {props.news?.text ? <span key={props.news.n}>{props.news.text}</span> : null}
       </p>
     </footer>
   )

@@ -14,7 +14,7 @@ import { allowedMethods, SignatureDialog } from './SignatureDialog.js'
 import { SignBar } from './SignBar.js'
 import { SignHeader } from './SignHeader.js'
 import { SignPages } from './SignPages.js'
-import { canReject, hasAction, imageKind, isFilled, knownSigner, type SigningSession } from './session.js'
+import { canReject, hasAction, imageKind, isFilled, knownSigner, requiredOf, type SigningSession } from './session.js'
 import { useSigningFields } from './useSigningFields.js'
 
 /** The READY screen: the document with the recipient's fields, the guide and the action. */
@@ -61,15 +61,16 @@ export function SignDocument(props: {
         </div>
         {action && <ConsentNotice consent={consent} onAgree={agree} error={consentError} busy={consentBusy} />}
         {action && agreed && !session.direct && <ConsentAgreed onWithdraw={() => setOpen({ kind: 'withdraw' })} />}
-        <SignPages api={api} session={session} options={options} action={action} ordered={fields.ordered} values={values} progress={fields.progress} currentId={fields.currentId} refs={fields.refs} onOpen={fields.openField} />
+        <SignPages api={api} session={session} options={options} action={action} ordered={fields.ordered} values={values} decided={fields.decided} progress={fields.progress} currentId={fields.currentId} refs={fields.refs} onOpen={fields.openField} />
       </main>
 
-      {action && <SignBar role={role} progress={fields.progress} next={next} onNext={goTo} onAction={fields.onAction} notice={fields.notice} />}
+      {action && <SignBar role={role} progress={fields.progress} next={next} onNext={goTo} onAction={fields.onAction} notice={fields.notice} news={fields.news} />}
 
       {open?.kind === 'field' && openFieldObj && (
         <FieldDialog
           field={openFieldObj}
           value={values[openFieldObj.id]}
+          required={requiredOf(openFieldObj, fields.decided)}
           onClose={close}
           onSave={(v) => {
             setValue(openFieldObj.id, v)

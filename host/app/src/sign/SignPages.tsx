@@ -3,7 +3,7 @@ import type { SignOptions } from '../../../../src/protocol/index.js'
 import type { Api } from '../page/api.js'
 import { FieldOverlay } from './FieldOverlay.js'
 import { SignItem } from './SignItem.js'
-import { isFilled, isLocked, type Progress, type SigningField, type SigningSession, type Values } from './session.js'
+import { computedOf, isFilled, isLocked, requiredOf, type Decided, type Progress, type SigningField, type SigningSession, type Values } from './session.js'
 
 /**
  * The envelope's documents in their order, each page with the recipient's fields over it. `refs`
@@ -15,8 +15,10 @@ export function SignPages(props: {
   options: SignOptions
   /** The recipient acts (not a copy's receiver): else every field is only shown. */
   action: boolean
+  /** The fields shown: none the conditions hide. */
   ordered: SigningField[]
   values: Values
+  decided: Decided
   progress: Progress
   currentId: number | null
   refs: MutableRefObject<Map<number, HTMLElement>>
@@ -40,6 +42,8 @@ export function SignPages(props: {
                   value={values[f.id]}
                   filled={isFilled(f, values[f.id])}
                   invalid={props.progress.invalid.includes(f)}
+                  required={requiredOf(f, props.decided)}
+                  computed={computedOf(f, props.decided)}
                   locked={!props.action || isLocked(f, session, props.options)}
                   current={props.currentId === f.id}
                   onOpen={props.onOpen}

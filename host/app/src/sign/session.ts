@@ -12,6 +12,7 @@ import {
   type SigningSession,
   type SignOptions,
 } from '../../../../src/protocol/index.js'
+import type { FieldState } from '../../../shared/field-logic/index.js'
 import { ApiError, createApi, type Api } from '../page/api.js'
 import type { SignLaunch } from '../page/boot.js'
 import type { MessageKey } from '../i18n/index.js'
@@ -85,6 +86,21 @@ export function rulesOf(f: SigningField): FieldRules {
     preset: text(m.text) ?? (num(m.value) !== null ? String(m.value) : text(m.value)),
   }
 }
+
+/** What conditions and formulas decided for each field (host/shared/field-logic); null for an envelope without any. */
+export type Decided = ReadonlyMap<number, FieldState> | null
+
+/** Whether the field must be filled now: as its conditions decide, else as its fieldMeta says (DATE never: the service stamps it). */
+export function requiredOf(f: SigningField, decided: Decided = null): boolean {
+  if (f.type === 'DATE') return false
+  return decided?.get(f.id)?.required ?? rulesOf(f).required
+}
+
+/** A field the conditions hide: not shown, not counted, its value not sent. */
+export const isHidden = (f: SigningField, decided: Decided): boolean => decided?.get(f.id)?.visible === false
+
+/** A formula's result (or why there is none) for a formula field; undefined for any other. */
+export const computedOf = (f: SigningField, decided: Decided): FieldState['computed'] => decided?.get(f.id)?.computed
 
 /**
  * These must always be filled (as the service checks it: host/server/domain/field-values.ts);
@@ -181,9 +197,9 @@ export function isFilled(f: SigningField, value: SigningFieldValue | undefined):
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/
 
 /** The problem with a value, as a message key and its variables; null when it may be sent. */
-export function problemOf(f: SigningField, value: SigningFieldValue | undefined): { key: MessageKey; vars?: Record<string, string | number> } | null {
+export function problemOf(f: SigningField, value: SigningFieldValue | undefined, required = rulesOf(f).required): { key: MessageKey; vars?: Record<string, string | number> } | null {
   const rules = rulesOf(f)
-  if (!isFilled(f, value)) return rules.required ? { key: 'sign.invalid.required' } : null
+  if (!isFilled(f, value)) return required && f.type !== 'DATE' ? { key: 'sign.invalid.required' } : null
   if (f.type === 'DATE' || value === undefined) return null
   if (f.type === 'CHECKBOX') {
     const list = value as string[]
@@ -227,9 +243,10 @@ export interface Progress {
   invalid: SigningField[]
 }
 
-export function progressOf(ordered: SigningField[], values: Values): Progress {
-  const required = ordered.filter((f) => rulesOf(f).required)
-  const invalid = ordered.filter((f) => problemOf(f, values[f.id]) !== null)
+/** `ordered`: the fields shown (none the conditions hide); `decided` says which are required now. */
+export function progressOf(ordered: SigningField[], values: Values, decided: Decided = null): Progress {
+  const required = ordered.filter((f) => requiredOf(f, decided))
+  const invalid = ordered.filter((f) => problemOf(f, values[f.id], requiredOf(f, decided)) !== null)
   const missing = required.filter((f) => invalid.includes(f))
   return { required, done: required.length - missing.length, missing, invalid }
 }

@@ -1,11 +1,12 @@
-import type { SigningSession } from '../../../../src/protocol/index.js'
+import type { SigningLogicField, SigningSession } from '../../../../src/protocol/index.js'
+import { fieldsRead, hasLogic, logicFieldOf } from '../../../shared/field-logic/index.js'
 import { iso, type Queryable } from '../../db/index.js'
 import { pageBranding } from '../team/branding.js'
 import { DEFAULT_DOCUMENT_META } from '../envelope/document-meta.js'
-import { fieldsOfRecipient } from '../field/lists.js'
+import { fieldsOfEnvelope, fieldsOfRecipient } from '../field/lists.js'
 import { itemsOf } from '../item/items.js'
 import type { RecipientContext } from './lifecycle.js'
-import { toField } from '../common/rows.js'
+import { toField, type FieldRow } from '../common/rows.js'
 import { nextAfter, signingState, waitingBefore } from './turns.js'
 
 /** What the page shows for this recipient now (a direct link's visitor: always ready, nobody ahead). */
@@ -14,6 +15,7 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
   const fields = await fieldsOfRecipient(db, r.id, true)
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
   const branding = await pageBranding(db, e.team_id)
+  const logicFields = logicFieldsFor(await fieldsOfEnvelope(db, e.id), r.id)
   const next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
   return {
     state: direct ? 'READY' : signingState(e, all, r),
@@ -51,6 +53,33 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
     nextSigner: next && next.email ? { id: next.id, name: next.name, email: next.email } : null,
     waitingFor: direct ? [] : waitingBefore(e, all, r).map((x) => ({ name: x.name, email: x.email })),
     ...(branding ? { branding } : {}),
+    ...(logicFields ? { logicFields } : {}),
     ...(direct ? { roles: all.filter((x) => x.id !== r.id && !x.email).map((x) => ({ id: x.id, name: x.name, role: x.role as SigningSession['recipient']['role'] })) } : {}),
   }
+}
+
+/**
+ * The other recipients' fields this recipient's conditions and formulas read (transitively), with
+ * only what the logic needs of them; undefined when the envelope has no logic at all.
+ */
+export function logicFieldsFor(all: FieldRow[], recipientId: number): SigningLogicField[] | undefined {
+  if (!hasLogic(all.map((f) => ({ fieldMeta: f.field_meta })))) return undefined
+  const logic = all.map((f) => logicFieldOf({ id: f.id, type: f.type, fieldMeta: f.field_meta }))
+  const read = new Set(fieldsRead(logic, all.filter((f) => f.recipient_id === recipientId).map((f) => f.id)))
+  return all.flatMap((f) => {
+    if (!read.has(f.id) || f.recipient_id === recipientId) return []
+    const meta = f.field_meta ?? {}
+    const { label, options, condition, formula } = logicFieldOf({ id: f.id, type: f.type, fieldMeta: meta })
+    return [{
+      id: f.id,
+      type: f.type as SigningLogicField['type'],
+      fieldMeta: {
+        label: label ?? '',
+        ...(options ? { options } : {}),
+        ...(condition !== undefined ? { condition } : {}),
+        ...(formula !== undefined ? { formula } : {}),
+      },
+      value: f.inserted ? f.custom_text : null,
+    }]
+  })
 }
