@@ -1,14 +1,15 @@
 // Conditional fields and formulas on the signing pages (host/shared/field-logic): fields a tick
 // shows and makes required, a total computed live and stored, and a condition that reads what an
-// earlier signer stored (the session's logicFields). Only the page and what API v2 stores are
-// asserted here.
+// earlier signer stored (the session's logicFields); a page whose request is rewritten (a forged
+// total, a required field left out) refused by the host, and the sealed file stamping its values.
 import { afterAll, describe, expect } from 'vitest'
 import type { FrameLocator, Page } from 'playwright-core'
 import { axeReport, axeViolations } from './support/axe.js'
-import { checkbox, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot, text, type FieldIn } from './support/sign.js'
+import { apiBytes, checkbox, DESKTOP, openPage, PHONE, sendDocument, sig, signing, signShot, text, type FieldIn } from './support/sign.js'
 import { callback, mountDeployed, startStack, type Stack } from './support/stack.js'
 import { makePdf } from './support/pdf.js'
 import { test } from './support/fixtures.js'
+import { pdfText } from '../support/pdf-signature.js'
 
 let stack: Stack
 test.beforeAll(async ({ browser }) => {
@@ -137,6 +138,51 @@ describe('conditions and formulas on the signing page', () => {
     expect(stored['Private reference']).toMatchObject({ inserted: false, customText: '' })
 
     expect(errors).toEqual([])
+    await context.close()
+  })
+
+  test("a tampered page: the host refuses a forged total and a skipped required field; the sealed file shows the server's values", async () => {
+    const doc = await companyOrder()
+    const { page, context } = await openPage(stack, doc.recipient('cora@example.com').signingUrl)
+    const s = signing(page)
+    await s.ready()
+    await tick(s, 'For a company', true)
+    await expect.poll(() => s.field('Company name').count()).toBe(1)
+    await typeNumber(s, 'Quantity', '3')
+    await typeNumber(s, 'Price', '2,5')
+    await s.typeText('Company name', 'Acme Ltd')
+    await (await s.drawSignature()).adopt()
+    await expect.poll(() => progress(page)).toBe('All required fields are filled')
+
+    // The page's request rewritten on its way, as a signer editing the page would: the host decides.
+    const session = await stack.api('GET', `/envelope/${doc.id}`)
+    const idOf = (label: string) => session.fields.find((f: any) => f.fieldMeta?.label === label).id
+    const tamper = async (change: (fields: { id: number; value: unknown }[]) => { id: number; value: unknown }[], refused: RegExp) => {
+      await page.route('**/api/signing/complete', (route) => {
+        const body = JSON.parse(route.request().postData()!)
+        return route.continue({ postData: JSON.stringify({ ...body, fields: change(body.fields) }) })
+      })
+      const answered = page.waitForResponse((r) => r.url().endsWith('/api/signing/complete'))
+      await s.complete()
+      const res = await answered
+      expect(res.status()).toBe(400)
+      expect(JSON.stringify(await res.json())).toMatch(refused)
+      await expect.poll(async () => (await page.getByRole('alert').allTextContents()).join(' ')).toContain('This could not be completed')
+      await page.unroute('**/api/signing/complete')
+      await page.keyboard.press('Escape')
+    }
+    await tamper((fields) => fields.map((f) => (f.id === idOf('Total') ? { ...f, value: '100' } : f)), /"Total\\"\) is computed: its value is 7.5, not 100/)
+    await tamper((fields) => fields.filter((f) => f.id !== idOf('Company name')), /is required/)
+    expect((await stack.api('GET', `/envelope/${doc.id}`)).recipients[0].signingStatus).toBe('NOT_SIGNED')
+
+    // The page as served: signed, and the sealed file stamps the server's total.
+    await s.complete()
+    await expect.poll(() => s.heading().textContent()).toBe('You signed “Order with logic”')
+    let sealed = await apiBytes(stack, `/envelope/item/${doc.itemId}/download`)
+    await expect.poll(async () => (sealed = await apiBytes(stack, `/envelope/item/${doc.itemId}/download`)).status, { timeout: 120_000 }).toBe(200)
+    const [first] = await pdfText(new Uint8Array(sealed.bytes))
+    for (const shown of ['7.5', '2.5', 'Acme Ltd']) expect(first).toContain(shown)
+    expect(first).not.toContain('100')
     await context.close()
   })
 
