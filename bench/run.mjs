@@ -12,6 +12,7 @@ const BENCHES = {
   delivery: ['npx', 'tsx', 'bench/delivery.ts'],
   load: ['npx', 'tsx', 'bench/load.ts'],
   'bulk-send': ['npx', 'tsx', 'bench/bulk-send.ts'],
+  tables: ['npx', 'tsx', 'bench/tables.ts'],
   isolation: ['npx', 'tsx', 'bench/isolation.ts'],
   'console-list': ['npx', 'tsx', 'bench/console-list.ts'],
 }
