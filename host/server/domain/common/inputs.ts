@@ -38,7 +38,12 @@ export const FieldGeometry = z.object({
   width: percent,
   height: percent,
 })
-export const FieldMeta = z.record(z.string(), z.unknown()).nullish()
+export const FieldMeta = z
+  .record(z.string(), z.unknown())
+  .nullish()
+  .describe(
+    'The field\'s settings as the deployed clients write them (label, placeholder, required, readOnly, options, ...); also `condition` ({effect: show|hide|require|optional, match: all|any, rules: [{field: another field\'s label, test, value?}]}) and, on a NUMBER field, `formula` ("{Quantity} * {Unit price}"): see "Conditional fields and formulas" in the API notes',
+  )
 
 /** A field placed by coordinates (percent of the page). */
 export const CoordinateField = FieldGeometry.extend({
