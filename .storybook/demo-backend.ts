@@ -384,8 +384,13 @@ async function signedPdf(s: Settings, envelopeId: string, res: ServerResponse) {
   res.end(Buffer.from(await pdf.arrayBuffer()))
 }
 
+/**
+ * A call to the service on a connection of its own (`Connection: close`): a kept-alive one that the
+ * service closes as idle just as a call is sent on it is reset (ECONNRESET), which a busy machine
+ * makes likely and a POST cannot safely be sent again after.
+ */
 const api = (s: Settings, path: string, init: RequestInit = {}) =>
-  fetch(s.apiUrl + path, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: s.apiKey } })
+  fetch(s.apiUrl + path, { ...init, headers: { ...(init.headers as Record<string, string>), Authorization: s.apiKey, Connection: 'close' } })
 
 /** A one-page contract, so the editor has a real page to place fields on. */
 async function agreementPdf(title: string): Promise<Uint8Array> {
