@@ -223,7 +223,7 @@ export interface SigningSession {
    */
   roles?: { id: number; name: string; role: RecipientRole }[]
   /**
-   * Only when the envelope's fields carry conditions or formulas (`fieldMeta.condition`,
+   * Only when this recipient's fields carry conditions or formulas (`fieldMeta.condition`,
    * `fieldMeta.formula`): the other recipients' fields that this recipient's fields' conditions and
    * formulas read, by label, transitively. Of each only what the logic needs: its label, options,
    * condition and formula, and `value`, its stored text once inserted (a CHECKBOX's: the JSON array

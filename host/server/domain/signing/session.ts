@@ -15,7 +15,8 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
   const fields = await fieldsOfRecipient(db, r.id, true)
   const meta = { ...DEFAULT_DOCUMENT_META, ...e.document_meta }
   const branding = await pageBranding(db, e.team_id)
-  const logicFields = logicFieldsFor(await fieldsOfEnvelope(db, e.id), r.id)
+  // The other recipients' fields are read only when this recipient's own have logic (most have none).
+  const logicFields = hasLogic(fields.map((f) => ({ fieldMeta: f.field_meta }))) ? logicFieldsFor(await fieldsOfEnvelope(db, e.id), r.id) : undefined
   const next = meta.allowDictateNextSigner && meta.signingOrder === 'SEQUENTIAL' ? nextAfter(all, r) : null
   return {
     state: direct ? 'READY' : signingState(e, all, r),
@@ -60,16 +61,14 @@ export async function signingSession(db: Queryable, { e, r, all }: RecipientCont
 
 /**
  * The other recipients' fields this recipient's conditions and formulas read (transitively), with
- * only what the logic needs of them; undefined when the envelope has no logic at all.
+ * only what the logic needs of them.
  */
-export function logicFieldsFor(all: FieldRow[], recipientId: number): SigningLogicField[] | undefined {
-  if (!hasLogic(all.map((f) => ({ fieldMeta: f.field_meta })))) return undefined
+function logicFieldsFor(all: FieldRow[], recipientId: number): SigningLogicField[] {
   const logic = all.map((f) => logicFieldOf({ id: f.id, type: f.type, fieldMeta: f.field_meta }))
   const read = new Set(fieldsRead(logic, all.filter((f) => f.recipient_id === recipientId).map((f) => f.id)))
-  return all.flatMap((f) => {
+  return all.flatMap((f, i) => {
     if (!read.has(f.id) || f.recipient_id === recipientId) return []
-    const meta = f.field_meta ?? {}
-    const { label, options, condition, formula } = logicFieldOf({ id: f.id, type: f.type, fieldMeta: meta })
+    const { label, options, condition, formula } = logic[i]!
     return [{
       id: f.id,
       type: f.type as SigningLogicField['type'],
