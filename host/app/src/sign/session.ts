@@ -12,7 +12,7 @@ import {
   type SigningSession,
   type SignOptions,
 } from '../../../../src/protocol/index.js'
-import type { FieldState } from '../../../shared/field-logic/index.js'
+import { baseRequired, type FieldState } from '../../../shared/field-logic/index.js'
 import { ApiError, createApi, type Api } from '../page/api.js'
 import type { SignLaunch } from '../page/boot.js'
 import type { MessageKey } from '../i18n/index.js'
@@ -76,7 +76,8 @@ export function rulesOf(f: SigningField): FieldRules {
   options = options.filter((o) => o.trim() !== '')
   return {
     label: text(m.label),
-    required: f.type === 'DATE' ? false : ALWAYS_REQUIRED.has(f.type) || m.required === true,
+    // As the service decides it (host/shared/field-logic); DATE is stamped by the service, never filled here.
+    required: f.type === 'DATE' ? false : baseRequired(f.type, m),
     readOnly: m.readOnly === true,
     options,
     min: num(m.min ?? m.minValue),
@@ -102,11 +103,6 @@ export const isHidden = (f: SigningField, decided: Decided): boolean => decided?
 /** A formula's result (or why there is none) for a formula field; undefined for any other. */
 export const computedOf = (f: SigningField, decided: Decided): FieldState['computed'] => decided?.get(f.id)?.computed
 
-/**
- * These must always be filled (as the service checks it: host/server/domain/field-values.ts);
- * the other types when fieldMeta says `required: true`. DATE is stamped by the service.
- */
-const ALWAYS_REQUIRED = new Set<string>(['SIGNATURE', 'FREE_SIGNATURE', 'INITIALS', 'NAME', 'EMAIL'])
 /** The service stores at most this many characters of a text value. */
 const MAX_TEXT = 1000
 
