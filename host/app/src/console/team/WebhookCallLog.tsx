@@ -1,20 +1,40 @@
-import { useCallback, useEffect, useState } from 'react'
+import { useCallback, useEffect, useState, type RefObject } from 'react'
 import type { LoggedCall as Call } from '../../../../shared/console-contract.js'
 import { consoleApi, v2 } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { ErrorAlert, Notice, TableHead, useAction } from '../parts.js'
 
-/** One webhook's deliveries, newest first, refreshed every few seconds while open. */
-export function CallLog({ webhookId }: { webhookId: string }) {
+/** Stops a log's reads and resolves once the read under way has ended. */
+export type LogControl = { stop: () => Promise<void> }
+
+/**
+ * One webhook's deliveries, newest first, refreshed every few seconds while open. `control` lets
+ * the page stop the reads before it deletes the webhook, so no read asks about a webhook that is
+ * gone (a 404 the browser would report).
+ */
+export function CallLog({ webhookId, control }: { webhookId: string; control?: RefObject<LogControl | null> }) {
   const [calls, setCalls] = useState<Call[] | null>(null)
   const [notice, setNotice] = useState<string | null>(null)
   const action = useAction()
   const load = useCallback(async () => setCalls((await consoleApi(`/webhooks/${webhookId}/calls?perPage=20`)).data), [webhookId])
   useEffect(() => {
-    void load().catch(() => {})
-    const timer = setInterval(() => void load().catch(() => {}), 3000)
-    return () => clearInterval(timer)
-  }, [load])
+    let stopped = false
+    let reading: Promise<unknown> = Promise.resolve()
+    const read = () => {
+      if (!stopped) reading = load().catch(() => {})
+    }
+    const timer = setInterval(read, 3000)
+    const stop = () => {
+      stopped = true
+      clearInterval(timer)
+    }
+    read()
+    if (control) control.current = { stop: () => (stop(), reading.then(() => {})) }
+    return () => {
+      stop()
+      if (control) control.current = null
+    }
+  }, [load, control])
   if (!calls) return <p role="status">{ct('shell.loading')}</p>
   const resend = (c: Call) =>
     void action.run(async () => {

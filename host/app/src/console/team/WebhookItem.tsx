@@ -1,8 +1,9 @@
+import type { RefObject } from 'react'
 import type { Webhook } from '../../../../../src/protocol/api.js'
 import { v2 } from '../api.js'
 import { ct, formatDateTime } from '../i18n/index.js'
 import { EditWebhook } from './EditWebhook.js'
-import { CallLog } from './WebhookCallLog.js'
+import { CallLog, type LogControl } from './WebhookCallLog.js'
 
 /** What a confirmation asks about: a new secret and key, a new key alone, or deleting. */
 export type Asked = 'rotate' | 'rotateKey' | 'delete'
@@ -23,6 +24,8 @@ export function WebhookItem(props: {
   onAsk: (what: Asked) => void
   onEditCancel: () => void
   onSaved: (saved: Webhook) => void
+  /** Set while the deliveries are open: stops their reads. */
+  log: RefObject<LogControl | null>
 }) {
   const { hook: h, busy, editing, open, run, onAsk } = props
   return (
@@ -65,7 +68,7 @@ export function WebhookItem(props: {
         </button>
       </div>
       {editing && <EditWebhook hook={h} onCancel={props.onEditCancel} onSaved={props.onSaved} />}
-      {open && <CallLog webhookId={h.id} />}
+      {open && <CallLog webhookId={h.id} control={props.log} />}
     </li>
   )
 }

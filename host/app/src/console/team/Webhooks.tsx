@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react'
+import { useRef, useState, type FormEvent } from 'react'
 import type { Webhook } from '../../../../../src/protocol/api.js'
 import { ConfirmDialog } from '../ConfirmDialog.js'
 import { v2 } from '../api.js'
@@ -8,6 +8,7 @@ import { ErrorAlert, Field, Notice } from '../parts.js'
 import { EventChoices } from './EditWebhook.js'
 import { NeedsRole, SettingsLayout } from './SettingsLayout.js'
 import { ShownOnce } from './ShownOnce.js'
+import type { LogControl } from './WebhookCallLog.js'
 import { WebhookItem, type Asked } from './WebhookItem.js'
 import { useWebhooks } from './useWebhooks.js'
 
@@ -34,6 +35,8 @@ export function Webhooks() {
   const [events, setEvents] = useState<string[]>(DEFAULT_EVENTS)
   /** The webhook a confirmation is asked about, and for what. */
   const [asking, setAsking] = useState<{ hook: Webhook; what: Asked } | null>(null)
+  /** The open deliveries' reads, stopped before their webhook is deleted. */
+  const log = useRef<LogControl | null>(null)
 
   if (!allowed) return <SettingsLayout title={ct('team.webhooks.title')}><NeedsRole role="MANAGER" /></SettingsLayout>
 
@@ -64,7 +67,11 @@ export function Webhooks() {
             setAsking(null)
             if (what === 'rotate') rotate(hook)
             else if (what === 'rotateKey') rotateKey(hook)
-            else run(() => v2('/webhook/delete', { body: { id: hook.id } }))
+            else
+              run(async () => {
+                if (open === hook.id) await log.current?.stop()
+                await v2('/webhook/delete', { body: { id: hook.id } })
+              })
           }}
         >
           <p>{ct(ASKED[asking.what].body)}</p>
@@ -88,6 +95,7 @@ export function Webhooks() {
                 onEditing={() => setEditing(editing === h.id ? null : h.id)}
                 onOpen={() => setOpen(open === h.id ? null : h.id)}
                 run={run}
+                log={log}
                 onAsk={(what) => setAsking({ hook: h, what })}
                 onEditCancel={() => setEditing(null)}
                 onSaved={(saved) => {
