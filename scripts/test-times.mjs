@@ -1,9 +1,12 @@
 // The slowest test files and tests of the last run, read from test-results/vitest.json (written by
-// every `vitest run`): `node scripts/test-times.mjs [N]`.
-import { readFileSync } from 'node:fs'
+// every `vitest run`): `node scripts/test-times.mjs [N]`. With `--record`, it also writes each
+// file's duration to test/support/file-times.json, which orders a run that has no Vitest cache of
+// its own (a clean clone: CI) longest file first (test/support/sequencer.ts).
+import { readFileSync, writeFileSync } from 'node:fs'
 import { relative } from 'node:path'
 
-const n = Number(process.argv[2] ?? 15)
+const args = process.argv.slice(2)
+const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 15)
 const report = JSON.parse(readFileSync(new URL('../test-results/vitest.json', import.meta.url), 'utf8'))
 const root = process.cwd()
 const files = report.testResults.map((f) => ({ file: relative(root, f.name), ms: f.endTime - f.startTime, tests: f.assertionResults }))
@@ -15,3 +18,10 @@ console.log('slowest files:')
 for (const f of files.sort((a, b) => b.ms - a.ms).slice(0, n)) console.log(`${s(f.ms)}  ${f.file} (${f.tests.length})`)
 console.log('\nslowest tests:')
 for (const t of tests.sort((a, b) => b.ms - a.ms).slice(0, n)) console.log(`${s(t.ms)}  ${t.name}`)
+
+if (args.includes('--record')) {
+  const out = new URL('../test/support/file-times.json', import.meta.url)
+  const times = Object.fromEntries(files.map((f) => [f.file, Math.round(f.ms)]).sort(([a], [b]) => a.localeCompare(b)))
+  writeFileSync(out, `${JSON.stringify(times, null, 1)}\n`)
+  console.log(`\nrecorded ${files.length} files' times in test/support/file-times.json`)
+}

@@ -12,7 +12,7 @@ export default defineConfig({
     isolate: false,
     // The host runs in the test process: nothing it logs may carry a credential.
     setupFiles: ['../support/no-secrets-in-logs.ts'],
-    globalSetup: ['./support/global-setup.ts'],
+    globalSetup: ['./support/global-setup.ts', '../support/host-build.ts'],
     // Limits are safety nets, far past what a test needs on a machine busy with other suites
     // (load 12 and more): a test waits for what it checks, never for a time.
     testTimeout: 300_000,

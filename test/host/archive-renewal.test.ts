@@ -24,6 +24,7 @@ import { extractSignature, hasTool, opensslTsVerify, pdfsig } from '../support/o
 import { makeTestCa, type TestCa } from '../support/test-pki.js'
 import { startTsa, type TsaServer } from '../support/tsa-server.js'
 import { api, completeOneSigner, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { hostCli } from './host-process.js'
 
 const HAS_PDFSIG = hasTool('pdfsig')
 const HAS_OPENSSL = hasTool('openssl')
@@ -159,7 +160,7 @@ describe.each(VARIANTS)('archive renewal on $variant', ({ variant, skip }) => {
 
     // The operator's list: through the running server's admin endpoint (embedded), or on the database.
     const env = host.config.databaseUrl ? { DATABASE_URL: host.config.databaseUrl } : { DATA_DIR: host.config.dataDir }
-    const out = await runProcess(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'archive', 'due'], { cwd: ROOT, env: { ...process.env, ...env } })
+    const out = await runProcess(process.execPath, hostCli('archive', 'due'), { cwd: ROOT, env: { ...process.env, ...env } })
     expect(out.code, out.stderr).toBe(0)
     expect(out.stdout).toMatch(new RegExp(`^${itemId}\t${envelopeId}\tArchivvertrag\ttimestamped ${res.timestamps[1].time}\tauthority until \\S+\tdue \\S+$`, 'm'))
     expect(out.stdout).toMatch(/^0 of \d+ B-LTA file\(s\) due now$/m)

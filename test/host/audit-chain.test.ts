@@ -16,6 +16,7 @@ import { pdfText } from '../support/pdf-signature.js'
 import { MIGRATIONS } from '../../host/server/db/migrations/index.js'
 import type { Queryable } from '../../host/server/db/index.js'
 import { api, completeOneSigner, freshSchema, pgReason, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { hostCli } from './host-process.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const nobody = { name: null, email: null, recipientId: null, tokenId: null, ipAddress: null, userAgent: null }
@@ -40,7 +41,7 @@ describe.each(VARIANTS)('the audit chain on $variant', { timeout: 120_000 }, ({ 
 
   /** `audit check` as the operator runs it, on this host's database (through the server when embedded). */
   const auditCheck = (...args: string[]) =>
-    runProcess(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'audit', 'check', ...args], {
+    runProcess(process.execPath, hostCli('audit', 'check', ...args), {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' },
     })

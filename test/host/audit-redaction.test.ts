@@ -13,6 +13,7 @@ import { checkAuditChain } from '../../host/server/domain/evidence/audit-chain.j
 import { purgeEnvelope } from '../../host/server/domain/retention/retention.js'
 import { createTeam } from '../../host/server/domain/team/teams.js'
 import { api, completeOneSigner, createEnvelope, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { hostCli } from './host-process.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 const DAY = 24 * 3600_000
@@ -57,7 +58,7 @@ describe.each(VARIANTS)('audit redaction only by a purge ($variant)', { timeout:
     await operatorEdit(REDACTION, [done.id])
     const after = await checkAuditChain(host.db, done.id)
     expect(after).toMatchObject({ ok: false, broken: { reason: expect.stringMatching(/redacted although the envelope was not purged$/) } })
-    const cli = await runProcess(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'audit', 'check', '--envelope', done.id], {
+    const cli = await runProcess(process.execPath, hostCli('audit', 'check', '--envelope', done.id), {
       cwd: ROOT,
       env: { ...process.env, DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' },
     })

@@ -11,17 +11,18 @@ import path from 'node:path'
 import { createInterface } from 'node:readline'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { hostCli } from './host-process.js'
 import { api, DATABASE_TEST_URL, pgReason, runProcess, startTestHost, until } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
-const CLI = ['--import', 'tsx', 'host/server/cli.ts']
+const CLI = hostCli()
 
 const run = (args: string[], env: Record<string, string>, command = process.execPath, prefix = CLI) =>
   runProcess(command, [...prefix, ...args], { cwd: ROOT, env: { ...process.env, ...env } })
 
 const lastLine = (s: string) => s.trim().split('\n').at(-1)!
 
-// Every command is a fresh process that loads the CLI through tsx and opens the database: slow on
+// Every command is a fresh process that loads the built CLI and opens the database: slow on
 // a busy machine, so commands that do not depend on each other run side by side.
 describe('host CLI', { timeout: 240_000 }, () => {
   let dir: string

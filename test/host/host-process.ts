@@ -5,14 +5,18 @@ import { createServer, type AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
 import { createInterface } from 'node:readline'
+import { inject } from 'vitest'
 import { freshSchema, runProcess, type Variant } from './support.js'
 
 const ROOT = path.resolve(import.meta.dirname, '../..')
 
+/** Node's arguments for the host's CLI as the run built it (test/support/host-build.ts), then `args`. */
+export const hostCli = (...args: string[]) => [inject('hostCli'), ...args]
+
 /** A host as its own process (`npm run host -- serve`), so that it can be killed with SIGKILL. */
 export function serve(env: Record<string, string>): Promise<{ child: ChildProcess; url: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', 'serve'], {
+    const child = spawn(process.execPath, hostCli('serve'), {
       cwd: ROOT,
       env: { ...process.env, PORT: '0', HOST: '127.0.0.1', WEBHOOK_ALLOW_PRIVATE_URLS: '1', QUEUE_RETRY: 'short', QUEUE_POLL_MS: '100', ...env },
       stdio: ['ignore', 'pipe', 'pipe'],
@@ -63,7 +67,7 @@ export async function freePort(): Promise<number> {
  * server when it holds the data: the last line it prints. Throws when it fails.
  */
 export async function cli(env: Record<string, string>, ...args: string[]): Promise<string> {
-  const run = await runProcess(process.execPath, ['--import', 'tsx', 'host/server/cli.ts', ...args], { cwd: ROOT, env: { ...process.env, ...env } })
+  const run = await runProcess(process.execPath, hostCli(...args), { cwd: ROOT, env: { ...process.env, ...env } })
   if (run.code !== 0) throw new Error(`\`${args.join(' ')}\` failed (${run.code}): ${run.stderr}`)
   return run.stdout.trim().split('\n').at(-1)!
 }

@@ -12,6 +12,8 @@ export default defineConfig({
     isolate: false,
     // The host runs in the test process: nothing it logs may carry a credential.
     setupFiles: ['../support/no-secrets-in-logs.ts'],
+    // The host built once for the tests that spawn it or its CLI.
+    globalSetup: ['../support/host-build.ts'],
     testTimeout: 120_000,
     hookTimeout: 180_000,
   },

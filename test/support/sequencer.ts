@@ -1,4 +1,4 @@
-import { statSync } from 'node:fs'
+import { readFileSync, statSync } from 'node:fs'
 import { relative } from 'node:path'
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
@@ -11,13 +11,17 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
  * fixtures set up again). Files of one project in a row keep each worker's process, its modules,
  * its hosts and its Chromium for the whole stretch.
  *
- * "Longest" is the last run's duration where Vitest has it cached, otherwise the file's size.
+ * "Longest" is the last run's duration where Vitest has it cached; else the duration recorded in
+ * file-times.json (`npm run test:times -- --record` after a whole run), so a clean clone, which has
+ * no cache, still starts its longest files first instead of ending on them; else the file's size.
  */
+const recorded: Record<string, number> = JSON.parse(readFileSync(new URL('./file-times.json', import.meta.url), 'utf8'))
+
 export default class ProjectSequencer extends BaseSequencer {
   override async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
     const cost = (spec: TestSpecification) => {
-      const key = `${spec.project.name}:${relative(this.ctx.config.root, spec.moduleId)}`
-      return this.ctx.cache.getFileTestResults(key)?.duration ?? statSync(spec.moduleId).size
+      const file = relative(this.ctx.config.root, spec.moduleId)
+      return this.ctx.cache.getFileTestResults(`${spec.project.name}:${file}`)?.duration ?? recorded[file] ?? statSync(spec.moduleId).size
     }
     const byProject = new Map<string, TestSpecification[]>()
     for (const spec of files) byProject.set(spec.project.name, [...(byProject.get(spec.project.name) ?? []), spec])
