@@ -1,11 +1,14 @@
 // A thread of the heavy-work pool (heavy.ts) or of the verify lane (verify-lane.ts): runs one task of heavy-tasks at a time. Built
 // (host/build.mjs) the tasks are heavy-tasks.js beside this file; from source it loads the host's
-// TypeScript through tsx (the pool starts threads without the parent's loaders).
+// TypeScript through tsx (the pool starts threads without the parent's loaders), unless
+// HEAVY_TASKS_MODULE names a build of them: a test run builds one, as a thread loads it with half
+// the CPU.
 import { existsSync, readlinkSync } from 'node:fs'
 import { setPriority } from 'node:os'
+import { pathToFileURL } from 'node:url'
 import { parentPort, workerData } from 'node:worker_threads'
 
-const built = new URL('./heavy-tasks.js', import.meta.url)
+const built = process.env.HEAVY_TASKS_MODULE ? pathToFileURL(process.env.HEAVY_TASKS_MODULE) : new URL('./heavy-tasks.js', import.meta.url)
 let heavyTasks
 if (existsSync(built)) ({ heavyTasks } = await import(built.href))
 else {
