@@ -137,7 +137,9 @@ export function api(base: string, auth?: string, o: { consent?: boolean } = {}) 
       const direct = base.endsWith('/api/signing') ? p === '/direct/complete' : base.endsWith('/api/signing/direct') && p === '/complete'
       if (direct && !('consent' in body)) body = { ...body, consent: { version: await disclosureVersion(send, p.replace(/complete$/, 'consent'), extra) } }
     }
-    const headers: Record<string, string> = { ...(auth ? { Authorization: auth } : {}), ...extra }
+    // A connection per call: a kept-alive one can be closed by the host as idle just as the next
+    // call goes out on it when this process is too busy to notice in time (ECONNRESET).
+    const headers: Record<string, string> = { ...(auth ? { Authorization: auth } : {}), Connection: 'close', ...extra }
     let payload: BodyInit | undefined
     if (body instanceof FormData || typeof body === 'string' || body instanceof Uint8Array) payload = body as BodyInit
     else if (body !== undefined) {

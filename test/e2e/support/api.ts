@@ -3,7 +3,8 @@ export function apiCaller(apiUrl: string, apiToken: string) {
   return async function api<T = any>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
     const res = await fetch(apiUrl + path, {
       method,
-      headers: { Authorization: apiToken, ...(body instanceof FormData || body === undefined ? {} : { 'Content-Type': 'application/json' }) },
+      // A connection per call, as test/host/support.ts's api(): no kept-alive one reset under load.
+      headers: { Authorization: apiToken, Connection: 'close', ...(body instanceof FormData || body === undefined ? {} : { 'Content-Type': 'application/json' }) },
       body: body instanceof FormData ? body : body === undefined ? undefined : JSON.stringify(body),
     })
     const json = await res.json()
