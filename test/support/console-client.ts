@@ -6,6 +6,7 @@ import type { Db } from '../../host/server/db/index.js'
 import { addMember } from '../../host/server/people/members.js'
 import type { Role } from '../../host/server/people/roles.js'
 import { defaultTeamId } from '../../host/server/domain/team/teams.js'
+import { hashPassword } from '../../host/server/people/passwords.js'
 import { createUser, hasUsers } from '../../host/server/people/users.js'
 
 export interface ConsoleClient {
@@ -18,15 +19,23 @@ export interface ConsoleClient {
 }
 
 export const TEST_PASSWORD = 'correct horse battery'
+let testHash: Promise<string> | undefined
 
 /**
  * A verified account, member of `teamId` with `role` when given; the first account of the
  * instance is also made ADMIN of the default team, as the operator does with `user create --admin`.
  */
 export async function makeUser(db: Db, email: string, o: { teamId?: string; role?: Role; password?: string } = {}) {
+  const password = o.password ?? TEST_PASSWORD
+  // The usual password's hash is made once per process and stored as is: hashing it for every
+  // account would cost each scrypt's production price (some 120 ms of CPU) for the same result.
+  // Every sign-in still checks it at that price.
+  const usual = password === TEST_PASSWORD ? await (testHash ??= hashPassword(TEST_PASSWORD)) : null
   return db.transaction(async (tx) => {
     const first = !(await hasUsers(tx))
-    const { user } = await createUser(tx, { email, password: o.password ?? TEST_PASSWORD, verified: true })
+    const made = (await createUser(tx, { email, verified: true, ...(usual ? {} : { password }) })).user
+    if (usual) await tx.query('update users set password_hash = $1 where id = $2', [usual, made.id])
+    const user = usual ? { ...made, hasPassword: true } : made
     if (first) await addMember(tx, { teamId: await defaultTeamId(tx), userId: user.id, role: 'ADMIN' })
     if (o.teamId) await addMember(tx, { teamId: o.teamId, userId: user.id, role: o.role ?? 'MEMBER' })
     return user
