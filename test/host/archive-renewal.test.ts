@@ -23,13 +23,12 @@ import { startCrlServer, type CrlServer } from '../support/crl-server.js'
 import { extractSignature, hasTool, opensslTsVerify, pdfsig } from '../support/outside-checks.js'
 import { makeTestCa, type TestCa } from '../support/test-pki.js'
 import { startTsa, type TsaServer } from '../support/tsa-server.js'
-import { api, completeOneSigner, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
-import { hostCli } from './host-process.js'
+import { api, completeOneSigner, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { runCli } from './host-process.js'
 
 const HAS_PDFSIG = hasTool('pdfsig')
 const HAS_OPENSSL = hasTool('openssl')
 const DAY = 24 * 3600_000
-const ROOT = path.resolve(import.meta.dirname, '../..')
 
 describe.each(VARIANTS)('archive renewal on $variant', ({ variant, skip }) => {
   let host: TestHost
@@ -159,8 +158,8 @@ describe.each(VARIANTS)('archive renewal on $variant', ({ variant, skip }) => {
     expect((await servedFile(itemId)).sha256).toBe(renewed.sha256)
 
     // The operator's list: through the running server's admin endpoint (embedded), or on the database.
-    const env = host.config.databaseUrl ? { DATABASE_URL: host.config.databaseUrl } : { DATA_DIR: host.config.dataDir }
-    const out = await runProcess(process.execPath, hostCli('archive', 'due'), { cwd: ROOT, env: { ...process.env, ...env } })
+    const env: Record<string, string> = host.config.databaseUrl ? { DATABASE_URL: host.config.databaseUrl } : { DATA_DIR: host.config.dataDir }
+    const out = await runCli(env, 'archive', 'due')
     expect(out.code, out.stderr).toBe(0)
     expect(out.stdout).toMatch(new RegExp(`^${itemId}\t${envelopeId}\tArchivvertrag\ttimestamped ${res.timestamps[1].time}\tauthority until \\S+\tdue \\S+$`, 'm'))
     expect(out.stdout).toMatch(/^0 of \d+ B-LTA file\(s\) due now$/m)

@@ -7,7 +7,6 @@
  * Databases: both (the chain's triggers and guards, racing writers, the migration). A host of its
  * own: the guard is switched off, and `audit check` reads every envelope.
  */
-import path from 'node:path'
 import pg from 'pg'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { audit } from '../../host/server/domain/evidence/audit.js'
@@ -15,10 +14,9 @@ import { checkAuditChain } from '../../host/server/domain/evidence/audit-chain.j
 import { pdfText } from '../support/pdf-signature.js'
 import { MIGRATIONS } from '../../host/server/db/migrations/index.js'
 import type { Queryable } from '../../host/server/db/index.js'
-import { api, completeOneSigner, freshSchema, pgReason, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
-import { hostCli } from './host-process.js'
+import { api, completeOneSigner, freshSchema, pgReason, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { runCli } from './host-process.js'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const nobody = { name: null, email: null, recipientId: null, tokenId: null, ipAddress: null, userAgent: null }
 
 describe.each(VARIANTS)('the audit chain on $variant', { timeout: 120_000 }, ({ variant, skip }) => {
@@ -41,10 +39,7 @@ describe.each(VARIANTS)('the audit chain on $variant', { timeout: 120_000 }, ({ 
 
   /** `audit check` as the operator runs it, on this host's database (through the server when embedded). */
   const auditCheck = (...args: string[]) =>
-    runProcess(process.execPath, hostCli('audit', 'check', ...args), {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' },
-    })
+    runCli({ DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' }, 'audit', 'check', ...args)
 
   /** What an operator with the database could do: switch the guard off, change a row, switch it on. */
   const operatorEdit = async (sql: string, params: unknown[]) => {

@@ -7,15 +7,13 @@
  * counted, and its evidence names each redacted field.
  * Databases: both (the redaction guards are database triggers).
  */
-import path from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { checkAuditChain } from '../../host/server/domain/evidence/audit-chain.js'
 import { purgeEnvelope } from '../../host/server/domain/retention/retention.js'
 import { createTeam } from '../../host/server/domain/team/teams.js'
-import { api, completeOneSigner, createEnvelope, runProcess, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
-import { hostCli } from './host-process.js'
+import { api, completeOneSigner, createEnvelope, startTestHost, VARIANTS, type Api, type TestHost } from './support.js'
+import { runCli } from './host-process.js'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const DAY = 24 * 3600_000
 const REDACTION = `update audit_logs set name = null, email = null, ip_address = null, user_agent = null, data = '{"redacted": true}' where envelope_id = $1 and (ip_address is not null or name is not null)`
 
@@ -58,10 +56,7 @@ describe.each(VARIANTS)('audit redaction only by a purge ($variant)', { timeout:
     await operatorEdit(REDACTION, [done.id])
     const after = await checkAuditChain(host.db, done.id)
     expect(after).toMatchObject({ ok: false, broken: { reason: expect.stringMatching(/redacted although the envelope was not purged$/) } })
-    const cli = await runProcess(process.execPath, hostCli('audit', 'check', '--envelope', done.id), {
-      cwd: ROOT,
-      env: { ...process.env, DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' },
-    })
+    const cli = await runCli({ DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' }, 'audit', 'check', '--envelope', done.id)
     expect(cli.code).toBe(1)
     expect(cli.stdout).toMatch(new RegExp(`^${done.id}\\tBROKEN\\tentry \\d+\\t.*redacted although the envelope was not purged$`, 'm'))
     const evidence = (await client.get(`/envelope/${done.id}/evidence`)).body

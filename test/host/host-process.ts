@@ -62,12 +62,15 @@ export async function freePort(): Promise<number> {
   return port
 }
 
+/** A CLI command of the run's build on `env` (added to this process's): its exit code and output. */
+export const runCli = (env: Record<string, string>, ...args: string[]) => runProcess(process.execPath, hostCli(...args), { cwd: ROOT, env: { ...process.env, ...env } })
+
 /**
  * The CLI as the operator runs it (`npm run host -- ...args`) on `env`'s data, through the running
  * server when it holds the data: the last line it prints. Throws when it fails.
  */
 export async function cli(env: Record<string, string>, ...args: string[]): Promise<string> {
-  const run = await runProcess(process.execPath, hostCli(...args), { cwd: ROOT, env: { ...process.env, ...env } })
+  const run = await runCli(env, ...args)
   if (run.code !== 0) throw new Error(`\`${args.join(' ')}\` failed (${run.code}): ${run.stderr}`)
   return run.stdout.trim().split('\n').at(-1)!
 }

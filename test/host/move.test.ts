@@ -16,14 +16,13 @@ import { afterAll, describe, expect, it } from 'vitest'
 import { openDb } from '../../host/server/db/index.js'
 import { startHost, type Host } from '../../host/server/start.js'
 import { startS3Server } from '../support/s3-server.js'
-import { api, completeOneSigner, createEnvelope, freshSchema, pgReason, runProcess, sealed, SIGNATURE } from './support.js'
-import { hostCli } from './host-process.js'
+import { api, completeOneSigner, createEnvelope, freshSchema, pgReason, sealed, SIGNATURE } from './support.js'
+import { runCli } from './host-process.js'
 
-const ROOT = path.resolve(import.meta.dirname, '../..')
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
 
 const cli = (args: string[], env: Record<string, string>) =>
-  runProcess(process.execPath, hostCli(...args), { cwd: ROOT, env: { ...process.env, ...env } })
+  runCli(env, ...args)
 
 /** Collects the webhook deliveries: event name and document title. */
 async function receiver() {

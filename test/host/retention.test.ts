@@ -13,8 +13,8 @@ import { createTeam } from '../../host/server/domain/team/teams.js'
 import { drivenClock } from '../../host/server/jobs/clock.js'
 import { maintain } from '../../host/server/jobs/maintenance.js'
 import { startS3Server, type S3Server } from '../support/s3-server.js'
-import { api, completeOneSigner, createEnvelope, makePdf, runProcess, startTestHost, until, VARIANTS, type Api, type TestHost } from './support.js'
-import { hostCli } from './host-process.js'
+import { api, completeOneSigner, createEnvelope, makePdf, startTestHost, until, VARIANTS, type Api, type TestHost } from './support.js'
+import { runCli } from './host-process.js'
 
 const DAY = 24 * 3600_000
 const SWEEP = { jobsDays: 7, webhookCallsDays: 30, filesHours: 24, everyMs: 3600_000 }
@@ -230,10 +230,7 @@ describe.each(VARIANTS)('retention and purge ($variant)', ({ variant, skip }) =>
     // Finished two days ago by the wall clock (the command run on PostgreSQL reads that one).
     await host.db.query(`update envelopes set completed_at = completed_at - interval '2 days' where id = $1`, [done.id])
     const cli = (...args: string[]) =>
-      runProcess(process.execPath, hostCli('retention', ...args), {
-        cwd: process.cwd(),
-        env: { ...process.env, DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' },
-      })
+      runCli({ DATA_DIR: host.config.dataDir, DATABASE_URL: host.config.databaseUrl ?? '' }, 'retention', ...args)
     const due = await cli('due', '--team', own.id)
     expect(due.code, due.stderr).toBe(0)
     expect(due.stdout).toMatch(new RegExp(`^${done.id}\\t${own.id}\\tCOMPLETED\\tfinished \\S+\\tdue \\S+$`, 'm'))
