@@ -4,11 +4,13 @@
 // its own (a clean clone: CI) longest file first (test/support/sequencer.ts).
 import { readFileSync, writeFileSync } from 'node:fs'
 import { relative } from 'node:path'
+import { fileURLToPath } from 'node:url'
 
 const args = process.argv.slice(2)
 const n = Number(args.find((a) => /^\d+$/.test(a)) ?? 15)
 const report = JSON.parse(readFileSync(new URL('../test-results/vitest.json', import.meta.url), 'utf8'))
-const root = process.cwd()
+// Paths relative to this repository, wherever the command is run from.
+const root = fileURLToPath(new URL('..', import.meta.url))
 const files = report.testResults.map((f) => ({ file: relative(root, f.name), ms: f.endTime - f.startTime, tests: f.assertionResults }))
 const tests = files.flatMap((f) => f.tests.map((t) => ({ name: `${f.file} > ${t.fullName}`, ms: t.duration ?? 0 })))
 const s = (ms) => `${(ms / 1000).toFixed(1).padStart(7)} s`

@@ -19,7 +19,7 @@ export function CallLog({ webhookId, control }: { webhookId: string; control?: R
   const load = useCallback(async () => setCalls((await consoleApi(`/webhooks/${webhookId}/calls?perPage=20`)).data), [webhookId])
   useEffect(() => {
     let stopped = false
-    let reading: Promise<unknown> = Promise.resolve()
+    let reading: Promise<void> = Promise.resolve()
     const read = () => {
       if (!stopped) reading = load().catch(() => {})
     }
@@ -29,7 +29,13 @@ export function CallLog({ webhookId, control }: { webhookId: string; control?: R
       clearInterval(timer)
     }
     read()
-    if (control) control.current = { stop: () => (stop(), reading.then(() => {})) }
+    if (control)
+      control.current = {
+        stop: async () => {
+          stop()
+          await reading
+        },
+      }
     return () => {
       stop()
       if (control) control.current = null
