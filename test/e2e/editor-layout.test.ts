@@ -98,6 +98,10 @@ describe('the sticky top bar covers nothing the editor scrolls to', () => {
 
       // A taller bar (a title that wraps, a larger font): what is scrolled to clears it all the same.
       await frame.locator('.topbar').evaluate((bar) => ((bar as HTMLElement).style.paddingBlock = '40px'))
+      // The page learns the bar's new height from a ResizeObserver, after its next layout: scroll once it has.
+      await expect
+        .poll(() => frame.locator('.topbar').evaluate((bar) => `${(bar as HTMLElement).offsetHeight}px` === document.documentElement.style.getPropertyValue('--bar-height')))
+        .toBe(true)
       await bottom()
       await heading.evaluate((h) => h.scrollIntoView())
       await expect.poll(() => clearOfBar(page, heading)).toEqual(CLEAR)
