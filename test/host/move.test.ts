@@ -21,9 +21,6 @@ import { runCli } from './host-process.js'
 
 const sha = (b: Uint8Array) => createHash('sha256').update(b).digest('hex')
 
-const cli = (args: string[], env: Record<string, string>) =>
-  runCli(env, ...args)
-
 /** Collects the webhook deliveries: event name and document title. */
 async function receiver() {
   const events: { event: string; title: string }[] = []
@@ -86,7 +83,7 @@ describe.skipIf(pgReason !== null)('moving an embedded instance to PostgreSQL an
     const schema = freshSchema('host_move')
     cleanup.push(schema.drop)
     const storageUrl = s3.storageUrl('moved')
-    const moved = await cli(['move', '--to-database', schema.url, '--to-storage', storageUrl], { DATA_DIR: path.join(dir, 'data') })
+    const moved = await runCli({ DATA_DIR: path.join(dir, 'data') }, 'move', '--to-database', schema.url, '--to-storage', storageUrl)
     expect(moved.code, moved.stderr).toBe(0)
     expect(moved.stdout).toMatch(/^moved \d+ rows and \d+ files/)
 
@@ -111,7 +108,7 @@ describe.skipIf(pgReason !== null)('moving an embedded instance to PostgreSQL an
       await target.close()
     }
     // A second move into the same database is refused: it is no longer empty.
-    const again = await cli(['move', '--to-database', schema.url], { DATA_DIR: path.join(dir, 'data') })
+    const again = await runCli({ DATA_DIR: path.join(dir, 'data') }, 'move', '--to-database', schema.url)
     expect(again.code).toBe(1)
     expect(again.stderr).toMatch(/already holds data/)
 
