@@ -2,8 +2,8 @@ import { existsSync } from 'node:fs'
 
 /**
  * How every browser test launches Chromium: Debian's headless shell where it is installed (the
- * same engine as its `chromium`, without the desktop browser's windowing, GPU and background
- * services; a third less CPU and half the wall time on the browser tests, docs/testing.md), then
+ * same engine as its `chromium`, without the desktop browser's interface and services; about a
+ * third less CPU and wall time on the browser tests, docs/testing.md), then
  * Debian's `chromium`, otherwise Playwright's own browser (after `npx playwright install chromium`).
  * `CHROMIUM_BIN` names another build.
  */
