@@ -1,9 +1,12 @@
 import { defineConfig } from 'vitest/config'
 import ProjectSequencer from './test/support/sequencer.js'
+import { useScratchDir } from './test/support/scratch-dir.js'
 
 // The hosts that tests and their global setups start log warnings and errors only (the request and
 // job lines at info would bury the test output); test/host/log.test.ts turns it up.
 process.env.LOG_LEVEL ??= 'warn'
+// Temporary files (data directories, Chromium's profiles) in memory where it has room.
+useScratchDir()
 
 // Each area of the project owns a Vitest project beside its tests.
 export default defineConfig({

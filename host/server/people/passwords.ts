@@ -17,10 +17,11 @@ function derive(password: string, salt: Buffer, o: { N: number; r: number; p: nu
   return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))))
 }
 
-export async function hashPassword(password: string): Promise<string> {
+/** `params`: other costs than the production ones, for accounts made by a test suite (verification reads them from the hash). */
+export async function hashPassword(password: string, params: { N: number; r: number; p: number } = PARAMS): Promise<string> {
   const salt = randomBytes(16)
-  const key = await derive(password, salt, PARAMS)
-  return `scrypt$${PARAMS.N}$${PARAMS.r}$${PARAMS.p}$${salt.toString('base64url')}$${key.toString('base64url')}`
+  const key = await derive(password, salt, params)
+  return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`
 }
 
 /** Whether `password` matches `stored`; a malformed or absent hash matches nothing (after the same work). */
