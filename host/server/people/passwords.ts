@@ -7,18 +7,20 @@ import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:c
  * hashes (and rehashing on the next sign-in can follow). Runs on libuv's thread pool, not the loop.
  */
 const PARAMS = { N: 2 ** 15, r: 8, p: 1 }
+/** scrypt's cost parameters, as a stored hash carries them. */
+type Cost = typeof PARAMS
 const KEY_BYTES = 32
 /** Longer input is refused before hashing: what a stranger sends must not decide our cost. */
 export const MAX_PASSWORD_LENGTH = 256
 export const MIN_PASSWORD_LENGTH = 10
 
-function derive(password: string, salt: Buffer, o: { N: number; r: number; p: number }): Promise<Buffer> {
+function derive(password: string, salt: Buffer, o: Cost): Promise<Buffer> {
   const options: ScryptOptions = { ...o, maxmem: 256 * o.N * o.r }
   return new Promise((resolve, reject) => scrypt(password.normalize('NFKC'), salt, KEY_BYTES, options, (err, key) => (err ? reject(err) : resolve(key))))
 }
 
 /** `params`: other costs than the production ones, for accounts made by a test suite (verification reads them from the hash). */
-export async function hashPassword(password: string, params: { N: number; r: number; p: number } = PARAMS): Promise<string> {
+export async function hashPassword(password: string, params: Cost = PARAMS): Promise<string> {
   const salt = randomBytes(16)
   const key = await derive(password, salt, params)
   return `scrypt$${params.N}$${params.r}$${params.p}$${salt.toString('base64url')}$${key.toString('base64url')}`
