@@ -1,4 +1,5 @@
 import { parseArgs } from 'node:util'
+import { setFlagsFromString } from 'node:v8'
 import { TOKEN_EXPIRIES, type ApiTokenInfo, type TokenExpiry } from './auth/api-tokens.js'
 import { configFromEnv, type HostConfig } from './config.js'
 import { openDb } from './db/index.js'
@@ -393,6 +394,10 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   if (cmd === 'serve') return serve(config)
+  // A command that opens the embedded database and ends: V8 would spend some 1.2 s of CPU compiling
+  // optimized code for the database's WebAssembly that the command ends before it pays off. Set
+  // before the database's module is compiled; a long command (a move) still gets it where it runs hot.
+  setFlagsFromString('--wasm-tiering-budget=100000000')
   const group = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined
   if (group && (await group({ sub, arg, values, config }))) return
   throw new CliError(`unknown command: ${positionals.join(' ')}\n${USAGE}`)
