@@ -394,9 +394,9 @@ async function main(argv: string[]): Promise<void> {
     return
   }
   if (cmd === 'serve') return serve(config)
-  // A command that opens the embedded database and ends: V8 would spend some 1.2 s of CPU compiling
-  // optimized code for the database's WebAssembly that the command ends before it pays off. Set
-  // before the database's module is compiled; a long command (a move) still gets it where it runs hot.
+  // Every other command ends soon: where it opens the embedded database, V8 would spend some 1.2 s
+  // of CPU compiling optimized code for its WebAssembly that never pays off. Set before that module
+  // is compiled; a long command (a move) still gets the optimized code where it runs hot.
   setFlagsFromString('--wasm-tiering-budget=100000000')
   const group = Object.hasOwn(COMMANDS, cmd) ? COMMANDS[cmd] : undefined
   if (group && (await group({ sub, arg, values, config }))) return
