@@ -1,3 +1,4 @@
+import { rmSync } from 'node:fs'
 import { defineConfig } from 'vitest/config'
 import ProjectSequencer from './test/support/sequencer.js'
 import { useScratchDir } from './test/support/scratch-dir.js'
@@ -7,6 +8,8 @@ import { useScratchDir } from './test/support/scratch-dir.js'
 process.env.LOG_LEVEL ??= 'warn'
 // Temporary files (data directories, Chromium's profiles) in memory where it has room.
 useScratchDir()
+// Each run writes its files' CPU afresh (test/support/file-cpu.ts).
+rmSync(new URL('./test-results/file-cpu.jsonl', import.meta.url), { force: true })
 
 // Each area of the project owns a Vitest project beside its tests.
 export default defineConfig({

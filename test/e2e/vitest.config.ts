@@ -11,7 +11,7 @@ export default defineConfig({
     // Files share their worker's process, modules and worker fixtures (docs/testing.md).
     isolate: false,
     // The host runs in the test process: nothing it logs may carry a credential.
-    setupFiles: ['../support/no-secrets-in-logs.ts', '../support/built-tasks.ts'],
+    setupFiles: ['../support/no-secrets-in-logs.ts', '../support/built-tasks.ts', '../support/file-cpu.ts'],
     globalSetup: ['./support/global-setup.ts', '../support/host-build.ts'],
     // Limits are safety nets, far past what a test needs on a machine busy with other suites
     // (load 12 and more): a test waits for what it checks, never for a time.

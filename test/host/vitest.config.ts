@@ -15,7 +15,7 @@ export default defineConfig({
     // Files share their worker's process, modules and worker fixtures (docs/testing.md).
     isolate: false,
     // The host runs in the test process: nothing it logs may carry a credential.
-    setupFiles: ['./support/no-secrets-in-logs.ts', './support/built-tasks.ts'],
+    setupFiles: ['./support/no-secrets-in-logs.ts', './support/built-tasks.ts', './support/file-cpu.ts'],
     // The host built once for the tests that spawn it or its CLI.
     globalSetup: ['./support/host-build.ts'],
     testTimeout: 120_000,
