@@ -43,6 +43,12 @@ describe('create a document', () => {
     await frame.getByRole('button', { name: 'Continue' }).click()
     await ui.fieldsFor('Alice Example')
     await ui.page(0, 1).waitFor()
+    // Both files drawn: one pdf.js worker serves them (its 1.2 MB script fetched and compiled once).
+    await ui.page(1, 1).scrollIntoViewIfNeeded()
+    await ui.page(1, 1).locator('.page-loading').waitFor({ state: 'detached' })
+    await ui.page(0, 1).locator('.page-loading').waitFor({ state: 'detached' })
+    const workerScripts = await frame.locator('body').evaluate(() => performance.getEntriesByType('resource').filter((e) => /pdf\.worker[^/]*\.mjs$/.test(e.name)).length)
+    expect(workerScripts).toBe(1)
     await ui.placeByClick('Signature', 0, 1, 0.3, 0.8)
     await ui.placeByDrag('Date', 0, 2, 0.7, 0.8)
     // Resize it by its corner handle.

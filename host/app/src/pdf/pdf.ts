@@ -1,17 +1,22 @@
 /**
  * The PDF renderer (pdf.js) is the heaviest part of the editor, so it and its worker are
  * loaded on first use only: the editor shell is ready before a single page is drawn.
+ * Every PDF of a page is opened in one worker: pdf.js would otherwise start a worker per document,
+ * each compiling and running its 1.2 MB script again (some 130 ms of a desktop core, more on a
+ * phone) for an envelope of several files or a list of previews.
  */
 import type { PDFDocumentProxy } from 'pdfjs-dist'
 
 export type { PDFDocumentProxy }
 
-let lib: Promise<typeof import('pdfjs-dist')> | undefined
+type PdfJs = typeof import('pdfjs-dist')
+
+let lib: Promise<{ m: PdfJs; worker: InstanceType<PdfJs['PDFWorker']> }> | undefined
 
 function pdfjs() {
-  lib ??= Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]).then(([m, worker]) => {
-    m.GlobalWorkerOptions.workerSrc = worker.default
-    return m
+  lib ??= Promise.all([import('pdfjs-dist'), import('pdfjs-dist/build/pdf.worker.min.mjs?url')]).then(([m, src]) => {
+    m.GlobalWorkerOptions.workerSrc = src.default
+    return { m, worker: new m.PDFWorker() }
   })
   return lib
 }
@@ -22,9 +27,9 @@ const docs = new Map<string, Promise<PDFDocumentProxy>>()
 export function openPdf(key: string, load: () => Promise<ArrayBuffer>): Promise<PDFDocumentProxy> {
   let doc = docs.get(key)
   if (!doc) {
-    doc = Promise.all([pdfjs(), load()]).then(([m, bytes]) =>
+    doc = Promise.all([pdfjs(), load()]).then(([{ m, worker }, bytes]) =>
       // pdf.js hands the buffer to its worker; give it a copy so the caller's stays usable.
-      m.getDocument({ data: new Uint8Array(bytes.slice(0)), isEvalSupported: false }).promise,
+      m.getDocument({ data: new Uint8Array(bytes.slice(0)), isEvalSupported: false, worker }).promise,
     )
     doc.catch(() => docs.delete(key))
     docs.set(key, doc)
