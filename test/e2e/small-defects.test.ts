@@ -2,14 +2,15 @@
 // a screenshot of the state: the signature dialog of an auto-height frame shows all of its Type tab;
 // the editor at 390 px shows the placing hint, whole step tabs, and an inspector that fits; a new
 // envelope's time zone and date format are the author's browser's; the Signer story, signed, can be
-// played again.
+// played again; a long document's pages out of view wait without a spinner turning (nothing animates
+// on a page left open).
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Page } from 'playwright-core'
 import { afterAll, describe, expect } from 'vitest'
 import { demoBackend } from '../../.storybook/demo-backend.js'
 import { pdfFile } from './support/pdf.js'
-import { DESKTOP, PHONE, sendDocument, signing, signShot } from './support/sign.js'
+import { DESKTOP, openPage, PHONE, sendDocument, signing, signShot } from './support/sign.js'
 import { editor } from './support/ui.js'
 import { callback, createEnvelope, mount, startStack, type Stack } from './support/stack.js'
 import { test } from './support/fixtures.js'
@@ -233,5 +234,31 @@ describe('the Signer story, played twice', () => {
     await signShot(two.page, 'small-story-replayed-phone')
     await two.page.close()
     await demo.close()
+  })
+})
+
+describe('a long document left open', () => {
+  test('pages far out of view wait without a spinner, and are drawn as they come near: nothing animates while the signer reads', async () => {
+    const email = 'long@example.com'
+    const doc = await sendDocument(stack, {
+      title: 'Long terms',
+      pages: 12,
+      recipients: [{ email, name: 'Lee Long', role: 'SIGNER', fields: [{ type: 'SIGNATURE', page: 12, positionX: 30, positionY: 50, width: 30, height: 7 }] }],
+    })
+    const { page, context, errors } = await openPage(stack, doc.recipient(email).signingUrl, PHONE)
+    const s = signing(page)
+    await s.ready()
+    const last = page.locator('.sign-page[data-page="12"]')
+    // Far below: not drawn yet, and no spinner turning for it (a page would otherwise paint frames
+    // for as long as it stays open).
+    expect(await last.locator('.page-loading').count()).toBe(1)
+    expect(await last.locator('.spinner').count()).toBe(0)
+    await painted(page)
+    expect(await page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').map((a) => (a.effect as KeyframeEffect | null)?.target?.className ?? a.constructor.name))).toEqual([])
+    // Scrolled to, it is drawn.
+    await last.scrollIntoViewIfNeeded()
+    await last.locator('.page-loading').waitFor({ state: 'detached' })
+    expect(errors).toEqual([])
+    await context.close()
   })
 })

@@ -29,7 +29,7 @@ export function PdfPage(props: {
   handlers: PageHandlers
 }) {
   const { item, page, handlers: h } = props
-  const { canvasRef, aspect, rendered } = usePageCanvas(props.doc, page)
+  const { canvasRef, aspect, rendered, near } = usePageCanvas(props.doc, page)
 
   const onBackground = (e: { target: EventTarget; currentTarget: EventTarget }) =>
     e.target === e.currentTarget || e.target === canvasRef.current
@@ -65,7 +65,7 @@ export function PdfPage(props: {
       <canvas ref={canvasRef} aria-hidden="true" />
       {!rendered && (
         <span className="page-loading" aria-hidden="true">
-          <span className="spinner" />
+          {near && <span className="spinner" />}
         </span>
       )}
       {props.fields.map((f) => (

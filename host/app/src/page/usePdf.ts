@@ -22,16 +22,42 @@ export function usePdf(api: Api, item: DraftItem): { doc: PDFDocumentProxy | nul
 
 /**
  * Draws page `pageNumber` of `doc` into a canvas sized to its element, once the element is
- * within `near` of the viewport, and again when its width changes. Returns the page's aspect ratio.
+ * within `margin` of the viewport, and again when its width changes. Returns the page's aspect
+ * ratio, whether it is drawn, and whether it has come near: only then does it show that it is
+ * loading, as a spinner far out of view would keep the browser painting frames for nothing (a
+ * long document's every page, for as long as the page is open).
  */
-export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, near = '600px') {
+export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, margin = '600px') {
   const canvasRef = useRef<HTMLCanvasElement>(null)
   const [aspect, setAspect] = useState<number | null>(null)
   const [rendered, setRendered] = useState(false)
+  const [near, setNear] = useState(false)
 
   useEffect(() => {
     const canvas = canvasRef.current
-    if (!doc || !canvas) return
+    if (!canvas || near) return
+    const seen = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && setNear(true), { rootMargin: margin })
+    seen.observe(canvas)
+    return () => seen.disconnect()
+  }, [near, margin])
+
+  // Sizes first (cheap): the page's box has its shape before its pixels come.
+  useEffect(() => {
+    if (!doc) return
+    let cancelled = false
+    doc.getPage(pageNumber).then((page) => {
+      if (cancelled) return
+      const base = page.getViewport({ scale: 1 })
+      setAspect(base.width / base.height)
+    })
+    return () => {
+      cancelled = true
+    }
+  }, [doc, pageNumber])
+
+  useEffect(() => {
+    const canvas = canvasRef.current
+    if (!doc || !canvas || !near) return
     let cancelled = false
     let task: { cancel(): void; promise: Promise<unknown> } | null = null
     let drawnWidth = 0
@@ -42,7 +68,6 @@ export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, 
       const page = await doc.getPage(pageNumber)
       if (cancelled) return
       const base = page.getViewport({ scale: 1 })
-      setAspect(base.width / base.height)
       const scale = (width * Math.min(window.devicePixelRatio || 1, 2)) / base.width
       const viewport = page.getViewport({ scale })
       task?.cancel()
@@ -61,23 +86,15 @@ export function usePageCanvas(doc: PDFDocumentProxy | null, pageNumber: number, 
       canvas.getContext('2d')!.drawImage(off, 0, 0)
       setRendered(true)
     }
-    // Sizes first (cheap), pixels when the page comes near the viewport.
-    doc.getPage(pageNumber).then((page) => {
-      if (cancelled) return
-      const base = page.getViewport({ scale: 1 })
-      setAspect(base.width / base.height)
-    })
-    const visible = new IntersectionObserver((entries) => entries.some((e) => e.isIntersecting) && void draw(), { rootMargin: near })
-    const resized = new ResizeObserver(() => drawnWidth && void draw())
-    visible.observe(canvas)
+    // Its first size is reported at once; each later change of width draws it again.
+    const resized = new ResizeObserver(() => void draw())
     resized.observe(canvas)
     return () => {
       cancelled = true
       task?.cancel()
-      visible.disconnect()
       resized.disconnect()
     }
   }, [doc, pageNumber, near])
 
-  return { canvasRef, aspect, rendered }
+  return { canvasRef, aspect, rendered, near }
 }

@@ -72,13 +72,13 @@ export function SignItem(props: { api: Api; item: Item; multiple: boolean; child
 }
 
 function SignPage(props: { doc: PDFDocumentProxy | null; title: string; page: number; total: number; showTitle: boolean; children: ReactNode }) {
-  const { canvasRef, aspect, rendered } = usePageCanvas(props.doc, props.page)
+  const { canvasRef, aspect, rendered, near } = usePageCanvas(props.doc, props.page)
   return (
     <div className="page sign-page" data-page={props.page} style={{ aspectRatio: aspect ?? 0.7071 }} role="group" aria-label={t('fields.page', { page: props.page, total: props.total, title: props.title })}>
       <canvas ref={canvasRef} aria-hidden="true" />
       {!rendered && (
         <span className="page-loading" aria-hidden="true">
-          <span className="spinner" />
+          {near && <span className="spinner" />}
         </span>
       )}
       {props.children}
