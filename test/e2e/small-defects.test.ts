@@ -253,6 +253,8 @@ describe('a long document left open', () => {
     // for as long as it stays open).
     expect(await last.locator('.page-loading').count()).toBe(1)
     expect(await last.locator('.spinner').count()).toBe(0)
+    // The pages near the view are drawn (their spinners gone); then nothing turns at all.
+    await expect.poll(() => page.locator('.page-loading .spinner').count()).toBe(0)
     await painted(page)
     expect(await page.evaluate(() => document.getAnimations().filter((a) => a.playState === 'running').map((a) => (a.effect as KeyframeEffect | null)?.target?.className ?? a.constructor.name))).toEqual([])
     // Scrolled to, it is drawn.
