@@ -89,7 +89,7 @@ describe('conditions and formulas on the signing page', () => {
     expect(await s.field('Company name').getAttribute('aria-label')).toBe('Company name, required, not filled in')
     expect(await s.field('Private reference').count()).toBe(0)
     expect(await progress(page)).toBe('Required fields: 0 of 4')
-    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is now shown and required. Private reference is no longer needed.')
+    await expect.poll(() => page.getByTestId('logic-news').textContent()).toBe('Company name is now shown and required. Private reference is no longer needed.')
     expect(await s.action('Complete signing').textContent()).toContain('4 left')
     await signShot(page, 'sign-logic-company-shown')
     expect(axeReport('a field a condition showed (1280)', await axeViolations(page))).toBe('')
@@ -98,7 +98,7 @@ describe('conditions and formulas on the signing page', () => {
     await tick(s, 'For a company', false)
     await expect.poll(() => s.field('Company name').count()).toBe(0)
     expect(await progress(page)).toBe('Required fields: 0 of 3')
-    expect(await page.getByTestId('logic-news').textContent()).toBe('Company name is no longer needed. Private reference is now shown.')
+    await expect.poll(() => page.getByTestId('logic-news').textContent()).toBe('Company name is no longer needed. Private reference is now shown.')
     // What was typed in it is still there; hidden again, it is not sent.
     expect(await s.field('Private reference').getAttribute('aria-label')).toBe('Private reference, optional, filled in: REF-9')
     await tick(s, 'For a company', true)
