@@ -1,6 +1,7 @@
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vite'
 import react from '@vitejs/plugin-react'
+import { precompress } from './precompress.js'
 
 const root = fileURLToPath(new URL('.', import.meta.url))
 
@@ -11,7 +12,8 @@ const root = fileURLToPath(new URL('.', import.meta.url))
 export default defineConfig({
   root,
   base: '/embed/',
-  plugins: [react()],
+  // Each text asset also as .br and .gz, which the host sends to browsers that accept them.
+  plugins: [react(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
@@ -21,6 +23,8 @@ export default defineConfig({
     // The PDF renderer is a separate, lazily loaded chunk; size warnings are about the app.
     chunkSizeWarningLimit: 1600,
     rolldownOptions: {
+      // The compressed copies take most of the build's time by design (host/app/precompress.ts).
+      checks: { pluginTimings: false },
       output: {
         // A language's words (host/shared/words/<lang>/<set>.ts), loaded when the language is
         // chosen: their chunks are named by both (de-pages, de-console-team).

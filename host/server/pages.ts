@@ -9,21 +9,7 @@ import { verifyPresignToken } from './auth/presign.js'
 import { sessionAnswer } from './api/embedding.js'
 import { teamEmbedding, teamOfDirectLinkToken, teamOfRecipientToken } from './domain/team/teams.js'
 import { newNonce, pagePolicy } from './security-headers.js'
-
-const TYPES: Record<string, string> = {
-  '.js': 'text/javascript; charset=utf-8',
-  '.mjs': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.html': 'text/html; charset=utf-8',
-  '.json': 'application/json',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-  '.woff2': 'font/woff2',
-  '.woff': 'font/woff',
-  '.map': 'application/json',
-  '.wasm': 'application/wasm',
-}
+import { assetResponse } from './assets.js'
 
 const PAGE_HEADERS = {
   'Content-Type': 'text/html; charset=utf-8',
@@ -164,22 +150,7 @@ export function pageRoutes(ctx: HostContext) {
     } catch {
       return c.notFound() // a malformed escape names no file
     }
-    const file = path.resolve(assetsDir, rel)
-    if (!file.startsWith(assetsDir + path.sep)) return c.notFound()
-    try {
-      const body = await readFile(file)
-      return new Response(body, {
-        headers: {
-          'Content-Type': TYPES[path.extname(file)] ?? 'application/octet-stream',
-          // File names carry a content hash: cache for a year.
-          'Cache-Control': 'public, max-age=31536000, immutable',
-          'X-Content-Type-Options': 'nosniff',
-          'Access-Control-Allow-Origin': '*',
-        },
-      })
-    } catch {
-      return c.notFound()
-    }
+    return (await assetResponse(assetsDir, rel, c.req.header('Accept-Encoding'))) ?? c.notFound()
   })
   return r
 }

@@ -47,8 +47,14 @@ describe('create a document', () => {
     await ui.page(1, 1).scrollIntoViewIfNeeded()
     await ui.page(1, 1).locator('.page-loading').waitFor({ state: 'detached' })
     await ui.page(0, 1).locator('.page-loading').waitFor({ state: 'detached' })
-    const workerScripts = await frame.locator('body').evaluate(() => performance.getEntriesByType('resource').filter((e) => /pdf\.worker[^/]*\.mjs$/.test(e.name)).length)
-    expect(workerScripts).toBe(1)
+    const scripts = await frame.locator('body').evaluate(() =>
+      (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+        .filter((e) => /\/embed\/assets\/[^/]+\.m?js$/.test(e.name))
+        .map((e) => ({ name: e.name.split('/').pop()!, wire: e.encodedBodySize, size: e.decodedBodySize })),
+    )
+    expect(scripts.filter((s) => /^pdf\.worker.*\.mjs$/.test(s.name))).toHaveLength(1)
+    // Every script came compressed (the build's Brotli copies): the worker, for one, in about a quarter of its bytes.
+    expect(scripts.filter((s) => s.size > 1024 && !(s.wire < s.size / 2))).toEqual([])
     await ui.placeByClick('Signature', 0, 1, 0.3, 0.8)
     await ui.placeByDrag('Date', 0, 2, 0.7, 0.8)
     // Resize it by its corner handle.

@@ -9,17 +9,25 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { embedPath, EMBED_ROUTES, signPath, type EmbedRoute } from '../../src/protocol/index.js'
 import { startHost } from '../../host/server/start.js'
 import { startTestHost, type TestHost } from './support.js'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
+import { request } from 'node:http'
+import { chooseEncoding } from '../../host/server/assets.js'
 
 describe('authoring pages', () => {
   let dir: string
   let host: TestHost
   const INDEX = '<!doctype html><title>authoring</title><script type="module" src="/embed/assets/app-1a2b.js"></script>'
+  const BIG = Array.from({ length: 500 }, (_, i) => `export const value${i} = 'a line of the app';`).join('\n')
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), 'host-pages-'))
     await mkdir(path.join(dir, 'dist', 'assets'), { recursive: true })
     await writeFile(path.join(dir, 'dist', 'index.html'), INDEX)
     await writeFile(path.join(dir, 'dist', 'assets', 'app-1a2b.js'), 'console.log(1)')
+    // A text asset as the build leaves it: the file, and its Brotli and gzip copies beside it.
+    await writeFile(path.join(dir, 'dist', 'assets', 'big-3c4d.js'), BIG)
+    await writeFile(path.join(dir, 'dist', 'assets', 'big-3c4d.js.br'), brotliCompressSync(BIG))
+    await writeFile(path.join(dir, 'dist', 'assets', 'big-3c4d.js.gz'), gzipSync(BIG))
     await writeFile(path.join(dir, 'secret.txt'), 'outside')
     host = await startTestHost('pglite', { appDistDir: path.join(dir, 'dist') })
   })
@@ -100,6 +108,52 @@ describe('authoring pages', () => {
     // A malformed escape names no file: 404 with the error shape, not a server error.
     const malformed = await fetch(`${host.url}/embed/assets/%E0%A4%A.js`)
     expect([malformed.status, (await malformed.json()).code]).toEqual([404, 'NOT_FOUND'])
+  })
+
+  it("sends the build's Brotli or gzip copy to a browser that takes it, and the file as it is to one that does not", async () => {
+    // Raw bytes over a socket: fetch would undo the coding before the test could see it.
+    const get = (file: string, acceptEncoding?: string) =>
+      new Promise<{ headers: Record<string, string | string[] | undefined>; body: Buffer }>((resolve, reject) => {
+        const req = request(`${host.url}/embed/assets/${file}`, { headers: acceptEncoding === undefined ? {} : { 'Accept-Encoding': acceptEncoding } }, (res) => {
+          const chunks: Buffer[] = []
+          res.on('data', (c: Buffer) => chunks.push(c)).on('end', () => resolve({ headers: res.headers, body: Buffer.concat(chunks) })).on('error', reject)
+        })
+        req.on('error', reject).end()
+      })
+    const chromium = await get('big-3c4d.js', 'gzip, deflate, br, zstd')
+    expect([chromium.headers['content-encoding'], chromium.headers.vary, chromium.headers['content-type']]).toEqual(['br', 'Accept-Encoding', 'text/javascript; charset=utf-8'])
+    expect(chromium.headers['cache-control']).toContain('immutable')
+    expect(brotliCompressSync(BIG).equals(chromium.body)).toBe(true)
+    const gzipOnly = await get('big-3c4d.js', 'gzip')
+    expect(gzipOnly.headers['content-encoding']).toBe('gzip')
+    expect(gzipSync(BIG).equals(gzipOnly.body)).toBe(true)
+    for (const plain of [undefined, 'identity', 'br;q=0, gzip;q=0', 'deflate']) {
+      const res = await get('big-3c4d.js', plain)
+      expect(res.headers['content-encoding'], String(plain)).toBeUndefined()
+      expect(res.headers.vary).toBe('Accept-Encoding')
+      expect(res.body.toString(), String(plain)).toBe(BIG)
+    }
+    // A file the build wrote no copy of (too small to gain) goes as it is, whatever is accepted.
+    const small = await get('app-1a2b.js', 'br, gzip')
+    expect([small.headers['content-encoding'], small.body.toString()]).toEqual([undefined, 'console.log(1)'])
+    // The copies never open a way out of the assets folder.
+    expect((await get('..%2F..%2Fsecret.txt', 'br, gzip')).body.toString()).not.toContain('outside')
+  })
+
+  it('reads Accept-Encoding by its weights', () => {
+    expect(chooseEncoding(undefined)).toBeNull()
+    expect(chooseEncoding('')).toBeNull()
+    expect(chooseEncoding('gzip, deflate, br, zstd')).toBe('br')
+    expect(chooseEncoding('GZIP;Q=1.0, BR;q=0.5')).toBe('gzip')
+    expect(chooseEncoding('br;q=0, gzip')).toBe('gzip')
+    expect(chooseEncoding('x-gzip')).toBe('gzip')
+    expect(chooseEncoding('*')).toBe('br')
+    expect(chooseEncoding('*;q=0.5, br;q=0')).toBe('gzip')
+    expect(chooseEncoding('*;q=0')).toBeNull()
+    expect(chooseEncoding('identity, deflate')).toBeNull()
+    expect(chooseEncoding('br;q=nonsense, gzip;q=0.1')).toBe('gzip')
+    expect(chooseEncoding(',,; ;q=1,')).toBeNull()
+    expect(chooseEncoding(`${'a;q=1, '.repeat(2000)}gzip`)).toBe('gzip')
   })
 
   it('says the pages are not built when the dist folder is missing, and fails closed when the database is gone', async () => {
