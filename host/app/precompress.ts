@@ -14,8 +14,8 @@ const MIN_BYTES = 1024
 
 /**
  * Writes a Brotli (`.br`) and a gzip (`.gz`) copy beside every text asset of the build, once, at
- * its best level: the host sends the one the browser accepts (host/server/pages.ts), so a signer's
- * phone downloads about a third of the bytes and the host spends no CPU per request on it. A copy
+ * its best level: the host sends the one the browser accepts (host/server/assets.ts), so a signer's
+ * phone downloads about a quarter of the bytes and the host spends no CPU per request on it. A copy
  * that would not be smaller is not written. The files compress on libuv's threads, side by side.
  */
 export function precompress(): Plugin {
