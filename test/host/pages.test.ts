@@ -3,14 +3,14 @@
  * Database: the embedded one (its lock on the data directory is what is tested).
  */
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises'
+import { request } from 'node:http'
 import { tmpdir } from 'node:os'
 import path from 'node:path'
+import { brotliCompressSync, gzipSync } from 'node:zlib'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { embedPath, EMBED_ROUTES, signPath, type EmbedRoute } from '../../src/protocol/index.js'
 import { startHost } from '../../host/server/start.js'
 import { startTestHost, type TestHost } from './support.js'
-import { brotliCompressSync, gzipSync } from 'node:zlib'
-import { request } from 'node:http'
 import { chooseEncoding } from '../../host/server/assets.js'
 
 describe('authoring pages', () => {
